@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node's own test runner, TypeScript loaded by tsx.
+// Node 20's --test does not expand globs, so the list is built here.
+// Usage: node scripts/run-tests.mjs [path-filter ...]
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const filters = process.argv.slice(2);
+/** @param {string} dir @returns {string[]} */
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'fixtures' ? [] : findTests(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+const files = findTests('test')
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=180000', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,4 @@
+import type { CliCommand } from '../command.js';
+
+/** The command table, in the order `kbsync --help` lists them. */
+export const commands: readonly CliCommand[] = [];

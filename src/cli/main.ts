@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { KbsyncError, SafetyError, InputError, messageOf } from '../errors.js';
+import { commands } from './commands/index.js';
+import { ExitCode } from './exit-codes.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof SafetyError) return ExitCode.refused;
+  if (error instanceof InputError) return ExitCode.usage;
+  if (error instanceof KbsyncError) return error.code.startsWith('API_') ? ExitCode.service : ExitCode.partial;
+  return ExitCode.partial;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('kbsync')
+    .description('Keep a folder of Markdown files and a knowledge base in step, in both directions.')
+    .version(version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const command of commands) command.register(program);
+  return program;
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv as string[]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      return;
+    }
+    const code = error instanceof KbsyncError ? ` [${error.code}]` : '';
+    console.error(`kbsync: ${messageOf(error)}${code}`);
+    if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) console.error(error.stack);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,32 @@
+/**
+ * The one error family of kbsync. Every error has a stable `code` (for scripts and the README's
+ * troubleshooting table) and a message that says what was wrong and what to do about it.
+ */
+export class KbsyncError extends Error {
+  readonly code: string;
+  /** What the user should do next; appended to the message so it is never lost in a log line. */
+  readonly hint: string | undefined;
+
+  constructor(code: string, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(options.hint ? `${message} ${options.hint}` : message, { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.hint = options.hint;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}
+
+/** Input we do not control (config, files, arguments) was wrong. */
+export class InputError extends KbsyncError {}
+
+/** A safety rule refused to act (mass-delete guard, empty side, lock held by another process). */
+export class SafetyError extends KbsyncError {}
+
+/** Narrow an unknown thrown value to a message without ever throwing again. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
