@@ -1,0 +1,10 @@
+import { KbsyncError } from '../errors.js';
+
+/** Work offered to a queue that is draining or was closed by a drain deadline. */
+export class QueueClosedError extends KbsyncError {
+  constructor(message: string) {
+    super('QUEUE_CLOSED', message, {
+      hint: 'kbsync is shutting down; the operation was not sent and will be picked up on the next run.',
+    });
+  }
+}
