@@ -1,0 +1,70 @@
+import { posix } from 'node:path';
+import type { Layout, LocalEntry, RecordEntry, RemoteDoc } from './types.js';
+
+/** The local folder a document belongs to: its directory, or the top for a flat knowledge base. */
+export function folderOf(path: string, layout: Layout): string {
+  if (layout === 'flat') return '';
+  const dir = posix.dirname(path);
+  return dir === '.' ? '' : dir;
+}
+
+/** The title a local file gets in a flat knowledge base: its path without `.md`, so it stays unique. */
+export function flatTitle(path: string): string {
+  return path.replace(/\.md$/i, '');
+}
+
+/** `Notes`, `Notes (2)`, `Notes (3)`… : the service refuses two documents of one name under one parent. */
+export function uniqueName(wanted: string, taken: ReadonlySet<string>, normalise: (name: string) => string = (n) => n): string {
+  if (!taken.has(normalise(wanted))) return wanted;
+  for (let n = 2; ; n++) {
+    const candidate = `${wanted} (${n})`;
+    if (!taken.has(normalise(candidate))) return candidate;
+  }
+}
+
+/**
+ * The remote title of each local file that has no ledger row: its own title, made unique among its
+ * remote siblings. Files are taken in path order so that two fresh clones of one folder assign the
+ * same titles, which is what lets the second clone adopt instead of duplicating.
+ */
+export function assignTitles(
+  unrecorded: readonly LocalEntry[],
+  records: readonly RecordEntry[],
+  layout: Layout,
+): Map<string, string> {
+  const taken = new Map<string, Set<string>>();
+  const siblings = (folder: string): Set<string> => {
+    let set = taken.get(folder);
+    if (!set) taken.set(folder, (set = new Set()));
+    return set;
+  };
+  for (const record of records) siblings(folderOf(record.path, layout)).add(record.remoteTitle);
+  const titles = new Map<string, string>();
+  for (const entry of [...unrecorded].sort((a, b) => compare(a.path, b.path))) {
+    const wanted = layout === 'flat' ? flatTitle(entry.path) : (entry.title ?? posix.basename(entry.path, '.md'));
+    const set = siblings(folderOf(entry.path, layout));
+    const title = uniqueName(wanted, set);
+    set.add(title);
+    titles.set(entry.path, title);
+  }
+  return titles;
+}
+
+/** Remote documents with no ledger row, indexed by where a local twin would be: folder + title. */
+export function indexUnrecordedRemote(
+  docs: Iterable<RemoteDoc>,
+  recordedKeys: ReadonlySet<string>,
+  layout: Layout,
+): Map<string, RemoteDoc> {
+  const index = new Map<string, RemoteDoc>();
+  for (const doc of docs) {
+    if (recordedKeys.has(doc.docKey)) continue;
+    index.set(placeKey(folderOf(doc.localPath, layout), doc.title), doc);
+  }
+  return index;
+}
+
+export const placeKey = (folder: string, title: string): string => `${folder}\u0000${title}`;
+
+/** Plain code-point order: stable across machines and locales. */
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

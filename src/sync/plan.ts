@@ -1,0 +1,194 @@
+import { posix } from 'node:path';
+import { emptySideRefusal, massDeleteRefusal } from './guards.js';
+import { detectMoves } from './moves.js';
+import { assignTitles, compare, folderOf, indexUnrecordedRemote, placeKey, uniqueName } from './placement.js';
+import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
+
+type Side = 'unchanged' | 'changed' | 'missing';
+
+/**
+ * The planner: local state × ledger × remote state → actions. Pure and synchronous, so every
+ * situation is a row in a table test. It decides; the executor acts; nothing else does either.
+ */
+export function plan(input: PlanInput): Plan {
+  const refusal = emptySideRefusal(input);
+  if (refusal) return { actions: [], pending: [], refusal };
+
+  const actions: Action[] = [];
+  const pending: { path: string; reason: string }[] = [];
+  const canPush = input.mode !== 'pull';
+  const canPull = input.mode !== 'push';
+  const holdBack = (path: string, reason: string) => pending.push({ path, reason });
+
+  const records = [...input.records.values()];
+  const unrecorded = [...input.local.values()].filter((entry) => !input.records.has(entry.path));
+  const moves = detectMoves(
+    records.filter((record) => !input.local.has(record.path)),
+    unrecorded,
+  );
+  const movedTo = new Set(moves.values());
+
+  for (const record of records) {
+    const to = moves.get(record.path);
+    const local = input.local.get(to ?? record.path);
+    const localSide = sideOfLocal(record, local);
+    const remote = input.remote?.docs.get(record.docKey);
+    const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
+
+    if (to !== undefined) {
+      if (remoteSide === 'missing') {
+        // Deleted remotely and moved locally: the move shows the file is wanted, so it is created anew.
+        if (canPush) actions.push({ kind: 'recreate', record: { ...record, path: to } });
+        else holdBack(to, 'moved locally and deleted in the knowledge base; a push re-creates it');
+      } else if (canPush) {
+        actions.push({ kind: 'move', record, to, localChanged: localSide === 'changed', remoteChanged: remoteSide && remoteSide === 'changed' });
+      } else holdBack(to, `moved from ${record.path}; a push moves the document`);
+      continue;
+    }
+
+    const decision = decide(localSide, remoteSide ?? 'unchanged', input.remote === undefined);
+    switch (decision) {
+      case 'none':
+        break;
+      case 'push':
+        if (canPush) actions.push({ kind: 'push', record });
+        else holdBack(record.path, 'changed locally; a push sends it');
+        break;
+      case 'pull':
+        if (canPull) actions.push({ kind: 'pull', record, remote: remote as RemoteDoc });
+        else holdBack(record.path, 'changed in the knowledge base; a pull brings it');
+        break;
+      case 'merge':
+        // A pull-only run still merges: the file gets the remote edits, and the local edits stay for a later push.
+        // A push-only run still merges: the service gets the local edits without losing the remote ones.
+        actions.push({ kind: 'merge', record, remote: remote as RemoteDoc });
+        break;
+      case 'delete-remote':
+        if (canPush) actions.push({ kind: 'delete-remote', record });
+        else holdBack(record.path, 'deleted locally; a push deletes the document');
+        break;
+      case 'trash-local':
+        if (canPull) actions.push({ kind: 'trash-local', record });
+        else holdBack(record.path, 'deleted in the knowledge base; a pull moves the file to the trash');
+        break;
+      case 'recreate':
+        if (canPush) actions.push({ kind: 'recreate', record });
+        else holdBack(record.path, 'edited locally but deleted in the knowledge base; a push re-creates it');
+        break;
+      case 'restore':
+        if (canPull) actions.push({ kind: 'restore', record, remote: remote as RemoteDoc });
+        else holdBack(record.path, 'deleted locally but edited in the knowledge base; a pull restores it');
+        break;
+      case 'forget':
+        actions.push({ kind: 'forget', record });
+        break;
+    }
+  }
+
+  placeUnrecorded(input, unrecorded.filter((entry) => !movedTo.has(entry.path)), records, actions, holdBack);
+
+  const ordered = actions.sort((a, b) => compare(pathOf(a), pathOf(b)));
+  const deleteRefusal = massDeleteRefusal(ordered, input.records.size, input.guards);
+  if (deleteRefusal) return { actions: [], pending, refusal: deleteRefusal };
+  return { actions: ordered, pending, refusal: undefined };
+}
+
+type Decision = 'none' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';
+
+/** The two-way table. With no remote listing the remote is taken as unchanged; the executor re-reads before writing. */
+function decide(local: Side, remote: Side, remoteUnknown: boolean): Decision {
+  if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'changed' ? 'pull' : 'trash-local';
+  if (local === 'changed') return remote === 'unchanged' ? 'push' : remote === 'changed' ? 'merge' : 'recreate';
+  if (remoteUnknown || remote === 'unchanged') return 'delete-remote';
+  return remote === 'changed' ? 'restore' : 'forget';
+}
+
+function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {
+  if (!local) return 'missing';
+  return local.hash === record.localHash ? 'unchanged' : 'changed';
+}
+
+function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): Side {
+  if (!remote) return 'missing';
+  return remote.modifiedTime !== record.remoteModifiedTime || record.recheck ? 'changed' : 'unchanged';
+}
+
+/** Local files and remote documents that the ledger does not pair yet: adopt twins, create the rest. */
+function placeUnrecorded(
+  input: PlanInput,
+  unrecorded: readonly LocalEntry[],
+  records: readonly RecordEntry[],
+  actions: Action[],
+  holdBack: (path: string, reason: string) => void,
+): void {
+  const titles = assignTitles(unrecorded, records, input.layout);
+  const recordedKeys = new Set<string>(records.map((record) => record.docKey));
+  const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
+  const adopted = new Set<string>();
+
+  for (const entry of unrecorded) {
+    const title = titles.get(entry.path) ?? entry.path;
+    const twin = twins.get(placeKey(folderOf(entry.path, input.layout), title));
+    if (twin && !adopted.has(twin.docKey)) {
+      adopted.add(twin.docKey);
+      actions.push({ kind: 'adopt', path: entry.path, remote: twin });
+    } else if (input.mode !== 'pull') {
+      actions.push({ kind: 'create', path: entry.path, title });
+    } else holdBack(entry.path, 'new local file; a push creates its document');
+  }
+
+  if (!input.remote || input.mode === 'push') return;
+  const names = new TakenNames([...input.local.keys(), ...input.records.keys()]);
+  for (const doc of [...input.remote.docs.values()].sort((a, b) => compare(a.localPath, b.localPath))) {
+    if (recordedKeys.has(doc.docKey) || adopted.has(doc.docKey)) continue;
+    actions.push({ kind: 'new-local', remote: doc, path: names.claim(doc.localPath) });
+  }
+  for (const folder of input.remote.folders) {
+    if (folder.localPath === '' || input.localFolders.has(folder.localPath) || input.recordedFolders.has(folder.localPath)) continue;
+    actions.push({ kind: 'new-local-folder', folder });
+  }
+}
+
+/** File names in use per folder, compared case-insensitively because macOS and Windows file systems do. */
+class TakenNames {
+  readonly #byFolder = new Map<string, Set<string>>();
+
+  constructor(paths: Iterable<string>) {
+    for (const path of paths) this.#add(path);
+  }
+
+  /** `a/Notes.md` → `a/Notes (2).md` while the name is taken by another file; the result is then taken. */
+  claim(wanted: string): string {
+    const dir = posix.dirname(wanted);
+    const taken = this.#byFolder.get(lower(dir)) ?? new Set<string>();
+    const name = uniqueName(posix.basename(wanted, '.md'), taken, lower);
+    const path = dir === '.' ? `${name}.md` : `${dir}/${name}.md`;
+    this.#add(path);
+    return path;
+  }
+
+  #add(path: string): void {
+    const dir = lower(posix.dirname(path));
+    let set = this.#byFolder.get(dir);
+    if (!set) this.#byFolder.set(dir, (set = new Set()));
+    set.add(lower(posix.basename(path, '.md')));
+  }
+}
+
+const lower = (text: string): string => text.toLowerCase();
+
+function pathOf(action: Action): string {
+  switch (action.kind) {
+    case 'create':
+    case 'adopt':
+      return action.path;
+    case 'new-local':
+      return action.path;
+    case 'new-local-folder':
+      return action.folder.localPath;
+    case 'move':
+      return action.to;
+    default:
+      return action.record.path;
+  }
+}

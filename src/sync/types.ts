@@ -1,0 +1,130 @@
+import type { CreationNodeId, DocKey, TreeNodeId } from '../model/ids.js';
+
+/** Which directions a run may change. `two-way` is the default; `push` never writes local files, `pull` never writes the service. */
+export type SyncMode = 'two-way' | 'push' | 'pull';
+
+/** `folders` mirrors local folders as remote folders; `flat` keeps every document at the top, titled by its path. */
+export type Layout = 'folders' | 'flat';
+
+/** A local Markdown file as observed this run. Paths are relative to the root, POSIX separators. */
+export type LocalEntry = {
+  readonly path: string;
+  /** sha256 of the bytes; for files whose stat fingerprint matched the ledger it is the ledger's hash (not re-read). */
+  readonly hash: string;
+  readonly ino: number;
+  /** The title the file asks for (front matter, first heading, file name); known for new and changed files. */
+  readonly title?: string;
+};
+
+/** What the ledger remembers of one synced document: the part the planner needs. */
+export type RecordEntry = {
+  readonly path: string;
+  readonly docKey: DocKey;
+  readonly nodeId: CreationNodeId | null;
+  readonly treeNodeId: TreeNodeId;
+  readonly parentTreeNodeId: TreeNodeId;
+  readonly localHash: string;
+  readonly ino: number;
+  readonly remoteTitle: string;
+  readonly remoteModifiedTime: string;
+  /** The remote must be read again: its minute-precision modifiedTime cannot prove it did not change since. */
+  readonly recheck: boolean;
+};
+
+export type RemoteDoc = {
+  readonly docKey: DocKey;
+  readonly treeNodeId: TreeNodeId;
+  readonly parentTreeNodeId: TreeNodeId;
+  readonly title: string;
+  readonly modifiedTime: string;
+  /** Where this document lives, or would live, in the local tree (folder layout or flat titles). */
+  readonly localPath: string;
+};
+
+export type RemoteFolder = {
+  readonly treeNodeId: TreeNodeId;
+  readonly parentTreeNodeId: TreeNodeId;
+  readonly title: string;
+  readonly localPath: string;
+};
+
+/** The complete remote tree under the synced root. A partial listing never becomes a snapshot. */
+export type RemoteSnapshot = {
+  readonly rootId: TreeNodeId;
+  readonly docs: ReadonlyMap<DocKey, RemoteDoc>;
+  readonly folders: readonly RemoteFolder[];
+};
+
+export type Guards = {
+  readonly maxDeleteRatio: number;
+  readonly maxDeletes: number;
+  readonly force: boolean;
+};
+
+export type PlanInput = {
+  readonly mode: SyncMode;
+  readonly local: ReadonlyMap<string, LocalEntry>;
+  readonly records: ReadonlyMap<string, RecordEntry>;
+  /** Absent when the run did not list the service (a push with nothing new to place). */
+  readonly remote: RemoteSnapshot | undefined;
+  /** Local folders that exist (relative paths), so remote folders are only created locally when missing. */
+  readonly localFolders: ReadonlySet<string>;
+  /** Local folders the ledger has mirrored before: a remote folder kbsync already knows is never re-created locally. */
+  readonly recordedFolders: ReadonlySet<string>;
+  readonly layout: Layout;
+  readonly guards: Guards;
+};
+
+/**
+ * One decision for one document. The executor carries it out through the queue and records its result
+ * in the ledger in the same transaction that closes its intent.
+ */
+export type Action =
+  /** A local file with no remote document: create it (in the mirrored folder) and push its body. */
+  | { readonly kind: 'create'; readonly path: string; readonly title: string }
+  /** A local file with no ledger row whose remote twin already exists (fresh clone, lost ledger): link, never duplicate. */
+  | { readonly kind: 'adopt'; readonly path: string; readonly remote: RemoteDoc }
+  /** Local changed; the remote is believed unchanged (the executor re-reads it first and merges if not). */
+  | { readonly kind: 'push'; readonly record: RecordEntry }
+  /** Remote changed (or must be re-checked); local unchanged. */
+  | { readonly kind: 'pull'; readonly record: RecordEntry; readonly remote: RemoteDoc }
+  /** Both sides changed since the last agreement. */
+  | { readonly kind: 'merge'; readonly record: RecordEntry; readonly remote: RemoteDoc }
+  /** Deleted locally, unchanged remotely. */
+  | { readonly kind: 'delete-remote'; readonly record: RecordEntry }
+  /** Deleted remotely, unchanged locally: the file goes to kbsync's trash, never into the void. */
+  | { readonly kind: 'trash-local'; readonly record: RecordEntry }
+  /** Deleted remotely but edited locally: an edit beats a delete, so the document is created anew. */
+  | { readonly kind: 'recreate'; readonly record: RecordEntry }
+  /** Deleted locally but edited remotely: an edit beats a delete, so the file comes back. */
+  | { readonly kind: 'restore'; readonly record: RecordEntry; readonly remote: RemoteDoc }
+  /** Gone on both sides: only the ledger row remains to drop. */
+  | { readonly kind: 'forget'; readonly record: RecordEntry }
+  /** The file was renamed or moved locally (same content or same inode). */
+  | {
+      readonly kind: 'move';
+      readonly record: RecordEntry;
+      readonly to: string;
+      readonly localChanged: boolean;
+      /** Undefined when the run did not list the service. */
+      readonly remoteChanged: boolean | undefined;
+    }
+  /** A remote document kbsync has never seen: write it as a new local file. */
+  | { readonly kind: 'new-local'; readonly remote: RemoteDoc; readonly path: string }
+  /** A remote folder with no local folder yet. */
+  | { readonly kind: 'new-local-folder'; readonly folder: RemoteFolder };
+
+export type ActionKind = Action['kind'];
+
+/** Why a plan was refused as a whole: nothing in it is carried out. */
+export type Refusal = {
+  readonly code: 'MASS_DELETE' | 'EMPTY_LOCAL' | 'EMPTY_REMOTE';
+  readonly message: string;
+};
+
+export type Plan = {
+  readonly actions: readonly Action[];
+  /** Documents whose state is only reported (a pull-mode run that leaves a local edit for later). */
+  readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  readonly refusal: Refusal | undefined;
+};

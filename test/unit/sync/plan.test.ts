@@ -1,0 +1,309 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { plan } from '../../../src/sync/plan.js';
+import type { Action, LocalEntry, PlanInput, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from '../../../src/sync/types.js';
+import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../../src/model/ids.js';
+
+const ROOT = asTreeNodeId('root');
+const T0 = '2026-11-22T10:00Z';
+const T1 = '2026-11-22T10:05Z';
+
+function record(path: string, over: Partial<RecordEntry> = {}): RecordEntry {
+  return {
+    path,
+    docKey: asDocKey(`dk-${path}`),
+    nodeId: asCreationNodeId(`n-${path}`),
+    treeNodeId: asTreeNodeId(`dk-${path}`),
+    parentTreeNodeId: ROOT,
+    localHash: `h-${path}`,
+    ino: 0,
+    remoteTitle: path.replace(/\.md$/, ''),
+    remoteModifiedTime: T0,
+    recheck: false,
+    ...over,
+  };
+}
+const local = (path: string, over: Partial<LocalEntry> = {}): LocalEntry => ({ path, hash: `h-${path}`, ino: 0, ...over });
+const remoteOf = (r: RecordEntry, over: Partial<RemoteDoc> = {}): RemoteDoc => ({
+  docKey: r.docKey,
+  treeNodeId: r.treeNodeId,
+  parentTreeNodeId: r.parentTreeNodeId,
+  title: r.remoteTitle,
+  modifiedTime: r.remoteModifiedTime,
+  localPath: r.path,
+  ...over,
+});
+const remoteDoc = (localPath: string, title: string, over: Partial<RemoteDoc> = {}): RemoteDoc => ({
+  docKey: asDocKey(`remote-${localPath}`),
+  treeNodeId: asTreeNodeId(`remote-${localPath}`),
+  parentTreeNodeId: ROOT,
+  title,
+  modifiedTime: T1,
+  localPath,
+  ...over,
+});
+
+type Setup = {
+  mode?: SyncMode;
+  locals?: LocalEntry[];
+  records?: RecordEntry[];
+  remotes?: RemoteDoc[] | undefined;
+  folders?: RemoteFolder[];
+  localFolders?: string[];
+  recordedFolders?: string[];
+  layout?: 'folders' | 'flat';
+  force?: boolean;
+  maxDeletes?: number;
+};
+function input(setup: Setup): PlanInput {
+  return {
+    mode: setup.mode ?? 'two-way',
+    local: new Map((setup.locals ?? []).map((e) => [e.path, e])),
+    records: new Map((setup.records ?? []).map((r) => [r.path, r])),
+    remote:
+      setup.remotes === undefined
+        ? undefined
+        : { rootId: ROOT, docs: new Map(setup.remotes.map((d) => [d.docKey, d])), folders: setup.folders ?? [] },
+    localFolders: new Set(setup.localFolders ?? []),
+    recordedFolders: new Set(setup.recordedFolders ?? []),
+    layout: setup.layout ?? 'folders',
+    guards: { maxDeleteRatio: 0.5, maxDeletes: setup.maxDeletes ?? 50, force: setup.force ?? false },
+  };
+}
+/** A compact, readable summary of a plan: `kind path`. */
+function summary(actions: readonly Action[]): string[] {
+  return actions.map((a) => {
+    switch (a.kind) {
+      case 'create':
+        return `create ${a.path} "${a.title}"`;
+      case 'adopt':
+        return `adopt ${a.path} <- ${a.remote.docKey}`;
+      case 'new-local':
+        return `new-local ${a.path}`;
+      case 'new-local-folder':
+        return `new-local-folder ${a.folder.localPath}`;
+      case 'move':
+        return `move ${a.record.path} -> ${a.to}${a.localChanged ? ' +local' : ''}${a.remoteChanged ? ' +remote' : ''}`;
+      default:
+        return `${a.kind} ${a.record.path}`;
+    }
+  });
+}
+
+// Background documents keep every ratio well below the mass-delete guard in the cell tests.
+const others = ['x1.md', 'x2.md', 'x3.md', 'x4.md'].map((p) => record(p));
+const othersLocal = others.map((r) => local(r.path));
+const othersRemote = others.map((r) => remoteOf(r));
+
+describe('planner: one cell per situation (two-way)', () => {
+  const a = record('a.md');
+  const cells: { name: string; locals: LocalEntry[]; remotes: RemoteDoc[]; expect: string[]; rec?: RecordEntry }[] = [
+    { name: 'nothing changed → nothing to do', locals: [local('a.md')], remotes: [remoteOf(a)], expect: [] },
+    { name: 'local edit → push', locals: [local('a.md', { hash: 'new' })], remotes: [remoteOf(a)], expect: ['push a.md'] },
+    { name: 'remote edit → pull', locals: [local('a.md')], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['pull a.md'] },
+    {
+      name: 'same-minute uncertainty (recheck) → pull, which re-reads',
+      locals: [local('a.md')],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { recheck: true }),
+      expect: ['pull a.md'],
+    },
+    { name: 'both edited → merge', locals: [local('a.md', { hash: 'new' })], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['merge a.md'] },
+    { name: 'local delete, remote unchanged → delete remote', locals: [], remotes: [remoteOf(a)], expect: ['delete-remote a.md'] },
+    { name: 'remote delete, local unchanged → trash the file', locals: [local('a.md')], remotes: [], expect: ['trash-local a.md'] },
+    { name: 'remote delete, local edited → edit wins: recreate', locals: [local('a.md', { hash: 'new' })], remotes: [], expect: ['recreate a.md'] },
+    { name: 'local delete, remote edited → edit wins: restore', locals: [], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['restore a.md'] },
+    { name: 'deleted on both sides → forget', locals: [], remotes: [], expect: ['forget a.md'] },
+  ];
+  for (const cell of cells) {
+    test(cell.name, () => {
+      const result = plan(input({ locals: [...cell.locals, ...othersLocal], records: [cell.rec ?? a, ...others], remotes: [...cell.remotes, ...othersRemote] }));
+      assert.equal(result.refusal, undefined);
+      assert.deepEqual(summary(result.actions), cell.expect);
+    });
+  }
+});
+
+describe('planner: new things on either side', () => {
+  test('a new local file with no twin is created, titled by its own title', () => {
+    const result = plan(input({ locals: [local('guide.md', { title: 'The Guide' })], remotes: [] }));
+    assert.deepEqual(summary(result.actions), ['create guide.md "The Guide"']);
+  });
+
+  test('a new local file whose twin exists remotely (fresh clone, lost ledger) is adopted, not duplicated', () => {
+    const twin = remoteDoc('The Guide.md', 'The Guide');
+    const result = plan(input({ locals: [local('guide.md', { title: 'The Guide' })], remotes: [twin] }));
+    assert.deepEqual(summary(result.actions), [`adopt guide.md <- ${twin.docKey}`]);
+  });
+
+  test('two files asking for one title get unique titles, in path order, and both adopt their twins', () => {
+    const locals = [local('b.md', { title: 'Notes' }), local('a.md', { title: 'Notes' })];
+    assert.deepEqual(summary(plan(input({ locals, remotes: [] })).actions), ['create a.md "Notes"', 'create b.md "Notes (2)"']);
+    const twins = [remoteDoc('Notes.md', 'Notes'), remoteDoc('Notes (2).md', 'Notes (2)')];
+    assert.deepEqual(summary(plan(input({ locals, remotes: twins })).actions), [
+      `adopt a.md <- ${twins[0]!.docKey}`,
+      `adopt b.md <- ${twins[1]!.docKey}`,
+    ]);
+  });
+
+  test('a title already used by a synced sibling gets a suffix', () => {
+    const result = plan(input({ locals: [local('a.md'), local('b.md', { title: 'a' })], records: [record('a.md')], remotes: [remoteOf(record('a.md'))] }));
+    assert.deepEqual(summary(result.actions), ['create b.md "a (2)"']);
+  });
+
+  test('twins are matched within their folder only', () => {
+    const twin = remoteDoc('other/Plan.md', 'Plan');
+    const result = plan(input({ locals: [local('docs/plan.md', { title: 'Plan' })], remotes: [twin] }));
+    assert.deepEqual(summary(result.actions), ['create docs/plan.md "Plan"', 'new-local other/Plan.md']);
+  });
+
+  test('a new remote document becomes a new file; a name taken locally (in any case) gets a suffix', () => {
+    const result = plan(input({ locals: [local('notes.md', { title: 'mine' })], remotes: [remoteDoc('Notes.md', 'Notes')], mode: 'pull' }));
+    assert.deepEqual(summary(result.actions), ['new-local Notes (2).md']);
+    assert.deepEqual(result.pending, [{ path: 'notes.md', reason: 'new local file; a push creates its document' }]);
+  });
+
+  test('two remote documents mapping to one file name both arrive, under distinct names', () => {
+    const result = plan(input({ remotes: [remoteDoc('a/x.md', 'x', { docKey: asDocKey('k1') }), remoteDoc('a/X.md', 'X', { docKey: asDocKey('k2') })] }));
+    assert.deepEqual(summary(result.actions), ['new-local a/X.md', 'new-local a/x (2).md']);
+  });
+
+  test('a new remote folder becomes a local folder, unless it exists or was mirrored before', () => {
+    const folder = (p: string): RemoteFolder => ({ treeNodeId: asTreeNodeId(p), parentTreeNodeId: ROOT, title: p, localPath: p });
+    const result = plan(input({ remotes: [], folders: [folder('new'), folder('exists'), folder('known')], localFolders: ['exists'], recordedFolders: ['known'] }));
+    assert.deepEqual(summary(result.actions), ['new-local-folder new']);
+  });
+
+  test('flat layout titles documents by relative path', () => {
+    const result = plan(input({ locals: [local('a/b.md', { title: 'B' }), local('c.md', { title: 'C' })], remotes: [], layout: 'flat' }));
+    assert.deepEqual(summary(result.actions), ['create a/b.md "a/b"', 'create c.md "c"']);
+  });
+});
+
+describe('planner: renames and moves', () => {
+  const a = record('a.md', { ino: 42 });
+  test('same inode at a new path → move (ledger follows the file)', () => {
+    const result = plan(input({ locals: [local('dir/b.md', { ino: 42, hash: 'edited' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['move a.md -> dir/b.md +local']);
+  });
+  test('same content at a new path → move', () => {
+    const result = plan(input({ locals: [local('b.md', { hash: a.localHash, ino: 7 }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['move a.md -> b.md +remote']);
+  });
+  test('an ambiguous match (two copies) is not a move: create both, delete the old (guarded)', () => {
+    const locals = [local('b.md', { hash: a.localHash, ino: 7 }), local('c.md', { hash: a.localHash, ino: 8 }), ...othersLocal];
+    const result = plan(input({ locals, records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['delete-remote a.md', 'create b.md "b"', 'create c.md "c"']);
+  });
+  test('moved locally but deleted remotely → recreated at the new place', () => {
+    const result = plan(input({ locals: [local('b.md', { ino: 42 }), ...othersLocal], records: [a, ...others], remotes: othersRemote }));
+    assert.deepEqual(summary(result.actions), ['recreate b.md']);
+  });
+});
+
+describe('planner: one-way modes', () => {
+  const a = record('a.md');
+  const b = record('b.md');
+  test('push without a listing: edits push, deletes delete, new files create; nothing is pulled', () => {
+    const result = plan(input({ mode: 'push', locals: [local('a.md', { hash: 'new' }), local('n.md', { title: 'N' }), ...othersLocal], records: [a, b, ...others], remotes: undefined }));
+    assert.deepEqual(summary(result.actions), ['push a.md', 'delete-remote b.md', 'create n.md "N"']);
+  });
+  test('push with a listing leaves remote edits and new remote documents alone', () => {
+    const result = plan(input({ mode: 'push', locals: [local('a.md'), local('b.md'), ...othersLocal], records: [a, b, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), ...othersRemote, remoteDoc('z.md', 'z')] }));
+    assert.deepEqual(summary(result.actions), []);
+    assert.deepEqual(result.pending, [
+      { path: 'a.md', reason: 'changed in the knowledge base; a pull brings it' },
+      { path: 'b.md', reason: 'deleted in the knowledge base; a pull moves the file to the trash' },
+    ]);
+  });
+  test('pull never writes the service, but merges both-edited documents into the file', () => {
+    const result = plan(input({ mode: 'pull', locals: [local('a.md', { hash: 'x' }), ...othersLocal], records: [a, b, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), remoteOf(b), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['merge a.md']);
+    assert.deepEqual(result.pending, [{ path: 'b.md', reason: 'deleted locally; a push deletes the document' }]);
+  });
+});
+
+describe('planner: guards (never infer deletes from missing knowledge)', () => {
+  const many = Array.from({ length: 10 }, (_, i) => record(`d${i}.md`));
+  test('an empty local folder that held synced files is refused', () => {
+    const result = plan(input({ locals: [], records: many, remotes: many.map((r) => remoteOf(r)) }));
+    assert.equal(result.refusal?.code, 'EMPTY_LOCAL');
+    assert.deepEqual(result.actions, []);
+  });
+  test('an empty remote that held synced documents is refused', () => {
+    const result = plan(input({ locals: many.map((r) => local(r.path)), records: many, remotes: [] }));
+    assert.equal(result.refusal?.code, 'EMPTY_REMOTE');
+  });
+  test('deleting more than half is refused whole; --force allows it', () => {
+    const setup = { locals: many.slice(0, 4).map((r) => local(r.path)), records: many, remotes: many.map((r) => remoteOf(r)) };
+    const refused = plan(input(setup));
+    assert.equal(refused.refusal?.code, 'MASS_DELETE');
+    assert.deepEqual(refused.actions, []);
+    assert.equal(plan(input({ ...setup, force: true })).actions.length, 6);
+  });
+  test('more than maxDeletes is refused even under the ratio', () => {
+    const result = plan(input({ locals: many.slice(3).map((r) => local(r.path)), records: many, remotes: many.map((r) => remoteOf(r)), maxDeletes: 2 }));
+    assert.equal(result.refusal?.code, 'MASS_DELETE');
+  });
+  test('deleting your only document is allowed', () => {
+    const only = record('only.md');
+    assert.deepEqual(summary(plan(input({ locals: [], records: [only], remotes: [remoteOf(only)], force: false })).actions), []);
+    // With nothing local at all the empty-side guard speaks first; with another file present the delete goes ahead.
+    const result = plan(input({ locals: [local('new.md', { title: 'new' })], records: [only], remotes: [remoteOf(only)] }));
+    assert.deepEqual(summary(result.actions), ['create new.md "new"', 'delete-remote only.md']);
+  });
+});
+
+describe('planner: properties over random states', () => {
+  const path = fc.constantFrom('a.md', 'b.md', 'c.md', 'd/e.md', 'd/f.md', 'D/E.md');
+  const state = fc.record({
+    mode: fc.constantFrom<SyncMode>('two-way', 'push', 'pull'),
+    recorded: fc.uniqueArray(path, { maxLength: 6 }),
+    localEdits: fc.array(fc.tuple(path, fc.constantFrom('same', 'edited', 'gone', 'new')), { maxLength: 8 }),
+    remoteEdits: fc.array(fc.tuple(path, fc.constantFrom('same', 'edited', 'gone')), { maxLength: 8 }),
+    listed: fc.boolean(),
+  });
+  test('one action per document at most, deletes only of untouched documents, deterministic', () => {
+    fc.assert(
+      fc.property(state, (s) => {
+        const records = s.recorded.map((p) => record(p, { ino: p.length }));
+        const localState = new Map(s.localEdits);
+        const remoteState = new Map(s.remoteEdits);
+        const locals: LocalEntry[] = [];
+        for (const r of records) {
+          const st = localState.get(r.path) ?? 'same';
+          if (st !== 'gone') locals.push(local(r.path, { hash: st === 'edited' ? 'changed' : r.localHash, ino: r.ino }));
+        }
+        for (const [p, st] of s.localEdits) if (st === 'new' && !s.recorded.includes(p)) locals.push(local(p, { hash: `fresh-${p}`, ino: 1000 + p.length, title: p }));
+        const remotes = records.flatMap((r) => {
+          const st = remoteState.get(r.path) ?? 'same';
+          return st === 'gone' ? [] : [remoteOf(r, { modifiedTime: st === 'edited' ? T1 : T0 })];
+        });
+        const planInput = input({ mode: s.mode, locals: dedupe(locals), records, remotes: s.listed ? remotes : undefined, force: true });
+        const result = plan(planInput);
+        const again = plan(planInput);
+        assert.deepEqual(summary(again.actions), summary(result.actions));
+        const touched = result.actions.flatMap((a) => ('record' in a ? [a.record.docKey] : []));
+        assert.equal(new Set(touched).size, touched.length, 'a document got two actions');
+        for (const action of result.actions) {
+          if (action.kind === 'delete-remote') {
+            assert.ok(!planInput.local.has(action.record.path), 'deleted remotely while the file exists');
+            assert.notEqual(s.mode, 'pull');
+          }
+          if (action.kind === 'trash-local') {
+            assert.equal(planInput.local.get(action.record.path)?.hash, action.record.localHash, 'trashed an edited file');
+            assert.notEqual(s.mode, 'push');
+          }
+          if (s.mode === 'pull') assert.ok(!['create', 'push', 'delete-remote', 'recreate', 'move'].includes(action.kind), `pull planned ${action.kind}`);
+          if (s.mode === 'push') assert.ok(!['pull', 'trash-local', 'restore', 'new-local'].includes(action.kind), `push planned ${action.kind}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+function dedupe(entries: LocalEntry[]): LocalEntry[] {
+  return [...new Map(entries.map((e) => [e.path, e])).values()];
+}
