@@ -1,0 +1,53 @@
+import type { ServiceBlock, StoredBlock } from '../store/types.js';
+import type { BlockPayload, ConvertedBlock } from './to-blocks.js';
+
+/** Above this many cells the alignment is skipped (fresh ids); bodies that large are not what tests edit. */
+const MAX_ALIGNMENT_CELLS = 4_000_000;
+
+/**
+ * Gives converted blocks their `id` and `index`. An overwrite gives every block a fresh id; a remote edit
+ * (the web editor) keeps the id of every block it did not change, found by a longest-common-subsequence
+ * alignment of the old and new block contents.
+ */
+export function assignIds(converted: readonly ConvertedBlock[], newId: () => string, previous?: readonly StoredBlock[]): StoredBlock[] {
+  const reused = previous ? alignIds(previous, converted) : new Map<number, string>();
+  return converted.map((item, index) => {
+    const block: ServiceBlock = { id: reused.get(index) ?? newId(), index, ...item.payload };
+    return item.sourceEnd === undefined ? { block } : { block, sourceEnd: item.sourceEnd };
+  });
+}
+
+/** The content of a block apart from its ids, so an unchanged list item matches though its listId is new. */
+function contentKey(payload: BlockPayload | ServiceBlock): string {
+  const { id: _id, index: _index, ...rest } = payload as Record<string, unknown>;
+  return JSON.stringify(rest, (key, value: unknown) => (key === 'listId' ? undefined : value));
+}
+
+function alignIds(previous: readonly StoredBlock[], next: readonly ConvertedBlock[]): Map<number, string> {
+  const reused = new Map<number, string>();
+  const n = previous.length;
+  const m = next.length;
+  if (n * m > MAX_ALIGNMENT_CELLS) return reused;
+  const a = previous.map((stored) => contentKey(stored.block));
+  const b = next.map((item) => contentKey(item.payload));
+  // lengths[i][j] = LCS length of a[i..] and b[j..]
+  const lengths = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      const row = lengths[i] as Uint32Array;
+      const below = lengths[i + 1] as Uint32Array;
+      row[j] = a[i] === b[j] ? (below[j + 1] ?? 0) + 1 : Math.max(below[j] ?? 0, row[j + 1] ?? 0);
+    }
+  }
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) {
+      reused.set(j, previous[i]?.block.id ?? '');
+      i++;
+      j++;
+    } else if ((lengths[i + 1]?.[j] ?? 0) >= (lengths[i]?.[j + 1] ?? 0)) i++;
+    else j++;
+  }
+  return reused;
+}

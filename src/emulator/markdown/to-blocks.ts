@@ -1,0 +1,73 @@
+import type { List, ListItem, Paragraph, RootContent, Table } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { parseMarkdown } from './parse.js';
+
+/** A block before it gets its id and index: `blockType` plus one object named after it. */
+export type BlockPayload = { readonly blockType: string; readonly [kind: string]: unknown };
+
+/** A converted block and, for paragraphs, the offset where its source ends (appendText inserts there). */
+export type ConvertedBlock = { readonly payload: BlockPayload; readonly sourceEnd?: number };
+
+/**
+ * Markdown → the service's top-level typed blocks, lossy the way the service is: inline formatting is
+ * flattened, each list item is its own block, tables keep only their sizes, everything else is `unknown`.
+ */
+export function markdownToBlocks(markdown: string, newListId: () => string): ConvertedBlock[] {
+  const out: ConvertedBlock[] = [];
+  for (const node of parseMarkdown(markdown).children) convertTopLevel(node, out, newListId);
+  return out;
+}
+
+function convertTopLevel(node: RootContent, out: ConvertedBlock[], newListId: () => string): void {
+  switch (node.type) {
+    case 'heading':
+      out.push({ payload: { blockType: 'heading', heading: { level: `heading-${node.depth}`, text: toString(node) } } });
+      return;
+    case 'paragraph':
+      out.push(paragraphBlock(node));
+      return;
+    case 'list':
+      convertList(node, 1, out, newListId);
+      return;
+    case 'blockquote':
+      out.push({ payload: { blockType: 'blockquote', blockquote: { text: node.children.map((child) => toString(child)).join('\n') } } });
+      return;
+    case 'table':
+      out.push({ payload: { blockType: 'table', table: tableSize(node) } });
+      return;
+    default:
+      out.push(unknownBlock());
+  }
+}
+
+const unknownBlock = (): ConvertedBlock => ({ payload: { blockType: 'unknown', unknown: {} } });
+
+/** A paragraph of only images (and blank text) is an image block to the service, hence unknown. */
+function paragraphBlock(node: Paragraph): ConvertedBlock {
+  const onlyImages = node.children.every(
+    (child) => child.type === 'image' || child.type === 'imageReference' || (child.type === 'text' && child.value.trim() === '') || child.type === 'break',
+  );
+  if (onlyImages) return unknownBlock();
+  const end = node.position?.end.offset;
+  const payload = { blockType: 'paragraph', paragraph: { text: toString(node) } };
+  return end === undefined ? { payload } : { payload, sourceEnd: end };
+}
+
+function convertList(list: List, level: number, out: ConvertedBlock[], newListId: () => string): void {
+  const kind = list.ordered ? 'orderedList' : 'unorderedList';
+  const listId = newListId();
+  for (const item of list.children) {
+    out.push({ payload: { blockType: kind, [kind]: { text: itemText(item), list: { listId, level } } } });
+    for (const child of item.children) if (child.type === 'list') convertList(child, level + 1, out, newListId);
+  }
+}
+
+function itemText(item: ListItem): string {
+  const first = item.children[0];
+  return first?.type === 'paragraph' ? toString(first) : '';
+}
+
+function tableSize(table: Table): { colSize: number; rowSize: number } {
+  const colSize = Math.max(table.align?.length ?? 0, ...table.children.map((row) => row.children.length));
+  return { colSize, rowSize: table.children.length };
+}

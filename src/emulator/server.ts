@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EmulatorAdmin } from './admin/admin.js';
+import { handleAdmin } from './admin/http.js';
+import { internalError } from './errors.js';
+import { handleView } from './html-view.js';
+import { sendJson } from './http.js';
+import type { Runtime } from './runtime.js';
+import type { SeedRecord } from './seed.js';
+import { handleService } from './service.js';
+
+/** Three namespaces: `/_emulator/...` admin, `/i/...` web view, everything else the service. */
+export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: SeedRecord): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const work =
+      url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')
+        ? handleAdmin(admin, seed, req, res, url.pathname)
+        : req.method === 'GET' && url.pathname.startsWith('/i/')
+          ? Promise.resolve(handleView(rt, res, url.pathname))
+          : handleService(rt, req, res, url);
+    work.catch((error: unknown) => {
+      if (rt.closing.aborted) return;
+      sendJson(res, 500, internalError(`Emulator failure: ${String(error)}`).body(rt.nextRequestId()));
+    });
+  });
+}
+
+export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
