@@ -1,0 +1,126 @@
+import { KbsyncError } from '../errors.js';
+import type { Block } from '../model/blocks.js';
+import { parseJson, toJson } from './json.js';
+import { checkRelativePath } from './rel-path.js';
+import type { DocumentBody, DocumentRecord, DocumentSummary, MemberRecord } from './types.js';
+
+type DbValue = string | number | null;
+type Kind = 'path' | 'id' | 'nullable-id' | 'text' | 'number' | 'nullable-number' | 'flag' | 'nullable-path' | 'blocks' | 'members' | 'json';
+type Table = 'documents' | 'document_bodies';
+export type Column = { readonly field: keyof DocumentRecord; readonly column: string; readonly table: Table; readonly kind: Kind };
+
+const col = (field: keyof DocumentRecord, column: string, kind: Kind, table: Table = 'documents'): Column => ({ field, column, table, kind });
+
+/** Every field of a document record, where it is stored and how it is checked: the single source for all SQL. */
+export const COLUMNS: readonly Column[] = [
+  col('path', 'path', 'path'),
+  col('docKey', 'doc_key', 'id'),
+  col('nodeId', 'node_id', 'nullable-id'),
+  col('treeNodeId', 'tree_node_id', 'id'),
+  col('workspaceId', 'workspace_id', 'id'),
+  col('parentTreeNodeId', 'parent_tree_node_id', 'id'),
+  col('url', 'url', 'text'),
+  col('remoteTitle', 'remote_title', 'text'),
+  col('localHash', 'local_hash', 'text'),
+  col('statSize', 'stat_size', 'number'),
+  col('statMtimeMs', 'stat_mtime_ms', 'number'),
+  col('statIno', 'stat_ino', 'number'),
+  col('remoteBlocksHash', 'remote_blocks_hash', 'text'),
+  col('remoteModifiedTime', 'remote_modified_time', 'text'),
+  col('remoteModifiedTimestamp', 'remote_modified_timestamp', 'nullable-number'),
+  col('syncedAt', 'synced_at', 'number'),
+  col('recheck', 'recheck', 'flag'),
+  col('conflict', 'conflict', 'flag'),
+  col('conflictPath', 'conflict_path', 'nullable-path'),
+  col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
+  col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
+  col('alignment', 'alignment_json', 'json', 'document_bodies'),
+  col('members', 'members_json', 'members', 'document_bodies'),
+];
+
+export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
+export const BODY_COLUMNS = COLUMNS.filter((c) => c.table === 'document_bodies');
+const BY_FIELD = new Map(COLUMNS.map((c) => [c.field, c]));
+
+export function columnOf(field: string): Column | undefined {
+  return BY_FIELD.get(field as keyof DocumentRecord);
+}
+
+/** `d.doc_key AS "docKey", ...`: rows come back from SQLite already carrying the record's field names. */
+export const selectList = (columns: readonly Column[], alias: string): string =>
+  columns.map((c) => `${alias}.${c.column} AS "${c.field}"`).join(', ');
+
+/** Checks one field at the boundary and converts it to what its column stores. */
+export function encodeField(c: Column, value: unknown, path: string): DbValue {
+  const fail = (expected: string): never => {
+    throw new KbsyncError(
+      'LEDGER_INVALID_RECORD',
+      `The ledger was given ${c.field} = ${preview(value)} for ${JSON.stringify(path)}, but it must be ${expected}.`,
+      { hint: 'This is a kbsync bug: please report it with the log.' },
+    );
+  };
+  switch (c.kind) {
+    case 'path':
+      return checkRelativePath(c.field, value);
+    case 'nullable-path':
+      return value === null ? null : checkRelativePath(c.field, value);
+    case 'id':
+      return typeof value === 'string' && value !== '' ? value : fail('a non-empty string');
+    case 'nullable-id':
+      return value === null || (typeof value === 'string' && value !== '') ? value : fail('a non-empty string or null');
+    case 'text':
+      return typeof value === 'string' ? value : fail('a string');
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : fail('a finite number');
+    case 'nullable-number':
+      return value === null || (typeof value === 'number' && Number.isFinite(value)) ? value : fail('a finite number or null');
+    case 'flag':
+      return typeof value === 'boolean' ? Number(value) : fail('true or false');
+    case 'blocks':
+      return Array.isArray(value) ? toJson(c.field, value) : fail('an array of blocks');
+    case 'members':
+      return Array.isArray(value) && value.every(isMember) ? toJson(c.field, value) : fail('an array of { userId, role } strings');
+    case 'json':
+      return toJson(c.field, value);
+  }
+}
+
+/** Turns the 0/1 flags of a summary row (already aliased to field names) into booleans, in place. */
+export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
+  row['recheck'] = row['recheck'] === 1;
+  row['conflict'] = row['conflict'] === 1;
+  return row as DocumentSummary;
+}
+
+/** A raw row of SUMMARY_COLUMNS values, in order, as a summary: the cheapest way to read thousands of rows. */
+export function decodeRawSummary(values: readonly unknown[]): DocumentSummary {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < SUMMARY_COLUMNS.length; i += 1) row[(SUMMARY_COLUMNS[i] as Column).field] = values[i];
+  return decodeSummary(row);
+}
+
+/** Parses the JSON columns of a body row (aliased to field names), naming the document if one is unreadable. */
+export function decodeBody(row: Record<string, unknown>, path: string): DocumentBody {
+  const at = (field: string) => `${field} of ${JSON.stringify(path)}`;
+  return {
+    baseMarkdown: row['baseMarkdown'] as string,
+    remoteBlocks: parseJson<Block[]>(at('remoteBlocks'), row['remoteBlocks'] as string),
+    alignment: parseJson(at('alignment'), row['alignment'] as string),
+    members: parseJson<MemberRecord[]>(at('members'), row['members'] as string),
+  };
+}
+
+function isMember(value: unknown): boolean {
+  const member = value as Partial<Record<keyof MemberRecord, unknown>> | null;
+  return typeof member === 'object' && member !== null && typeof member.userId === 'string' && typeof member.role === 'string';
+}
+
+function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

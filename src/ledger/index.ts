@@ -1,0 +1,10 @@
+// The ledger's public surface: re-exports only.
+export { openLedger, type LedgerOptions } from './open.js';
+export { Ledger } from './ledger.js';
+export { readLockHolder, lockPathOf, type LockStatus } from './lock.js';
+export { LEDGER_SCHEMA_VERSION } from './migrations.js';
+export type { DocumentsRepo } from './documents.js';
+export type { FoldersRepo } from './folders.js';
+export type { IntentsJournal } from './intents.js';
+export type { MetaStore } from './meta.js';
+export type * from './types.js';

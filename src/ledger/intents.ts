@@ -1,0 +1,99 @@
+import type { Database } from 'better-sqlite3';
+import { KbsyncError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { redact } from '../secrets.js';
+import { parseJson, toJson } from './json.js';
+import type { Statements } from './statements.js';
+import type { IntentId, JsonValue, OpenIntent } from './types.js';
+
+/** Abandoned intents kept for diagnosis; older ones are pruned so the journal cannot grow without bound. */
+const ABANDONED_KEPT = 100;
+
+type IntentRow = { id: number; kind: string; subject: string; payload: string; createdAt: number; pid: number };
+
+/**
+ * The intents journal (design rule 2): a row is committed before every side effect and closed in the same
+ * transaction that records the result, so after a crash the open rows say exactly which effects may have
+ * happened without being recorded.
+ */
+export class IntentsJournal {
+  readonly #db: Database;
+  readonly #sql: Statements;
+  readonly #logger: Logger;
+
+  constructor(db: Database, statements: Statements, logger: Logger) {
+    this.#db = db;
+    this.#sql = statements;
+    this.#logger = logger;
+  }
+
+  /** Commits an open intent at once. Refused inside a transaction: a rollback would erase it after the effect. */
+  begin(kind: string, subject: string, payload: JsonValue): IntentId {
+    if (typeof kind !== 'string' || kind === '' || typeof subject !== 'string' || subject === '') {
+      throw new KbsyncError('LEDGER_INVALID_RECORD', `intents.begin needs a non-empty kind and subject (got ${JSON.stringify([kind, subject])}).`, {
+        hint: 'This is a kbsync bug: please report it with the log.',
+      });
+    }
+    if (this.#db.inTransaction) {
+      throw new KbsyncError('LEDGER_INTENT_IN_TRANSACTION', `intents.begin('${kind}') was called inside a ledger transaction.`, {
+        hint: 'An intent must be committed before its side effect; this is a kbsync bug: please report it.',
+      });
+    }
+    // The journal must never hold a secret (design rule 9), even one that slipped into a payload.
+    const json = redact(toJson(`the payload of intent '${kind}'`, payload));
+    const result = this.#sql
+      .get(`INSERT INTO intents (kind, subject, payload_json, created_at, pid, state) VALUES (?, ?, ?, ?, ?, 'open')`)
+      .run(kind, subject, json, Date.now(), process.pid);
+    return Number(result.lastInsertRowid) as IntentId;
+  }
+
+  /**
+   * Runs `record` (the ledger writes that record the effect's result) and closes the intent in one
+   * transaction: either both happen or neither does. If `record` throws, the intent stays open.
+   */
+  complete(id: IntentId, record: () => void = () => {}): void {
+    this.#db.transaction(() => {
+      this.#requireOpen(id, 'complete');
+      record();
+      this.#sql.get(`DELETE FROM intents WHERE id = ? AND state = 'open'`).run(id);
+    })();
+  }
+
+  /** Closes an intent whose effect did not happen (or was reconciled); the reason is kept for diagnosis. */
+  abandon(id: IntentId, reason: string): void {
+    this.#db.transaction(() => {
+      const intent = this.#requireOpen(id, 'abandon');
+      this.#sql.get(`UPDATE intents SET state = 'abandoned', closed_at = ?, reason = ? WHERE id = ?`).run(Date.now(), redact(reason), id);
+      this.#sql
+        .get(`DELETE FROM intents WHERE state = 'abandoned' AND id NOT IN (SELECT id FROM intents WHERE state = 'abandoned' ORDER BY id DESC LIMIT ?)`)
+        .run(ABANDONED_KEPT);
+      this.#logger.info({ intent: id, kind: intent.kind, subject: intent.subject, reason }, `abandoned intent ${intent.kind} ${intent.subject}: ${reason}`);
+    })();
+  }
+
+  /** Open intents, oldest first: the engine reconciles these before anything else on start. */
+  open(): OpenIntent[] {
+    return (this.#sql.get(`${SELECT} WHERE state = 'open' ORDER BY id`).all() as IntentRow[]).map(toIntent);
+  }
+
+  get(id: IntentId): OpenIntent | undefined {
+    const row = this.#sql.get(`${SELECT} WHERE id = ? AND state = 'open'`).get(id) as IntentRow | undefined;
+    return row && toIntent(row);
+  }
+
+  #requireOpen(id: IntentId, action: string): OpenIntent {
+    const intent = this.get(id);
+    if (!intent) {
+      throw new KbsyncError('LEDGER_INTENT_NOT_OPEN', `Cannot ${action} intent ${id}: it is not open (already closed, or never begun).`, {
+        hint: 'This is a kbsync bug: please report it with the log.',
+      });
+    }
+    return intent;
+  }
+}
+
+const SELECT = `SELECT id, kind, subject, payload_json AS payload, created_at AS createdAt, pid FROM intents`;
+
+function toIntent(row: IntentRow): OpenIntent {
+  return { ...row, id: row.id as IntentId, payload: parseJson(`the payload of intent ${row.id}`, row.payload) };
+}

@@ -1,0 +1,65 @@
+import type { Database } from 'better-sqlite3';
+import type { Logger } from '../log.js';
+import { DocumentsRepo } from './documents.js';
+import { FoldersRepo } from './folders.js';
+import { IntentsJournal } from './intents.js';
+import type { LedgerLock } from './lock.js';
+import { MetaStore } from './meta.js';
+import { Statements } from './statements.js';
+
+/**
+ * kbsync's memory: which local file is which remote document, what both sides looked like when they last
+ * agreed, and which side effects were begun but not yet recorded. Everything is synchronous; every
+ * multi-row change runs in one transaction. Only src/sync writes it.
+ */
+export class Ledger {
+  /** Absolute path of the SQLite file. */
+  readonly path: string;
+  readonly readonly: boolean;
+  readonly documents: DocumentsRepo;
+  readonly folders: FoldersRepo;
+  readonly intents: IntentsJournal;
+  readonly meta: MetaStore;
+  readonly #db: Database;
+  readonly #lock: LedgerLock | undefined;
+  readonly #onExit: () => void;
+  #closed = false;
+
+  /** Use `openLedger`: it checks, locks and migrates the file first. */
+  constructor(db: Database, path: string, lock: LedgerLock | undefined, logger: Logger) {
+    this.#db = db;
+    this.#lock = lock;
+    this.path = path;
+    this.readonly = db.readonly;
+    const statements = new Statements(db);
+    this.documents = new DocumentsRepo(db, statements);
+    this.folders = new FoldersRepo(db, statements, this.documents);
+    this.intents = new IntentsJournal(db, statements, logger);
+    this.meta = new MetaStore(statements);
+    // A process that exits without close() should still free the ledger for the next run.
+    this.#onExit = () => this.#lock?.release();
+    process.once('exit', this.#onExit);
+  }
+
+  get isOpen(): boolean {
+    return !this.#closed;
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints); `fn` must be synchronous. */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  /** Folds the write-ahead log into the file, closes it and releases the lock. Safe to call twice. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    process.removeListener('exit', this.#onExit);
+    try {
+      if (!this.readonly) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      this.#db.close();
+    } finally {
+      this.#lock?.release();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import type { Database } from 'better-sqlite3';
+
+/** 'kbsy': marks the file as a kbsync ledger so that another program's SQLite file is never migrated. */
+export const LEDGER_APPLICATION_ID = 0x6b627379;
+
+/**
+ * Schema steps, applied in order; PRAGMA user_version is the number of steps applied.
+ * Never edit a released step: add one. Each runs in its own transaction together with the version bump,
+ * so a crash leaves the ledger at the previous version, never between two.
+ */
+const migrations: readonly ((db: Database) => void)[] = [
+  (db) => {
+    db.pragma(`application_id = ${LEDGER_APPLICATION_ID}`);
+    db.exec(`
+      CREATE TABLE meta (
+        key   TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL
+      ) STRICT;
+
+      -- The small columns a no-op sync compares live apart from the large bodies, so that reading
+      -- every summary touches a few pages instead of every document's text.
+      CREATE TABLE documents (
+        id                        INTEGER PRIMARY KEY,
+        path                      TEXT NOT NULL UNIQUE,
+        doc_key                   TEXT NOT NULL UNIQUE,
+        node_id                   TEXT,
+        tree_node_id              TEXT NOT NULL UNIQUE,
+        workspace_id              TEXT NOT NULL,
+        parent_tree_node_id       TEXT NOT NULL,
+        url                       TEXT NOT NULL,
+        remote_title              TEXT NOT NULL,
+        local_hash                TEXT NOT NULL,
+        stat_size                 INTEGER NOT NULL,
+        stat_mtime_ms             REAL NOT NULL,
+        stat_ino                  REAL NOT NULL,
+        remote_blocks_hash        TEXT NOT NULL,
+        remote_modified_time      TEXT NOT NULL,
+        remote_modified_timestamp REAL,
+        synced_at                 INTEGER NOT NULL,
+        recheck                   INTEGER NOT NULL CHECK (recheck IN (0, 1)),
+        conflict                  INTEGER NOT NULL CHECK (conflict IN (0, 1)),
+        conflict_path             TEXT
+      ) STRICT;
+
+      CREATE TABLE document_bodies (
+        document_id        INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+        base_markdown      TEXT NOT NULL,
+        remote_blocks_json TEXT NOT NULL,
+        alignment_json     TEXT NOT NULL,
+        members_json       TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE folders (
+        path         TEXT PRIMARY KEY NOT NULL,
+        tree_node_id TEXT NOT NULL UNIQUE,
+        node_id      TEXT,
+        remote_title TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE intents (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind         TEXT NOT NULL,
+        subject      TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        pid          INTEGER NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN ('open', 'abandoned')),
+        closed_at    INTEGER,
+        reason       TEXT
+      ) STRICT;
+      CREATE INDEX intents_by_state ON intents (state, id);
+    `);
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('ledger.createdAt', ?)`).run(JSON.stringify(Date.now()));
+  },
+];
+
+/** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */
+export const LEDGER_SCHEMA_VERSION = migrations.length;
+
+/** Brings the ledger from its user_version up to LEDGER_SCHEMA_VERSION. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < migrations.length; version += 1) {
+    const step = migrations[version];
+    if (!step) break;
+    db.transaction(() => {
+      step(db);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

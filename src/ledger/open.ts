@@ -1,0 +1,105 @@
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError, KbsyncError } from '../errors.js';
+import { type Logger, silentLogger } from '../log.js';
+import { corrupt, inspectLedgerFile, isCorruption } from './inspect.js';
+import { Ledger } from './ledger.js';
+import { acquireLock } from './lock.js';
+import { LEDGER_SCHEMA_VERSION, migrate } from './migrations.js';
+
+export type LedgerOptions = {
+  /** Take the exclusive lock (default true). Only tests and single-process tools should turn it off. */
+  readonly lock?: boolean;
+  /** Open for reading only (`kbsync status`): no lock, no migration, no writes; the file must exist. */
+  readonly readonly?: boolean;
+  readonly logger?: Logger;
+};
+
+/**
+ * Opens (creating if needed) the ledger at `path`. In order: the folder is created private (0700), the lock is
+ * taken, the existing file is checked read-only (damaged, foreign or newer files are refused untouched), a new
+ * file is created private (0600), then WAL mode and the migrations are applied.
+ */
+export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
+  if (typeof path !== 'string' || path === '') {
+    throw new InputError('LEDGER_PATH', `The ledger path must be a non-empty string (got ${JSON.stringify(path)}).`, {
+      hint: 'Set the ledger path in the config, or leave it out to use the default.',
+    });
+  }
+  const file = resolve(path);
+  const logger = options.logger ?? silentLogger;
+  if (options.readonly) return openReadonly(file, logger);
+
+  createPrivateFolder(dirname(file));
+  const lock = options.lock === false ? undefined : acquireLock(file, logger);
+  let db: Database.Database | undefined;
+  try {
+    if (!inspectLedgerFile(file).exists) createPrivateFile(file);
+    db = new Database(file, { fileMustExist: true });
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') logger.warn({ ledger: file, mode }, `the ledger's file system does not support WAL; using journal mode ${String(mode)}`);
+    // FULL: an intent must survive a power cut, or a create whose answer was lost could be repeated.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return new Ledger(db, file, lock, logger);
+  } catch (error) {
+    db?.close();
+    lock?.release();
+    throw asOpenError(file, error);
+  }
+}
+
+function openReadonly(file: string, logger: Logger): Ledger {
+  const inspection = inspectLedgerFile(file);
+  if (!inspection.exists) {
+    throw new KbsyncError('LEDGER_MISSING', `There is no ledger at ${file}.`, {
+      hint: 'Nothing has been synced with this configuration yet: run `kbsync sync` first.',
+    });
+  }
+  if (inspection.userVersion < LEDGER_SCHEMA_VERSION) {
+    throw new KbsyncError('LEDGER_OUTDATED', `The ledger ${file} uses schema ${inspection.userVersion}; this kbsync reads ${LEDGER_SCHEMA_VERSION}.`, {
+      hint: 'Run `kbsync sync` once to upgrade it, then try again.',
+    });
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    return new Ledger(db, file, undefined, logger);
+  } catch (error) {
+    db?.close();
+    throw asOpenError(file, error);
+  }
+}
+
+function createPrivateFolder(folder: string): void {
+  if (existsSync(folder)) return;
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // The mode given to mkdir is filtered by the umask; the ledger holds document text, so force it.
+  chmodSync(folder, 0o700);
+}
+
+function createPrivateFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function asOpenError(file: string, error: unknown): KbsyncError {
+  if (error instanceof KbsyncError) return error;
+  if (isCorruption(error)) return corrupt(file, (error as Error).message, error);
+  return new KbsyncError('LEDGER_OPEN_FAILED', `Could not open the ledger ${file}: ${(error as Error).message}.`, {
+    hint: 'Check that the file and its folder exist and are writable by this user, and that the disk is not full.',
+    cause: error,
+  });
+}

@@ -1,0 +1,92 @@
+import type { Block } from '../model/blocks.js';
+import type { CreationNodeId, DocKey, TreeNodeId, UserId, WorkspaceId } from '../model/ids.js';
+
+/** Any value that survives JSON.stringify → JSON.parse unchanged. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** A member as last applied to a document (members are managed through the creation nodeId). */
+export type MemberRecord = { readonly userId: UserId; readonly role: string };
+
+/**
+ * The cheap part of a document row: everything a no-op sync compares, nothing that needs JSON parsing.
+ * Paths are relative to the sync root with POSIX separators.
+ */
+export type DocumentSummary = {
+  readonly path: string;
+  readonly docKey: DocKey;
+  /** The creation nodeId; null when the document was adopted or pulled (we cannot delete it or manage members). */
+  readonly nodeId: CreationNodeId | null;
+  readonly treeNodeId: TreeNodeId;
+  readonly workspaceId: WorkspaceId;
+  readonly parentTreeNodeId: TreeNodeId;
+  readonly url: string;
+  readonly remoteTitle: string;
+  /** sha256 (hex) of the file bytes last synced. */
+  readonly localHash: string;
+  readonly statSize: number;
+  readonly statMtimeMs: number;
+  readonly statIno: number;
+  readonly remoteBlocksHash: string;
+  /** modifiedTime exactly as the service gave it. */
+  readonly remoteModifiedTime: string;
+  readonly remoteModifiedTimestamp: number | null;
+  /** When this row was last written by a sync (ms since epoch). */
+  readonly syncedAt: number;
+  /** The remote must be re-read next cycle (e.g. minute-precision modifiedTime cannot prove no edit happened). */
+  readonly recheck: boolean;
+  readonly conflict: boolean;
+  readonly conflictPath: string | null;
+};
+
+/** The large, lazily parsed part of a document row. */
+export type DocumentBody = {
+  /** The full file text as last synced, front matter included. */
+  readonly baseMarkdown: string;
+  /** The blocks as read back after that sync (the remote side's "last synced", rule 8). */
+  readonly remoteBlocks: readonly Block[];
+  /** Base top-level nodes ⇄ remote-base blocks, produced and interpreted by src/markdown only. */
+  readonly alignment: JsonValue;
+  readonly members: readonly MemberRecord[];
+};
+
+/** One synced document: the last state both sides agreed on. */
+export type DocumentRecord = DocumentSummary & DocumentBody;
+
+/** Fields `documents.update` may change; the path changes only through `rename`. */
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'path'>>;
+
+/** A local folder ('' is the sync root) ⇄ a remote folder node. */
+export type FolderRecord = {
+  readonly path: string;
+  readonly treeNodeId: TreeNodeId;
+  /** Creation nodeId; null when the folder was adopted rather than created by kbsync. */
+  readonly nodeId: CreationNodeId | null;
+  readonly remoteTitle: string;
+};
+
+declare const intentBrand: unique symbol;
+/** Row id of an intent in the journal. */
+export type IntentId = number & { readonly [intentBrand]: 'IntentId' };
+
+/** An intent written before a side effect and not yet closed: after a crash, the engine reconciles these first. */
+export type OpenIntent = {
+  readonly id: IntentId;
+  /** Chosen by the engine: 'create', 'overwrite', 'delete', 'pull', 'write-local', ... */
+  readonly kind: string;
+  /** A path or a docKey. */
+  readonly subject: string;
+  readonly payload: JsonValue;
+  /** ms since epoch. */
+  readonly createdAt: number;
+  /** The process that wrote it. */
+  readonly pid: number;
+};
+
+/** What the lock file beside the ledger says about the process holding it. */
+export type LockHolder = {
+  readonly pid: number;
+  readonly hostname: string;
+  /** ms since epoch. */
+  readonly startedAt: number;
+  readonly command: string;
+};
