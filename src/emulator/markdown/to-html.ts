@@ -11,10 +11,13 @@ function safeUrl(url: string): string {
   return /^(https?:|mailto:|#|\/|\.{0,2}\/?[\w-])/i.test(url) && !/^\s*(javascript|data|vbscript):/i.test(url) ? url : '#';
 }
 
-const children = (node: { children: readonly Nodes[] }): string => node.children.map(render).join('');
+const children = (node: { children: readonly Nodes[] }): string => node.children.map((child) => render(child, node)).join('');
+
+/** Phrasing containers: raw HTML inside them is inline text, elsewhere a block. */
+const INLINE_PARENTS = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
 
 /** A tiny mdast → HTML renderer for the read-only web view. Raw HTML in the Markdown is shown as text. */
-function render(node: Nodes): string {
+function render(node: Nodes, parent?: Nodes): string {
   switch (node.type) {
     case 'root':
       return children(node);
@@ -41,7 +44,7 @@ function render(node: Nodes): string {
     case 'code':
       return `<pre><code>${escapeHtml(node.value)}</code></pre>\n`;
     case 'html':
-      return `<pre class="raw-html">${escapeHtml(node.value)}</pre>\n`;
+      return parent && INLINE_PARENTS.has(parent.type) ? escapeHtml(node.value) : `<pre class="raw-html">${escapeHtml(node.value)}</pre>\n`;
     case 'blockquote':
       return `<blockquote>${children(node)}</blockquote>\n`;
     case 'list': {
