@@ -11,13 +11,13 @@ function safeUrl(url: string): string {
   return /^(https?:|mailto:|#|\/|\.{0,2}\/?[\w-])/i.test(url) && !/^\s*(javascript|data|vbscript):/i.test(url) ? url : '#';
 }
 
-const children = (node: { children: readonly Nodes[] }): string => node.children.map((child) => render(child, node)).join('');
+const children = (node: Nodes & { children: readonly Nodes[] }): string => node.children.map((child) => render(child, node.type)).join('');
 
 /** Phrasing containers: raw HTML inside them is inline text, elsewhere a block. */
 const INLINE_PARENTS = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
 
 /** A tiny mdast → HTML renderer for the read-only web view. Raw HTML in the Markdown is shown as text. */
-function render(node: Nodes, parent?: Nodes): string {
+function render(node: Nodes, parentType?: string): string {
   switch (node.type) {
     case 'root':
       return children(node);
@@ -44,7 +44,7 @@ function render(node: Nodes, parent?: Nodes): string {
     case 'code':
       return `<pre><code>${escapeHtml(node.value)}</code></pre>\n`;
     case 'html':
-      return parent && INLINE_PARENTS.has(parent.type) ? escapeHtml(node.value) : `<pre class="raw-html">${escapeHtml(node.value)}</pre>\n`;
+      return parentType !== undefined && INLINE_PARENTS.has(parentType) ? escapeHtml(node.value) : `<pre class="raw-html">${escapeHtml(node.value)}</pre>\n`;
     case 'blockquote':
       return `<blockquote>${children(node)}</blockquote>\n`;
     case 'list': {
