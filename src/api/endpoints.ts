@@ -1,0 +1,41 @@
+/** Stable endpoint names: keys for call accounting and per-endpoint rate limits (the emulator uses the same). */
+export const ENDPOINTS = [
+  'listWorkspaces',
+  'getWorkspace',
+  'listNodes',
+  'getNode',
+  'queryNodeByUrl',
+  'createDocument',
+  'deleteDocument',
+  'readBlocks',
+  'overwriteContent',
+  'appendText',
+  'addMembers',
+  'updateMember',
+  'removeMember',
+  'searchDocs',
+] as const;
+
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/**
+ * Whether a call may be sent again after an ambiguous failure (reset, timeout, 5xx after sending).
+ * Repeating a create, an append or an add-members could duplicate a document, text or a member,
+ * so those report OutcomeUnknownError instead and the caller reconciles.
+ */
+export const REPEATABLE: Readonly<Record<Endpoint, boolean>> = {
+  listWorkspaces: true,
+  getWorkspace: true,
+  listNodes: true,
+  getNode: true,
+  queryNodeByUrl: true,
+  createDocument: false,
+  deleteDocument: true,
+  readBlocks: true,
+  overwriteContent: true,
+  appendText: false,
+  addMembers: false,
+  updateMember: true,
+  removeMember: true,
+  searchDocs: true,
+};

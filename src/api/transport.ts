@@ -1,0 +1,89 @@
+import http from 'node:http';
+import https from 'node:https';
+import got, { RequestError, type Got } from 'got';
+import { redact } from '../secrets.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type HttpRequest = {
+  readonly method: HttpMethod;
+  /** Path below baseUrl, segments already encoded, e.g. `/v2.0/wiki/nodes`. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: Readonly<Record<string, unknown>> | undefined;
+};
+
+/** What one attempt produced: an HTTP answer of any status, or a failure before any answer. */
+export type HttpOutcome =
+  | { readonly kind: 'answer'; readonly status: number; readonly retryAfterMs: number | undefined; readonly contentType: string; readonly body: string }
+  | {
+      readonly kind: 'failed';
+      /** False only when the request surely never reached the service (connection refused, no such host). */
+      readonly maybeSent: boolean;
+      readonly code: string;
+      readonly message: string;
+    };
+
+// Failures that happen before a connection exists: the service never saw the request.
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+// One keep-alive pool per process: connection setup would otherwise cost more than many calls.
+const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/**
+ * Sends exactly one HTTP request per call: got's own retries are off (the client retries, so the
+ * accounting is exact), redirects are not followed (they would carry the token elsewhere), and
+ * no error object from got escapes: those hold the request options, and so the token.
+ */
+export class Transport {
+  readonly #got: Got;
+  readonly #baseUrl: string;
+  readonly #tokenHeader: string;
+
+  constructor(options: { baseUrl: string; tokenHeader: string; timeoutMs: number }) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#tokenHeader = options.tokenHeader;
+    this.#got = got.extend({
+      agent,
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      timeout: { request: options.timeoutMs },
+      responseType: 'text',
+      headers: { 'user-agent': 'kbsync', accept: 'application/json' },
+    });
+  }
+
+  async send(request: HttpRequest, token: string): Promise<HttpOutcome> {
+    const searchParams: Record<string, string | number> = {};
+    for (const [key, value] of Object.entries(request.query)) if (value !== undefined) searchParams[key] = value;
+    try {
+      const response = await this.#got(`${this.#baseUrl}${request.path}`, {
+        method: request.method,
+        searchParams,
+        headers: { [this.#tokenHeader]: token },
+        ...(request.body === undefined ? {} : { json: request.body }),
+      });
+      return {
+        kind: 'answer',
+        status: response.statusCode,
+        retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+        contentType: response.headers['content-type'] ?? '',
+        body: response.body,
+      };
+    } catch (error) {
+      const code = error instanceof RequestError ? error.code : 'ERR_UNKNOWN';
+      const message = redact(error instanceof Error ? error.message : String(error));
+      return { kind: 'failed', maybeSent: !NEVER_SENT.has(code), code, message };
+    }
+  }
+}
+
+/** Retry-After is seconds or an HTTP date; anything else is ignored. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
