@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { LEDGER_SCHEMA_VERSION, openLedger } from '../../../src/ledger/index.js';
+import { codeOf, sampleDocument, tempDir } from './helpers.js';
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+/** Creates a closed ledger at `path` holding `n` documents. */
+function ledgerWith(path: string, n: number): void {
+  const ledger = openLedger(path);
+  ledger.transaction(() => {
+    for (let i = 0; i < n; i += 1) ledger.documents.upsert(sampleDocument(i));
+  });
+  ledger.close();
+}
+
+/** Asserts that opening `path` fails with `code` and leaves the folder byte-for-byte as it was. */
+function assertRefusedUntouched(path: string, code: string, mention: RegExp): void {
+  const folder = join(path, '..');
+  const before = readdirSync(folder).map((name) => [name, readFileSync(join(folder, name)).toString('base64')]);
+  assert.throws(
+    () => openLedger(path),
+    (error: Error & { code?: string }) => error.code === code && error.message.includes(path) && mention.test(error.message),
+  );
+  const after = readdirSync(folder).map((name) => [name, readFileSync(join(folder, name)).toString('base64')]);
+  assert.deepEqual(after, before, 'no file in the ledger folder changed, appeared or disappeared');
+}
+
+describe('opening the ledger', () => {
+  test('creates a private folder (0700) and file (0600), then migrates it to the current schema', (t) => {
+    const path = join(tempDir(t), 'deep', '.kbsync', 'ledger.db');
+    const ledger = openLedger(path);
+    t.after(() => ledger.close());
+    assert.equal(ledger.path, path);
+    assert.equal(modeOf(join(path, '..')), 0o700);
+    assert.equal(modeOf(join(path, '..', '..')), 0o700);
+    assert.equal(modeOf(path), 0o600);
+    ledger.documents.upsert(sampleDocument(1));
+    assert.equal(modeOf(`${path}-wal`), 0o600, 'the write-ahead log holds document text too');
+    const db = new Database(path, { readonly: true });
+    t.after(() => db.close());
+    assert.equal(db.pragma('user_version', { simple: true }), LEDGER_SCHEMA_VERSION);
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+  });
+
+  test('an empty file (a crash right after creating it) becomes a fresh ledger', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    writeFileSync(path, '');
+    const ledger = openLedger(path);
+    t.after(() => ledger.close());
+    assert.equal(ledger.documents.count(), 0);
+    ledger.documents.upsert(sampleDocument(1));
+    assert.equal(ledger.documents.count(), 1);
+  });
+
+  test('re-opening keeps every table and leaves nothing behind after close', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    const ledger = openLedger(path);
+    ledger.documents.upsert(sampleDocument(1));
+    ledger.folders.upsert({ path: '', treeNodeId: sampleDocument(0).parentTreeNodeId, nodeId: null, remoteTitle: 'KB' });
+    ledger.meta.set('workspaceId', 'ws-1');
+    const intent = ledger.intents.begin('pull', 'dockey-1', { why: 'test' });
+    ledger.close();
+    ledger.close(); // twice is harmless
+    assert.deepEqual(readdirSync(join(path, '..')), ['ledger.db'], 'WAL folded in, lock released');
+    const again = openLedger(path);
+    t.after(() => again.close());
+    assert.deepEqual(again.documents.get('notes/doc-1.md'), sampleDocument(1));
+    assert.equal(again.folders.get('')?.remoteTitle, 'KB');
+    assert.equal(again.meta.get('workspaceId'), 'ws-1');
+    assert.deepEqual(again.intents.open().map((i) => i.id), [intent]);
+  });
+
+  test('a ledger from a newer kbsync is refused and left untouched', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    ledgerWith(path, 2);
+    const db = new Database(path);
+    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION + 1}`);
+    db.close();
+    assertRefusedUntouched(path, 'LEDGER_TOO_NEW', /newer kbsync/);
+  });
+
+  test('a SQLite file of another program is refused and left untouched', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    const db = new Database(path);
+    db.exec('CREATE TABLE songs (title TEXT); INSERT INTO songs VALUES (1)');
+    db.close();
+    assertRefusedUntouched(path, 'LEDGER_FOREIGN', /not a kbsync ledger/);
+  });
+
+  test('garbage bytes are refused as corrupt, naming the file and saying to move it aside', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    writeFileSync(path, Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256)));
+    assertRefusedUntouched(path, 'LEDGER_CORRUPT', /Move it aside/);
+    writeFileSync(path, 'SQLite format 3\0 but then nothing');
+    assertRefusedUntouched(path, 'LEDGER_CORRUPT', /re-adopts/);
+  });
+
+  test('a truncated real ledger is refused as corrupt and left byte-for-byte unchanged', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    ledgerWith(path, 60);
+    const size = statSync(path).size;
+    for (const cut of [Math.floor(size / 2 / 4096) * 4096, size - 4096, 2000]) {
+      ledgerWith(join(path, '..', 'fresh.db'), 0); // keep another ledger beside it: must not matter
+      truncateSync(path, cut);
+      assertRefusedUntouched(path, 'LEDGER_CORRUPT', /damaged/);
+      ledgerWith(path + '.rebuilt', 60);
+      writeFileSync(path, readFileSync(path + '.rebuilt'));
+    }
+  });
+
+  test('readonly: reads without a lock or migration; refuses writes; a missing file is reported', (t) => {
+    const dir = tempDir(t);
+    const path = join(dir, 'ledger.db');
+    assert.equal(codeOf(() => openLedger(path, { readonly: true })), 'LEDGER_MISSING');
+    assert.equal(existsSync(path), false, 'a readonly open creates nothing');
+    const writer = openLedger(path);
+    t.after(() => writer.close());
+    writer.documents.upsert(sampleDocument(1));
+    const reader = openLedger(path, { readonly: true });
+    t.after(() => reader.close());
+    assert.equal(reader.readonly, true);
+    assert.deepEqual(reader.documents.get('notes/doc-1.md'), sampleDocument(1), 'sees what the lock holder committed');
+    assert.throws(() => reader.documents.upsert(sampleDocument(2)), /readonly/i);
+  });
+
+  test('lock: false lets a second handle open the same file (for tools that coordinate themselves)', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    const first = openLedger(path);
+    t.after(() => first.close());
+    assert.equal(codeOf(() => openLedger(path)), 'LEDGER_LOCKED');
+    const second = openLedger(path, { lock: false });
+    t.after(() => second.close());
+    assert.equal(second.documents.count(), 0);
+  });
+
+  test('a path that is a folder or empty is refused with a clear code', (t) => {
+    const dir = tempDir(t);
+    assert.equal(codeOf(() => openLedger(dir)), 'LEDGER_OPEN_FAILED');
+    assert.equal(codeOf(() => openLedger('')), 'LEDGER_PATH');
+  });
+});
