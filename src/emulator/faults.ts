@@ -45,7 +45,7 @@ const ALIASES: Readonly<Record<string, keyof FaultSpec>> = {
 
 const badFaults = (message: string): InputError =>
   new InputError('EMULATOR_BAD_FAULTS', `Invalid fault spec: ${message}`, {
-    hint: `Use comma-separated key=value pairs with keys ${Object.keys(ALIASES).join(', ')}; e.g. 'latency=200,5xx=0.1,only=createDocument|listNodes'.`,
+    hint: `Use comma-separated key=value pairs with keys latency, 5xx, reset, 429, qps403, drop, listFailPage, only, seed; e.g. 'latency=200,5xx=0.1,only=createDocument|listNodes'.`,
   });
 
 /** Accepts a spec string, a FaultSpec, or JSON with the string's key spellings; throws naming the bad key. */

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command.js';
+import { emulatorCommand } from './emulator.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [emulatorCommand];
