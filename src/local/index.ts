@@ -1,0 +1,30 @@
+// The local side: scanning, watching, reading and writing files safely. Re-exports only.
+export { scanLocal, type LocalFile, type LocalScan, type ScanFs, type ScanOptions, type ScanProblem, type ScanSkip } from './scan.js';
+export { DEFAULT_INCLUDE, PathFilter, type FileVerdict, type FilterOptions } from './path-filter.js';
+export {
+  DEFAULT_STATE_DIR,
+  IGNORE_FILE_NAME,
+  KBSYNC_TEMP_PREFIX,
+  conflictCopyPath,
+  isConflictCopyName,
+  isTransientFileName,
+} from './names.js';
+export { hashFile, hashText, sameFingerprint, statFingerprint, type FileFingerprint } from './fingerprint.js';
+export {
+  MAX_BODY_CHARS,
+  MAX_FILE_BYTES,
+  decodeText,
+  encodeText,
+  readTextFile,
+  type LineEnding,
+  type ReadTextOptions,
+  type TextFile,
+} from './text-file.js';
+export { writeFileAtomic, type WriteOptions } from './atomic-write.js';
+export { backupText, moveToTrash } from './trash.js';
+export type { Expectation } from './expect.js';
+export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
+export { assertRootDirectory } from './root.js';
+export { MAX_NAME_BYTES, fileNameForTitle, safeName, titleForFile, type SafeNameOptions } from './safe-name.js';
+export { pathKey } from './paths.js';
+export { LocalWatcher, createWatcher, type WatcherEvents, type WatcherOptions } from './watcher.js';

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { DEFAULT_STATE_DIR, isAlwaysIgnoredDirName, isConflictCopyName, isTransientFileName } from './names.js';
+import { isInside, toPosix } from './paths.js';
+
+export type FilterOptions = {
+  /** Globs (picomatch, relative POSIX paths) a file must match to be synced. Default `**\/*.md`. */
+  readonly include?: readonly string[];
+  /** Globs of files and folders never synced. */
+  readonly exclude?: readonly string[];
+  /** kbsync's state folder: absolute, or relative to the root. Default `.kbsync`. */
+  readonly stateDir?: string;
+};
+
+export type FileVerdict = 'file' | 'conflict' | 'ignored';
+
+export const DEFAULT_INCLUDE: readonly string[] = ['**/*.md'];
+
+/**
+ * The configuration-level part of the ignore rules (always-ignored names, state folder, include
+ * and exclude globs). `.kbsyncignore` files are the IgnoreTree's part. Paths are relative POSIX
+ * paths from the root, NFC-normalised, so a pattern typed on one system matches on another.
+ */
+export class PathFilter {
+  readonly #include: picomatch.Matcher;
+  readonly #exclude: picomatch.Matcher | null;
+  readonly #stateDir: string | null;
+
+  constructor(root: string, options: FilterOptions = {}) {
+    const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
+    this.#include = picomatch([...include]);
+    this.#exclude = options.exclude && options.exclude.length > 0 ? picomatch([...options.exclude]) : null;
+    this.#stateDir = stateDirInside(root, options.stateDir ?? DEFAULT_STATE_DIR);
+  }
+
+  dirIgnored(rel: string): boolean {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (isAlwaysIgnoredDirName(name)) return true;
+    if (this.#stateDir !== null && rel === this.#stateDir) return true;
+    return this.#exclude !== null && this.#exclude(rel);
+  }
+
+  fileVerdict(rel: string): FileVerdict {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (isTransientFileName(name)) return 'ignored';
+    if (this.#exclude !== null && this.#exclude(rel)) return 'ignored';
+    if (!this.#include(rel)) return 'ignored';
+    return isConflictCopyName(name) ? 'conflict' : 'file';
+  }
+}
+
+/** The state folder as a relative POSIX path when it lies inside the root, else null. */
+function stateDirInside(root: string, stateDir: string): string | null {
+  const base = path.resolve(root);
+  const target = path.resolve(base, stateDir);
+  if (target === base || !isInside(base, target)) return null;
+  return toPosix(path.relative(base, target)).normalize('NFC');
+}
