@@ -19,12 +19,13 @@ describe('ledger documents', () => {
     assert.equal(ledger.documents.byDocKey(asDocKey('nope')), undefined);
   });
 
-  test('all() and allSummaries() list every row sorted by path; count() counts them', (t) => {
+  test('all() / allSummaries() list every summary, allRecords() every full record, sorted by path; count() counts them', (t) => {
     const ledger = tempLedger(t);
     const docs = [3, 1, 2].map((n) => sampleDocument(n));
     for (const doc of docs) ledger.documents.upsert(doc);
     const sorted = [...docs].sort((a, b) => a.path.localeCompare(b.path));
-    assert.deepEqual(ledger.documents.all(), sorted);
+    assert.deepEqual(ledger.documents.allRecords(), sorted);
+    assert.deepEqual(ledger.documents.all(), sorted.map(summaryOf));
     assert.deepEqual(ledger.documents.allSummaries(), sorted.map(summaryOf));
     assert.equal(ledger.documents.count(), 3);
   });
