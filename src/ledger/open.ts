@@ -5,7 +5,7 @@ import { InputError, KbsyncError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { corrupt, inspectLedgerFile, isCorruption } from './inspect.js';
 import { Ledger } from './ledger.js';
-import { acquireLock } from './lock.js';
+import { type LedgerLock, acquireLock } from './lock.js';
 import { LEDGER_SCHEMA_VERSION, migrate } from './migrations.js';
 
 export type LedgerOptions = {
@@ -31,8 +31,13 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   const logger = options.logger ?? silentLogger;
   if (options.readonly) return openReadonly(file, logger);
 
-  createPrivateFolder(dirname(file));
-  const lock = options.lock === false ? undefined : acquireLock(file, logger);
+  let lock: LedgerLock | undefined;
+  try {
+    createPrivateFolder(dirname(file));
+    lock = options.lock === false ? undefined : acquireLock(file, logger);
+  } catch (error) {
+    throw asOpenError(file, error);
+  }
   let db: Database.Database | undefined;
   try {
     if (!inspectLedgerFile(file).exists) createPrivateFile(file);

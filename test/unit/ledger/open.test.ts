@@ -137,9 +137,11 @@ describe('opening the ledger', () => {
     assert.equal(second.documents.count(), 0);
   });
 
-  test('a path that is a folder or empty is refused with a clear code', (t) => {
+  test('a path that is a folder, empty, or below a file is refused with a clear code', (t) => {
     const dir = tempDir(t);
     assert.equal(codeOf(() => openLedger(dir)), 'LEDGER_OPEN_FAILED');
     assert.equal(codeOf(() => openLedger('')), 'LEDGER_PATH');
+    writeFileSync(join(dir, 'file'), '');
+    assert.equal(codeOf(() => openLedger(join(dir, 'file', 'ledger.db'))), 'LEDGER_OPEN_FAILED');
   });
 });
