@@ -45,6 +45,7 @@ export async function lstatOrNull(abs: string): Promise<Stats | null> {
  * planted in the path). Returns the parent folder's absolute path.
  */
 export async function ensureParentFolders(root: string, rel: string, options: { readonly create: boolean; readonly mode?: number }): Promise<string> {
+  safeRelativePath(root, rel);
   const segments = rel.split('/').slice(0, -1);
   let current = path.resolve(root);
   for (const [index, segment] of segments.entries()) {

@@ -1,0 +1,162 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import {
+  backupText,
+  ensureParentFolders,
+  hashFile,
+  hashText,
+  moveToTrash,
+  readTextFile,
+  safeRelativePath,
+  sameFingerprint,
+  statFingerprint,
+  writeFileAtomic,
+} from '../../../src/local/index.js';
+import { tempDir, writeTree } from './temp.js';
+
+describe('readTextFile', () => {
+  test('reads text, strips a BOM, remembers CRLF', async (t) => {
+    const root = await tempDir(t);
+    await fsp.writeFile(path.join(root, 'win.md'), '\uFEFF# Title\r\nline\r\n');
+    assert.deepEqual(await readTextFile(path.join(root, 'win.md')), { text: '# Title\nline\n', bom: true, eol: 'crlf' });
+  });
+
+  test('refuses non-UTF-8, NUL bytes and oversized files with their codes and the path', async (t) => {
+    const root = await tempDir(t);
+    await fsp.writeFile(path.join(root, 'latin1.md'), Buffer.from('caf\xe9', 'latin1'));
+    await fsp.writeFile(path.join(root, 'binary.md'), Buffer.from([0x23, 0x20, 0x00, 0x01]));
+    await fsp.writeFile(path.join(root, 'long.md'), 'x'.repeat(60_000));
+    await assert.rejects(readTextFile(path.join(root, 'latin1.md'), { displayPath: 'latin1.md' }), { code: 'FILE_NOT_UTF8', message: /latin1\.md is not valid UTF-8/ });
+    await assert.rejects(readTextFile(path.join(root, 'binary.md')), { code: 'FILE_HAS_NUL' });
+    await assert.rejects(readTextFile(path.join(root, 'long.md')), { code: 'FILE_TOO_LARGE', message: /60000 characters/ });
+  });
+
+  test('a file over the byte limit is refused from its size, before it is read', async (t) => {
+    const root = await tempDir(t);
+    const huge = path.join(root, 'huge.md');
+    // Sparse: 5 MB on paper. Reading it would yield NUL bytes, so only the size check can say "too large".
+    const handle = await fsp.open(huge, 'w');
+    await handle.truncate(5 * 1024 * 1024);
+    await handle.close();
+    await assert.rejects(readTextFile(huge), { code: 'FILE_TOO_LARGE', message: /5242880 bytes on disk/ });
+  });
+
+  test('refuses to read through a symlink', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'real.md': 'x' });
+    await fsp.symlink('real.md', path.join(root, 'link.md'));
+    await assert.rejects(readTextFile(path.join(root, 'link.md')), { code: 'FILE_NOT_REGULAR' });
+  });
+
+  test('hashFile hashes the bytes on disk; hashText of the same text agrees', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'a.md': 'héllo\n' });
+    assert.equal(await hashFile(path.join(root, 'a.md')), hashText('héllo\n'));
+  });
+});
+
+describe('writeFileAtomic', () => {
+  test('writes through a temp file, creates folders, returns the fingerprint a fresh stat sees', async (t) => {
+    const root = await tempDir(t);
+    const fingerprint = await writeFileAtomic(root, 'new/deep/a.md', 'hello\n');
+    const abs = path.join(root, 'new/deep/a.md');
+    assert.equal(await fsp.readFile(abs, 'utf8'), 'hello\n');
+    assert.ok(sameFingerprint(fingerprint, statFingerprint(await fsp.lstat(abs))));
+    assert.deepEqual(fingerprint, statFingerprint(await fsp.lstat(abs)));
+    assert.deepEqual(await fsp.readdir(path.join(root, 'new/deep')), ['a.md'], 'no temp file left behind');
+    assert.equal((await fsp.stat(path.join(root, 'new'))).mode & 0o777, 0o755);
+  });
+
+  test('keeps line endings, BOM and the replaced file mode', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'a.md': 'old' });
+    await fsp.chmod(path.join(root, 'a.md'), 0o640);
+    await writeFileAtomic(root, 'a.md', 'one\ntwo\n', { eol: 'crlf', bom: true });
+    assert.deepEqual(await fsp.readFile(path.join(root, 'a.md')), Buffer.from('\uFEFFone\r\ntwo\r\n'));
+    assert.equal((await fsp.stat(path.join(root, 'a.md'))).mode & 0o777, 0o640);
+    await writeFileAtomic(root, 'b.md', 'x', { mode: 0o600 });
+    assert.equal((await fsp.stat(path.join(root, 'b.md'))).mode & 0o777, 0o600);
+  });
+
+  test('refuses a symlinked parent folder, a symlinked target and paths escaping the root', async (t) => {
+    const root = await tempDir(t);
+    const outside = await tempDir(t);
+    await fsp.symlink(outside, path.join(root, 'linked'));
+    await writeTree(outside, { 'target.md': 'outside' });
+    await fsp.symlink(path.join(outside, 'target.md'), path.join(root, 'file-link.md'));
+    for (const rel of ['linked/a.md', 'linked/new/a.md', 'file-link.md', '../escape.md', 'a/../../escape.md', '/etc/passwd', 'a\\b.md', '', 'a//b.md', './a.md']) {
+      await assert.rejects(writeFileAtomic(root, rel, 'x'), { code: 'UNSAFE_PATH' }, rel);
+    }
+    assert.deepEqual(await fsp.readdir(outside), ['target.md']);
+    assert.equal(await fsp.readFile(path.join(outside, 'target.md'), 'utf8'), 'outside');
+    assert.throws(() => safeRelativePath(root, 'x/../..'), { code: 'UNSAFE_PATH' });
+    await assert.rejects(ensureParentFolders(root, 'linked/deeper/x.md', { create: true }), { code: 'UNSAFE_PATH' });
+  });
+
+  test('checks the expected state before replacing (design rule 3)', async (t) => {
+    const root = await tempDir(t);
+    const first = await writeFileAtomic(root, 'a.md', 'v1', { expect: 'absent' });
+    await assert.rejects(writeFileAtomic(root, 'a.md', 'v2', { expect: 'absent' }), { code: 'FILE_CHANGED' });
+    const second = await writeFileAtomic(root, 'a.md', 'v2', { expect: first });
+    assert.ok(!sameFingerprint(first, second), 'a new inode');
+    await assert.rejects(writeFileAtomic(root, 'a.md', 'v3', { expect: first }), { code: 'FILE_CHANGED', message: /left untouched/ });
+    assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'v2');
+  });
+
+  test('a missing root is ROOT_MISSING, a file in the way of a folder is PATH_NOT_FOLDER', async (t) => {
+    const root = await tempDir(t);
+    await assert.rejects(writeFileAtomic(path.join(root, 'gone'), 'a.md', 'x'), { code: 'ROOT_MISSING' });
+    await writeTree(root, { blocker: '' });
+    await assert.rejects(writeFileAtomic(root, 'blocker/a.md', 'x'), { code: 'PATH_NOT_FOLDER' });
+  });
+});
+
+describe('moveToTrash and backupText', () => {
+  test('moveToTrash keeps the file under trash/<timestamp>/<path> and refuses a changed file', async (t) => {
+    const root = await tempDir(t);
+    const trash = path.join(root, '.kbsync', 'trash');
+    await writeTree(root, { 'dir/a.md': 'keep me', 'b.md': 'b' });
+    const now = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6));
+    const expect = statFingerprint(await fsp.lstat(path.join(root, 'dir/a.md')));
+    const moved = await moveToTrash(root, 'dir/a.md', trash, { expect, now });
+    assert.equal(moved, path.join(trash, '2024-01-02T03-04-05-006Z', 'dir', 'a.md'));
+    assert.equal(await fsp.readFile(moved, 'utf8'), 'keep me');
+    await assert.rejects(fsp.access(path.join(root, 'dir/a.md')));
+    // Same path, same instant: a second folder rather than overwriting the first copy.
+    await writeTree(root, { 'dir/a.md': 'second' });
+    const again = await moveToTrash(root, 'dir/a.md', trash, { now });
+    assert.equal(again, path.join(trash, '2024-01-02T03-04-05-006Z-2', 'dir', 'a.md'));
+    const stale = { ...statFingerprint(await fsp.lstat(path.join(root, 'b.md'))), size: 999 };
+    await assert.rejects(moveToTrash(root, 'b.md', trash, { expect: stale }), { code: 'FILE_CHANGED' });
+    assert.equal(await fsp.readFile(path.join(root, 'b.md'), 'utf8'), 'b');
+  });
+
+  test('moveToTrash refuses a symlink and a path outside the root', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'real.md': 'x' });
+    await fsp.symlink('real.md', path.join(root, 'link.md'));
+    await assert.rejects(moveToTrash(root, 'link.md', path.join(root, '.kbsync/trash')), { code: 'UNSAFE_PATH' });
+    await assert.rejects(moveToTrash(root, '../x.md', path.join(root, '.kbsync/trash')), { code: 'UNSAFE_PATH' });
+    await assert.rejects(moveToTrash(root, 'nope.md', path.join(root, '.kbsync/trash')), { code: 'PATH_MISSING' });
+  });
+
+  test('backupText writes owner-only files in owner-only folders, never overwriting an older backup', async (t) => {
+    const state = path.join(await tempDir(t), '.kbsync');
+    await fsp.mkdir(path.join(state, 'backups'), { recursive: true, mode: 0o755 });
+    await fsp.chmod(path.join(state, 'backups'), 0o755);
+    const now = new Date(Date.UTC(2024, 0, 1));
+    const first = await backupText(state, 'remote', 'notes/a.md', 'remote body', { now });
+    const second = await backupText(state, 'remote', 'notes/a.md', 'later body', { now });
+    assert.equal(first, path.join(state, 'backups', 'remote', '2024-01-01T00-00-00-000Z', 'notes', 'a.md'));
+    assert.notEqual(first, second);
+    assert.equal(await fsp.readFile(first, 'utf8'), 'remote body');
+    assert.equal(await fsp.readFile(second, 'utf8'), 'later body');
+    assert.equal((await fsp.stat(first)).mode & 0o777, 0o600);
+    for (const folder of [path.join(state, 'backups'), path.dirname(first), path.join(state, 'backups', 'remote')]) {
+      assert.equal((await fsp.stat(folder)).mode & 0o777, 0o700, folder);
+    }
+    await assert.rejects(backupText(state, 'local', '../../escape.md', 'x'), { code: 'UNSAFE_PATH' });
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { watch, type FSWatcher } from 'chokidar';
+import { createWatcher, type LocalWatcher, type WatcherOptions } from '../../../src/local/index.js';
+import { tempDir, writeTree } from './temp.js';
+
+type Recorder = { readonly batches: string[][]; all(): string[]; next(): Promise<string[]> };
+
+function record(watcher: LocalWatcher): Recorder {
+  const batches: string[][] = [];
+  let waiter: ((paths: string[]) => void) | undefined;
+  watcher.on('hint', (paths) => {
+    batches.push(paths);
+    waiter?.(paths);
+    waiter = undefined;
+  });
+  return {
+    batches,
+    all: () => [...new Set(batches.flat())].sort(),
+    next: () => new Promise((resolve) => (waiter = resolve)),
+  };
+}
+
+async function start(t: import('node:test').TestContext, root: string, options: WatcherOptions = {}): Promise<LocalWatcher> {
+  const watcher = createWatcher(root, { debounceMs: 50, writeFinishMs: 200, ...options });
+  t.after(() => watcher.close());
+  await watcher.ready;
+  return watcher;
+}
+
+/** Waits for the first hint, then for quiet, and returns every path hinted. */
+async function settle(recorder: Recorder, quietMs = 600): Promise<string[]> {
+  if (recorder.batches.length === 0) await recorder.next();
+  let seen = -1;
+  while (seen !== recorder.batches.length) {
+    seen = recorder.batches.length;
+    await sleep(quietMs);
+  }
+  return recorder.all();
+}
+
+describe('createWatcher', () => {
+  test('an editor-style atomic save (temp file, rename over) hints the final path only', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'x.md': 'old', 'other.md': '' });
+    const watcher = await start(t, root);
+    const hints = record(watcher);
+    await fsp.writeFile(path.join(root, '.x.md.tmp'), 'new content');
+    await fsp.rename(path.join(root, '.x.md.tmp'), path.join(root, 'x.md'));
+    assert.deepEqual(await settle(hints), ['x.md']);
+  });
+
+  test('a file copied in slowly is hinted once it is complete', async (t) => {
+    const root = await tempDir(t);
+    const watcher = await start(t, root, { writeFinishMs: 1000 });
+    const hints = record(watcher);
+    const handle = await fsp.open(path.join(root, 'slow.md'), 'w');
+    for (let chunk = 0; chunk < 5; chunk += 1) {
+      await handle.write(`chunk ${chunk}\n`);
+      await handle.sync();
+      await sleep(60);
+    }
+    await handle.close();
+    const firstBatch = await hints.next();
+    assert.deepEqual(firstBatch, ['slow.md']);
+    assert.equal(await fsp.readFile(path.join(root, 'slow.md'), 'utf8'), Array.from({ length: 5 }, (_, i) => `chunk ${i}\n`).join(''));
+    assert.deepEqual(await settle(hints), ['slow.md']);
+  });
+
+  test('applies the scanner rules: temp files, state folder, node_modules, excluded and .kbsyncignored paths give no hint', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { '.kbsyncignore': 'private/\n', 'private/.keep': '', '.kbsync/.keep': '', 'node_modules/.keep': '', 'drafts/.keep': '' });
+    const watcher = await start(t, root, { exclude: ['drafts/**'] });
+    const hints = record(watcher);
+    await writeTree(root, {
+      '.kbsync/state.md': '',
+      'node_modules/x.md': '',
+      'private/secret.md': '',
+      'drafts/wip.md': '',
+      'notes.txt': '',
+      '.#a.md': '',
+      'a.md~': '',
+      '.kbsync-tmp-123': '',
+    });
+    await writeTree(root, { 'real.md': 'x' }); // the one path that must be hinted
+    assert.deepEqual(await settle(hints), ['real.md']);
+  });
+
+  test('a deletion is only a hint for its path', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'gone.md': 'x', 'sub/also.md': 'y' });
+    const watcher = await start(t, root);
+    const hints = record(watcher);
+    await fsp.rm(path.join(root, 'gone.md'));
+    await fsp.rm(path.join(root, 'sub'), { recursive: true });
+    const all = await settle(hints);
+    assert.ok(all.includes('gone.md'), all.join());
+    assert.ok(all.includes('sub') || all.includes('sub/also.md'), all.join());
+  });
+
+  test('a watcher error (ENOSPC) switches to fallback and stops hinting', async (t) => {
+    const root = await tempDir(t);
+    let inner: FSWatcher | undefined;
+    const watcher = await start(t, root, {
+      watch: (paths, options) => (inner = watch(paths, options)),
+    });
+    const reasons: string[] = [];
+    watcher.on('fallback', (reason) => reasons.push(reason));
+    assert.ok(inner);
+    inner.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
+    assert.equal(reasons.length, 1);
+    assert.match(reasons[0] ?? '', /max_user_watches.*periodic rescans/);
+    const hints = record(watcher);
+    await writeTree(root, { 'after.md': '' });
+    await sleep(500);
+    assert.deepEqual(hints.batches, []);
+  });
+});
