@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +24,7 @@ function record(watcher: LocalWatcher): Recorder {
   };
 }
 
-async function start(t: import('node:test').TestContext, root: string, options: WatcherOptions = {}): Promise<LocalWatcher> {
+async function start(t: TestContext, root: string, options: WatcherOptions = {}): Promise<LocalWatcher> {
   const watcher = createWatcher(root, { debounceMs: 50, writeFinishMs: 200, ...options });
   t.after(() => watcher.close());
   await watcher.ready;
