@@ -14,17 +14,17 @@ export type ConvertedBlock = { readonly payload: BlockPayload; readonly sourceEn
  */
 export function markdownToBlocks(markdown: string, newListId: () => string): ConvertedBlock[] {
   const out: ConvertedBlock[] = [];
-  for (const node of parseMarkdown(markdown).children) convertTopLevel(node, out, newListId);
+  for (const node of parseMarkdown(markdown).children) convertTopLevel(node, markdown, out, newListId);
   return out;
 }
 
-function convertTopLevel(node: RootContent, out: ConvertedBlock[], newListId: () => string): void {
+function convertTopLevel(node: RootContent, source: string, out: ConvertedBlock[], newListId: () => string): void {
   switch (node.type) {
     case 'heading':
       out.push({ payload: { blockType: 'heading', heading: { level: `heading-${node.depth}`, text: toString(node) } } });
       return;
     case 'paragraph':
-      out.push(paragraphBlock(node));
+      out.push(paragraphBlock(node, source));
       return;
     case 'list':
       convertList(node, 1, out, newListId);
@@ -43,14 +43,17 @@ function convertTopLevel(node: RootContent, out: ConvertedBlock[], newListId: ()
 const unknownBlock = (): ConvertedBlock => ({ payload: { blockType: 'unknown', unknown: {} } });
 
 /** A paragraph of only images (and blank text) is an image block to the service, hence unknown. */
-function paragraphBlock(node: Paragraph): ConvertedBlock {
+function paragraphBlock(node: Paragraph, source: string): ConvertedBlock {
   const onlyImages = node.children.every(
     (child) => child.type === 'image' || child.type === 'imageReference' || (child.type === 'text' && child.value.trim() === '') || child.type === 'break',
   );
   if (onlyImages) return unknownBlock();
-  const end = node.position?.end.offset;
   const payload = { blockType: 'paragraph', paragraph: { text: toString(node) } };
-  return end === undefined ? { payload } : { payload, sourceEnd: end };
+  let end = node.position?.end.offset;
+  if (end === undefined) return { payload };
+  // The position may take in trailing blanks at the end of the document; appended text belongs before them.
+  while (end > 0 && (source[end - 1] === ' ' || source[end - 1] === '\t')) end--;
+  return { payload, sourceEnd: end };
 }
 
 function convertList(list: List, level: number, out: ConvertedBlock[], newListId: () => string): void {
