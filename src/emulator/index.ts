@@ -10,6 +10,7 @@ import type { Runtime } from './runtime.js';
 import { ensureSeed } from './seed.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
 import { Store } from './store/store.js';
+import { workspaceUrl } from './views.js';
 
 export type { EmulatorOptions } from './options.js';
 export type { FaultSpec } from './faults.js';
@@ -86,7 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     let closed: Promise<void> | undefined;
     return {
       url: rt.baseUrl,
-      seed: { ...seedRecord, baseUrl: rt.baseUrl, tokenHeader: rt.tokenHeader, workspaceUrl: `${rt.baseUrl}/i/spaces/${seedRecord.workspaceId}` },
+      seed: { ...seedRecord, baseUrl: rt.baseUrl, tokenHeader: rt.tokenHeader, workspaceUrl: workspaceUrl(rt.baseUrl, seedRecord.workspaceId) },
       admin,
       close: () => {
         closed ??= (async () => {

@@ -9,7 +9,7 @@ import type { Runtime } from './runtime.js';
 const qpsLimited = (endpoint: string): ServiceError =>
   new ServiceError(403, 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi', `Injected fault: the app's QPS limit for ${endpoint} was hit; wait 1 second and retry.`);
 
-function sendError(rt: Runtime, res: ServerResponse, error: ServiceError, requestId: string): void {
+function sendError(res: ServerResponse, error: ServiceError, requestId: string): void {
   sendJson(res, error.status, error.body(requestId), error.status === 429 ? { 'retry-after': '1' } : {});
 }
 
@@ -40,13 +40,13 @@ export async function handleService(rt: Runtime, req: IncomingMessage, res: Serv
   const match = matchRoute(method, url.pathname);
   if (!match) {
     rt.counter.notFound();
-    return sendError(rt, res, actionNotFound(method, url.pathname), requestId);
+    return sendError(res, actionNotFound(method, url.pathname), requestId);
   }
   const name = match.route.name;
   rt.counter.call(name);
   if (!rt.limiter.take(name)) {
     rt.counter.throttled(name);
-    return sendError(rt, res, throttled(name), requestId);
+    return sendError(res, throttled(name), requestId);
   }
   const fault = rt.faults.decide(name);
   if (fault.latencyMs > 0) {
@@ -64,11 +64,11 @@ export async function handleService(rt: Runtime, req: IncomingMessage, res: Serv
       req.socket.destroy();
       return;
     case 'throttle429':
-      return sendError(rt, res, throttled(name), requestId);
+      return sendError(res, throttled(name), requestId);
     case 'qps403':
-      return sendError(rt, res, qpsLimited(name), requestId);
+      return sendError(res, qpsLimited(name), requestId);
     case 'error5xx':
-      return sendError(rt, res, internalError(`Injected fault: ${name} failed with a server error; nothing was done. Retry later.`), requestId);
+      return sendError(res, internalError(`Injected fault: ${name} failed with a server error; nothing was done. Retry later.`), requestId);
     default:
       break;
   }

@@ -19,7 +19,7 @@ export const searchRoutes: readonly Route[] = [
       const needle = keyword.toLowerCase();
       const hits = store.nodesOf(workspace.workspaceId, ['DOC']).filter((node) => {
         const markdown = store.body(node.dentryUuid)?.markdown ?? '';
-        return `${node.title}.adoc`.toLowerCase().includes(needle) || markdown.toLowerCase().includes(needle);
+        return node.title.toLowerCase().includes(needle) || markdown.toLowerCase().includes(needle);
       });
       const cursor = decodeCursor(query.get('nextToken'), `search:${workspace.workspaceId}:${keyword}`);
       const page = paginate(hits, cursor, pageSize(query.get('maxResults'), MAX_SEARCH_PAGE));
