@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { InputError } from '../errors.js';
 import { systemClock, type Clock } from './clock.js';
@@ -69,6 +69,8 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#global = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 8) });
+    // Every waiting attempt listens on this one signal: many at once is normal, not a leak.
+    setMaxListeners(0, this.#abort.signal);
   }
 
   get clock(): Clock {
