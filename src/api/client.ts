@@ -6,7 +6,7 @@ import type { Block } from '../model/blocks.js';
 import { RequestQueue, type Priority } from '../queue/request-queue.js';
 import { parseBlock } from './blocks.js';
 import { Caller, DEFAULT_RETRY, type CallSpec, type RetryPolicy } from './caller.js';
-import { ApiError } from './errors.js';
+import { ApiError, incompletePaging } from './errors.js';
 import { titleOf, toRemoteNode, toWorkspace } from './nodes.js';
 import { moreToken, walkPages } from './paging.js';
 import * as schema from './schemas.js';
@@ -177,7 +177,10 @@ export class KbClient {
         url: nodeBO.url,
         workspaceId: asWorkspaceId(workspaceBO?.workspaceId ?? workspaceId),
       }));
-      return { items, nextToken: page.hasMore === false ? undefined : moreToken(page.nextToken) };
+      const next = page.hasMore === false ? undefined : moreToken(page.nextToken);
+      // Search is how a lost create is found again: a silently partial result could cause a duplicate.
+      if (page.hasMore === true && next === undefined) throw incompletePaging('searchDocs');
+      return { items, nextToken: next };
     });
   }
 

@@ -84,6 +84,13 @@ function safeCause(cause: unknown): unknown {
   return plain;
 }
 
+/** A paged answer said there is more but gave no way to get it: the listing cannot be completed. */
+export function incompletePaging(endpoint: Endpoint): ApiError {
+  return new ApiError('API_BAD_RESPONSE', `The service said more ${endpoint} results exist but sent no nextToken.`, { endpoint }, {
+    hint: 'The result cannot be completed, so it is not used; try again later, and report it if it persists.',
+  });
+}
+
 const hasCode =
   (...codes: ApiErrorCode[]) =>
   (error: unknown): error is ApiError =>

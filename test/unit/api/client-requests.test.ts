@@ -172,3 +172,20 @@ void describe('client options are validated at the boundary', () => {
     assert.throws(() => clientFor(service, { operatorId: '' as never }), /unionId/);
   });
 });
+
+void test('a search answer saying hasMore without a nextToken is an error, not a silently partial result', async (t) => {
+  const service = await startFakeService(() => ({ json: { docs: [], hasMore: true } }));
+  t.after(() => service.close());
+  await assert.rejects(collect(clientFor(service).search(ws, 'x')), (e: unknown) => e instanceof ApiError && e.code === 'API_BAD_RESPONSE' && /no nextToken/.test(e.message));
+});
+
+void test('withPriority shares the queue and its accounting', async (t) => {
+  const service = await startFakeService(() => ({ json: { node: node('n1') } }));
+  t.after(() => service.close());
+  const client = clientFor(service);
+  const background = client.withPriority('background');
+  assert.equal(background.queue, client.queue);
+  await background.getNode(asTreeNodeId('n1'));
+  await client.getNode(asTreeNodeId('n1'));
+  assert.equal(client.queue.stats().endpoints['getNode']?.calls, 2);
+});
