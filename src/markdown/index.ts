@@ -1,0 +1,17 @@
+// The Markdown side of kbsync: front matter, the block outline a body should read back as, Markdown for
+// blocks, and the three-way block merge that makes two-way sync safe.
+export { parseDocument, serializeDocument } from './frontmatter.js';
+export type { FrontMatter, FrontMatterMember, MemberRole, ParsedDocument } from './frontmatter.js';
+export { outline } from './outline.js';
+export type { OutlineNode, SourceRange } from './outline.js';
+export { blocksToMarkdown, defaultPlaceholder, hasPlaceholders, PLACEHOLDER_PREFIX } from './to-markdown.js';
+export type { BlocksToMarkdownOptions } from './to-markdown.js';
+export { MAX_PUSH_CHARS, contentOfBlock, normaliseForCompare, sameContent, toPushMarkdown } from './normalise.js';
+export { normaliseText, escapeText } from './text.js';
+export { align } from './align.js';
+export type { Alignment } from './align.js';
+export { merge3 } from './merge.js';
+export type { Conflict, MergeInput, MergeResult } from './merge.js';
+export { appendOnlyChange } from './append.js';
+export type { AppendChange } from './append.js';
+export { blocksHash, contentHash } from './hash.js';

@@ -1,0 +1,162 @@
+import type { Block } from '../model/blocks.js';
+import { alignmentFor, type Alignment } from './align.js';
+import { assemble } from './assemble.js';
+import { planInsertions } from './insertions.js';
+import { MergeState, type RemoteState } from './merge-state.js';
+import { contentOfBlock, sameReading } from './normalise.js';
+import { outline } from './outline.js';
+import { freshMarkdown, rebuild } from './rebuild.js';
+import { contentOf, segmentBody, type Segment } from './segments.js';
+
+export type MergeInput = {
+  /** The body (front matter stripped) as last synced. */
+  readonly base: string;
+  /** The blocks read back right after that sync. */
+  readonly remoteBase: readonly Block[];
+  /** The blocks now. */
+  readonly remote: readonly Block[];
+  /** The body of the local file now. */
+  readonly local: string;
+  /** Stored by the ledger; recomputed when missing or made for other inputs. */
+  readonly alignment?: Alignment;
+};
+
+export type Conflict = {
+  /** Markdown of the block as last synced. */
+  readonly baseText: string;
+  /** The local Markdown ('' when local deleted it). */
+  readonly localText: string;
+  /** The remote version as Markdown (only a description when `remoteUnreadable`). */
+  readonly remoteText: string;
+  /**
+   * Set when the remote version cannot be read through the API (a table whose cells a read does not
+   * give): overwriting the remote would lose that remote edit.
+   */
+  readonly remoteUnreadable?: true;
+  /** Where the block stands in `body`: 1-based line and character offset. */
+  readonly position: { readonly line: number; readonly offset: number };
+};
+
+export type MergeResult = {
+  /** The merged body; at a conflict it holds the local version. */
+  readonly body: string;
+  readonly conflicts: readonly Conflict[];
+  /** The remote blocks differ from the remote base (added, removed or changed). */
+  readonly remoteChanged: boolean;
+  /** The local body differs from the base at all (even in spacing only). */
+  readonly localChanged: boolean;
+  /** The merged body holds local changes the remote lacks (edits, additions, deletions, conflicts): push it. */
+  readonly needsPush: boolean;
+  /** With conflicts: the merged body with the remote version at each conflict, for the conflict copy. */
+  readonly conflictCopyBody?: string;
+};
+
+const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
+
+/** A block the local side kept byte for byte: the remote's change, if any, applies. */
+function keptLocally(state: MergeState, b: number, l: number, remote: RemoteState): void {
+  if (remote.kind === 'deleted') return;
+  const segment = state.local.segments[l] as Segment;
+  const source = contentOf(state.local.body, segment);
+  if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
+    state.push(state.localPiece(l, source, { pushable: false }));
+    return;
+  }
+  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
+  if (rebuilt !== undefined) {
+    const list = state.listEntryOf(state.local, segment, rebuilt, remote.block);
+    state.push({ ours: rebuilt, theirs: rebuilt, localIndex: l, pushable: false, ...(list ? { list } : {}) });
+    return;
+  }
+  // The edit cannot be written without losing local content (a table whose cells are not readable).
+  // Not pushable on its own account: overwriting would undo a remote edit nobody can read.
+  const remoteText = freshMarkdown(remote.block, state.history);
+  const conflict = { baseText: baseSource(state, b), localText: source, remoteText, remoteUnreadable: true as const };
+  state.push(state.localPiece(l, source, { pushable: false, theirs: remoteText, conflict }));
+}
+
+/** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
+function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState): void {
+  const segment = state.local.segments[l] as Segment;
+  const source = contentOf(state.local.body, segment);
+  if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
+    state.push(state.localPiece(l, source, { pushable: true }));
+    return;
+  }
+  const remoteText = rebuild(source, segment.start, segment.node, remote.block, state.history) ?? freshMarkdown(remote.block, state.history);
+  const conflict = { baseText: baseSource(state, b), localText: source, remoteText };
+  state.push(state.localPiece(l, source, { pushable: true, theirs: remoteText, conflict }));
+}
+
+/**
+ * A block the local side deleted. When the remote edited it meanwhile, the remote's version comes back
+ * where it was, without a conflict: an edit beats a delete (the same rule as the other way round), the
+ * user sees the text return, and nothing of either side is lost. Only when the edit cannot be written
+ * (a table without readable cells) is it a conflict, with the remote version in the conflict copy.
+ * Returns whether the deletion still has to reach the remote.
+ */
+function deletedLocally(state: MergeState, b: number, remote: RemoteState, alreadyBack: boolean): boolean {
+  if (remote.kind !== 'changed') return remote.kind === 'same';
+  if (alreadyBack) return false;
+  const segment = state.base.segments[b] as Segment;
+  const source = baseSource(state, b);
+  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
+  if (rebuilt !== undefined) {
+    const list = state.listEntryOf(state.base, segment, rebuilt, remote.block);
+    state.push({ ours: rebuilt, theirs: rebuilt, pushable: false, ...(list ? { list } : {}) });
+    return false;
+  }
+  const remoteText = freshMarkdown(remote.block, state.history);
+  state.push({ ours: '', theirs: remoteText, pushable: false, conflict: { baseText: source, localText: '', remoteText, remoteUnreadable: true } });
+  return false;
+}
+
+/**
+ * Three-way merge of a body. Remote changes (remote base → remote, by block id) apply to blocks the local
+ * side did not change (base → local, by source); local source is kept everywhere else, byte for byte;
+ * both sides changing one block differently is a conflict: `body` keeps the local version and
+ * `conflictCopyBody` the remote one. Identical changes on both sides are not conflicts.
+ */
+export function merge3(input: MergeInput): MergeResult {
+  const baseNodes = outline(input.base);
+  const base = segmentBody(input.base, baseNodes);
+  const local = segmentBody(input.local);
+  const alignment = alignmentFor(input.base, input.remoteBase, baseNodes, input.alignment);
+  const state = new MergeState(input.remoteBase, input.remote, base, local, alignment);
+  const plan = planInsertions(state);
+  let deletionToPush = false;
+  const insertionsAfter = (anchor: number): void => {
+    for (const l of plan.localAt.get(anchor) ?? []) {
+      state.push(state.localPiece(l, contentOf(local.body, local.segments[l] as Segment), { pushable: !plan.twins.has(l) }));
+    }
+    for (const block of plan.remoteAt.get(anchor) ?? []) state.push(state.freshPiece(block));
+  };
+  insertionsAfter(-1);
+  base.segments.forEach((_, b) => {
+    const l = state.localDiff.baseToLocal[b];
+    const remote = state.remoteState(b);
+    if (l === null || l === undefined) deletionToPush = deletedLocally(state, b, remote, plan.resurrectedAlready.has(b)) || deletionToPush;
+    else if (state.localDiff.unchanged[b]) keptLocally(state, b, l, remote);
+    else editedLocally(state, b, l, remote);
+    insertionsAfter(b);
+  });
+  return result(input, state, deletionToPush);
+}
+
+function result(input: MergeInput, state: MergeState, deletionToPush: boolean): MergeResult {
+  const ours = assemble(state.local, state.pieces, (piece) => piece.ours);
+  const conflicts: Conflict[] = [];
+  state.pieces.forEach((piece, k) => {
+    if (!piece.conflict) return;
+    const offset = ours.offsets[k] ?? ours.text.length;
+    conflicts.push({ ...piece.conflict, position: { line: ours.text.slice(0, offset).split('\n').length, offset } });
+  });
+  return {
+    body: ours.text,
+    conflicts,
+    remoteChanged: state.remoteDiff.any,
+    localChanged: input.local !== input.base,
+    needsPush: deletionToPush || state.pieces.some((piece) => piece.pushable),
+    ...(conflicts.length > 0 ? { conflictCopyBody: assemble(state.local, state.pieces, (piece) => piece.theirs).text } : {}),
+  };
+}

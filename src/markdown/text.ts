@@ -1,0 +1,62 @@
+/**
+ * Plain text as the service holds it, and how to write it back as Markdown that reads as the same text.
+ * The service flattens formatting, so its text is literal: every character that Markdown would read
+ * as syntax is escaped, otherwise a title like `*` or `# x` would come back changed (or as a list).
+ */
+
+/** Whitespace-insensitive form used to compare texts from the two sides (reads differ in spacing). */
+export function normaliseText(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/** Characters that are syntax wherever they stand in inline content. `|` only matters in tables. */
+const INLINE_SPECIAL = /[\\`*_[\]<~&]/g;
+const INLINE_SPECIAL_IN_CELL = /[\\`*_[\]<~&|]/g;
+
+/**
+ * Characters that start a block when they open a line: heading, quote, list, thematic break, setext
+ * underline (fence characters are escaped wherever they stand).
+ */
+const LINE_START_SPECIAL = /^[#>\-+*=]/;
+const ORDERED_MARKER = /^(\d{1,9})([.)])/;
+
+export type EscapeContext = 'block' | 'heading' | 'cell';
+
+/** Escape one line of text so that Markdown reads it back literally. */
+function escapeLine(line: string, context: EscapeContext): string {
+  const trimmed = line.trim();
+  if (context === 'cell') return trimmed.replace(INLINE_SPECIAL_IN_CELL, '\\$&');
+  // A line of only `-`, `=` or delimiter characters would turn the line above into a heading or a table.
+  if (/^[-=:| \t]+$/.test(trimmed) && /[-=]/.test(trimmed)) return trimmed.replace(/[-=:|]/g, '\\$&');
+  let out = trimmed.replace(INLINE_SPECIAL, '\\$&');
+  if (LINE_START_SPECIAL.test(out)) out = `\\${out}`;
+  else out = out.replace(ORDERED_MARKER, '$1\\$2');
+  // A run of `#` at the end of a heading is read as its closing sequence and dropped.
+  if (context === 'heading') out = out.replace(/(^|[ \t])(#+)$/, (_m, space: string, hashes: string) => `${space}\\${hashes}`);
+  return out;
+}
+
+/**
+ * Markdown for a text from the service. Blank lines would split a block in two, so they collapse to one
+ * line break; headings and table cells are one line.
+ */
+export function escapeText(text: string, context: EscapeContext): string {
+  const lines = text
+    .normalize('NFC')
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (context !== 'block') return escapeLine(lines.join(' '), context);
+  return lines.map((line) => escapeLine(line, context)).join('\n');
+}
+
+/** Similarity of two texts in [0, 1] by shared words, cheap enough for alignment scoring. */
+export function textSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const wordsA = a.split(' ').filter(Boolean);
+  const wordsB = new Set(b.split(' ').filter(Boolean));
+  if (wordsA.length === 0 || wordsB.size === 0) return 0;
+  let shared = 0;
+  for (const word of wordsA) if (wordsB.has(word)) shared++;
+  return shared / Math.max(wordsA.length, wordsB.size);
+}
