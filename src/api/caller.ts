@@ -40,6 +40,8 @@ export class Caller {
   readonly #queue: RequestQueue;
   readonly #retry: RetryPolicy;
   readonly #logger: Logger;
+  /** Service clock minus ours, from the latest answer's Date header. */
+  #serverOffsetMs: number | undefined;
 
   constructor(options: { transport: Transport; token: TokenSource; queue: RequestQueue; retry: RetryPolicy; logger: Logger }) {
     this.#transport = options.transport;
@@ -51,6 +53,11 @@ export class Caller {
 
   get queue(): RequestQueue {
     return this.#queue;
+  }
+
+  /** The service's current time as estimated from its last answer (±1 s), or undefined before any answer. */
+  serverTime(): Date | undefined {
+    return this.#serverOffsetMs === undefined ? undefined : new Date(Date.now() + this.#serverOffsetMs);
   }
 
   request<T>(spec: CallSpec<T>, priority: Priority): Promise<T> {
@@ -66,6 +73,7 @@ export class Caller {
     for (;;) {
       const sentToken = token;
       const outcome = await attempts.send(() => this.#transport.send(spec, sentToken));
+      this.#noteServerClock(outcome);
       if (outcome.kind === 'answer' && outcome.status < 300) {
         try {
           return readAnswer(endpoint, outcome, spec.schema);
@@ -100,6 +108,12 @@ export class Caller {
       await attempts.clock.sleep(delayMs);
       attempts.retrying();
     }
+  }
+
+  #noteServerClock(outcome: HttpOutcome): void {
+    const at = outcome.kind === 'answer' && outcome.date ? Date.parse(outcome.date) : Number.NaN;
+    // The header has whole seconds: aim at the middle of that second.
+    if (!Number.isNaN(at)) this.#serverOffsetMs = at + 500 - Date.now();
   }
 
   async #currentToken(): Promise<string> {

@@ -66,6 +66,14 @@ export class KbClient {
     return this.#caller.queue;
   }
 
+  /**
+   * The service's current time, estimated (±1 s) from the Date header of its latest answer; undefined
+   * before the first answer. For comparing with the service's minute-precision timestamps.
+   */
+  serverTime(): Date | undefined {
+    return this.#caller.serverTime();
+  }
+
   /** The same client (same queue, token and accounting) whose calls run at `priority`. */
   withPriority(priority: Priority): KbClient {
     return new KbClient({ ...this.#options, priority }, { caller: this.#caller });

@@ -15,7 +15,15 @@ export type HttpRequest = {
 
 /** What one attempt produced: an HTTP answer of any status, or a failure before any answer. */
 export type HttpOutcome =
-  | { readonly kind: 'answer'; readonly status: number; readonly retryAfterMs: number | undefined; readonly contentType: string; readonly body: string }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly retryAfterMs: number | undefined;
+      readonly contentType: string;
+      readonly body: string;
+      /** The service's clock from the HTTP Date header (whole seconds), when sent. */
+      readonly date: string | undefined;
+    }
   | {
       readonly kind: 'failed';
       /** False only when the request surely never reached the service (connection refused, no such host). */
@@ -70,6 +78,7 @@ export class Transport {
         retryAfterMs: parseRetryAfter(response.headers['retry-after']),
         contentType: response.headers['content-type'] ?? '',
         body: response.body,
+        date: response.headers.date,
       };
     } catch (error) {
       const code = error instanceof RequestError ? error.code : 'ERR_UNKNOWN';

@@ -189,3 +189,15 @@ void test('withPriority shares the queue and its accounting', async (t) => {
   await client.getNode(asTreeNodeId('n1'));
   assert.equal(client.queue.stats().endpoints['getNode']?.calls, 2);
 });
+
+void test('serverTime follows the Date header of the latest answer, undefined before any', async (t) => {
+  const skewed = new Date(Date.UTC(2030, 0, 1, 12, 0, 0));
+  const service = await startFakeService(() => ({ json: { node: node('n1') }, headers: { date: skewed.toUTCString() } }));
+  t.after(() => service.close());
+  const client = clientFor(service);
+  assert.equal(client.serverTime(), undefined);
+  await client.getNode(asTreeNodeId('n1'));
+  const estimate = client.serverTime()?.getTime() ?? 0;
+  // A generous window: only the skew (years) matters, not the exact second.
+  assert.ok(Math.abs(estimate - skewed.getTime()) < 60_000, `estimate ${new Date(estimate).toISOString()}`);
+});
