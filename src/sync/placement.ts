@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Layout, LocalEntry, RecordEntry, RemoteDoc } from './types.js';
+import type { Action, Layout, LocalEntry, RecordEntry, RemoteDoc } from './types.js';
 
 /** The local folder a document belongs to: its directory, or the top for a flat knowledge base. */
 export function folderOf(path: string, layout: Layout): string {
@@ -68,3 +68,19 @@ export const placeKey = (folder: string, title: string): string => `${folder}\u0
 
 /** Plain code-point order: stable across machines and locales. */
 export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The local path an action is about: what reports show and what orders a plan. */
+export function pathOf(action: Action): string {
+  switch (action.kind) {
+    case 'create':
+    case 'adopt':
+    case 'new-local':
+      return action.path;
+    case 'new-local-folder':
+      return action.folder.localPath;
+    case 'move':
+      return action.to;
+    default:
+      return action.record.path;
+  }
+}

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal } from './guards.js';
 import { detectMoves } from './moves.js';
-import { assignTitles, compare, folderOf, indexUnrecordedRemote, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, folderOf, indexUnrecordedRemote, pathOf, placeKey, uniqueName } from './placement.js';
 import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
@@ -176,19 +176,3 @@ class TakenNames {
 }
 
 const lower = (text: string): string => text.toLowerCase();
-
-function pathOf(action: Action): string {
-  switch (action.kind) {
-    case 'create':
-    case 'adopt':
-      return action.path;
-    case 'new-local':
-      return action.path;
-    case 'new-local-folder':
-      return action.folder.localPath;
-    case 'move':
-      return action.to;
-    default:
-      return action.record.path;
-  }
-}

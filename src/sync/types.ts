@@ -36,6 +36,7 @@ export type RemoteDoc = {
   readonly treeNodeId: TreeNodeId;
   readonly parentTreeNodeId: TreeNodeId;
   readonly title: string;
+  readonly url: string;
   readonly modifiedTime: string;
   /** Where this document lives, or would live, in the local tree (folder layout or flat titles). */
   readonly localPath: string;

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
+import { syncCommand } from './sync.js';
 import { emulatorCommand } from './emulator.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [emulatorCommand];
+export const commands: readonly CliCommand[] = [syncCommand, emulatorCommand];

@@ -30,6 +30,7 @@ const remoteOf = (r: RecordEntry, over: Partial<RemoteDoc> = {}): RemoteDoc => (
   treeNodeId: r.treeNodeId,
   parentTreeNodeId: r.parentTreeNodeId,
   title: r.remoteTitle,
+  url: `https://kb/${r.docKey}`,
   modifiedTime: r.remoteModifiedTime,
   localPath: r.path,
   ...over,
@@ -39,6 +40,7 @@ const remoteDoc = (localPath: string, title: string, over: Partial<RemoteDoc> = 
   treeNodeId: asTreeNodeId(`remote-${localPath}`),
   parentTreeNodeId: ROOT,
   title,
+  url: `https://kb/${localPath}`,
   modifiedTime: T1,
   localPath,
   ...over,
@@ -268,8 +270,8 @@ describe('planner: properties over random states', () => {
     fc.assert(
       fc.property(state, (s) => {
         const records = s.recorded.map((p) => record(p, { ino: p.length }));
-        const localState = new Map(s.localEdits);
-        const remoteState = new Map(s.remoteEdits);
+        const localState = new Map<string, string>(s.localEdits);
+        const remoteState = new Map<string, string>(s.remoteEdits);
         const locals: LocalEntry[] = [];
         for (const r of records) {
           const st = localState.get(r.path) ?? 'same';

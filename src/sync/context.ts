@@ -1,0 +1,33 @@
+import type { KbClient } from '../api/index.js';
+import type { Ledger } from '../ledger/index.js';
+import type { Logger } from '../log.js';
+import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
+import type { LocalFile, TextFile } from '../local/index.js';
+import type { Layout, RemoteSnapshot, SyncMode } from './types.js';
+
+/** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
+export type SyncContext = {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly mode: SyncMode;
+  readonly layout: Layout;
+  readonly force: boolean;
+  readonly links: boolean;
+  readonly client: KbClient;
+  readonly ledger: Ledger;
+  readonly logger: Logger;
+  readonly workspaceId: WorkspaceId;
+  /** The remote folder synced with the local root (the workspace's root node unless configured). */
+  readonly rootId: TreeNodeId;
+  /** This run's listing of the service, when it made one. */
+  readonly remote: RemoteSnapshot | undefined;
+  /** Texts already read this run (by the local observation), keyed by relative path. */
+  readonly texts: Map<string, TextFile>;
+  /** Stat fingerprints from this run's scan, keyed by relative path (recorded for files we only read). */
+  readonly scanned: Map<string, LocalFile>;
+  /** One promise per remote folder being ensured, so concurrent creates in one folder make it once. */
+  readonly folderPromises: Map<string, Promise<TreeNodeId>>;
+  readonly now: () => Date;
+  /** The service's clock (from its answers' Date header), for minute-precision modifiedTime decisions. */
+  readonly serverNow: () => Date;
+};

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { messageOf, KbsyncError } from '../errors.js';
+import type { DocumentSummary } from '../ledger/index.js';
+import { hashText, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../local/index.js';
+import { createLimit } from '../local/limit.js';
+import { documentTitle, isUnpublished } from './document-text.js';
+import type { LocalEntry } from './types.js';
+
+export type LocalProblem = { readonly path: string; readonly code: string; readonly message: string };
+
+export type LocalObservation = {
+  readonly entries: Map<string, LocalEntry>;
+  /** Texts read during the scan, so an action does not read the same file twice. */
+  readonly texts: Map<string, TextFile>;
+  /** Files that could not be used this run; the planner never sees them, so they are neither pushed nor deleted. */
+  readonly problems: LocalProblem[];
+  /** Paths to leave out of planning entirely (unreadable files and `publish: false`). */
+  readonly excluded: Set<string>;
+  /** Files whose bytes are unchanged though their stat changed: only their fingerprint needs recording. */
+  readonly touched: LocalFile[];
+};
+
+/**
+ * Turns a scan into planner entries. The stat fast path: a file whose size, mtime and inode match
+ * the ledger is not read; its hash is the ledger's. Only new and changed files are read and hashed.
+ */
+export async function observeLocal(
+  scan: LocalScan,
+  summaries: ReadonlyMap<string, DocumentSummary>,
+): Promise<LocalObservation> {
+  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] };
+  const limit = createLimit(16);
+  await Promise.all(
+    scan.files.map((file) =>
+      limit(async () => {
+        const summary = summaries.get(file.path);
+        if (summary && summary.statSize === file.size && summary.statMtimeMs === file.mtimeMs && summary.statIno === file.ino) {
+          observation.entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
+          return;
+        }
+        await readEntry(scan.root, file, summary, observation);
+      }),
+    ),
+  );
+  return observation;
+}
+
+async function readEntry(root: string, file: LocalFile, summary: DocumentSummary | undefined, into: LocalObservation): Promise<void> {
+  let text: TextFile;
+  try {
+    text = await readTextFile(join(root, file.path), { displayPath: file.path });
+  } catch (error) {
+    // A file we cannot read is neither new nor deleted: leave it and its document alone.
+    into.excluded.add(file.path);
+    into.problems.push({ path: file.path, code: error instanceof KbsyncError ? error.code : 'FILE_UNREADABLE', message: messageOf(error) });
+    return;
+  }
+  const hash = hashText(text.text);
+  try {
+    if (isUnpublished(text.text)) {
+      into.excluded.add(file.path);
+      return;
+    }
+    into.texts.set(file.path, text);
+    if (summary && summary.localHash === hash) into.touched.push(file);
+    into.entries.set(file.path, {
+      path: file.path,
+      hash,
+      ino: file.ino,
+      ...(summary ? {} : { title: documentTitle(text.text, file.path) }),
+    });
+  } catch (error) {
+    // Malformed front matter: the user must fix it; until then nothing is pushed or deleted for this file.
+    into.excluded.add(file.path);
+    into.texts.delete(file.path);
+    into.problems.push({ path: file.path, code: error instanceof KbsyncError ? error.code : 'FILE_INVALID', message: messageOf(error) });
+  }
+}

@@ -1,0 +1,66 @@
+import { posix } from 'node:path';
+import type { KbClient, RemoteNode } from '../api/index.js';
+import type { DocKey, TreeNodeId } from '../model/ids.js';
+import { fileNameForTitle, safeName } from '../local/index.js';
+import type { Layout, RemoteDoc, RemoteFolder, RemoteSnapshot } from './types.js';
+
+export type KnownPaths = {
+  /** Ledger: document → the local path it is synced with (authoritative over titles). */
+  readonly docPaths: ReadonlyMap<DocKey, string>;
+  /** Ledger: remote folder → the local folder it mirrors. */
+  readonly folderPaths: ReadonlyMap<TreeNodeId, string>;
+};
+
+/**
+ * Lists the whole remote tree under `rootId`, every page of every folder, and maps each node to a
+ * local path. Any failure rejects: a partial listing must never become a snapshot, because the
+ * planner would read every document it missed as deleted (design rule 4).
+ */
+export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout: Layout, known: KnownPaths): Promise<RemoteSnapshot> {
+  const docs = new Map<DocKey, RemoteDoc>();
+  const folders: RemoteFolder[] = [];
+
+  async function walk(parentId: TreeNodeId, parentPath: string): Promise<void> {
+    const children: RemoteNode[] = [];
+    for await (const node of client.listNodes(parentId)) children.push(node);
+    const names = new Set<string>();
+    const descend: Promise<void>[] = [];
+    for (const node of children) {
+      if (node.type === 'FOLDER' || node.hasChildren) {
+        const recorded = known.folderPaths.get(node.treeNodeId);
+        const folderPath = recorded ?? join(parentPath, safeName(node.title, { siblings: names }));
+        names.add(posix.basename(folderPath));
+        if (node.type === 'FOLDER') folders.push({ treeNodeId: node.treeNodeId, parentTreeNodeId: parentId, title: node.title, localPath: folderPath });
+        descend.push(walk(node.treeNodeId, folderPath));
+      }
+      if (node.type !== 'FILE' || !node.isRichDoc || !node.docKey) continue;
+      const recorded = known.docPaths.get(node.docKey);
+      const localPath = recorded ?? join(parentPath, fileNameFor(node.title, layout, names));
+      names.add(posix.basename(localPath));
+      docs.set(node.docKey, {
+        docKey: node.docKey,
+        treeNodeId: node.treeNodeId,
+        parentTreeNodeId: parentId,
+        title: node.title,
+        url: node.url,
+        modifiedTime: node.modifiedTime,
+        localPath,
+      });
+    }
+    await Promise.all(descend);
+  }
+
+  await walk(rootId, '');
+  return { rootId, docs, folders };
+}
+
+/** In a flat knowledge base a title is a relative path (`guides/setup`): each part becomes one safe name. */
+function fileNameFor(title: string, layout: Layout, siblings: ReadonlySet<string>): string {
+  if (layout === 'folders') return fileNameForTitle(title, siblings);
+  const parts = title.split('/').filter((part) => part.length > 0);
+  const last = parts.pop() ?? title;
+  const dirs = parts.map((part) => safeName(part, { siblings: new Set() }));
+  return [...dirs, fileNameForTitle(last, dirs.length > 0 ? new Set() : siblings)].join('/');
+}
+
+const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);

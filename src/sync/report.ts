@@ -1,0 +1,55 @@
+import type { EndpointStats } from '../queue/index.js';
+import type { ScanSkip } from '../local/index.js';
+import type { ActionResult } from './executor.js';
+import type { LocalProblem } from './observe-local.js';
+import type { ActionKind, SyncMode } from './types.js';
+
+/** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
+export type SyncReport = {
+  readonly mode: SyncMode;
+  readonly dryRun: boolean;
+  readonly planned: readonly { readonly kind: ActionKind; readonly path: string }[];
+  readonly results: readonly ActionResult[];
+  /** Documents left for another kind of run (a push-only run leaves remote edits). */
+  readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  /** Files that could not be used this run (not UTF-8, too large, bad front matter, unreadable folder). */
+  readonly problems: readonly LocalProblem[];
+  readonly conflictCopies: readonly string[];
+  readonly skipped: readonly ScanSkip[];
+  readonly conflicts: readonly string[];
+  readonly counts: Readonly<Record<string, number>>;
+  readonly failed: number;
+  /** Operations left open by an interrupted run that this run reconciled. */
+  readonly resumed: number;
+  readonly calls: number;
+  readonly callsByEndpoint: Readonly<Record<string, number>>;
+  readonly durationMs: number;
+};
+
+export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint'> & {
+  readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
+  readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
+};
+
+export function buildReport(input: ReportInput): SyncReport {
+  const { options, endpointCalls, ...rest } = input;
+  const counts: Record<string, number> = {};
+  for (const result of input.results) {
+    const key = result.ok ? result.result : 'failed';
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  const callsByEndpoint = Object.fromEntries(Object.entries(endpointCalls).filter(([, s]) => s.calls > 0).map(([name, s]) => [name, s.calls]));
+  return {
+    ...rest,
+    mode: options.mode,
+    dryRun: options.dryRun,
+    conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
+    counts,
+    failed: input.results.filter((r) => !r.ok).length,
+    callsByEndpoint,
+  };
+}
+
+/** Did everything that should have synced, sync? Held documents and unusable files count as not synced. */
+export const fullySynced = (report: SyncReport): boolean =>
+  report.failed === 0 && report.problems.length === 0 && !report.results.some((r) => r.ok && r.result === 'held');

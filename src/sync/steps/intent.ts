@@ -1,0 +1,30 @@
+import { messageOf } from '../../errors.js';
+import type { JsonValue } from '../../ledger/index.js';
+import { crashPoint } from '../crash-points.js';
+import type { SyncContext } from '../context.js';
+
+/**
+ * Design rule 2, intent before effect: the intent row is committed before the first side effect of an
+ * action, and closed in the same transaction that records the action's result. A crash in between
+ * leaves the intent open; the next run lists it and reconciles before anything else.
+ */
+export async function withIntent<T>(
+  ctx: SyncContext,
+  intent: { readonly kind: string; readonly subject: string; readonly payload?: JsonValue },
+  effect: () => Promise<T>,
+  record: (result: T) => void,
+): Promise<T> {
+  const id = ctx.ledger.intents.begin(intent.kind, intent.subject, intent.payload ?? null);
+  crashPoint('after-intent');
+  let result: T;
+  try {
+    result = await effect();
+  } catch (error) {
+    // Nothing is known to have happened that the next run cannot see for itself; the reason is kept.
+    ctx.ledger.intents.abandon(id, messageOf(error));
+    throw error;
+  }
+  crashPoint('before-ledger-commit');
+  ctx.ledger.intents.complete(id, () => record(result));
+  return result;
+}

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { KbsyncError } from '../../errors.js';
+import {
+  backupText,
+  conflictCopyPath,
+  lstatOrNull,
+  readTextFile,
+  statFingerprint,
+  writeFileAtomic,
+  type FileFingerprint,
+  type TextFile,
+} from '../../local/index.js';
+import type { SyncContext } from '../context.js';
+
+/** The file as it is now: the copy read during the scan, or a fresh read. Undefined when it does not exist. */
+export async function currentText(ctx: SyncContext, path: string): Promise<TextFile | undefined> {
+  const cached = ctx.texts.get(path);
+  if (cached) return cached;
+  const abs = join(ctx.root, path);
+  if ((await lstatOrNull(abs)) === null) return undefined;
+  const text = await readTextFile(abs, { displayPath: path });
+  ctx.texts.set(path, text);
+  return text;
+}
+
+/** The fingerprint to record for a file we only read: the scan's, taken before the read, so an edit made since is seen next time. */
+export async function fingerprintOf(ctx: SyncContext, path: string): Promise<FileFingerprint> {
+  const scanned = ctx.scanned.get(path);
+  if (scanned) return statFingerprint(scanned);
+  const stat = await lstatOrNull(join(ctx.root, path));
+  if (!stat) throw new KbsyncError('FILE_VANISHED', `"${path}" disappeared while it was being synced.`, { hint: 'Run the sync again.' });
+  return statFingerprint(stat);
+}
+
+/**
+ * Replaces a local file's content atomically, keeping its BOM and line endings, after backing up
+ * what it held (design rule 3) and only if it still is what we read (rule 3: check before replacing).
+ */
+export async function replaceLocal(ctx: SyncContext, path: string, before: TextFile | undefined, text: string): Promise<FileFingerprint> {
+  if (before) await backupText(ctx.stateDir, 'local', path, before.text, { now: ctx.now() });
+  const expect = before ? await fingerprintOf(ctx, path) : 'absent';
+  const fingerprint = await writeFileAtomic(ctx.root, path, text, {
+    expect,
+    ...(before ? { eol: before.eol, bom: before.bom } : {}),
+  });
+  ctx.texts.set(path, { text, eol: before?.eol ?? 'lf', bom: before?.bom ?? false });
+  ctx.scanned.delete(path);
+  return fingerprint;
+}
+
+/** Writes the other side's version of a clashing document beside the local file; returns its path. */
+export async function writeConflictCopy(ctx: SyncContext, path: string, text: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const copy = conflictCopyPath(path, ctx.now(), attempt);
+    if ((await lstatOrNull(join(ctx.root, copy))) !== null) continue;
+    await writeFileAtomic(ctx.root, copy, text, { expect: 'absent' });
+    return copy;
+  }
+}
+

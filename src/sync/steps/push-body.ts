@@ -1,0 +1,42 @@
+import type { DocKey, BlockId } from '../../model/ids.js';
+import type { Block } from '../../model/blocks.js';
+import { backupText } from '../../local/index.js';
+import { appendOnlyChange, blocksToMarkdown, contentOfBlock, outline, sameContent, toPushMarkdown, type Alignment } from '../../markdown/index.js';
+import type { SyncContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import { linksToUrls } from '../links.js';
+
+export type Append = { readonly blockId: BlockId; readonly text: string };
+
+export type Outgoing = {
+  /** Exactly what an overwrite sends. */
+  readonly markdown: string;
+  /** Does the service already hold this content? Then there is nothing to send (identical edits, a crash after the write). */
+  agreesWith(blocks: readonly Block[]): boolean;
+  appendOnly(baseBody: string, localBody: string, remoteBase: readonly Block[], alignment: Alignment): Append | undefined;
+  /** Backs up the remote body, writes (append when possible, else overwrite) and returns the blocks read back (rule 8). */
+  send(docKey: DocKey, before: readonly Block[], append: Append | undefined): Promise<readonly Block[]>;
+};
+
+export function pushBody(ctx: SyncContext, path: string, body: string): Outgoing {
+  const normalised = toPushMarkdown(body);
+  const markdown = ctx.links ? linksToUrls(normalised, path, (target) => ctx.ledger.documents.summary(target)?.url) : normalised;
+  return {
+    markdown,
+    agreesWith: (blocks) => agrees(markdown, blocks),
+    appendOnly: (baseBody, localBody, remoteBase, alignment) => appendOnlyChange(baseBody, localBody, remoteBase, alignment),
+    async send(docKey, before, append) {
+      if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
+      if (append) await ctx.client.appendText(docKey, append.blockId, append.text);
+      else await ctx.client.overwrite(docKey, markdown);
+      crashPoint('after-overwrite');
+      return ctx.client.readBlocks(docKey);
+    },
+  };
+}
+
+/** The outline kbsync expects the service to make of `markdown`, compared block by block with what it holds. */
+export function agrees(markdown: string, blocks: readonly Block[]): boolean {
+  const expected = outline(markdown);
+  return expected.length === blocks.length && expected.every((node, i) => sameContent(node, contentOfBlock(blocks[i] as Block)));
+}

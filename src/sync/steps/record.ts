@@ -1,0 +1,63 @@
+import type { DocumentRecord } from '../../ledger/index.js';
+import { hashText, type FileFingerprint } from '../../local/index.js';
+import { align, blocksHash } from '../../markdown/index.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import { splitText } from '../document-text.js';
+import type { RemoteDoc } from '../types.js';
+
+export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
+
+/**
+ * The remote's modifiedTime has minute precision, so a listing cannot show an edit made later in
+ * the same minute as the one we recorded. Until the service's clock has left that minute, the
+ * document is marked for one more read; after our own write the time is unknown until listed.
+ */
+export function remoteTimeOf(ctx: SyncContext, listed: RemoteDoc | undefined, record: Pick<DocumentRecord, 'remoteModifiedTime' | 'recheck'> | undefined, uncertain: boolean): RemoteTime {
+  if (uncertain) return { modifiedTime: '', recheck: true };
+  if (listed) return { modifiedTime: listed.modifiedTime, recheck: !minutePassed(listed.modifiedTime, ctx.serverNow()) };
+  return { modifiedTime: record?.remoteModifiedTime ?? '', recheck: record?.recheck ?? true };
+}
+
+/** `2026-11-22T10:05Z` is over once the clock reads 10:06 or later. Unparseable times are never over. */
+export function minutePassed(modifiedTime: string, now: Date): boolean {
+  const at = Date.parse(modifiedTime);
+  if (Number.isNaN(at)) return false;
+  return now.getTime() >= at + 60_000;
+}
+
+export type Agreement = Omit<
+  DocumentRecord,
+  'localHash' | 'statSize' | 'statMtimeMs' | 'statIno' | 'baseMarkdown' | 'remoteBlocks' | 'remoteBlocksHash' | 'alignment' | 'remoteModifiedTime' | 'remoteModifiedTimestamp' | 'syncedAt' | 'recheck' | 'conflict' | 'conflictPath'
+> & {
+  /** The file as it now is on disk. */
+  readonly fileText: string;
+  /** What both sides agreed on; the file text except after a pull-only merge that left local edits unpushed. */
+  readonly baseText: string;
+  readonly fingerprint: FileFingerprint;
+  readonly remoteBlocks: readonly Block[];
+  readonly remoteTime: RemoteTime;
+  readonly conflictPath: string | null;
+};
+
+/** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
+export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, ...ids } = agreement;
+  ctx.ledger.documents.upsert({
+    ...ids,
+    localHash: hashText(fileText),
+    statSize: fingerprint.size,
+    statMtimeMs: fingerprint.mtimeMs,
+    statIno: fingerprint.ino,
+    baseMarkdown: baseText,
+    remoteBlocks: [...remoteBlocks],
+    remoteBlocksHash: blocksHash(remoteBlocks),
+    alignment: align(splitText(baseText).body, remoteBlocks) as DocumentRecord['alignment'],
+    remoteModifiedTime: remoteTime.modifiedTime,
+    remoteModifiedTimestamp: null,
+    syncedAt: ctx.now().getTime(),
+    recheck: remoteTime.recheck,
+    conflict: conflictPath !== null,
+    conflictPath,
+  });
+}
