@@ -1,0 +1,120 @@
+import { InputError } from '../errors.js';
+import { registerSecret } from '../secrets.js';
+import { ConfigSchema } from './schema.js';
+import { envNameOf, leavesOf, type Leaf } from './schema-walk.js';
+import { closest } from './suggest.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type EnvOverrides = {
+  /** A partial config object built from KBSYNC_* variables, to lay over the file. */
+  readonly values: Record<string, unknown>;
+  /** Dotted key path → the variable it came from, so validation errors name the variable. */
+  readonly origins: ReadonlyMap<string, string>;
+  readonly warnings: readonly string[];
+};
+
+/** Every option and its variable: service.baseUrl ↔ KBSYNC_SERVICE_BASE_URL, service.token.file ↔ KBSYNC_SERVICE_TOKEN_FILE... */
+export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leavesOf(ConfigSchema).map((leaf) => ({ ...leaf, env: envNameOf(leaf.path) }));
+
+/** Variables that are kbsync's but not options (the token itself, the config path). */
+const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_CONFIG']);
+const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_'];
+
+export function envOverrides(env: Env): EnvOverrides {
+  const values: Record<string, unknown> = {};
+  const origins = new Map<string, string>();
+  const tokenVariables: string[] = [];
+  for (const option of ENV_OPTIONS) {
+    const raw = env[option.env];
+    if (raw === undefined) continue;
+    const value = coerce(option, raw);
+    if (option.replacesParent) {
+      tokenVariables.push(option.env);
+      if (option.path.at(-1) === 'value' && typeof value === 'string') registerSecret(value);
+      setPath(values, option.path.slice(0, -1), { [option.path.at(-1) ?? '']: value });
+      origins.set(option.path.slice(0, -1).join('.'), option.env);
+    } else {
+      setPath(values, option.path, value);
+      origins.set(option.path.join('.'), option.env);
+    }
+  }
+  if (tokenVariables.length > 1) {
+    throw new InputError('CONFIG_ENV_INVALID', `${tokenVariables.join(' and ')} are both set, but the token has one source.`, {
+      hint: 'Unset all but one of them.',
+    });
+  }
+  return { values, origins, warnings: unknownVariables(env) };
+}
+
+/** Lays `overrides` over `base`: objects merge key by key, everything else (lists too) is replaced. */
+export function applyOverrides(base: unknown, overrides: Record<string, unknown>): unknown {
+  if (!isPlainObject(base)) return overrides;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    const isTokenSource = key === 'token'; // a new source replaces the old one; {env, file} would be invalid
+    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) && !isTokenSource ? applyOverrides(merged[key], value) : value;
+  }
+  return merged;
+}
+
+function coerce(option: Leaf & { readonly env: string }, raw: string): unknown {
+  const trimmed = raw.trim();
+  const bad = (expected: string, example: string): InputError =>
+    new InputError('CONFIG_ENV_INVALID', `${option.env}=${JSON.stringify(raw)} is not ${expected}.`, {
+      hint: `Set it to ${expected} (e.g. ${option.env}=${example}) or unset it.`,
+    });
+  if (option.nullable && (trimmed === '' || trimmed === 'null')) return null;
+  switch (option.kind) {
+    case 'number':
+      if (!/^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i.test(trimmed)) throw bad('a number', '20');
+      return Number(trimmed);
+    case 'boolean': {
+      const lower = trimmed.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+      if (['false', '0', 'no', 'off'].includes(lower)) return false;
+      throw bad('true or false', 'false');
+    }
+    case 'list':
+      if (trimmed.startsWith('[')) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(trimmed);
+        } catch {
+          throw bad('a JSON list or a comma-separated list', '"**/*.md,notes/**"');
+        }
+        if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) throw bad('a list of strings', '["**/*.md"]');
+        return parsed;
+      }
+      return trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    default:
+      return trimmed;
+  }
+}
+
+/** A KBSYNC_ variable that looks like an option but is none is a typo: say so rather than ignore it. */
+function unknownVariables(env: Env): string[] {
+  const known = ENV_OPTIONS.map((option) => option.env);
+  const knownSet = new Set(known);
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('KBSYNC_') || knownSet.has(name) || NOT_OPTIONS.has(name)) continue;
+    const suggestion = closest(name, known);
+    if (suggestion === null && !SECTIONS.some((section) => name.startsWith(section))) continue;
+    warnings.push(`${name} is not a kbsync option and is ignored${suggestion ? ` (did you mean ${suggestion}?)` : ''}.`);
+  }
+  return warnings;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    node = isPlainObject(next) ? next : (node[key] = {});
+  }
+  node[path.at(-1) ?? ''] = value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
