@@ -51,7 +51,7 @@ export type ScanFs = {
 };
 
 export type ScanOptions = FilterOptions & {
-  /** Folders read at once (each with up to 16 stats in flight). Default 8. */
+  /** Folders read at once (each with up to 16 stats in flight). Default 4 (libuv has 4 threads). */
   readonly folderConcurrency?: number;
   readonly fs?: ScanFs;
 };
@@ -71,7 +71,7 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
   const rootStat = await assertRootDirectory(absRoot);
   const fs = options.fs ?? nodeFs;
   // At most folderConcurrency × STATS_PER_FOLDER calls in flight.
-  const folderSlots = createLimit(options.folderConcurrency ?? 8);
+  const folderSlots = createLimit(options.folderConcurrency ?? 4);
   const filter = new PathFilter(absRoot, options);
   const tree = new IgnoreTree();
   const files: LocalFile[] = [];
