@@ -59,6 +59,7 @@ function dispatch(ctx: SyncContext, action: Action): Promise<DocOutcome> {
       return adopt(ctx, action.path, action.remote);
     case 'push':
       return reconcile(ctx, full(ctx, action.record), ctx.remote?.docs.get(action.record.docKey));
+    case 'check':
     case 'pull':
     case 'merge':
       return reconcile(ctx, full(ctx, action.record), action.remote);

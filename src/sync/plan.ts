@@ -5,6 +5,8 @@ import { assignTitles, compare, folderOf, indexUnrecordedRemote, pathOf, placeKe
 import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
+/** `uncertain`: the listing cannot tell (our own write, or an edit possible within the same minute); a read decides. */
+type RemoteSide = Side | 'uncertain';
 
 /**
  * The planner: local state × ledger × remote state → actions. Pure and synchronous, so every
@@ -41,18 +43,21 @@ export function plan(input: PlanInput): Plan {
         if (canPush) actions.push({ kind: 'recreate', record: { ...record, path: to } });
         else holdBack(to, 'moved locally and deleted in the knowledge base; a push re-creates it');
       } else if (canPush) {
-        actions.push({ kind: 'move', record, to, localChanged: localSide === 'changed', remoteChanged: remoteSide && remoteSide === 'changed' });
+        actions.push({ kind: 'move', record, to, localChanged: localSide === 'changed', remoteChanged: remoteSide && remoteSide !== 'unchanged' });
       } else holdBack(to, `moved from ${record.path}; a push moves the document`);
       continue;
     }
 
-    const decision = decide(localSide, remoteSide ?? 'unchanged', input.remote === undefined);
+    const decision = decide(localSide, remoteSide ?? 'unchanged');
     switch (decision) {
       case 'none':
         break;
       case 'push':
         if (canPush) actions.push({ kind: 'push', record });
         else holdBack(record.path, 'changed locally; a push sends it');
+        break;
+      case 'check':
+        if (canPull) actions.push({ kind: 'check', record, remote: remote as RemoteDoc });
         break;
       case 'pull':
         if (canPull) actions.push({ kind: 'pull', record, remote: remote as RemoteDoc });
@@ -93,14 +98,17 @@ export function plan(input: PlanInput): Plan {
   return { actions: ordered, pending, refusal: undefined };
 }
 
-type Decision = 'none' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';
+type Decision = 'none' | 'check' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';
 
-/** The two-way table. With no remote listing the remote is taken as unchanged; the executor re-reads before writing. */
-function decide(local: Side, remote: Side, remoteUnknown: boolean): Decision {
-  if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'changed' ? 'pull' : 'trash-local';
-  if (local === 'changed') return remote === 'unchanged' ? 'push' : remote === 'changed' ? 'merge' : 'recreate';
-  if (remoteUnknown || remote === 'unchanged') return 'delete-remote';
-  return remote === 'changed' ? 'restore' : 'forget';
+/**
+ * The two-way table. With no remote listing the remote is taken as unchanged. Every action that writes
+ * re-reads the remote first (rule 3), so an uncertain remote is planned like an unchanged one and the
+ * read decides: a push becomes a merge, a delete becomes a restore, if the body did change.
+ */
+function decide(local: Side, remote: RemoteSide): Decision {
+  if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'missing' ? 'trash-local' : remote === 'changed' ? 'pull' : 'check';
+  if (local === 'changed') return remote === 'changed' ? 'merge' : remote === 'missing' ? 'recreate' : 'push';
+  return remote === 'changed' ? 'restore' : remote === 'missing' ? 'forget' : 'delete-remote';
 }
 
 function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {
@@ -108,9 +116,10 @@ function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {
   return local.hash === record.localHash ? 'unchanged' : 'changed';
 }
 
-function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): Side {
+function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): RemoteSide {
   if (!remote) return 'missing';
-  return remote.modifiedTime !== record.remoteModifiedTime || record.recheck ? 'changed' : 'unchanged';
+  if (record.recheck || record.remoteModifiedTime === '') return 'uncertain';
+  return remote.modifiedTime !== record.remoteModifiedTime ? 'changed' : 'unchanged';
 }
 
 /** Local files and remote documents that the ledger does not pair yet: adopt twins, create the rest. */

@@ -89,6 +89,8 @@ export type Action =
   | { readonly kind: 'push'; readonly record: RecordEntry }
   /** Remote changed (or must be re-checked); local unchanged. */
   | { readonly kind: 'pull'; readonly record: RecordEntry; readonly remote: RemoteDoc }
+  /** The listing cannot prove the remote unchanged (same-minute edits, our own write): read it once. */
+  | { readonly kind: 'check'; readonly record: RecordEntry; readonly remote: RemoteDoc }
   /** Both sides changed since the last agreement. */
   | { readonly kind: 'merge'; readonly record: RecordEntry; readonly remote: RemoteDoc }
   /** Deleted locally, unchanged remotely. */

@@ -41,13 +41,32 @@ function alignIds(previous: readonly StoredBlock[], next: readonly ConvertedBloc
   }
   let i = 0;
   let j = 0;
+  const oldGap: number[] = [];
+  const newGap: number[] = [];
+  const closeGap = () => pairEdited(previous, next, oldGap.splice(0), newGap.splice(0), reused);
   while (i < n && j < m) {
     if (a[i] === b[j]) {
+      closeGap();
       reused.set(j, previous[i]?.block.id ?? '');
       i++;
       j++;
-    } else if ((lengths[i + 1]?.[j] ?? 0) >= (lengths[i]?.[j + 1] ?? 0)) i++;
-    else j++;
+    } else if ((lengths[i + 1]?.[j] ?? 0) >= (lengths[i]?.[j + 1] ?? 0)) oldGap.push(i++);
+    else newGap.push(j++);
   }
+  while (i < n) oldGap.push(i++);
+  while (j < m) newGap.push(j++);
+  closeGap();
   return reused;
+}
+
+/**
+ * Between two unchanged blocks, the web editor edits blocks in place: the k-th changed block keeps the
+ * id of the k-th old block there when both are of one type (an edited paragraph is the same block).
+ */
+function pairEdited(previous: readonly StoredBlock[], next: readonly ConvertedBlock[], oldGap: number[], newGap: number[], reused: Map<number, string>): void {
+  for (let k = 0; k < Math.min(oldGap.length, newGap.length); k++) {
+    const before = previous[oldGap[k] as number]?.block;
+    const after = next[newGap[k] as number]?.payload;
+    if (before && after && before.blockType === after.blockType) reused.set(newGap[k] as number, before.id);
+  }
 }

@@ -9,7 +9,7 @@ import { call, createDoc, overwrite, readBlocks, withEmulator } from '../../help
 type Block = { id: string; blockType: string } & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('emulator: admin (remote edits, dump) and the state file', () => {
-  test('editDocument acts as the colleague, keeps unchanged blocks\' ids, moves modifiedTime, and is not a call', () =>
+  test('editDocument acts as the colleague, keeps the ids of unchanged and edited-in-place blocks, moves modifiedTime, and is not a call', () =>
     withEmulator(async (em) => {
       const doc = await createDoc(em, 'Shared');
       await overwrite(em, doc.docKey, '# A\n\none\n\ntwo\n');
@@ -20,9 +20,12 @@ describe('emulator: admin (remote edits, dump) and the state file', () => {
       assert.equal(em.admin.calls().total, callsBefore, 'remote edits are not service calls');
       const after: Block[] = (await readBlocks(em, doc.docKey)).body.result.data;
       assert.equal(after[0]?.id, before[0]?.id);
-      assert.notEqual(after[1]?.id, before[1]?.id);
+      // A paragraph edited in place stays the same block, as in a web editor; an added one is new.
+      assert.equal(after[1]?.id, before[1]?.id);
+      assert.equal(after[1]?.['paragraph'].text, 'one changed');
       assert.equal(after[2]?.id, before[2]?.id);
       assert.equal(after[3]?.['paragraph'].text, 'three');
+      assert.ok(!before.some((block) => block.id === after[3]?.id));
       const node = em.admin.dump().nodes.find((n) => n.dentryUuid === doc.dentryUuid);
       assert.equal(node?.modifierId, em.seed.otherUser.unionId);
       assert.equal(node?.creatorId, em.seed.operatorId);

@@ -1,0 +1,106 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile, unlink, access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startEmulator, type EmulatorOptions, type RunningEmulator, type DumpedNode } from '../../src/emulator/index.js';
+import type { SyncReport } from '../../src/sync/report.js';
+import { runCli, type CliResult } from './cli.js';
+
+/**
+ * A real end-to-end setting for sync tests: a fresh emulator on a free port, a temp folder with a
+ * `notes/` root and a `sync.config.json` pointing at the emulator, and the real CLI run as a child
+ * process (so crash points, exit codes and output are exactly what a user gets).
+ */
+export type SyncFixture = {
+  readonly em: RunningEmulator;
+  /** The temp folder holding the config and the root. */
+  readonly dir: string;
+  /** The synced folder (`<dir>/notes`). */
+  readonly root: string;
+  readonly configPath: string;
+  readonly env: Record<string, string>;
+  write(rel: string, text: string): Promise<void>;
+  read(rel: string): Promise<string>;
+  exists(rel: string): Promise<boolean>;
+  remove(rel: string): Promise<void>;
+  /** `kbsync <args> --config <config>`; with --json the report is parsed. */
+  cli(args: readonly string[], env?: Record<string, string>): Promise<CliResult & { report?: SyncReport }>;
+  /** `kbsync sync --json [args]`, asserting nothing: callers check code and report. */
+  sync(args?: readonly string[], env?: Record<string, string>): Promise<CliResult & { report?: SyncReport }>;
+  /** The documents in the emulator's workspace (not folders), by title. */
+  remoteDocs(): DumpedNode[];
+  remoteDoc(title: string): DumpedNode;
+  close(): Promise<void>;
+};
+
+export type FixtureOptions = {
+  readonly emulator?: EmulatorOptions;
+  /** Merged over the generated config. */
+  readonly config?: Record<string, unknown>;
+  /** Reuse a running emulator (two workstations on one workspace). */
+  readonly shared?: RunningEmulator;
+};
+
+export async function createSyncFixture(options: FixtureOptions = {}): Promise<SyncFixture> {
+  const em = options.shared ?? (await startEmulator({ rateLimit: 0, ...options.emulator }));
+  const dir = await mkdtemp(join(tmpdir(), 'kbsync-e2e-'));
+  const root = join(dir, 'notes');
+  await mkdir(root);
+  const configPath = join(dir, 'sync.config.json');
+  const config = {
+    root: './notes',
+    workspaceId: em.seed.workspaceId,
+    service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } },
+    ...options.config,
+  };
+  await writeFile(configPath, JSON.stringify(config, null, 2));
+  const env = { KBSYNC_TOKEN: em.seed.token };
+  const abs = (rel: string) => join(root, rel);
+  const withReport = (result: CliResult): CliResult & { report?: SyncReport } => {
+    const line = result.stdout.trim().split('\n').pop() ?? '';
+    if (!line.startsWith('{')) return result;
+    return { ...result, report: JSON.parse(line) as SyncReport };
+  };
+  const fixture: SyncFixture = {
+    em,
+    dir,
+    root,
+    configPath,
+    env,
+    async write(rel, text) {
+      await mkdir(dirname(abs(rel)), { recursive: true });
+      await writeFile(abs(rel), text);
+    },
+    read: (rel) => readFile(abs(rel), 'utf8'),
+    exists: (rel) =>
+      access(abs(rel)).then(
+        () => true,
+        () => false,
+      ),
+    remove: (rel) => unlink(abs(rel)),
+    async cli(args, extraEnv = {}) {
+      return withReport(await runCli([...args, '--config', configPath], { cwd: dir, env: { ...env, ...extraEnv } }));
+    },
+    sync: (args = [], extraEnv = {}) => fixture.cli(['sync', '--json', ...args], extraEnv),
+    remoteDocs: () => em.admin.dump().nodes.filter((node) => node.docType === 'DOC' && node.workspaceId === em.seed.workspaceId),
+    remoteDoc(title) {
+      const found = fixture.remoteDocs().filter((node) => node.title === title);
+      if (found.length !== 1) throw new Error(`expected one remote document titled ${title}, found ${found.length}`);
+      return found[0] as DumpedNode;
+    },
+    async close() {
+      if (!options.shared) await em.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
+
+/** Runs `fn` with a fresh fixture and always cleans up. */
+export async function withSyncFixture<T>(fn: (fixture: SyncFixture) => Promise<T>, options: FixtureOptions = {}): Promise<T> {
+  const fixture = await createSyncFixture(options);
+  try {
+    return await fn(fixture);
+  } finally {
+    await fixture.close();
+  }
+}

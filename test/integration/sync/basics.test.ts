@@ -1,0 +1,160 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+
+const GUIDE = `# Guide
+
+Intro paragraph with **bold** and a [link](https://example.com).
+
+\`\`\`js
+const x = 1; // code the service cannot show
+\`\`\`
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+Closing paragraph.
+`;
+
+describe('kbsync sync end to end against the emulator', () => {
+  test('first sync creates one document per file (in mirrored folders); a second push makes zero calls', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('guide.md', GUIDE);
+      await f.write('team/notes.md', '# Notes\n\nHello.\n');
+      const first = await f.sync();
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.report?.counts['pushed'], 2);
+      assert.equal(f.remoteDocs().length, 2);
+      const notes = f.remoteDoc('Notes');
+      const folder = f.em.admin.dump().nodes.find((n) => n.dentryUuid === notes.parentId);
+      assert.equal(folder?.docType, 'FOLDER');
+      assert.equal(folder?.title, 'team');
+
+      const noop = await f.sync(['--push']);
+      assert.equal(noop.code, 0, noop.stderr);
+      assert.equal(noop.report?.calls, 0);
+      assert.deepEqual(noop.report?.planned, []);
+    });
+  });
+
+  test('a remote edit of one paragraph reaches the file and keeps code, tables and links byte for byte', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('guide.md', GUIDE);
+      assert.equal((await f.sync()).code, 0);
+      const doc = f.remoteDoc('Guide');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('Closing paragraph.', 'Closing paragraph, edited in the web editor.'));
+      const result = await f.sync();
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await f.read('guide.md'), GUIDE.replace('Closing paragraph.', 'Closing paragraph, edited in the web editor.'));
+      // Steady state: nothing more to do, on either side.
+      const again = await f.sync();
+      assert.ok(again.report?.results.every((r) => r.ok && r.result === 'unchanged'), JSON.stringify(again.report?.results));
+    });
+  });
+
+  test('a local edit is pushed after the remote is re-read; the pushed body has no front matter', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '---\ntitle: Alpha\ncustom: kept\n---\n# Heading\n\nFirst.\n');
+      assert.equal((await f.sync()).code, 0);
+      await f.write('a.md', '---\ntitle: Alpha\ncustom: kept\n---\n# Heading\n\nFirst, edited.\n');
+      const result = await f.sync(['--push']);
+      assert.equal(result.code, 0, result.stderr);
+      const doc = f.remoteDoc('Alpha');
+      assert.equal(doc.markdown, '# Heading\n\nFirst, edited.\n');
+      assert.deepEqual(result.report?.callsByEndpoint, { readBlocks: 2, overwriteContent: 1 });
+    });
+  });
+
+  test('both sides edit different paragraphs: a clean merge, nothing lost', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('m.md', '# M\n\nOne.\n\nTwo.\n\nThree.\n');
+      assert.equal((await f.sync()).code, 0);
+      const doc = f.remoteDoc('M');
+      f.em.admin.editDocument(doc.dentryUuid, '# M\n\nOne, remote.\n\nTwo.\n\nThree.\n');
+      await f.write('m.md', '# M\n\nOne.\n\nTwo.\n\nThree, local.\n');
+      const result = await f.sync();
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await f.read('m.md'), '# M\n\nOne, remote.\n\nTwo.\n\nThree, local.\n');
+      assert.equal(f.remoteDoc('M').markdown, '# M\n\nOne, remote.\n\nTwo.\n\nThree, local.\n');
+      assert.deepEqual(result.report?.conflicts, []);
+    });
+  });
+
+  test('both sides edit the same paragraph differently: local kept, remote written beside it', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('c.md', '# C\n\nShared paragraph.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.editDocument(f.remoteDoc('C').dentryUuid, '# C\n\nShared paragraph, their words.\n');
+      await f.write('c.md', '# C\n\nShared paragraph, my words.\n');
+      const result = await f.sync();
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.report?.conflicts.length, 1);
+      const copy = result.report?.conflicts[0] ?? '';
+      assert.match(copy, /^c\.conflict-\d{8}-\d{6}\.md$/);
+      assert.equal(await f.read('c.md'), '# C\n\nShared paragraph, my words.\n');
+      assert.match(await f.read(copy), /their words/);
+      // The conflict copy is never synced as a new document.
+      const again = await f.sync();
+      assert.equal(f.remoteDocs().length, 1);
+      assert.deepEqual(again.report?.conflictCopies, [copy]);
+    });
+  });
+
+  test('a new remote document becomes a file; a remote delete moves the file to the trash', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('keep.md', '# Keep\n\nx\n');
+      await f.write('gone.md', '# Gone\n\ny\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.createDocument({ name: 'From the web', markdown: '# From the web\n\nWritten by a colleague.\n' });
+      f.em.admin.deleteNode(f.remoteDoc('Gone').dentryUuid);
+      const result = await f.sync();
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await f.read('From the web.md'), '# From the web\n\nWritten by a colleague.\n');
+      assert.equal(await f.exists('gone.md'), false);
+      const trashed = result.report?.results.find((r) => r.path === 'gone.md');
+      assert.match(trashed && trashed.ok ? (trashed.detail ?? '') : '', /trash/);
+    });
+  });
+
+  test('a local delete deletes the document; --dry-run first shows it and changes nothing', async () => {
+    await withSyncFixture(async (f) => {
+      for (const name of ['a', 'b', 'c']) await f.write(`${name}.md`, `# ${name}\n`);
+      assert.equal((await f.sync()).code, 0);
+      await f.remove('b.md');
+      const dry = await f.sync(['--dry-run']);
+      assert.deepEqual(dry.report?.planned.filter((a) => a.kind !== 'check'), [{ kind: 'delete-remote', path: 'b.md' }]);
+      assert.equal(f.remoteDocs().length, 3);
+      assert.equal((await f.sync()).code, 0);
+      assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), ['a', 'c']);
+    });
+  });
+
+  test('deleting most files trips the mass-delete guard (exit 3, nothing deleted) until --force', async () => {
+    await withSyncFixture(async (f) => {
+      for (let i = 0; i < 6; i++) await f.write(`n${i}.md`, `# n${i}\n`);
+      assert.equal((await f.sync()).code, 0);
+      for (let i = 0; i < 5; i++) await f.remove(`n${i}.md`);
+      const refused = await f.sync();
+      assert.equal(refused.code, 3);
+      assert.match(refused.stderr, /would delete 5 of 6/);
+      assert.equal(f.remoteDocs().length, 6);
+      assert.equal((await f.sync(['--force'])).code, 0);
+      assert.equal(f.remoteDocs().length, 1);
+    });
+  });
+
+  test('a fresh clone with no ledger adopts the existing documents instead of duplicating them', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('x.md', '# X\n\nbody\n');
+      await f.write('sub/y.md', '# Y\n\nbody\n');
+      assert.equal((await f.sync(['--push'])).code, 0);
+      const { rm } = await import('node:fs/promises');
+      await rm(`${f.root}/.kbsync`, { recursive: true });
+      const again = await f.sync(['--push']);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(f.remoteDocs().length, 2);
+      assert.equal(again.report?.callsByEndpoint['createDocument'], undefined);
+    });
+  });
+});
