@@ -40,8 +40,12 @@ const TRANSIENT_FILE = new RegExp(
   'i',
 );
 
-/** Conflict copies: `<name>.conflict-<YYYYMMDD-HHMMSS>[-n].md`. */
-const CONFLICT_COPY = /\.conflict-\d{8}-\d{6}(?:-\d+)?\.md$/i;
+/**
+ * Conflict copies: kbsync's own `<name>.conflict-<when>.md` (any `*.conflict-*.md`), and those of
+ * Syncthing (`.sync-conflict-`) and Dropbox (`(... conflicted copy ...)`) when the folder is also
+ * synced by them. The user sees them; they never become new documents.
+ */
+const CONFLICT_COPY = /(?:\.conflict-[^/]*|\.sync-conflict-[^/]*|\([^/]*conflicted copy[^/]*\))\.md$/i;
 
 export function isTransientFileName(name: string): boolean {
   return TRANSIENT_FILE.test(name);

@@ -96,7 +96,7 @@ function fitNfc(text: string, maxBytes: number): string {
 /** A name the scanner would skip (temp file, node_modules, conflict copy) would be lost after a pull. */
 function avoidScannerRules(name: string, extension: string): string {
   const full = name + extension;
-  if (isConflictCopyName(full)) return name.replace(/\.conflict-/gi, '.conflict_');
+  if (isConflictCopyName(full)) return name.replace(/conflict/gi, '$&_');
   if (isTransientFileName(full) || isAlwaysIgnoredDirName(full)) {
     return isTransientFileName(`_${full}`) ? `${name}_` : `_${name}`;
   }

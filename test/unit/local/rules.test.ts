@@ -19,7 +19,11 @@ describe('editor temp and conflict names', () => {
     assert.ok(isConflictCopyName('plan.conflict-20240501-120304.md'));
     assert.equal(conflictCopyPath('plan.md', new Date(0), 2), 'plan.conflict-19700101-000000-2.md');
     assert.ok(isConflictCopyName('plan.conflict-19700101-000000-2.md'));
-    assert.ok(!isConflictCopyName('plan.conflict-notes.md'));
+    assert.ok(isConflictCopyName('plan.conflict-notes.md'));
+    assert.ok(isConflictCopyName('plan.sync-conflict-20240101-120000-ABCDEF.md'));
+    assert.ok(isConflictCopyName("plan (Ann's conflicted copy 2024-01-01).md"));
+    assert.ok(!isConflictCopyName('conflict-resolution.md'));
+    assert.ok(!isConflictCopyName('plan.conflict-1.txt'));
     assert.throws(() => conflictCopyPath(copy, new Date()), (error: unknown) => error instanceof KbsyncError && error.code === 'CONFLICT_OF_CONFLICT');
   });
 });

@@ -33,7 +33,7 @@ const hostileChar = fc.constantFrom('/', '\\', '\0', '.', ' ', '\n', '\u0007', '
 const title = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.string({ unit: fc.oneof(hostileChar, fc.string({ unit: 'grapheme', maxLength: 1 })), maxLength: 80 }),
-  fc.constantFrom('..', '.', '', 'CON', 'con.txt', 'Lpt1', 'COM¹', 'node_modules', '4913', '~$x', 'x.tmp', 'a.conflict-20240101-120000'),
+  fc.constantFrom('..', '.', '', 'x.sync-conflict-1', 'a (conflicted copy)', 'CON', 'con.txt', 'Lpt1', 'COM¹', 'node_modules', '4913', '~$x', 'x.tmp', 'a.conflict-20240101-120000'),
 );
 
 describe('safeName', () => {
@@ -89,7 +89,9 @@ describe('safeName', () => {
   }
 
   test('a title that would read as a conflict copy or temp file is changed so the scanner keeps it', () => {
-    assert.equal(fileNameForTitle('a.conflict-20240101-120000'), 'a.conflict_20240101-120000.md');
+    assert.equal(fileNameForTitle('a.conflict-20240101-120000'), 'a.conflict_-20240101-120000.md');
+    assert.equal(fileNameForTitle('plan.sync-conflict-x'), 'plan.sync-conflict_-x.md');
+    assert.equal(fileNameForTitle("plan (Ann's conflicted copy)"), "plan (Ann's conflict_ed copy).md");
     assert.equal(fileNameForTitle('~$budget'), '_~$budget.md');
     assert.equal(safeName('drafts~'), 'drafts~_');
   });
