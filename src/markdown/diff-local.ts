@@ -41,12 +41,11 @@ const NO_HINTS: RemoteHints = { gone: () => false, changedTo: () => undefined, a
  * Same source pairs first (weighted so one exact match outweighs any number of edits); between them,
  * nodes of the same type pair up as edits, the most similar text first.
  *
- * Equal or similar blocks make the pairing ambiguous, and the remote's changes settle it: a base node
- * the remote deleted pairs only with an exact copy, and only when no other copy is left (so a body that
- * already took the remote's deletion is not read as deleting a neighbour, and a changed copy is read as
- * an addition, which is kept just the same but is recognised as the remote's own); a local node that
- * already says what the remote changed a base node to pairs with that node; a local node that says what
- * the remote added is an addition, not an edit.
+ * Equal or similar blocks make the pairing ambiguous, and the remote's changes settle it: among equal
+ * choices a base node the remote deleted pairs last (so a body that already took the remote's deletion
+ * is not read as deleting a neighbour); a local node that already says what the remote changed a base
+ * node to pairs with that node; a local node that says what the remote added is an addition, not an
+ * edit (so it is recognised as the remote's own addition, taken in before).
  */
 export function diffLocal(base: SegmentedBody, local: SegmentedBody, hints: RemoteHints = NO_HINTS): LocalDiff {
   const a = keyed(base).map((x, i) => ({ ...x, gone: hints.gone(i), changedTo: hints.changedTo(i) }));
@@ -57,8 +56,12 @@ export function diffLocal(base: SegmentedBody, local: SegmentedBody, hints: Remo
     keyB: (y) => y.key,
     score: (x, y) => {
       if (x.key === y.key) return x.gone ? 1000 : 1001;
-      if (x.type !== y.type || x.gone || hints.added.has(contentKey(y.node))) return 0;
-      return 1 + textSimilarity(x.text, y.text) + (x.changedTo && sameReading(y.node, x.changedTo) ? 500 : 0);
+      if (x.type !== y.type || hints.added.has(contentKey(y.node))) return 0;
+      const similarity = textSimilarity(x.text, y.text);
+      // An unrelated text in the place of a block the remote deleted is an addition: kept just the same.
+      if (x.gone && similarity === 0) return 0;
+      const remoteSays = x.changedTo && sameReading(y.node, x.changedTo) ? 500 : 0;
+      return 1 + similarity + remoteSays - (x.gone ? 0.01 : 0);
     },
   });
   const baseToLocal: (number | null)[] = a.map(() => null);

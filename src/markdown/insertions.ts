@@ -7,7 +7,7 @@ import type { Segment } from './segments.js';
 export type InsertionPlan = {
   readonly localAt: ReadonlyMap<number, readonly number[]>;
   readonly remoteAt: ReadonlyMap<number, readonly Block[]>;
-  /** Local insertions the remote made too (same place, same reading): nothing to push for them. */
+  /** Local nodes (added or edited) saying what the remote added at that place: nothing to push for them. */
   readonly twins: ReadonlySet<number>;
   /** Base nodes whose remote edit the local side already holds where the node was. */
   readonly resurrectedAlready: ReadonlySet<number>;
@@ -21,9 +21,10 @@ function add<T>(map: Map<number, T[]>, key: number, value: T): void {
  * Local insertions attach to the base node before them; remote insertions (and remote blocks never
  * paired with a base node that changed) to the remote block before them that has a base node.
  *
- * The same block inserted on both sides at the same place is kept once: that happens when both sides
- * made the same addition, and when a merged body was written but its sync was not recorded (a crash):
- * the next merge sees the remote's additions again as local ones, and must not double them.
+ * A remote addition the local body already holds at that place (between the same neighbours) is kept
+ * once: that happens when both sides made the same addition, and when a merged body was written but its
+ * sync was not recorded (a crash): the next merge sees the remote's additions again as local ones, and
+ * must not double them. The same goes for a remote edit of a block the local side deleted.
  */
 export function planInsertions(state: MergeState): InsertionPlan {
   const localAt = new Map<number, number[]>();
@@ -33,34 +34,62 @@ export function planInsertions(state: MergeState): InsertionPlan {
     else add(localAt, anchor, l);
   });
 
-  // The nearest base node at or before b that is still in the local body: local insertions attach there.
-  const surviving: number[] = [];
-  state.base.segments.forEach((_, b) => surviving.push(state.localDiff.baseToLocal[b] != null ? b : (surviving[b - 1] ?? -1)));
-  const used = new Set<number>();
-  const twinOf = (b: number, block: Block): boolean => {
-    const candidates = localAt.get(b < 0 ? -1 : (surviving[b] ?? -1)) ?? [];
-    const twin = candidates.find((l) => !used.has(l) && sameReading((state.local.segments[l] as Segment).node, contentOfBlock(block)));
-    if (twin === undefined) return false;
-    used.add(twin);
-    return true;
+  const twinOf = twinFinder(state);
+  const anchorOf = (r: number): number | undefined => {
+    const j = state.remoteDiff.remoteToBase[r];
+    return j === null || j === undefined ? undefined : state.remoteBaseToBase.get(j);
   };
+  const nextAnchor: number[] = [];
+  for (let r = state.remote.length - 1, next = state.base.segments.length; r >= 0; r--) {
+    next = anchorOf(r) ?? next;
+    nextAnchor[r] = next;
+  }
 
   const remoteAt = new Map<number, Block[]>();
   anchor = -1;
   state.remote.forEach((block, r) => {
-    const j = state.remoteDiff.remoteToBase[r];
-    const b = j === null || j === undefined ? undefined : state.remoteBaseToBase.get(j);
-    if (b !== undefined) {
-      anchor = b;
-      return;
-    }
-    if (state.isAdded(r) && !twinOf(anchor, block)) add(remoteAt, anchor, block);
+    const b = anchorOf(r);
+    if (b !== undefined) anchor = b;
+    else if (state.isAdded(r) && !twinOf.take(anchor, nextAnchor[r] ?? state.base.segments.length, block)) add(remoteAt, anchor, block);
   });
 
   const resurrectedAlready = new Set<number>();
   state.base.segments.forEach((_, b) => {
     const remote = state.remoteState(b);
-    if (state.localDiff.baseToLocal[b] == null && remote.kind === 'changed' && twinOf(b, remote.block)) resurrectedAlready.add(b);
+    if (state.localDiff.baseToLocal[b] == null && remote.kind === 'changed' && twinOf.take(b, b, remote.block)) resurrectedAlready.add(b);
   });
-  return { localAt, remoteAt, twins: used, resurrectedAlready };
+  return { localAt, remoteAt, twins: twinOf.used, resurrectedAlready };
+}
+
+/**
+ * Finds a local node that already says what a remote block says, between the local places of two base
+ * nodes (`after` and `before`, widened to the nearest ones the local side kept unchanged). Only nodes the
+ * local side added or edited qualify, each once.
+ */
+function twinFinder(state: MergeState) {
+  const { baseToLocal, localToBase, unchanged } = state.localDiff;
+  const count = state.base.segments.length;
+  // Bounds are blocks the local side kept as they were: an edited block is a weaker landmark.
+  const localBefore = (b: number): number => {
+    for (let k = b; k >= 0; k--) if (unchanged[k]) return baseToLocal[k] as number;
+    return -1;
+  };
+  const localAfter = (b: number): number => {
+    for (let k = b; k < count; k++) if (unchanged[k]) return baseToLocal[k] as number;
+    return state.local.segments.length;
+  };
+  const used = new Set<number>();
+  const take = (after: number, before: number, block: Block): boolean => {
+    const content = contentOfBlock(block);
+    for (let l = localBefore(after) + 1; l < localAfter(before); l++) {
+      const b = localToBase[l];
+      // A local edit of a block the remote also changed answers that change, not an addition.
+      if (used.has(l) || (b != null && (unchanged[b] || state.remoteState(b).kind === 'changed'))) continue;
+      if (!sameReading((state.local.segments[l] as Segment).node, content)) continue;
+      used.add(l);
+      return true;
+    }
+    return false;
+  };
+  return { take, used };
 }

@@ -76,11 +76,11 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
 }
 
 /** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
-function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState): void {
+function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState, twin: boolean): void {
   const segment = state.local.segments[l] as Segment;
   const source = contentOf(state.local.body, segment);
   if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
-    state.push(state.localPiece(l, source, { pushable: true }));
+    state.push(state.localPiece(l, source, { pushable: !twin }));
     return;
   }
   const remoteText = rebuild(source, segment.start, segment.node, remote.block, state.history) ?? freshMarkdown(remote.block, state.history);
@@ -137,7 +137,7 @@ export function merge3(input: MergeInput): MergeResult {
     const remote = state.remoteState(b);
     if (l === null || l === undefined) deletionToPush = deletedLocally(state, b, remote, plan.resurrectedAlready.has(b)) || deletionToPush;
     else if (state.localDiff.unchanged[b]) keptLocally(state, b, l, remote);
-    else editedLocally(state, b, l, remote);
+    else editedLocally(state, b, l, remote, plan.twins.has(l));
     insertionsAfter(b);
   });
   return result(input, state, deletionToPush);

@@ -20,17 +20,28 @@ const INLINE_SPECIAL_IN_CELL = /[\\`*_[\]<~&|]/g;
 const LINE_START_SPECIAL = /^[#>\-+*=]/;
 const ORDERED_MARKER = /^(\d{1,9})([.)])/;
 
+/**
+ * GFM turns `www.` and `http(s)://` runs into links whose text keeps backslashes verbatim, so an escape
+ * inside such a run would show. Where one would, the run is kept from becoming a link instead.
+ */
+const AUTOLINK = /(^|[^a-z])((?:https?:\/\/|www\.)[^\s<]*)/gi;
+function neutraliseAutolink(match: string, before: string, run: string): string {
+  if (!run.includes('\\')) return match;
+  return before + run.replace(/(^|[^a-z])(www)\./gi, '$1$2\\.').replace(/(^|[^a-z])(https?):(?=\/\/)/gi, '$1$2\\:');
+}
+
 export type EscapeContext = 'block' | 'heading' | 'cell';
 
 /** Escape one line of text so that Markdown reads it back literally. */
 function escapeLine(line: string, context: EscapeContext): string {
   const trimmed = line.trim();
-  if (context === 'cell') return trimmed.replace(INLINE_SPECIAL_IN_CELL, '\\$&');
+  if (context === 'cell') return trimmed.replace(INLINE_SPECIAL_IN_CELL, '\\$&').replace(AUTOLINK, neutraliseAutolink);
   // A line of only `-`, `=` or delimiter characters would turn the line above into a heading or a table.
   if (/^[-=:| \t]+$/.test(trimmed) && /[-=]/.test(trimmed)) return trimmed.replace(/[-=:|]/g, '\\$&');
   let out = trimmed.replace(INLINE_SPECIAL, '\\$&');
   if (LINE_START_SPECIAL.test(out)) out = `\\${out}`;
   else out = out.replace(ORDERED_MARKER, '$1\\$2');
+  out = out.replace(AUTOLINK, neutraliseAutolink);
   // A run of `#` at the end of a heading is read as its closing sequence and dropped.
   if (context === 'heading') out = out.replace(/(^|[ \t])(#+)$/, (_m, space: string, hashes: string) => `${space}\\${hashes}`);
   return out;
@@ -50,11 +61,13 @@ export function escapeText(text: string, context: EscapeContext): string {
   return lines.map((line) => escapeLine(line, context)).join('\n');
 }
 
+const WORD_BREAK = /[\s\p{P}]+/u;
+
 /** Similarity of two texts in [0, 1] by shared words, cheap enough for alignment scoring. */
 export function textSimilarity(a: string, b: string): number {
   if (a === b) return 1;
-  const wordsA = a.split(' ').filter(Boolean);
-  const wordsB = new Set(b.split(' ').filter(Boolean));
+  const wordsA = a.split(WORD_BREAK).filter(Boolean);
+  const wordsB = new Set(b.split(WORD_BREAK).filter(Boolean));
   if (wordsA.length === 0 || wordsB.size === 0) return 0;
   let shared = 0;
   for (const word of wordsA) if (wordsB.has(word)) shared++;

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Block } from '../../../src/model/blocks.js';
+import { align, merge3, parseDocument, serializeDocument, toPushMarkdown } from '../../../src/markdown/index.js';
+import { newBlock, reindex, simulateServiceRead, withFreshIds } from './helpers/service-read.js';
+
+/** A body as last synced: what the service read back after the push, and the stored alignment. */
+function synced(base: string) {
+  const remoteBase = simulateServiceRead(toPushMarkdown(base));
+  return { base, remoteBase, alignment: align(base, remoteBase) };
+}
+
+const retext = (blocks: readonly Block[], from: string, to: string): Block[] =>
+  blocks.map((block) => ('text' in block && block.text === from ? { ...block, text: to } : block));
+
+const RICH = `# Guide
+
+Intro with **bold**, a [link](https://example.com "title") and \`code\`.
+
+\`\`\`ts
+const x = 1;
+\`\`\`
+
+![diagram](img/diagram.png)
+
+| Col | Other |
+|:----|------:|
+| *a* | [b](c) |
+
+- item with _style_
+  - nested [ref][r]
+
+Closing paragraph.
+
+[r]: https://example.com/ref
+`;
+
+describe('merge3 examples', () => {
+  test('a pull onto a file with code, images, tables and links keeps all of them when the remote changed one paragraph', () => {
+    const { base, remoteBase, alignment } = synced(RICH);
+    const remote = retext(remoteBase, 'Closing paragraph.', 'Closing paragraph, edited online.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, RICH.replace('Closing paragraph.', 'Closing paragraph, edited online.'));
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.remoteChanged, true);
+    assert.equal(result.localChanged, false);
+    assert.equal(result.needsPush, false);
+  });
+
+  test('a remote paragraph edit in the middle keeps the formatting of its neighbours', () => {
+    const { base, remoteBase, alignment } = synced(RICH);
+    const remote = retext(remoteBase, 'Intro with bold, a link and code.', 'Plain intro now.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, RICH.replace(/Intro with .*\n/, 'Plain intro now.\n'));
+  });
+
+  test('remote inserted a paragraph: it lands after its preceding block', () => {
+    const { base, remoteBase, alignment } = synced('# T\n\nfirst\n\nsecond\n');
+    const remote = reindex([...remoteBase.slice(0, 2), newBlock({ type: 'paragraph', text: 'inserted *literal*' }), ...remoteBase.slice(2)]);
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, '# T\n\nfirst\n\ninserted \\*literal\\*\n\nsecond\n');
+  });
+
+  test('remote deleted a heading: it goes, the rest stays byte for byte', () => {
+    const body = '# Title\n\nText *one*.\n\n## Section\n\nText `two`.\n';
+    const { base, remoteBase, alignment } = synced(body);
+    const remote = reindex(remoteBase.filter((block) => !(block.type === 'heading' && block.text === 'Section')));
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, '# Title\n\nText *one*.\n\nText `two`.\n');
+  });
+
+  test('both sides added different paragraphs in different places: a clean merge', () => {
+    const { base, remoteBase, alignment } = synced('# T\n\nalpha\n\nbeta\n\ngamma\n');
+    const local = '# T\n\nalpha\n\nlocal **addition**\n\nbeta\n\ngamma\n';
+    const remote = reindex([...remoteBase, newBlock({ type: 'paragraph', text: 'remote addition' })]);
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.body, '# T\n\nalpha\n\nlocal **addition**\n\nbeta\n\ngamma\n\nremote addition\n');
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.needsPush, true);
+  });
+
+  test('the same paragraph changed differently: a conflict with both texts, the local one in the body', () => {
+    const { base, remoteBase, alignment } = synced('# T\n\nshared words\n\nend\n');
+    const local = '# T\n\nshared words, **mine**\n\nend\n';
+    const remote = retext(remoteBase, 'shared words', 'shared words, theirs');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.body, local);
+    assert.equal(result.conflicts.length, 1);
+    assert.deepEqual(result.conflicts[0], {
+      baseText: 'shared words',
+      localText: 'shared words, **mine**',
+      remoteText: 'shared words, theirs',
+      position: { line: 3, offset: 5 },
+    });
+    assert.equal(result.conflictCopyBody, '# T\n\nshared words, theirs\n\nend\n');
+    assert.equal(result.needsPush, true);
+  });
+
+  test('the same change on both sides is not a conflict', () => {
+    const { base, remoteBase, alignment } = synced('one\n\ntwo\n');
+    const local = 'one\n\ntwo **2**\n';
+    const remote = retext(remoteBase, 'two', 'two 2');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, local);
+  });
+
+  test('an edit beats a delete, both ways', () => {
+    const { base, remoteBase, alignment } = synced('keep\n\nedited here\n\nedited there\n');
+    // Local edited "edited here", which the remote deleted; local deleted "edited there", which the remote edited.
+    const local = 'keep\n\nedited here, more\n';
+    const remote = reindex(retext(remoteBase, 'edited there', 'edited there, more').filter((block) => !('text' in block && block.text === 'edited here')));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.body, 'keep\n\nedited here, more\n\nedited there, more\n');
+    assert.deepEqual(result.conflicts, []);
+  });
+
+  test('list items keep their marker and indentation when their text changes remotely', () => {
+    const body = '1. first\n2. second\n   - [ ] task *one*\n   - other\n';
+    const { base, remoteBase, alignment } = synced(body);
+    const remote = retext(remoteBase, 'task one', 'task renamed');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, '1. first\n2. second\n   - [ ] task renamed\n   - other\n');
+  });
+
+  test('a remote list item added after a local one takes its list shape', () => {
+    const { base, remoteBase, alignment } = synced('intro\n\n* a\n* b\n');
+    const last = remoteBase.at(-1)!;
+    const added = newBlock({ type: 'unorderedList', listId: 'listId' in last ? last.listId : 'x', level: 1, text: 'c' });
+    const result = merge3({ base, remoteBase, remote: reindex([...remoteBase, added]), local: base, alignment });
+    assert.equal(result.body, 'intro\n\n* a\n* b\n* c\n');
+  });
+
+  test('an overwrite by someone else (all ids fresh) is diffed by content', () => {
+    const { base, remoteBase, alignment } = synced('# T\n\n```\ncode\n```\n\none\n\ntwo\n');
+    const remote = withFreshIds(reindex([...retext(remoteBase, 'two', 'two changed')]));
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, '# T\n\n```\ncode\n```\n\none\n\ntwo changed\n');
+  });
+
+  test('a remote table resize without readable cells is a conflict that keeps the local table', () => {
+    const body = 'x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+    const { base, remoteBase, alignment } = synced(body);
+    const remote = remoteBase.map((block) => (block.type === 'table' ? { ...block, rows: 3 } : block));
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, body);
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.conflicts[0]?.remoteUnreadable, true);
+    assert.equal(result.needsPush, false);
+  });
+
+  test('front matter is kept through a pull', () => {
+    const file = '---\ntitle: Kept   # exactly\ntags: [x]\n---\n\nbody text\n';
+    const doc = parseDocument(file);
+    const { base, remoteBase, alignment } = synced(doc.body);
+    const merged = merge3({ base, remoteBase, remote: retext(remoteBase, 'body text', 'new text'), local: doc.body, alignment });
+    assert.equal(serializeDocument({ ...doc, body: merged.body }), '---\ntitle: Kept   # exactly\ntags: [x]\n---\n\nnew text\n');
+  });
+
+  test('a stale or foreign alignment is ignored and recomputed', () => {
+    const { base, remoteBase } = synced('a\n\nb\n');
+    const wrong = { ...align('other\n', remoteBase), map: [1, 0] };
+    const result = merge3({ base, remoteBase, remote: retext(remoteBase, 'b', 'B'), local: base, alignment: wrong });
+    assert.equal(result.body, 'a\n\nB\n');
+  });
+});
