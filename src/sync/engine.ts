@@ -27,6 +27,13 @@ export type SyncOptions = {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly guards: Guards;
+  /**
+   * When to list the remote tree. 'always' (default for two-way and pull) lists it every run. 'if-needed'
+   * (default for push; the daemon's local cycles) lists it only when new local files must be checked for
+   * remote twins; otherwise the remote is taken as unchanged, which is safe because every write re-reads
+   * the remote first (rule 3) and merges, and nothing is deleted locally without a listing.
+   */
+  readonly listRemote?: 'always' | 'if-needed';
   readonly onResult?: (result: ActionResult) => void;
   readonly onPlanned?: (count: number) => void;
 };
@@ -66,7 +73,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   }
 
   const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
-  const needRemote = options.mode !== 'push' || hasUnrecorded;
+  const listRemote = options.listRemote ?? (options.mode === 'push' ? 'if-needed' : 'always');
+  const needRemote = listRemote === 'always' || hasUnrecorded;
   const rootId = await resolveRoot(client, ledger, options);
   const remote = needRemote
     ? await observeRemote(client, rootId, options.layout, {
