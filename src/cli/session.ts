@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { KbClient } from '../api/index.js';
-import { loadConfig, createTokenSource, type Config } from '../config/index.js';
+import type { KbClient } from '../api/index.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { openLedger, type Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
-import { asTreeNodeId, asUnionId, asWorkspaceId } from '../model/ids.js';
-import { RequestQueue } from '../queue/index.js';
+import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { SyncOptions } from '../sync/engine.js';
 import type { SyncMode } from '../sync/types.js';
+import { createServiceClient } from './service-client.js';
 
 /** What every command that talks to the service needs, built from the config in one place. */
 export type Session = {
@@ -16,23 +16,22 @@ export type Session = {
   readonly logger: Logger;
 };
 
-export type SessionOptions = { readonly config?: string | undefined; readonly quiet?: boolean };
+export type SessionOptions = {
+  readonly config?: string | undefined;
+  readonly quiet?: boolean;
+  /** Default process.env; the demo passes its own so a user's KBSYNC_* settings cannot redirect it. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Default process.cwd(). */
+  readonly cwd?: string;
+};
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const { config, configPath, warnings } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd: process.cwd(), env: process.env });
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const { config, configPath, warnings } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env });
   const logger = createLogger({ level: options.quiet ? 'warn' : config.log.level });
   for (const warning of warnings) logger.warn(warning);
-  const token = createTokenSource(config.service.token, { env: process.env, cwd: configPath ? join(configPath, '..') : process.cwd() });
-  const queue = new RequestQueue({ rate: config.service.rateLimit, concurrency: config.service.concurrency });
-  const client = new KbClient({
-    baseUrl: config.service.baseUrl,
-    tokenHeader: config.service.tokenHeader,
-    token,
-    operatorId: asUnionId(config.service.operatorId),
-    queue,
-    timeoutMs: config.service.timeoutMs,
-    logger,
-  });
+  const { client } = createServiceClient(config.service, { env, cwd: configPath ? join(configPath, '..') : cwd, logger });
   return { config, configPath: configPath ?? undefined, client, logger };
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InputError, KbsyncError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
+import { waitForStopSignal } from '../stop-signal.js';
 // Types only: the emulator itself is loaded lazily inside the action, so the daemon never loads it.
 import type { EmulatorOptions, EmulatorSeed } from '../../emulator/index.js';
 
@@ -50,17 +51,6 @@ function describe(seed: EmulatorSeed, statePath: string | undefined): string {
     'Stop with Ctrl+C.',
   ].join('\n');
 }
-
-const waitForStopSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 
 async function run(raw: RawOptions): Promise<void> {
   const options = toOptions(raw);

@@ -1,0 +1,28 @@
+import { KbClient } from '../api/index.js';
+import { createTokenSource, type Config, type Env, type TokenSource } from '../config/index.js';
+import type { Logger } from '../log.js';
+import { asUnionId } from '../model/ids.js';
+import { RequestQueue } from '../queue/index.js';
+
+/** The `service` section of the configuration: all a client needs. */
+export type ServiceSettings = Config['service'];
+
+export type ServiceClient = { readonly client: KbClient; readonly token: TokenSource };
+
+/**
+ * A client for one service, from its settings. Commands that have a whole configuration get one through
+ * openSession; `init`, `clone` and `workspaces` build one before any configuration exists.
+ */
+export function createServiceClient(service: ServiceSettings, context: { readonly env: Env; readonly cwd: string; readonly logger: Logger }): ServiceClient {
+  const token = createTokenSource(service.token, { env: context.env, cwd: context.cwd });
+  const client = new KbClient({
+    baseUrl: service.baseUrl,
+    tokenHeader: service.tokenHeader,
+    token,
+    operatorId: asUnionId(service.operatorId),
+    queue: new RequestQueue({ rate: service.rateLimit, concurrency: service.concurrency }),
+    timeoutMs: service.timeoutMs,
+    logger: context.logger,
+  });
+  return { client, token };
+}
