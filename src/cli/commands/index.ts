@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import { syncCommand } from './sync.js';
 import { emulatorCommand } from './emulator.js';
+import { watchCommand } from './watch.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [syncCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [syncCommand, watchCommand, emulatorCommand];

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { CliCommand } from '../command.js';
+
+type WatchFlags = { config?: string; jsonLogs?: boolean };
+
+export const watchCommand: CliCommand = {
+  name: 'watch',
+  register(program: Command) {
+    program
+      .command('watch')
+      .description('Keep the folder and the knowledge base in step continuously: the background daemon.')
+      .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
+      .option('--json-logs', 'log JSON lines even on a terminal (they are the default otherwise)')
+      .addHelpText(
+        'after',
+        `
+Starts with a full two-way sync, then syncs each saved file within moments and looks for
+knowledge-base changes within watch.pollBudgetPerHour calls an hour. One daemon per folder.
+
+Signals: SIGTERM or SIGINT stop it gracefully (a second one exits at once; the next start
+finishes the work); SIGHUP re-reads the config file.
+
+Examples:
+  kbsync watch                              with ./sync.config.json, until Ctrl+C
+  kbsync watch --config ~/notes/sync.config.json --json-logs
+  systemctl --user start kbsync             as a service (see systemd/kbsync.service)
+
+Exit codes: 0 stopped, 2 bad usage or config, 3 already running for this folder,
+4 the service could not be used, 130 stopped by a second signal.`,
+      )
+      .action(async (flags: WatchFlags) => {
+        // Loaded here, not at startup, so other commands do not load the daemon's modules.
+        const { runDaemon } = await import('../../daemon/index.js');
+        const code = await runDaemon({ config: flags.config, jsonLogs: Boolean(flags.jsonLogs) });
+        // Leave now: a reply still in flight past the shutdown deadline must not keep the process alive.
+        process.exit(code);
+      });
+  },
+};

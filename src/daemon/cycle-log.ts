@@ -1,0 +1,54 @@
+import { KbsyncError, messageOf } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ActionResult } from '../sync/executor.js';
+import type { SyncReport } from '../sync/report.js';
+
+/** What happened to a file, in words, for the one info line per synced file. */
+const DONE: Record<string, string> = {
+  pushed: 'sent to the knowledge base',
+  pulled: 'updated from the knowledge base',
+  merged: 'merged with edits from the knowledge base',
+  conflict: 'conflicting edits: both versions kept',
+  held: 'left as is for now',
+};
+
+/** One line per file that changed or failed; unchanged files only at debug level. */
+export function logResult(logger: Logger, result: ActionResult): void {
+  if (!result.ok) {
+    logger.warn({ path: result.path, action: result.action, code: result.code }, `${result.path}: ${result.action} failed: ${result.error}`);
+    return;
+  }
+  const what = DONE[result.result];
+  const fields = { path: result.path, action: result.action, result: result.result, ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
+  if (!what) {
+    logger.debug(fields, `${result.path}: ${result.detail ?? 'unchanged'}`);
+    return;
+  }
+  const detail = result.detail ? ` (${result.detail})` : '';
+  const copy = result.conflictPath ? `; the other version is in ${result.conflictPath}` : '';
+  logger.info(fields, `${result.path}: ${what}${detail}${copy}`);
+}
+
+/**
+ * The cycle's leftovers that are not per-action results: unusable files and pending work. A problem is
+ * logged when it first appears, not every cycle; returns the problems of this cycle for the next call.
+ */
+export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>): Set<string> {
+  const now = new Set<string>();
+  for (const problem of report.problems) {
+    const key = `${problem.path}\0${problem.code}\0${problem.message}`;
+    now.add(key);
+    if (!known.has(key)) logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
+  }
+  for (const item of report.pending) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
+  logger.debug(
+    { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },
+    `${kind} cycle done: ${report.planned.length} action(s), ${report.calls} call(s)`,
+  );
+  return now;
+}
+
+/** A failed cycle: the code and message, never a bare "failed". */
+export function describeFailure(error: unknown): { code: string; message: string } {
+  return { code: error instanceof KbsyncError ? error.code : ((error as { code?: unknown } | null)?.code?.toString() ?? 'UNEXPECTED'), message: messageOf(error) };
+}

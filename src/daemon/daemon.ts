@@ -1,0 +1,106 @@
+import { loadConfig, type Config } from '../config/index.js';
+import { messageOf } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { DaemonRuntime, type RuntimeContext } from './runtime.js';
+
+export type DaemonOptions = {
+  /** --config FILE (else $KBSYNC_CONFIG, else ./sync.config.json), re-read on SIGHUP. */
+  readonly config?: string | undefined;
+  /** JSON lines even on a terminal (journald, log shippers). */
+  readonly jsonLogs?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+};
+
+/** Exit codes of the daemon itself: 0 after a graceful stop, 130 when a second signal cut the stop short. */
+export const DAEMON_EXIT = { stopped: 0, interrupted: 130 } as const;
+
+/** Options that change what is synced, or with what: changing one restarts the runtime. */
+const RESTART_KEYS = ['root', 'stateDir', 'workspaceId', 'remoteFolder', 'layout', 'service', 'include', 'exclude'] as const;
+
+/**
+ * `kbsync watch`: runs until SIGTERM or SIGINT, then stops gracefully (a second signal exits at once,
+ * and the intents journal lets the next start finish the work). SIGHUP re-reads the configuration.
+ * Resolves with the exit code.
+ */
+export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const load = () => loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env });
+  const first = await load();
+  const logger = createLogger({ level: first.config.log.level, ...(options.jsonLogs ? { pretty: false } : {}) });
+  for (const warning of first.warnings) logger.warn(warning);
+  const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd });
+
+  let runtime = await DaemonRuntime.start(contextOf(first.config, first.configPath));
+  let stopping = false;
+  let reloading = Promise.resolve();
+
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    const onStop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, `${signal} again: exiting now; the next start finishes the interrupted work`);
+        process.exit(DAEMON_EXIT.interrupted);
+      }
+      stopping = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', onStop);
+    process.on('SIGINT', onStop);
+  });
+  const onHangup = (): void => {
+    reloading = reloading.then(async () => {
+      if (stopping) return;
+      runtime = await reload(runtime, load, logger, contextOf);
+    });
+  };
+  process.on('SIGHUP', onHangup);
+
+  const signal = await stopped;
+  process.off('SIGHUP', onHangup);
+  const deadlineMs = runtime.config.watch.shutdownDeadlineMs;
+  logger.info({ signal, deadlineMs }, `${signal}: finishing the current work (at most ${deadlineMs} ms), then stopping`);
+  await reloading;
+  const result = await runtime.stop(deadlineMs);
+  if (result.finished) logger.info('stopped');
+  else logger.warn({ operations: result.operations }, 'stopped before the current cycle finished; the next start completes it');
+  return DAEMON_EXIT.stopped;
+}
+
+/** Re-reads the config; on error keeps the old one running and says why. */
+async function reload(
+  runtime: DaemonRuntime,
+  load: () => ReturnType<typeof loadConfig>,
+  logger: Logger,
+  contextOf: (config: Config, configPath: string | null) => RuntimeContext,
+): Promise<DaemonRuntime> {
+  let loaded: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    loaded = await load();
+  } catch (error) {
+    logger.error({ code: (error as { code?: string }).code ?? 'CONFIG_INVALID' }, `SIGHUP: the configuration was not reloaded, the previous one stays in force: ${messageOf(error)}`);
+    return runtime;
+  }
+  for (const warning of loaded.warnings) logger.warn(warning);
+  const next = loaded.config;
+  logger.level = next.log.level;
+  const changed = RESTART_KEYS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(runtime.config[key]));
+  if (changed.length === 0) {
+    runtime.update(next);
+    logger.info('SIGHUP: configuration reloaded');
+    return runtime;
+  }
+  logger.info({ changed }, `SIGHUP: ${changed.join(', ')} changed; restarting the sync`);
+  await runtime.stop(runtime.config.watch.shutdownDeadlineMs);
+  try {
+    return await DaemonRuntime.start(contextOf(next, loaded.configPath));
+  } catch (error) {
+    logger.error({ code: (error as { code?: string }).code }, `SIGHUP: the new configuration could not be started, going back to the previous one: ${messageOf(error)}`);
+    try {
+      return await DaemonRuntime.start(contextOf(runtime.config, loaded.configPath));
+    } catch (again) {
+      logger.fatal({ code: (again as { code?: string }).code }, `the previous configuration could not be started again either; exiting: ${messageOf(again)}`);
+      process.exit(1);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { dirname } from 'node:path';
+import type { KbClient } from '../api/index.js';
+import { createServiceClient } from '../cli/service-client.js';
+import { ledgerPath, syncOptionsOf } from '../cli/session.js';
+import type { Config } from '../config/index.js';
+import { openLedger, type Ledger } from '../ledger/index.js';
+import type { Logger } from '../log.js';
+import { explainLocked } from './already-running.js';
+import { CallMeter } from './call-meter.js';
+import { HotDocuments } from './hot-documents.js';
+import { LocalSource } from './local-source.js';
+import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
+
+export type RuntimeContext = {
+  readonly config: Config;
+  /** The config file, for resolving a token file relative to it; null when the environment alone configured kbsync. */
+  readonly configPath: string | null;
+  readonly logger: Logger;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+};
+
+export type StopResult = { readonly finished: boolean; readonly operations: number };
+
+/**
+ * Everything one configuration runs on, held open for the daemon's lifetime: the client (and its
+ * queue), the ledger (and its lock), the watcher and the scheduler. A reload that changes what is
+ * synced replaces the whole runtime; one that only changes timings updates it in place.
+ */
+export class DaemonRuntime {
+  #config: Config;
+  readonly #client: KbClient;
+  readonly #ledger: Ledger;
+  readonly #local: LocalSource;
+  readonly #scheduler: CycleScheduler;
+  readonly #meter: CallMeter;
+
+  private constructor(config: Config, client: KbClient, ledger: Ledger, local: LocalSource, scheduler: CycleScheduler, meter: CallMeter) {
+    this.#config = config;
+    this.#client = client;
+    this.#ledger = ledger;
+    this.#local = local;
+    this.#scheduler = scheduler;
+    this.#meter = meter;
+  }
+
+  /** Opens the ledger (refusing if another kbsync holds it), starts watching, then the first full cycle. */
+  static async start(context: RuntimeContext): Promise<DaemonRuntime> {
+    const { config, logger } = context;
+    const { client } = createServiceClient(config.service, { env: context.env, cwd: context.configPath ? dirname(context.configPath) : context.cwd, logger });
+    const path = ledgerPath(config);
+    let ledger: Ledger;
+    try {
+      ledger = openLedger(path, { logger });
+    } catch (error) {
+      throw explainLocked(error, { root: config.root, ledgerPath: path, command: 'watch' });
+    }
+    try {
+      const meter = new CallMeter(client, ledger);
+      const hot = new HotDocuments();
+      // The scheduler asks the watcher whether the folder is quiet; the watcher wakes the scheduler.
+      const watching: { source?: LocalSource } = {};
+      const scheduler = new CycleScheduler({ client, ledger, logger, meter, hot, untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
+      const local = new LocalSource({
+        root: config.root,
+        stateDir: config.stateDir,
+        include: config.include,
+        exclude: config.exclude,
+        debounceMs: config.watch.debounceMs,
+        rescanMinutes: config.watch.rescanMinutes,
+        logger,
+        env: context.env,
+        onHint: (paths) => {
+          logger.debug({ paths: paths.slice(0, 20), count: paths.length }, 'local change hint');
+          scheduler.request('local');
+        },
+      });
+      watching.source = local;
+      // Watch first, so an edit made during the first cycle is not missed.
+      await local.ready();
+      scheduler.start();
+      logger.info({ root: config.root, workspaceId: config.workspaceId }, `watching ${config.root}`);
+      return new DaemonRuntime(config, client, ledger, local, scheduler, meter);
+    } catch (error) {
+      ledger.close();
+      throw error;
+    }
+  }
+
+  get config(): Config {
+    return this.#config;
+  }
+
+  /** New timings, guards or link rewriting: no restart needed. */
+  update(config: Config): void {
+    this.#config = config;
+    this.#scheduler.update(settingsOf(config));
+  }
+
+  /**
+   * Stops taking work, lets the running cycle finish within `deadlineMs`, then refuses what its queue
+   * has not sent yet (an interrupted operation stays in the intents journal for the next start), and
+   * closes the watcher and the ledger (checkpointed).
+   */
+  async stop(deadlineMs: number): Promise<StopResult> {
+    const settled = this.#scheduler.stop();
+    await this.#local.close();
+    let finished = await within(settled, deadlineMs);
+    const drained = await this.#client.queue.drain({ deadlineMs: 0 });
+    if (!finished) finished = await within(settled, 2000); // its steps settle once the queue refuses them
+    this.#meter.persist();
+    this.#ledger.close();
+    return { finished, operations: drained.operations };
+  }
+}
+
+function settingsOf(config: Config): SchedulerSettings {
+  return { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch };
+}
+
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

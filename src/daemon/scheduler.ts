@@ -1,0 +1,249 @@
+import { isNotFound, type KbClient } from '../api/index.js';
+import type { Config } from '../config/index.js';
+import { SafetyError } from '../errors.js';
+import type { Ledger } from '../ledger/index.js';
+import type { Logger } from '../log.js';
+import { runSync, type SyncOptions } from '../sync/engine.js';
+import type { ActionResult } from '../sync/executor.js';
+import type { CallMeter } from './call-meter.js';
+import { describeFailure, logReport, logResult } from './cycle-log.js';
+import type { HotDocuments } from './hot-documents.js';
+import { planPolling, type PollingPlan } from './polling-policy.js';
+import { Timers } from './timers.js';
+
+/** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
+export type CycleKind = 'sweep' | 'local' | 'probe';
+
+export type SchedulerSettings = {
+  /** Options of a two-way run; each cycle sets listRemote itself. */
+  readonly sync: SyncOptions;
+  readonly watch: Config['watch'];
+};
+
+export type SchedulerDeps = {
+  readonly client: KbClient;
+  readonly ledger: Ledger;
+  readonly logger: Logger;
+  readonly meter: CallMeter;
+  readonly hot: HotDocuments;
+  /** Milliseconds until the folder has been quiet this long (0 when it is, or when nothing watches it). */
+  readonly untilQuiet: (quietMs: number) => number;
+};
+
+const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Runs one cycle at a time and decides what comes next: local hints ask for a local cycle, timers for
+ * sweeps, rescans and probes. Requests made while a cycle runs are merged (a sweep covers a local
+ * cycle) and served after it, so a burst of edits costs one cycle, never a queue of them.
+ */
+export class CycleScheduler {
+  readonly #deps: SchedulerDeps;
+  readonly #timers = new Timers();
+  #settings: SchedulerSettings;
+  #wanted: 'sweep' | 'local' | undefined;
+  #probeWanted = false;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #waitingSince: number | undefined;
+  #plan: PollingPlan = { sweepEveryMs: null, probeEveryMs: null, callsPerHour: 0 };
+  #listingCalls = 1;
+  #expectedChecks = 0;
+  #lastSweepAt = Date.now();
+  #lastProbeAt = Date.now();
+  #lastScanAt = Date.now();
+  #failures = 0;
+  #lastFailure: string | undefined;
+  #problems = new Set<string>();
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
+    this.#deps = deps;
+    this.#settings = settings;
+  }
+
+  /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
+  start(): void {
+    this.request('sweep');
+  }
+
+  request(kind: CycleKind): void {
+    if (this.#stopped) return;
+    if (kind === 'probe') this.#probeWanted = true;
+    else this.#wanted = kind === 'sweep' || this.#wanted === 'sweep' ? 'sweep' : 'local';
+    this.#pump();
+  }
+
+  /** New timings, guards or options that need no restart. */
+  update(settings: SchedulerSettings): void {
+    this.#settings = settings;
+    this.#reschedule();
+  }
+
+  /** Takes no more work; resolves when the running cycle (if any) has settled. */
+  stop(): Promise<void> {
+    this.#stopped = true;
+    this.#timers.clearAll();
+    return this.idle();
+  }
+
+  idle(): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  get busy(): boolean {
+    return this.#running !== undefined;
+  }
+
+  #pump(): void {
+    if (this.#stopped || this.#running) return;
+    const kind: CycleKind | undefined = this.#wanted ?? (this.#probeWanted ? 'probe' : undefined);
+    if (!kind) return;
+    if (kind !== 'probe') {
+      // Wait for a quiet folder (an editor mid-save), but not forever under a steady stream of changes.
+      const debounceMs = this.#settings.watch.debounceMs;
+      const wait = this.#deps.untilQuiet(debounceMs);
+      const waited = Date.now() - (this.#waitingSince ??= Date.now());
+      if (wait > 0 && waited < Math.max(10 * debounceMs, 2000)) {
+        this.#timers.set('quiet', wait, () => this.#pump());
+        return;
+      }
+      this.#waitingSince = undefined;
+      this.#wanted = undefined;
+    } else this.#probeWanted = false;
+    this.#running = this.#run(kind).finally(() => {
+      this.#running = undefined;
+      for (const wake of this.#idleWaiters.splice(0)) wake();
+      this.#pump();
+    });
+  }
+
+  async #run(kind: CycleKind): Promise<void> {
+    const { meter, logger } = this.#deps;
+    const callsBefore = meter.total();
+    const listingBefore = meter.endpointCalls('listNodes');
+    const probesBefore = meter.endpointCalls('getNode');
+    let ok = true;
+    try {
+      if (kind === 'probe') await this.#probe();
+      else await this.#sync(kind);
+      this.#failures = 0;
+      this.#lastFailure = undefined;
+    } catch (error) {
+      ok = false;
+      this.#failed(kind, error);
+    }
+    const now = Date.now();
+    const listing = meter.endpointCalls('listNodes') - listingBefore;
+    if (kind === 'sweep') {
+      this.#lastSweepAt = now;
+      if (ok && listing > 0) this.#listingCalls = listing;
+      if (ok) this.#deps.hot.resetBaselines();
+    }
+    if (kind !== 'local') this.#lastProbeAt = now;
+    if (kind !== 'probe') this.#lastScanAt = now;
+    meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
+    const total = meter.persist();
+    logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
+    this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
+  }
+
+  async #sync(kind: 'sweep' | 'local'): Promise<void> {
+    const { client, ledger, logger, hot } = this.#deps;
+    const report = await runSync(
+      { client, ledger, logger },
+      {
+        ...this.#settings.sync,
+        mode: 'two-way',
+        dryRun: false,
+        listRemote: kind === 'sweep' ? 'always' : 'if-needed',
+        onResult: (result: ActionResult) => {
+          logResult(logger, result);
+          if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, Date.now());
+        },
+      },
+    );
+    this.#problems = logReport(logger, kind, report, this.#problems);
+    if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+  }
+
+  /** One getNode per hot document; a change found brings the sweep forward if the budget allows it. */
+  async #probe(): Promise<void> {
+    const { client, ledger, logger, hot, meter } = this.#deps;
+    const paths = hot.paths(Date.now());
+    const changed: string[] = [];
+    await Promise.all(
+      paths.map(async (path) => {
+        const summary = ledger.documents.summary(path);
+        if (!summary) return hot.forget(path);
+        try {
+          const node = await client.getNode(summary.treeNodeId);
+          if (hot.observe(path, node.modifiedTime)) changed.push(path);
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+          changed.push(path); // deleted remotely: the sweep decides what that means
+        }
+      }),
+    );
+    if (changed.length === 0) {
+      logger.debug({ probed: paths.length }, `probed ${paths.length} recently changed document(s): no remote change`);
+      return;
+    }
+    const spent = meter.pollingLastHour(Date.now());
+    if (spent + this.#listingCalls <= this.#settings.watch.pollBudgetPerHour) {
+      logger.debug({ changed, spent }, 'a probe found remote changes: sweeping now');
+      this.request('sweep');
+    } else {
+      logger.debug({ changed, spent, budget: this.#settings.watch.pollBudgetPerHour }, 'a probe found remote changes; the hourly budget is spent, so the scheduled sweep brings them');
+    }
+  }
+
+  #failed(kind: CycleKind, error: unknown): void {
+    if (this.#stopped) {
+      this.#deps.logger.debug({ err: error }, `${kind} cycle ended by the shutdown`);
+      return;
+    }
+    this.#failures += 1;
+    const { code, message } = describeFailure(error);
+    const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
+    // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
+    const key = `${code} ${message}`;
+    if (key === this.#lastFailure) this.#deps.logger.debug(fields, `${kind} cycle failed again: ${message}`);
+    else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}`);
+    else this.#deps.logger.warn(fields, `${kind} cycle failed: ${message}`);
+    this.#lastFailure = key;
+  }
+
+  #backoffMs(): number {
+    return Math.min(MAX_BACKOFF_MS, 5000 * 2 ** Math.max(0, this.#failures - 1));
+  }
+
+  /** Sets the sweep, rescan and probe timers from the polling plan (and a retry after a failure). */
+  #reschedule(retryMs = 0, retry?: CycleKind): void {
+    if (this.#stopped) return;
+    const { watch } = this.#settings;
+    const hotDocs = this.#deps.hot.paths(Date.now()).length;
+    this.#plan = planPolling({
+      budgetPerHour: watch.pollBudgetPerHour,
+      listingCalls: this.#listingCalls,
+      expectedChecks: this.#expectedChecks,
+      hotDocs,
+      fullSweepMinutes: watch.fullSweepMinutes,
+    });
+    const now = Date.now();
+    const { sweepEveryMs, probeEveryMs } = this.#plan;
+    this.#deps.logger.debug(
+      { ...this.#plan, listingCalls: this.#listingCalls, expectedChecks: this.#expectedChecks, hotDocs, budgetPerHour: watch.pollBudgetPerHour },
+      sweepEveryMs === null ? 'remote polling is off (watch.pollBudgetPerHour is 0)' : `next sweep in ${Math.round(Math.max(0, this.#lastSweepAt + sweepEveryMs - now) / 1000)} s`,
+    );
+    if (sweepEveryMs === null) this.#timers.clear('sweep');
+    else this.#timers.set('sweep', Math.max(0, this.#lastSweepAt + sweepEveryMs - now), () => this.request('sweep'));
+    if (probeEveryMs === null) this.#timers.clear('probe');
+    else this.#timers.set('probe', Math.max(0, this.#lastProbeAt + probeEveryMs - now), () => this.request('probe'));
+    // The safety net for whatever the watcher missed. It stays referenced: it keeps the daemon alive.
+    this.#timers.set('rescan', Math.max(0, this.#lastScanAt + watch.rescanMinutes * 60_000 - now), () => this.request('local'), { keepAlive: true });
+    if (retry) this.#timers.set('retry', retryMs, () => this.request(retry));
+  }
+}
