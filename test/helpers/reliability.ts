@@ -1,0 +1,159 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { parseBlock } from '../../src/api/blocks.js';
+import type { RawBlock } from '../../src/api/schemas.js';
+import type { CallStats, DumpedNode } from '../../src/emulator/index.js';
+import { openLedger, type DocumentSummary } from '../../src/ledger/index.js';
+import { isConflictCopyName } from '../../src/local/names.js';
+import { blocksToMarkdown, parseDocument } from '../../src/markdown/index.js';
+import type { SyncFixture } from './sync-fixture.js';
+
+/**
+ * Checks shared by the reliability and chaos tests: what "converged", "no duplicate", "nothing lost"
+ * and "steady" mean, computed from the files on disk, the ledger and the emulator's dump. Each check
+ * returns a list of problems (empty when it holds) so a test can collect them into a matrix.
+ */
+
+/** Endpoints that change the service: a steady sync calls none of them. */
+export const WRITE_ENDPOINTS = ['createDocument', 'overwriteContent', 'appendText', 'deleteDocument'] as const;
+
+/** The write calls (non-zero only) in a call snapshot. */
+export function writeCalls(stats: CallStats): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of WRITE_ENDPOINTS) if (stats.byEndpoint[name].calls > 0) out[name] = stats.byEndpoint[name].calls;
+  return out;
+}
+
+/**
+ * A body reduced to what the service and a reader see: front matter dropped, line endings unified,
+ * trailing spaces and repeated blank lines removed. Two texts that normalise equally are "the same version".
+ */
+export function normaliseBody(text: string): string {
+  const body = parseDocument(text.replace(/\r\n?/g, '\n')).body;
+  return body
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const posixRel = (from: string, to: string): string => relative(from, to).split(sep).join('/');
+
+/** Every file under `dir` (recursively) → its text, keyed by a POSIX path relative to `dir`. */
+export async function readTree(dir: string, options: { readonly skip?: (rel: string) => boolean } = {}): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let entries;
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const abs = join(entry.parentPath, entry.name);
+    const rel = posixRel(dir, abs);
+    if (options.skip?.(rel)) continue;
+    out.set(rel, await readFile(abs, 'utf8'));
+  }
+  return out;
+}
+
+/** The Markdown files of the synced folder (conflict copies included), kbsync's state folder left out. */
+export const localFiles = (root: string): Promise<Map<string, string>> =>
+  readTree(root, { skip: (rel) => rel.startsWith('.kbsync/') || !rel.endsWith('.md') });
+
+export const isConflictCopy = (rel: string): boolean => isConflictCopyName(rel.split('/').pop() ?? rel);
+
+/** The ledger's document rows, read without taking the lock (call only while no kbsync runs). */
+export function ledgerRows(f: Pick<SyncFixture, 'root'>): DocumentSummary[] {
+  const ledger = openLedger(join(f.root, '.kbsync', 'ledger.sqlite'), { readonly: true });
+  try {
+    return ledger.documents.allSummaries();
+  } finally {
+    ledger.close();
+  }
+}
+
+/** What a document reads as remotely: the stored Markdown, and the Markdown kbsync makes of its blocks (as its client parses them). */
+export function remoteReadings(doc: DumpedNode): string[] {
+  const blocks = (doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i));
+  return [normaliseBody(doc.markdown ?? ''), normaliseBody(blocksToMarkdown(blocks))];
+}
+
+export type ConvergenceOptions = {
+  /** Ledger rows whose file is gone while the document stays (a local delete of a document kbsync may not delete: 'held'). */
+  readonly allowHeld?: boolean;
+};
+
+/**
+ * Both sides agree: every synced file's body equals its document's body, every Markdown file (but
+ * conflict copies) has a ledger row and a document, and every remote document belongs to one row.
+ */
+export async function convergenceProblems(f: SyncFixture, options: ConvergenceOptions = {}): Promise<string[]> {
+  const problems: string[] = [];
+  const files = await localFiles(f.root);
+  const rows = ledgerRows(f);
+  const docs = new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc]));
+  const rowPaths = new Set(rows.map((row) => row.path));
+  for (const row of rows) {
+    const doc = docs.get(row.docKey);
+    const text = files.get(row.path);
+    if (!doc) problems.push(`${row.path}: its document ${row.docKey} is gone remotely but the ledger still pairs them`);
+    if (text === undefined) {
+      if (!options.allowHeld || !doc) problems.push(`${row.path}: in the ledger but no file`);
+      continue;
+    }
+    if (doc && !remoteReadings(doc).includes(normaliseBody(text))) {
+      problems.push(`${row.path}: file and document differ\n--- file\n${normaliseBody(text)}\n--- remote\n${normaliseBody(doc.markdown ?? '')}`);
+    }
+  }
+  for (const path of files.keys()) {
+    if (!isConflictCopy(path) && !rowPaths.has(path)) problems.push(`${path}: a file with no document`);
+  }
+  return [...problems, ...duplicateProblems(f, rows)];
+}
+
+/**
+ * No duplicate documents: one ledger row per document and one document per row, and no remote
+ * document left unpaired (after a converging run, an unpaired document is a second copy of a file).
+ */
+export function duplicateProblems(f: SyncFixture, rows: readonly DocumentSummary[] = ledgerRows(f)): string[] {
+  const problems: string[] = [];
+  const byKey = new Map<string, string[]>();
+  for (const row of rows) byKey.set(row.docKey, [...(byKey.get(row.docKey) ?? []), row.path]);
+  for (const [key, paths] of byKey) if (paths.length > 1) problems.push(`document ${key} is paired with ${paths.length} files: ${paths.join(', ')}`);
+  for (const doc of f.remoteDocs()) {
+    if (!byKey.has(doc.dentryUuid)) problems.push(`remote document "${doc.title}" (${doc.dentryUuid}) belongs to no file: a duplicate or a document never pulled`);
+  }
+  return problems;
+}
+
+/** Does some Markdown file of the folder (conflict copies included) contain `needle`? */
+export async function locallyPresent(f: Pick<SyncFixture, 'root'>, needle: string): Promise<boolean> {
+  for (const text of (await localFiles(f.root)).values()) if (text.includes(needle)) return true;
+  return false;
+}
+
+export const remotelyPresent = (f: SyncFixture, needle: string): boolean => f.remoteDocs().some((doc) => (doc.markdown ?? '').includes(needle));
+
+/**
+ * One more sync must change nothing: exit 0, no write call to the service, no local file changed,
+ * added or removed. Returns the problems (and leaves the call counter reset).
+ */
+export async function steadyProblems(f: SyncFixture, options: { readonly allowHeld?: boolean } = {}): Promise<string[]> {
+  const before = await localFiles(f.root);
+  f.em.admin.resetCalls();
+  const run = await f.sync();
+  const problems: string[] = [];
+  const expectedCode = options.allowHeld ? [0, 1] : [0];
+  if (!expectedCode.includes(run.code ?? -1)) problems.push(`steady run exited ${String(run.code)}: ${run.stderr.slice(0, 400)}`);
+  if (run.report && run.report.failed > 0) problems.push(`steady run had failures: ${JSON.stringify(run.report.results.filter((r) => !r.ok))}`);
+  const writes = writeCalls(f.em.admin.calls());
+  if (Object.keys(writes).length > 0) problems.push(`steady run wrote to the service: ${JSON.stringify(writes)}`);
+  const after = await localFiles(f.root);
+  for (const [path, text] of after) if (before.get(path) !== text) problems.push(`steady run changed ${path}`);
+  for (const path of before.keys()) if (!after.has(path)) problems.push(`steady run removed ${path}`);
+  return problems;
+}
