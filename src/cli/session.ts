@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import { loadConfig, type Config } from '../config/index.js';
+import { explainLocked } from '../daemon/already-running.js';
 import { openLedger, type Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
@@ -40,7 +41,13 @@ export function ledgerPath(config: Config): string {
 }
 
 export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {
-  return openLedger(ledgerPath(session.config), { logger: session.logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });
+  const path = ledgerPath(session.config);
+  try {
+    return openLedger(path, { logger: session.logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });
+  } catch (error) {
+    // When `kbsync watch` holds the lock, say that a daemon keeps the folder in sync, not just "locked by pid N".
+    throw explainLocked(error, { root: session.config.root, ledgerPath: path, command: 'other' });
+  }
 }
 
 export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boolean; force: boolean }): SyncOptions {
