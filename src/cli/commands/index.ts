@@ -2,6 +2,8 @@ import type { CliCommand } from '../command.js';
 import { syncCommand } from './sync.js';
 import { emulatorCommand } from './emulator.js';
 import { watchCommand } from './watch.js';
+import { initCommand } from './init.js';
+import { workspacesCommand } from './workspaces.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [syncCommand, watchCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, workspacesCommand, emulatorCommand];

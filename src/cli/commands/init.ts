@@ -1,0 +1,98 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Workspace } from '../../api/index.js';
+import type { ConfigInput } from '../../config/index.js';
+import { InputError } from '../../errors.js';
+import type { CliCommand } from '../command.js';
+import { ask, choose, isInteractive } from '../prompt.js';
+import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
+import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
+import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
+
+type Flags = ServiceFlags & { readonly dir?: string; readonly workspace?: string; readonly root: string; readonly force?: boolean };
+
+const DEFAULT_TOKEN_HEADER = 'x-acs-service-access-token';
+
+/** The service settings a person at a terminal may type in; a script must pass them. */
+async function askMissing(flags: Flags): Promise<Flags> {
+  if (!isInteractive()) return flags;
+  const baseUrl = flags.baseUrl ?? process.env['KBSYNC_SERVICE_BASE_URL'] ?? (await ask('Service base URL (e.g. http://127.0.0.1:8787): '));
+  const operatorId = flags.operatorId ?? process.env['KBSYNC_SERVICE_OPERATOR_ID'] ?? (await ask("Your unionId (operatorId; not the userId): "));
+  return { ...flags, ...(baseUrl ? { baseUrl } : {}), ...(operatorId ? { operatorId } : {}) };
+}
+
+async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | undefined): Promise<Workspace> {
+  if (wanted !== undefined) {
+    const found = workspaces.find((w) => w.workspaceId === wanted) ?? workspaces.filter((w) => w.name === wanted).at(0);
+    if (found) return found;
+    throw new InputError('WORKSPACE_UNKNOWN', `No workspace ${JSON.stringify(wanted)} among the ${workspaces.length} this token and operator can see:\n${workspaceLines(workspaces).join('\n')}`, {
+      hint: '\nPass one of the ids above with --workspace.',
+    });
+  }
+  if (workspaces.length === 0) {
+    throw new InputError('NO_WORKSPACES', 'The operator cannot see any workspace (knowledge base).', {
+      hint: 'Check --operator-id (the unionId of a user who is a member of the knowledge base), or create one in the web app.',
+    });
+  }
+  if (workspaces.length === 1) return workspaces[0] as Workspace;
+  if (!isInteractive()) {
+    throw new InputError('WORKSPACE_CHOICE', `The token sees ${workspaces.length} workspaces; choose one with --workspace ID:\n${workspaceLines(workspaces).join('\n')}`, {
+      hint: '\nFor example: kbsync init --workspace <id from the list>.',
+    });
+  }
+  console.log('Workspaces you can sync with:');
+  for (const line of workspaceLines(workspaces)) console.log(line);
+  return workspaces[await choose(`Which one [1-${workspaces.length}]? `, workspaces.length)] as Workspace;
+}
+
+async function run(given: Flags): Promise<void> {
+  const dir = path.resolve(given.dir ?? '.');
+  await refuseExistingConfig(dir, { force: Boolean(given.force) });
+  const flags = await askMissing(given);
+  const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
+  const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
+  const config: ConfigInput = {
+    root: flags.root,
+    workspaceId: workspace.workspaceId,
+    service: {
+      baseUrl: service.baseUrl,
+      operatorId: service.operatorId,
+      ...(service.tokenHeader === DEFAULT_TOKEN_HEADER ? {} : { tokenHeader: service.tokenHeader }),
+      token: tokenSource,
+    },
+  };
+  const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
+  await fsp.mkdir(loaded.root, { recursive: true });
+  const tokenHint = 'env' in tokenSource ? ` (with ${tokenSource.env} set)` : '';
+  console.log(`Wrote ${configPath}: "${workspace.name}" (${workspace.workspaceId}) ⇄ ${loaded.root}`);
+  console.log(`Next: put Markdown files in ${path.relative(process.cwd(), loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
+}
+
+export const initCommand: CliCommand = {
+  name: 'init',
+  register(program: Command) {
+    addServiceOptions(
+      program
+        .command('init')
+        .description('Write a sync.config.json: which service, which workspace (chosen from those the token can see), which folder.')
+        .option('--dir <dir>', 'where to write sync.config.json (default: the current folder)')
+        .option('--workspace <id>', 'the workspace to sync with (needed when the token sees several and no one is at a terminal)')
+        .option('--root <folder>', 'the folder of Markdown files, relative to the config file', './docs')
+        .option('--force', 'replace an existing sync.config.json'),
+    )
+      .addHelpText(
+        'after',
+        `
+The token is read from the environment (KBSYNC_TOKEN, or --token-env NAME), never from an argument.
+At a terminal, init asks for what is missing; in a script, pass it as options.
+
+Examples:
+  kbsync init                                             asks for the base URL, operatorId and workspace
+  KBSYNC_TOKEN=... kbsync init --base-url http://127.0.0.1:8787 --operator-id u-... --workspace <id>
+  kbsync init --dir ~/notes --root . --token-env MY_KB_TOKEN
+  kbsync init --force                                     replace the existing sync.config.json`,
+      )
+      .action(run);
+  },
+};

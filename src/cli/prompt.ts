@@ -1,0 +1,24 @@
+import { createInterface } from 'node:readline/promises';
+
+/** A person at a terminal on both ends: only then does kbsync ask questions instead of failing with a hint. */
+export const isInteractive = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);
+
+/** Asks one question on the terminal; the answer is trimmed. */
+export async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/** Asks for a number from 1 to `count` until one is given; returns its index (0-based). */
+export async function choose(question: string, count: number): Promise<number> {
+  for (;;) {
+    const answer = await ask(question);
+    const n = Number(answer);
+    if (Number.isInteger(n) && n >= 1 && n <= count) return n - 1;
+    console.log(`Please type a number from 1 to ${count}.`);
+  }
+}
