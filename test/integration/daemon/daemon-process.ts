@@ -1,0 +1,81 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { kbsyncBin } from '../../helpers/cli.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+
+export type LogLine = { level: number; msg: string; [key: string]: unknown };
+
+/** A `kbsync watch` child process with its JSON log lines, for the daemon tests. */
+export type Daemon = {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly pid: number;
+  readonly logs: LogLine[];
+  /** Raw stderr (non-JSON lines too). */
+  stderr(): string;
+  /** Resolves with the first log line matching, waiting up to timeoutMs. */
+  waitForLog(match: (line: LogLine) => boolean, what: string, timeoutMs?: number): Promise<LogLine>;
+  /** Resolves with the exit code (or signal name). */
+  exited(): Promise<number | string>;
+  kill(signal: NodeJS.Signals): void;
+  /** SIGKILL if still running; always called by the tests' cleanup. */
+  dispose(): Promise<void>;
+};
+
+export function startDaemon(f: SyncFixture, env: Record<string, string> = {}, args: readonly string[] = []): Daemon {
+  const child = spawn(process.execPath, [kbsyncBin, 'watch', '--config', f.configPath, ...args], {
+    cwd: f.dir,
+    env: { ...process.env, KBSYNC_LOG_LEVEL: 'debug', ...f.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  let stderr = '';
+  let partial = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    partial += chunk.toString();
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{')) continue;
+      try {
+        logs.push(JSON.parse(line) as LogLine);
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  child.stdout.resume();
+  const exit = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  let done = false;
+  void exit.then(() => (done = true));
+  return {
+    child,
+    pid: child.pid ?? -1,
+    logs,
+    stderr: () => stderr,
+    async waitForLog(match, what, timeoutMs = 20_000) {
+      let found: LogLine | undefined;
+      await waitUntil(() => (found = logs.find(match)) !== undefined || done, what, timeoutMs);
+      if (!found) throw new Error(`the daemon exited before logging ${what}; stderr:\n${stderr}`);
+      return found;
+    },
+    exited: () => exit,
+    kill: (signal) => void child.kill(signal),
+    async dispose() {
+      if (!done) child.kill('SIGKILL');
+      await exit;
+    },
+  };
+}
+
+/** Polls `check` every 50 ms until it holds; fails after timeoutMs naming what was awaited. */
+export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const isWatching = (line: LogLine): boolean => line.msg.startsWith('watching ');
+/** The first full cycle is done (its debug summary line). */
+export const firstSweepDone = (line: LogLine): boolean => line.msg.startsWith('sweep cycle done');
