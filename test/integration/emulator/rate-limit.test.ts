@@ -8,11 +8,14 @@ describe('emulator: per-endpoint rate limit', () => {
     withEmulator(
       async (em) => {
         const list = () => call(em, 'GET', '/v2.0/wiki/workspaces', { query: { operatorId: em.seed.operatorId } });
+        const started = Date.now();
         const burst = await Promise.all(Array.from({ length: 12 }, list));
+        // The bucket refills at 5/s while the burst is in flight (slow on a loaded machine): allow exactly that.
+        const refilled = Math.ceil(((Date.now() - started) * 5) / 1000);
         const statuses = burst.map((r) => r.status);
-        assert.ok(statuses.filter((s) => s === 200).length <= 5 + 1, `at most the capacity passes: ${statuses.join(',')}`);
+        assert.ok(statuses.filter((s) => s === 200).length <= 5 + refilled, `at most the capacity (+${refilled} refilled) passes: ${statuses.join(',')}`);
         const throttled = burst.filter((r) => r.status === 429);
-        assert.ok(throttled.length >= 6, `the rest is throttled: ${statuses.join(',')}`);
+        assert.ok(throttled.length >= 12 - 5 - refilled && throttled.length > 0, `the rest is throttled: ${statuses.join(',')}`);
         for (const r of throttled) {
           assert.equal(r.body.code, undefined, '429 carries no code');
           assert.equal(typeof r.body.requestid, 'string');
