@@ -110,7 +110,9 @@ export async function fileStates(client: KbClient, inspection: Inspection): Prom
   const movedTo = new Set(moves.values());
   const states: FileStatus[] = [];
   const add = (path: string, state: FileState, extra: Omit<FileStatus, 'path' | 'state' | 'action'> = {}): void => {
-    const action = actions.get(path);
+    const planned = actions.get(path);
+    // A clean file's 'check' is one read confirming the listing, not a change worth showing.
+    const action = planned === 'check' && state === 'clean' ? undefined : planned;
     states.push({ path, state, ...(action ? { action } : {}), ...extra });
   };
 

@@ -4,6 +4,8 @@ import { emulatorCommand } from './emulator.js';
 import { watchCommand } from './watch.js';
 import { initCommand } from './init.js';
 import { workspacesCommand } from './workspaces.js';
+import { statusCommand } from './status.js';
+import { diffCommand } from './diff.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, workspacesCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, workspacesCommand, emulatorCommand];

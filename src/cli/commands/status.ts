@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
+import { redactValue } from '../../secrets.js';
+import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
+import type { CliCommand } from '../command.js';
+import { withInspection } from '../read-only.js';
+import { ledgerPath } from '../session.js';
+
+type Flags = { readonly config?: string; readonly json?: boolean; readonly offline?: boolean; readonly all?: boolean };
+
+/** What `kbsync status --json` prints. */
+export type StatusReport = {
+  readonly root: string;
+  readonly workspaceId: string;
+  readonly offline: boolean;
+  readonly files: readonly FileStatus[];
+  readonly counts: Readonly<Partial<Record<FileState, number>>>;
+  readonly conflictCopies: readonly string[];
+  /** Work an interrupted run began and did not record; the next sync finishes it. */
+  readonly openIntents: readonly Pick<OpenIntent, 'kind' | 'subject' | 'createdAt' | 'pid'>[];
+  /** The process using the ledger now (a daemon or a sync), if any. */
+  readonly lock: LockStatus | null;
+  /** Changes waiting in the daemon's queue, as it last recorded (0 when no daemon records one). */
+  readonly queue: number;
+  readonly calls: { readonly thisCommand: number; readonly recorded: number | null };
+  /** Why a sync now would refuse to act (mass delete, empty side), if it would. */
+  readonly refusal: string | null;
+};
+
+const numberOr = (value: unknown, fallback: number | null): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+
+async function run(flags: Flags): Promise<void> {
+  const offline = Boolean(flags.offline);
+  await withInspection({ config: flags.config, mode: 'two-way', offline }, async ({ session, ledger, inspection }) => {
+    const files = await fileStates(session.client, inspection);
+    const counts: Partial<Record<FileState, number>> = {};
+    for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;
+    const report: StatusReport = {
+      root: session.config.root,
+      workspaceId: session.config.workspaceId,
+      offline,
+      files,
+      counts,
+      conflictCopies: inspection.scan.conflictCopies.map((file) => file.path),
+      openIntents: (ledger?.intents.open() ?? []).map(({ kind, subject, createdAt, pid }) => ({ kind, subject, createdAt, pid })),
+      lock: readLockHolder(ledgerPath(session.config)),
+      queue: numberOr(ledger?.meta.get('queue.length'), 0) ?? 0,
+      calls: { thisCommand: session.client.queue.stats().totals.calls, recorded: numberOr(ledger?.meta.get('calls.total'), null) },
+      refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
+    };
+    if (flags.json) process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+    else for (const line of statusLines(report, Boolean(flags.all))) console.log(line);
+  });
+}
+
+function statusLines(report: StatusReport, all: boolean): string[] {
+  const lines = [`${report.root} ⇄ workspace ${report.workspaceId}${report.offline ? ' (offline: remote not checked)' : ''}`];
+  if (report.lock) {
+    lines.push(report.lock.alive ? `In use by pid ${report.lock.pid} on ${report.lock.hostname}: ${report.lock.command}` : `A stale lock of pid ${report.lock.pid} (no longer running) is left; the next sync takes it over.`);
+  }
+  const shown = report.files.filter((file) => all || file.state !== 'clean');
+  const width = Math.max(0, ...shown.map((file) => file.state.length));
+  for (const file of shown) {
+    const next = file.action ? `  → ${file.action}` : '';
+    lines.push(`  ${file.state.padEnd(width)}  ${file.path}${next}${file.detail ? `  (${file.detail})` : ''}`);
+  }
+  const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
+  lines.push(report.files.length === 0 ? 'No files and no documents yet.' : `${counts}.`);
+  if (report.refusal) lines.push(`A sync now would refuse: ${report.refusal}`);
+  if (report.conflictCopies.length > 0) lines.push(`Conflict copies waiting (merge, then delete them): ${report.conflictCopies.join(', ')}`);
+  if (report.openIntents.length > 0) {
+    lines.push(`Interrupted work: ${report.openIntents.length} operation(s) begun and not recorded (${report.openIntents.map((i) => `${i.kind} ${i.subject}`).join(', ')}); the next sync finishes them.`);
+  }
+  lines.push(`Queue: ${report.queue}. Calls: ${report.calls.thisCommand} by this command${report.calls.recorded === null ? '' : `, ${report.calls.recorded} recorded by kbsync`}.`);
+  return lines;
+}
+
+export const statusCommand: CliCommand = {
+  name: 'status',
+  register(program: Command) {
+    program
+      .command('status')
+      .description('Show each file as clean, local-changed, remote-changed, diverged or conflict, plus interrupted work; changes nothing.')
+      .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
+      .option('--json', 'print a machine-readable report on stdout')
+      .option('--offline', 'do not call the service: local changes only')
+      .option('--all', 'list clean files too')
+      .addHelpText(
+        'after',
+        `
+Reads the ledger without locking it, so it works while \`kbsync watch\` runs. The remote side comes from one
+listing; documents kbsync wrote within the last minute are read once (the listing cannot prove them unchanged).
+
+Examples:
+  kbsync status                  what changed where, and what a sync would do
+  kbsync status --offline        local changes only, no calls
+  kbsync status --json | jq '.files[] | select(.state != "clean")'`,
+      )
+      .action(run);
+  },
+};
