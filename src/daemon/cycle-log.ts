@@ -14,6 +14,11 @@ const DONE: Record<string, string> = {
 
 /** One line per file that changed or failed; unchanged files only at debug level. */
 export function logResult(logger: Logger, result: ActionResult): void {
+  if (!result.ok && result.code === 'QUEUE_CLOSED') {
+    // Not a failure: the daemon is stopping, and the next start picks this file up.
+    logger.info({ path: result.path, action: result.action, code: result.code }, `${result.path}: left for the next start (kbsync is stopping)`);
+    return;
+  }
   if (!result.ok) {
     logger.warn({ path: result.path, action: result.action, code: result.code }, `${result.path}: ${result.action} failed: ${result.error}`);
     return;
