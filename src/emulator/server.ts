@@ -12,6 +12,8 @@ import { handleService } from './service.js';
 /** Three namespaces: `/_emulator/...` admin, `/i/...` web view, everything else the service. */
 export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: SeedRecord): Server {
   return createServer((req, res) => {
+    // The service's own clock, skew included: clients compare modifiedTime with this header, never with theirs.
+    res.setHeader('date', new Date(rt.clock.now()).toUTCString());
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const work =
       url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')
