@@ -1,3 +1,4 @@
+import { isForbidden, isUnauthorized } from '../api/index.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import type { DocumentRecord } from '../ledger/index.js';
 import { createLimit } from '../local/limit.js';
@@ -23,30 +24,42 @@ export type ExecuteOptions = {
 
 /**
  * Carries out a plan. One document's failure is reported and does not stop the others; folders come
- * before the documents in them because the plan is ordered by path.
+ * before the documents in them because the plan is ordered by path. The exception: an answer that
+ * every other call would get too (the token rejected, a permission scope missing) stops the run and
+ * is thrown once the actions in flight have settled, so the user sees one clear error (exit 4)
+ * instead of a failure per file, and the service is not asked a thousand times in vain.
  */
 export async function execute(ctx: SyncContext, actions: readonly Action[], options: ExecuteOptions = {}): Promise<ActionResult[]> {
   const limit = createLimit(options.concurrency ?? 24);
   const folders = actions.filter((a) => a.kind === 'new-local-folder');
   const rest = actions.filter((a) => a.kind !== 'new-local-folder');
   const results: ActionResult[] = [];
+  let stop: { readonly error: unknown } | undefined;
   const run = async (action: Action): Promise<void> => {
-    const result = await carryOut(ctx, action);
+    if (stop) return;
+    const result = await carryOut(ctx, action, (error) => {
+      if (stopsTheRun(error)) stop ??= { error };
+    });
     results.push(result);
     options.onResult?.(result);
   };
   for (const folder of folders) await run(folder);
   await Promise.all(rest.map((action) => limit(() => run(action))));
+  if (stop) throw stop.error;
   return results;
 }
 
-async function carryOut(ctx: SyncContext, action: Action): Promise<ActionResult> {
+/** Failures about the credentials, not the document: every further call would fail the same way. */
+const stopsTheRun = (error: unknown): boolean => isUnauthorized(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0);
+
+async function carryOut(ctx: SyncContext, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
   const path = pathOf(action);
   try {
     const outcome = await dispatch(ctx, action);
     return { ...outcome, action: action.kind, ok: true };
   } catch (error) {
     ctx.logger.debug({ err: error, path }, 'action failed');
+    onError(error);
     return { action: action.kind, path, ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
   }
 }
