@@ -36,6 +36,15 @@ export async function reconcile(
   const remote = knownRemote ?? (await ctx.client.readBlocks(record.docKey));
   const before = await currentText(ctx, path);
   if (!before) return { path, result: 'held', detail: 'the file disappeared during the sync; the next run sees the deletion' };
+  if (ctx.mode !== 'pull' && !ctx.force && emptied(before.text, record.baseMarkdown)) {
+    return {
+      path,
+      result: 'held',
+      detail:
+        'it is empty now but was not at the last sync (an editor may be in the middle of saving it), so its document was left as it is. ' +
+        'If you emptied it on purpose, run `kbsync sync --force` to push the empty file.',
+    };
+  }
   const local = splitText(before.text);
   const base = splitText(record.baseMarkdown);
   const alignment = record.alignment as Alignment;
@@ -115,3 +124,6 @@ export async function reconcile(
     ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}),
   }));
 }
+
+/** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
+const emptied = (text: string, base: string): boolean => text.trim() === '' && base.trim() !== '';
