@@ -65,10 +65,14 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const local = await observeLocal(scan, summaries);
   const seen = new Set(scan.files.map((file) => file.path));
   const records = new Map<string, RecordEntry>();
+  /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
+  const leftAlone = new Set<string>();
   for (const summary of summaries.values()) {
-    if (local.excluded.has(summary.path)) continue;
     // A partial scan proves nothing about the files it did not see (rule 4): leave those alone this time.
-    if (!scan.complete && !seen.has(summary.path)) continue;
+    if (local.excluded.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
+      leftAlone.add(summary.docKey);
+      continue;
+    }
     records.set(summary.path, recordEntryOf(summary));
   }
 
@@ -76,12 +80,13 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const listRemote = options.listRemote ?? (options.mode === 'push' ? 'if-needed' : 'always');
   const needRemote = listRemote === 'always' || hasUnrecorded;
   const rootId = await resolveRoot(client, ledger, options);
-  const remote = needRemote
+  const listed = needRemote
     ? await observeRemote(client, rootId, options.layout, {
         docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
         folderPaths: new Map(ledger.folders.all().map((f) => [f.treeNodeId, f.path])),
       })
     : undefined;
+  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
 
   const planned = plan({
     mode: options.mode,
