@@ -3,6 +3,7 @@ import type { KbClient } from '../api/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { explainLocked } from '../daemon/already-running.js';
 import { openLedger, type Ledger } from '../ledger/index.js';
+import { assertRootDirectorySync } from '../local/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { SyncOptions } from '../sync/engine.js';
@@ -41,6 +42,8 @@ export function ledgerPath(config: Config): string {
 }
 
 export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {
+  // Before the state folder is created inside it: a missing root (an unmounted drive) must not be re-created empty.
+  assertRootDirectorySync(session.config.root);
   const path = ledgerPath(session.config);
   try {
     return openLedger(path, { logger: session.logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });

@@ -24,7 +24,7 @@ export { writeFileAtomic, type WriteOptions } from './atomic-write.js';
 export { backupText, moveToTrash } from './trash.js';
 export type { Expectation } from './expect.js';
 export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
-export { assertRootDirectory } from './root.js';
+export { assertRootDirectory, assertRootDirectorySync } from './root.js';
 export { MAX_NAME_BYTES, fileNameForTitle, safeName, titleForFile, type SafeNameOptions } from './safe-name.js';
 export { pathKey } from './paths.js';
 export { LocalWatcher, createWatcher, type WatcherEvents, type WatcherOptions } from './watcher.js';

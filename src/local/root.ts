@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { InputError, messageOf } from '../errors.js';
 
@@ -11,13 +11,35 @@ export async function assertRootDirectory(root: string): Promise<Stats> {
   try {
     stat = await fsp.stat(root);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const what = code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${messageOf(error)})`;
-    throw new InputError('ROOT_MISSING', `The sync folder ${root} ${what}.`, {
-      hint: 'Is the drive unmounted or the folder moved? Mount or restore it, or fix "root" in sync.config.json. kbsync will not treat a missing folder as empty.',
-      cause: error,
-    });
+    throw rootMissing(root, error);
   }
+  return checkedRoot(root, stat);
+}
+
+/**
+ * The same check, synchronously, for callers about to create something inside the root (the state
+ * folder): creating it would quietly re-create a root that is missing, on the disk under the mount point.
+ */
+export function assertRootDirectorySync(root: string): Stats {
+  let stat: Stats;
+  try {
+    stat = statSync(root);
+  } catch (error) {
+    throw rootMissing(root, error);
+  }
+  return checkedRoot(root, stat);
+}
+
+function rootMissing(root: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const what = code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${messageOf(error)})`;
+  return new InputError('ROOT_MISSING', `The sync folder ${root} ${what}.`, {
+    hint: 'Is the drive unmounted or the folder moved? Mount or restore it, or fix "root" in sync.config.json. kbsync will not treat a missing folder as empty.',
+    cause: error,
+  });
+}
+
+function checkedRoot(root: string, stat: Stats): Stats {
   if (!stat.isDirectory()) {
     throw new InputError('ROOT_MISSING', `The sync folder ${root} is not a folder.`, {
       hint: 'Point "root" in sync.config.json at the folder that holds your Markdown files.',
