@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { KbsyncError, SafetyError, InputError, messageOf } from '../errors.js';
 import { commands } from './commands/index.js';
 import { ExitCode } from './exit-codes.js';
+import { scrubUsageError, usageHint } from './usage-errors.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .description('Keep a folder of Markdown files and a knowledge base in step, in both directions.')
     .version(version)
     .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (text, write) => write(scrubUsageError(text)) })
     .exitOverride();
   for (const command of commands) command.register(program);
   return program;
@@ -28,6 +30,8 @@ async function main(argv: readonly string[]): Promise<void> {
     await buildProgram().parseAsync(argv as string[]);
   } catch (error) {
     if (error instanceof CommanderError) {
+      const hint = usageHint(error.message);
+      if (hint) console.error(hint);
       process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       return;
     }
