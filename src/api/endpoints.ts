@@ -1,22 +1,8 @@
-/** Stable endpoint names: keys for call accounting and per-endpoint rate limits (the emulator uses the same). */
-export const ENDPOINTS = [
-  'listWorkspaces',
-  'getWorkspace',
-  'listNodes',
-  'getNode',
-  'queryNodeByUrl',
-  'createDocument',
-  'deleteDocument',
-  'readBlocks',
-  'overwriteContent',
-  'appendText',
-  'addMembers',
-  'updateMember',
-  'removeMember',
-  'searchDocs',
-] as const;
+import type { EndpointName } from '../model/endpoints.js';
 
-export type Endpoint = (typeof ENDPOINTS)[number];
+/** Stable endpoint names: keys for call accounting and per-endpoint rate limits (the emulator uses the same). */
+export { ENDPOINTS } from '../model/endpoints.js';
+export type Endpoint = EndpointName;
 
 /**
  * Whether a call may be sent again after an ambiguous failure (reset, timeout, 5xx after sending).

@@ -7,7 +7,7 @@ import { withIntent } from './intent.js';
 import { currentText, fingerprintOf, writeConflictCopy } from './local-files.js';
 import { pushBody } from './push-body.js';
 import { reconcile, type DocOutcome } from './reconcile.js';
-import { recordAgreement, remoteTimeOf } from './record.js';
+import { idsOfListed, recordAgreement, remoteTimeOf } from './record.js';
 import { recordUnpushed } from './create.js';
 
 /**
@@ -26,17 +26,7 @@ export async function adopt(ctx: SyncContext, path: string, remote: RemoteDoc): 
   const text = await currentText(ctx, path);
   if (!text) return { path, result: 'held', detail: 'the file disappeared during the sync' };
   const split = splitText(text.text);
-  const ids = {
-    path,
-    docKey: remote.docKey,
-    nodeId: null,
-    treeNodeId: remote.treeNodeId,
-    workspaceId: ctx.workspaceId,
-    parentTreeNodeId: remote.parentTreeNodeId,
-    url: remote.url,
-    remoteTitle: remote.title,
-    members: [],
-  } as const;
+  const ids = idsOfListed(ctx, remote, path);
 
   if (pushBody(ctx, path, split.body).agreesWith(blocks)) {
     const fingerprint = await fingerprintOf(ctx, path);

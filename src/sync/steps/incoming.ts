@@ -8,23 +8,13 @@ import { joinText, splitText } from '../document-text.js';
 import type { RemoteDoc, RemoteFolder } from '../types.js';
 import { withIntent } from './intent.js';
 import type { DocOutcome } from './reconcile.js';
-import { recordAgreement, remoteTimeOf } from './record.js';
+import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
 /** A remote document kbsync has never seen becomes a new local file (never over an existing one). */
 export async function newLocal(ctx: SyncContext, remote: RemoteDoc, path: string): Promise<DocOutcome> {
   const blocks = await ctx.client.readBlocks(remote.docKey);
   const text = blocksToMarkdown(blocks);
-  await writeIncoming(ctx, path, text, blocks, remote, {
-    path,
-    docKey: remote.docKey,
-    nodeId: null,
-    treeNodeId: remote.treeNodeId,
-    workspaceId: ctx.workspaceId,
-    parentTreeNodeId: remote.parentTreeNodeId,
-    url: remote.url,
-    remoteTitle: remote.title,
-    members: [],
-  });
+  await writeIncoming(ctx, path, text, blocks, remote, idsOfListed(ctx, remote, path));
   return { path, result: 'pulled', detail: 'new in the knowledge base' };
 }
 
@@ -46,7 +36,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: Pick<DocumentRecord, 'path' | 'docKey' | 'nodeId' | 'treeNodeId' | 'workspaceId' | 'parentTreeNodeId' | 'url' | 'remoteTitle' | 'members'>,
+  ids: DocumentIds,
 ): Promise<void> {
   await withIntent(
     ctx,

@@ -61,3 +61,20 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     conflictPath,
   });
 }
+
+export type DocumentIds = Pick<DocumentRecord, 'path' | 'docKey' | 'nodeId' | 'treeNodeId' | 'workspaceId' | 'parentTreeNodeId' | 'url' | 'remoteTitle' | 'members'>;
+
+/** The ledger identity of a remote document kbsync did not create (linked or pulled): no creation nodeId. */
+export function idsOfListed(ctx: SyncContext, remote: RemoteDoc, path: string): DocumentIds {
+  return {
+    path,
+    docKey: remote.docKey,
+    nodeId: null,
+    treeNodeId: remote.treeNodeId,
+    workspaceId: ctx.workspaceId,
+    parentTreeNodeId: remote.parentTreeNodeId,
+    url: remote.url,
+    remoteTitle: remote.title,
+    members: [],
+  };
+}
