@@ -32,10 +32,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const warning of first.warnings) logger.warn(warning);
   const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd });
 
-  let runtime = await DaemonRuntime.start(contextOf(first.config, first.configPath));
   let stopping = false;
-  let reloading = Promise.resolve();
-
+  // Handlers first: SIGHUP's default action would kill a daemon that is still starting.
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     const onStop = (signal: NodeJS.Signals): void => {
       if (stopping) {
@@ -48,23 +46,25 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
   });
+  // Reloads run one after the other, each on the runtime the previous one left.
+  let current = DaemonRuntime.start(contextOf(first.config, first.configPath));
   const onHangup = (): void => {
-    reloading = reloading.then(async () => {
-      if (stopping) return;
-      runtime = await reload(runtime, load, logger, contextOf);
-    });
+    current = current.then((runtime) => (stopping ? runtime : reload(runtime, load, logger, contextOf)));
   };
   process.on('SIGHUP', onHangup);
-
-  const signal = await stopped;
-  process.off('SIGHUP', onHangup);
-  const deadlineMs = runtime.config.watch.shutdownDeadlineMs;
-  logger.info({ signal, deadlineMs }, `${signal}: finishing the current work (at most ${deadlineMs} ms), then stopping`);
-  await reloading;
-  const result = await runtime.stop(deadlineMs);
-  if (result.finished) logger.info('stopped');
-  else logger.warn({ operations: result.operations }, 'stopped before the current cycle finished; the next start completes it');
-  return DAEMON_EXIT.stopped;
+  try {
+    await current; // a refusal to start (already running, bad ledger) ends the command here
+    const signal = await stopped;
+    const runtime = await current;
+    const deadlineMs = runtime.config.watch.shutdownDeadlineMs;
+    logger.info({ signal, deadlineMs }, `${signal}: finishing the current work (at most ${deadlineMs} ms), then stopping`);
+    const result = await runtime.stop(deadlineMs);
+    if (result.finished) logger.info('stopped');
+    else logger.warn({ operations: result.operations }, 'stopped before the current cycle finished; the next start completes it');
+    return DAEMON_EXIT.stopped;
+  } finally {
+    process.off('SIGHUP', onHangup);
+  }
 }
 
 /** Re-reads the config; on error keeps the old one running and says why. */
