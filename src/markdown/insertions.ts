@@ -1,7 +1,8 @@
 import type { Block } from '../model/blocks.js';
 import type { MergeState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
-import type { Segment } from './segments.js';
+import { contentOf, type Segment } from './segments.js';
+import { PLACEHOLDER_PREFIX } from './to-markdown.js';
 
 /** Where new blocks of each side go: after a base node (by index), or at the start (-1). */
 export type InsertionPlan = {
@@ -85,7 +86,10 @@ function twinFinder(state: MergeState) {
       const b = localToBase[l];
       // A local edit of a block the remote also changed answers that change, not an addition.
       if (used.has(l) || (b != null && (unchanged[b] || state.remoteState(b).kind === 'changed'))) continue;
-      if (!sameReading((state.local.segments[l] as Segment).node, content)) continue;
+      const segment = state.local.segments[l] as Segment;
+      if (!sameReading(segment.node, content)) continue;
+      // Every unknown block reads alike: only kbsync's own placeholder stands for a remote one.
+      if (content.type === 'unknown' && !contentOf(state.local.body, segment).startsWith(PLACEHOLDER_PREFIX)) continue;
       used.add(l);
       return true;
     }

@@ -44,15 +44,19 @@ export function placeItem(history: readonly ListEntry[], item: ListItemLike): Li
   return entry(item, 0, DEFAULT_BULLET[item.type], 1);
 }
 
-const MARKER = /^([ \t]*)([-*+]|(\d{1,9})([.)]))/;
+const MARKER = /^([ \t]*)([-*+]|(\d{1,9})([.)]))([ \t]*)/;
 
-/** The list entry of an item already written in Markdown (its own source), for placing items after it. */
-export function entryOfSource(item: ListItemLike, source: string, textOffset: number | undefined): ListEntry {
+/**
+ * The list entry of an item already written in Markdown (its own source), for placing items after it.
+ * Its children go at its content column: after the marker and up to four spaces (more is code).
+ */
+export function entryOfSource(item: ListItemLike, source: string): ListEntry {
   const match = MARKER.exec(source);
   if (!match) return entry(item, 0, DEFAULT_BULLET[item.type], 1);
   const indent = (match[1] ?? '').replace(/\t/g, '    ').length;
   const bullet = match[4] ?? match[2] ?? DEFAULT_BULLET[item.type];
   const number = match[3] === undefined ? 1 : Number(match[3]);
-  const contentIndent = textOffset ?? indent + (match[2] ?? '').length + 1;
+  const spaces = (match[5] ?? '').replace(/\t/g, '    ').length;
+  const contentIndent = indent + (match[2] ?? '').length + (spaces >= 1 && spaces <= 4 ? spaces : 1);
   return { ...item, indent, bullet, number, contentIndent };
 }

@@ -107,22 +107,20 @@ export class MergeState {
   }
 
   /** The list entry of source written by hand (kept, rebuilt or resurrected), for placing items after it. */
-  listEntryOf(body: SegmentedBody, segment: Segment, text: string, remote: Block | undefined): ListEntry | undefined {
+  listEntryOf(segment: Segment, text: string, remote: Block | undefined): ListEntry | undefined {
     const node = segment.node;
     const counterpart = remote?.type === 'unorderedList' || remote?.type === 'orderedList' ? remote : undefined;
     const type = counterpart?.type ?? node.type;
     if (type !== 'unorderedList' && type !== 'orderedList') return undefined;
     const listId = counterpart ? counterpart.listId : `local:${node.listId ?? ''}`;
     const level = counterpart ? counterpart.level : (node.level ?? 1) + this.#levelOffset;
-    const textStart = node.textSource?.start;
-    const column = textStart === undefined ? undefined : textStart - (body.body.lastIndexOf('\n', textStart - 1) + 1);
-    return entryOfSource({ type, listId, level }, text, column);
+    return entryOfSource({ type, listId, level }, text);
   }
 
   /** A piece of local source standing in its place. */
   localPiece(localIndex: number, ours: string, extra: Omit<Piece, 'ours' | 'theirs' | 'localIndex'> & { readonly theirs?: string }): Piece {
     const segment = this.local.segments[localIndex] as Segment;
-    const list = this.listEntryOf(this.local, segment, ours, this.remoteOfLocal(localIndex));
+    const list = this.listEntryOf(segment, ours, this.remoteOfLocal(localIndex));
     return { ours, theirs: ours, localIndex, ...(list ? { list } : {}), ...extra };
   }
 

@@ -64,7 +64,7 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   }
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
   if (rebuilt !== undefined) {
-    const list = state.listEntryOf(state.local, segment, rebuilt, remote.block);
+    const list = state.listEntryOf(segment, rebuilt, remote.block);
     state.push({ ours: rebuilt, theirs: rebuilt, localIndex: l, pushable: false, ...(list ? { list } : {}) });
     return;
   }
@@ -102,7 +102,7 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
   const source = baseSource(state, b);
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
   if (rebuilt !== undefined) {
-    const list = state.listEntryOf(state.base, segment, rebuilt, remote.block);
+    const list = state.listEntryOf(segment, rebuilt, remote.block);
     state.push({ ours: rebuilt, theirs: rebuilt, pushable: false, ...(list ? { list } : {}) });
     return false;
   }

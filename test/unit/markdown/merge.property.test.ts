@@ -9,7 +9,7 @@ import { applyPartEdits, documentParts, join, partEdits } from './helpers/docume
 import { applyRemoteEdits, remoteEdits } from './helpers/remote-edits.js';
 import { simulateServiceRead } from './helpers/service-read.js';
 
-const RUNS = { numRuns: Number(process.env.KBSYNC_FC_RUNS ?? 150) };
+const RUNS = { numRuns: Number(process.env.KBSYNC_FC_RUNS ?? 100) };
 const keys = (blocks: readonly Block[]): string[] => blocks.map((block) => contentKey(contentOfBlock(block)));
 
 /** A synced document: its body, what the service read back, and the alignment the ledger stored. */

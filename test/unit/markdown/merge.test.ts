@@ -131,6 +131,14 @@ describe('merge3 examples', () => {
     assert.equal(result.body, 'intro\n\n* a\n* b\n* c\n');
   });
 
+  test('a remote item nested under a task item goes at the item\'s content column', () => {
+    const { base, remoteBase, alignment } = synced('- [ ] task\n- other\n');
+    const nested = newBlock({ type: 'unorderedList', listId: 'new-list', level: 2, text: 'sub' });
+    const result = merge3({ base, remoteBase, remote: reindex([remoteBase[0]!, nested, remoteBase[1]!]), local: base, alignment });
+    assert.equal(result.body, '- [ ] task\n  - sub\n- other\n');
+    assert.deepEqual(simulateServiceRead(result.body).map((b) => ('level' in b && b.type !== 'heading' ? [b.text, b.level] : [])), [['task', 1], ['sub', 2], ['other', 1]]);
+  });
+
   test('an overwrite by someone else (all ids fresh) is diffed by content', () => {
     const { base, remoteBase, alignment } = synced('# T\n\n```\ncode\n```\n\none\n\ntwo\n');
     const remote = withFreshIds(reindex([...retext(remoteBase, 'two', 'two changed')]));
@@ -155,6 +163,16 @@ describe('merge3 examples', () => {
     const { base, remoteBase, alignment } = synced(doc.body);
     const merged = merge3({ base, remoteBase, remote: retext(remoteBase, 'body text', 'new text'), local: doc.body, alignment });
     assert.equal(serializeDocument({ ...doc, body: merged.body }), '---\ntitle: Kept   # exactly\ntags: [x]\n---\n\nnew text\n');
+  });
+
+  test('a remote block the API hides becomes a placeholder once, and is not mistaken for local code', () => {
+    const { base, remoteBase, alignment } = synced('a\n\nb\n');
+    const remote = reindex([remoteBase[0]!, newBlock({ type: 'unknown', kind: 'image' }), remoteBase[1]!]);
+    const local = 'a\n\n```\nlocal code\n```\n\nb\n';
+    const first = merge3({ base, remoteBase, remote, local, alignment });
+    assert.match(first.body, /^a\n\n```\nlocal code\n```\n\n<!-- kbsync: a block the service does not expose .* -->\n\nb\n$/);
+    // The merged body written but the sync not recorded: merging again does not add a second placeholder.
+    assert.equal(merge3({ base, remoteBase, remote, local: first.body, alignment }).body, first.body);
   });
 
   test('a stale or foreign alignment is ignored and recomputed', () => {

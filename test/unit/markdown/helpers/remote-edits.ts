@@ -3,9 +3,9 @@ import type { Block } from '../../../../src/model/blocks.js';
 import { newBlock, reindex } from './service-read.js';
 
 /** An edit made in the web editor: block ids survive except for the blocks it adds. */
-export type RemoteEdit = { readonly kind: 'insert' | 'retext' | 'delete'; readonly at: number };
+export type RemoteEdit = { readonly kind: 'insert' | 'insertItem' | 'retext' | 'delete'; readonly at: number };
 export const remoteEdits = fc.array(
-  fc.record({ kind: fc.constantFrom('insert', 'retext', 'delete') as fc.Arbitrary<RemoteEdit['kind']>, at: fc.nat() }),
+  fc.record({ kind: fc.constantFrom('insert', 'insertItem', 'retext', 'delete') as fc.Arbitrary<RemoteEdit['kind']>, at: fc.nat() }),
   { maxLength: 3 },
 );
 
@@ -15,8 +15,12 @@ export function applyRemoteEdits(blocks: readonly Block[], edits: readonly Remot
   const markers: string[] = [];
   edits.forEach((edit, n) => {
     const text = `${marker}${n} words`;
-    if (edit.kind === 'insert') {
-      out.splice(edit.at % (out.length + 1), 0, newBlock({ type: 'paragraph', text }));
+    if (edit.kind === 'insert' || edit.kind === 'insertItem') {
+      const at = edit.at % (out.length + 1);
+      // An item joins the list of the item before it (same list id and level), as the editor does.
+      const before = out[at - 1];
+      const item = edit.kind === 'insertItem' && (before?.type === 'unorderedList' || before?.type === 'orderedList');
+      out.splice(at, 0, item ? newBlock({ type: before.type, listId: before.listId, level: before.level, text }) : newBlock({ type: 'paragraph', text }));
       markers.push(`${marker}${n}`);
       return;
     }
