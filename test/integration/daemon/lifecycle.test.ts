@@ -6,7 +6,7 @@ import type { SyncFixture } from '../../helpers/sync-fixture.js';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
 
-const FILES = 16;
+const FILES = 10;
 const body = (i: number, version: string) => `# Note ${i}\n\nFirst paragraph ${version}.\n\nSecond paragraph.\n`;
 
 /** Synced notes, then every one edited while the service answers slowly: the daemon is mid-cycle with a full queue. */
