@@ -6,6 +6,8 @@ import { initCommand } from './init.js';
 import { workspacesCommand } from './workspaces.js';
 import { statusCommand } from './status.js';
 import { diffCommand } from './diff.js';
+import { searchCommand } from './search.js';
+import { cloneCommand } from './clone.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, workspacesCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, searchCommand, cloneCommand, workspacesCommand, emulatorCommand];

@@ -1,0 +1,114 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { KbClient, RemoteNode } from '../../api/index.js';
+import { InputError } from '../../errors.js';
+import { safeName } from '../../local/index.js';
+import type { TreeNodeId } from '../../model/ids.js';
+import { fullySynced } from '../../sync/report.js';
+import type { CliCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { syncAndPrint } from '../run-sync.js';
+import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
+import { openSession } from '../session.js';
+import { clientFromFlags } from '../workspace-list.js';
+import { writeNewConfig } from '../write-config.js';
+
+type Flags = ServiceFlags;
+
+/** The remote folder to sync: the node itself for a folder or a workspace, the folder holding it for a document. */
+type Target = { readonly folder: TreeNodeId | null; readonly title: string; readonly document?: RemoteNode };
+
+/**
+ * The service tells no node's parent, so a document's folder is found by walking the tree from the
+ * workspace's root, breadth first, stopping as soon as the document turns up.
+ */
+async function parentOf(client: KbClient, rootId: TreeNodeId, wanted: TreeNodeId): Promise<RemoteNode | null> {
+  let level: (RemoteNode | null)[] = [null];
+  while (level.length > 0) {
+    const next: RemoteNode[] = [];
+    for (const parent of level) {
+      for await (const child of client.listNodes(parent?.treeNodeId ?? rootId)) {
+        if (child.treeNodeId === wanted) return parent;
+        if (child.type === 'FOLDER' || child.hasChildren) next.push(child);
+      }
+    }
+    level = next;
+  }
+  throw new InputError('CLONE_NOT_IN_TREE', 'The document was found by its URL but not in its workspace tree; it may have just moved.', { hint: 'Try again in a moment.' });
+}
+
+async function targetOf(client: KbClient, node: RemoteNode): Promise<Target> {
+  const workspace = await client.getWorkspace(node.workspaceId);
+  if (node.treeNodeId === workspace.rootNodeId) return { folder: null, title: workspace.name };
+  if (node.type === 'FOLDER') return { folder: node.treeNodeId, title: node.title };
+  if (!node.isRichDoc) {
+    throw new InputError('CLONE_NOT_A_DOCUMENT', `"${node.name}" is a ${node.category || 'file'}, not a rich-text document; kbsync syncs documents and folders.`, {
+      hint: 'Pass the URL of a document, a folder or the knowledge base.',
+    });
+  }
+  const parent = await parentOf(client, workspace.rootNodeId, node.treeNodeId);
+  return parent ? { folder: parent.treeNodeId, title: parent.title, document: node } : { folder: null, title: workspace.name, document: node };
+}
+
+async function refuseNonEmpty(dir: string): Promise<void> {
+  const entries = await fsp.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  if (entries.length > 0) {
+    throw new InputError('CLONE_TARGET_EXISTS', `${dir} already exists and is not empty; kbsync clones only into a new or empty folder.`, {
+      hint: 'Pass another folder as the second argument, or run `kbsync init` there to sync an existing folder.',
+    });
+  }
+}
+
+async function run(url: string, dirArg: string | undefined, flags: Flags): Promise<void> {
+  const { client, service, tokenSource } = await clientFromFlags(flags);
+  const node = await client.getNodeByUrl(url);
+  const target = await targetOf(client, node);
+  const dir = path.resolve(dirArg ?? safeName(target.title, { siblings: new Set() }));
+  await refuseNonEmpty(dir);
+  const { configPath } = await writeNewConfig(
+    dir,
+    {
+      root: '.',
+      workspaceId: node.workspaceId,
+      ...(target.folder ? { remoteFolder: target.folder } : {}),
+      service: { baseUrl: service.baseUrl, operatorId: service.operatorId, tokenHeader: service.tokenHeader, token: tokenSource },
+    },
+    { force: false },
+  );
+  console.log(`Cloning "${target.title}" into ${dir}${target.document ? ` (the folder holding "${target.document.title}")` : ''}`);
+  const session = await openSession({ config: configPath ?? undefined, quiet: true });
+  const report = await syncAndPrint(session, 'pull', (line) => console.log(line));
+  console.log(`Linked. From ${path.relative(process.cwd(), dir) || '.'}, \`kbsync sync\` keeps it in step.`);
+  process.exitCode = fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+}
+
+export const cloneCommand: CliCommand = {
+  name: 'clone',
+  register(program: Command) {
+    addServiceOptions(
+      program
+        .command('clone')
+        .argument('<url>', 'web address of a knowledge base, a folder or a document')
+        .argument('[dir]', 'the new folder (default: the folder\'s or knowledge base\'s title)')
+        .description('Make a new local folder synced with a knowledge base, folder or document found by its web address, and pull it.')
+        .option('-c, --config <file>', 'config file to take the service settings from (default: ./sync.config.json)'),
+    )
+      .addHelpText(
+        'after',
+        `
+A folder or knowledge base URL clones that folder. A document URL clones the folder that holds it (the
+document with its siblings): kbsync syncs whole folders. The new folder gets its own sync.config.json
+(root "."), and a first pull links every document in its ledger.
+
+Examples:
+  kbsync clone http://127.0.0.1:8787/i/nodes/<id>               into a folder named after it
+  kbsync clone http://127.0.0.1:8787/i/spaces/<workspaceId> team-notes
+  KBSYNC_TOKEN=... kbsync clone <url> --base-url <api address> --operator-id <unionId>`,
+      )
+      .action(run);
+  },
+};

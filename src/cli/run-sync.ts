@@ -1,0 +1,26 @@
+import { runSync } from '../sync/engine.js';
+import type { SyncReport } from '../sync/report.js';
+import type { SyncMode } from '../sync/types.js';
+import { resultLine, summaryLines } from './output/sync-output.js';
+import { openSyncLedger, syncOptionsOf, type Session } from './session.js';
+
+/** One sync with the session's config, printing a line per changed file and the summary (clone and demo). */
+export async function syncAndPrint(session: Session, mode: SyncMode, print: (line: string) => void): Promise<SyncReport> {
+  const ledger = openSyncLedger(session);
+  try {
+    const report = await runSync(
+      { client: session.client, ledger, logger: session.logger },
+      {
+        ...syncOptionsOf(session.config, { mode, dryRun: false, force: false }),
+        onResult: (result) => {
+          const line = resultLine(result);
+          if (line) print(line);
+        },
+      },
+    );
+    for (const line of summaryLines(report)) print(line);
+    return report;
+  } finally {
+    ledger.close();
+  }
+}
