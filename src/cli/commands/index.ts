@@ -8,6 +8,7 @@ import { statusCommand } from './status.js';
 import { diffCommand } from './diff.js';
 import { searchCommand } from './search.js';
 import { cloneCommand } from './clone.js';
+import { doctorCommand } from './doctor.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, searchCommand, cloneCommand, workspacesCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, searchCommand, cloneCommand, workspacesCommand, doctorCommand, emulatorCommand];

@@ -1,0 +1,53 @@
+import { isApiError, type ApiError, type KbClient } from '../api/index.js';
+import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../model/ids.js';
+
+/**
+ * One call per permission-scope family, each aimed at an id that cannot exist, so that no probe can
+ * change anything: the gateway checks scopes before it looks at ids, so "forbidden" means the scope is
+ * missing and any other answer (usually "not found") means it is granted.
+ */
+export type ScopeProbe = { readonly scope: string; readonly use: string; probe(client: KbClient, workspaceId: WorkspaceId): Promise<unknown> };
+
+const PROBE_ID = 'kbsync-doctor-probe-does-not-exist';
+
+async function firstOf<T>(items: AsyncIterable<T>): Promise<T | undefined> {
+  for await (const item of items) return item;
+  return undefined;
+}
+
+export const SCOPE_PROBES: readonly ScopeProbe[] = [
+  { scope: 'Wiki.Node.Read', use: 'list knowledge bases, folders and documents', probe: (client) => firstOf(client.listWorkspaces()) },
+  { scope: 'Document.WorkspaceDocument.Read', use: 'search (how a create whose answer was lost is found again)', probe: (client, ws) => firstOf(client.search(ws, PROBE_ID)) },
+  { scope: 'Storage.File.Read', use: 'read document bodies', probe: (client) => client.readBlocks(asDocKey(PROBE_ID)) },
+  { scope: 'Storage.File.Write', use: 'create, write and delete documents', probe: (client) => client.overwrite(asDocKey(PROBE_ID), '') },
+  {
+    scope: 'Document.WorkspaceDocument.Write',
+    use: 'manage members from front matter',
+    probe: (client, ws) => client.removeMember(ws, asCreationNodeId(PROBE_ID), asUserId(PROBE_ID)),
+  },
+];
+
+export type ProbeOutcome =
+  | { readonly kind: 'granted' }
+  | { readonly kind: 'missing'; readonly scopes: readonly string[] }
+  /** The call did not get an answer that says anything about scopes (network, token). */
+  | { readonly kind: 'unknown'; readonly error: unknown };
+
+export async function runProbe(probe: ScopeProbe, client: KbClient, workspaceId: WorkspaceId): Promise<ProbeOutcome> {
+  try {
+    await probe.probe(client, workspaceId);
+    return { kind: 'granted' };
+  } catch (error) {
+    if (!isApiError(error)) return { kind: 'unknown', error };
+    if (error.code === 'API_FORBIDDEN') return { kind: 'missing', scopes: error.requiredScopes?.length ? error.requiredScopes : [probe.scope] };
+    if (answered(error)) return { kind: 'granted' };
+    return { kind: 'unknown', error };
+  }
+}
+
+/** The service looked at the request past the scope check (it refused the made-up id, or the operatorId). */
+export const answered = (error: ApiError): boolean => ['API_NOT_FOUND', 'API_BAD_REQUEST', 'API_CONFLICT', 'API_TOO_LARGE'].includes(error.code);
+
+/** The operatorId was refused: the service's paramError/MissingoperatorId answers. */
+export const operatorRefused = (error: unknown): error is ApiError =>
+  isApiError(error) && error.code === 'API_BAD_REQUEST' && (error.serviceCode === 'paramError' || error.serviceCode === 'MissingoperatorId');
