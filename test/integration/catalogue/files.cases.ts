@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { open, writeFile, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CaseFixture } from '../../helpers/bad-input.js';
+import { reportOf, synced, type BadInput } from './case.js';
+
+const GOOD = { 'good.md': '# Good\n\nAlready synced.\n' };
+
+/** Writes `bytes` into the root as `rel` after the good note is synced: the run then meets only the bad file. */
+const badFile = (rel: string, bytes: Buffer | string) => async (f: CaseFixture) => {
+  await synced(f, GOOD);
+  await writeFile(join(f.root, rel), bytes);
+};
+
+const problemOf = (run: Parameters<NonNullable<BadInput['check']>>[1], path: string) =>
+  reportOf(run).problems.find((p) => p.path === path);
+
+/** Copies `total` bytes into `abs` in chunks, slowly, the way a large copy from a network drive arrives. */
+async function slowCopy(abs: string, total: number, chunk: number): Promise<void> {
+  const handle = await open(abs, 'w');
+  try {
+    const line = Buffer.alloc(chunk, 'All work and no play makes a very long file.\n');
+    for (let written = 0; written < total; written += chunk) {
+      await handle.write(line);
+      await sleep(5);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Unusable files are reported (exit 1), never pushed, never touched; the rest of the folder still syncs. */
+export const fileCases: readonly BadInput[] = [
+  {
+    group: 'files',
+    name: 'a file that is not UTF-8 (Latin-1)',
+    setup: badFile('latin.md', Buffer.from('# Caf\xe9\n\nna\xefve\n', 'latin1')),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/latin\.md is not valid UTF-8/, /Convert it to UTF-8/, /FILE_NOT_UTF8/],
+  },
+  {
+    group: 'files',
+    name: 'a file with NUL bytes',
+    setup: badFile('binary.md', Buffer.from('# Binary\n\x00\x01\x02 data\n', 'latin1')),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/binary\.md holds a NUL byte at offset 9/, /Remove the binary content, or exclude the file/],
+  },
+  {
+    group: 'files',
+    name: 'a body over the 50,000-character limit',
+    setup: badFile('long.md', `# Long\n\n${'word '.repeat(10_001)}\n`),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/long\.md is too large to sync: 50\d{3} characters \(the service keeps at most 50000\)/, /Split it into smaller documents/],
+  },
+  {
+    group: 'files',
+    name: 'a synced file truncated to 0 bytes mid-save',
+    setup: async (f) => {
+      await synced(f, { 'draft.md': '# Draft\n\nThree paragraphs of real writing.\n' });
+      await truncate(join(f.root, 'draft.md'), 0);
+    },
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/draft\.md/, /empty/, /--force/],
+    check: async (f) => {
+      // The user really wants it empty: --force pushes it.
+      const forced = await f.sync(['--force']);
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.equal(f.remoteDoc('Draft').markdown, '');
+    },
+  },
+  {
+    group: 'files',
+    name: 'a 20 MB file copied in slowly while a sync runs',
+    setup: async (f) => synced(f, GOOD),
+    run: async (f) => {
+      const copying = slowCopy(join(f.root, 'huge.md'), 20 * 1024 * 1024, 256 * 1024);
+      const during = await f.sync();
+      await copying;
+      assert.ok(during.code === 0 || during.code === 1, during.stderr);
+      return f.sync();
+    },
+    exit: 1,
+    says: [/huge\.md is too large to sync: 20971520 bytes on disk \(the limit is \d+\)/, /Split it into smaller documents, or exclude it/],
+    // The copy itself is the only local change; the knowledge base must not have seen any of it.
+    changes: 'local',
+    check: async (f) => assert.deepEqual(f.remoteDocs().map((d) => d.title), ['Good']),
+  },
+  {
+    group: 'files',
+    name: 'editor temp files (.swp, ~, .#lock, 4913, .tmp, ~$, .~lock) beside a note',
+    setup: async (f) => {
+      await synced(f, GOOD);
+      const junk = ['.good.md.swp', 'good.md~', '.#good.md', '4913', 'good.md.tmp', '~$good.md', '.~lock.good.md#', '.kbsync-tmp-123.md', 'x.tmp.md~'];
+      for (const name of junk) await writeFile(join(f.root, name), '# Junk\n\nhalf a save\n');
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
+    check: async (f) => assert.deepEqual(f.remoteDocs().map((d) => d.title), ['Good']),
+  },
+  {
+    group: 'files',
+    name: 'malformed front matter (bad YAML)',
+    setup: badFile('yaml.md', '---\ntitle: [unclosed\nmembers: {\n---\n# Yaml\n'),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/yaml\.md/, /front matter/i, /[Ff]ix/],
+    check: async (f, run) => assert.ok(problemOf(run, 'yaml.md')),
+  },
+  {
+    group: 'files',
+    name: 'front matter `members` of the wrong shape',
+    setup: badFile('members.md', '---\nmembers: alice\n---\n# Members\n'),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/members\.md/, /members/, /a list of \{ userId, role \}/],
+  },
+  {
+    group: 'files',
+    name: 'a new file with `publish: false`',
+    setup: badFile('private.md', '---\npublish: false\n---\n# Private\n\nNot for the knowledge base.\n'),
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
+    check: async (f) => assert.deepEqual(f.remoteDocs().map((d) => d.title), ['Good']),
+  },
+  {
+    group: 'files',
+    name: 'a synced file later marked `publish: false` (the document is left alone, not deleted)',
+    setup: async (f) => {
+      await synced(f, { 'later.md': '# Later\n\nShared once.\n' });
+      await f.write('later.md', '---\npublish: false\n---\n# Later\n\nShared once.\n');
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
+    check: async (f) => assert.equal(f.remoteDoc('Later').markdown, '# Later\n\nShared once.\n'),
+  },
+];
