@@ -9,6 +9,7 @@ import { diffCommand } from './diff.js';
 import { searchCommand } from './search.js';
 import { cloneCommand } from './clone.js';
 import { doctorCommand } from './doctor.js';
+import { demoCommand } from './demo.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, searchCommand, cloneCommand, workspacesCommand, doctorCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, searchCommand, cloneCommand, workspacesCommand, doctorCommand, demoCommand, emulatorCommand];
