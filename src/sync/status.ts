@@ -111,8 +111,8 @@ export async function fileStates(client: KbClient, inspection: Inspection): Prom
   const states: FileStatus[] = [];
   const add = (path: string, state: FileState, extra: Omit<FileStatus, 'path' | 'state' | 'action'> = {}): void => {
     const planned = actions.get(path);
-    // A clean file's 'check' is one read confirming the listing, not a change worth showing.
-    const action = planned === 'check' && state === 'clean' ? undefined : planned;
+    // A 'check' is the planner's "read it to know"; status has read it, so it says what the read showed.
+    const action = planned === 'check' ? (state === 'remote-changed' ? 'pull' : undefined) : planned;
     states.push({ path, state, ...(action ? { action } : {}), ...extra });
   };
 
