@@ -95,6 +95,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     remote,
     localFolders: new Set(scan.folders),
     recordedFolders: new Set(ledger.folders.all().map((f) => f.path)),
+    occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
   });

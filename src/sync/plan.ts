@@ -147,7 +147,7 @@ function placeUnrecorded(
   }
 
   if (!input.remote || input.mode === 'push') return;
-  const names = new TakenNames([...input.local.keys(), ...input.records.keys()]);
+  const names = new TakenNames([...input.local.keys(), ...input.records.keys(), ...(input.occupied ?? [])]);
   for (const doc of [...input.remote.docs.values()].sort((a, b) => compare(a.localPath, b.localPath))) {
     if (recordedKeys.has(doc.docKey) || adopted.has(doc.docKey)) continue;
     actions.push({ kind: 'new-local', remote: doc, path: names.claim(doc.localPath) });

@@ -72,6 +72,11 @@ export type PlanInput = {
   readonly localFolders: ReadonlySet<string>;
   /** Local folders the ledger has mirrored before: a remote folder kbsync already knows is never re-created locally. */
   readonly recordedFolders: ReadonlySet<string>;
+  /**
+   * Paths taken on disk by entries that are not synced (symlinks, special files, conflict copies): a new
+   * remote document must get another name, or writing it would fail on every run.
+   */
+  readonly occupied?: ReadonlySet<string>;
   readonly layout: Layout;
   readonly guards: Guards;
 };
