@@ -60,6 +60,25 @@ export const pathCases: readonly BadInput[] = [
   },
   {
     group: 'paths',
+    name: 'a remote document named like a symlinked file in the root',
+    setup: async (f) => {
+      await writeFile(join(f.dir, 'victim.md'), '# Victim\n\nOutside the root.\n');
+      await symlink('../victim.md', join(f.root, 'victim.md'));
+      f.remoteCreate('victim', '# Victim\n\nFrom the knowledge base.\n');
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [/victim\.md.*symlink to a file outside the sync folder/],
+    changes: 'local',
+    check: async (f) => {
+      // It lands beside the link under another name, instead of failing on the link at every run.
+      assert.equal(await f.read('victim (2).md'), '# Victim\n\nFrom the knowledge base.\n');
+      assert.equal(await readFile(join(f.dir, 'victim.md'), 'utf8'), '# Victim\n\nOutside the root.\n');
+      await assertSteady(f);
+    },
+  },
+  {
+    group: 'paths',
     name: 'the same name in NFC and NFD forms',
     setup: async (f) => {
       await f.write('caf\u00e9.md', '# Composed\n\nNFC.\n');
