@@ -36,7 +36,7 @@ export type PreviewContext = {
 };
 
 const NOTES: Partial<Record<Action['kind'], string>> = {
-  'delete-remote': 'deleted locally: the document would be deleted (if kbsync created it)',
+  'delete-remote': 'deleted locally: the document would be deleted, if kbsync created it',
   'trash-local': "deleted in the knowledge base: the file would move to kbsync's trash",
   forget: 'gone on both sides: only the ledger row would be dropped',
   recreate: 'edited locally but deleted in the knowledge base: the document would be created again',
