@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/config/index.js';
+import { runCli } from '../../helpers/cli.js';
+import { withEmulator, type RunningEmulator } from '../../helpers/emulator.js';
+
+async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'kbsync-init-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const serviceArgs = (em: RunningEmulator): string[] => ['--base-url', em.seed.baseUrl, '--operator-id', em.seed.operatorId];
+const tokenEnv = (em: RunningEmulator) => ({ KBSYNC_TOKEN: em.seed.token });
+
+test('init writes a valid config for the chosen workspace, refuses to overwrite it, and replaces it with --force', async () => {
+  await withEmulator(async (em) => {
+    await withDir(async (dir) => {
+      const result = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: tokenEnv(em) });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Wrote .*sync\.config\.json: "Team Docs"/);
+      const file = join(dir, 'sync.config.json');
+      const written = await readFile(file, 'utf8');
+      assert.doesNotMatch(written, new RegExp(em.seed.token), 'the token itself is never written');
+      const { config } = await loadConfig({ path: file, cwd: dir, env: {} });
+      assert.equal(config.workspaceId, em.seed.workspaceId);
+      assert.equal(config.service.baseUrl, em.seed.baseUrl);
+      assert.equal(config.service.operatorId, em.seed.operatorId);
+      assert.deepEqual(config.service.token, { env: 'KBSYNC_TOKEN' });
+      assert.equal(config.root, join(dir, 'docs'));
+
+      const again = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: tokenEnv(em) });
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /already exists.*--force.*\[CONFIG_EXISTS\]/s);
+      assert.equal(await readFile(file, 'utf8'), written);
+
+      const forced = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--token-env', 'MY_TOKEN', '--force'], { env: { MY_TOKEN: em.seed.token } });
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).service.token, { env: 'MY_TOKEN' });
+    });
+  });
+});
+
+test('init without a terminal: several workspaces need --workspace (exit 2, the list shown); no token is exit 2', async () => {
+  await withEmulator(async (em) => {
+    await withDir(async (dir) => {
+      const ambiguous = await runCli(['init', '--dir', dir, ...serviceArgs(em)], { env: tokenEnv(em) });
+      assert.equal(ambiguous.code, 2);
+      assert.match(ambiguous.stderr, /2 workspaces; choose one with --workspace/);
+      assert.match(ambiguous.stderr, new RegExp(em.seed.workspaceId));
+      assert.match(ambiguous.stderr, /Second Space/);
+
+      const noToken = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: { KBSYNC_TOKEN: '' } });
+      assert.equal(noToken.code, 2);
+      assert.match(noToken.stderr, /KBSYNC_TOKEN.*\[TOKEN_MISSING\]/s);
+
+      const noService = await runCli(['init', '--dir', dir], { env: tokenEnv(em) });
+      assert.equal(noService.code, 2);
+      assert.match(noService.stderr, /--base-url/);
+    });
+  });
+});
+
+test('workspaces lists name, id and url, as text or JSON, from flags or from a config file', async () => {
+  await withEmulator(async (em) => {
+    await withDir(async (dir) => {
+      const text = await runCli(['workspaces', ...serviceArgs(em)], { env: tokenEnv(em), cwd: dir });
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, new RegExp(`Team Docs\\s+${em.seed.workspaceId}\\s+${em.seed.workspaceUrl.replace(/[.?]/g, '\\$&')}`));
+      assert.match(text.stdout, /Second Space/);
+
+      await writeFile(join(dir, 'sync.config.json'), JSON.stringify({ workspaceId: em.seed.workspaceId, service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId } }));
+      const json = await runCli(['workspaces', '--json'], { env: tokenEnv(em), cwd: dir });
+      assert.equal(json.code, 0, json.stderr);
+      const rows = JSON.parse(json.stdout) as { workspaceId: string; name: string; url: string }[];
+      assert.deepEqual(rows.map((row) => row.name).sort(), ['Second Space', 'Team Docs']);
+      assert.equal(rows.find((row) => row.name === 'Team Docs')?.url, em.seed.workspaceUrl);
+
+      const wrongOperator = await runCli(['workspaces', '--operator-id', em.seed.userId], { env: tokenEnv(em), cwd: dir });
+      assert.equal(wrongOperator.code, 4);
+      assert.match(wrongOperator.stderr, /unionId, not the userId/);
+    });
+  });
+});
