@@ -61,7 +61,8 @@ export async function ensureParentFolders(root: string, rel: string, options: { 
       stat = await fsp.lstat(current);
     }
     if (stat === null) throw new InputError('PATH_MISSING', `The folder "${shown}" does not exist.`, { hint: 'Run a fresh sync: the folder was moved or deleted meanwhile.' });
-    if (stat.isSymbolicLink()) throw unsafe(rel, `"${shown}" is a symlink`);
+    // Named by the folder, not `rel`: callers pass a child name (`folder/_`) just to have the folder made.
+    if (stat.isSymbolicLink()) throw unsafe(shown, 'that folder is a symlink');
     if (!stat.isDirectory()) {
       throw new InputError('PATH_NOT_FOLDER', `Cannot write "${rel}": "${shown}" is a file, not a folder.`, {
         hint: 'Rename or move that file, then sync again.',
