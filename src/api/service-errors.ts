@@ -40,6 +40,10 @@ export function mapServiceError(endpoint: Endpoint, status: number, body: Servic
   const details = { endpoint, status, serviceCode: code, requestId: body.requestId, requiredScopes };
   const fail = (apiCode: ApiErrorCode, message: string, hint: string): ApiError => new ApiError(apiCode, message, details, { hint });
 
+  if (code === 'workspaceNotExist') {
+    return fail('API_NOT_FOUND', `The knowledge base (workspace) is gone or not visible to the operator (${endpoint} answered ${said}).`,
+      'Check workspaceId in the configuration (`kbsync workspaces` lists the ones the token and operator can see); if it is right, make sure the operatorId user is a member of it.');
+  }
   if (code !== undefined && looksGone(code)) {
     return fail('API_NOT_FOUND', `The document, node or knowledge base is gone (${endpoint} answered ${said}).`,
       'It was deleted on the service or is no longer visible to the operator; if it should exist, check that the operatorId user can open it.');
