@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { snapshotTree } from '../../helpers/bad-input.js';
+import { printed, snapshotTree } from '../../helpers/bad-input.js';
 import { assertSteady, reportOf, synced, type BadInput } from './case.js';
 
 const skippedPaths = (run: Parameters<NonNullable<BadInput['check']>>[1]): string[] => reportOf(run).skipped.map((s) => s.path);
@@ -51,8 +51,9 @@ export const pathCases: readonly BadInput[] = [
     },
     run: (f) => f.sync(),
     exit: 1,
-    says: [/linked/, /symlink/, /Replace the symlink with a real folder, or exclude the path/],
-    check: async (f) => {
+    says: [/Refusing to touch \\?"linked\\?": that folder is a symlink/, /Replace the symlink with a real folder, or exclude the path/],
+    check: async (f, run) => {
+      assert.doesNotMatch(printed(run), /linked\/_/, 'the message names the folder, not an internal probe path');
       const outside = await snapshotTree(join(f.dir, 'elsewhere'));
       assert.deepEqual([...outside.keys()], ['theirs.md']);
       assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), ['A', 'Planted']);

@@ -98,7 +98,7 @@ export const serviceCases: readonly BadInput[] = [
     },
     run: (f) => f.sync(),
     exit: 4,
-    says: [/gone|does not exist|not exist/i, /workspaceId|operatorId user can open it/],
+    says: [/knowledge base \(workspace\) is gone or not visible/, /Check workspaceId in the configuration \(`kbsync workspaces` lists/],
     check: async (f) => assert.equal(f.remoteDocs().length, 0),
   },
 ];
