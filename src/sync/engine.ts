@@ -7,7 +7,7 @@ import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
 import { asTreeNodeId } from '../model/ids.js';
 import type { SyncContext } from './context.js';
 import { execute, type ActionResult } from './executor.js';
-import { observeLocal } from './observe-local.js';
+import { observeLocal, stillOnDisk } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { plan } from './plan.js';
 import { pathOf } from './placement.js';
@@ -64,12 +64,13 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const summaries = new Map(ledger.documents.allSummaries().map((s) => [s.path, s]));
   const local = await observeLocal(scan, summaries);
   const seen = new Set(scan.files.map((file) => file.path));
+  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
   const records = new Map<string, RecordEntry>();
   /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
   const leftAlone = new Set<string>();
   for (const summary of summaries.values()) {
     // A partial scan proves nothing about the files it did not see (rule 4): leave those alone this time.
-    if (local.excluded.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
+    if (local.excluded.has(summary.path) || ignored.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
       leftAlone.add(summary.docKey);
       continue;
     }

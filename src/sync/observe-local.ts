@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { messageOf, KbsyncError } from '../errors.js';
 import type { DocumentSummary } from '../ledger/index.js';
-import { hashText, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../local/index.js';
+import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../local/index.js';
 import { createLimit } from '../local/limit.js';
 import { documentTitle, isUnpublished } from './document-text.js';
 import type { LocalEntry } from './types.js';
@@ -75,4 +75,21 @@ async function readEntry(root: string, file: LocalFile, summary: DocumentSummary
     into.texts.delete(file.path);
     into.problems.push({ path: file.path, code: error instanceof KbsyncError ? error.code : 'FILE_INVALID', message: messageOf(error) });
   }
+}
+
+/**
+ * Of the synced paths a complete scan did not list, those still on disk: left out by include/exclude or an
+ * ignore file (or replaced by a symlink), not deleted. Excluding a file stops syncing it; it never deletes its document.
+ */
+export async function stillOnDisk(root: string, paths: readonly string[]): Promise<Set<string>> {
+  const limit = createLimit(16);
+  const present = new Set<string>();
+  await Promise.all(
+    paths.map((path) =>
+      limit(async () => {
+        if ((await lstatOrNull(join(root, path)).catch(() => null)) !== null) present.add(path);
+      }),
+    ),
+  );
+  return present;
 }

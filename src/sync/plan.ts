@@ -54,6 +54,8 @@ export function plan(input: PlanInput): Plan {
         break;
       case 'push':
         if (canPush) actions.push({ kind: 'push', record });
+        // A pull cannot send the edit, but the remote may have changed unseen: the merge reads it and keeps the edit pending.
+        else if (remoteSide === 'uncertain' && remote) actions.push({ kind: 'merge', record, remote });
         else holdBack(record.path, 'changed locally; a push sends it');
         break;
       case 'check':

@@ -7,13 +7,11 @@ import { crashPoint } from '../crash-points.js';
 import { folderOf } from '../placement.js';
 import { withIntent } from './intent.js';
 import { reconcile, type DocOutcome } from './reconcile.js';
-import { recordAgreement } from './record.js';
+import { recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
 type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
 
-/** A fingerprint no file has: the created-but-not-pushed row never passes the stat fast path. */
-const NEVER = { size: -1, mtimeMs: -1, ino: -1, dev: -1 };
 
 /**
  * Creates the document for a local file, then pushes the body. The ledger row is written as soon as the
@@ -64,7 +62,8 @@ export function recordUnpushed(
     members: [],
     fileText: '',
     baseText: '',
-    fingerprint: NEVER,
+    // The created-but-not-pushed row never passes the stat fast path.
+    fingerprint: UNMATCHABLE,
     remoteBlocks,
     remoteTime: { modifiedTime: '', recheck: true },
     conflictPath: null,

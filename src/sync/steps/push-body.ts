@@ -1,5 +1,6 @@
 import type { DocKey, BlockId } from '../../model/ids.js';
 import type { Block } from '../../model/blocks.js';
+import { KbsyncError } from '../../errors.js';
 import { backupText } from '../../local/index.js';
 import { appendOnlyChange, blocksToMarkdown, contentOfBlock, outline, sameContent, toPushMarkdown, type Alignment } from '../../markdown/index.js';
 import type { SyncContext } from '../context.js';
@@ -30,9 +31,22 @@ export function pushBody(ctx: SyncContext, path: string, body: string): Outgoing
       if (append) await ctx.client.appendText(docKey, append.blockId, append.text);
       else await ctx.client.overwrite(docKey, markdown);
       crashPoint('after-overwrite');
-      return ctx.client.readBlocks(docKey);
+      const after = await ctx.client.readBlocks(docKey);
+      // Someone else wrote between our write and this read: recording their body as what we pushed would
+      // hide both edits from every later run. Failing leaves the ledger as it was, so the next run merges.
+      if (!agrees(markdown, after)) throw changedDuringWrite(path);
+      return after;
     },
   };
+}
+
+function changedDuringWrite(path: string): KbsyncError {
+  return new KbsyncError(
+    'REMOTE_CHANGED_DURING_WRITE',
+    `"${path}" changed in the knowledge base while kbsync was writing it (someone else saved it at the same moment). ` +
+      'Nothing was lost: your version is in the file, theirs is in the knowledge base.',
+    { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
+  );
 }
 
 /** The outline kbsync expects the service to make of `markdown`, compared block by block with what it holds. */

@@ -1,6 +1,6 @@
 import type { DocumentRecord } from '../../ledger/index.js';
 import { hashText } from '../../local/index.js';
-import { blocksHash, merge3, type Alignment } from '../../markdown/index.js';
+import { blocksHash, hasPlaceholders, merge3, type Alignment } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
@@ -54,7 +54,7 @@ export async function reconcile(
   // The remote's edits applied to the local file, local source kept wherever the remote did not change.
   const merged = remoteChanged
     ? merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: local.body, alignment })
-    : { body: local.body, conflicts: [] };
+    : { body: local.body, conflicts: [], conflictCopyBody: undefined };
   const outgoing = pushBody(ctx, path, ctx.mode === 'push' ? local.body : merged.body);
 
   if (ctx.mode === 'push' && remoteChanged && !outgoing.agreesWith(remote) && !ctx.force) {
@@ -84,28 +84,33 @@ export async function reconcile(
         }
         if (merged.conflicts.length > 0) {
           // The remote's whole version, with local source for the blocks it did not touch.
-          const theirs = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment });
-          conflictPath = await writeConflictCopy(ctx, path, joinText(local.head, theirs.body));
+          const theirs = merged.conflictCopyBody ?? merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment }).body;
+          conflictPath = await writeConflictCopy(ctx, path, joinText(local.head, theirs));
         }
       }
 
       let remoteAfter: readonly Block[] = remote;
       let wroteRemote = false;
+      let blocked = false;
       if (ctx.mode !== 'pull' && !outgoing.agreesWith(remote)) {
         const localBody = splitText(fileText).body;
         const appended = remoteChanged ? undefined : outgoing.appendOnly(base.body, localBody, record.remoteBlocks, alignment);
-        remoteAfter = await outgoing.send(record.docKey, remote, appended);
-        wroteRemote = true;
+        // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
+        blocked = !appended && hasPlaceholders(outgoing.markdown);
+        if (!blocked) {
+          remoteAfter = await outgoing.send(record.docKey, remote, appended);
+          wroteRemote = true;
+        }
       }
       const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, local.frontMatter.members);
 
       // A pull-only run leaves local edits unpushed: the new base is the old one with the remote's edits,
       // so the local edits still show as local changes next time.
       const baseText =
-        ctx.mode === 'pull' && localChanged
+        (ctx.mode === 'pull' || blocked) && localChanged
           ? joinText(base.head, merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment }).body)
           : fileText;
-      return { fileText, fingerprint, conflictPath, remoteAfter, wroteRemote, baseText, members };
+      return { fileText, fingerprint, conflictPath, remoteAfter, wroteRemote, baseText, members, blocked };
     },
     (done) =>
       recordAgreement(ctx, {
@@ -120,10 +125,16 @@ export async function reconcile(
       }),
   ).then((done) => ({
     path,
-    result: done.conflictPath ? 'conflict' : remoteChanged && (localChanged || done.wroteRemote) ? 'merged' : done.wroteRemote ? 'pushed' : remoteChanged ? 'pulled' : 'unchanged',
+    ...(done.blocked ? { detail: PLACEHOLDER_HELD } : {}),
+    result: done.blocked ? 'held' : done.conflictPath ? 'conflict' : remoteChanged && (localChanged || done.wroteRemote) ? 'merged' : done.wroteRemote ? 'pushed' : remoteChanged ? 'pulled' : 'unchanged',
     ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}),
   }));
 }
 
 /** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
 const emptied = (text: string, base: string): boolean => text.trim() === '' && base.trim() !== '';
+
+const PLACEHOLDER_HELD =
+  'not pushed: the file still holds kbsync placeholder comments for content the service does not expose (code, images, tables), ' +
+  'and overwriting the document would destroy that content. Edit this document in the web editor, or delete the placeholder ' +
+  'comments from the file (accepting that the hidden content is replaced) and sync again.';

@@ -32,7 +32,11 @@ export type Agreement = Omit<
 > & {
   /** The file as it now is on disk. */
   readonly fileText: string;
-  /** What both sides agreed on; the file text except after a pull-only merge that left local edits unpushed. */
+  /**
+   * What both sides agreed on: the file text, except when local edits are left unpushed (a pull-only run,
+   * a push that was held back): then the file is recorded as differing from this base, so the next run
+   * still sees those edits as local changes.
+   */
   readonly baseText: string;
   readonly fingerprint: FileFingerprint;
   readonly remoteBlocks: readonly Block[];
@@ -40,15 +44,21 @@ export type Agreement = Omit<
   readonly conflictPath: string | null;
 };
 
+/** A fingerprint no file has: a row recorded with it never passes the stat fast path. */
+export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, dev: -1 };
+
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, ...ids } = agreement;
+  const pendingLocal = baseText !== fileText;
+  // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
+  const stat = pendingLocal ? UNMATCHABLE : fingerprint;
   ctx.ledger.documents.upsert({
     ...ids,
-    localHash: hashText(fileText),
-    statSize: fingerprint.size,
-    statMtimeMs: fingerprint.mtimeMs,
-    statIno: fingerprint.ino,
+    localHash: hashText(pendingLocal ? baseText : fileText),
+    statSize: stat.size,
+    statMtimeMs: stat.mtimeMs,
+    statIno: stat.ino,
     baseMarkdown: baseText,
     remoteBlocks: [...remoteBlocks],
     remoteBlocksHash: blocksHash(remoteBlocks),

@@ -157,4 +157,38 @@ describe('kbsync sync end to end against the emulator', () => {
       assert.equal(again.report?.callsByEndpoint['createDocument'], undefined);
     });
   });
+
+  test('a pulled document with hidden content (code) is never overwritten while its placeholder is in the file', async () => {
+    await withSyncFixture(async (f) => {
+      f.em.admin.createDocument({ name: 'Runbook', markdown: '# Runbook\n\nSteps:\n\n```sh\nrestart --all\n```\n' });
+      assert.equal((await f.sync()).code, 0);
+      const pulled = await f.read('Runbook.md');
+      assert.match(pulled, /<!-- kbsync:/);
+      await f.write('Runbook.md', pulled.replace('Steps:', 'Steps, carefully:'));
+      const held = await f.sync();
+      assert.equal(held.code, 1, 'a held document is reported as not synced');
+      const result = held.report?.results.find((r) => r.path === 'Runbook.md');
+      assert.ok(result?.ok && result.result === 'held' && /placeholder/.test(result.detail ?? ''), JSON.stringify(result));
+      assert.match(f.remoteDoc('Runbook').markdown ?? '', /restart --all/, 'the code the API never showed is still there');
+      // The local edit is not forgotten: it is held again on the next run.
+      const again = await f.sync();
+      assert.equal(again.report?.results.find((r) => r.path === 'Runbook.md')?.ok && again.report.results.find((r) => r.path === 'Runbook.md')?.action, 'push');
+    });
+  });
+
+  test('--pull merges remote edits into an edited file and keeps the local edit pending for the next push', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('p.md', '# P\n\nOne.\n\nTwo.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.editDocument(f.remoteDoc('P').dentryUuid, '# P\n\nOne, remote.\n\nTwo.\n');
+      await f.write('p.md', '# P\n\nOne.\n\nTwo, local.\n');
+      const pulled = await f.sync(['--pull']);
+      assert.equal(pulled.code, 0, pulled.stderr);
+      assert.equal(await f.read('p.md'), '# P\n\nOne, remote.\n\nTwo, local.\n');
+      assert.equal(f.remoteDoc('P').markdown, '# P\n\nOne, remote.\n\nTwo.\n', 'a pull never writes the service');
+      const pushed = await f.sync(['--push']);
+      assert.equal(pushed.code, 0, pushed.stderr);
+      assert.equal(f.remoteDoc('P').markdown, '# P\n\nOne, remote.\n\nTwo, local.\n');
+    });
+  });
 });

@@ -233,6 +233,11 @@ describe('planner: one-way modes', () => {
       { path: 'b.md', reason: 'deleted in the knowledge base; a pull moves the file to the trash' },
     ]);
   });
+  test('pull with a local edit and an uncertain remote reads it (merge), keeping the edit pending', () => {
+    const unsure = record('a.md', { remoteModifiedTime: '' });
+    const result = plan(input({ mode: 'pull', locals: [local('a.md', { hash: 'x' }), ...othersLocal], records: [unsure, ...others], remotes: [remoteOf(unsure, { modifiedTime: T1 }), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['merge a.md']);
+  });
   test('pull never writes the service, but merges both-edited documents into the file', () => {
     const result = plan(input({ mode: 'pull', locals: [local('a.md', { hash: 'x' }), ...othersLocal], records: [a, b, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), remoteOf(b), ...othersRemote] }));
     assert.deepEqual(summary(result.actions), ['merge a.md']);
