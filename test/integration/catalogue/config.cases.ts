@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { configOf, writeConfig, type BadInput } from './case.js';
+import { configOf, synced, writeConfig, type BadInput } from './case.js';
 
 const NOTE = { 'a.md': '# A\n\nKept.\n' };
 const withNote = async (f: Parameters<NonNullable<BadInput['setup']>>[0]): Promise<void> => {
@@ -150,5 +150,27 @@ export const configCases: readonly BadInput[] = [
     run: (f) => f.sync([], { KBSYNC_GUARDS_MAX_DELETES: 'lots' }),
     exit: 2,
     says: [/KBSYNC_GUARDS_MAX_DELETES="lots" is not a number/, /Set it to a number .* or unset it/],
+  },
+  {
+    group: 'config',
+    name: 'a synced folder newly excluded (exclude: drafts/**): its documents are left alone, not deleted',
+    setup: async (f) => {
+      await synced(f, { 'a.md': '# A\n\nx\n', 'b.md': '# B\n\nx\n', 'c.md': '# C\n\nx\n', 'drafts/d.md': '# D\n\nx\n' });
+      await writeConfig(f, configOf(f, (c) => (c['exclude'] = ['drafts/**'])));
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
+  },
+  {
+    group: 'config',
+    name: 'a synced file newly ignored by a .kbsyncignore: its document is left alone, not deleted',
+    setup: async (f) => {
+      await synced(f, { 'a.md': '# A\n\nx\n', 'b.md': '# B\n\nx\n', 'c.md': '# C\n\nx\n', 'private.md': '# Private\n\nx\n' });
+      await writeFile(join(f.root, '.kbsyncignore'), 'private.md\n');
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
   },
 ];

@@ -47,6 +47,17 @@ export const guardCases: readonly BadInput[] = [
   },
   {
     group: 'guards',
+    name: 'a colleague deletes most documents (8 of 10): the mass-delete guard, no local trashing',
+    setup: async (f) => {
+      await synced(f, TEN);
+      for (const doc of f.remoteDocs().slice(0, 8)) f.em.admin.deleteNode(doc.dentryUuid);
+    },
+    run: (f) => f.sync(),
+    exit: 3,
+    says: [/would delete 8 of 10 synced documents/, /--force/, /MASS_DELETE/],
+  },
+  {
+    group: 'guards',
     name: 'the whole local folder emptied',
     setup: async (f) => {
       await synced(f, TEN);
