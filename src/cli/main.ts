@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { KbsyncError, SafetyError, InputError, messageOf } from '../errors.js';
 import { commands } from './commands/index.js';
+import { redact } from '../secrets.js';
 import { ExitCode } from './exit-codes.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
 
@@ -36,8 +37,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     const code = error instanceof KbsyncError ? ` [${error.code}]` : '';
-    console.error(`kbsync: ${messageOf(error)}${code}`);
-    if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) console.error(error.stack);
+    // Errors are built redacted; this is the last gate before the terminal, for any that were not (rule 9).
+    console.error(redact(`kbsync: ${messageOf(error)}${code}`));
+    if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) console.error(redact(error.stack));
     process.exitCode = exitCodeOf(error);
   }
 }
