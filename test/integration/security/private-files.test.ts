@@ -41,7 +41,8 @@ describe('state, backups and secrets are private to the owner', () => {
       await withFixture(async (f) => {
         await f.write('a.md', '# A\n\nOne.\n\nTwo.\n');
         await f.write('gone.md', '# Gone\n\nDeleted remotely.\n');
-        assert.equal((await f.sync()).code, 0);
+        const first = await f.sync();
+        assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
         // A merge backs up both bodies; a remote delete moves the file to the trash.
         f.em.admin.editDocument(f.remoteDoc('A').dentryUuid, '# A\n\nOne, remote.\n\nTwo.\n');
         await f.write('a.md', '# A\n\nOne.\n\nTwo, local.\n');
