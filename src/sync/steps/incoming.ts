@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../../ledger/index.js';
-import { ensureParentFolders, writeFileAtomic } from '../../local/index.js';
+import { ensureParentFolders, hashText, writeFileAtomic } from '../../local/index.js';
 import { blocksToMarkdown, merge3, type Alignment } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
@@ -40,7 +40,8 @@ async function writeIncoming(
 ): Promise<void> {
   await withIntent(
     ctx,
-    { kind: 'write-local', subject: path, payload: { docKey: ids.docKey } },
+    // The hash lets a rerun recognise this very text if the run dies before recording it (see adopt).
+    { kind: 'write-local', subject: path, payload: { docKey: ids.docKey, hash: hashText(text) } },
     async () => {
       crashPoint('mid-pull');
       const fingerprint = await writeFileAtomic(ctx.root, path, text, { expect: 'absent' });
