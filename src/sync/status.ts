@@ -7,7 +7,7 @@ import type { DocKey, TreeNodeId } from '../model/ids.js';
 import { asTreeNodeId } from '../model/ids.js';
 import type { SyncOptions } from './engine.js';
 import { detectMoves } from './moves.js';
-import { observeLocal, type LocalObservation } from './observe-local.js';
+import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { plan } from './plan.js';
 import { pathOf } from './placement.js';
@@ -44,19 +44,26 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   });
   const summaries = new Map((ledger?.documents.allSummaries() ?? []).map((s) => [s.path, s]));
   const local = await observeLocal(scan, summaries);
+  // Mirrors runSync's observation, so that status and diff show what a sync would do.
   const seen = new Set(scan.files.map((file) => file.path));
+  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
   const records = new Map<string, RecordEntry>();
+  const leftAlone = new Set<string>();
   for (const summary of summaries.values()) {
-    // As in a sync: unusable files and files a partial scan did not reach prove nothing.
-    if (local.excluded.has(summary.path) || (!scan.complete && !seen.has(summary.path))) continue;
+    // As in a sync: unusable, newly ignored and unreached files prove nothing; their documents are left alone.
+    if (local.excluded.has(summary.path) || ignored.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
+      leftAlone.add(summary.docKey);
+      continue;
+    }
     records.set(summary.path, { ...summary, ino: summary.statIno });
   }
   let remote: RemoteSnapshot | undefined;
   if (!options.offline) {
-    remote = await observeRemote(client, await rootOf(client, ledger, options), options.layout, {
+    const listed = await observeRemote(client, await rootOf(client, ledger, options), options.layout, {
       docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
       folderPaths: new Map((ledger?.folders.all() ?? []).map((f) => [f.treeNodeId, f.path])),
     });
+    remote = leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   }
   const planned = plan({
     mode: options.mode,
@@ -65,6 +72,7 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
     remote,
     localFolders: new Set(scan.folders),
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
+    occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
   });
