@@ -49,8 +49,14 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   return results;
 }
 
-/** Failures about the credentials, not the document: every further call would fail the same way. */
-const stopsTheRun = (error: unknown): boolean => isUnauthorized(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0);
+/**
+ * Failures about the credentials, not the document: every further call would fail the same way. A scope
+ * missing only for sharing (front matter `members`) is the exception: bodies still sync, so it stays per file.
+ */
+const stopsTheRun = (error: unknown): boolean =>
+  isUnauthorized(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0 && !MEMBER_ENDPOINTS.has(error.endpoint));
+
+const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
 
 async function carryOut(ctx: SyncContext, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
   const path = pathOf(action);
