@@ -31,6 +31,26 @@ export const serviceCases: readonly BadInput[] = [
   },
   {
     group: 'service',
+    name: 'a token lacking only the sharing scope: bodies still sync, the file with members is reported',
+    setup: async (f) => {
+      const colleague = f.em.seed.otherUser.userId;
+      await f.write('plain.md', '# Plain\n\nNo sharing.\n');
+      await f.write('shared.md', `---\nmembers:\n  - userId: ${colleague}\n    role: editor\n---\n# Shared\n\nWith a colleague.\n`);
+    },
+    run: (f) => {
+      const token = f.em.admin.addToken(['Wiki.Node.Read', 'Storage.File.Read', 'Storage.File.Write', 'Document.WorkspaceDocument.Read']);
+      return f.sync([], { KBSYNC_TOKEN: token });
+    },
+    exit: 1,
+    says: [/shared\.md/, /lacks the permission scope\(s\) Document\.WorkspaceDocument\.Write/, /Grant Document\.WorkspaceDocument\.Write to the app/],
+    changes: 'remote',
+    check: async (f) => {
+      assert.equal(f.remoteDoc('Plain').markdown, '# Plain\n\nNo sharing.\n');
+      assert.equal(f.remoteDocs().length, 2);
+    },
+  },
+  {
+    group: 'service',
     name: 'a userId given as operatorId',
     setup: async (f) => {
       await write(NEW_NOTE)(f);
