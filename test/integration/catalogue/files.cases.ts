@@ -75,6 +75,18 @@ export const fileCases: readonly BadInput[] = [
   },
   {
     group: 'files',
+    name: 'a synced file emptied while its document was edited remotely (push only, as in CI)',
+    setup: async (f) => {
+      await synced(f, { 'both.md': '# Both\n\nOriginal.\n' });
+      f.em.admin.editDocument(f.remoteDoc('Both').dentryUuid, '# Both\n\nEdited in the web editor.\n');
+      await writeFile(join(f.root, 'both.md'), '\n\n');
+    },
+    run: (f) => f.sync(['--push']),
+    exit: 1,
+    says: [/both\.md/, /empty now but was not at the last sync/, /kbsync sync --force/],
+  },
+  {
+    group: 'files',
     name: 'a 20 MB file copied in slowly while a sync runs',
     setup: async (f) => synced(f, GOOD),
     run: async (f) => {
