@@ -1,18 +1,14 @@
 import type { KbClient } from '../api/index.js';
 import { SafetyError } from '../errors.js';
-import type { DocumentSummary, Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
-import { scanLocal } from '../local/index.js';
 import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
-import { asTreeNodeId } from '../model/ids.js';
 import type { SyncContext } from './context.js';
 import { execute, type ActionResult } from './executor.js';
-import { observeLocal, stillOnDisk } from './observe-local.js';
-import { observeRemote } from './observe-remote.js';
-import { plan } from './plan.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot } from './observe.js';
 import { pathOf } from './placement.js';
 import { buildReport, type SyncReport } from './report.js';
-import type { Guards, Layout, RecordEntry, SyncMode } from './types.js';
+import type { Guards, Layout, SyncMode } from './types.js';
 
 export type SyncOptions = {
   readonly root: string;
@@ -50,56 +46,17 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const { client, ledger, logger } = deps;
   const started = Date.now();
   const callsBefore = client.queue.stats().totals.calls;
-  checkWorkspace(ledger, options.workspaceId);
+  assertSameWorkspace(ledger, options.workspaceId, true);
   const interrupted = ledger.intents.open();
   if (interrupted.length > 0) {
     logger.warn({ intents: interrupted.map((i) => `${i.kind} ${i.subject}`) }, 'a previous run was interrupted during %d operations; reconciling them first', interrupted.length);
   }
 
-  const scan = await scanLocal(options.root, {
-    stateDir: options.stateDir,
-    ...(options.include ? { include: options.include } : {}),
-    ...(options.exclude ? { exclude: options.exclude } : {}),
-  });
-  const summaries = new Map(ledger.documents.allSummaries().map((s) => [s.path, s]));
-  const local = await observeLocal(scan, summaries);
-  const seen = new Set(scan.files.map((file) => file.path));
-  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
-  const records = new Map<string, RecordEntry>();
-  /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
-  const leftAlone = new Set<string>();
-  for (const summary of summaries.values()) {
-    // A partial scan proves nothing about the files it did not see (rule 4): leave those alone this time.
-    if (local.excluded.has(summary.path) || ignored.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
-      leftAlone.add(summary.docKey);
-      continue;
-    }
-    records.set(summary.path, recordEntryOf(summary));
-  }
-
-  const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
-  const listRemote = options.listRemote ?? (options.mode === 'push' ? 'if-needed' : 'always');
-  const needRemote = listRemote === 'always' || hasUnrecorded;
-  const rootId = await resolveRoot(client, ledger, options);
-  const listed = needRemote
-    ? await observeRemote(client, rootId, options.layout, {
-        docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
-        folderPaths: new Map(ledger.folders.all().map((f) => [f.treeNodeId, f.path])),
-      })
-    : undefined;
-  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
-
-  const planned = plan({
-    mode: options.mode,
-    local: local.entries,
-    records,
-    remote,
-    localFolders: new Set(scan.folders),
-    recordedFolders: new Set(ledger.folders.all().map((f) => f.path)),
-    occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
-    layout: options.layout,
-    guards: options.guards,
-  });
+  const rootId = await workspaceRoot(client, ledger, options, true);
+  const { scan, local, remote, plan: planned } = await observeAndPlan(
+    { client, ledger, rootId: async () => rootId },
+    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' ? 'if-needed' : 'always') },
+  );
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length);
 
@@ -149,47 +106,4 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,
   });
-}
-
-function recordEntryOf(summary: DocumentSummary): RecordEntry {
-  return {
-    path: summary.path,
-    docKey: summary.docKey,
-    nodeId: summary.nodeId,
-    treeNodeId: summary.treeNodeId,
-    parentTreeNodeId: summary.parentTreeNodeId,
-    localHash: summary.localHash,
-    ino: summary.statIno,
-    remoteTitle: summary.remoteTitle,
-    remoteModifiedTime: summary.remoteModifiedTime,
-    recheck: summary.recheck,
-  };
-}
-
-const rootKey = (options: Pick<SyncOptions, 'workspaceId'>): string => `rootNodeId:${options.workspaceId}`;
-
-/** The remote folder synced with the root: configured, or the workspace's root node (asked once, then remembered). */
-async function resolveRoot(client: KbClient, ledger: Ledger, options: SyncOptions): Promise<TreeNodeId> {
-  if (options.remoteFolder) return options.remoteFolder;
-  const cached = ledger.meta.get(rootKey(options));
-  if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
-  const workspace = await client.getWorkspace(options.workspaceId);
-  ledger.meta.set(rootKey(options), workspace.rootNodeId);
-  return workspace.rootNodeId;
-}
-
-/** A folder synced with one workspace must not silently switch to another: every document would look deleted. */
-function checkWorkspace(ledger: Ledger, workspaceId: WorkspaceId): void {
-  const recorded = ledger.meta.get('workspaceId');
-  if (recorded === undefined || ledger.documents.count() === 0) {
-    ledger.meta.set('workspaceId', workspaceId);
-    return;
-  }
-  if (recorded !== workspaceId) {
-    throw new SafetyError(
-      'WORKSPACE_CHANGED',
-      `This folder was synced with workspace ${String(recorded)}, but the config now names ${workspaceId}. Nothing was done.`,
-      { hint: 'Put the workspaceId back, or sync the other workspace into a new folder (or move the state folder aside to start over).' },
-    );
-  }
 }

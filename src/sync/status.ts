@@ -1,17 +1,12 @@
 import type { KbClient } from '../api/index.js';
-import { SafetyError } from '../errors.js';
 import type { DocumentSummary, Ledger } from '../ledger/index.js';
-import { scanLocal, type LocalScan } from '../local/index.js';
 import { blocksHash } from '../markdown/index.js';
-import type { DocKey, TreeNodeId } from '../model/ids.js';
-import { asTreeNodeId } from '../model/ids.js';
+import type { DocKey } from '../model/ids.js';
 import type { SyncOptions } from './engine.js';
 import { detectMoves } from './moves.js';
-import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
-import { observeRemote } from './observe-remote.js';
-import { plan } from './plan.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe.js';
 import { pathOf } from './placement.js';
-import type { ActionKind, Plan, RecordEntry, RemoteDoc, RemoteSnapshot } from './types.js';
+import type { ActionKind, RemoteDoc } from './types.js';
 
 /**
  * Read-only queries over a synced folder for `kbsync status` and `kbsync diff`: the same observation
@@ -23,60 +18,17 @@ export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceI
   readonly offline: boolean;
 };
 
-export type Inspection = {
-  readonly scan: LocalScan;
-  readonly local: LocalObservation;
-  readonly summaries: ReadonlyMap<string, DocumentSummary>;
-  readonly records: ReadonlyMap<string, RecordEntry>;
-  readonly remote: RemoteSnapshot | undefined;
-  /** What a sync in `options.mode` would do now; a refused plan has no actions and names its refusal. */
-  readonly plan: Plan;
-};
+/** What status and diff work from: exactly what a sync would observe and plan. */
+export type Inspection = Observation;
 
 /** Observes both sides like a sync does and plans, changing nothing. `ledger` is undefined before the first sync. */
 export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, options: InspectOptions): Promise<Inspection> {
   const { client, ledger } = deps;
-  checkWorkspace(ledger, options);
-  const scan = await scanLocal(options.root, {
-    stateDir: options.stateDir,
-    ...(options.include ? { include: options.include } : {}),
-    ...(options.exclude ? { exclude: options.exclude } : {}),
-  });
-  const summaries = new Map((ledger?.documents.allSummaries() ?? []).map((s) => [s.path, s]));
-  const local = await observeLocal(scan, summaries);
-  // Mirrors runSync's observation, so that status and diff show what a sync would do.
-  const seen = new Set(scan.files.map((file) => file.path));
-  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
-  const records = new Map<string, RecordEntry>();
-  const leftAlone = new Set<string>();
-  for (const summary of summaries.values()) {
-    // As in a sync: unusable, newly ignored and unreached files prove nothing; their documents are left alone.
-    if (local.excluded.has(summary.path) || ignored.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
-      leftAlone.add(summary.docKey);
-      continue;
-    }
-    records.set(summary.path, { ...summary, ino: summary.statIno });
-  }
-  let remote: RemoteSnapshot | undefined;
-  if (!options.offline) {
-    const listed = await observeRemote(client, await rootOf(client, ledger, options), options.layout, {
-      docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
-      folderPaths: new Map((ledger?.folders.all() ?? []).map((f) => [f.treeNodeId, f.path])),
-    });
-    remote = leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
-  }
-  const planned = plan({
-    mode: options.mode,
-    local: local.entries,
-    records,
-    remote,
-    localFolders: new Set(scan.folders),
-    recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
-    occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
-    layout: options.layout,
-    guards: options.guards,
-  });
-  return { scan, local, summaries, records, remote, plan: planned };
+  assertSameWorkspace(ledger, options.workspaceId, false);
+  return observeAndPlan(
+    { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false) },
+    { ...options, listRemote: options.offline ? 'never' : 'always' },
+  );
 }
 
 export type FileState =
@@ -162,17 +114,3 @@ async function remoteSideOf(client: KbClient, summary: DocumentSummary, listed: 
 }
 
 /** The remote folder synced with the root, found without writing it down (a sync remembers it; this only reads). */
-async function rootOf(client: KbClient, ledger: Ledger | undefined, options: InspectOptions): Promise<TreeNodeId> {
-  if (options.remoteFolder) return options.remoteFolder;
-  const cached = ledger?.meta.get(`rootNodeId:${options.workspaceId}`);
-  if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
-  return (await client.getWorkspace(options.workspaceId)).rootNodeId;
-}
-
-function checkWorkspace(ledger: Ledger | undefined, options: InspectOptions): void {
-  const recorded = ledger?.meta.get('workspaceId');
-  if (recorded === undefined || !ledger || ledger.documents.count() === 0 || recorded === options.workspaceId) return;
-  throw new SafetyError('WORKSPACE_CHANGED', `This folder was synced with workspace ${String(recorded)}, but the config now names ${options.workspaceId}.`, {
-    hint: 'Put the workspaceId back, or sync the other workspace into a new folder.',
-  });
-}

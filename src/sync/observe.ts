@@ -1,0 +1,142 @@
+import type { KbClient } from '../api/index.js';
+import { SafetyError } from '../errors.js';
+import type { DocumentSummary, Ledger } from '../ledger/index.js';
+import { scanLocal, type LocalScan } from '../local/index.js';
+import { asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../model/ids.js';
+import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
+import { observeRemote } from './observe-remote.js';
+import { plan } from './plan.js';
+import type { Guards, Layout, Plan, RecordEntry, RemoteSnapshot, SyncMode } from './types.js';
+
+export type ObserveOptions = {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly workspaceId: WorkspaceId;
+  readonly remoteFolder?: TreeNodeId | undefined;
+  readonly layout: Layout;
+  readonly mode: SyncMode;
+  readonly include?: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
+  readonly guards: Guards;
+  /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
+  readonly listRemote: 'always' | 'if-needed' | 'never';
+};
+
+export type Observation = {
+  readonly scan: LocalScan;
+  readonly local: LocalObservation;
+  readonly summaries: ReadonlyMap<string, DocumentSummary>;
+  readonly records: ReadonlyMap<string, RecordEntry>;
+  readonly remote: RemoteSnapshot | undefined;
+  readonly plan: Plan;
+};
+
+/**
+ * Steps 1 and 2 of every run: observe both sides and decide, in the pure planner, against the ledger.
+ * It writes nothing, so `sync`, `status` and `diff` (on a read-only ledger, or none yet) share it and
+ * always agree on what a sync would do.
+ */
+export async function observeAndPlan(
+  deps: { readonly client: KbClient; readonly ledger: Ledger | undefined; readonly rootId: () => Promise<TreeNodeId> },
+  options: ObserveOptions,
+): Promise<Observation> {
+  const { client, ledger } = deps;
+  const scan = await scanLocal(options.root, {
+    stateDir: options.stateDir,
+    ...(options.include ? { include: options.include } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+  });
+  const summaries = new Map((ledger?.documents.allSummaries() ?? []).map((s) => [s.path, s]));
+  const local = await observeLocal(scan, summaries);
+  const seen = new Set(scan.files.map((file) => file.path));
+  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
+  const records = new Map<string, RecordEntry>();
+  /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
+  const leftAlone = new Set<string>();
+  for (const summary of summaries.values()) {
+    // Unusable, newly ignored and unreached files prove nothing (rule 4): their documents are left alone this time.
+    if (local.excluded.has(summary.path) || ignored.has(summary.path) || (!scan.complete && !seen.has(summary.path))) {
+      leftAlone.add(summary.docKey);
+      continue;
+    }
+    records.set(summary.path, recordEntryOf(summary));
+  }
+
+  const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
+  const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
+  const listed = list
+    ? await observeRemote(client, await deps.rootId(), options.layout, {
+        docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
+        folderPaths: new Map((ledger?.folders.all() ?? []).map((f) => [f.treeNodeId, f.path])),
+      })
+    : undefined;
+  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
+
+  const planned = plan({
+    mode: options.mode,
+    local: local.entries,
+    records,
+    remote,
+    localFolders: new Set(scan.folders),
+    recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
+    occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
+    layout: options.layout,
+    guards: options.guards,
+  });
+  return { scan, local, summaries, records, remote, plan: planned };
+}
+
+function recordEntryOf(summary: DocumentSummary): RecordEntry {
+  return {
+    path: summary.path,
+    docKey: summary.docKey,
+    nodeId: summary.nodeId,
+    treeNodeId: summary.treeNodeId,
+    parentTreeNodeId: summary.parentTreeNodeId,
+    localHash: summary.localHash,
+    ino: summary.statIno,
+    remoteTitle: summary.remoteTitle,
+    remoteModifiedTime: summary.remoteModifiedTime,
+    recheck: summary.recheck,
+  };
+}
+
+const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}`;
+
+/**
+ * The remote folder synced with the root: configured, or the workspace's root node (asked once; with
+ * `remember` it is kept in the ledger, so a no-op push makes no call at all).
+ */
+export async function workspaceRoot(
+  client: KbClient,
+  ledger: Ledger | undefined,
+  options: { readonly workspaceId: WorkspaceId; readonly remoteFolder?: TreeNodeId | undefined },
+  remember: boolean,
+): Promise<TreeNodeId> {
+  if (options.remoteFolder) return options.remoteFolder;
+  const cached = ledger?.meta.get(rootKey(options.workspaceId));
+  if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
+  const { rootNodeId } = await client.getWorkspace(options.workspaceId);
+  if (remember) ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);
+  return rootNodeId;
+}
+
+/**
+ * A folder synced with one workspace must not silently switch to another: every document would look
+ * deleted. With `remember`, a ledger with no documents yet takes the configured workspace as its own.
+ */
+export function assertSameWorkspace(ledger: Ledger | undefined, workspaceId: WorkspaceId, remember: boolean): void {
+  if (!ledger) return;
+  const recorded = ledger.meta.get('workspaceId');
+  if (recorded === undefined || ledger.documents.count() === 0) {
+    if (remember) ledger.meta.set('workspaceId', workspaceId);
+    return;
+  }
+  if (recorded !== workspaceId) {
+    throw new SafetyError(
+      'WORKSPACE_CHANGED',
+      `This folder was synced with workspace ${String(recorded)}, but the config now names ${workspaceId}. Nothing was done.`,
+      { hint: 'Put the workspaceId back, or sync the other workspace into a new folder (or move the state folder aside to start over).' },
+    );
+  }
+}
