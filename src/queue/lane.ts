@@ -41,11 +41,22 @@ export class Lane {
     return this.#clock.now() >= this.limiter.nextStartAt();
   }
 
+  /** Records the start of the attempt being dispatched, with the time it was due if it had to wait. */
+  started(now: number): void {
+    this.limiter.started(now, this.#dueAt);
+  }
+
+  /** When the attempt now being dispatched was due, if it had to wait for its turn (dispatch is one at a time). */
+  #dueAt: number | undefined;
+
   async #waitForTurn(signal: AbortSignal): Promise<void> {
+    this.#dueAt = undefined;
     for (;;) {
       signal.throwIfAborted();
-      const wait = this.limiter.nextStartAt() - this.#clock.now();
+      const due = this.limiter.nextStartAt();
+      const wait = due - this.#clock.now();
       if (wait <= 0) return;
+      this.#dueAt = due;
       await this.#clock.sleep(wait);
     }
   }

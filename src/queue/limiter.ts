@@ -2,8 +2,11 @@
  * The adaptive rate of one endpoint (AIMD). The service gives each endpoint its own budget
  * (about 20 calls/s per app), so each endpoint paces and backs off on its own.
  *
- * - Pacing is even: one start per 1000/rate ms, never a burst, so a client at 20/s stays inside a
- *   20/s token bucket.
+ * - Pacing is even: one start per 1000/rate ms on a fixed schedule, so a client at 20/s stays inside a
+ *   20/s token bucket. A call that was due but started late (a busy event loop, timer slop, a global
+ *   slot still taken) keeps its slot in the schedule: the next one is due one interval after the slot,
+ *   not after the late start, so lateness does not lower the rate. The catch-up is bounded by one
+ *   interval: at most rate × window + 1 starts in any window, never a burst after an idle spell.
  * - A throttle answer halves the rate (down to `minRate`) and pauses the endpoint for at least
  *   `minPauseMs` (or Retry-After when larger): the service asked us to wait.
  * - After `quietMs` without a throttle the rate climbs back additively, one step per quiet period.
@@ -42,9 +45,13 @@ export class EndpointLimiter {
     return Math.max(this.#pausedUntil, this.#lastStart + spacing);
   }
 
-  /** Records that a call started now, and probes the rate back up after a quiet period. */
-  started(now: number): void {
-    this.#lastStart = now;
+  /**
+   * Records that a call started now, and probes the rate back up after a quiet period. `dueAt`: the
+   * time the call was waiting for (nextStartAt when it had to wait); a call that did not wait has none.
+   */
+  started(now: number, dueAt?: number): void {
+    const spacing = this.#rate > 0 ? 1000 / this.#rate : 0;
+    this.#lastStart = dueAt === undefined ? now : Math.min(now, Math.max(dueAt, now - spacing));
     const { rate, quietMs } = this.#options;
     if (this.#rate > 0 && this.#rate < rate && now - this.#lastChange >= quietMs) {
       this.#rate = Math.min(rate, this.#rate + Math.max(1, rate / 10));

@@ -182,7 +182,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
                 this.#queued--;
                 this.#inFlight++;
                 lane.counts.calls++;
-                lane.limiter.started(this.#clock.now());
+                lane.started(this.#clock.now());
                 began(true);
                 try {
                   resolve(await attempt());
