@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigSchema, loadConfig, type Env, type TokenSourceConfig } from '../config/index.js';
 import { describeIssues } from '../config/issues.js';
 import { InputError, KbsyncError } from '../errors.js';
-import type { ServiceSettings } from './service-client.js';
+import type { ServiceSettings } from '../setup/index.js';
 
 /** How `init`, `clone` and `workspaces` find the service before (or without) a sync.config.json. */
 export type ServiceFlags = {

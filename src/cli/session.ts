@@ -1,14 +1,11 @@
 import { join } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import { loadConfig, type Config } from '../config/index.js';
-import { explainLocked } from '../daemon/already-running.js';
-import { openLedger, type Ledger } from '../ledger/index.js';
-import { assertRootDirectorySync } from '../local/index.js';
+import type { Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
-import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
-import type { SyncOptions } from '../sync/engine.js';
-import type { SyncMode } from '../sync/types.js';
-import { createServiceClient } from './service-client.js';
+import { createServiceClient, openStateLedger } from '../setup/index.js';
+
+export { ledgerPath, syncOptionsOf } from '../setup/index.js';
 
 /** What every command that talks to the service needs, built from the config in one place. */
 export type Session = {
@@ -37,34 +34,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   return { config, configPath: configPath ?? undefined, client, logger };
 }
 
-export function ledgerPath(config: Config): string {
-  return join(config.stateDir, 'ledger.sqlite');
-}
-
 export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {
-  // Before the state folder is created inside it: a missing root (an unmounted drive) must not be re-created empty.
-  assertRootDirectorySync(session.config.root);
-  const path = ledgerPath(session.config);
-  try {
-    return openLedger(path, { logger: session.logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });
-  } catch (error) {
-    // When `kbsync watch` holds the lock, say that a daemon keeps the folder in sync, not just "locked by pid N".
-    throw explainLocked(error, { root: session.config.root, ledgerPath: path, command: 'other' });
-  }
-}
-
-export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boolean; force: boolean }): SyncOptions {
-  return {
-    root: config.root,
-    stateDir: config.stateDir,
-    workspaceId: asWorkspaceId(config.workspaceId),
-    remoteFolder: config.remoteFolder ? asTreeNodeId(config.remoteFolder) : undefined,
-    layout: config.layout,
-    mode: run.mode,
-    dryRun: run.dryRun,
-    links: config.links,
-    include: config.include,
-    exclude: config.exclude,
-    guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
-  };
+  return openStateLedger(session.config, session.logger, { ...options, command: 'other' });
 }

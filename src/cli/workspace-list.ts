@@ -1,6 +1,6 @@
 import type { KbClient, Workspace } from '../api/index.js';
 import { createLogger } from '../log.js';
-import { createServiceClient } from './service-client.js';
+import { createServiceClient } from '../setup/index.js';
 import { resolveService, type ResolvedService, type ServiceFlags } from './service-flags.js';
 
 /** Every workspace the token and operator can see (all pages). */

@@ -49,7 +49,7 @@ const GuardsSchema = z
       .describe('Refuse a run that would delete more than this share of the synced documents on either side.'),
     maxDeletes: countFromZero().default(50).describe('Refuse a run that would delete more than this many documents or files.'),
   })
-  .describe('Mass-deletion guards: a run over either limit deletes nothing and asks for --force-deletes.');
+  .describe('Mass-deletion guards: a run over either limit deletes nothing and asks for --force.');
 
 const WatchSchema = z
   .strictObject({

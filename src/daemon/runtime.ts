@@ -1,11 +1,9 @@
 import { dirname } from 'node:path';
 import type { KbClient } from '../api/index.js';
-import { createServiceClient } from '../cli/service-client.js';
-import { ledgerPath, syncOptionsOf } from '../cli/session.js';
+import { createServiceClient, openStateLedger, syncOptionsOf } from '../setup/index.js';
 import type { Config } from '../config/index.js';
-import { openLedger, type Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
-import { explainLocked } from './already-running.js';
 import { CallMeter } from './call-meter.js';
 import { HotDocuments } from './hot-documents.js';
 import { LocalSource } from './local-source.js';
@@ -48,13 +46,7 @@ export class DaemonRuntime {
   static async start(context: RuntimeContext): Promise<DaemonRuntime> {
     const { config, logger } = context;
     const { client } = createServiceClient(config.service, { env: context.env, cwd: context.configPath ? dirname(context.configPath) : context.cwd, logger });
-    const path = ledgerPath(config);
-    let ledger: Ledger;
-    try {
-      ledger = openLedger(path, { logger });
-    } catch (error) {
-      throw explainLocked(error, { root: config.root, ledgerPath: path, command: 'watch' });
-    }
+    const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
     try {
       const meter = new CallMeter(client, ledger);
       const hot = new HotDocuments();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncOptionsOf } from '../../src/cli/session.js';
-import { createServiceClient } from '../../src/cli/service-client.js';
+import { createServiceClient } from '../../src/setup/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { DumpedNode, RunningEmulator } from '../../src/emulator/index.js';
 import { openLedger } from '../../src/ledger/index.js';

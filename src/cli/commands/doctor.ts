@@ -10,7 +10,7 @@ import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
 import type { CliCommand } from '../command.js';
 import { operatorRefused, runProbe, SCOPE_PROBES } from '../doctor-probes.js';
 import { ExitCode } from '../exit-codes.js';
-import { createServiceClient } from '../service-client.js';
+import { createServiceClient } from '../../setup/index.js';
 import { ledgerPath } from '../session.js';
 
 /** `config` problems are fixed in the configuration or on this machine (exit 2); `service` ones make the service unusable (exit 4). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServiceClient } from '../../../src/cli/service-client.js';
+import { createServiceClient } from '../../../src/setup/index.js';
 import { ledgerPath, syncOptionsOf } from '../../../src/cli/session.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { CallMeter } from '../../../src/daemon/call-meter.js';

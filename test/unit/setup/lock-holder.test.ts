@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explainLocked, isDaemon } from '../../../src/daemon/already-running.js';
+import { explainLocked, isDaemon } from '../../../src/setup/index.js';
 import { KbsyncError, SafetyError } from '../../../src/errors.js';
 
 describe('explainLocked: a held ledger explained', () => {

@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
+import { openLedger, type Ledger } from '../ledger/index.js';
+import { assertRootDirectorySync } from '../local/index.js';
+import type { Logger } from '../log.js';
+import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
+import type { SyncOptions } from '../sync/engine.js';
+import type { SyncMode } from '../sync/types.js';
+import { explainLocked } from './lock-holder.js';
+
+export function ledgerPath(config: Config): string {
+  return join(config.stateDir, 'ledger.sqlite');
+}
+
+/**
+ * Opens the folder's ledger for `sync`, `watch` and the read-only commands. The root is checked first,
+ * before the state folder is created inside it: a missing root (an unmounted drive) must never be
+ * re-created empty and filled by a pull. A lock held by the daemon is explained as such.
+ */
+export function openStateLedger(config: Config, logger: Logger, options: { readonly readonly?: boolean; readonly command: 'watch' | 'other' }): Ledger {
+  assertRootDirectorySync(config.root);
+  const path = ledgerPath(config);
+  try {
+    return openLedger(path, { logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });
+  } catch (error) {
+    throw explainLocked(error, { root: config.root, ledgerPath: path, command: options.command });
+  }
+}
+
+export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boolean; force: boolean }): SyncOptions {
+  return {
+    root: config.root,
+    stateDir: config.stateDir,
+    workspaceId: asWorkspaceId(config.workspaceId),
+    remoteFolder: config.remoteFolder ? asTreeNodeId(config.remoteFolder) : undefined,
+    layout: config.layout,
+    mode: run.mode,
+    dryRun: run.dryRun,
+    links: config.links,
+    include: config.include,
+    exclude: config.exclude,
+    guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
+  };
+}
