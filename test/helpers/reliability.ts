@@ -105,7 +105,8 @@ export async function convergenceProblems(f: SyncFixture, options: ConvergenceOp
       if (!options.allowHeld || !doc) problems.push(`${row.path}: in the ledger but no file`);
       continue;
     }
-    if (doc && !remoteReadings(doc).includes(normaliseBody(text))) {
+    // A file linked with no shared history and a different body stays apart until the user edits it (a conflict copy holds the other side).
+    if (doc && !row.conflict && !remoteReadings(doc).includes(normaliseBody(text))) {
       problems.push(`${row.path}: file and document differ\n--- file\n${normaliseBody(text)}\n--- remote\n${normaliseBody(doc.markdown ?? '')}`);
     }
   }

@@ -92,7 +92,10 @@ export async function reconcile(
       let remoteAfter: readonly Block[] = remote;
       let wroteRemote = false;
       let blocked = false;
-      if (ctx.mode !== 'pull' && !outgoing.agreesWith(remote)) {
+      // A link made with no shared history (adopt) keeps both versions apart until the user edits the file
+      // or the document changes; pushing on a mere re-check would pick the winner for them, by the clock.
+      const conflictStands = record.conflict && !localChanged && !remoteChanged;
+      if (ctx.mode !== 'pull' && !conflictStands && !outgoing.agreesWith(remote)) {
         const localBody = splitText(fileText).body;
         const appended = remoteChanged ? undefined : outgoing.appendOnly(base.body, localBody, record.remoteBlocks, alignment);
         // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
