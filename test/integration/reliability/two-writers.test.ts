@@ -1,0 +1,294 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import {
+  convergenceProblems,
+  duplicateProblems,
+  isConflictCopy,
+  localFiles,
+  locallyPresent,
+  readTree,
+  remotelyPresent,
+  steadyProblems,
+} from '../../helpers/reliability.js';
+import { startDaemon, waitUntil, firstSweepDone } from '../daemon/daemon-process.js';
+
+/**
+ * Two workstations (two folders, two ledgers) syncing ONE workspace, edited concurrently and synced in
+ * various interleavings, some truly at once. Where their edits clash a conflict copy keeps the other
+ * version; nothing is lost, no document is duplicated, and both folders end equal to the service.
+ */
+
+type Pair = { readonly em: RunningEmulator; readonly a: SyncFixture; readonly b: SyncFixture };
+
+async function withTwoWorkstations(fn: (pair: Pair) => Promise<void>, config?: Record<string, unknown>): Promise<void> {
+  const em = await startEmulator({ rateLimit: 0 });
+  const a = await createSyncFixture({ shared: em, ...(config ? { config } : {}) });
+  const b = await createSyncFixture({ shared: em, ...(config ? { config } : {}) });
+  try {
+    await fn({ em, a, b });
+  } finally {
+    await a.close();
+    await b.close();
+    await em.close();
+  }
+}
+
+async function syncOk(f: SyncFixture, what: string): Promise<void> {
+  const run = await f.sync();
+  assert.equal(run.code, 0, `${what}: exit ${String(run.code)} ${run.stderr} ${JSON.stringify(run.report?.results.filter((r) => !r.ok || r.result === 'held'))}`);
+}
+
+/** Both folders agree with the service, no duplicate, and one more sync on each changes nothing. */
+async function assertConverged({ a, b }: Pair): Promise<void> {
+  assert.deepEqual(await convergenceProblems(a), [], 'workstation A');
+  assert.deepEqual(await convergenceProblems(b), [], 'workstation B');
+  const bodies = async (f: SyncFixture): Promise<string[]> => [...(await localFiles(f.root))].filter(([path]) => !isConflictCopy(path)).map(([, text]) => text.trim()).sort();
+  assert.deepEqual(await bodies(a), await bodies(b), 'both folders hold the same documents');
+  assert.deepEqual(await steadyProblems(a), [], 'A steady');
+  assert.deepEqual(await steadyProblems(b), [], 'B steady');
+}
+
+async function assertKept(pair: Pair, markers: { remote?: readonly string[]; somewhere?: readonly string[] }): Promise<void> {
+  for (const marker of markers.remote ?? []) assert.ok(remotelyPresent(pair.a, marker), `lost remotely: ${marker}`);
+  for (const marker of markers.somewhere ?? []) {
+    assert.ok((await locallyPresent(pair.a, marker)) || (await locallyPresent(pair.b, marker)), `lost in both folders: ${marker}`);
+  }
+}
+
+const replaceIn = async (f: SyncFixture, path: string, from: string, to: string): Promise<void> => {
+  const text = await f.read(path);
+  assert.ok(text.includes(from), `${path} holds "${from}"`);
+  await f.write(path, text.replace(from, to));
+};
+
+/** A on the service, B cloned from it: both hold `shared.md`. */
+async function sharedStart(pair: Pair): Promise<void> {
+  await pair.a.write('shared.md', '# shared\n\nFirst of shared.\n\nMiddle of shared.\n\nLast of shared.\n');
+  await pair.a.write('mine.md', '# mine\n\nA made this.\n');
+  await syncOk(pair.a, 'A first sync');
+  await syncOk(pair.b, 'B clone');
+  assert.equal(await pair.b.read('shared.md'), '# shared\n\nFirst of shared.\n\nMiddle of shared.\n\nLast of shared.\n');
+}
+
+describe('two workstations on one workspace', { concurrency: 2 }, () => {
+  test('different files, then different paragraphs of one file: every edit reaches both, in either order', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      await a.write('from-a.md', '# From A\n\nanewfilemarker.\n');
+      await b.write('from-b.md', '# From B\n\nbnewfilemarker.\n');
+      await replaceIn(a, 'mine.md', 'A made this.', 'A made this, aeditmarker.');
+      await replaceIn(b, 'shared.md', 'Last of shared.', 'Last of shared, blastmarker.');
+      // Both at once.
+      const [ra, rb] = await Promise.all([a.sync(), b.sync()]);
+      assert.equal(ra.code, 0, ra.stderr);
+      assert.equal(rb.code, 0, rb.stderr);
+      await syncOk(b, 'B again');
+      await syncOk(a, 'A again');
+      // Now the same file, different paragraphs, in sequence: B first, then A merges.
+      await replaceIn(a, 'shared.md', 'First of shared.', 'First of shared, afirstmarker.');
+      await replaceIn(b, 'shared.md', 'Middle of shared.', 'Middle of shared, bmiddlemarker.');
+      await syncOk(b, 'B pushes');
+      await syncOk(a, 'A merges');
+      await syncOk(b, 'B pulls the merge');
+      const markers = ['anewfilemarker', 'bnewfilemarker', 'aeditmarker', 'blastmarker', 'afirstmarker', 'bmiddlemarker'];
+      await assertKept(pair, { remote: markers });
+      for (const marker of markers) {
+        assert.ok(await locallyPresent(a, marker), `A lacks ${marker}`);
+        assert.ok(await locallyPresent(b, marker), `B lacks ${marker}`);
+      }
+      assert.deepEqual([...(await conflictCopies(a)), ...(await conflictCopies(b))], [], 'different paragraphs never clash');
+      await assertConverged(pair);
+    });
+  });
+
+  test('the same paragraph on both: the second to sync keeps its words and gets a conflict copy of the other', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      await replaceIn(a, 'shared.md', 'Middle of shared.', 'Middle of shared, aclashmarker.');
+      await replaceIn(b, 'shared.md', 'Middle of shared.', 'Middle of shared, bclashmarker.');
+      await syncOk(a, 'A first');
+      const second = await b.sync();
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(second.report?.conflicts.length, 1);
+      assert.match(await b.read(second.report?.conflicts[0] ?? ''), /aclashmarker/);
+      assert.match(await b.read('shared.md'), /bclashmarker/);
+      await syncOk(a, 'A pulls');
+      await assertKept(pair, { remote: ['bclashmarker'], somewhere: ['aclashmarker', 'bclashmarker'] });
+      await assertConverged(pair);
+    });
+  });
+
+  test('one title created on both, A syncing first: one document, B keeps its file beside a conflict copy of A\'s, then resolves it', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      await a.write('idea.md', '# idea\n\nacreatemarker.\n');
+      await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
+      await syncOk(a, 'A creates');
+      const linked = await b.sync();
+      assert.equal(linked.code, 0, linked.stderr);
+      assert.equal(linked.report?.conflicts.length, 1, 'no shared history: a conflict');
+      assert.match(await b.read(linked.report?.conflicts[0] ?? ''), /acreatemarker/);
+      assert.match(await b.read('idea.md'), /bcreatemarker/);
+      await syncOk(a, 'A again');
+      await syncOk(b, 'B again (the conflict stands until B edits the file)');
+      assert.deepEqual(ideaDocs(pair).map((doc) => doc.markdown), ['# idea\n\nacreatemarker.\n']);
+      // B's user resolves it: both texts in the file, the copy deleted.
+      await b.write('idea.md', '# idea\n\nacreatemarker.\n\nbcreatemarker.\n');
+      await b.remove(linked.report?.conflicts[0] ?? '');
+      await syncOk(b, 'B pushes the resolution');
+      await syncOk(a, 'A pulls it');
+      await assertKept(pair, { remote: ['acreatemarker', 'bcreatemarker'] });
+      await assertConverged(pair);
+    });
+  });
+
+  test('one title created on both, synced at the same moment: one document, no duplicate, neither text lost', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      await a.write('idea.md', '# idea\n\nacreatemarker.\n');
+      await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
+      const runs = await Promise.all([a.sync(), b.sync()]);
+      // A write that met the other's write mid-flight fails its run (exit 1); the next run merges.
+      for (const run of runs) assert.ok(run.code === 0 || run.code === 1, run.stderr);
+      for (let i = 0; i < 2; i++) {
+        await syncOk(a, 'A settles');
+        await syncOk(b, 'B settles');
+      }
+      assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
+      assert.deepEqual(duplicateProblems(a), []);
+      assert.deepEqual(duplicateProblems(b), []);
+      // Each text is in a file or a conflict copy, except in one race the service cannot guard against (no
+      // conditional write): a write landing between the other's re-read and its overwrite. Then the
+      // overwritten text is kept in a backup (.kbsync/backups), never nowhere.
+      for (const marker of ['acreatemarker', 'bcreatemarker']) {
+        const kept = (await keptIn(a, marker)) || (await keptIn(b, marker));
+        assert.ok(kept, `lost everywhere: ${marker}`);
+      }
+    });
+  });
+
+  for (const order of ['deleter first', 'editor first'] as const) {
+    test(`a delete on one and an edit on the other (${order}): the edit wins, on both`, async () => {
+      await withTwoWorkstations(async (pair) => {
+        const { a, b } = pair;
+        await sharedStart(pair);
+        await a.remove('mine.md'); // A created it, so A may delete its document
+        await replaceIn(b, 'mine.md', 'A made this.', 'A made this, beditbeatsdeletemarker.');
+        const [first, second] = order === 'deleter first' ? [a, b] : [b, a];
+        await syncOk(first, 'first');
+        await syncOk(second, 'second');
+        await syncOk(first, 'first again');
+        await assertKept(pair, { remote: ['beditbeatsdeletemarker'] });
+        assert.ok(await locallyPresent(a, 'beditbeatsdeletemarker'), 'A gets the edited document back');
+        await assertConverged(pair);
+      });
+    });
+  }
+
+  test('a delete of a pulled document is held (not ours to delete) while the other side edits it: the edit comes back', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      await b.remove('shared.md');
+      const held = await b.sync();
+      assert.equal(held.code, 1, 'held is reported as not fully synced');
+      assert.ok(held.report?.results.some((r) => r.ok && r.result === 'held' && r.path === 'shared.md'));
+      await replaceIn(a, 'shared.md', 'Last of shared.', 'Last of shared, aeditaftermarker.');
+      await syncOk(a, 'A pushes');
+      await syncOk(b, 'B restores');
+      assert.match(await b.read('shared.md'), /aeditaftermarker/);
+      await assertConverged(pair);
+    });
+  });
+
+  test('both sides busy, syncing at once for several rounds: converge with nothing lost and nothing duplicated', async () => {
+    await withTwoWorkstations(async (pair) => {
+      const { a, b } = pair;
+      await sharedStart(pair);
+      const created: string[] = [];
+      const edited: string[] = [];
+      for (let round = 1; round <= 3; round++) {
+        for (const [name, f] of [['a', a], ['b', b]] as const) {
+          const marker = `${name}round${round}createmarker`;
+          await f.write(`${name}-${round}.md`, `# ${name.toUpperCase()} ${round}\n\n${marker}.\n`);
+          created.push(marker);
+          const edit = `${name}round${round}editmarker`;
+          const text = await f.read('shared.md');
+          // Each side extends its own paragraph of the shared file: different blocks, so merges, not clashes.
+          await f.write('shared.md', text.replace(name === 'a' ? /First of shared[^\n]*/ : /Last of shared[^\n]*/, (m) => `${m.replace(/\.$/, '')} ${edit}.`));
+          edited.push(edit);
+        }
+        const runs = await Promise.all([a.sync(), b.sync()]);
+        for (const run of runs) assert.ok(run.code === 0 || run.code === 1, run.stderr);
+      }
+      for (let i = 0; i < 2; i++) {
+        await syncOk(a, 'A settles');
+        await syncOk(b, 'B settles');
+      }
+      // New documents never collide: each is on the service and in both folders.
+      await assertKept(pair, { remote: created });
+      for (const marker of created) assert.ok(await locallyPresent(a, marker), `A lacks ${marker}`);
+      // Edits of ONE document saved at the same moment: each survives in the document, a conflict copy or,
+      // when one overwrite lands between the other side's re-read and its overwrite (the service has no
+      // conditional write), a backup. Never nowhere.
+      for (const marker of edited) assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `lost everywhere: ${marker}`);
+      await assertConverged(pair);
+    });
+  });
+
+  test('two daemons (kbsync watch) on one workspace: edits on both reach both', async () => {
+    await withTwoWorkstations(
+      async (pair) => {
+        const { a, b } = pair;
+        await sharedStart(pair);
+        const da = startDaemon(a);
+        const db = startDaemon(b);
+        try {
+          await da.waitForLog(firstSweepDone, 'A first cycle');
+          await db.waitForLog(firstSweepDone, 'B first cycle');
+          await a.write('da.md', '# Daemon A\n\ndaemonamarker.\n');
+          await b.write('db.md', '# Daemon B\n\ndaemonbmarker.\n');
+          await replaceIn(a, 'shared.md', 'First of shared.', 'First of shared, daemonaeditmarker.');
+          await replaceIn(b, 'mine.md', 'A made this.', 'A made this, daemonbeditmarker.');
+          const all = ['daemonamarker', 'daemonbmarker', 'daemonaeditmarker', 'daemonbeditmarker'];
+          const holdsAll = async (f: SyncFixture): Promise<boolean> => {
+            for (const marker of all) if (!(await locallyPresent(f, marker))) return false;
+            return true;
+          };
+          await waitUntil(async () => (await holdsAll(a)) && (await holdsAll(b)), 'both folders to hold every edit', 60_000);
+          da.kill('SIGTERM');
+          db.kill('SIGTERM');
+          assert.equal(await da.exited(), 0, da.stderr());
+          assert.equal(await db.exited(), 0, db.stderr());
+        } finally {
+          await da.dispose();
+          await db.dispose();
+        }
+        // Settle what the daemons left for their next cycle, then the usual checks.
+        await syncOk(a, 'A after the daemons');
+        await syncOk(b, 'B after the daemons');
+        await assertKept(pair, { remote: ['daemonamarker', 'daemonbmarker', 'daemonaeditmarker', 'daemonbeditmarker'] });
+        await assertConverged(pair);
+      },
+      { watch: { fullSweepMinutes: 0.02 } },
+    );
+  });
+});
+
+async function conflictCopies(f: SyncFixture): Promise<string[]> {
+  return [...(await localFiles(f.root)).keys()].filter(isConflictCopy);
+}
+
+const ideaDocs = ({ a }: Pair) => a.remoteDocs().filter((doc) => doc.title.startsWith('idea'));
+
+/** A Markdown file of the folder, a conflict copy, a backup or the trash holds `marker`. */
+async function keptIn(f: SyncFixture, marker: string): Promise<boolean> {
+  for (const text of (await readTree(f.root, { skip: (rel) => !rel.endsWith('.md') })).values()) if (text.includes(marker)) return true;
+  return false;
+}
