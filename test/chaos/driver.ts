@@ -50,7 +50,7 @@ export class ChaosFailure extends Error {
 
 const SYNC_KINDS = {
   sync: 10,
-  'crash-sync': 4,
+  'crash-sync': 6,
   'fault-sync': 4,
   'push-sync': 1,
   'pull-sync': 1,
@@ -138,7 +138,7 @@ async function syncStep(world: World, kind: SyncKind, step: number, versions: Ve
   let label: string = kind;
   let run;
   if (kind === 'crash-sync') {
-    const at = `${rng.pick(CRASH_POINTS)}:${rng.int(1, 3)}`;
+    const at = `${rng.pick(CRASH_POINTS)}:${rng.int(1, 2)}`;
     label = `sync crashing at ${at}`;
     run = await f.sync([], { KBSYNC_CRASH_AT: at });
     if (run.signal === 'SIGKILL') stats.crashes++;
