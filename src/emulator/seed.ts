@@ -1,18 +1,11 @@
+import type { EmulatorSeed } from './index.js';
 import type { Operations } from './operations.js';
 import type { IdGenerator } from './random.js';
 import { ALL_SCOPES, READ_SCOPES } from './scopes.js';
 import type { Store } from './store/store.js';
 
 /** What a fresh emulator starts with; kept in the state file so a restart keeps the same tokens and ids. */
-export type SeedRecord = {
-  readonly token: string;
-  readonly readOnlyToken: string;
-  readonly operatorId: string;
-  readonly userId: string;
-  readonly otherUser: { readonly unionId: string; readonly userId: string; readonly name: string };
-  readonly workspaceId: string;
-  readonly rootNodeId: string;
-};
+export type SeedRecord = Omit<EmulatorSeed, 'baseUrl' | 'tokenHeader' | 'workspaceUrl'>;
 
 const SEED_KEY = 'seed';
 

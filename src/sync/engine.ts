@@ -2,27 +2,15 @@ import type { KbClient } from '../api/index.js';
 import { SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
-import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
 import type { SyncContext } from './context.js';
 import { execute, type ActionResult } from './executor.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot } from './observe.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe.js';
 import { pathOf } from './placement.js';
 import { buildReport, type SyncReport } from './report.js';
-import type { Guards, Layout, SyncMode } from './types.js';
 
-export type SyncOptions = {
-  readonly root: string;
-  readonly stateDir: string;
-  readonly workspaceId: WorkspaceId;
-  /** Sync under this remote folder instead of the workspace's root. */
-  readonly remoteFolder?: TreeNodeId | undefined;
-  readonly layout: Layout;
-  readonly mode: SyncMode;
+export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly dryRun: boolean;
   readonly links: boolean;
-  readonly include?: readonly string[];
-  readonly exclude?: readonly string[];
-  readonly guards: Guards;
   /**
    * When to list the remote tree. 'always' (default for two-way and pull) lists it every run. 'if-needed'
    * (default for push; the daemon's local cycles) lists it only when new local files must be checked for

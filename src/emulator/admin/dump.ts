@@ -1,17 +1,9 @@
 import { minuteStamp } from '../clock.js';
 import type { Store } from '../store/store.js';
-import type { DocType, ServiceBlock } from '../store/types.js';
+import type { NodeRow, ServiceBlock } from '../store/types.js';
 
-export type DumpedNode = {
-  readonly dentryUuid: string;
-  /** The creation nodeId (delete and members). */
-  readonly creationNodeId: string;
-  readonly workspaceId: string;
-  readonly parentId: string | null;
-  readonly title: string;
-  readonly docType: DocType;
-  readonly creatorId: string;
-  readonly modifierId: string;
+/** A node as tests and `GET /_emulator/state` see it: the stored row, with the service's minute stamps added. */
+export type DumpedNode = Omit<NodeRow, 'seq' | 'createdAt' | 'modifiedAt'> & {
   readonly createTime: string;
   readonly modifiedTime: string;
   /** Millisecond precision, for tests; the service itself shows minutes only. */
