@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { RequestError, type Got } from 'got';
+import type { Got } from 'got';
 import { redact } from '../secrets.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,35 +38,51 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 // One keep-alive pool per process: connection setup would otherwise cost more than many calls.
 const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+type LoadedGot = { readonly got: Got; readonly isRequestError: (error: unknown) => error is { code: string } };
+
 /**
  * Sends exactly one HTTP request per call: got's own retries are off (the client retries, so the
  * accounting is exact), redirects are not followed (they would carry the token elsewhere), and
  * no error object from got escapes: those hold the request options, and so the token.
  */
 export class Transport {
-  readonly #got: Got;
+  readonly #options: { readonly timeoutMs: number };
   readonly #baseUrl: string;
   readonly #tokenHeader: string;
+  #got: Promise<LoadedGot> | undefined;
 
   constructor(options: { baseUrl: string; tokenHeader: string; timeoutMs: number }) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#tokenHeader = options.tokenHeader;
-    this.#got = got.extend({
-      agent,
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      timeout: { request: options.timeoutMs },
-      responseType: 'text',
-      headers: { 'user-agent': 'kbsync', accept: 'application/json' },
-    });
+    this.#options = options;
+  }
+
+  /**
+   * got is loaded on the first request, not at startup: it is the largest module kbsync loads, and a
+   * run with nothing to send (a no-op push, --help) should not pay for it.
+   */
+  #client(): Promise<LoadedGot> {
+    this.#got ??= import('got').then(({ default: got, RequestError }) => ({
+      isRequestError: (error: unknown): error is { code: string } => error instanceof RequestError,
+      got: got.extend({
+        agent,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        timeout: { request: this.#options.timeoutMs },
+        responseType: 'text',
+        headers: { 'user-agent': 'kbsync', accept: 'application/json' },
+      }),
+    }));
+    return this.#got;
   }
 
   async send(request: HttpRequest, token: string): Promise<HttpOutcome> {
     const searchParams: Record<string, string | number> = {};
     for (const [key, value] of Object.entries(request.query)) if (value !== undefined) searchParams[key] = value;
+    const { got, isRequestError } = await this.#client();
     try {
-      const response = await this.#got(`${this.#baseUrl}${request.path}`, {
+      const response = await got(`${this.#baseUrl}${request.path}`, {
         method: request.method,
         searchParams,
         headers: { [this.#tokenHeader]: token },
@@ -81,7 +97,7 @@ export class Transport {
         date: response.headers.date,
       };
     } catch (error) {
-      const code = error instanceof RequestError ? error.code : 'ERR_UNKNOWN';
+      const code = isRequestError(error) ? error.code : 'ERR_UNKNOWN';
       const message = redact(error instanceof Error ? error.message : String(error));
       return { kind: 'failed', maybeSent: !NEVER_SENT.has(code), code, message };
     }

@@ -1,5 +1,10 @@
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type GrayMatter from 'gray-matter';
 import { InputError } from '../errors.js';
+
+/** gray-matter (and js-yaml under it) is loaded on first use: a run that reads no file does not pay for it. */
+let grayMatter: typeof GrayMatter | undefined;
+const matter = (): typeof GrayMatter => (grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter);
 
 export type MemberRole = 'viewer' | 'editor';
 export type FrontMatterMember = { readonly userId: string; readonly role: MemberRole };
@@ -69,7 +74,7 @@ function validated(data: Record<string, unknown>, path: string | undefined): Fro
 export function parseDocument(text: string, path?: string): ParsedDocument {
   let file: { data: unknown; content: string };
   try {
-    file = matter(text, OPTIONS);
+    file = matter()(text, OPTIONS);
   } catch (error) {
     if (error instanceof InputError) throw error;
     const line = yamlLine(error);
@@ -111,5 +116,5 @@ export function serializeDocument(doc: { readonly body: string; readonly frontMa
   if (unchanged) return original + doc.body;
   const data = frontMatterData(doc.frontMatter);
   if (Object.keys(data).length === 0) return doc.body;
-  return matter.stringify('', data).replace(/\n+$/, '\n') + doc.body;
+  return matter().stringify('', data).replace(/\n+$/, '\n') + doc.body;
 }

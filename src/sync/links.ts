@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { visit } from 'unist-util-visit';
+import { parseMarkdown } from '../markdown/parse.js';
 
 /** Finds the web URL of the synced document at a relative path, if there is one. */
 export type UrlOfPath = (path: string) => string | undefined;
@@ -12,7 +12,8 @@ export type UrlOfPath = (path: string) => string | undefined;
  */
 export function linksToUrls(body: string, fromPath: string, urlOf: UrlOfPath): string {
   const edits: { start: number; end: number; url: string }[] = [];
-  visit(fromMarkdown(body), (node) => {
+  // The same reading as everywhere else (CommonMark + GFM, loaded on first use).
+  visit(parseMarkdown(body), (node) => {
     if (node.type !== 'link' && node.type !== 'definition') return;
     const target = resolveTarget(node.url, fromPath);
     const url = target && urlOf(target.path);
