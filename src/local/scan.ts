@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { InputError, messageOf } from '../errors.js';
@@ -56,9 +56,23 @@ export type ScanOptions = FilterOptions & {
   readonly fs?: ScanFs;
 };
 
+/**
+ * lstat runs synchronously: a stat served from the kernel's cache takes microseconds, while the
+ * promise form costs about three times as much main-thread time (a thread-pool round trip and a
+ * promise per file), which made it most of a no-op sync of 10,000 files. The event loop still gets
+ * a turn at every folder (readdir stays asynchronous), so a folder blocks it for well under a millisecond.
+ */
+const lstatNow = (file: string): Promise<Stats> => {
+  try {
+    return Promise.resolve(lstatSync(file));
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+};
+
 const nodeFs: ScanFs = {
   readdir: (dir) => fsp.readdir(dir, { withFileTypes: true }),
-  lstat: (file) => fsp.lstat(file),
+  lstat: lstatNow,
   readFile: (file) => fsp.readFile(file, 'utf8'),
 };
 
