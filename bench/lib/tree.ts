@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * A tree of Markdown notes in nested folders: `top` folders × `sub` folders × `perFolder` files.
  * Every file has a distinct first heading (its title) and a few kinds of blocks.
  */
-export type TreeShape = { readonly top: number; readonly sub: number; readonly perFolder: number };
+export type TreeShape = { readonly top: number; readonly sub: number; readonly perFolder: number; readonly notes?: NoteSize };
 
 export type Tree = {
   readonly shape: TreeShape;
@@ -41,12 +41,20 @@ export function minListingCalls(shape: TreeShape, pageSize = 50): number {
   return pages(shape.top) + shape.top * pages(shape.sub) + shape.top * shape.sub * pages(shape.perFolder);
 }
 
-export function noteText(path: string, revision = 0): string {
+/**
+ * A note's text. `full`: a heading, paragraphs and a list (about 400 bytes, six blocks), for the
+ * trees whose push is measured. `short`: a heading and one paragraph, for the 10,000-note tree,
+ * whose rows measure no-op checks, one-file edits and idle cost, and whose build should be quick.
+ * Both carry the revision in a sentence the benchmark looks for.
+ */
+export function noteText(path: string, revision = 0, size: NoteSize = 'full'): string {
   const title = path.replace(/\.md$/, '').replaceAll('/', ' ');
+  const lead = `This note was written for revision ${revision} and talks about ${path}.`;
+  if (size === 'short') return `# ${title}\n\n${lead}\n`;
   const lines = [
     `# ${title}`,
     '',
-    `This note is part of the benchmark tree. It was written for revision ${revision} and talks about ${path}.`,
+    `${lead} It is part of the benchmark tree.`,
     '',
     '## Details',
     '',
@@ -60,12 +68,14 @@ export function noteText(path: string, revision = 0): string {
   return lines.join('\n');
 }
 
+export type NoteSize = 'full' | 'short';
+
 /** Writes every file of `tree` under `root`, a few hundred at a time. */
 export async function writeTree(root: string, tree: Tree): Promise<void> {
   for (const folder of tree.folders) await mkdir(join(root, folder), { recursive: true });
   const batch = 256;
   for (let i = 0; i < tree.files.length; i += batch) {
-    await Promise.all(tree.files.slice(i, i + batch).map((file) => writeFile(join(root, file), noteText(file))));
+    await Promise.all(tree.files.slice(i, i + batch).map((file) => writeFile(join(root, file), noteText(file, 0, tree.shape.notes))));
   }
 }
 

@@ -1,0 +1,30 @@
+import type { Background } from './proc.js';
+import { sampleProcess } from './proc.js';
+import { sleep } from './daemon.js';
+
+export type Footprint = { readonly rssMb: number; readonly cpuMsPerMinute: number };
+
+/**
+ * RSS (the largest of samples every 5 s) and CPU time over an idle window of `seconds`, for several
+ * processes side by side; CPU is scaled to a minute. Both processes live through the same window.
+ */
+export async function idleFootprints(pids: readonly number[], seconds: number): Promise<Footprint[]> {
+  const first = await Promise.all(pids.map(sampleProcess));
+  const maxRss = first.map((s) => s.rssBytes);
+  const steps = Math.max(1, Math.round(seconds / 5));
+  let last = first;
+  for (let i = 0; i < steps; i++) {
+    await sleep((seconds * 1000) / steps);
+    last = await Promise.all(pids.map(sampleProcess));
+    last.forEach((s, k) => (maxRss[k] = Math.max(maxRss[k] as number, s.rssBytes)));
+  }
+  return pids.map((_, k) => ({
+    rssMb: (maxRss[k] as number) / (1024 * 1024),
+    cpuMsPerMinute: (((last[k]?.cpuMs ?? 0) - (first[k]?.cpuMs ?? 0)) * 60) / seconds,
+  }));
+}
+
+/** Waits until the bare watcher says it is ready. */
+export async function ready(watcher: Background, timeoutMs: number): Promise<void> {
+  await watcher.waitFor(/^ready$/m, timeoutMs);
+}

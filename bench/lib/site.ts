@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { SyncReport } from '../../src/sync/report.js';
+import { onCleanup, removeAtCleanup } from './cleanup.js';
+import { runProcess, type Finished, type RunOptions } from './proc.js';
+import { planTree, writeTree, type Tree, type TreeShape } from './tree.js';
+
+export const kbsyncBin = fileURLToPath(new URL('../../bin/kbsync.js', import.meta.url));
+/** The emulator's default, which is the real service's per-endpoint limit. */
+export const SERVICE_LIMIT = 20;
+
+/**
+ * One benchmark setting: an emulator (in this process, at the service's default limit), a temp
+ * folder with `notes/` and a sync.config.json pointing at it, and a tree of notes.
+ */
+export type Site = {
+  readonly name: string;
+  readonly em: RunningEmulator;
+  readonly dir: string;
+  readonly root: string;
+  readonly configPath: string;
+  readonly tree: Tree;
+  readonly emulator: Emulator;
+  /** `node bin/kbsync.js <args> --config <config>`, exactly as a user runs it. */
+  cli(args: readonly string[], options?: RunOptions): Promise<Finished>;
+  /** `kbsync sync --json [--push|--pull]`; fails unless everything synced. */
+  sync(mode: 'push' | 'pull' | 'two-way', options?: RunOptions): Promise<{ run: Finished; report: SyncReport }>;
+  /** Rewrites sync.config.json with `patch` laid over the base config (one level deep). */
+  configure(patch?: Record<string, Record<string, unknown>>): Promise<void>;
+  /** Stops the emulator and removes the folder now (both also happen at cleanup). */
+  dispose(): Promise<void>;
+};
+
+export type SiteOptions = {
+  /** Where the temp folder is made (default: the OS temp folder). */
+  readonly base?: string;
+};
+
+export async function createSite(name: string, shape: TreeShape, options: SiteOptions = {}): Promise<Site> {
+  const em = await startEmulator({ rateLimit: SERVICE_LIMIT, clockOffsetMs: BUILD_CLOCK_OFFSET_MS });
+  const closeEmulator = onCleanup(`close the ${name} emulator`, () => em.close());
+  const dir = await mkdtemp(join(options.base ?? tmpdir(), `kbsync-bench-${name}-`));
+  const forget = removeAtCleanup(dir);
+  const tree = planTree(shape);
+  await writeTree(join(dir, 'notes'), tree);
+  await writeFile(join(dir, 'token'), `${em.seed.token}\n`, { mode: 0o600 });
+  const site = openSite(name, { em, close: closeEmulator }, dir, tree, forget);
+  await site.configure();
+  return site;
+}
+
+type Emulator = { readonly em: RunningEmulator; readonly close: () => Promise<void> };
+
+function openSite(name: string, emulator: Emulator, dir: string, tree: Tree, remove: () => Promise<void>): Site {
+  const { em } = emulator;
+  const configPath = join(dir, 'sync.config.json');
+  const cli = (args: readonly string[], options: RunOptions = {}): Promise<Finished> =>
+    runProcess(process.execPath, [kbsyncBin, ...args, '--config', configPath], { cwd: dir, ...options });
+  return {
+    name,
+    em,
+    dir,
+    root: join(dir, 'notes'),
+    configPath,
+    tree,
+    emulator,
+    cli,
+    async sync(mode, options = {}) {
+      const flags = mode === 'push' ? ['--push'] : mode === 'pull' ? ['--pull'] : [];
+      const run = await cli(['sync', '--json', ...flags], options);
+      const line = run.stdout.trim().split('\n').pop() ?? '';
+      if (run.code !== 0 || !line.startsWith('{')) throw new Error(`kbsync sync ${flags.join(' ')} on the ${name} tree exited ${run.code ?? run.signal}:\n${run.stderr.slice(-3000)}`);
+      return { run, report: JSON.parse(line) as SyncReport };
+    },
+    async configure(patch = {}) {
+      const base: Record<string, Record<string, unknown> | string> = {
+        root: './notes',
+        workspaceId: em.seed.workspaceId,
+        service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { file: './token' } },
+        log: { level: 'warn' },
+      };
+      const merged: Record<string, unknown> = { ...base };
+      for (const [key, value] of Object.entries(patch)) merged[key] = { ...(base[key] as object | undefined), ...value };
+      await writeFile(configPath, `${JSON.stringify(merged, null, 2)}\n`);
+    },
+    async dispose() {
+      await emulator.close();
+      await remove();
+    },
+  };
+}
+
+/** The client unpaced and wide: for building synced state quickly while the emulator does not limit. */
+export const UNLIMITED_CLIENT: Record<string, string> = { KBSYNC_SERVICE_RATE_LIMIT: '1000000', KBSYNC_SERVICE_CONCURRENCY: '16' };
+
+/**
+ * Sites start with the emulator's clock 150 s behind, so every document written while building them
+ * carries a modifiedTime from an earlier minute than the settle run sees (see `settle`).
+ */
+export const BUILD_CLOCK_OFFSET_MS = -150_000;
+
+/** Runs `fn` with the emulator's rate limit off and the client unpaced; the limit comes back after. */
+async function unlimited<T>(site: Site, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  site.em.admin.setRateLimit(0);
+  try {
+    return await fn(UNLIMITED_CLIENT);
+  } finally {
+    site.em.admin.setRateLimit(SERVICE_LIMIT);
+  }
+}
+
+/** The first push, as fast as the machine allows (the emulator does not limit). */
+export async function fastPush(site: Site): Promise<number> {
+  const { run } = await unlimited(site, (env) => site.sync('push', { env }));
+  return run.ms / 1000;
+}
+
+/**
+ * Our own writes leave each document marked for one re-read ('check'), because the service's
+ * modifiedTime has minute precision and a later edit in the same minute would not show. The emulator's
+ * clock is moved forward to real time (documents were written 150 s "ago"), so one two-way run does
+ * every re-read once and finds every minute over: after it, nothing is pending. Returns its duration
+ * and the re-reads it made.
+ */
+export async function settle(site: Site): Promise<{ settleS: number; checks: number }> {
+  site.em.admin.setClockOffset(0);
+  const { run, report } = await unlimited(site, (env) => site.sync('two-way', { env }));
+  site.em.admin.resetCalls();
+  return { settleS: run.ms / 1000, checks: report.planned.filter((p) => p.kind === 'check').length };
+}
+
+export type SettleReport = { readonly pushS: number; readonly settleS: number; readonly checks: number; readonly moveS: number };
+
+const SHM = '/dev/shm';
+
+/**
+ * A settled site on the real disk, built fast with the real sync: the ledger commits with fsync
+ * (about 5 ms each here, several per document), so the build runs in memory (/dev/shm, where fsync is
+ * free) and the finished folder is then copied to the OS temp folder with `cp -a` (times kept). The
+ * copy has new inode numbers, which the stat fast path treats as "maybe changed": one `sync --push`
+ * reads and hashes every file, finds them unchanged and records the new stats, making no calls. From
+ * then on the folder is exactly a user's synced folder.
+ */
+export async function createSettledSite(name: string, shape: TreeShape): Promise<{ site: Site; setup: SettleReport }> {
+  const inMemory = existsSync(SHM);
+  const built = await createSite(name, shape, inMemory ? { base: SHM } : {});
+  const pushS = await fastPush(built);
+  const settled = await settle(built);
+  if (!inMemory) return { site: built, setup: { pushS, ...settled, moveS: 0 } };
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), `kbsync-bench-${name}-`));
+  const forget = removeAtCleanup(dir);
+  await promisify(execFile)('cp', ['-a', `${built.dir}/.`, dir]);
+  await rm(built.dir, { recursive: true, force: true });
+  const site = openSite(name, built.emulator, dir, built.tree, forget);
+  const restat = await site.sync('push');
+  if (restat.report.calls !== 0) throw new Error(`the re-stat push after copying the ${name} tree made ${restat.report.calls} calls; expected none`);
+  return { site, setup: { pushS, ...settled, moveS: (performance.now() - started) / 1000 } };
+}
