@@ -1,12 +1,14 @@
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KbsyncError, SafetyError, InputError, messageOf } from '../errors.js';
 import { commands } from './commands/index.js';
 import { redact } from '../secrets.js';
 import { ExitCode } from './exit-codes.js';
+import { packageRoot } from '../package-root.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof SafetyError) return ExitCode.refused;
@@ -42,6 +44,14 @@ async function main(argv: readonly string[]): Promise<void> {
     if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) console.error(redact(error.stack));
     process.exitCode = exitCodeOf(error);
   }
+}
+
+// `kbsync status | head` closes the pipe early: that is the reader's choice, not an error to crash on.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
 
 await main(process.argv);

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { fullySynced, type SyncReport } from '../../sync/report.js';
@@ -14,13 +13,14 @@ import { syncAndPrint } from '../run-sync.js';
 import { openSession, type Session } from '../session.js';
 import { waitForStopSignal } from '../stop-signal.js';
 import { writeNewConfig } from '../write-config.js';
+import { packageRoot } from '../../package-root.js';
 // Types only: the emulator is loaded lazily, so no other command ever loads it.
 import type { RunningEmulator } from '../../emulator/index.js';
 
 type Flags = { readonly keep?: boolean; readonly open: boolean };
 
 /** The example notes shipped with kbsync (the `files` of package.json include them). */
-const EXAMPLES = fileURLToPath(new URL('../../../examples/demo-notes', import.meta.url));
+const EXAMPLES = path.join(packageRoot(), 'examples', 'demo-notes');
 const CHECKLIST = 'guides/release-checklist.md';
 const LOCAL_EDIT = 'welcome.md';
 const COLLEAGUE_LINE = '- Write the release notes (added by Grace in the web editor)';
