@@ -14,8 +14,9 @@ export function detectMoves(
 ): Map<string, string> {
   const moves = new Map<string, string>();
   const taken = new Set<string>();
-  // Inode first: it survives an edit made together with the move.
-  pair(missing, unrecorded, (record, entry) => record.ino !== 0 && entry.ino === record.ino, moves, taken);
+  // Inode first: it survives an edit made together with the move. But file systems reuse the inode of a
+  // deleted file for the next new one, so a new file with another title is a new file, not this one moved.
+  pair(missing, unrecorded, (record, entry) => record.ino > 0 && entry.ino === record.ino && (entry.title === undefined || entry.title === record.remoteTitle), moves, taken);
   pair(
     missing.filter((record) => !moves.has(record.path)),
     unrecorded.filter((entry) => !taken.has(entry.path)),

@@ -203,6 +203,14 @@ describe('planner: renames and moves', () => {
     const result = plan(input({ locals: [local('dir/b.md', { ino: 42, hash: 'edited' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
     assert.deepEqual(summary(result.actions), ['move a.md -> dir/b.md +local']);
   });
+  test('a reused inode under another title (delete, then an unrelated new file) is not a move', () => {
+    const result = plan(input({ locals: [local('other.md', { ino: 42, hash: 'unrelated', title: 'Something else' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['delete-remote a.md', 'create other.md "Something else"']);
+  });
+  test('same inode and same title at a new path → move, even with an edit', () => {
+    const result = plan(input({ locals: [local('b.md', { ino: 42, hash: 'edited', title: 'a' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
+    assert.deepEqual(summary(result.actions), ['move a.md -> b.md +local']);
+  });
   test('same content at a new path → move', () => {
     const result = plan(input({ locals: [local('b.md', { hash: a.localHash, ino: 7 }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), ...othersRemote] }));
     assert.deepEqual(summary(result.actions), ['move a.md -> b.md +remote']);
