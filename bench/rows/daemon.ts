@@ -195,8 +195,9 @@ export const daemonOneKSection: Section = {
     const { daemon, bare: bareWatcher, startS } = await startAndSweep(ctx, site, 'rows 5/6 (1k)');
     try {
       const sweepCalls = pollingCalls(site);
-      const plan = [...daemon.entries()].reverse().find((e) => typeof e['sweepEveryMs'] === 'number');
-      const sweepEveryMs = Number(plan?.['sweepEveryMs'] ?? Number.NaN);
+      // The plan is logged just after the sweep's own line: wait for it rather than race it.
+      const plan = await daemon.waitForEntry((e) => typeof e['sweepEveryMs'] === 'number', 10_000);
+      const sweepEveryMs = Number(plan['sweepEveryMs']);
       if (!Number.isFinite(sweepEveryMs)) throw new Error('the daemon logged no polling plan (sweepEveryMs) at debug level');
 
       ctx.log(`rows 5/6: ${IDLE_S} s idle window (1k), counting polling calls…`);
