@@ -2,13 +2,12 @@ import { join } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import type { DocumentRecord, Ledger } from '../ledger/index.js';
 import { readTextFile } from '../local/index.js';
-import { blocksHash, blocksToMarkdown, merge3, toPushMarkdown, type Alignment } from '../markdown/index.js';
+import { blocksHash, blocksToMarkdown, merge3, type Alignment } from '../markdown/index.js';
 import type { Block } from '../model/blocks.js';
 import { joinText, splitText } from './document-text.js';
 import type { Inspection } from './status.js';
-import { linksToUrls } from './links.js';
 import { pathOf } from './placement.js';
-import { agrees } from './steps/push-body.js';
+import { agrees, pushMarkdown } from './steps/push-body.js';
 import type { Action, SyncMode } from './types.js';
 
 /**
@@ -109,11 +108,8 @@ function pushSide(ctx: PreviewContext, path: string, theirs: string, body: strin
   return { before: outgoing(ctx, path, theirs), after };
 }
 
-/** Exactly the Markdown an overwrite sends: push-normalised, links between synced files as document links. */
 function outgoing(ctx: PreviewContext, path: string, body: string): string {
-  const normalised = toPushMarkdown(body);
-  const ledger = ctx.ledger;
-  return ctx.links && ledger ? linksToUrls(normalised, path, (target) => ledger.documents.summary(target)?.url) : normalised;
+  return pushMarkdown(body, path, ctx.links && ctx.ledger ? { ledger: ctx.ledger } : undefined);
 }
 
 async function localText(ctx: PreviewContext, inspection: Inspection, path: string): Promise<string> {

@@ -21,7 +21,7 @@ export const syncCommand: CliCommand = {
       .addOption(new Option('--pull', 'only bring knowledge-base changes into the files').conflicts('push'))
       .option('-n, --dry-run', 'print exactly what would change, and change nothing')
       .option('--json', 'print a machine-readable report on stdout')
-      .option('--force', 'allow what a safety guard refused (mass delete, empty side, replacing a remote edit in --push)')
+      .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push)')
       .addHelpText(
         'after',
         `

@@ -3,6 +3,7 @@ import type { Block } from '../../model/blocks.js';
 import { KbsyncError } from '../../errors.js';
 import { backupText } from '../../local/index.js';
 import { appendOnlyChange, blocksToMarkdown, contentOfBlock, outline, sameContent, toPushMarkdown, type Alignment } from '../../markdown/index.js';
+import type { Ledger } from '../../ledger/index.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
 import { linksToUrls } from '../links.js';
@@ -19,9 +20,17 @@ export type Outgoing = {
   send(docKey: DocKey, before: readonly Block[], append: Append | undefined): Promise<readonly Block[]>;
 };
 
-export function pushBody(ctx: SyncContext, path: string, body: string): Outgoing {
+/**
+ * Exactly the Markdown an overwrite sends for a file's body: push-normalised, and with `links`, relative
+ * links to synced files as document URLs (looked up in the ledger). `diff` shows the same text.
+ */
+export function pushMarkdown(body: string, path: string, links: { readonly ledger: Pick<Ledger, 'documents'> } | undefined): string {
   const normalised = toPushMarkdown(body);
-  const markdown = ctx.links ? linksToUrls(normalised, path, (target) => ctx.ledger.documents.summary(target)?.url) : normalised;
+  return links ? linksToUrls(normalised, path, (target) => links.ledger.documents.summary(target)?.url) : normalised;
+}
+
+export function pushBody(ctx: SyncContext, path: string, body: string): Outgoing {
+  const markdown = pushMarkdown(body, path, ctx.links ? ctx : undefined);
   return {
     markdown,
     agreesWith: (blocks) => agrees(markdown, blocks),
