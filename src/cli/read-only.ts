@@ -1,7 +1,7 @@
 import { KbsyncError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
-import { inspect, type Inspection } from '../sync/status.js';
-import type { SyncMode } from '../sync/types.js';
+import { inspect, type Inspection } from '../sync/inspect.js';
+import type { SyncMode } from '../sync/decide/types.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from './session.js';
 
 export type ReadOnlyRun = { readonly session: Session; readonly ledger: Ledger | undefined; readonly inspection: Inspection };

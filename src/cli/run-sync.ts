@@ -1,6 +1,6 @@
 import { runSync } from '../sync/engine.js';
 import type { SyncReport } from '../sync/report.js';
-import type { SyncMode } from '../sync/types.js';
+import type { SyncMode } from '../sync/decide/types.js';
 import { resultLine, summaryLines } from './output/sync-output.js';
 import { openSyncLedger, syncOptionsOf, type Session } from './session.js';
 

@@ -25,13 +25,16 @@ export function logResult(logger: Logger, result: ActionResult): void {
   }
   const what = DONE[result.result];
   const fields = { path: result.path, action: result.action, result: result.result, ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
-  if (!what) {
+  // A hold that already stood was said when it began: saying it every cycle would drown everything else.
+  if (!what || result.repeated) {
     logger.debug(fields, `${result.path}: ${result.detail ?? 'unchanged'}`);
     return;
   }
   const detail = result.detail ? ` (${result.detail})` : '';
   const copy = result.conflictPath ? `; the other version is in ${result.conflictPath}` : '';
-  logger.info(fields, `${result.path}: ${what}${detail}${copy}`);
+  // Held work waits for the user: a warning, said once per change.
+  const level = result.result === 'held' ? 'warn' : 'info';
+  logger[level](fields, `${result.path}: ${what}${detail}${copy}`);
 }
 
 /**

@@ -2,10 +2,10 @@ import { KbsyncError } from '../errors.js';
 import type { Block } from '../model/blocks.js';
 import { parseJson, toJson } from './json.js';
 import { checkRelativePath } from './rel-path.js';
-import type { DocumentBody, DocumentRecord, DocumentSummary, MemberRecord } from './types.js';
+import { ORIGINS, type DocumentBody, type DocumentRecord, type DocumentSummary, type MemberRecord } from './types.js';
 
 type DbValue = string | number | null;
-type Kind = 'path' | 'id' | 'nullable-id' | 'text' | 'number' | 'nullable-number' | 'flag' | 'nullable-path' | 'blocks' | 'members' | 'json';
+type Kind = 'path' | 'id' | 'nullable-id' | 'text' | 'nullable-text' | 'number' | 'flag' | 'nullable-path' | 'origin' | 'blocks' | 'members' | 'json';
 type Table = 'documents' | 'document_bodies';
 export type Column = { readonly field: keyof DocumentRecord; readonly column: string; readonly table: Table; readonly kind: Kind };
 
@@ -27,11 +27,14 @@ export const COLUMNS: readonly Column[] = [
   col('statIno', 'stat_ino', 'number'),
   col('remoteBlocksHash', 'remote_blocks_hash', 'text'),
   col('remoteModifiedTime', 'remote_modified_time', 'text'),
-  col('remoteModifiedTimestamp', 'remote_modified_timestamp', 'nullable-number'),
   col('syncedAt', 'synced_at', 'number'),
   col('recheck', 'recheck', 'flag'),
   col('conflict', 'conflict', 'flag'),
   col('conflictPath', 'conflict_path', 'nullable-path'),
+  col('origin', 'origin', 'origin'),
+  col('heldCode', 'held_code', 'nullable-text'),
+  col('heldLocalHash', 'held_local_hash', 'nullable-text'),
+  col('heldRemoteTime', 'held_remote_time', 'nullable-text'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -72,8 +75,10 @@ export function encodeField(c: Column, value: unknown, path: string): DbValue {
       return typeof value === 'string' ? value : fail('a string');
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : fail('a finite number');
-    case 'nullable-number':
-      return value === null || (typeof value === 'number' && Number.isFinite(value)) ? value : fail('a finite number or null');
+    case 'nullable-text':
+      return value === null || typeof value === 'string' ? value : fail('a string or null');
+    case 'origin':
+      return typeof value === 'string' && (ORIGINS as readonly string[]).includes(value) ? value : fail(`one of ${ORIGINS.join(', ')}`);
     case 'flag':
       return typeof value === 'boolean' ? Number(value) : fail('true or false');
     case 'blocks':

@@ -57,7 +57,7 @@ export class DocumentsRepo {
     return this.#full(this.#sql.get(`${FULL_SELECT} WHERE d.tree_node_id = ?`).get(treeNodeId) as Row | undefined);
   }
 
-  /** Every record with its bodies parsed, sorted by path: costly for a large ledger, a sync cycle wants `all()`. */
+  /** Every record with its bodies parsed, sorted by path: costly for a large ledger, a sync cycle wants `allSummaries()`. */
   allRecords(): DocumentRecord[] {
     return (this.#sql.get(`${FULL_SELECT} ORDER BY d.path`).all() as Row[]).map((row) => this.#full(row) as DocumentRecord);
   }
@@ -71,13 +71,8 @@ export class DocumentsRepo {
    * Every record's summary, sorted by path: everything a no-op sync compares (ids, hashes, stat fingerprint,
    * remote time, flags) without reading or parsing the bodies. Read the bodies of one record with `get`.
    */
-  all(): DocumentSummary[] {
-    return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
-  }
-
-  /** The same as `all()`, under the name that says what it returns. */
   allSummaries(): DocumentSummary[] {
-    return this.all();
+    return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
   }
 
   count(): number {

@@ -7,4 +7,5 @@ export type { DocumentsRepo } from './documents.js';
 export type { FoldersRepo } from './folders.js';
 export type { IntentsJournal } from './intents.js';
 export type { MetaStore } from './meta.js';
+export type { RetirementsRepo, Retirement } from './retirements.js';
 export type * from './types.js';

@@ -67,7 +67,7 @@ export class IntentsJournal {
       this.#sql
         .get(`DELETE FROM intents WHERE state = 'abandoned' AND id NOT IN (SELECT id FROM intents WHERE state = 'abandoned' ORDER BY id DESC LIMIT ?)`)
         .run(ABANDONED_KEPT);
-      this.#logger.info({ intent: id, kind: intent.kind, subject: intent.subject, reason }, `abandoned intent ${intent.kind} ${intent.subject}: ${reason}`);
+      this.#logger.debug({ intent: id, kind: intent.kind, subject: intent.subject, reason }, `abandoned intent ${intent.kind} ${intent.subject}: ${reason}`);
     })();
   }
 

@@ -5,6 +5,7 @@ import { FoldersRepo } from './folders.js';
 import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
+import { RetirementsRepo } from './retirements.js';
 import { Statements } from './statements.js';
 
 /**
@@ -20,6 +21,7 @@ export class Ledger {
   readonly folders: FoldersRepo;
   readonly intents: IntentsJournal;
   readonly meta: MetaStore;
+  readonly retirements: RetirementsRepo;
   readonly #db: Database;
   readonly #lock: LedgerLock | undefined;
   readonly #onExit: () => void;
@@ -36,6 +38,7 @@ export class Ledger {
     this.folders = new FoldersRepo(db, statements, this.documents);
     this.intents = new IntentsJournal(db, statements, logger);
     this.meta = new MetaStore(statements);
+    this.retirements = new RetirementsRepo(statements);
     // A process that exits without close() should still free the ledger for the next run.
     this.#onExit = () => this.#lock?.release();
     process.once('exit', this.#onExit);

@@ -72,6 +72,30 @@ const migrations: readonly ((db: Database) => void)[] = [
     `);
     db.prepare(`INSERT INTO meta (key, value) VALUES ('ledger.createdAt', ?)`).run(JSON.stringify(Date.now()));
   },
+  (db) => {
+    // How each document came to be linked (only one kbsync created can be deleted by it), and a hold that
+    // stands while its file and document stay as they were (held work costs no call and is said once).
+    // remote_modified_timestamp was never written: the service's millisecond times are not relied on.
+    db.exec(`
+      ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT 'linked'
+        CHECK (origin IN ('created', 'create-answer-lost', 'linked', 'pulled'));
+      UPDATE documents SET origin = 'created' WHERE node_id IS NOT NULL;
+      ALTER TABLE documents ADD COLUMN held_code TEXT;
+      ALTER TABLE documents ADD COLUMN held_local_hash TEXT;
+      ALTER TABLE documents ADD COLUMN held_remote_time TEXT;
+      ALTER TABLE documents DROP COLUMN remote_modified_timestamp;
+
+      -- Old documents of moved files, to delete once their replacement is recorded: kept here (not as
+      -- intents) so that recording the replacement and promising the deletion are one transaction.
+      CREATE TABLE retirements (
+        doc_key      TEXT PRIMARY KEY NOT NULL,
+        node_id      TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        path         TEXT NOT NULL,
+        since        INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -29,14 +29,26 @@ export type DocumentSummary = {
   readonly remoteBlocksHash: string;
   /** modifiedTime exactly as the service gave it. */
   readonly remoteModifiedTime: string;
-  readonly remoteModifiedTimestamp: number | null;
   /** When this row was last written by a sync (ms since epoch). */
   readonly syncedAt: number;
   /** The remote must be re-read next cycle (e.g. minute-precision modifiedTime cannot prove no edit happened). */
   readonly recheck: boolean;
   readonly conflict: boolean;
   readonly conflictPath: string | null;
+  /** How the document came to be linked with the file: only a document kbsync created can be deleted by it. */
+  readonly origin: Origin;
+  /**
+   * A decision to leave this document as it is (a code the sync step defines), taken when the file had
+   * `heldLocalHash` ('' when missing) and the listing said `heldRemoteTime`; null when nothing is held.
+   */
+  readonly heldCode: string | null;
+  readonly heldLocalHash: string | null;
+  readonly heldRemoteTime: string | null;
 };
+
+export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;
+/** created: by kbsync, its creation nodeId known; create-answer-lost: by kbsync, the answer (and nodeId) lost; linked: paired with an existing document; pulled: written locally from a remote document. */
+export type Origin = (typeof ORIGINS)[number];
 
 /** The large, lazily parsed part of a document row. */
 export type DocumentBody = {

@@ -22,6 +22,7 @@ export {
 } from './text-file.js';
 export { writeFileAtomic, type WriteOptions } from './atomic-write.js';
 export { backupText, moveToTrash } from './trash.js';
+export { renameFile } from './rename.js';
 export type { Expectation } from './expect.js';
 export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
 export { assertRootDirectory, assertRootDirectorySync } from './root.js';

@@ -5,7 +5,7 @@ import { assertRootDirectorySync } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { SyncOptions } from '../sync/engine.js';
-import type { SyncMode } from '../sync/types.js';
+import type { SyncMode } from '../sync/decide/types.js';
 import { explainLocked } from './lock-holder.js';
 
 export function ledgerPath(config: Config): string {

@@ -3,7 +3,8 @@ import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
 import type { LocalFile, TextFile } from '../local/index.js';
-import type { Layout, RemoteSnapshot, SyncMode } from './types.js';
+import type { Layout, RemoteSnapshot, SyncMode } from './decide/types.js';
+import type { UrlOfPath } from './links.js';
 
 /** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
 export type SyncContext = {
@@ -12,7 +13,8 @@ export type SyncContext = {
   readonly mode: SyncMode;
   readonly layout: Layout;
   readonly force: boolean;
-  readonly links: boolean;
+  /** With link rewriting on: the URL of the synced document at a path. */
+  readonly urlOf: UrlOfPath | undefined;
   readonly client: KbClient;
   readonly ledger: Ledger;
   readonly logger: Logger;

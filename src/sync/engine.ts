@@ -3,9 +3,10 @@ import { SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { SyncContext } from './context.js';
-import { execute, type ActionResult } from './executor.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe.js';
-import { pathOf } from './placement.js';
+import { decideAll, shown, type Previewed } from './decisions.js';
+import { assessIO, execute, type ActionResult } from './executor.js';
+import { retire } from './act/removals.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
@@ -49,26 +50,31 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   options.onPlanned?.(planned.actions.length);
 
   let results: ActionResult[] = [];
-  if (!options.dryRun) {
-    const ctx: SyncContext = {
-      root: scan.root,
-      stateDir: options.stateDir,
-      mode: options.mode,
-      layout: options.layout,
-      force: options.guards.force,
-      links: options.links,
-      client,
-      ledger,
-      logger,
-      workspaceId: options.workspaceId,
-      rootId,
-      remote,
-      texts: local.texts,
-      scanned: new Map(scan.files.map((file) => [file.path, file])),
-      folderPromises: new Map(),
-      now: deps.now ?? (() => new Date()),
-      serverNow: () => client.serverTime() ?? new Date(),
-    };
+  let decided: Omit<Previewed, 'assessment'>[];
+  const ctx: SyncContext = {
+    root: scan.root,
+    stateDir: options.stateDir,
+    mode: options.mode,
+    layout: options.layout,
+    force: options.guards.force,
+    urlOf: options.links ? (target) => ledger.documents.summary(target)?.url : undefined,
+    client,
+    ledger,
+    logger,
+    workspaceId: options.workspaceId,
+    rootId,
+    remote,
+    texts: local.texts,
+    scanned: new Map(scan.files.map((file) => [file.path, file])),
+    folderPromises: new Map(),
+    now: deps.now ?? (() => new Date()),
+    serverNow: () => client.serverTime() ?? new Date(),
+  };
+  if (options.dryRun) {
+    decided = (await decideAll(assessIO(ctx), planned.actions)).map(({ assessment: _assessment, ...rest }) => rest);
+  } else {
+    // Old documents of moved files that an interrupted run promised to delete go first.
+    for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
     results = await execute(ctx, planned.actions, options.onResult ? { onResult: options.onResult } : {});
     // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
     ledger.transaction(() => {
@@ -79,11 +85,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     if (results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     }
+    decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
   }
 
   return buildReport({
     options,
-    planned: planned.actions.map((action) => ({ kind: action.kind, path: pathOf(action) })),
+    planned: shown(decided),
     pending: planned.pending,
     results,
     problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason }))],

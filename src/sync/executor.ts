@@ -1,20 +1,24 @@
 import { isForbidden, isUnauthorized } from '../api/index.js';
 import { KbsyncError, messageOf } from '../errors.js';
-import type { DocumentRecord } from '../ledger/index.js';
+import { hashText } from '../local/index.js';
 import { createLimit } from '../local/limit.js';
+import { adopt } from './act/adopt.js';
+import { applyBody, type DocOutcome } from './act/apply-body.js';
+import { createDocument } from './act/create.js';
+import { newLocal, newLocalFolder, restore } from './act/incoming.js';
+import { currentText } from './act/local-files.js';
+import { moveLocal } from './act/move-local.js';
+import { move } from './act/move.js';
+import { recordHold } from './act/record.js';
+import { deleteRemote, forget, trashLocal } from './act/removals.js';
+import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import type { SyncContext } from './context.js';
-import { adopt } from './steps/adopt.js';
-import { createDocument } from './steps/create.js';
-import { newLocal, newLocalFolder, restore } from './steps/incoming.js';
-import { move } from './steps/move.js';
-import { reconcile, type DocOutcome } from './steps/reconcile.js';
-import { deleteRemote, forget, trashLocal } from './steps/removals.js';
-import { pathOf } from './placement.js';
-import type { Action, RecordEntry } from './types.js';
+import { pathOf } from './decide/placement.js';
+import type { Action } from './decide/types.js';
 
 export type ActionResult =
-  | (DocOutcome & { readonly action: Action['kind']; readonly ok: true })
-  | { readonly action: Action['kind']; readonly path: string; readonly ok: false; readonly code: string; readonly error: string };
+  | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
+  | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: string; readonly error: string };
 
 export type ExecuteOptions = {
   /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */
@@ -23,11 +27,12 @@ export type ExecuteOptions = {
 };
 
 /**
- * Carries out a plan. One document's failure is reported and does not stop the others; folders come
- * before the documents in them because the plan is ordered by path. The exception: an answer that
- * every other call would get too (the token rejected, a permission scope missing) stops the run and
- * is thrown once the actions in flight have settled, so the user sees one clear error (exit 4)
- * instead of a failure per file, and the service is not asked a thousand times in vain.
+ * Carries out a plan. Each action is assessed (the reads it needs, then the pure decision, exactly as
+ * every preview does) and the decision is carried out. One document's failure is reported and does not
+ * stop the others; folders come first because the plan is ordered by path. The exception: an answer that
+ * every other call would get too (the token rejected, a permission scope missing) stops the run and is
+ * thrown once the actions in flight have settled, so the user sees one clear error (exit 4) instead of a
+ * failure per file, and the service is not asked a thousand times in vain.
  */
 export async function execute(ctx: SyncContext, actions: readonly Action[], options: ExecuteOptions = {}): Promise<ActionResult[]> {
   const limit = createLimit(options.concurrency ?? 24);
@@ -35,9 +40,10 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   const rest = actions.filter((a) => a.kind !== 'new-local-folder');
   const results: ActionResult[] = [];
   let stop: { readonly error: unknown } | undefined;
+  const io = assessIO(ctx);
   const run = async (action: Action): Promise<void> => {
     if (stop) return;
-    const result = await carryOut(ctx, action, (error) => {
+    const result = await carryOut(ctx, io, action, (error) => {
       if (stopsTheRun(error)) stop ??= { error };
     });
     results.push(result);
@@ -49,6 +55,20 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   return results;
 }
 
+/** The reads a decision needs, answered from this run's context (texts read by the scan are not read twice). */
+export function assessIO(ctx: SyncContext): AssessIO {
+  return {
+    mode: ctx.mode,
+    force: ctx.force,
+    layout: ctx.layout,
+    urlOf: ctx.urlOf,
+    readBlocks: (docKey) => ctx.client.readBlocks(docKey),
+    record: (path) => ctx.ledger.documents.get(path),
+    fileText: (path) => currentText(ctx, path),
+    openIntents: () => ctx.ledger.intents.open(),
+  };
+}
+
 /**
  * Failures about the credentials, not the document: every further call would fail the same way. A scope
  * missing only for sharing (front matter `members`) is the exception: bodies still sync, so it stays per file.
@@ -58,62 +78,82 @@ const stopsTheRun = (error: unknown): boolean =>
 
 const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
 
-async function carryOut(ctx: SyncContext, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
-  const path = pathOf(action);
+async function carryOut(ctx: SyncContext, io: AssessIO, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
+  let kind: DecisionKind = action.kind === 'adopt' ? 'link' : action.kind === 'check' ? 'none' : (action.kind as DecisionKind);
   try {
-    const outcome = await dispatch(ctx, action);
-    return { ...outcome, action: action.kind, ok: true };
+    const assessment = await assess(io, action);
+    kind = assessment.kind;
+    const outcome = await perform(ctx, assessment);
+    return { ...outcome, action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
   } catch (error) {
-    ctx.logger.debug({ err: error, path }, 'action failed');
+    ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
     onError(error);
-    return { action: action.kind, path, ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
+    return { action: kind, path: pathOf(action), ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
   }
 }
 
-function dispatch(ctx: SyncContext, action: Action): Promise<DocOutcome> {
-  switch (action.kind) {
+async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOutcome> {
+  const { action, detail, path } = assessment;
+  const listed = 'record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined;
+  if (assessment.held && (detail.tag === 'plain' || detail.tag === 'delete' || detail.tag === 'trash' || detail.tag === 'create')) {
+    // Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know.
+    const held = assessment.held;
+    let fresh = true;
+    if ('record' in action) {
+      const file = await currentText(ctx, path).catch(() => undefined);
+      fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime: listed?.modifiedTime ?? action.record.remoteModifiedTime });
+    }
+    return { path, result: 'held', detail: held.message, ...(fresh ? {} : { repeated: true }) };
+  }
+  switch (detail.tag) {
+    case 'plain':
+      return performPlain(ctx, action, assessment);
     case 'create':
-      return createDocument(ctx, action.path, action.title);
-    case 'adopt':
-      return adopt(ctx, action.path, action.remote);
-    case 'push':
-      return reconcile(ctx, full(ctx, action.record), ctx.remote?.docs.get(action.record.docKey));
-    case 'check':
-    case 'pull':
-    case 'merge':
-      return reconcile(ctx, full(ctx, action.record), action.remote);
-    case 'delete-remote':
-      return deleteRemote(ctx, full(ctx, action.record));
-    case 'trash-local':
-      return trashLocal(ctx, full(ctx, action.record));
-    case 'recreate':
-      return recreate(ctx, action.record);
-    case 'restore':
-      return restore(ctx, full(ctx, action.record), action.remote);
-    case 'forget':
-      return Promise.resolve(forget(ctx, full(ctx, action.record)));
-    case 'move':
-      return move(ctx, full(ctx, action.record), action.to, ctx.remote?.docs.get(action.record.docKey), {
-        local: action.localChanged,
-        remote: action.remoteChanged ?? false,
-      });
+      return create(ctx, path, detail);
     case 'new-local':
-      return newLocal(ctx, action.remote, action.path);
+      if (action.kind !== 'new-local') break;
+      return newLocal(ctx, action.remote, action.path, detail.remote);
+    case 'adopt':
+      if (action.kind !== 'adopt') break;
+      return adopt(ctx, path, action.remote, detail.before, detail.remote, detail.decision);
+    case 'body':
+      return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
+    case 'delete':
+      if (detail.decision.kind === 'forget') return forget(ctx, path, 'already deleted in the knowledge base');
+      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote);
+      if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
+      break;
+    case 'trash':
+      if (detail.decision.kind === 'forget') return forget(ctx, path, 'gone on both sides');
+      return trashLocal(ctx, detail.record);
+    case 'restore':
+      return restore(ctx, detail.record, listed, detail.text, detail.remote);
+    case 'move':
+      if (action.kind !== 'move') break;
+      return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision);
+  }
+  throw new Error(`no way to carry out ${assessment.kind} for ${path} (${detail.tag})`);
+}
+
+async function performPlain(ctx: SyncContext, action: Action, assessment: Assessment): Promise<DocOutcome> {
+  switch (action.kind) {
+    case 'forget':
+      return forget(ctx, action.record.path, 'deleted on both sides');
     case 'new-local-folder':
       return newLocalFolder(ctx, action.folder);
+    case 'move-local':
+      return moveLocal(ctx, action.record, action.to, action.remote);
+    default:
+      throw new Error(`no way to carry out ${assessment.kind} for ${assessment.path}`);
   }
 }
 
-/** Deleted remotely, edited locally (possibly moved): the old row goes, the file gets a new document. */
-async function recreate(ctx: SyncContext, entry: RecordEntry): Promise<DocOutcome> {
-  const old = ctx.ledger.documents.byDocKey(entry.docKey);
-  if (old) ctx.ledger.documents.remove(old.path);
-  const outcome = await createDocument(ctx, entry.path, entry.remoteTitle);
-  return { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' };
-}
-
-function full(ctx: SyncContext, entry: RecordEntry): DocumentRecord {
-  const record = ctx.ledger.documents.get(entry.path);
-  if (!record) throw new KbsyncError('LEDGER_ROW_MISSING', `The ledger has no row for "${entry.path}" any more.`, { hint: 'Another step changed it during this run; sync again.' });
-  return record;
+/** A new document for the file; a record of one deleted remotely goes first, so the file is created anew. */
+async function create(ctx: SyncContext, path: string, detail: Extract<Assessment['detail'], { tag: 'create' }>): Promise<DocOutcome> {
+  if (detail.replaces) {
+    const old = ctx.ledger.documents.byDocKey(detail.replaces);
+    if (old) ctx.ledger.documents.remove(old.path);
+  }
+  const outcome = await createDocument(ctx, path, detail.title, detail.before, detail.body);
+  return detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome;
 }

@@ -1,14 +1,16 @@
 import type { EndpointStats } from '../queue/index.js';
 import type { ScanSkip } from '../local/index.js';
+import type { Previewed } from './decisions.js';
 import type { ActionResult } from './executor.js';
-import type { LocalProblem } from './observe-local.js';
-import type { ActionKind, SyncMode } from './types.js';
+import type { LocalProblem } from './observe/observe-local.js';
+import type { SyncMode } from './decide/types.js';
 
 /** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
 export type SyncReport = {
   readonly mode: SyncMode;
   readonly dryRun: boolean;
-  readonly planned: readonly { readonly kind: ActionKind; readonly path: string }[];
+  /** What was decided for each file that needed anything (a dry run's decisions are the run's, made with reads only). */
+  readonly planned: readonly Omit<Previewed, 'assessment'>[];
   readonly results: readonly ActionResult[];
   /** Documents left for another kind of run (a push-only run leaves remote edits). */
   readonly pending: readonly { readonly path: string; readonly reason: string }[];

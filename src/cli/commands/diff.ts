@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { SafetyError } from '../../errors.js';
-import { pathOf } from '../../sync/placement.js';
-import { previewActions, type Preview } from '../../sync/preview.js';
-import type { SyncMode } from '../../sync/types.js';
+import type { SyncMode } from '../../sync/decide/types.js';
+import { previewOf, type Preview } from '../../sync/preview.js';
 import type { CliCommand } from '../command.js';
+import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 
@@ -20,8 +20,7 @@ function selector(root: string, wanted: string | undefined): ((rel: string) => b
 }
 
 function previewLines(preview: Preview): string[] {
-  if (!preview.local && !preview.remote && !preview.note && preview.conflicts === 0) return [];
-  const lines = [`== ${preview.path}: ${preview.kind}${preview.note ? ` (${preview.note})` : ''}`];
+  const lines = [`== ${preview.path}: ${describeDecision(preview.kind)}${preview.note ? ` (${preview.note})` : ''}`];
   if (preview.conflicts > 0) lines.push(`   ${preview.conflicts} block(s) changed differently on both sides: the file keeps yours, the other version goes beside it as a conflict copy`);
   if (preview.local) lines.push(unifiedDiff(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }).trimEnd());
   if (preview.remote) lines.push(unifiedDiff(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }).trimEnd());
@@ -34,20 +33,17 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const refusal = inspection.plan.refusal;
     if (refusal) throw new SafetyError(refusal.code, `A sync would refuse to act: ${refusal.message}`);
     const only = selector(session.config.root, wanted);
-    const planned = inspection.plan.actions.filter((action) => !only || only(pathOf(action)));
+    const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
     const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
-    if (planned.length === 0) {
+    if (decided.length === 0) {
       console.log(`Nothing to ${mode === 'two-way' ? 'sync' : mode}${wanted ? ` for ${wanted}` : ''}.`);
     } else {
-      console.log(`A ${mode} sync would do ${planned.length} action(s):`);
-      for (const action of planned) console.log(`  ${action.kind.padEnd(16)} ${pathOf(action)}`);
+      console.log(`A ${mode} sync would do ${decided.length} action(s):`);
+      for (const d of decided) console.log(`  ${d.kind.padEnd(16)} ${d.path}`);
     }
     for (const item of pending) console.log(`… ${item.path}: ${item.reason}`);
-    const previews = await previewActions({ client: session.client, ledger, root: session.config.root, mode, links: session.config.links }, inspection, only);
-    for (const preview of previews) {
-      const lines = previewLines(preview);
-      if (lines.length > 0) console.log(['', ...lines].join('\n'));
-    }
+    const urlOf = session.config.links && ledger ? (target: string) => ledger.documents.summary(target)?.url : undefined;
+    for (const d of decided) console.log(['', ...previewLines(previewOf(d, urlOf))].join('\n'));
   });
 }
 
@@ -57,13 +53,14 @@ export const diffCommand: CliCommand = {
     program
       .command('diff')
       .argument('[path]', 'a file or folder (relative to the current folder or to the root); default: everything')
-      .description('Show what a sync would change: the plan, and for each changed file a unified diff of what a pull would write and what a push would send. Changes nothing.')
+      .description('Show what a sync would change: the decision for each file, and a unified diff of what a pull would write and what a push would send. Changes nothing.')
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .addOption(new Option('--push', 'show what `sync --push` would do').conflicts('pull'))
       .addOption(new Option('--pull', 'show what `sync --pull` would do').conflicts('push'))
       .addHelpText(
         'after',
         `
+The decisions are the ones a sync would carry out, made the same way (the same reads, the same code).
 Per file, up to two diffs: "local file now → after the sync" (the knowledge base's edits, merged into your
 file as a sync would), and "knowledge base now → what a push sends" (your edits, as the Markdown body sent;
 front matter is never sent). Only reads: no file, ledger row or document changes.

@@ -3,6 +3,7 @@ import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/i
 import { redactValue } from '../../secrets.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
 import type { CliCommand } from '../command.js';
+import { describeDecision } from '../output/decision-words.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
 
@@ -32,7 +33,7 @@ const numberOr = (value: unknown, fallback: number | null): number | null => (ty
 async function run(flags: Flags): Promise<void> {
   const offline = Boolean(flags.offline);
   await withInspection({ config: flags.config, mode: 'two-way', offline }, async ({ session, ledger, inspection }) => {
-    const files = await fileStates(session.client, inspection);
+    const files = fileStates(inspection);
     const counts: Partial<Record<FileState, number>> = {};
     for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;
     const report: StatusReport = {
@@ -61,7 +62,7 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   const shown = report.files.filter((file) => all || file.state !== 'clean');
   const width = Math.max(0, ...shown.map((file) => file.state.length));
   for (const file of shown) {
-    const next = file.action ? `  → ${file.action}` : '';
+    const next = file.action && file.action !== 'held' ? `  → ${describeDecision(file.action)}` : '';
     lines.push(`  ${file.state.padEnd(width)}  ${file.path}${next}${file.detail ? `  (${file.detail})` : ''}`);
   }
   const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
@@ -80,7 +81,7 @@ export const statusCommand: CliCommand = {
   register(program: Command) {
     program
       .command('status')
-      .description('Show each file as clean, local-changed, remote-changed, diverged or conflict, plus interrupted work; changes nothing.')
+      .description('Show each file as clean, local-changed, remote-changed, diverged, conflict or held, with what a sync would do, plus interrupted work; changes nothing.')
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print a machine-readable report on stdout')
       .option('--offline', 'do not call the service: local changes only')
@@ -89,7 +90,8 @@ export const statusCommand: CliCommand = {
         'after',
         `
 Reads the ledger without locking it, so it works while \`kbsync watch\` runs. The remote side comes from one
-listing; documents kbsync wrote within the last minute are read once (the listing cannot prove them unchanged).
+listing; each file that a sync would touch is decided exactly as the sync decides it (reading its document
+once), so what status says a sync would do is what it does.
 
 Examples:
   kbsync status                  what changed where, and what a sync would do

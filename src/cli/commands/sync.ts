@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { redactValue } from '../../secrets.js';
 import { runSync } from '../../sync/engine.js';
 import { fullySynced } from '../../sync/report.js';
-import type { SyncMode } from '../../sync/types.js';
+import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { createProgress, resultLine, summaryLines } from '../output/sync-output.js';

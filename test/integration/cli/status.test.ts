@@ -48,6 +48,7 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     assert.equal(report.lock, null);
     assert.equal(report.files.find((file) => file.path === 'b.md')?.action, 'push');
     assert.equal(report.files.find((file) => file.path === 'c.md')?.action, 'pull');
+    assert.equal(report.files.find((file) => file.path === 'd.md')?.action, 'merge');
 
     // Offline: no call at all, local changes still seen, remote ones unknown.
     const offline = await status(f, ['--offline']);
@@ -58,7 +59,8 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     // The human form lists what is not clean.
     const human = await f.cli(['status']);
     assert.equal(human.code, 0, human.stderr);
-    assert.match(human.stdout, /local-changed\s+b\.md\s+→ push/);
+    assert.match(human.stdout, /local-changed\s+b\.md\s+→ your edits will be pushed/);
+    assert.match(human.stdout, /remote-changed\s+c\.md\s+→ edits from the knowledge base will be pulled into the file/);
     assert.match(human.stdout, /Conflict copies waiting/);
     assert.doesNotMatch(human.stdout, /\ba\.md\b/);
 

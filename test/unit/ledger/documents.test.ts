@@ -9,7 +9,7 @@ const summaryOf = ({ baseMarkdown: _b, remoteBlocks: _r, alignment: _a, members:
 describe('ledger documents', () => {
   test('upsert then get returns every field unchanged, blocks and alignment parsed back', (t) => {
     const ledger = tempLedger(t);
-    const doc = sampleDocument(1, { nodeId: null, remoteModifiedTimestamp: null, recheck: true, conflict: true, conflictPath: 'notes/doc-1.conflict-2024.md' });
+    const doc = sampleDocument(1, { nodeId: null, origin: 'linked', heldCode: 'NOT_CREATED', heldLocalHash: '', heldRemoteTime: '2024-05-01 10:20', recheck: true, conflict: true, conflictPath: 'notes/doc-1.conflict-2024.md' });
     ledger.documents.upsert(doc);
     assert.deepEqual(ledger.documents.get(doc.path), doc);
     assert.deepEqual(ledger.documents.byDocKey(doc.docKey), doc);
@@ -19,13 +19,12 @@ describe('ledger documents', () => {
     assert.equal(ledger.documents.byDocKey(asDocKey('nope')), undefined);
   });
 
-  test('all() / allSummaries() list every summary, allRecords() every full record, sorted by path; count() counts them', (t) => {
+  test('allSummaries() lists every summary, allRecords() every full record, sorted by path; count() counts them', (t) => {
     const ledger = tempLedger(t);
     const docs = [3, 1, 2].map((n) => sampleDocument(n));
     for (const doc of docs) ledger.documents.upsert(doc);
     const sorted = [...docs].sort((a, b) => a.path.localeCompare(b.path));
     assert.deepEqual(ledger.documents.allRecords(), sorted);
-    assert.deepEqual(ledger.documents.all(), sorted.map(summaryOf));
     assert.deepEqual(ledger.documents.allSummaries(), sorted.map(summaryOf));
     assert.equal(ledger.documents.count(), 3);
   });

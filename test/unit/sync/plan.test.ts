@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { plan } from '../../../src/sync/plan.js';
-import type { Action, LocalEntry, PlanInput, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from '../../../src/sync/types.js';
-import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../../src/model/ids.js';
+import { plan } from '../../../src/sync/decide/plan.js';
+import type { Action, LocalEntry, PlanInput, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from '../../../src/sync/decide/types.js';
+import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId } from '../../../src/model/ids.js';
 
 const ROOT = asTreeNodeId('root');
 const T0 = '2026-11-22T10:00Z';
@@ -21,6 +21,8 @@ function record(path: string, over: Partial<RecordEntry> = {}): RecordEntry {
     remoteTitle: path.replace(/\.md$/, ''),
     remoteModifiedTime: T0,
     recheck: false,
+    origin: 'created',
+    held: null,
     ...over,
   };
 }
@@ -57,6 +59,7 @@ type Setup = {
   layout?: 'folders' | 'flat';
   force?: boolean;
   maxDeletes?: number;
+  folderIds?: [string, TreeNodeId][];
 };
 function input(setup: Setup): PlanInput {
   return {
@@ -69,6 +72,7 @@ function input(setup: Setup): PlanInput {
         : { rootId: ROOT, docs: new Map(setup.remotes.map((d) => [d.docKey, d])), folders: setup.folders ?? [] },
     localFolders: new Set(setup.localFolders ?? []),
     recordedFolders: new Set(setup.recordedFolders ?? []),
+    folderIds: new Map<string, TreeNodeId>([['', ROOT], ...(setup.folderIds ?? [])]),
     layout: setup.layout ?? 'folders',
     guards: { maxDeleteRatio: 0.5, maxDeletes: setup.maxDeletes ?? 50, force: setup.force ?? false },
   };
@@ -86,7 +90,11 @@ function summary(actions: readonly Action[]): string[] {
       case 'new-local-folder':
         return `new-local-folder ${a.folder.localPath}`;
       case 'move':
-        return `move ${a.record.path} -> ${a.to}${a.localChanged ? ' +local' : ''}${a.remoteChanged ? ' +remote' : ''}`;
+        return `move ${a.record.path} -> ${a.to}${a.samePlace ? '' : ' (new place)'}`;
+      case 'move-local':
+        return `move-local ${a.record.path} -> ${a.to}`;
+      case 'held':
+        return `held ${a.record.path} ${a.held.code}`;
       default:
         return `${a.kind} ${a.record.path}`;
     }
@@ -131,6 +139,41 @@ describe('planner: one cell per situation (two-way)', () => {
     { name: 'remote delete, local edited → edit wins: recreate', locals: [local('a.md', { hash: 'new' })], remotes: [], expect: ['recreate a.md'] },
     { name: 'local delete, remote edited → edit wins: restore', locals: [], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['restore a.md'] },
     { name: 'deleted on both sides → forget', locals: [], remotes: [], expect: ['forget a.md'] },
+    {
+      name: 'local delete of a document kbsync did not create → held at once, no read',
+      locals: [],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { nodeId: null, origin: 'linked' }),
+      expect: ['held a.md NOT_CREATED'],
+    },
+    {
+      name: 'local delete of a document whose creation answer was lost → held, saying so',
+      locals: [],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { nodeId: null, origin: 'create-answer-lost' }),
+      expect: ['held a.md CREATE_ANSWER_LOST'],
+    },
+    {
+      name: 'a hold that still stands (same file, same document) → held again, free',
+      locals: [local('a.md', { hash: 'emptied' })],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { held: { code: 'EMPTIED', message: '', localHash: 'emptied', remoteModifiedTime: T0 } }),
+      expect: ['held a.md EMPTIED'],
+    },
+    {
+      name: 'a hold whose document changed since → decided afresh',
+      locals: [local('a.md', { hash: 'emptied' })],
+      remotes: [remoteOf(a, { modifiedTime: T1 })],
+      rec: record('a.md', { held: { code: 'EMPTIED', message: '', localHash: 'emptied', remoteModifiedTime: T0 } }),
+      expect: ['merge a.md'],
+    },
+    {
+      name: 'a hold whose file changed since → decided afresh',
+      locals: [local('a.md', { hash: 'refilled' })],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { held: { code: 'EMPTIED', message: '', localHash: 'emptied', remoteModifiedTime: T0 } }),
+      expect: ['push a.md'],
+    },
   ];
   for (const cell of cells) {
     test(cell.name, () => {
@@ -199,9 +242,16 @@ describe('planner: new things on either side', () => {
 
 describe('planner: renames and moves', () => {
   const a = record('a.md', { ino: 42 });
-  test('same inode at a new path → move (ledger follows the file)', () => {
+  test('same inode at a new path in another folder → move to a new place', () => {
     const result = plan(input({ locals: [local('dir/b.md', { ino: 42, hash: 'edited' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
-    assert.deepEqual(summary(result.actions), ['move a.md -> dir/b.md +local']);
+    assert.deepEqual(summary(result.actions), ['move a.md -> dir/b.md (new place)']);
+  });
+  test('moved into a folder mirrored by the same remote folder → a rename in place', () => {
+    const inDir = record('dir/a.md', { ino: 42, parentTreeNodeId: asTreeNodeId('dir-id') });
+    const result = plan(
+      input({ locals: [local('dir/b.md', { ino: 42 }), ...othersLocal], records: [inDir, ...others], remotes: [remoteOf(inDir), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }),
+    );
+    assert.deepEqual(summary(result.actions), ['move dir/a.md -> dir/b.md']);
   });
   test('a reused inode under another title (delete, then an unrelated new file) is not a move', () => {
     const result = plan(input({ locals: [local('other.md', { ino: 42, hash: 'unrelated', title: 'Something else' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
@@ -209,11 +259,25 @@ describe('planner: renames and moves', () => {
   });
   test('same inode and same title at a new path → move, even with an edit', () => {
     const result = plan(input({ locals: [local('b.md', { ino: 42, hash: 'edited', title: 'a' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
-    assert.deepEqual(summary(result.actions), ['move a.md -> b.md +local']);
+    assert.deepEqual(summary(result.actions), ['move a.md -> b.md']);
   });
-  test('same content at a new path → move', () => {
+  test('same content at a new path → move (the read decides what the remote edit means)', () => {
     const result = plan(input({ locals: [local('b.md', { hash: a.localHash, ino: 7 }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { modifiedTime: T1 }), ...othersRemote] }));
-    assert.deepEqual(summary(result.actions), ['move a.md -> b.md +remote']);
+    assert.deepEqual(summary(result.actions), ['move a.md -> b.md']);
+  });
+  test('a move recorded by an earlier run whose document is still in the old folder → finished, even with a recheck pending elsewhere', () => {
+    const moved = record('dir/a.md', { parentTreeNodeId: ROOT });
+    const result = plan(input({ mode: 'push', locals: [local('dir/a.md'), ...othersLocal], records: [moved, ...others], remotes: [remoteOf(moved), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(summary(result.actions), ['move dir/a.md -> dir/a.md (new place)']);
+  });
+  test('a document kbsync did not create is not moved again and again: it stays, said once when the file moved', () => {
+    const pulled = record('dir/a.md', { parentTreeNodeId: ROOT, nodeId: null, origin: 'pulled' });
+    const result = plan(input({ locals: [local('dir/a.md'), ...othersLocal], records: [pulled, ...others], remotes: [remoteOf(pulled), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(summary(result.actions), []);
+  });
+  test('a document moved to another folder in the knowledge base → the file follows', () => {
+    const result = plan(input({ locals: [local('a.md'), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md']);
   });
   test('an ambiguous match (two copies) is not a move: create both, delete the old (guarded)', () => {
     const locals = [local('b.md', { hash: a.localHash, ino: 7 }), local('c.md', { hash: a.localHash, ino: 8 }), ...othersLocal];

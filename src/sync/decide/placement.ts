@@ -79,6 +79,7 @@ export function pathOf(action: Action): string {
     case 'new-local-folder':
       return action.folder.localPath;
     case 'move':
+    case 'move-local':
       return action.to;
     default:
       return action.record.path;

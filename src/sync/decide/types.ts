@@ -1,4 +1,6 @@
-import type { CreationNodeId, DocKey, TreeNodeId } from '../model/ids.js';
+import type { Origin } from '../../ledger/index.js';
+import type { CreationNodeId, DocKey, TreeNodeId } from '../../model/ids.js';
+import type { Held, HeldState } from './held.js';
 
 /** Which directions a run may change. `two-way` is the default; `push` never writes local files, `pull` never writes the service. */
 export type SyncMode = 'two-way' | 'push' | 'pull';
@@ -29,6 +31,9 @@ export type RecordEntry = {
   readonly remoteModifiedTime: string;
   /** The remote must be read again: its minute-precision modifiedTime cannot prove it did not change since. */
   readonly recheck: boolean;
+  readonly origin: Origin;
+  /** A decision to leave this document alone, standing while its file and document stay as they were. */
+  readonly held: HeldState | null;
 };
 
 export type RemoteDoc = {
@@ -73,6 +78,11 @@ export type PlanInput = {
   /** Local folders the ledger has mirrored before: a remote folder kbsync already knows is never re-created locally. */
   readonly recordedFolders: ReadonlySet<string>;
   /**
+   * The remote folder each local folder is mirrored by, as far as the ledger and the listing know ('' is
+   * the synced root): where a document belongs, so a move that an earlier run could not finish is seen.
+   */
+  readonly folderIds: ReadonlyMap<string, TreeNodeId>;
+  /**
    * Paths taken on disk by entries that are not synced (symlinks, special files, conflict copies): a new
    * remote document must get another name, or writing it would fail on every run.
    */
@@ -108,15 +118,16 @@ export type Action =
   | { readonly kind: 'restore'; readonly record: RecordEntry; readonly remote: RemoteDoc }
   /** Gone on both sides: only the ledger row remains to drop. */
   | { readonly kind: 'forget'; readonly record: RecordEntry }
-  /** The file was renamed or moved locally (same content or same inode). */
-  | {
-      readonly kind: 'move';
-      readonly record: RecordEntry;
-      readonly to: string;
-      readonly localChanged: boolean;
-      /** Undefined when the run did not list the service. */
-      readonly remoteChanged: boolean | undefined;
-    }
+  /**
+   * The file was renamed or moved locally (same content or same inode), or its document is not where its
+   * path says (a move an earlier run could only record). `samePlace`: the document's folder and title
+   * already fit the new path, so only the record follows.
+   */
+  | { readonly kind: 'move'; readonly record: RecordEntry; readonly to: string; readonly samePlace: boolean }
+  /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
+  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
+  /** Left as it is, for a reason that stands (or needs no read to know): no call until something changes. */
+  | { readonly kind: 'held'; readonly record: RecordEntry; readonly held: Held }
   /** A remote document kbsync has never seen: write it as a new local file. */
   | { readonly kind: 'new-local'; readonly remote: RemoteDoc; readonly path: string }
   /** A remote folder with no local folder yet. */

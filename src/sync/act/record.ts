@@ -3,8 +3,9 @@ import { hashText, type FileFingerprint } from '../../local/index.js';
 import { align, blocksHash } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
+import type { HeldState } from '../decide/held.js';
 import { splitText } from '../document-text.js';
-import type { RemoteDoc } from '../types.js';
+import type { RemoteDoc } from '../decide/types.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
 
@@ -28,7 +29,22 @@ export function minutePassed(modifiedTime: string, now: Date): boolean {
 
 export type Agreement = Omit<
   DocumentRecord,
-  'localHash' | 'statSize' | 'statMtimeMs' | 'statIno' | 'baseMarkdown' | 'remoteBlocks' | 'remoteBlocksHash' | 'alignment' | 'remoteModifiedTime' | 'remoteModifiedTimestamp' | 'syncedAt' | 'recheck' | 'conflict' | 'conflictPath'
+  | 'localHash'
+  | 'statSize'
+  | 'statMtimeMs'
+  | 'statIno'
+  | 'baseMarkdown'
+  | 'remoteBlocks'
+  | 'remoteBlocksHash'
+  | 'alignment'
+  | 'remoteModifiedTime'
+  | 'syncedAt'
+  | 'recheck'
+  | 'conflict'
+  | 'conflictPath'
+  | 'heldCode'
+  | 'heldLocalHash'
+  | 'heldRemoteTime'
 > & {
   /** The file as it now is on disk. */
   readonly fileText: string;
@@ -64,22 +80,38 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     remoteBlocksHash: blocksHash(remoteBlocks),
     alignment: align(splitText(baseText).body, remoteBlocks) as DocumentRecord['alignment'],
     remoteModifiedTime: remoteTime.modifiedTime,
-    remoteModifiedTimestamp: null,
     syncedAt: ctx.now().getTime(),
     recheck: remoteTime.recheck,
     conflict: conflictPath !== null,
     conflictPath,
+    // Agreement ends any hold: the next hold is decided, and said, afresh.
+    heldCode: null,
+    heldLocalHash: null,
+    heldRemoteTime: null,
   });
 }
 
-export type DocumentIds = Pick<DocumentRecord, 'path' | 'docKey' | 'nodeId' | 'treeNodeId' | 'workspaceId' | 'parentTreeNodeId' | 'url' | 'remoteTitle' | 'members'>;
+/**
+ * Remembers a hold with what it was decided on. Returns false when the same hold already stood, so it
+ * is not said again (a daemon cycle, a rerun): held work is said once per change.
+ */
+export function recordHold(ctx: SyncContext, path: string, hold: Omit<HeldState, 'message'>): boolean {
+  const summary = ctx.ledger.documents.summary(path);
+  if (!summary) return true;
+  if (summary.heldCode === hold.code && summary.heldLocalHash === hold.localHash && summary.heldRemoteTime === hold.remoteModifiedTime) return false;
+  ctx.ledger.documents.update(path, { heldCode: hold.code, heldLocalHash: hold.localHash, heldRemoteTime: hold.remoteModifiedTime });
+  return true;
+}
+
+export type DocumentIds = Pick<DocumentRecord, 'path' | 'docKey' | 'nodeId' | 'origin' | 'treeNodeId' | 'workspaceId' | 'parentTreeNodeId' | 'url' | 'remoteTitle' | 'members'>;
 
 /** The ledger identity of a remote document kbsync did not create (linked or pulled): no creation nodeId. */
-export function idsOfListed(ctx: SyncContext, remote: RemoteDoc, path: string): DocumentIds {
+export function idsOfListed(ctx: SyncContext, remote: RemoteDoc, path: string, origin: 'linked' | 'pulled'): DocumentIds {
   return {
     path,
     docKey: remote.docKey,
     nodeId: null,
+    origin,
     treeNodeId: remote.treeNodeId,
     workspaceId: ctx.workspaceId,
     parentTreeNodeId: remote.parentTreeNodeId,

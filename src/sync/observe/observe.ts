@@ -1,12 +1,13 @@
-import type { KbClient } from '../api/index.js';
-import { SafetyError } from '../errors.js';
-import type { DocumentSummary, Ledger } from '../ledger/index.js';
-import { scanLocal, type LocalScan } from '../local/index.js';
-import { asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../model/ids.js';
+import type { KbClient } from '../../api/index.js';
+import { SafetyError } from '../../errors.js';
+import type { DocumentSummary, Ledger } from '../../ledger/index.js';
+import { scanLocal, type LocalScan } from '../../local/index.js';
+import { asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
+import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
+import { plan } from '../decide/plan.js';
+import type { Guards, Layout, Plan, RecordEntry, RemoteSnapshot, SyncMode } from '../decide/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
-import { plan } from './plan.js';
-import type { Guards, Layout, Plan, RecordEntry, RemoteSnapshot, SyncMode } from './types.js';
 
 export type ObserveOptions = {
   readonly root: string;
@@ -72,6 +73,12 @@ export async function observeAndPlan(
     : undefined;
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
 
+  const folderIds = new Map<string, TreeNodeId>();
+  if (remote) {
+    folderIds.set('', remote.rootId);
+    for (const folder of remote.folders) folderIds.set(folder.localPath, folder.treeNodeId);
+  }
+  for (const folder of ledger?.folders.all() ?? []) folderIds.set(folder.path, folder.treeNodeId);
   const planned = plan({
     mode: options.mode,
     local: local.entries,
@@ -79,6 +86,7 @@ export async function observeAndPlan(
     remote,
     localFolders: new Set(scan.folders),
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
+    folderIds,
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
@@ -98,7 +106,16 @@ function recordEntryOf(summary: DocumentSummary): RecordEntry {
     remoteTitle: summary.remoteTitle,
     remoteModifiedTime: summary.remoteModifiedTime,
     recheck: summary.recheck,
+    origin: summary.origin,
+    held: heldStateOf(summary),
   };
+}
+
+/** The hold recorded in the ledger, if its code is one this kbsync knows (an unknown one is decided afresh). */
+function heldStateOf(summary: DocumentSummary): HeldState | null {
+  const code = summary.heldCode;
+  if (code === null || !(code in HELD_REASONS)) return null;
+  return { code: code as HeldCode, message: HELD_REASONS[code as HeldCode], localHash: summary.heldLocalHash ?? '', remoteModifiedTime: summary.heldRemoteTime ?? '' };
 }
 
 const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}`;

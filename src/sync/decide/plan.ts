@@ -1,7 +1,9 @@
 import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal } from './guards.js';
 import { detectMoves } from './moves.js';
-import { assignTitles, compare, folderOf, indexUnrecordedRemote, pathOf, placeKey, uniqueName } from './placement.js';
+import { holdStands } from './held.js';
+import { assignTitles, compare, flatTitle, folderOf, indexUnrecordedRemote, pathOf, placeKey, uniqueName } from './placement.js';
+import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
@@ -37,20 +39,37 @@ export function plan(input: PlanInput): Plan {
     const remote = input.remote?.docs.get(record.docKey);
     const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
 
+    // Held work is free: while the file and the document are as they were when it was held, nothing is read.
+    // --force decides afresh: it is how a user overrides the holds that a guard made.
+    if (!input.guards.force && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
+      actions.push({ kind: 'held', record, held: record.held });
+      continue;
+    }
+
     if (to !== undefined) {
       if (remoteSide === 'missing') {
         // Deleted remotely and moved locally: the move shows the file is wanted, so it is created anew.
         if (canPush) actions.push({ kind: 'recreate', record: { ...record, path: to } });
         else holdBack(to, 'moved locally and deleted in the knowledge base; a push re-creates it');
       } else if (canPush) {
-        actions.push({ kind: 'move', record, to, localChanged: localSide === 'changed', remoteChanged: remoteSide && remoteSide !== 'unchanged' });
+        actions.push({ kind: 'move', record, to, samePlace: fitsPlace(input, record, to) === true });
       } else holdBack(to, `moved from ${record.path}; a push moves the document`);
+      continue;
+    }
+
+    const movedRemotely = remote && local && canPull ? remoteMove(input, record, remote) : undefined;
+    if (remote && movedRemotely !== undefined) {
+      actions.push({ kind: 'move-local', record, to: movedRemotely, remote });
       continue;
     }
 
     const decision = decide(localSide, remoteSide ?? 'unchanged');
     switch (decision) {
       case 'none':
+        // A move an earlier run could only record (the document is still in the old folder): finish it.
+        if (canPush && local && record.nodeId !== null && fitsPlace(input, record, record.path) === false) {
+          actions.push({ kind: 'move', record, to: record.path, samePlace: false });
+        }
         break;
       case 'push':
         if (canPush) actions.push({ kind: 'push', record });
@@ -70,10 +89,14 @@ export function plan(input: PlanInput): Plan {
         // A push-only run still merges: the service gets the local edits without losing the remote ones.
         actions.push({ kind: 'merge', record, remote: remote as RemoteDoc });
         break;
-      case 'delete-remote':
-        if (canPush) actions.push({ kind: 'delete-remote', record });
-        else holdBack(record.path, 'deleted locally; a push deletes the document');
+      case 'delete-remote': {
+        // A document kbsync may not delete needs no read to know it: held at once, and free from then on.
+        const blocked = remoteSide === 'unchanged' ? deletionBlocked(record) : undefined;
+        if (!canPush) holdBack(record.path, 'deleted locally; a push deletes the document');
+        else if (blocked) actions.push({ kind: 'held', record, held: blocked });
+        else actions.push({ kind: 'delete-remote', record });
         break;
+      }
       case 'trash-local':
         if (canPull) actions.push({ kind: 'trash-local', record });
         else holdBack(record.path, 'deleted in the knowledge base; a pull moves the file to the trash');
@@ -111,6 +134,30 @@ function decide(local: Side, remote: RemoteSide): Decision {
   if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'missing' ? 'trash-local' : remote === 'changed' ? 'pull' : 'check';
   if (local === 'changed') return remote === 'changed' ? 'merge' : remote === 'missing' ? 'recreate' : 'push';
   return remote === 'changed' ? 'restore' : remote === 'missing' ? 'forget' : 'delete-remote';
+}
+
+/**
+ * Does the document sit where the file's path asks for (its folder, and in a flat layout its title)?
+ * Undefined when the folder is not known to this run (no listing, not in the ledger): nothing is moved then.
+ */
+function fitsPlace(input: PlanInput, record: RecordEntry, path: string): boolean | undefined {
+  if (input.layout === 'flat') return record.parentTreeNodeId === (input.remote?.rootId ?? record.parentTreeNodeId) && record.remoteTitle === flatTitle(path);
+  const parent = input.folderIds.get(folderOf(path, input.layout));
+  if (parent !== undefined) return parent === record.parentTreeNodeId;
+  // A listed tree without that folder: it must be made, so the document is elsewhere.
+  return input.remote ? false : undefined;
+}
+
+/**
+ * A document moved to another folder in the knowledge base (same document, new parent): the local path
+ * it now belongs at, when that folder is mirrored locally and the file was not moved meanwhile.
+ */
+function remoteMove(input: PlanInput, record: RecordEntry, remote: RemoteDoc): string | undefined {
+  if (input.layout !== 'folders' || remote.parentTreeNodeId === record.parentTreeNodeId) return undefined;
+  const folder = [...input.folderIds].find(([, id]) => id === remote.parentTreeNodeId)?.[0];
+  if (folder === undefined) return undefined;
+  const to = folder === '' ? posix.basename(record.path) : `${folder}/${posix.basename(record.path)}`;
+  return input.local.has(to) || input.records.has(to) ? undefined : to;
 }
 
 function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {

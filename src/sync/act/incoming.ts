@@ -1,20 +1,17 @@
 import type { DocumentRecord } from '../../ledger/index.js';
 import { ensureParentFolders, hashText, writeFileAtomic } from '../../local/index.js';
-import { blocksToMarkdown, merge3, type Alignment } from '../../markdown/index.js';
+import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import { joinText, splitText } from '../document-text.js';
-import type { RemoteDoc, RemoteFolder } from '../types.js';
+import type { RemoteDoc, RemoteFolder } from '../decide/types.js';
+import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
-import type { DocOutcome } from './reconcile.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
 /** A remote document kbsync has never seen becomes a new local file (never over an existing one). */
-export async function newLocal(ctx: SyncContext, remote: RemoteDoc, path: string): Promise<DocOutcome> {
-  const blocks = await ctx.client.readBlocks(remote.docKey);
-  const text = blocksToMarkdown(blocks);
-  await writeIncoming(ctx, path, text, blocks, remote, idsOfListed(ctx, remote, path));
+export async function newLocal(ctx: SyncContext, remote: RemoteDoc, path: string, blocks: readonly Block[]): Promise<DocOutcome> {
+  await writeIncoming(ctx, path, blocksToMarkdown(blocks), blocks, remote, idsOfListed(ctx, remote, path, 'pulled'));
   return { path, result: 'pulled', detail: 'new in the knowledge base' };
 }
 
@@ -22,11 +19,8 @@ export async function newLocal(ctx: SyncContext, remote: RemoteDoc, path: string
  * A file deleted locally whose document was edited remotely comes back (an edit beats a delete): the
  * last-synced file with the remote's edits applied, so local formatting survives where it can.
  */
-export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, known?: readonly Block[]): Promise<DocOutcome> {
-  const blocks = known ?? (await ctx.client.readBlocks(record.docKey));
-  const base = splitText(record.baseMarkdown);
-  const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote: blocks, local: base.body, alignment: record.alignment as Alignment }).body;
-  await writeIncoming(ctx, record.path, joinText(base.head, body), blocks, listed, record);
+export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, text: string, blocks: readonly Block[]): Promise<DocOutcome> {
+  await writeIncoming(ctx, record.path, text, blocks, listed, record);
   return { path: record.path, result: 'pulled', detail: 'deleted locally but edited in the knowledge base, so the file was restored' };
 }
 

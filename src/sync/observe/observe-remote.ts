@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
-import type { KbClient, RemoteNode } from '../api/index.js';
-import type { DocKey, TreeNodeId } from '../model/ids.js';
-import { fileNameForTitle, safeName } from '../local/index.js';
-import type { Layout, RemoteDoc, RemoteFolder, RemoteSnapshot } from './types.js';
+import type { KbClient, RemoteNode } from '../../api/index.js';
+import type { DocKey, TreeNodeId } from '../../model/ids.js';
+import { fileNameForTitle, safeName } from '../../local/index.js';
+import type { Layout, RemoteDoc, RemoteFolder, RemoteSnapshot } from '../decide/types.js';
 
 export type KnownPaths = {
   /** Ledger: document → the local path it is synced with (authoritative over titles). */

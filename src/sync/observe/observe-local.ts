@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { messageOf, KbsyncError } from '../errors.js';
-import type { DocumentSummary } from '../ledger/index.js';
-import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../local/index.js';
-import { createLimit } from '../local/limit.js';
-import { documentTitle, isUnpublished } from './document-text.js';
-import type { LocalEntry } from './types.js';
+import { messageOf, KbsyncError } from '../../errors.js';
+import type { DocumentSummary } from '../../ledger/index.js';
+import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../../local/index.js';
+import { createLimit } from '../../local/limit.js';
+import { documentTitle, isUnpublished } from '../document-text.js';
+import type { LocalEntry } from '../decide/types.js';
 
 export type LocalProblem = { readonly path: string; readonly code: string; readonly message: string };
 

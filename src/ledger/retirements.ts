@@ -1,0 +1,41 @@
+import type { CreationNodeId, DocKey, WorkspaceId } from '../model/ids.js';
+import type { Statements } from './statements.js';
+
+/** An old document of a moved file, promised for deletion once its replacement was recorded. */
+export type Retirement = {
+  readonly docKey: DocKey;
+  readonly nodeId: CreationNodeId;
+  readonly workspaceId: WorkspaceId;
+  /** The file it belonged to, for messages. */
+  readonly path: string;
+  /** ms since epoch. */
+  readonly since: number;
+};
+
+const SELECT = `SELECT doc_key AS docKey, node_id AS nodeId, workspace_id AS workspaceId, path, since FROM retirements`;
+
+/**
+ * Documents to delete. A move records the new document and this promise in one transaction, so a crash
+ * before the old document is deleted leaves a promise the next run keeps, never an orphan nobody can delete.
+ */
+export class RetirementsRepo {
+  readonly #sql: Statements;
+
+  constructor(statements: Statements) {
+    this.#sql = statements;
+  }
+
+  add(retirement: Omit<Retirement, 'since'>, now = Date.now()): void {
+    this.#sql
+      .get('INSERT OR REPLACE INTO retirements (doc_key, node_id, workspace_id, path, since) VALUES (?, ?, ?, ?, ?)')
+      .run(retirement.docKey, retirement.nodeId, retirement.workspaceId, retirement.path, now);
+  }
+
+  all(): Retirement[] {
+    return this.#sql.get(`${SELECT} ORDER BY since, doc_key`).all() as Retirement[];
+  }
+
+  done(docKey: DocKey): void {
+    this.#sql.get('DELETE FROM retirements WHERE doc_key = ?').run(docKey);
+  }
+}

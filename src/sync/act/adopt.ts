@@ -1,0 +1,56 @@
+import { hashText, type TextFile } from '../../local/index.js';
+import type { DocumentRecord } from '../../ledger/index.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import type { AdoptDecision } from '../decide/adopt.js';
+import type { RemoteDoc } from '../decide/types.js';
+import { applyBody, type DocOutcome } from './apply-body.js';
+import { recordUnpushed } from './create.js';
+import { withIntent } from './intent.js';
+import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
+import { idsOfListed, recordAgreement, remoteTimeOf } from './record.js';
+
+/**
+ * Carries out the pairing of a local file that has no record with the document that is its twin (see
+ * `decideAdopt`): record it, finish an interrupted pull, push over it (backed up), or keep both apart.
+ */
+export async function adopt(ctx: SyncContext, path: string, listed: RemoteDoc, before: TextFile, blocks: readonly Block[], decision: AdoptDecision): Promise<DocOutcome> {
+  const ids = idsOfListed(ctx, listed, path, 'linked');
+  const agreed = { ...ids, remoteBlocks: blocks, remoteTime: remoteTimeOf(ctx, listed, undefined, false), conflictPath: null };
+  switch (decision.kind) {
+    case 'link': {
+      const fingerprint = await fingerprintOf(ctx, path);
+      recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: before.text, fingerprint });
+      return { path, result: 'unchanged', detail: 'linked to its existing document' };
+    }
+    case 'pull': {
+      // An earlier run wrote this file from this document and died before recording it, and the document
+      // changed since. The file is still exactly what was pulled: finish the pull, it is no conflict.
+      const next = decision.nextFile;
+      await withIntent(
+        ctx,
+        { kind: 'write-local', subject: path, payload: { docKey: listed.docKey, hash: hashText(next) } },
+        () => replaceLocal(ctx, path, before, next),
+        (fingerprint) => recordAgreement(ctx, { ...agreed, fileText: next, baseText: next, fingerprint }),
+      );
+      return { path, result: 'pulled', detail: 'finished a pull that an interrupted run had begun' };
+    }
+    case 'replace': {
+      if (decision.replacing) ctx.logger.warn({ path }, 'replacing the knowledge base version of %s with the file (no shared history; the old body is backed up)', path);
+      // Recorded as holding `blocks`, so the push backs them up and replaces them.
+      recordUnpushed(ctx, { ...ids, title: listed.title, parentId: listed.parentTreeNodeId }, blocks);
+      return applyBody(ctx, ctx.ledger.documents.get(path) as DocumentRecord, listed, before, blocks, decision.body);
+    }
+    case 'conflict': {
+      // Recorded with the file's own hash and stat: the conflict stays put until the user edits the file.
+      const fingerprint = await fingerprintOf(ctx, path);
+      const conflictPath = await withIntent(
+        ctx,
+        { kind: 'adopt-conflict', subject: path, payload: { docKey: listed.docKey } },
+        () => writeConflictCopy(ctx, path, decision.conflictCopy),
+        (copy) => recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: before.text, fingerprint, conflictPath: copy }),
+      );
+      return { path, result: 'conflict', conflictPath, detail: 'the file and its existing document differ and share no history' };
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { KbsyncError } from '../../errors.js';
+import type { DocumentRecord } from '../../ledger/index.js';
+import { backupText, hashText, type TextFile } from '../../local/index.js';
+import { blocksToMarkdown } from '../../markdown/index.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import type { BodyDecision, Send } from '../decide/body.js';
+import { agrees } from '../decide/push-markdown.js';
+import type { RemoteDoc } from '../decide/types.js';
+import { splitText } from '../document-text.js';
+import { withIntent } from './intent.js';
+import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
+import { applyMembers } from './members.js';
+import { recordAgreement, recordHold, remoteTimeOf } from './record.js';
+
+export type DocOutcome = {
+  readonly path: string;
+  readonly result: 'unchanged' | 'pushed' | 'pulled' | 'merged' | 'conflict' | 'held';
+  readonly detail?: string;
+  readonly conflictPath?: string;
+  /** A hold that already stood before this run: not news, so the daemon does not say it again. */
+  readonly repeated?: boolean;
+};
+
+const RESULT = { none: 'unchanged', push: 'pushed', pull: 'pulled', merge: 'merged', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DocOutcome['result']>;
+
+/**
+ * Carries out a body decision for a synced document: the file rewritten (backed up first), the conflict
+ * copy written, the document appended to or overwritten (backed up first) and read back, members
+ * applied, and the new agreement recorded in the transaction that closes the intent.
+ */
+export async function applyBody(
+  ctx: SyncContext,
+  record: DocumentRecord,
+  listed: RemoteDoc | undefined,
+  before: TextFile,
+  remote: readonly Block[],
+  body: BodyDecision,
+): Promise<DocOutcome> {
+  const path = record.path;
+  if (body.kind === 'held' && body.held) {
+    const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
+    return { path, result: 'held', detail: body.held.message, ...(fresh ? {} : { repeated: true }) };
+  }
+  const done = await withIntent(
+    ctx,
+    { kind: 'sync', subject: path, payload: { docKey: record.docKey, mode: ctx.mode } },
+    async () => {
+      let fingerprint = await fingerprintOf(ctx, path);
+      if (body.nextFile !== undefined) {
+        crashPoint('mid-pull');
+        fingerprint = await replaceLocal(ctx, path, before, body.nextFile);
+        crashPoint('after-local-write');
+      }
+      const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);
+      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send) : remote;
+      const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, splitText(body.fileText).frontMatter.members);
+      return { fingerprint, conflictPath, remoteAfter, members };
+    },
+    (done) =>
+      recordAgreement(ctx, {
+        ...record,
+        members: done.members,
+        fileText: body.fileText,
+        baseText: body.baseText,
+        fingerprint: done.fingerprint,
+        remoteBlocks: done.remoteAfter,
+        remoteTime: remoteTimeOf(ctx, listed, record, body.send !== undefined || (body.remoteChanged && !listed)),
+        conflictPath: done.conflictPath ?? (record.conflict && !body.localChanged ? record.conflictPath : null),
+      }),
+  );
+  return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}) };
+}
+
+/** Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). */
+async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send): Promise<readonly Block[]> {
+  if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
+  if (outgoing.append) await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
+  else await ctx.client.overwrite(docKey, outgoing.markdown);
+  crashPoint('after-overwrite');
+  const after = await ctx.client.readBlocks(docKey);
+  // Someone else wrote between our write and this read: recording their body as what we pushed would
+  // hide both edits from every later run. Failing leaves the ledger as it was, so the next run merges.
+  if (!agrees(outgoing.markdown, after)) throw changedDuringWrite(path);
+  return after;
+}
+
+function changedDuringWrite(path: string): KbsyncError {
+  return new KbsyncError(
+    'REMOTE_CHANGED_DURING_WRITE',
+    `"${path}" changed in the knowledge base while kbsync was writing it (someone else saved it at the same moment). ` +
+      'Nothing was lost: your version is in the file, theirs is in the knowledge base.',
+    { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
+  );
+}

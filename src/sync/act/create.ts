@@ -1,0 +1,95 @@
+import { isConflict, isOutcomeUnknown } from '../../api/index.js';
+import type { DocumentRecord, Origin } from '../../ledger/index.js';
+import type { TextFile } from '../../local/index.js';
+import { asDocKey, type CreationNodeId, type DocKey, type TreeNodeId } from '../../model/ids.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import { decideBody, type BodyDecision } from '../decide/body.js';
+import { folderOf } from '../decide/placement.js';
+import { applyBody, type DocOutcome } from './apply-body.js';
+import { withIntent } from './intent.js';
+import { recordAgreement, UNMATCHABLE } from './record.js';
+import { ensureRemoteFolder, findChild } from './remote-folders.js';
+
+type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
+
+/**
+ * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
+ * is written as soon as the service answers, with an empty base, so a crash before the push leaves a row
+ * that the next run completes: never a second document. A create whose answer was lost (reset, timeout)
+ * or that clashes with a name made meanwhile is found again by listing the parent, and adopted.
+ */
+export async function createDocument(
+  ctx: SyncContext,
+  path: string,
+  title: string,
+  before: TextFile,
+  body: BodyDecision,
+  /** The document this one replaces (a move): its deletion is promised in the same transaction that records this one. */
+  replacing?: DocumentRecord,
+): Promise<DocOutcome> {
+  const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
+  const created = await withIntent<Created>(
+    ctx,
+    { kind: 'create', subject: path, payload: { title, parentId } },
+    async () => {
+      // A create whose answer was lost is looked for before it is tried again (once): never two documents.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const made = await ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId });
+          crashPoint('after-create');
+          return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, fresh: true };
+        } catch (error) {
+          if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
+          const found = await findChild(ctx, parentId, title, 'FILE');
+          if (found?.docKey) {
+            ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
+            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false };
+          }
+          // Not there: the lost request never took effect, so it is safe to send it again.
+          if (!isOutcomeUnknown(error) || attempt > 1) throw error;
+        }
+      }
+    },
+    (made) => {
+      if (replacing) {
+        if (replacing.nodeId !== null) ctx.ledger.retirements.add({ docKey: replacing.docKey, nodeId: replacing.nodeId, workspaceId: replacing.workspaceId, path: replacing.path });
+        ctx.ledger.documents.remove(replacing.path);
+      }
+      recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
+    },
+  );
+  const record = ctx.ledger.documents.get(path) as DocumentRecord;
+  if (created.fresh) return applyBody(ctx, record, undefined, before, [], body);
+  // Found, not made: it may hold a body already (an earlier attempt's push), so decide against what it holds.
+  const remote = await ctx.client.readBlocks(record.docKey);
+  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+}
+
+/** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */
+export function recordUnpushed(
+  ctx: SyncContext,
+  doc: { path: string; title: string; parentId: TreeNodeId; docKey: DocKey; treeNodeId: TreeNodeId; nodeId: CreationNodeId | null; url: string; origin: Origin },
+  remoteBlocks: readonly Block[] = [],
+): void {
+  recordAgreement(ctx, {
+    path: doc.path,
+    docKey: asDocKey(doc.docKey),
+    nodeId: doc.nodeId,
+    origin: doc.origin,
+    treeNodeId: doc.treeNodeId,
+    workspaceId: ctx.workspaceId,
+    parentTreeNodeId: doc.parentId,
+    url: doc.url,
+    remoteTitle: doc.title,
+    members: [],
+    fileText: '',
+    baseText: '',
+    // The created-but-not-pushed row never passes the stat fast path.
+    fingerprint: UNMATCHABLE,
+    remoteBlocks,
+    remoteTime: { modifiedTime: '', recheck: true },
+    conflictPath: null,
+  });
+}

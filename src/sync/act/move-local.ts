@@ -1,0 +1,26 @@
+import { renameFile } from '../../local/index.js';
+import type { SyncContext } from '../context.js';
+import type { RecordEntry, RemoteDoc } from '../decide/types.js';
+import type { DocOutcome } from './apply-body.js';
+import { withIntent } from './intent.js';
+import { fingerprintOf } from './local-files.js';
+
+/**
+ * A document moved to another folder in the knowledge base: its file moves to the mirrored folder with
+ * its exact bytes (front matter, code and formatting the service does not show stay as written), and
+ * the record follows both.
+ */
+export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: string, listed: RemoteDoc): Promise<DocOutcome> {
+  const expect = await fingerprintOf(ctx, record.path);
+  await withIntent(
+    ctx,
+    { kind: 'move-local', subject: record.path, payload: { docKey: record.docKey, to } },
+    () => renameFile(ctx.root, record.path, to, expect),
+    () => {
+      // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
+      ctx.ledger.documents.rename(record.path, to);
+      ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId });
+    },
+  );
+  return { path: to, result: 'pulled', detail: `moved from ${record.path}, as its document was moved in the knowledge base` };
+}

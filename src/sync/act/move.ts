@@ -1,0 +1,68 @@
+import type { DocumentRecord } from '../../ledger/index.js';
+import { backupText, hashText, type TextFile } from '../../local/index.js';
+import { blocksToMarkdown } from '../../markdown/index.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import { decideFirstPush } from '../decide/body.js';
+import type { MoveDecision } from '../decide/move.js';
+import { flatTitle } from '../decide/placement.js';
+import type { RemoteDoc } from '../decide/types.js';
+import { applyBody, type DocOutcome } from './apply-body.js';
+import { createDocument } from './create.js';
+import { replaceLocal } from './local-files.js';
+import { recordHold } from './record.js';
+import { retire } from './removals.js';
+
+/** Carries out a move decision (see `decideMove`) for the record at `record.path`, whose file is now at `to`. */
+export async function move(
+  ctx: SyncContext,
+  record: DocumentRecord,
+  to: string,
+  listed: RemoteDoc | undefined,
+  before: TextFile,
+  remote: readonly Block[] | 'gone',
+  decision: MoveDecision,
+): Promise<DocOutcome> {
+  const from = record.path;
+  const moved = from === to ? 'moved' : `moved from ${from}`;
+  switch (decision.kind) {
+    case 'held': {
+      const fresh = recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
+      return { path: to, result: 'held', detail: decision.held.message, ...(fresh ? {} : { repeated: true }) };
+    }
+    case 'recreate': {
+      ctx.ledger.documents.remove(from);
+      const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: before.text, urlOf: ctx.urlOf }));
+      return { ...outcome, detail: `${moved}; deleted in the knowledge base, so it was created again` };
+    }
+    case 'rename': {
+      if (from !== to) ctx.ledger.documents.rename(from, to);
+      const renamed = ctx.ledger.documents.get(to) as DocumentRecord;
+      const label = [`renamed from ${from}`, decision.note].filter(Boolean).join('; ');
+      if (decision.body.kind === 'none') return { path: to, result: 'unchanged', detail: label };
+      const outcome = await applyBody(ctx, renamed, listed, before, remote === 'gone' ? [] : remote, decision.body);
+      return { ...outcome, detail: [label, outcome.detail].filter(Boolean).join('; ') };
+    }
+    case 'move': {
+      const body = decision.body;
+      // Two-way: the old document's remote edits come into the file first, so the new document carries them.
+      if (body.nextFile !== undefined) await replaceLocal(ctx, to, before, body.nextFile);
+      const text = body.nextFile ?? before.text;
+      if (remote !== 'gone' && remote.length > 0) await backupText(ctx.stateDir, 'remote', from, blocksToMarkdown(remote), { now: ctx.now() });
+      const outcome = await createDocument(
+        ctx,
+        to,
+        titleFor(ctx, record, to),
+        { ...before, text },
+        decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: text, urlOf: ctx.urlOf }),
+        record,
+      );
+      const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
+      if (promised) await retire(ctx, promised);
+      return { ...outcome, detail: `${moved}: a new document in the new place, the old one deleted (body backed up)` };
+    }
+  }
+}
+
+/** A new document keeps the old one's title, except in a flat layout, where the title is the path. */
+const titleFor = (ctx: SyncContext, record: DocumentRecord, to: string): string => (ctx.layout === 'flat' ? flatTitle(to) : record.remoteTitle);

@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { isNotFound } from '../../api/index.js';
+import type { DocumentRecord, Retirement } from '../../ledger/index.js';
+import { backupText, moveToTrash } from '../../local/index.js';
+import { blocksToMarkdown } from '../../markdown/index.js';
+import type { Block } from '../../model/blocks.js';
+import type { SyncContext } from '../context.js';
+import type { DocOutcome } from './apply-body.js';
+import { withIntent } from './intent.js';
+import { fingerprintOf } from './local-files.js';
+
+/** Deletes the document of a file the user deleted, its body (as just read) backed up first. */
+export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blocks: readonly Block[]): Promise<DocOutcome> {
+  const path = record.path;
+  const nodeId = record.nodeId;
+  if (nodeId === null) throw new Error(`deleteRemote("${path}") without a creation nodeId: the decision should have held it`);
+  await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(blocks), { now: ctx.now() });
+  await withIntent(
+    ctx,
+    { kind: 'delete', subject: path, payload: { docKey: record.docKey, nodeId } },
+    () => deleteIfPresent(ctx, nodeId),
+    () => ctx.ledger.documents.remove(path),
+  );
+  return { path, result: 'pushed', detail: 'deleted in the knowledge base (body backed up)' };
+}
+
+/** Keeps the promises made by moves: each old document is deleted (already gone counts as done). */
+export async function retire(ctx: SyncContext, retirement: Retirement): Promise<void> {
+  await deleteIfPresent(ctx, retirement.nodeId);
+  ctx.ledger.retirements.done(retirement.docKey);
+}
+
+async function deleteIfPresent(ctx: SyncContext, nodeId: NonNullable<DocumentRecord['nodeId']>): Promise<void> {
+  try {
+    await ctx.client.deleteDocument(ctx.workspaceId, nodeId);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/** Moves the file of a document deleted in the knowledge base to kbsync's trash (it is still what was last synced). */
+export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Promise<DocOutcome> {
+  const path = record.path;
+  const expect = await fingerprintOf(ctx, path);
+  const trashed = await withIntent(
+    ctx,
+    { kind: 'trash', subject: path, payload: { docKey: record.docKey } },
+    () => moveToTrash(ctx.root, path, join(ctx.stateDir, 'trash'), { expect, now: ctx.now() }),
+    () => ctx.ledger.documents.remove(path),
+  );
+  return { path, result: 'pulled', detail: `deleted in the knowledge base; the file was moved to ${trashed}` };
+}
+
+export function forget(ctx: SyncContext, path: string, detail: string): DocOutcome {
+  ctx.ledger.documents.remove(path);
+  return { path, result: 'unchanged', detail };
+}

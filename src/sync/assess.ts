@@ -1,0 +1,194 @@
+import { isNotFound } from '../api/index.js';
+import type { DocumentRecord, OpenIntent } from '../ledger/index.js';
+import { hashText, type TextFile } from '../local/index.js';
+import type { Block } from '../model/blocks.js';
+import { decideAdopt, type AdoptDecision } from './decide/adopt.js';
+import { decideBody, decideFirstPush, type BodyDecision, type BodyFacts } from './decide/body.js';
+import { held, type Held } from './decide/held.js';
+import { decideMove, type MoveDecision } from './decide/move.js';
+import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
+import type { Action, Layout, SyncMode } from './decide/types.js';
+import type { UrlOfPath } from './links.js';
+import { pathOf } from './decide/placement.js';
+
+/**
+ * What a file's sync comes to, in the words every report uses. The run carries out exactly this; `diff`,
+ * `sync --dry-run`, `status` and the daemon print it.
+ */
+export type DecisionKind =
+  | 'none'
+  | 'held'
+  | 'create'
+  | 'link'
+  | 'push'
+  | 'pull'
+  | 'merge'
+  | 'conflict'
+  | 'delete-remote'
+  | 'trash-local'
+  | 'restore'
+  | 'recreate'
+  | 'forget'
+  | 'rename'
+  | 'move'
+  | 'move-local'
+  | 'new-local'
+  | 'new-local-folder';
+
+/** The reads a decision needs, answered by the run (its context) or by a preview (read-only). */
+export type AssessIO = {
+  readonly mode: SyncMode;
+  readonly force: boolean;
+  readonly layout: Layout;
+  readonly urlOf: UrlOfPath | undefined;
+  readBlocks(docKey: DocumentRecord['docKey']): Promise<readonly Block[]>;
+  record(path: string): DocumentRecord | undefined;
+  /** The file now, or undefined when it does not exist. */
+  fileText(path: string): Promise<TextFile | undefined>;
+  openIntents(): readonly OpenIntent[];
+};
+
+/** The facts a planned action needed and the decision they gave. */
+export type Assessment = {
+  readonly action: Action;
+  readonly path: string;
+  readonly kind: DecisionKind;
+  readonly held?: Held;
+  readonly note?: string;
+  readonly detail: Detail;
+};
+
+export type Detail =
+  | { readonly tag: 'plain' }
+  /** A new document for the file (`replaces`: the record of a document deleted remotely, dropped first). */
+  | { readonly tag: 'create'; readonly before: TextFile; readonly body: BodyDecision; readonly title: string; readonly replaces: DocumentRecord['docKey'] | undefined }
+  | { readonly tag: 'body'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision }
+  | { readonly tag: 'adopt'; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision }
+  | { readonly tag: 'delete'; readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision }
+  | { readonly tag: 'trash'; readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision }
+  | { readonly tag: 'restore'; readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string }
+  | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision }
+  | { readonly tag: 'new-local'; readonly remote: readonly Block[] };
+
+const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
+
+/**
+ * Reads what one planned action needs (the document's blocks, the file, the record) and decides, in the
+ * pure functions of `decide/`. Both the run and every preview come through here, so they cannot differ.
+ */
+export async function assess(io: AssessIO, action: Action): Promise<Assessment> {
+  const path = pathOf(action);
+  const plain = (kind: DecisionKind, extra: Partial<Pick<Assessment, 'held' | 'note'>> = {}): Assessment => ({ action, path, kind, ...extra, detail: { tag: 'plain' } });
+  switch (action.kind) {
+    case 'create':
+    case 'recreate': {
+      const before = await io.fileText(path);
+      if (!before) return plain('held', { held: held('VANISHED') });
+      const title = action.kind === 'create' ? action.title : action.record.remoteTitle;
+      return firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
+    }
+    case 'forget':
+    case 'new-local-folder':
+    case 'move-local':
+      return plain(action.kind);
+    case 'held':
+      return plain('held', { held: action.held });
+    case 'new-local':
+      return { action, path, kind: 'new-local', detail: { tag: 'new-local', remote: await io.readBlocks(action.remote.docKey) } };
+    case 'adopt': {
+      const remote = await io.readBlocks(action.remote.docKey);
+      const before = await io.fileText(path);
+      if (!before) return plain('held', { held: held('VANISHED') });
+      const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
+      const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
+      return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', before, remote, decision } };
+    }
+    case 'push':
+    case 'pull':
+    case 'check':
+    case 'merge': {
+      const record = recordOf(io, action.record.path);
+      const remote = await io.readBlocks(record.docKey);
+      const before = await io.fileText(path);
+      if (!before) return plain('held', { held: held('VANISHED') });
+      const body = decideBody(bodyFacts(io, record, path, before, remote));
+      return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
+    }
+    case 'delete-remote': {
+      const record = recordOf(io, action.record.path);
+      const remote = await readOrGone(io, record.docKey);
+      const decision = decideDelete({ mode: io.mode, record, remote });
+      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
+    }
+    case 'trash-local': {
+      const record = recordOf(io, action.record.path);
+      const before = await io.fileText(path);
+      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
+      if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
+      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash', record, before, decision } };
+    }
+    case 'restore': {
+      const record = recordOf(io, action.record.path);
+      const remote = await io.readBlocks(record.docKey);
+      return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: restoredText(record, remote) } };
+    }
+    case 'move': {
+      const record = recordOf(io, action.record.path);
+      const before = await io.fileText(action.to);
+      if (!before) return plain('held', { held: held('VANISHED') });
+      const remote = await readOrGone(io, record.docKey);
+      const decision = decideMove({
+        body: bodyFacts(io, record, action.to, before, []),
+        record,
+        samePlace: action.samePlace,
+        remote,
+      });
+      const kind: DecisionKind = decision.kind === 'held' ? 'held' : decision.kind;
+      return {
+        action,
+        path,
+        kind,
+        ...(decision.kind === 'held' ? { held: decision.held } : {}),
+        ...(decision.kind === 'rename' && decision.note ? { note: decision.note } : {}),
+        detail: { tag: 'move', record, before, remote, decision },
+      };
+    }
+  }
+}
+
+/** A file that gets a new document: the body is decided before the document is made, so a push that would be held creates nothing. */
+function firstPush(io: AssessIO, action: Action, path: string, before: TextFile, title: string, replaces: DocumentRecord['docKey'] | undefined): Assessment {
+  const body = decideFirstPush({ mode: io.mode, force: io.force, path, fileText: before.text, urlOf: io.urlOf });
+  const kind: DecisionKind = body.kind === 'held' ? 'held' : replaces ? 'recreate' : 'create';
+  return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: { tag: 'create', before, body, title, replaces } };
+}
+
+function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[]): BodyFacts {
+  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf };
+}
+
+function recordOf(io: AssessIO, path: string): DocumentRecord {
+  const record = io.record(path);
+  if (!record) throw new Error(`the ledger has no row for "${path}" any more`);
+  return record;
+}
+
+async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {
+  try {
+    return await io.readBlocks(docKey);
+  } catch (error) {
+    if (isNotFound(error)) return 'gone';
+    throw error;
+  }
+}
+
+/** Is `text` what an interrupted run was writing to `path` from this document (its write-local intent still open)? */
+function interruptedPull(intents: readonly OpenIntent[], path: string, docKey: string, text: string): boolean {
+  const hash = hashText(text);
+  return intents.some((intent) => {
+    const payload = intent.payload;
+    if (intent.kind !== 'write-local' || intent.subject !== path || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return false;
+    const fields = payload as { readonly [key: string]: unknown };
+    return fields['docKey'] === docKey && fields['hash'] === hash;
+  });
+}

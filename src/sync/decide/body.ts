@@ -1,0 +1,116 @@
+import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
+import { contentHash } from '../../markdown/hash.js';
+import type { Block } from '../../model/blocks.js';
+import type { UrlOfPath } from '../links.js';
+import { joinText, splitText } from '../document-text.js';
+import { held, type Held } from './held.js';
+import { agrees, pushMarkdown } from './push-markdown.js';
+import type { SyncMode } from './types.js';
+
+/** What one synced document's file and body are now, beside what they were when both sides last agreed. */
+export type BodyFacts = {
+  readonly mode: SyncMode;
+  readonly force: boolean;
+  readonly path: string;
+  readonly record: {
+    readonly baseMarkdown: string;
+    readonly remoteBlocks: readonly Block[];
+    readonly alignment: unknown;
+    readonly localHash: string;
+    readonly remoteBlocksHash: string;
+    /** The link was made with no shared history and both versions were kept apart (adopt conflict). */
+    readonly conflict: boolean;
+  };
+  /** The file now. */
+  readonly fileText: string;
+  /** The document's blocks now. */
+  readonly remote: readonly Block[];
+  /** With link rewriting: the URL of the synced document at a path. */
+  readonly urlOf: UrlOfPath | undefined;
+};
+
+export type BodyDecisionKind = 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held';
+
+export type Send = { readonly markdown: string; readonly append: AppendChange | undefined };
+
+/** Everything the run needs to carry the decision out, computed without a single effect. */
+export type BodyDecision = {
+  readonly kind: BodyDecisionKind;
+  readonly held?: Held;
+  readonly localChanged: boolean;
+  readonly remoteChanged: boolean;
+  /** The file's text after the run (the same as now unless the remote's edits are written into it). */
+  readonly fileText: string;
+  /** Set when the file is rewritten. */
+  readonly nextFile: string | undefined;
+  /** Set when both sides changed a block differently: the other side's version, written beside the file. */
+  readonly conflictCopy: string | undefined;
+  readonly conflicts: readonly Conflict[];
+  /** Set when the document is written: the append, or else the Markdown of the overwrite. */
+  readonly send: Send | undefined;
+  /** The remote's version in the file's own Markdown source (what the document says now, as the file would say it). */
+  readonly theirs: string;
+  /** The text recorded as what both sides agreed on. */
+  readonly baseText: string;
+};
+
+/** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
+const emptied = (text: string, base: string): boolean => text.trim() === '' && base.trim() !== '';
+
+/**
+ * The decision for a synced document whose body has been read: push, pull, merge, conflict, hold or
+ * nothing. Pure: the run carries it out, and `diff`, `sync --dry-run` and `status` print it.
+ */
+export function decideBody(facts: BodyFacts): BodyDecision {
+  const { mode, record, fileText, remote } = facts;
+  const local = splitText(fileText);
+  const base = splitText(record.baseMarkdown);
+  const alignment = record.alignment as Alignment;
+  const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
+  const localChanged = contentHash(fileText) !== record.localHash;
+  const mergeInto = (localBody: string) => merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment });
+  const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined };
+  const theirs = remoteChanged ? mergeInto(base.body).body : base.body;
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown };
+  const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
+
+  if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
+  const outgoing = pushMarkdown(mode === 'push' ? local.body : merged.body, facts.path, facts.urlOf);
+  if (mode === 'push' && remoteChanged && !agrees(outgoing, remote) && !facts.force) return hold(held('REMOTE_EDITED'));
+
+  const written = mode === 'push' ? fileText : joinText(local.head, merged.body);
+  const nextFile = written !== fileText ? written : undefined;
+  const conflictCopy = mode !== 'push' && merged.conflicts.length > 0 ? joinText(local.head, merged.conflictCopyBody ?? theirs) : undefined;
+
+  // A link made with no shared history (adopt) keeps both versions apart until the user edits the file
+  // or the document changes; pushing on a mere re-check would pick the winner for them, by the clock.
+  const conflictStands = record.conflict && !localChanged && !remoteChanged;
+  let send: Send | undefined;
+  let blocked = false;
+  if (mode !== 'pull' && !conflictStands && !agrees(outgoing, remote)) {
+    const append = remoteChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
+    // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
+    blocked = !append && hasPlaceholders(outgoing);
+    if (!blocked) send = { markdown: outgoing, append };
+  }
+
+  // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old
+  // one with only the remote's edits, so the next run still sees them.
+  const baseText = (mode === 'pull' || blocked) && localChanged ? joinText(base.head, theirs) : written;
+  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText };
+  if (blocked) return { ...decided, kind: 'held', held: held('PLACEHOLDERS') };
+  return { ...decided, kind: kindOf(decided) };
+}
+
+function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localChanged' | 'send' | 'nextFile'>): BodyDecisionKind {
+  if (d.conflictCopy) return 'conflict';
+  if (d.remoteChanged && (d.localChanged || d.send)) return 'merge';
+  if (d.send) return 'push';
+  if (d.remoteChanged) return 'pull';
+  return 'none';
+}
+
+/** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
+export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote'>, remote: readonly Block[] = []): BodyDecision {
+  return decideBody({ ...facts, remote, record: { baseMarkdown: '', remoteBlocks: remote, alignment: undefined, localHash: '', remoteBlocksHash: blocksHash(remote), conflict: false } });
+}

@@ -1,0 +1,49 @@
+/**
+ * Why kbsync leaves a file or document as it is until something changes. Each reason is a closed code
+ * with one message that says what happened and what to do; the run, every preview and the daemon print
+ * the same words, and a held item costs no call until its file or document changes (design rule 10).
+ */
+export const HELD_REASONS = {
+  EMPTIED:
+    'it is empty now but was not at the last sync (an editor may be in the middle of saving it), so its document was left as it is. ' +
+    'If you emptied it on purpose, run `kbsync sync --force` to push the empty file.',
+  REMOTE_EDITED:
+    'it changed in the knowledge base since the last sync, so a push alone would overwrite that edit. ' +
+    'Run `kbsync sync` to merge both sides, or `kbsync sync --push --force` to replace it (its body is backed up first).',
+  PLACEHOLDERS:
+    'not pushed: the file still holds kbsync placeholder comments for content the service does not expose (code, images, tables), ' +
+    'and overwriting the document would destroy that content. Edit this document in the web editor, or delete the placeholder ' +
+    'comments from the file (accepting that the hidden content is replaced) and sync again.',
+  NOT_CREATED:
+    'deleted locally, but kbsync did not create this document (it was linked or pulled), and the service deletes a ' +
+    'document only by the id returned when it was created. Delete it in the web editor; the next sync then forgets it.',
+  CREATE_ANSWER_LOST:
+    'deleted locally, but the answer to the request that created this document was lost, and the service deletes a document ' +
+    'only by the id that answer carried. Delete it in the web editor; the next sync then forgets it.',
+  DELETE_EDITED:
+    'deleted locally but edited in the knowledge base since; a two-way sync (`kbsync sync`) restores the file with that edit.',
+  TRASH_EDITED: 'deleted in the knowledge base but edited locally; a push (`kbsync sync`) creates it again.',
+  MOVE_EDITED:
+    'moved locally, but its document was edited in the knowledge base since, and a push alone would lose that edit when the old ' +
+    'document is deleted. Run a two-way `kbsync sync` to merge it first.',
+  VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
+} as const;
+
+export type HeldCode = keyof typeof HELD_REASONS;
+
+export type Held = { readonly code: HeldCode; readonly message: string };
+
+export const held = (code: HeldCode): Held => ({ code, message: HELD_REASONS[code] });
+
+/**
+ * What a hold was decided on: the file's hash ('' when it is gone) and the document's listed
+ * modifiedTime ('' when unknown). While both are the same, the decision is the same, so it is not
+ * taken again (no read) and not said again.
+ */
+export type HeldState = Held & { readonly localHash: string; readonly remoteModifiedTime: string };
+
+/** Does the hold still stand for what this run observes? A side this run did not observe (no listing) is taken as unchanged. */
+export function holdStands(state: HeldState | null, localHash: string, remoteModifiedTime: string | undefined): state is HeldState {
+  if (!state) return false;
+  return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
+}

@@ -1,0 +1,41 @@
+import type { Block } from '../../model/blocks.js';
+import { decideBody, type BodyDecision, type BodyFacts } from './body.js';
+import { held, type Held } from './held.js';
+import { deletionBlocked } from './removals.js';
+import type { Origin } from '../../ledger/index.js';
+
+/**
+ * A file whose document should be somewhere else in the knowledge base: renamed or moved locally, or
+ * moved by an earlier run that could only rename its record. The service has no rename or move, so:
+ * - `rename`: the document stays where it is and its record follows the file (same remote place, or a
+ *   document kbsync did not create and so cannot delete, or a conflict to settle first);
+ * - `move`: a new document at the new place gets the file (with the remote's edits merged in, two-way),
+ *   then the old one is deleted: a crash in between leaves two documents, never none;
+ * - `held`: a push-only run cannot move a document edited remotely without losing that edit.
+ */
+export type MoveDecision =
+  | { readonly kind: 'rename'; readonly body: BodyDecision; readonly note?: string }
+  | { readonly kind: 'move'; readonly body: BodyDecision }
+  | { readonly kind: 'held'; readonly held: Held; readonly body: BodyDecision }
+  | { readonly kind: 'recreate' };
+
+export function decideMove(facts: {
+  readonly body: Omit<BodyFacts, 'remote'>;
+  readonly record: { readonly nodeId: string | null; readonly origin: Origin };
+  /** The document is at the place the file's path asks for. */
+  readonly samePlace: boolean;
+  /** The old document's blocks, or gone (deleted remotely since the listing). */
+  readonly remote: readonly Block[] | 'gone';
+}): MoveDecision {
+  if (facts.remote === 'gone') return { kind: 'recreate' };
+  const body = decideBody({ ...facts.body, remote: facts.remote });
+  if (facts.samePlace) return { kind: 'rename', body };
+  const blocked = deletionBlocked(facts.record);
+  if (blocked) {
+    return { kind: 'rename', body, note: `the document stays in its old place: ${blocked.code === 'NOT_CREATED' ? 'kbsync did not create it' : 'the answer that created it was lost'}, so it cannot delete it there; move it in the web editor` };
+  }
+  if (body.kind === 'held') return { kind: 'held', held: body.held ?? held('MOVE_EDITED'), body };
+  if (body.remoteChanged && facts.body.mode === 'push') return { kind: 'held', held: held('MOVE_EDITED'), body };
+  if (body.kind === 'conflict') return { kind: 'rename', body, note: 'the document moves once the conflict is resolved' };
+  return { kind: 'move', body };
+}

@@ -1,0 +1,62 @@
+import { blocksHash, merge3, type Alignment } from '../../markdown/index.js';
+import { contentHash } from '../../markdown/hash.js';
+import type { Origin } from '../../ledger/index.js';
+import type { Block } from '../../model/blocks.js';
+import { joinText, splitText } from '../document-text.js';
+import { held, type Held } from './held.js';
+import type { SyncMode } from './types.js';
+
+
+type RecordBase = {
+  readonly baseMarkdown: string;
+  readonly remoteBlocks: readonly Block[];
+  readonly alignment: unknown;
+  readonly remoteBlocksHash: string;
+};
+
+/** Why a document may not be deleted by kbsync, or undefined when it may. */
+export function deletionBlocked(record: { readonly nodeId: string | null; readonly origin: Origin }): Held | undefined {
+  if (record.nodeId !== null) return undefined;
+  return held(record.origin === 'create-answer-lost' ? 'CREATE_ANSWER_LOST' : 'NOT_CREATED');
+}
+
+export type DeleteDecision =
+  | { readonly kind: 'delete-remote' }
+  | { readonly kind: 'forget' }
+  | { readonly kind: 'restore'; readonly text: string }
+  | { readonly kind: 'held'; readonly held: Held };
+
+/**
+ * A file deleted locally, its document read (or found gone). An edit beats a delete: a document edited
+ * since the last sync comes back as a file (two-way) or is held (push-only); one kbsync did not create
+ * cannot be deleted through the service, which is held and said.
+ */
+export function decideDelete(facts: {
+  readonly mode: SyncMode;
+  readonly record: RecordBase & { readonly nodeId: string | null; readonly origin: Origin };
+  readonly remote: readonly Block[] | 'gone';
+}): DeleteDecision {
+  if (facts.remote === 'gone') return { kind: 'forget' };
+  if (blocksHash(facts.remote) !== facts.record.remoteBlocksHash) {
+    if (facts.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
+    return { kind: 'restore', text: restoredText(facts.record, facts.remote) };
+  }
+  const blocked = deletionBlocked(facts.record);
+  return blocked ? { kind: 'held', held: blocked } : { kind: 'delete-remote' };
+}
+
+export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 'forget' } | { readonly kind: 'recreate' } | { readonly kind: 'held'; readonly held: Held };
+
+/** A document deleted remotely, its file read: an edited file wins and gets a new document; an unchanged one goes to the trash. */
+export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash: string; readonly fileText: string | undefined }): TrashDecision {
+  if (facts.fileText === undefined) return { kind: 'forget' };
+  if (contentHash(facts.fileText) === facts.localHash) return { kind: 'trash-local' };
+  return facts.mode === 'pull' ? { kind: 'held', held: held('TRASH_EDITED') } : { kind: 'recreate' };
+}
+
+/** The last-synced file with the remote's edits applied, so local formatting survives where it can. */
+export function restoredText(record: RecordBase, remote: readonly Block[]): string {
+  const base = splitText(record.baseMarkdown);
+  const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
+  return joinText(base.head, body);
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { KbClient } from '../api/index.js';
+import type { Ledger } from '../ledger/index.js';
+import { lstatOrNull, readTextFile } from '../local/index.js';
+import type { AssessIO } from './assess.js';
+import { decideAll, type Previewed } from './decisions.js';
+import type { SyncOptions } from './engine.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
+
+/**
+ * Read-only queries over a synced folder for `kbsync status` and `kbsync diff`: the same observation,
+ * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
+ * change), so they work on a ledger opened read-only while the daemon holds its lock.
+ */
+export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links'> & {
+  /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
+  readonly offline: boolean;
+};
+
+/** What status and diff work from: exactly what a sync would observe, plan and decide. */
+export type Inspection = Observation & { readonly decisions: readonly Previewed[] | undefined };
+
+/** Observes both sides like a sync does, plans and decides, changing nothing. `ledger` is undefined before the first sync. */
+export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, options: InspectOptions): Promise<Inspection> {
+  const { client, ledger } = deps;
+  assertSameWorkspace(ledger, options.workspaceId, false);
+  const observation = await observeAndPlan(
+    { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false) },
+    { ...options, listRemote: options.offline ? 'never' : 'always' },
+  );
+  const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options), observation.plan.actions);
+  return { ...observation, decisions };
+}
+
+/** The reads a decision needs, answered without writing anything. */
+function readOnlyIO(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, observation: Observation, options: InspectOptions): AssessIO {
+  const { client, ledger } = deps;
+  return {
+    mode: options.mode,
+    force: options.guards.force,
+    layout: options.layout,
+    urlOf: options.links && ledger ? (target) => ledger.documents.summary(target)?.url : undefined,
+    readBlocks: (docKey) => client.readBlocks(docKey),
+    record: (path) => ledger?.documents.get(path),
+    async fileText(path) {
+      const known = observation.local.texts.get(path);
+      if (known) return known;
+      const abs = join(observation.scan.root, path);
+      return (await lstatOrNull(abs)) === null ? undefined : readTextFile(abs, { displayPath: path });
+    },
+    openIntents: () => ledger?.intents.open() ?? [],
+  };
+}
