@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { SafetyError } from '../../errors.js';
+import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewOf, type Preview } from '../../sync/preview.js';
 import type { CliCommand } from '../command.js';
@@ -8,7 +9,10 @@ import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 
-type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean };
+type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean };
+
+/** What `kbsync diff --json` prints: each decision with the texts before and after, as `sync` would carry it out. */
+export type DiffReport = { readonly mode: SyncMode; readonly files: readonly Preview[]; readonly pending: readonly { readonly path: string; readonly reason: string }[] };
 
 /** `path` from the command line: relative to the current folder if it points into the root, else to the root. */
 function selector(root: string, wanted: string | undefined): ((rel: string) => boolean) | undefined {
@@ -35,6 +39,13 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const only = selector(session.config.root, wanted);
     const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
     const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
+    const urlOf = session.config.links && ledger ? (target: string) => ledger.documents.summary(target)?.url : undefined;
+    const previews = decided.map((d) => previewOf(d, urlOf));
+    if (flags.json) {
+      const report: DiffReport = { mode, files: previews, pending };
+      process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+      return;
+    }
     if (decided.length === 0) {
       console.log(`Nothing to ${mode === 'two-way' ? 'sync' : mode}${wanted ? ` for ${wanted}` : ''}.`);
     } else {
@@ -42,8 +53,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
       for (const d of decided) console.log(`  ${d.kind.padEnd(16)} ${d.path}`);
     }
     for (const item of pending) console.log(`… ${item.path}: ${item.reason}`);
-    const urlOf = session.config.links && ledger ? (target: string) => ledger.documents.summary(target)?.url : undefined;
-    for (const d of decided) console.log(['', ...previewLines(previewOf(d, urlOf))].join('\n'));
+    for (const preview of previews) console.log(['', ...previewLines(preview)].join('\n'));
   });
 }
 
@@ -57,6 +67,7 @@ export const diffCommand: CliCommand = {
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .addOption(new Option('--push', 'show what `sync --push` would do').conflicts('pull'))
       .addOption(new Option('--pull', 'show what `sync --pull` would do').conflicts('push'))
+      .option('--json', 'print a machine-readable report on stdout')
       .addHelpText(
         'after',
         `

@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { SyncMode } from '../../sync/decide/types.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { redactValue } from '../../secrets.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
@@ -7,7 +8,7 @@ import { describeDecision } from '../output/decision-words.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
 
-type Flags = { readonly config?: string; readonly json?: boolean; readonly offline?: boolean; readonly all?: boolean };
+type Flags = { readonly config?: string; readonly json?: boolean; readonly offline?: boolean; readonly all?: boolean; readonly push?: boolean; readonly pull?: boolean };
 
 /** What `kbsync status --json` prints. */
 export type StatusReport = {
@@ -32,7 +33,8 @@ const numberOr = (value: unknown, fallback: number | null): number | null => (ty
 
 async function run(flags: Flags): Promise<void> {
   const offline = Boolean(flags.offline);
-  await withInspection({ config: flags.config, mode: 'two-way', offline }, async ({ session, ledger, inspection }) => {
+  const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
+  await withInspection({ config: flags.config, mode, offline }, async ({ session, ledger, inspection }) => {
     const files = fileStates(inspection);
     const counts: Partial<Record<FileState, number>> = {};
     for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;
@@ -85,6 +87,8 @@ export const statusCommand: CliCommand = {
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print a machine-readable report on stdout')
       .option('--offline', 'do not call the service: local changes only')
+      .addOption(new Option('--push', 'show what `sync --push` would do with each file').conflicts('pull'))
+      .addOption(new Option('--pull', 'show what `sync --pull` would do with each file').conflicts('push'))
       .option('--all', 'list clean files too')
       .addHelpText(
         'after',

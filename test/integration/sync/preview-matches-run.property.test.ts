@@ -19,7 +19,7 @@ import type { SyncReport } from '../../../src/sync/report.js';
  * exactly the action the run then takes. KBSYNC_PROPERTY_RUNS raises the number of scenarios (thousands
  * in a long run); the suite runs a sample.
  */
-const RUNS = Number(process.env['KBSYNC_PROPERTY_RUNS'] ?? 60);
+const RUNS = Number(process.env['KBSYNC_PROPERTY_RUNS'] ?? 25);
 
 const PATHS = ['a.md', 'b.md', 'sub/c.md', 'sub/d.md', 'other/e.md'] as const;
 type Path = (typeof PATHS)[number];
