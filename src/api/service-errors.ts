@@ -69,8 +69,12 @@ export function mapServiceError(endpoint: Endpoint, status: number, body: Servic
       "Set operatorId in the configuration to the user's unionId (not the userId).");
   }
   if (code === 'paramError') {
+    // The contract's example of a paramError is a userId where the unionId belongs; any other parameter is named in the message.
+    const aboutOperator = body.message === undefined || /operator|union|user ?id/i.test(body.message);
     return fail('API_BAD_REQUEST', `The service rejected a parameter of ${endpoint} (answered ${said}).`,
-      "Unless the message names another parameter, operatorId holds the wrong kind of id: it must be the user's unionId, not the userId.");
+      aboutOperator
+        ? "operatorId holds the wrong kind of id: it must be the user's unionId, not the userId."
+        : 'The message above names the parameter and what was wrong with it; fix that input (a title, a path, a size) and sync again.');
   }
   if (code === 'Missingcontent') {
     return fail('API_BAD_REQUEST', `The service says the overwrite request is incomplete (answered ${said}).`,

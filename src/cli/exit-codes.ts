@@ -9,7 +9,12 @@ export const ExitCode = {
   refused: 3,
   /** The service could not be used (unreachable, unauthorised, missing scope). */
   service: 4,
-  /** Interrupted by a signal; the next run resumes. */
+  /** Interrupted by SIGINT (Ctrl+C); the next run resumes. 128 + the signal's number, as shells report it. */
   interrupted: 130,
+  /** Stopped by SIGTERM (a service manager, CI cancelling a job); the next run resumes. */
+  terminated: 143,
 } as const;
+
+/** The exit code for a run stopped by `signal`. */
+export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -10,3 +10,38 @@ export function waitForStopSignal(): Promise<NodeJS.Signals> {
     process.on('SIGTERM', stop);
   });
 }
+
+export type StopTrap = {
+  /** Aborted at the first SIGINT or SIGTERM. */
+  readonly signal: AbortSignal;
+  /** The signal received, if any. */
+  received(): NodeJS.Signals | undefined;
+  /** Stops listening (the default action applies again). */
+  release(): void;
+};
+
+/**
+ * For a run that should stop between steps: the first SIGINT or SIGTERM aborts `signal` (the work under
+ * way finishes and is recorded, and the command reports what it did); a second one exits at once with
+ * the signal's exit code, which is safe because every effect is journalled before it starts.
+ */
+export function trapStopSignals(onFirst: (signal: NodeJS.Signals) => void, exitCodeOf: (signal: NodeJS.Signals) => number): StopTrap {
+  const controller = new AbortController();
+  let first: NodeJS.Signals | undefined;
+  const handler = (signal: NodeJS.Signals): void => {
+    if (first) process.exit(exitCodeOf(signal));
+    first = signal;
+    controller.abort();
+    onFirst(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    received: () => first,
+    release() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}

@@ -61,6 +61,13 @@ const WatchSchema = z
   })
   .describe('Daemon (kbsync watch) timing.');
 
+const BackupsSchema = z
+  .strictObject({
+    keepPerFile: positiveInt().default(20).describe('Backups kept per file and side (local, remote); older ones are removed after each run.'),
+    maxAgeDays: positive().default(30).describe('Backups older than this many days are removed after each run (the newest of each file is always kept).'),
+  })
+  .describe('Backups of bodies kbsync replaced (<stateDir>/backups): how many, and for how long, they are kept.');
+
 const LogSchema = z
   .strictObject({
     level: z
@@ -87,6 +94,11 @@ export const ConfigSchema = z
     include: globs().default(['**/*.md']).describe('Files to sync: glob patterns relative to root.'),
     exclude: globs().default([]).describe('Files and folders never synced: glob patterns relative to root (.kbsyncignore files work too).'),
     stateDir: text('a folder path').default('.kbsync').describe("kbsync's state folder (ledger, backups, trash), relative to root."),
+    allowBroadRoot: z
+      .boolean({ error: 'expected true or false' })
+      .default(false)
+      .describe('Allow a root that is /, your home folder, or a folder holding it (refused by default: it would publish every Markdown file on the machine).'),
+    backups: BackupsSchema.prefault({}),
     guards: GuardsSchema.prefault({}),
     links: z.boolean({ error: 'expected true or false' }).default(true).describe('Rewrite links between synced Markdown files to links between documents, and back.'),
     watch: WatchSchema.prefault({}),

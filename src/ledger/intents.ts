@@ -76,6 +76,14 @@ export class IntentsJournal {
     return (this.#sql.get(`${SELECT} WHERE state = 'open' ORDER BY id`).all() as IntentRow[]).map(toIntent);
   }
 
+  /**
+   * Intents of one kind that are open or were abandoned (kept up to the last hundred), newest first: a
+   * create abandoned after its answer was lost may still have made its document.
+   */
+  unfinished(kind: string): OpenIntent[] {
+    return (this.#sql.get(`${SELECT} WHERE kind = ? ORDER BY id DESC`).all(kind) as IntentRow[]).map(toIntent);
+  }
+
   get(id: IntentId): OpenIntent | undefined {
     const row = this.#sql.get(`${SELECT} WHERE id = ? AND state = 'open'`).get(id) as IntentRow | undefined;
     return row && toIntent(row);

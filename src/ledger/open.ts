@@ -48,6 +48,9 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    // A ledger that opens but cannot be written (a read-only file, an immutable attribute) would fail at the
+    // first intent, mid-run: find out now, with one write that changes nothing.
+    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION}`);
     return new Ledger(db, file, lock, logger);
   } catch (error) {
     db?.close();
@@ -103,6 +106,13 @@ function createPrivateFile(file: string): void {
 function asOpenError(file: string, error: unknown): KbsyncError {
   if (error instanceof KbsyncError) return error;
   if (isCorruption(error)) return corrupt(file, (error as Error).message, error);
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (/^SQLITE_READONLY|^SQLITE_CANTOPEN|^EACCES$|^EPERM$|^EROFS$/.test(code)) {
+    return new KbsyncError('LEDGER_NOT_WRITABLE', `kbsync cannot write its ledger ${file} (${code === 'EROFS' ? 'the file system is read-only' : 'permission denied'}).`, {
+      hint: `Give your user write access to ${dirname(file)} and the files in it (chmod/chown), or point stateDir in the config at a writable folder.`,
+      cause: error,
+    });
+  }
   return new KbsyncError('LEDGER_OPEN_FAILED', `Could not open the ledger ${file}: ${(error as Error).message}.`, {
     hint: 'Check that the file and its folder exist and are writable by this user, and that the disk is not full.',
     cause: error,

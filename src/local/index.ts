@@ -23,9 +23,10 @@ export {
 export { writeFileAtomic, type WriteOptions } from './atomic-write.js';
 export { backupText, moveToTrash } from './trash.js';
 export { renameFile } from './rename.js';
+export { explainFsError } from './fs-errors.js';
 export type { Expectation } from './expect.js';
 export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
-export { assertRootDirectory, assertRootDirectorySync } from './root.js';
+export { assertNarrowRoot, assertRootDirectory, assertRootDirectorySync } from './root.js';
 export { MAX_NAME_BYTES, fileNameForTitle, safeName, titleForFile, type SafeNameOptions } from './safe-name.js';
 export { pathKey } from './paths.js';
 export { LocalWatcher, createWatcher, type WatcherEvents, type WatcherOptions } from './watcher.js';

@@ -1,4 +1,5 @@
 import { promises as fsp, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { InputError, messageOf } from '../errors.js';
 
@@ -46,4 +47,21 @@ function checkedRoot(root: string, stat: Stats): Stats {
     });
   }
   return stat;
+}
+
+/**
+ * A root of `/`, the home folder, or a folder that holds the home folder would sync every Markdown file
+ * on the machine (config files, caches, other projects): almost always a typo or an unset variable.
+ */
+export function assertNarrowRoot(root: string, home: string, allowed: boolean): void {
+  if (allowed) return;
+  const abs = path.resolve(root);
+  const absHome = path.resolve(home);
+  const top = path.parse(abs).root;
+  const what =
+    abs === top ? 'the top of the file system' : abs === absHome ? 'your home folder' : absHome.startsWith(`${abs}${path.sep}`) ? `a folder that holds your home folder (${absHome})` : undefined;
+  if (!what) return;
+  throw new InputError('ROOT_TOO_BROAD', `The sync folder ${abs} is ${what}: kbsync would publish every Markdown file under it.`, {
+    hint: 'Point "root" in sync.config.json (or KBSYNC_ROOT) at the folder of your notes. If you really mean it, set "allowBroadRoot": true in the config (or KBSYNC_ALLOW_BROAD_ROOT=true).',
+  });
 }

@@ -20,7 +20,12 @@ export type LocalFile = {
   readonly dev: number;
 };
 
-export type ScanSkip = { readonly path: string; readonly reason: string };
+export type ScanSkip = {
+  readonly path: string;
+  readonly reason: string;
+  /** Set for a name that stops a file from syncing until the user renames it (the run does not count as complete). */
+  readonly code?: 'NAME_TWIN' | 'NAME_UNPORTABLE';
+};
 export type ScanProblem = { readonly path: string; readonly code: string; readonly reason: string };
 
 export type LocalScan = {
@@ -137,6 +142,11 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
       const childRel = join(rel, entry.name);
       const childAbs = path.join(abs, entry.name);
       const key = childRel.normalize('NFC');
+      if (entry.name.includes('\\') && (entry.isDirectory() || /\.md$/i.test(entry.name))) {
+        // A backslash is a folder separator on Windows: such a path can be neither recorded nor written back everywhere.
+        skipped.push({ path: childRel, code: 'NAME_UNPORTABLE', reason: 'its name holds a backslash, a folder separator on Windows; rename it to sync it' });
+        continue;
+      }
       if (entry.isDirectory()) {
         if (filter.dirIgnored(key) || tree.ignores(key, true)) continue;
         folders.push(childRel);
@@ -192,7 +202,7 @@ function dropNormalisationTwins(sorted: LocalFile[], skipped: ScanSkip[]): Local
   for (const file of sorted) {
     const previous = kept.at(-1);
     if (previous && previous.key === file.key) {
-      skipped.push({ path: file.path, reason: `same name as "${previous.path}" after Unicode normalisation (NFC); rename one of them` });
+      skipped.push({ path: file.path, code: 'NAME_TWIN', reason: `same name as "${previous.path}" after Unicode normalisation (NFC), so the two would be one document; rename one of them` });
       continue;
     }
     kept.push(file);

@@ -25,6 +25,7 @@ export async function moveToTrash(
 ): Promise<string> {
   const source = safeRelativePath(root, relPath);
   await ensureParentFolders(root, relPath, { create: false });
+  await requireStateDir(path.dirname(trashDir));
   const stat = await lstatOrNull(source);
   if (stat?.isSymbolicLink()) throw unsafePathError(relPath, 'the file is a symlink');
   if (stat === null) throw new InputError('PATH_MISSING', `Cannot move "${relPath}" to the trash: it does not exist.`, { hint: 'Nothing to do; it is already gone.' });
@@ -54,6 +55,7 @@ export async function backupText(
   text: string,
   options: { readonly now?: Date } = {},
 ): Promise<string> {
+  await requireStateDir(stateDir);
   const backups = path.join(stateDir, 'backups');
   await fsp.mkdir(backups, { recursive: true, mode: PRIVATE_FOLDER });
   await fsp.chmod(backups, PRIVATE_FOLDER); // an older, laxer folder is tightened
@@ -68,6 +70,19 @@ export async function backupText(
     await handle.close();
   }
   return destination;
+}
+
+/**
+ * The state folder is made once, when the ledger is opened (after the root was checked). If it is gone
+ * now, the root went with it (an unmounted drive, a removed folder): making it again would re-create
+ * the root on the disk under the mount point, and the next run would pull everything into it.
+ */
+async function requireStateDir(stateDir: string): Promise<void> {
+  const stat = await lstatOrNull(stateDir);
+  if (stat?.isDirectory()) return;
+  throw new InputError('STATE_DIR_MISSING', `kbsync's state folder ${stateDir} is gone, so nothing was written (was the sync folder removed or its drive unmounted?).`, {
+    hint: 'Mount or restore the sync folder, then sync again; kbsync will not re-create a folder that vanished.',
+  });
 }
 
 /** `<base>/<timestamp>/<relPath>`, with `-2`, `-3`... on the timestamp when that path is taken. */

@@ -93,11 +93,11 @@ export const MAX_PUSH_CHARS = 50_000;
 export function toPushMarkdown(body: string): string {
   const unified = body.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const trimmed = unified.replace(/\s+$/, '');
-  const markdown = trimmed === '' ? '' : `${trimmed}\n`;
-  if (markdown.length > MAX_PUSH_CHARS) {
-    throw new InputError('BODY_TOO_LARGE', `The document body has ${markdown.length} characters; the service accepts at most ${MAX_PUSH_CHARS}.`, {
+  if (trimmed.length > MAX_PUSH_CHARS) {
+    throw new InputError('BODY_TOO_LARGE', `The document body has ${trimmed.length} characters; the service accepts at most ${MAX_PUSH_CHARS}.`, {
       hint: 'Split the file into smaller documents.',
     });
   }
-  return markdown;
+  // The final newline is only a convention: a body of exactly the limit is sent without it (it reads back the same).
+  return trimmed === '' ? '' : trimmed.length < MAX_PUSH_CHARS ? `${trimmed}\n` : trimmed;
 }

@@ -1,7 +1,8 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { openLedger, type Ledger } from '../ledger/index.js';
-import { assertRootDirectorySync } from '../local/index.js';
+import { assertNarrowRoot, assertRootDirectorySync } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { SyncOptions } from '../sync/engine.js';
@@ -18,6 +19,7 @@ export function ledgerPath(config: Config): string {
  * re-created empty and filled by a pull. A lock held by the daemon is explained as such.
  */
 export function openStateLedger(config: Config, logger: Logger, options: { readonly readonly?: boolean; readonly command: 'watch' | 'other' }): Ledger {
+  assertNarrowRoot(config.root, homedir(), config.allowBroadRoot);
   assertRootDirectorySync(config.root);
   const path = ledgerPath(config);
   try {

@@ -9,7 +9,7 @@ import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
 import type { Action, Layout, SyncMode } from './decide/types.js';
 import type { UrlOfPath } from './links.js';
-import { pathOf } from './decide/placement.js';
+import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
 
 /**
  * What a file's sync comes to, in the words every report uses. The run carries out exactly this; `diff`,
@@ -85,7 +85,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return plain('held', { held: held('VANISHED') });
       const title = action.kind === 'create' ? action.title : action.record.remoteTitle;
-      return firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
+      const assessed = firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
+      const shortened = action.kind === 'create' && action.shortened;
+      return shortened ? { ...assessed, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : assessed;
     }
     case 'forget':
     case 'new-local-folder':

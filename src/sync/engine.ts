@@ -21,6 +21,8 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly listRemote?: 'always' | 'if-needed';
   readonly onResult?: (result: ActionResult) => void;
   readonly onPlanned?: (count: number) => void;
+  /** Stops the run between actions (Ctrl+C, SIGTERM): what was done is recorded and reported, the rest waits for the next run. */
+  readonly signal?: AbortSignal;
 };
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };
@@ -75,14 +77,17 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   } else {
     // Old documents of moved files that an interrupted run promised to delete go first.
     for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
-    results = await execute(ctx, planned.actions, options.onResult ? { onResult: options.onResult } : {});
+    results = await execute(ctx, planned.actions, {
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
     ledger.transaction(() => {
       for (const file of local.touched) {
         if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
       }
     });
-    if (results.every((result) => result.ok)) {
+    if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     }
     decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
@@ -97,6 +102,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     resumed: interrupted.length,
+    interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - callsBefore,
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,

@@ -1,6 +1,6 @@
 import { isForbidden, isUnauthorized } from '../api/index.js';
 import { KbsyncError, messageOf } from '../errors.js';
-import { hashText } from '../local/index.js';
+import { explainFsError, hashText } from '../local/index.js';
 import { createLimit } from '../local/limit.js';
 import { adopt } from './act/adopt.js';
 import { applyBody, type DocOutcome } from './act/apply-body.js';
@@ -24,6 +24,8 @@ export type ExecuteOptions = {
   /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */
   readonly concurrency?: number;
   readonly onResult?: (result: ActionResult) => void;
+  /** Once aborted (Ctrl+C, SIGTERM), no further action starts; those under way finish and are recorded. */
+  readonly signal?: AbortSignal;
 };
 
 /**
@@ -42,7 +44,7 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   let stop: { readonly error: unknown } | undefined;
   const io = assessIO(ctx);
   const run = async (action: Action): Promise<void> => {
-    if (stop) return;
+    if (stop || options.signal?.aborted) return;
     const result = await carryOut(ctx, io, action, (error) => {
       if (stopsTheRun(error)) stop ??= { error };
     });
@@ -84,8 +86,11 @@ async function carryOut(ctx: SyncContext, io: AssessIO, action: Action, onError:
     const assessment = await assess(io, action);
     kind = assessment.kind;
     const outcome = await perform(ctx, assessment);
-    return { ...outcome, action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
-  } catch (error) {
+    const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
+    const detail = [outcome.detail, note].filter(Boolean).join('; ');
+    return { ...outcome, ...(detail ? { detail } : {}), action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
+  } catch (thrown) {
+    const error = explainFsError(thrown, pathOf(action));
     ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
     onError(error);
     return { action: kind, path: pathOf(action), ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };

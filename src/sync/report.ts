@@ -23,6 +23,8 @@ export type SyncReport = {
   readonly failed: number;
   /** Operations left open by an interrupted run that this run reconciled. */
   readonly resumed: number;
+  /** Stopped by a signal before every planned action had started: the next run does the rest. */
+  readonly interrupted: boolean;
   readonly calls: number;
   readonly callsByEndpoint: Readonly<Record<string, number>>;
   readonly durationMs: number;
@@ -54,4 +56,5 @@ export function buildReport(input: ReportInput): SyncReport {
 
 /** Did everything that should have synced, sync? Held documents and unusable files count as not synced. */
 export const fullySynced = (report: SyncReport): boolean =>
-  report.failed === 0 && report.problems.length === 0 && !report.results.some((r) => r.ok && r.result === 'held');
+  !report.interrupted &&
+  report.failed === 0 && report.problems.length === 0 && !report.results.some((r) => r.ok && r.result === 'held') && !report.skipped.some((skip) => skip.code);

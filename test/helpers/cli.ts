@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, exactly as `npx kbsync` runs it (npm test builds it first). */
@@ -11,6 +11,8 @@ export type RunOptions = {
   readonly env?: Record<string, string | undefined>;
   readonly input?: string;
   readonly timeoutMs?: number;
+  /** Called with the child once it runs, so a test can send it a signal mid-run. */
+  readonly onSpawn?: (child: ChildProcess) => void;
 };
 
 /** Runs `kbsync <args>` in a child process and collects its output. Never throws on a non-zero exit. */
@@ -25,6 +27,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    options.onSpawn?.(child);
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -4,7 +4,8 @@ import { runSync } from '../../sync/engine.js';
 import { fullySynced } from '../../sync/report.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, exitCodeForSignal } from '../exit-codes.js';
+import { trapStopSignals } from '../stop-signal.js';
 import { createProgress, resultLine, summaryLines } from '../output/sync-output.js';
 import { openSession, openSyncLedger, syncOptionsOf } from '../session.js';
 
@@ -32,7 +33,9 @@ Examples:
   kbsync sync --config ~/notes/sync.config.json --pull
 
 Exit codes: 0 everything synced, 1 some files did not sync (each is reported),
-2 bad usage or config, 3 a safety guard refused, 4 the service could not be used.`,
+2 bad usage or config, 3 a safety guard refused, 4 the service could not be used,
+130 stopped by Ctrl+C (SIGINT), 143 stopped by SIGTERM: the work under way is finished and
+reported, and the next sync does the rest.`,
       )
       .action(async (flags: SyncFlags) => {
         const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
@@ -40,11 +43,16 @@ Exit codes: 0 everything synced, 1 some files did not sync (each is reported),
         const ledger = openSyncLedger(session);
         const progress = createProgress(!flags.json && Boolean(process.stderr.isTTY));
         const lines: string[] = [];
+        const stop = trapStopSignals((signal) => {
+          progress.stop();
+          console.error(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
+        }, exitCodeForSignal);
         try {
           const report = await runSync(
             { client: session.client, ledger, logger: session.logger },
             {
               ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force) }),
+              signal: stop.signal,
               onPlanned: (count) => progress.start(count),
               onResult: (result) => {
                 progress.tick();
@@ -56,8 +64,10 @@ Exit codes: 0 everything synced, 1 some files did not sync (each is reported),
           progress.stop();
           if (flags.json) process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
           else for (const line of [...lines, ...summaryLines(report)]) console.log(line);
-          process.exitCode = fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+          const signal = stop.received();
+          process.exitCode = signal ? exitCodeForSignal(signal) : fullySynced(report) ? ExitCode.ok : ExitCode.partial;
         } finally {
+          stop.release();
           progress.stop();
           ledger.close();
         }

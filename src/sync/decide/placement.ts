@@ -13,11 +13,27 @@ export function flatTitle(path: string): string {
   return path.replace(/\.md$/i, '');
 }
 
+/** The longest title the service takes (the emulator's limit; the real one is not published, and this is a common one). */
+export const MAX_TITLE_CHARS = 255;
+
+/** `text` cut to at most `max` UTF-16 units, never in the middle of a character, with `…` where it was cut. */
+export function fitTitle(text: string, max = MAX_TITLE_CHARS): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return `${out.trimEnd()}…`;
+}
+
 /** `Notes`, `Notes (2)`, `Notes (3)`… : the service refuses two documents of one name under one parent. */
 export function uniqueName(wanted: string, taken: ReadonlySet<string>, normalise: (name: string) => string = (n) => n): string {
-  if (!taken.has(normalise(wanted))) return wanted;
+  const first = fitTitle(wanted);
+  if (!taken.has(normalise(first))) return first;
   for (let n = 2; ; n++) {
-    const candidate = `${wanted} (${n})`;
+    const suffix = ` (${n})`;
+    const candidate = `${fitTitle(wanted, MAX_TITLE_CHARS - suffix.length)}${suffix}`;
     if (!taken.has(normalise(candidate))) return candidate;
   }
 }

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal } from './guards.js';
 import { detectMoves } from './moves.js';
 import { holdStands } from './held.js';
-import { assignTitles, compare, flatTitle, folderOf, indexUnrecordedRemote, pathOf, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
@@ -191,14 +191,17 @@ function placeUnrecorded(
       adopted.add(twin.docKey);
       actions.push({ kind: 'adopt', path: entry.path, remote: twin });
     } else if (input.mode !== 'pull') {
-      actions.push({ kind: 'create', path: entry.path, title });
+      const shortened = entry.title !== undefined && entry.title.length > MAX_TITLE_CHARS;
+      actions.push({ kind: 'create', path: entry.path, title, ...(shortened ? { shortened } : {}) });
     } else holdBack(entry.path, 'new local file; a push creates its document');
   }
 
   if (!input.remote || input.mode === 'push') return;
   const names = new TakenNames([...input.local.keys(), ...input.records.keys(), ...(input.occupied ?? [])]);
+  const unconfirmed = new Set((input.unconfirmedCreates ?? []).map((create) => placeKey(create.parentId, create.title)));
   for (const doc of [...input.remote.docs.values()].sort((a, b) => compare(a.localPath, b.localPath))) {
     if (recordedKeys.has(doc.docKey) || adopted.has(doc.docKey)) continue;
+    if (unconfirmed.has(placeKey(doc.parentTreeNodeId, doc.title))) continue;
     actions.push({ kind: 'new-local', remote: doc, path: names.claim(doc.localPath) });
   }
   for (const folder of input.remote.folders) {

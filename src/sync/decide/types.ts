@@ -87,6 +87,11 @@ export type PlanInput = {
    * remote document must get another name, or writing it would fail on every run.
    */
   readonly occupied?: ReadonlySet<string>;
+  /**
+   * Documents that creates of this machine may have made without hearing the answer (parent + title):
+   * a remote document matching one is left for that create to find again, never pulled as a new file.
+   */
+  readonly unconfirmedCreates?: readonly { readonly parentId: TreeNodeId; readonly title: string }[];
   readonly layout: Layout;
   readonly guards: Guards;
 };
@@ -97,7 +102,13 @@ export type PlanInput = {
  */
 export type Action =
   /** A local file with no remote document: create it (in the mirrored folder) and push its body. */
-  | { readonly kind: 'create'; readonly path: string; readonly title: string }
+  | {
+      readonly kind: 'create';
+      readonly path: string;
+      readonly title: string;
+      /** The file's own title is longer than the service takes: `title` is it, cut short. */
+      readonly shortened?: true;
+    }
   /** A local file with no ledger row whose remote twin already exists (fresh clone, lost ledger): link, never duplicate. */
   | { readonly kind: 'adopt'; readonly path: string; readonly remote: RemoteDoc }
   /** Local changed; the remote is believed unchanged (the executor re-reads it first and merges if not). */

@@ -87,11 +87,23 @@ export async function observeAndPlan(
     localFolders: new Set(scan.folders),
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
     folderIds,
+    unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
   });
   return { scan, local, summaries, records, remote, plan: planned };
+}
+
+/** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
+function unconfirmedCreates(ledger: Ledger | undefined, present: ReadonlySet<string>): { parentId: TreeNodeId; title: string }[] {
+  if (!ledger) return [];
+  return ledger.intents.unfinished('create').flatMap((intent) => {
+    const payload = intent.payload as { readonly title?: unknown; readonly parentId?: unknown } | null;
+    if (!present.has(intent.subject)) return [];
+    if (typeof payload?.title !== 'string' || typeof payload.parentId !== 'string') return [];
+    return [{ parentId: asTreeNodeId(payload.parentId), title: payload.title }];
+  });
 }
 
 function recordEntryOf(summary: DocumentSummary): RecordEntry {

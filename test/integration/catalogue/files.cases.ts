@@ -3,7 +3,7 @@ import { open, writeFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CaseFixture } from '../../helpers/bad-input.js';
-import { reportOf, synced, type BadInput } from './case.js';
+import { assertSteady, reportOf, synced, type BadInput } from './case.js';
 
 const GOOD = { 'good.md': '# Good\n\nAlready synced.\n' };
 
@@ -55,6 +55,43 @@ export const fileCases: readonly BadInput[] = [
     run: (f) => f.sync(),
     exit: 1,
     says: [/long\.md is too large to sync: 50\d{3} characters \(the service keeps at most 50000\)/, /Split it into smaller documents/],
+  },
+  {
+    group: 'files',
+    name: 'a title longer than the service takes (300 characters)',
+    setup: async (f) => f.write('long-title.md', `---\ntitle: ${'Quarterly planning '.repeat(16)}\n---\nBody.\n`),
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [/its title is longer than the 255 characters the service takes, so the document is titled \\?"Quarterly planning .*…/],
+    changes: 'remote',
+    check: async (f) => {
+      const [doc] = f.remoteDocs();
+      assert.equal(doc?.title.length, 255);
+      assert.match(doc?.title ?? '', /^Quarterly planning .*…$/);
+      await assertSteady(f);
+    },
+  },
+  {
+    group: 'files',
+    name: 'a body of exactly 50,000 characters with no final newline',
+    setup: async (f) => f.write('exact.md', `# Exact\n\n${'x'.repeat(50_000 - '# Exact\n\n'.length)}`),
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [],
+    changes: 'remote',
+    check: async (f) => {
+      assert.equal((f.remoteDoc('Exact').markdown ?? '').length, 50_000, 'the whole body, within the limit');
+      await assertSteady(f);
+    },
+  },
+  {
+    group: 'files',
+    name: 'a body over the limit is refused before any document is created',
+    setup: badFile('over.md', `# Over\n\n${'x'.repeat(50_001 - '# Over\n\n'.length)}`),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/over\.md/, /50001 characters/, /Split it into smaller documents/],
+    check: async (f) => assert.deepEqual(f.remoteDocs().map((d) => d.title), ['Good'], 'no empty document was made'),
   },
   {
     group: 'files',

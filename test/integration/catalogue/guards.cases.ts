@@ -24,6 +24,35 @@ export const guardCases: readonly BadInput[] = [
   },
   {
     group: 'root',
+    name: 'a root of / (an unset variable in KBSYNC_ROOT)',
+    run: (f) => f.sync([], { KBSYNC_ROOT: '/' }),
+    exit: 2,
+    says: [/The sync folder \/ is the top of the file system: kbsync would publish every Markdown file under it/, /allowBroadRoot/, /ROOT_TOO_BROAD/],
+    check: async (f, run) => {
+      assert.equal(run.report, undefined);
+      assert.equal(f.remoteDocs().length, 0);
+    },
+  },
+  {
+    group: 'root',
+    name: 'a root that is the home folder, or holds it; allowed only when the config says so',
+    setup: async (f) => f.write('note.md', '# Note\n'),
+    run: (f) => f.sync([], { HOME: f.root }),
+    exit: 2,
+    says: [/is your home folder/, /"allowBroadRoot": true in the config \(or KBSYNC_ALLOW_BROAD_ROOT=true\)/],
+    check: async (f) => {
+      const above = await f.sync([], { HOME: join(f.root, 'inner') });
+      assert.equal(above.code, 2);
+      assert.match(above.stderr, /a folder that holds your home folder/);
+      assert.equal(f.remoteDocs().length, 0);
+      const allowed = await f.sync([], { HOME: f.root, KBSYNC_ALLOW_BROAD_ROOT: 'true' });
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.equal(f.remoteDocs().length, 1);
+    },
+    changes: 'both',
+  },
+  {
+    group: 'root',
     name: 'the root replaced by a file',
     setup: async (f) => {
       await synced(f, TEN);

@@ -80,14 +80,30 @@ export const pathCases: readonly BadInput[] = [
   },
   {
     group: 'paths',
+    name: 'a file name with a backslash (a folder separator on Windows)',
+    setup: async (f) => f.write('a\\b.md', '# Slashed\n\nText.\n'),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/a\\+b\.md/, /its name holds a backslash, a folder separator on Windows; rename it to sync it/, /NAME_UNPORTABLE/],
+    check: async (f) => {
+      assert.equal(f.remoteDocs().length, 0, 'refused before any create');
+      const again = await f.sync();
+      assert.equal(again.code, 1);
+      assert.doesNotMatch(`${again.stdout}${again.stderr}`, /kbsync bug/);
+      assert.equal(f.remoteDocs().length, 0);
+    },
+  },
+  {
+    group: 'paths',
     name: 'the same name in NFC and NFD forms',
     setup: async (f) => {
       await f.write('caf\u00e9.md', '# Composed\n\nNFC.\n');
       await f.write('cafe\u0301.md', '# Decomposed\n\nNFD.\n');
     },
     run: (f) => f.sync(),
-    exit: 0,
-    says: [/same name as .* after Unicode normalisation \(NFC\); rename one of them/],
+    // A file that cannot sync until it is renamed: the run is not complete (exit 1), every run says so.
+    exit: 1,
+    says: [/same name as .* after Unicode normalisation \(NFC\), so the two would be one document; rename one of them/, /NAME_TWIN/],
     changes: 'remote',
     check: async (f, run) => {
       // One document, from one of the two spellings; the other file is reported and both stay untouched.
@@ -101,8 +117,10 @@ export const pathCases: readonly BadInput[] = [
       assert.equal(await readFile(join(f.root, 'cafe\u0301.md'), 'utf8'), '# Decomposed\n\nNFD.\n');
       // A person at a terminal is told too, not only a script reading --json.
       const human = await f.cli(['sync']);
-      assert.match(human.stdout, /not synced: same name as .* after Unicode normalisation/);
-      await assertSteady(f);
+      assert.equal(human.code, 1);
+      assert.match(human.stdout, /✗ .*: not synced: same name as .* after Unicode normalisation/);
+      const again = await f.sync();
+      assert.deepEqual(again.report?.results.filter((r) => !r.ok || r.result !== 'unchanged'), [], 'nothing else changes');
       assert.equal(f.remoteDocs().length, 1);
     },
   },
