@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { CallMeter } from './call-meter.js';
+import { WorkGauge } from './work-gauge.js';
 import { HotDocuments } from './hot-documents.js';
 import { LocalSource } from './local-source.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
@@ -49,10 +50,11 @@ export class DaemonRuntime {
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
     try {
       const meter = new CallMeter(client, ledger);
+      const gauge = new WorkGauge(ledger);
       const hot = new HotDocuments();
       // The scheduler asks the watcher whether the folder is quiet; the watcher wakes the scheduler.
       const watching: { source?: LocalSource } = {};
-      const scheduler = new CycleScheduler({ client, ledger, logger, meter, hot, untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
+      const scheduler = new CycleScheduler({ client, ledger, logger, meter, gauge, hot, untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
       const local = new LocalSource({
         root: config.root,
         stateDir: config.stateDir,
@@ -64,6 +66,7 @@ export class DaemonRuntime {
         env: context.env,
         onHint: (paths) => {
           logger.debug({ paths: paths.slice(0, 20), count: paths.length }, 'local change hint');
+          gauge.hinted(paths);
           scheduler.request('local');
         },
       });

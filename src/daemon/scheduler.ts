@@ -10,6 +10,7 @@ import { describeFailure, logReport, logResult } from './cycle-log.js';
 import type { HotDocuments } from './hot-documents.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
+import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
 export type CycleKind = 'sweep' | 'local' | 'probe';
@@ -25,6 +26,7 @@ export type SchedulerDeps = {
   readonly ledger: Ledger;
   readonly logger: Logger;
   readonly meter: CallMeter;
+  readonly gauge: WorkGauge;
   readonly hot: HotDocuments;
   /** Milliseconds until the folder has been quiet this long (0 when it is, or when nothing watches it). */
   readonly untilQuiet: (quietMs: number) => number;
@@ -151,7 +153,8 @@ export class CycleScheduler {
   }
 
   async #sync(kind: 'sweep' | 'local'): Promise<void> {
-    const { client, ledger, logger, hot } = this.#deps;
+    const { client, ledger, logger, hot, gauge } = this.#deps;
+    gauge.cycleStarted();
     const report = await runSync(
       { client, ledger, logger },
       {
@@ -159,12 +162,14 @@ export class CycleScheduler {
         mode: 'two-way',
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
+        onPlanned: (count) => gauge.planned(count),
         onResult: (result: ActionResult) => {
+          gauge.done();
           logResult(logger, result);
           if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, Date.now());
         },
       },
-    );
+    ).finally(() => gauge.cycleEnded());
     this.#problems = logReport(logger, kind, report, this.#problems);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
   }

@@ -24,6 +24,7 @@ export { writeFileAtomic, type WriteOptions } from './atomic-write.js';
 export { backupText, moveToTrash } from './trash.js';
 export { renameFile } from './rename.js';
 export { explainFsError } from './fs-errors.js';
+export { backupsSize, pruneBackups, type BackupRetention } from './backups.js';
 export type { Expectation } from './expect.js';
 export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
 export { assertNarrowRoot, assertRootDirectory, assertRootDirectorySync } from './root.js';

@@ -42,5 +42,6 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     include: config.include,
     exclude: config.exclude,
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
+    backups: config.backups,
   };
 }

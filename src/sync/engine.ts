@@ -1,4 +1,5 @@
 import type { KbClient } from '../api/index.js';
+import { pruneBackups, type BackupRetention } from '../local/index.js';
 import { SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
@@ -23,6 +24,8 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly onPlanned?: (count: number) => void;
   /** Stops the run between actions (Ctrl+C, SIGTERM): what was done is recorded and reported, the rest waits for the next run. */
   readonly signal?: AbortSignal;
+  /** How many backups of replaced bodies are kept; applied after each run that changed something. */
+  readonly backups?: BackupRetention;
 };
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };
@@ -89,6 +92,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     });
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
+    }
+    if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
+      const pruned = await pruneBackups(options.stateDir, options.backups);
+      if (pruned.files > 0) logger.debug({ ...pruned }, `removed ${pruned.files} backup(s) past the retention`);
     }
     decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
   }

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { SyncMode } from '../../sync/decide/types.js';
+import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
+import { backupsSize } from '../../local/index.js';
 import { redactValue } from '../../secrets.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
 import type { CliCommand } from '../command.js';
@@ -22,8 +24,10 @@ export type StatusReport = {
   readonly openIntents: readonly Pick<OpenIntent, 'kind' | 'subject' | 'createdAt' | 'pid'>[];
   /** The process using the ledger now (a daemon or a sync), if any. */
   readonly lock: LockStatus | null;
-  /** Changes waiting in the daemon's queue, as it last recorded (0 when no daemon records one). */
-  readonly queue: number;
+  /** Work waiting in the running daemon (files changed since its cycle began, actions of the cycle not done); null when no daemon runs. */
+  readonly queue: number | null;
+  /** Backups of replaced bodies kept in the state folder, and the retention that bounds them. */
+  readonly backups: { readonly files: number; readonly bytes: number; readonly keepPerFile: number; readonly maxAgeDays: number };
   readonly calls: { readonly thisCommand: number; readonly recorded: number | null };
   /** Why a sync now would refuse to act (mass delete, empty side), if it would. */
   readonly refusal: string | null;
@@ -36,6 +40,7 @@ async function run(flags: Flags): Promise<void> {
   const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
   await withInspection({ config: flags.config, mode, offline }, async ({ session, ledger, inspection }) => {
     const files = fileStates(inspection);
+    const lock = readLockHolder(ledgerPath(session.config));
     const counts: Partial<Record<FileState, number>> = {};
     for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;
     const report: StatusReport = {
@@ -46,8 +51,9 @@ async function run(flags: Flags): Promise<void> {
       counts,
       conflictCopies: inspection.scan.conflictCopies.map((file) => file.path),
       openIntents: (ledger?.intents.open() ?? []).map(({ kind, subject, createdAt, pid }) => ({ kind, subject, createdAt, pid })),
-      lock: readLockHolder(ledgerPath(session.config)),
-      queue: numberOr(ledger?.meta.get('queue.length'), 0) ?? 0,
+      lock,
+      queue: lock?.alive && /\bwatch\b/.test(lock.command) ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
+      backups: { ...(await backupsSize(session.config.stateDir)), ...session.config.backups },
       calls: { thisCommand: session.client.queue.stats().totals.calls, recorded: numberOr(ledger?.meta.get('calls.total'), null) },
       refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
     };
@@ -55,6 +61,8 @@ async function run(flags: Flags): Promise<void> {
     else for (const line of statusLines(report, Boolean(flags.all))) console.log(line);
   });
 }
+
+const formatBytes = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 
 function statusLines(report: StatusReport, all: boolean): string[] {
   const lines = [`${report.root} ⇄ workspace ${report.workspaceId}${report.offline ? ' (offline: remote not checked)' : ''}`];
@@ -74,7 +82,10 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   if (report.openIntents.length > 0) {
     lines.push(`Interrupted work: ${report.openIntents.length} operation(s) begun and not recorded (${report.openIntents.map((i) => `${i.kind} ${i.subject}`).join(', ')}); the next sync finishes them.`);
   }
-  lines.push(`Queue: ${report.queue}. Calls: ${report.calls.thisCommand} by this command${report.calls.recorded === null ? '' : `, ${report.calls.recorded} recorded by kbsync`}.`);
+  if (report.queue !== null) lines.push(`Waiting in the daemon: ${report.queue} change(s).`);
+  const { backups } = report;
+  lines.push(`Backups: ${backups.files} file(s), ${formatBytes(backups.bytes)} (kept: ${backups.keepPerFile} per file, ${backups.maxAgeDays} days; backups in the config).`);
+  lines.push(`Calls: ${report.calls.thisCommand} by this command${report.calls.recorded === null ? '' : `, ${report.calls.recorded} recorded by kbsync`}.`);
   return lines;
 }
 

@@ -43,7 +43,9 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     assert.equal(report.conflictCopies.length, 1);
     assert.match(report.conflictCopies[0] as string, /^e\.conflict-\d{8}-\d{6}\.md$/);
     assert.deepEqual(report.openIntents, []);
-    assert.equal(report.queue, 0);
+    assert.equal(report.queue, null, 'no daemon runs, so nothing waits in one');
+    assert.equal(typeof report.backups.bytes, 'number');
+    assert.equal(report.backups.keepPerFile, 20);
     assert.ok(report.calls.thisCommand >= 1, 'the listing is counted');
     assert.equal(report.lock, null);
     assert.equal(report.files.find((file) => file.path === 'b.md')?.action, 'push');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createServiceClient } from '../../../src/setup/index.js';
 import { ledgerPath, syncOptionsOf } from '../../../src/cli/session.js';
 import { loadConfig } from '../../../src/config/index.js';
+import { WorkGauge } from '../../../src/daemon/work-gauge.js';
 import { CallMeter } from '../../../src/daemon/call-meter.js';
 import { HotDocuments } from '../../../src/daemon/hot-documents.js';
 import { CycleScheduler } from '../../../src/daemon/scheduler.js';
@@ -30,7 +31,7 @@ test('a probe of a recently changed document (one getNode) finds a remote edit a
   t.after(() => ledger.close());
   const hot = new HotDocuments();
   const scheduler = new CycleScheduler(
-    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), hot, untilQuiet: () => 0 },
+    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, untilQuiet: () => 0 },
     { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch },
   );
   t.after(() => scheduler.stop());

@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       include: ['**/*.md'],
       exclude: [],
       stateDir: path.join(dir, 'docs', '.kbsync'),
+      allowBroadRoot: false,
+      backups: { keepPerFile: 20, maxAgeDays: 30 },
       guards: { maxDeleteRatio: 0.5, maxDeletes: 50 },
       links: true,
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
@@ -165,7 +167,7 @@ describe('loadConfig', () => {
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 26);
+    assert.equal(names.length, 29);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
