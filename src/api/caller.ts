@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../log.js';
-import type { Attempts, Priority, RequestQueue } from '../queue/request-queue.js';
+import type { Attempts, RequestQueue } from '../queue/request-queue.js';
 import { registerSecret } from '../secrets.js';
 import { jsonOf, notJsonError, readAnswer } from './answer.js';
 import { REPEATABLE, type Endpoint } from './endpoints.js';
@@ -60,8 +60,8 @@ export class Caller {
     return this.#serverOffsetMs === undefined ? undefined : new Date(Date.now() + this.#serverOffsetMs);
   }
 
-  request<T>(spec: CallSpec<T>, priority: Priority): Promise<T> {
-    return this.#queue.run(spec.endpoint, (attempts) => this.#attemptUntilSettled(spec, attempts), { priority });
+  request<T>(spec: CallSpec<T>): Promise<T> {
+    return this.#queue.run(spec.endpoint, (attempts) => this.#attemptUntilSettled(spec, attempts));
   }
 
   async #attemptUntilSettled<T>(spec: CallSpec<T>, attempts: Attempts): Promise<T> {

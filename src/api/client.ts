@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../log.js';
 import type { BlockId, CreationNodeId, DocKey, TreeNodeId, UnionId, UserId, WorkspaceId } from '../model/ids.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { Block } from '../model/blocks.js';
-import { RequestQueue, type Priority } from '../queue/request-queue.js';
+import { RequestQueue } from '../queue/request-queue.js';
 import { parseBlock } from './blocks.js';
 import { Caller, DEFAULT_RETRY, type CallSpec, type RetryPolicy } from './caller.js';
 import { ApiError, incompletePaging } from './errors.js';
@@ -28,8 +28,6 @@ export type KbClientOptions = {
   readonly timeoutMs?: number;
   readonly logger?: Logger;
   readonly retry?: Partial<RetryPolicy>;
-  /** Default priority of this client's calls (see `withPriority`). Default `user`. */
-  readonly priority?: Priority;
 };
 
 /** Largest body overwriteContent accepts (real-service-notes). */
@@ -40,19 +38,13 @@ const enc = encodeURIComponent;
 
 /** The typed client of the knowledge-base service: one method per endpoint, answers normalised. */
 export class KbClient {
-  readonly #options: KbClientOptions;
   readonly #caller: Caller;
   readonly #operatorId: UnionId;
-  readonly #priority: Priority;
 
-  constructor(options: KbClientOptions, shared?: { caller: Caller }) {
+  constructor(options: KbClientOptions) {
     validate(options);
-    this.#options = options;
     this.#operatorId = options.operatorId;
-    this.#priority = options.priority ?? 'user';
-    this.#caller =
-      shared?.caller ??
-      new Caller({
+    this.#caller = new Caller({
         transport: new Transport({ baseUrl: options.baseUrl, tokenHeader: options.tokenHeader ?? 'x-acs-service-access-token', timeoutMs: options.timeoutMs ?? 30_000 }),
         token: options.token,
         queue: options.queue ?? new RequestQueue(),
@@ -72,11 +64,6 @@ export class KbClient {
    */
   serverTime(): Date | undefined {
     return this.#caller.serverTime();
-  }
-
-  /** The same client (same queue, token and accounting) whose calls run at `priority`. */
-  withPriority(priority: Priority): KbClient {
-    return new KbClient({ ...this.#options, priority }, { caller: this.#caller });
   }
 
   listWorkspaces(): AsyncIterable<Workspace> {
@@ -196,7 +183,7 @@ export class KbClient {
   #call<T>(spec: CallSpec<T>): Promise<T> {
     const operatorId = this.#operatorId;
     const withOperator = { ...spec, query: { operatorId, ...spec.query }, body: spec.body === undefined ? undefined : { operatorId, ...spec.body } };
-    return this.#caller.request(withOperator, this.#priority);
+    return this.#caller.request(withOperator);
   }
 }
 

@@ -28,6 +28,6 @@ export { backupsSize, pruneBackups, type BackupRetention } from './backups.js';
 export type { Expectation } from './expect.js';
 export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.js';
 export { assertNarrowRoot, assertRootDirectory, assertRootDirectorySync } from './root.js';
-export { MAX_NAME_BYTES, fileNameForTitle, safeName, titleForFile, type SafeNameOptions } from './safe-name.js';
+export { MAX_NAME_BYTES, fileNameForTitle, safeName, type SafeNameOptions } from './safe-name.js';
 export { pathKey } from './paths.js';
 export { LocalWatcher, createWatcher, type WatcherEvents, type WatcherOptions } from './watcher.js';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { isAlwaysIgnoredDirName, isConflictCopyName, isTransientFileName } from './names.js';
 
 /** Cap of a name's UTF-8 bytes (before `.md`): far below every file system's 255, with room for ` (n)`. */
@@ -57,15 +56,6 @@ export function safeName(title: string, options: SafeNameOptions = {}): string {
 /** The file name (`<safe name>.md`) for a document title among a folder's existing names. */
 export function fileNameForTitle(title: string, siblings: Iterable<string> = [], options: Omit<SafeNameOptions, 'siblings' | 'extension'> = {}): string {
   return `${safeName(title, { ...options, siblings, extension: '.md' })}.md`;
-}
-
-/** A local file's document title: its front matter title, else its first heading, else its name. */
-export function titleForFile(relPath: string, frontMatterTitle?: string | null, firstHeading?: string | null): string {
-  for (const candidate of [frontMatterTitle, firstHeading]) {
-    const trimmed = candidate?.trim();
-    if (trimmed) return trimmed.normalize('NFC');
-  }
-  return path.posix.basename(relPath).replace(/\.md$/i, '').normalize('NFC');
 }
 
 function sanitize(title: string, maxBytes: number, extension: string): string {

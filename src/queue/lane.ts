@@ -5,7 +5,7 @@ import { zeroCounts, type CallCounts } from './stats.js';
 
 /**
  * One endpoint's lane: an adaptive limiter and a dispatcher that releases one attempt at a time,
- * in priority order, when the limiter allows. The dispatcher only *starts* attempts (it waits for
+ * in order, when the limiter allows. The dispatcher only *starts* attempts (it waits for
  * the start, not the answer), so slow answers never lower the rate, and a paused endpoint holds
  * no global slot: throttling of one endpoint never stalls the others.
  */
@@ -24,7 +24,7 @@ export class Lane {
    * Waits for this endpoint's turn, then calls `start`, which must resolve `true` once the attempt
    * has really started, or `false` when the endpoint got paused meanwhile (then we wait again).
    */
-  dispatch(start: () => Promise<boolean>, priority: number, signal: AbortSignal): Promise<void> {
+  dispatch(start: () => Promise<boolean>, signal: AbortSignal): Promise<void> {
     return this.#dispatcher.add(
       async () => {
         for (;;) {
@@ -32,7 +32,7 @@ export class Lane {
           if (await start()) return;
         }
       },
-      { priority, signal },
+      { signal },
     );
   }
 

@@ -6,10 +6,6 @@ import { QueueClosedError } from './errors.js';
 import { Lane } from './lane.js';
 import { addCounts, zeroCounts, type EndpointStats, type QueueStats } from './stats.js';
 
-/** `user` work (a command someone is waiting for) goes before `background` work (daemon polling). */
-export type Priority = 'user' | 'background';
-const PRIORITY_RANK: Readonly<Record<Priority, number>> = { user: 1, background: 0 };
-
 export type RequestQueueOptions = {
   /** Calls per second per endpoint (the real service allows about 20). 0 = unpaced. Default 20. */
   readonly rate?: number;
@@ -45,7 +41,7 @@ export type DrainResult = { readonly drained: boolean; readonly inFlight: number
 
 /**
  * The one way kbsync's calls reach the service: per-endpoint adaptive pacing, a global concurrency
- * bound with priorities, exact call accounting, and a graceful drain.
+ * bound, exact call accounting, and a graceful drain.
  */
 export class RequestQueue extends EventEmitter<QueueEvents> {
   readonly #options: RequestQueueOptions;
@@ -81,12 +77,11 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
    * Runs one operation (which may send several attempts) on `endpoint`. Refused once draining.
    * An operation that rejects counts as a failure of that endpoint.
    */
-  async run<T>(endpoint: string, operation: (attempts: Attempts) => Promise<T>, options: { priority?: Priority } = {}): Promise<T> {
+  async run<T>(endpoint: string, operation: (attempts: Attempts) => Promise<T>): Promise<T> {
     if (this.#draining) throw new QueueClosedError(`The request queue is draining; a new ${endpoint} call was refused.`);
     const lane = this.#lane(endpoint);
-    const priority = PRIORITY_RANK[options.priority ?? 'user'];
     const attempts: Attempts = {
-      send: (attempt) => this.#send(lane, attempt, priority),
+      send: (attempt) => this.#send(lane, attempt),
       throttled: (retryAfterMs) => this.#throttled(endpoint, lane, retryAfterMs),
       retrying: () => void lane.counts.retries++,
       clock: this.#clock,
@@ -101,11 +96,6 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
       this.#operations--;
       if (this.#operations === 0) for (const wake of this.#idleWaiters) wake();
     }
-  }
-
-  /** Convenience: an operation of exactly one attempt. */
-  call<T>(endpoint: string, attempt: () => Promise<T>, options: { priority?: Priority } = {}): Promise<T> {
-    return this.run(endpoint, (attempts) => attempts.send(attempt), options);
   }
 
   /**
@@ -159,7 +149,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
     return pauseMs;
   }
 
-  #send<T>(lane: Lane, attempt: () => Promise<T>, priority: number): Promise<T> {
+  #send<T>(lane: Lane, attempt: () => Promise<T>): Promise<T> {
     const signal = this.#abort.signal;
     return new Promise<T>((resolve, reject) => {
       this.#queued++;
@@ -192,14 +182,14 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
                   this.#inFlight--;
                 }
               },
-              { priority, signal },
+              { signal },
             )
             .catch((error: unknown) => {
               refuse(error);
               began(true);
             });
         });
-      lane.dispatch(start, priority, signal).catch(refuse);
+      lane.dispatch(start, signal).catch(refuse);
     });
   }
 }

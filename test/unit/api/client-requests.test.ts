@@ -179,17 +179,6 @@ void test('a search answer saying hasMore without a nextToken is an error, not a
   await assert.rejects(collect(clientFor(service).search(ws, 'x')), (e: unknown) => e instanceof ApiError && e.code === 'API_BAD_RESPONSE' && /no nextToken/.test(e.message));
 });
 
-void test('withPriority shares the queue and its accounting', async (t) => {
-  const service = await startFakeService(() => ({ json: { node: node('n1') } }));
-  t.after(() => service.close());
-  const client = clientFor(service);
-  const background = client.withPriority('background');
-  assert.equal(background.queue, client.queue);
-  await background.getNode(asTreeNodeId('n1'));
-  await client.getNode(asTreeNodeId('n1'));
-  assert.equal(client.queue.stats().endpoints['getNode']?.calls, 2);
-});
-
 void test('serverTime follows the Date header of the latest answer, undefined before any', async (t) => {
   const skewed = new Date(Date.UTC(2030, 0, 1, 12, 0, 0));
   const service = await startFakeService(() => ({ json: { node: node('n1') }, headers: { date: skewed.toUTCString() } }));

@@ -13,7 +13,18 @@ const serviceError = (status: number, code: string, extra: Record<string, unknow
 
 const rows: readonly Row[] = [
   { name: 'MissingoperatorId', reply: serviceError(400, 'MissingoperatorId'), code: 'API_BAD_REQUEST', message: /unionId \(not the userId\)/ },
-  { name: 'paramError (userId as operatorId)', reply: serviceError(400, 'paramError'), code: 'API_BAD_REQUEST', message: /must be the user's unionId, not the userId/ },
+  {
+    name: 'paramError (userId as operatorId)',
+    reply: serviceError(400, 'paramError', { message: 'operatorId must be a unionId' }),
+    code: 'API_BAD_REQUEST',
+    message: /must be the user's unionId, not the userId/,
+  },
+  {
+    name: 'paramError about another parameter (a title too long): operatorId is not blamed',
+    reply: serviceError(400, 'paramError', { message: 'name is 300 characters long; at most 255 are allowed.' }),
+    code: 'API_BAD_REQUEST',
+    message: /name is 300 characters long.*The message above names the parameter/,
+  },
   { name: 'Missingcontent', reply: serviceError(400, 'Missingcontent'), code: 'API_BAD_REQUEST', message: /both the query and the body/ },
   {
     name: '403 with requiredScopes at the top level',

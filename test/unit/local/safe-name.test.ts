@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fc from 'fast-check';
-import { MAX_NAME_BYTES, fileNameForTitle, safeName, titleForFile } from '../../../src/local/safe-name.js';
+import { MAX_NAME_BYTES, fileNameForTitle, safeName } from '../../../src/local/safe-name.js';
+import { documentTitle } from '../../../src/sync/document-text.js';
 import { isConflictCopyName, isTransientFileName } from '../../../src/local/names.js';
 
 const RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
@@ -130,20 +131,13 @@ describe('safeName', () => {
   });
 });
 
-describe('titleForFile', () => {
-  test('front matter title, else first heading, else the file name without .md', () => {
-    assert.equal(titleForFile('a/b/notes.md', 'From FM', 'Heading'), 'From FM');
-    assert.equal(titleForFile('a/b/notes.md', '  ', 'Heading'), 'Heading');
-    assert.equal(titleForFile('a/b/notes.md', null, undefined), 'notes');
-    assert.equal(titleForFile('Cafe\u0301.MD'), 'Café');
-  });
-
+describe('a pulled title, as a file name', () => {
   test('a pulled title written as a file name reads back as the same title', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }), (t) => {
         const clean = t.replace(/[^a-zA-Z0-9 ]/g, '').trim().replace(/\s+/g, ' ');
         fc.pre(clean !== '' && !/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(clean));
-        assert.equal(titleForFile(fileNameForTitle(clean)), clean);
+        assert.equal(documentTitle('Body text only.\n', fileNameForTitle(clean)), clean);
       }),
     );
   });

@@ -30,11 +30,11 @@ void describe('pacing keeps its schedule when a start comes late', () => {
     const clock = new FakeClock();
     const queue = new RequestQueue({ rate: 20, concurrency: 1, clock });
     const times: number[] = [];
-    const a = Promise.all(Array.from({ length: 4 }, () => queue.call('a', async () => void times.push(clock.now()))));
+    const a = Promise.all(Array.from({ length: 4 }, () => queue.run('a', (attempts) => attempts.send(async () => void times.push(clock.now())))));
     // Another endpoint's slow call holds the only global slot from 45 to 75 ms, when a's second call is due.
     const b = (async () => {
       await clock.sleep(45);
-      await queue.call('b', () => clock.sleep(30));
+      await queue.run('b', (attempts) => attempts.send(() => clock.sleep(30)));
     })();
     await Promise.all([a, b]);
     assert.deepEqual(times, [0, 75, 100, 150]);

@@ -11,10 +11,13 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
+/** An operation of exactly one attempt. */
+const call = <T>(queue: RequestQueue, endpoint: string, attempt: () => Promise<T>): Promise<T> => queue.run(endpoint, (attempts) => attempts.send(attempt));
+
 /** Starts `count` one-attempt calls on `endpoint` and returns the virtual start time of each. */
 function startTimes(queue: RequestQueue, clock: FakeClock, endpoint: string, count: number): Promise<number[]> {
   const times: number[] = [];
-  const calls = Array.from({ length: count }, () => queue.call(endpoint, async () => void times.push(clock.now())));
+  const calls = Array.from({ length: count }, () => call(queue, endpoint, async () => void times.push(clock.now())));
   return Promise.all(calls).then(() => times);
 }
 
@@ -87,7 +90,7 @@ void describe('RequestQueue pacing', () => {
     const rates: number[] = [];
     for (let i = 0; i < 12; i++) {
       await clock.sleep(2000);
-      await queue.call('a', async () => undefined);
+      await call(queue, 'a', async () => undefined);
       rates.push(queue.stats().endpoints['a']?.rate ?? 0);
     }
     assert.ok(rates.every((rate, i) => i === 0 || rate >= (rates[i - 1] ?? 0)), `not monotonic: ${rates.join()}`);
@@ -95,42 +98,14 @@ void describe('RequestQueue pacing', () => {
   });
 });
 
-void describe('RequestQueue priorities and concurrency', () => {
-  void test('user work on an endpoint goes before background work queued earlier', async () => {
-    const queue = new RequestQueue({ rate: 0, concurrency: 1 });
-    const gate = deferred();
-    const order: string[] = [];
-    const first = queue.call('a', () => gate.promise);
-    const calls = [
-      ...['b1', 'b2'].map((name) => queue.call('a', async () => void order.push(name), { priority: 'background' })),
-      ...['u1', 'u2'].map((name) => queue.call('a', async () => void order.push(name), { priority: 'user' })),
-    ];
-    gate.resolve();
-    await Promise.all([first, ...calls]);
-    assert.deepEqual(order, ['u1', 'u2', 'b1', 'b2']);
-  });
-
-  void test('user work on another endpoint gets the next global slot before background work', async () => {
-    const queue = new RequestQueue({ rate: 0, concurrency: 1 });
-    const gate = deferred();
-    const order: string[] = [];
-    const first = queue.call('x', () => gate.promise);
-    const background = queue.call('a', async () => void order.push('background'), { priority: 'background' });
-    const user = queue.call('b', async () => void order.push('user'));
-    await new Promise((r) => setImmediate(r));
-    assert.equal(queue.stats().queued, 2);
-    gate.resolve();
-    await Promise.all([first, background, user]);
-    assert.deepEqual(order, ['user', 'background']);
-  });
-
+void describe('RequestQueue concurrency', () => {
   void test('never more calls in flight than the concurrency bound', async () => {
     const queue = new RequestQueue({ rate: 0, concurrency: 3 });
     let running = 0;
     let peak = 0;
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        queue.call(`e${i % 4}`, async () => {
+        call(queue, `e${i % 4}`, async () => {
           peak = Math.max(peak, ++running);
           await new Promise((r) => setTimeout(r, 2));
           running--;
@@ -147,8 +122,8 @@ void describe('RequestQueue priorities and concurrency', () => {
       attempts.retrying();
       await attempts.send(async () => undefined);
     });
-    await assert.rejects(queue.call('a', async () => Promise.reject(new Error('boom'))), /boom/);
-    await queue.call('b', async () => undefined);
+    await assert.rejects(call(queue, 'a', async () => Promise.reject(new Error('boom'))), /boom/);
+    await call(queue, 'b', async () => undefined);
     const stats = queue.stats();
     assert.deepEqual(stats.totals, { calls: 4, throttled: 0, retries: 1, failures: 1 });
     assert.deepEqual(stats.endpoints['a'], { calls: 3, throttled: 0, retries: 1, failures: 1, rate: 0 });
@@ -170,7 +145,7 @@ void describe('RequestQueue drain', () => {
       return 'done';
     });
     const draining = queue.drain();
-    await assert.rejects(queue.call('a', async () => 'late'), QueueClosedError);
+    await assert.rejects(call(queue, 'a', async () => 'late'), QueueClosedError);
     gate.resolve();
     assert.equal(await accepted, 'done');
     assert.equal(attemptsSent, 2);
@@ -181,8 +156,8 @@ void describe('RequestQueue drain', () => {
     const clock = new FakeClock();
     const queue = new RequestQueue({ rate: 0, concurrency: 1, clock });
     const gate = deferred();
-    const running = queue.call('a', () => gate.promise);
-    const waiting = queue.call('b', async () => 'never');
+    const running = call(queue, 'a', () => gate.promise);
+    const waiting = call(queue, 'b', async () => 'never');
     const result = await queue.drain({ deadlineMs: 100 });
     assert.deepEqual(result, { drained: false, inFlight: 1, operations: 2 });
     await assert.rejects(waiting, QueueClosedError);
