@@ -1,13 +1,15 @@
+import type { ErrorCode } from './codes.js';
+
 /**
  * The one error family of kbsync. Every error has a stable `code` (for scripts and the README's
  * troubleshooting table) and a message that says what was wrong and what to do about it.
  */
 export class KbsyncError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   /** What the user should do next; appended to the message so it is never lost in a log line. */
   readonly hint: string | undefined;
 
-  constructor(code: string, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(options.hint ? `${message} ${options.hint}` : message, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -1,4 +1,5 @@
 import { asBlockId } from '../model/ids.js';
+import { isKnownBlockType } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
 import type { RawBlock } from './schemas.js';
 
@@ -14,6 +15,7 @@ export function parseBlock(raw: RawBlock, position: number): Block {
   const kind = raw.blockType;
   const body = objectAt(raw, kind);
   const text = textOf(body) ?? textOf(raw) ?? '';
+  if (!isKnownBlockType(kind)) return { id, index, type: 'unknown', kind };
   switch (kind) {
     case 'heading':
       return { id, index, type: 'heading', level: headingLevel(body['level'] ?? raw['level']), text };
@@ -32,8 +34,6 @@ export function parseBlock(raw: RawBlock, position: number): Block {
       const cols = count(body['colSize']) ?? cells?.[0]?.length ?? 0;
       return cells ? { id, index, type: 'table', cols, rows, cells } : { id, index, type: 'table', cols, rows };
     }
-    default:
-      return { id, index, type: 'unknown', kind };
   }
 }
 

@@ -1,20 +1,20 @@
-/** Exit codes are part of kbsync's interface (scripts and CI depend on them); the README documents them. */
-export const ExitCode = {
-  ok: 0,
-  /** The run finished but some files did not sync (each one is reported). */
-  partial: 1,
-  /** Bad usage, config or input: nothing was done. */
-  usage: 2,
-  /** A safety guard refused to act (mass delete, empty side, ledger locked or corrupt). */
-  refused: 3,
-  /** The service could not be used (unreachable, unauthorised, missing scope). */
-  service: 4,
-  /** Interrupted by SIGINT (Ctrl+C); the next run resumes. 128 + the signal's number, as shells report it. */
-  interrupted: 130,
-  /** Stopped by SIGTERM (a service manager, CI cancelling a job); the next run resumes. */
-  terminated: 143,
-} as const;
+/**
+ * Exit codes are part of kbsync's interface (scripts and CI depend on them). This table is the one
+ * source: the CLI's code, `--help` and the README's table (`npm run gen:docs`) all come from it.
+ */
+export const EXIT_CODES = [
+  { name: 'ok', code: 0, means: 'Done: everything synced (or the command succeeded).' },
+  { name: 'partial', code: 1, means: 'The run finished but some files did not sync; each is reported (a file that could not be read or named, a document held back, a failed call). Run again after fixing them.' },
+  { name: 'usage', code: 2, means: 'Bad usage, configuration or input (a missing or too broad root among them): nothing was done.' },
+  { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed. Nothing was done.' },
+  { name: 'service', code: 4, means: 'The service could not be used: unreachable, token rejected, a scope missing, a wrong API path.' },
+  { name: 'interrupted', code: 130, means: 'Stopped by Ctrl+C (SIGINT): the work under way was finished and reported; the next run does the rest.' },
+  { name: 'terminated', code: 143, means: 'Stopped by SIGTERM (a service manager, a cancelled CI job): the same as 130.' },
+] as const;
+
+type Entry = (typeof EXIT_CODES)[number];
+export const ExitCode = Object.fromEntries(EXIT_CODES.map((entry) => [entry.name, entry.code])) as { readonly [E in Entry as E['name']]: E['code'] };
+export type ExitCode = Entry['code'];
 
 /** The exit code for a run stopped by `signal`. */
 export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -58,5 +58,6 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
 
 /** A failed cycle: the code and message, never a bare "failed". */
 export function describeFailure(error: unknown): { code: string; message: string } {
+  // A Node errno (ENOSPC...) is still a code a person can look up; anything else is ours or UNEXPECTED.
   return { code: error instanceof KbsyncError ? error.code : ((error as { code?: unknown } | null)?.code?.toString() ?? 'UNEXPECTED'), message: messageOf(error) };
 }

@@ -7,7 +7,7 @@ import { DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_HEADER, validateOptions, type Emulato
 import { IdGenerator, randomSeed } from './random.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Runtime } from './runtime.js';
-import { ensureSeed } from './seed.js';
+import { ensureSeed, type EmulatorSeed } from './seed.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
 import { Store } from './store/store.js';
 import { workspaceUrl } from './views.js';
@@ -21,23 +21,7 @@ export type { EmulatorDump, DumpedNode } from './admin/dump.js';
 export { ENDPOINTS, type EndpointName } from './endpoints.js';
 export { Scope, ALL_SCOPES, READ_SCOPES } from './scopes.js';
 export type { ServiceBlock } from './store/types.js';
-
-export type EmulatorSeed = {
-  readonly baseUrl: string;
-  readonly tokenHeader: string;
-  /** Holds every scope. */
-  readonly token: string;
-  /** Read scopes only: Wiki.Node.Read, Storage.File.Read, Document.WorkspaceDocument.Read. */
-  readonly readOnlyToken: string;
-  /** The main user's unionId. */
-  readonly operatorId: string;
-  /** The same user's userId (NOT valid as operatorId). */
-  readonly userId: string;
-  readonly otherUser: { readonly unionId: string; readonly userId: string; readonly name: string };
-  readonly workspaceId: string;
-  readonly rootNodeId: string;
-  readonly workspaceUrl: string;
-};
+export type { EmulatorSeed } from './seed.js';
 
 export type RunningEmulator = {
   readonly url: string;

@@ -1,8 +1,24 @@
-import type { EmulatorSeed } from './index.js';
 import type { Operations } from './operations.js';
 import type { IdGenerator } from './random.js';
 import { ALL_SCOPES, READ_SCOPES } from './scopes.js';
 import type { Store } from './store/store.js';
+
+export type EmulatorSeed = {
+  readonly baseUrl: string;
+  readonly tokenHeader: string;
+  /** Holds every scope. */
+  readonly token: string;
+  /** Read scopes only: Wiki.Node.Read, Storage.File.Read, Document.WorkspaceDocument.Read. */
+  readonly readOnlyToken: string;
+  /** The main user's unionId. */
+  readonly operatorId: string;
+  /** The same user's userId (NOT valid as operatorId). */
+  readonly userId: string;
+  readonly otherUser: { readonly unionId: string; readonly userId: string; readonly name: string };
+  readonly workspaceId: string;
+  readonly rootNodeId: string;
+  readonly workspaceUrl: string;
+};
 
 /** What a fresh emulator starts with; kept in the state file so a restart keeps the same tokens and ids. */
 export type SeedRecord = Omit<EmulatorSeed, 'baseUrl' | 'tokenHeader' | 'workspaceUrl'>;

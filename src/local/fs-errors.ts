@@ -1,7 +1,8 @@
+import type { ErrorCode } from '../codes.js';
 import { KbsyncError } from '../errors.js';
 
 /** What the file system said, when it refused kbsync for a reason the user can fix. */
-const FIXES: Readonly<Record<string, { readonly code: string; readonly what: string; readonly hint: string }>> = {
+const FIXES: Readonly<Record<string, { readonly code: ErrorCode; readonly what: string; readonly hint: string }>> = {
   EACCES: { code: 'PERMISSION_DENIED', what: 'permission denied', hint: 'Give your user read and write access to it (chmod/chown), or sync a folder you own.' },
   EPERM: { code: 'PERMISSION_DENIED', what: 'the operation is not permitted', hint: 'Check its permissions and attributes (an immutable or locked file), or sync a folder you own.' },
   EROFS: { code: 'READ_ONLY_FILE_SYSTEM', what: 'the file system is read-only', hint: 'Remount it read-write, or sync a folder on a writable disk.' },

@@ -1,6 +1,7 @@
 import { lstatSync, promises as fsp } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
+import type { ErrorCode } from '../codes.js';
 import { InputError, messageOf } from '../errors.js';
 import { IgnoreTree } from './ignore-tree.js';
 import { createLimit, runPool } from './limit.js';
@@ -26,7 +27,7 @@ export type ScanSkip = {
   /** Set for a name that stops a file from syncing until the user renames it (the run does not count as complete). */
   readonly code?: 'NAME_TWIN' | 'NAME_UNPORTABLE';
 };
-export type ScanProblem = { readonly path: string; readonly code: string; readonly reason: string };
+export type ScanProblem = { readonly path: string; readonly code: ErrorCode; readonly reason: string };
 
 export type LocalScan = {
   /** The absolute root that was scanned. */
@@ -100,7 +101,8 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
   const problems: ScanProblem[] = [];
 
   const problem = (rel: string, error: unknown, what: string): void => {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    const errno = (error as NodeJS.ErrnoException).code;
+    const code: ErrorCode = errno === 'EACCES' || errno === 'EPERM' ? 'PERMISSION_DENIED' : 'FILE_UNREADABLE';
     problems.push({ path: rel, code, reason: `${what}: ${messageOf(error)}` });
   };
 

@@ -1,3 +1,4 @@
+import { isListBlock } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
 import { pairScore, type Alignment } from './align.js';
 import type { Piece } from './assemble.js';
@@ -59,7 +60,7 @@ export class MergeState {
     for (const [b, j] of this.baseToRemoteBase.entries()) {
       const node = this.base.segments[b]?.node;
       const block = j === null ? undefined : this.remoteBase[j];
-      if (node?.level !== undefined && (block?.type === 'unorderedList' || block?.type === 'orderedList')) return block.level - node.level;
+      if (node?.level !== undefined && isListBlock(block)) return block.level - node.level;
     }
     return 0;
   }
@@ -109,7 +110,7 @@ export class MergeState {
   /** The list entry of source written by hand (kept, rebuilt or resurrected), for placing items after it. */
   listEntryOf(segment: Segment, text: string, remote: Block | undefined): ListEntry | undefined {
     const node = segment.node;
-    const counterpart = remote?.type === 'unorderedList' || remote?.type === 'orderedList' ? remote : undefined;
+    const counterpart = isListBlock(remote) ? remote : undefined;
     const type = counterpart?.type ?? node.type;
     if (type !== 'unorderedList' && type !== 'orderedList') return undefined;
     const listId = counterpart ? counterpart.listId : `local:${node.listId ?? ''}`;

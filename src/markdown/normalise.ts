@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { textMayBeMissing } from '../model/block-kinds.js';
 import type { Block, BlockType } from '../model/blocks.js';
 import { outline } from './outline.js';
 import { normaliseText } from './text.js';
@@ -24,7 +25,8 @@ export function contentOfBlock(block: Block): Content {
       return { type: block.type, text: '', cols: block.cols, rows: block.rows, ...(block.cells ? { cells: block.cells } : {}) };
     case 'unknown':
       return { type: block.type, text: '' };
-    default:
+    case 'paragraph':
+    case 'blockquote':
       return { type: block.type, text: block.text };
   }
 }
@@ -39,7 +41,6 @@ export function contentKey(content: Content): string {
   return `${content.type}|${level}|${size}|${normaliseText(content.text)}`;
 }
 
-const textMayBeMissing = (type: BlockType): boolean => type === 'unorderedList' || type === 'orderedList' || type === 'blockquote';
 
 const sameCells = (a: Content, b: Content): boolean =>
   !a.cells || !b.cells || JSON.stringify(a.cells.map((row) => row.map(normaliseText))) === JSON.stringify(b.cells.map((row) => row.map(normaliseText)));

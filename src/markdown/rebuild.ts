@@ -1,3 +1,4 @@
+import { isListBlock } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
 import { placeItem, type ListEntry } from './list-shape.js';
 import type { OutlineNode } from './outline.js';
@@ -6,7 +7,7 @@ import { renderBlock, renderItem } from './to-markdown.js';
 
 /** Markdown for a block written fresh (no local source to keep), placed after the list items in `history`. */
 export function freshMarkdown(block: Block, history: readonly ListEntry[]): string {
-  return block.type === 'unorderedList' || block.type === 'orderedList' ? renderItem(placeItem(history, block), block.text) : renderBlock(block);
+  return isListBlock(block) ? renderItem(placeItem(history, block), block.text) : renderBlock(block);
 }
 
 /**
@@ -40,7 +41,9 @@ export function rebuild(source: string, sourceStart: number, node: OutlineNode, 
       return remote.cells ? renderBlock(remote) : undefined;
     case 'unknown':
       return source;
-    default:
+    case 'heading':
+    case 'paragraph':
+    case 'blockquote':
       return renderBlock(remote);
   }
 }

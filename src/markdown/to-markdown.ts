@@ -1,3 +1,4 @@
+import { isListBlock } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
 import { markerText, placeItem, type ListEntry } from './list-shape.js';
 import { escapeText } from './text.js';
@@ -79,7 +80,7 @@ export function blocksToMarkdown(blocks: readonly Block[], options: BlocksToMark
   let out = '';
   let history: ListEntry[] = [];
   for (const block of blocks) {
-    if (block.type === 'unorderedList' || block.type === 'orderedList') {
+    if (isListBlock(block)) {
       const entry = placeItem(history, block);
       out += (out === '' ? '' : history.length > 0 ? '\n' : '\n\n') + renderItem(entry, block.text);
       history.push(entry);

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { createLimit } from '../local/limit.js';
 import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
@@ -13,7 +14,7 @@ export type Decided = {
   readonly note?: string;
 };
 
-export type Previewed = Decided & { readonly assessment?: Assessment; readonly error?: { readonly code: string; readonly message: string } };
+export type Previewed = Decided & { readonly assessment?: Assessment; readonly error?: { readonly code: ErrorCode; readonly message: string } };
 
 /**
  * Every planned action assessed with reads only, as the run would assess it: what `sync --dry-run`,

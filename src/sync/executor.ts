@@ -1,4 +1,5 @@
 import { isForbidden, isUnauthorized } from '../api/index.js';
+import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { explainFsError, hashText } from '../local/index.js';
 import { createLimit } from '../local/limit.js';
@@ -18,7 +19,7 @@ import type { Action } from './decide/types.js';
 
 export type ActionResult =
   | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
-  | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: string; readonly error: string };
+  | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: ErrorCode; readonly error: string };
 
 export type ExecuteOptions = {
   /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */

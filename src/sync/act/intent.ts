@@ -4,13 +4,20 @@ import { crashPoint } from '../crash-points.js';
 import type { SyncContext } from '../context.js';
 
 /**
+ * Every effect kbsync journals before it starts, by kind: what an interrupted run may have left half done.
+ * `create` and `create-folder` carry the title and parent, so a document made without its answer heard is
+ * found again; `write-local` carries the text's hash, so a rerun recognises a pull that died before its record.
+ */
+export type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'write-local' | 'adopt-conflict' | 'move-local';
+
+/**
  * Design rule 2, intent before effect: the intent row is committed before the first side effect of an
  * action, and closed in the same transaction that records the action's result. A crash in between
  * leaves the intent open; the next run lists it and reconciles before anything else.
  */
 export async function withIntent<T>(
   ctx: SyncContext,
-  intent: { readonly kind: string; readonly subject: string; readonly payload?: JsonValue },
+  intent: { readonly kind: IntentKind; readonly subject: string; readonly payload?: JsonValue },
   effect: () => Promise<T>,
   record: (result: T) => void,
 ): Promise<T> {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ErrorCode } from '../../codes.js';
 import { messageOf, KbsyncError } from '../../errors.js';
 import type { DocumentSummary } from '../../ledger/index.js';
 import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../../local/index.js';
@@ -6,7 +7,7 @@ import { createLimit } from '../../local/limit.js';
 import { documentTitle, isUnpublished } from '../document-text.js';
 import type { LocalEntry } from '../decide/types.js';
 
-export type LocalProblem = { readonly path: string; readonly code: string; readonly message: string };
+export type LocalProblem = { readonly path: string; readonly code: ErrorCode; readonly message: string };
 
 export type LocalObservation = {
   readonly entries: Map<string, LocalEntry>;

@@ -111,7 +111,7 @@ describe('scanLocal', () => {
     };
     const scan = await scanLocal(root, { fs });
     assert.equal(scan.complete, false);
-    assert.deepEqual(scan.problems.map((p) => [p.path, p.code]), [['locked', 'EACCES']]);
+    assert.deepEqual(scan.problems.map((p) => [p.path, p.code]), [['locked', 'PERMISSION_DENIED']]);
     assert.match(scan.problems[0]?.reason ?? '', /cannot read folder/);
     assert.deepEqual(paths(scan.files), ['a.md', 'open/c.md']);
   });

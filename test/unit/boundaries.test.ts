@@ -1,0 +1,62 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { cycles, importGraph, reachable, type Edge } from '../helpers/import-graph.js';
+
+/**
+ * The dependency rules of ../shared/DESIGN.md, checked on the real import graph: a change that crosses a
+ * boundary fails here, not in review.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const graph = importGraph(root);
+const inside = (dir: string) => (path: string): boolean => path.startsWith(`src/${dir}/`);
+const violations = (from: (path: string) => boolean, forbidden: (edge: Edge) => boolean): string[] =>
+  [...graph].flatMap(([file, edges]) => (from(file) ? edges.filter(forbidden).map((edge) => `${file} → ${edge.target}${edge.typeOnly ? ' (type)' : ''}`) : []));
+
+const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'node:https', 'node:net', 'better-sqlite3', 'got', 'chokidar']);
+
+describe('module boundaries (DESIGN.md)', () => {
+  test('the ledger and the API client never import each other', () => {
+    assert.deepEqual(violations(inside('ledger'), (e) => inside('api')(e.target)), []);
+    assert.deepEqual(violations(inside('api'), (e) => inside('ledger')(e.target)), []);
+  });
+
+  test('the decision imports no I/O: no file system, network, SQLite, and nothing from the modules that do it (types aside)', () => {
+    const ioDirs = ['api', 'ledger', 'local', 'queue', 'emulator', 'daemon', 'cli', 'setup', 'config'].map(inside);
+    const decisionFiles = (path: string): boolean => inside('sync/decide')(path);
+    const direct = violations(decisionFiles, (e) => IO_MODULES.has(e.target) || (!e.typeOnly && ioDirs.some((inDir) => inDir(e.target))));
+    assert.deepEqual(direct, []);
+    // Transitively too: whatever the decision loads at run time stays free of I/O.
+    const loaded = new Set([...graph.keys()].filter(decisionFiles).flatMap((file) => [...reachable(graph, file)]));
+    const io = [...loaded].flatMap((file) => (graph.get(file) ?? []).filter((e) => !e.typeOnly && IO_MODULES.has(e.target)).map((e) => `${file} → ${e.target}`));
+    assert.deepEqual(io, []);
+  });
+
+  test('the engine and the daemon never load the emulator', () => {
+    for (const start of ['src/sync/engine.ts', 'src/daemon/index.ts', 'src/index.ts']) {
+      const loaded = [...reachable(graph, start)].filter(inside('emulator'));
+      assert.deepEqual(loaded, [], `${start} loads the emulator`);
+    }
+  });
+
+  test('the Markdown layer and the emulator stand alone: neither imports the sync engine, the ledger or the local file layer', () => {
+    const engine = (e: Edge): boolean => ['sync', 'ledger', 'local', 'daemon', 'cli', 'api'].some((dir) => inside(dir)(e.target));
+    assert.deepEqual(violations(inside('markdown'), engine), []);
+    assert.deepEqual(violations(inside('emulator'), engine), []);
+  });
+
+  test('no import cycles anywhere in src/', () => {
+    assert.deepEqual(cycles(graph), []);
+  });
+
+  test('package.json declares exactly the packages src/ imports at run time (and no source file imports a dev dependency)', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const imported = new Set(
+      [...graph.values()].flatMap((edges) => edges.filter((e) => !e.typeOnly && !e.target.startsWith('src/') && !e.target.startsWith('node:')).map((e) => e.target)),
+    );
+    // Named by string, not imported: pino loads its pretty-printer transport by package name.
+    imported.add('pino-pretty');
+    assert.deepEqual([...imported].sort(), Object.keys(pkg.dependencies).sort());
+  });
+});
