@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
+
+const BUDGET = 720; // calls an hour: one listing every 5 s
+
+test('an idle daemon beside a held delete spends only its polling budget (no read of the held document) and says the hold once', async () => {
+  await withSyncFixture(
+    async (f) => {
+      f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
+      await f.write('mine.md', '# Mine\n\nMine.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(120_000);
+      assert.equal((await f.sync()).code, 0);
+      await f.remove('Colleague.md');
+      const d = startDaemon(f);
+      try {
+        await d.waitForLog(firstSweepDone, 'the first full cycle');
+        await d.waitForLog((line) => line.msg.startsWith('Colleague.md: left as is'), 'the hold to be said');
+        f.em.admin.resetCalls();
+        const started = Date.now();
+        await sleep(16_000);
+        await waitUntil(() => !d.logs.some((l) => l.msg.startsWith('sweep') && Date.now() - Number(l.time) < 100), 'a quiet moment');
+        const hours = (Date.now() - started) / 3_600_000;
+        const calls = f.em.admin.calls();
+        assert.equal(calls.byEndpoint.readBlocks.calls, 0, 'the held document is never read again');
+        assert.ok(calls.byEndpoint.listNodes.calls >= 2, 'sweeps went on');
+        // Within the budget, give or take the sweep under way when the window closed.
+        assert.ok(calls.total <= BUDGET * hours + 2, `${calls.total} calls in ${(hours * 3600).toFixed(0)} s, budget ${BUDGET}/h`);
+        const said = d.logs.filter((line) => line.level >= 30).map((line) => line.msg);
+        assert.equal(said.filter((msg) => msg.startsWith('Colleague.md')).length, 1, 'the hold is said once');
+        assert.deepEqual(said.filter((msg, i) => said.indexOf(msg) !== i), [], 'no line is repeated');
+      } finally {
+        await d.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: BUDGET, fullSweepMinutes: 0.05 } } },
+  );
+});
