@@ -35,6 +35,8 @@ export const COLUMNS: readonly Column[] = [
   col('heldCode', 'held_code', 'nullable-text'),
   col('heldLocalHash', 'held_local_hash', 'nullable-text'),
   col('heldRemoteTime', 'held_remote_time', 'nullable-text'),
+  col('publishedRecord', 'published_record', 'nullable-text'),
+  col('publishedSource', 'published_source', 'nullable-text'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),

@@ -84,6 +84,10 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN held_local_hash TEXT;
       ALTER TABLE documents ADD COLUMN held_remote_time TEXT;
       ALTER TABLE documents DROP COLUMN remote_modified_timestamp;
+      -- What of this row the knowledge base's shared state holds: the hash of the record and of the source
+      -- last published there (NULL: never; a ledger from before the shared state publishes on its first run).
+      ALTER TABLE documents ADD COLUMN published_record TEXT;
+      ALTER TABLE documents ADD COLUMN published_source TEXT;
 
       -- Old documents of moved files, to delete once their replacement is recorded: kept here (not as
       -- intents) so that recording the replacement and promising the deletion are one transaction.

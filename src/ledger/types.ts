@@ -44,6 +44,10 @@ export type DocumentSummary = {
   readonly heldCode: string | null;
   readonly heldLocalHash: string | null;
   readonly heldRemoteTime: string | null;
+  /** Hash of this row's record as last published in the knowledge base's shared state; null: never published. */
+  readonly publishedRecord: string | null;
+  /** Hash of the source (the file text last synced) last published there; null: never. */
+  readonly publishedSource: string | null;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

@@ -16,3 +16,4 @@ export type { Conflict, MergeInput, MergeResult } from './merge.js';
 export { appendOnlyChange } from './append.js';
 export type { AppendChange } from './append.js';
 export { blocksHash, contentHash } from './hash.js';
+export { predictedBlocks } from './predict.js';

@@ -5,9 +5,14 @@ import type { Block } from '../model/blocks.js';
 import { decideAdopt, type AdoptDecision } from './decide/adopt.js';
 import { decideBody, decideFirstPush, type BodyDecision, type BodyFacts } from './decide/body.js';
 import { held, type Held } from './decide/held.js';
+import { decideIncoming } from './decide/incoming.js';
 import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
-import type { Action, Layout, SyncMode } from './decide/types.js';
+import type { Action, Layout, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
+import { splitText } from './document-text.js';
+import { sharedRecord } from './shared-record.js';
+import { blocksToMarkdown, predictedBlocks } from '../markdown/index.js';
+import type { WorkspaceId } from '../model/ids.js';
 import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
 
@@ -41,8 +46,13 @@ export type AssessIO = {
   readonly force: boolean;
   readonly layout: Layout;
   readonly urlOf: UrlOfPath | undefined;
+  readonly workspaceId: WorkspaceId;
   readBlocks(docKey: DocumentRecord['docKey']): Promise<readonly Block[]>;
   record(path: string): DocumentRecord | undefined;
+  /** The document as this run's listing showed it. */
+  listed(docKey: DocumentRecord['docKey']): RemoteDoc | undefined;
+  /** A file's text as last synced, from the shared state's sources (read once per run, only when asked). */
+  source(hash: string): Promise<string | undefined>;
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -63,12 +73,16 @@ export type Detail =
   /** A new document for the file (`replaces`: the record of a document deleted remotely, dropped first). */
   | { readonly tag: 'create'; readonly before: TextFile; readonly body: BodyDecision; readonly title: string; readonly replaces: DocumentRecord['docKey'] | undefined }
   | { readonly tag: 'body'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision }
-  | { readonly tag: 'adopt'; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision }
+  /** `known`: a file the shared state knows whose source is missing there: its ids are kept. */
+  | { readonly tag: 'adopt'; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry }
+  /** A file the shared state knows, unchanged on both sides: recorded here with no call. */
+  | { readonly tag: 'relink'; readonly record: DocumentRecord; readonly before: TextFile }
   | { readonly tag: 'delete'; readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision }
   | { readonly tag: 'trash'; readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision }
   | { readonly tag: 'restore'; readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string }
   | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision }
-  | { readonly tag: 'new-local'; readonly remote: readonly Block[] };
+  /** `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash. */
+  | { readonly tag: 'new-local'; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry };
 
 const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
 
@@ -96,7 +110,12 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'held':
       return plain('held', { held: action.held });
     case 'new-local':
-      return { action, path, kind: 'new-local', detail: { tag: 'new-local', remote: await io.readBlocks(action.remote.docKey) } };
+      return incoming(io, action, path);
+    case 'relink': {
+      const before = await io.fileText(path);
+      if (!before) return plain('held', { held: held('VANISHED') });
+      return { action, path, kind: 'none', detail: { tag: 'relink', record: sharedRecordOf(io, action.record, before.text), before } };
+    }
     case 'adopt': {
       const remote = await io.readBlocks(action.remote.docKey);
       const before = await io.fileText(path);
@@ -109,35 +128,36 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'pull':
     case 'check':
     case 'merge': {
-      const record = recordOf(io, action.record.path);
-      const remote = await io.readBlocks(record.docKey);
       const before = await io.fileText(path);
       if (!before) return plain('held', { held: held('VANISHED') });
+      const record = await recordFor(io, action.record, before.text);
+      const remote = await io.readBlocks(action.record.docKey);
+      if (!record) return adoptKnown(io, action, path, before, remote);
       const body = decideBody(bodyFacts(io, record, path, before, remote));
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
     case 'delete-remote': {
-      const record = recordOf(io, action.record.path);
+      const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, record.docKey);
       const decision = decideDelete({ mode: io.mode, record, remote });
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
     }
     case 'trash-local': {
-      const record = recordOf(io, action.record.path);
       const before = await io.fileText(path);
+      const record = (await recordFor(io, action.record, before?.text)) ?? sharedRecordOf(io, action.record, '');
       const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash', record, before, decision } };
     }
     case 'restore': {
-      const record = recordOf(io, action.record.path);
+      const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
       const remote = await io.readBlocks(record.docKey);
       return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: restoredText(record, remote) } };
     }
     case 'move': {
-      const record = recordOf(io, action.record.path);
       const before = await io.fileText(action.to);
       if (!before) return plain('held', { held: held('VANISHED') });
+      const record = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, record.docKey);
       const decision = decideMove({
         body: bodyFacts(io, record, action.to, before, []),
@@ -169,10 +189,45 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf };
 }
 
-function recordOf(io: AssessIO, path: string): DocumentRecord {
-  const record = io.record(path);
-  if (!record) throw new Error(`the ledger has no row for "${path}" any more`);
-  return record;
+/**
+ * The full record of a planned record: the ledger's row, or for a file known only from the shared state,
+ * one built from its source (the file itself when it is unchanged). Undefined when that source is missing.
+ */
+async function recordFor(io: AssessIO, entry: RecordEntry, fileText?: string): Promise<DocumentRecord | undefined> {
+  if (!entry.shared) {
+    const record = io.record(entry.path);
+    if (!record) throw new Error(`the ledger has no row for "${entry.path}" any more`);
+    return record;
+  }
+  const base = fileText !== undefined && hashText(fileText) === entry.localHash ? fileText : await io.source(entry.localHash);
+  return base === undefined ? undefined : sharedRecordOf(io, entry, base);
+}
+
+const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): DocumentRecord =>
+  sharedRecord(entry, base, { workspaceId: io.workspaceId, url: io.listed(entry.docKey)?.url ?? '' });
+
+/** A shared-state file whose source is missing: with no base, it is paired as a fresh link would be (ids kept). */
+function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {
+  const known = 'record' in action ? action.record : undefined;
+  const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: false });
+  const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
+  return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', before, remote, decision, ...(known ? { known } : {}) } };
+}
+
+/** A new local file: the shared state's source when it has one (byte for byte), else the service's reading. */
+async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local' }>, path: string): Promise<Assessment> {
+  const known = action.known;
+  const source = known ? await io.source(known.localHash) : undefined;
+  if (!known || source === undefined) {
+    const blocks = await io.readBlocks(action.remote.docKey);
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks } };
+  }
+  // The listing proves the document unchanged since its source was synced: no read at all.
+  const unchanged = known.remoteModifiedTime !== '' && action.remote.modifiedTime === known.remoteModifiedTime;
+  const remote = unchanged ? undefined : await io.readBlocks(action.remote.docKey);
+  const { text } = decideIncoming({ source, syncedBlocksHash: known.remoteBlocksHash, remote });
+  const blocks = remote ?? predictedBlocks(splitText(source).body);
+  return { action, path, kind: 'new-local', detail: { tag: 'new-local', text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known } };
 }
 
 async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {

@@ -5,6 +5,8 @@ import type { TreeNodeId, WorkspaceId } from '../model/ids.js';
 import type { LocalFile, TextFile } from '../local/index.js';
 import type { Layout, RemoteSnapshot, SyncMode } from './decide/types.js';
 import type { UrlOfPath } from './links.js';
+import type { SharedState } from '../remote-state/state.js';
+import type { RemoteStateStore } from '../remote-state/store.js';
 
 /** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
 export type SyncContext = {
@@ -29,6 +31,12 @@ export type SyncContext = {
   readonly scanned: Map<string, LocalFile>;
   /** One promise per remote folder being ensured, so concurrent creates in one folder make it once. */
   readonly folderPromises: Map<string, Promise<TreeNodeId>>;
+  /** The knowledge base's shared state, read with this run's listing (undefined: not listed). */
+  readonly shared: SharedState | undefined;
+  /** Where the shared state is read and written (the sources of files, when a merge needs them). */
+  readonly store: RemoteStateStore;
+  /** Documents this run stopped tracking (deleted, moved away, gone): docKey → path, for the shared state. */
+  readonly removed: Map<string, string>;
   readonly now: () => Date;
   /** The service's clock (from its answers' Date header), for minute-precision modifiedTime decisions. */
   readonly serverNow: () => Date;

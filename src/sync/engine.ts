@@ -1,12 +1,14 @@
 import type { KbClient } from '../api/index.js';
 import { pruneBackups, type BackupRetention } from '../local/index.js';
 import { SafetyError } from '../errors.js';
-import type { Ledger } from '../ledger/index.js';
+import type { JsonValue, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
+import { RemoteStateStore, type StateDoc, type TargetCache } from '../remote-state/store.js';
+import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 
@@ -28,6 +30,21 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly backups?: BackupRetention;
 };
 
+/** Ledger meta key: this ledger's rows were published to the shared state at least once. */
+const STATE_PUBLISHED_KEY = 'state.published';
+
+/** The state documents the last run appended to under this root, kept in the ledger (see RemoteStateStore). */
+function targetCache(ledger: Ledger, rootId: string): TargetCache {
+  const key = `state.targets:${rootId}`;
+  return {
+    read: () => {
+      const value = ledger.meta.get(key);
+      return Array.isArray(value) ? (value as unknown as StateDoc[]) : undefined;
+    },
+    write: (docs) => ledger.meta.set(key, docs as unknown as JsonValue),
+  };
+}
+
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };
 
 /**
@@ -47,9 +64,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   }
 
   const rootId = await workspaceRoot(client, ledger, options, true);
-  const { scan, local, remote, plan: planned } = await observeAndPlan(
-    { client, ledger, rootId: async () => rootId },
-    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' ? 'if-needed' : 'always') },
+  const store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger, cache: targetCache(ledger, rootId) });
+  // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
+  const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
+  const { scan, local, remote, shared, plan: planned } = await observeAndPlan(
+    { client, ledger, rootId: async () => rootId, store: () => store },
+    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always') },
   );
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length);
@@ -72,6 +92,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     texts: local.texts,
     scanned: new Map(scan.files.map((file) => [file.path, file])),
     folderPromises: new Map(),
+    removed: new Map(),
+    shared: shared?.state,
+    store,
     now: deps.now ?? (() => new Date()),
     serverNow: () => client.serverTime() ?? new Date(),
   };
@@ -92,6 +115,11 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     });
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
+    }
+    if (!options.signal?.aborted && (shared || migrating || results.some((result) => result.ok && result.result !== 'unchanged') || ctx.removed.size > 0)) {
+      const published = await publishState({ ledger, store, logger, loaded: shared, removed: ctx.removed });
+      if (published.records + published.sources > 0) logger.debug({ ...published }, 'the shared state in the knowledge base was brought up to date');
+      ledger.meta.set(STATE_PUBLISHED_KEY, true);
     }
     if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
       const pruned = await pruneBackups(options.stateDir, options.backups);

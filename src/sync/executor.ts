@@ -3,14 +3,14 @@ import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { explainFsError, hashText } from '../local/index.js';
 import { createLimit } from '../local/limit.js';
-import { adopt } from './act/adopt.js';
+import { adopt, relink } from './act/adopt.js';
 import { applyBody, type DocOutcome } from './act/apply-body.js';
 import { createDocument } from './act/create.js';
 import { newLocal, newLocalFolder, restore } from './act/incoming.js';
 import { currentText } from './act/local-files.js';
 import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
-import { recordHold } from './act/record.js';
+import { dropRecord, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
 import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import type { SyncContext } from './context.js';
@@ -65,8 +65,11 @@ export function assessIO(ctx: SyncContext): AssessIO {
     force: ctx.force,
     layout: ctx.layout,
     urlOf: ctx.urlOf,
+    workspaceId: ctx.workspaceId,
     readBlocks: (docKey) => ctx.client.readBlocks(docKey),
     record: (path) => ctx.ledger.documents.get(path),
+    listed: (docKey) => ctx.remote?.docs.get(docKey),
+    source: async (hash) => (await ctx.store.sources(new Set([hash]))).get(hash),
     fileText: (path) => currentText(ctx, path),
     openIntents: () => ctx.ledger.intents.open(),
   };
@@ -118,19 +121,23 @@ async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOut
       return create(ctx, path, detail);
     case 'new-local':
       if (action.kind !== 'new-local') break;
-      return newLocal(ctx, action.remote, action.path, detail.remote);
-    case 'adopt':
-      if (action.kind !== 'adopt') break;
-      return adopt(ctx, path, action.remote, detail.before, detail.remote, detail.decision);
+      return newLocal(ctx, action.remote, action.path, detail);
+    case 'relink':
+      return relink(ctx, detail.record, detail.before);
+    case 'adopt': {
+      const listed = action.kind === 'adopt' ? action.remote : detail.known && ctx.remote?.docs.get(detail.known.docKey);
+      if (!listed) break;
+      return adopt(ctx, path, listed, detail.before, detail.remote, detail.decision, detail.known);
+    }
     case 'body':
       return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
     case 'delete':
-      if (detail.decision.kind === 'forget') return forget(ctx, path, 'already deleted in the knowledge base');
+      if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'already deleted in the knowledge base');
       if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote);
       if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
       break;
     case 'trash':
-      if (detail.decision.kind === 'forget') return forget(ctx, path, 'gone on both sides');
+      if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'gone on both sides');
       return trashLocal(ctx, detail.record);
     case 'restore':
       return restore(ctx, detail.record, listed, detail.text, detail.remote);
@@ -144,7 +151,7 @@ async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOut
 async function performPlain(ctx: SyncContext, action: Action, assessment: Assessment): Promise<DocOutcome> {
   switch (action.kind) {
     case 'forget':
-      return forget(ctx, action.record.path, 'deleted on both sides');
+      return forget(ctx, action.record, 'deleted on both sides');
     case 'new-local-folder':
       return newLocalFolder(ctx, action.folder);
     case 'move-local':
@@ -158,7 +165,7 @@ async function performPlain(ctx: SyncContext, action: Action, assessment: Assess
 async function create(ctx: SyncContext, path: string, detail: Extract<Assessment['detail'], { tag: 'create' }>): Promise<DocOutcome> {
   if (detail.replaces) {
     const old = ctx.ledger.documents.byDocKey(detail.replaces);
-    if (old) ctx.ledger.documents.remove(old.path);
+    if (old) dropRecord(ctx, old.path, old.docKey);
   }
   const outcome = await createDocument(ctx, path, detail.title, detail.before, detail.body);
   return detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome;

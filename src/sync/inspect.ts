@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { lstatOrNull, readTextFile } from '../local/index.js';
+import { silentLogger } from '../log.js';
+import { RemoteStateStore } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
@@ -24,24 +26,28 @@ export type Inspection = Observation & { readonly decisions: readonly Previewed[
 export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, options: InspectOptions): Promise<Inspection> {
   const { client, ledger } = deps;
   assertSameWorkspace(ledger, options.workspaceId, false);
+  let store: RemoteStateStore | undefined;
   const observation = await observeAndPlan(
-    { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false) },
+    { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => (store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger })) },
     { ...options, listRemote: options.offline ? 'never' : 'always' },
   );
-  const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options), observation.plan.actions);
+  const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store), observation.plan.actions);
   return { ...observation, decisions };
 }
 
 /** The reads a decision needs, answered without writing anything. */
-function readOnlyIO(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, observation: Observation, options: InspectOptions): AssessIO {
+function readOnlyIO(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, observation: Observation, options: InspectOptions, store: RemoteStateStore | undefined): AssessIO {
   const { client, ledger } = deps;
   return {
     mode: options.mode,
     force: options.guards.force,
     layout: options.layout,
     urlOf: options.links && ledger ? (target) => ledger.documents.summary(target)?.url : undefined,
+    workspaceId: options.workspaceId,
     readBlocks: (docKey) => client.readBlocks(docKey),
     record: (path) => ledger?.documents.get(path),
+    listed: (docKey) => observation.remote?.docs.get(docKey),
+    source: async (hash) => (store ? (await store.sources(new Set([hash]))).get(hash) : undefined),
     async fileText(path) {
       const known = observation.local.texts.get(path);
       if (known) return known;

@@ -47,7 +47,7 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
     case 'create':
       return detail.body.send ? { ...base, remote: { before: '', after: detail.body.send.markdown }, note: `a new document "${detail.title}" would be created` } : base;
     case 'new-local':
-      return { ...base, local: { before: '', after: blocksToMarkdown(detail.remote) }, ...newLocalNote(assessment) };
+      return { ...base, local: { before: '', after: detail.text }, ...newLocalNote(assessment) };
     case 'restore':
       return { ...base, local: { before: '', after: detail.text } };
     case 'adopt': {

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/log.js';
 import { runSync } from '../../src/sync/engine.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import { runCli, type CliResult } from './cli.js';
-import { createSyncFixture, type FixtureOptions, type SyncFixture } from './sync-fixture.js';
+import { createSyncFixture, userNodes, type FixtureOptions, type SyncFixture } from './sync-fixture.js';
 
 export type Run = CliResult & { report?: SyncReport };
 
@@ -74,7 +74,7 @@ export async function createCaseFixture(em: RunningEmulator, outputs: OutputLog,
       return result;
     };
   const remoteNodes = (): DumpedNode[] =>
-    em.admin.dump().nodes.filter((node) => node.workspaceId === workspace.workspaceId && node.docType !== 'ROOT');
+    userNodes(em.admin.dump().nodes.filter((node) => node.workspaceId === workspace.workspaceId && node.docType !== 'ROOT'));
   const fixture: CaseFixture = {
     ...base,
     workspaceId: workspace.workspaceId,

@@ -81,7 +81,7 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
       return withReport(await runCli([...args, '--config', configPath], { cwd: dir, env: { ...env, ...extraEnv } }));
     },
     sync: (args = [], extraEnv = {}) => fixture.cli(['sync', '--json', ...args], extraEnv),
-    remoteDocs: () => em.admin.dump().nodes.filter((node) => node.docType === 'DOC' && node.workspaceId === em.seed.workspaceId),
+    remoteDocs: () => userNodes(em.admin.dump().nodes).filter((node) => node.docType === 'DOC' && node.workspaceId === em.seed.workspaceId),
     remoteDoc(title) {
       const found = fixture.remoteDocs().filter((node) => node.title === title);
       if (found.length !== 1) throw new Error(`expected one remote document titled ${title}, found ${found.length}`);
@@ -94,6 +94,18 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
   };
   return fixture;
 }
+
+/**
+ * The nodes a user sees as theirs: everything but kbsync's own state folder (`.kbsync` under the synced
+ * root) and the documents in it, which the state tests look at on their own.
+ */
+export function userNodes<T extends Pick<DumpedNode, 'dentryUuid' | 'parentId' | 'title' | 'docType'>>(nodes: readonly T[]): T[] {
+  const stateFolders = new Set(nodes.filter((node) => node.docType === 'FOLDER' && node.title === '.kbsync').map((node) => node.dentryUuid));
+  return nodes.filter((node) => !stateFolders.has(node.dentryUuid) && !(node.parentId !== null && stateFolders.has(node.parentId)));
+}
+
+/** kbsync's state documents in a workspace (index and sources). */
+export const stateNodes = (nodes: readonly DumpedNode[]): DumpedNode[] => nodes.filter((node) => node.docType === 'DOC' && /^kbsync-(state|sources)-\d{6}$/.test(node.title));
 
 /** Runs `fn` with a fresh fixture and always cleans up. */
 export async function withSyncFixture<T>(fn: (fixture: SyncFixture) => Promise<T>, options: FixtureOptions = {}): Promise<T> {

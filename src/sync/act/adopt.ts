@@ -3,7 +3,7 @@ import type { DocumentRecord } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import type { AdoptDecision } from '../decide/adopt.js';
-import type { RemoteDoc } from '../decide/types.js';
+import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { recordUnpushed } from './create.js';
 import { withIntent } from './intent.js';
@@ -14,8 +14,17 @@ import { idsOfListed, recordAgreement, remoteTimeOf } from './record.js';
  * Carries out the pairing of a local file that has no record with the document that is its twin (see
  * `decideAdopt`): record it, finish an interrupted pull, push over it (backed up), or keep both apart.
  */
-export async function adopt(ctx: SyncContext, path: string, listed: RemoteDoc, before: TextFile, blocks: readonly Block[], decision: AdoptDecision): Promise<DocOutcome> {
-  const ids = idsOfListed(ctx, listed, path, 'linked');
+export async function adopt(
+  ctx: SyncContext,
+  path: string,
+  listed: RemoteDoc,
+  before: TextFile,
+  blocks: readonly Block[],
+  decision: AdoptDecision,
+  /** The shared state's entry for this file, when it has one (its creation ids are kept). */
+  known?: RecordEntry,
+): Promise<DocOutcome> {
+  const ids = { ...idsOfListed(ctx, listed, path, 'linked'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : {}) };
   const agreed = { ...ids, remoteBlocks: blocks, remoteTime: remoteTimeOf(ctx, listed, undefined, false), conflictPath: null };
   switch (decision.kind) {
     case 'link': {
@@ -53,4 +62,24 @@ export async function adopt(ctx: SyncContext, path: string, listed: RemoteDoc, b
       return { path, result: 'conflict', conflictPath, detail: 'the file and its existing document differ and share no history' };
     }
   }
+}
+
+/**
+ * A file the shared state knows, the same on both sides as that state says: this machine records the
+ * pairing (with the creation ids another machine learnt) and reads nothing.
+ */
+export async function relink(ctx: SyncContext, record: DocumentRecord, before: TextFile): Promise<DocOutcome> {
+  const fingerprint = await fingerprintOf(ctx, record.path);
+  const { localHash: _hash, remoteBlocksHash, remoteModifiedTime, recheck, ...ids } = record;
+  recordAgreement(ctx, {
+    ...ids,
+    fileText: before.text,
+    baseText: before.text,
+    fingerprint,
+    remoteBlocks: record.remoteBlocks,
+    predictedBlocksHash: remoteBlocksHash,
+    remoteTime: { modifiedTime: remoteModifiedTime, recheck },
+    conflictPath: null,
+  });
+  return { path: record.path, result: 'unchanged' };
 }

@@ -9,7 +9,7 @@ import { decideBody, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
-import { recordAgreement, UNMATCHABLE } from './record.js';
+import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
 type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
@@ -55,7 +55,7 @@ export async function createDocument(
     (made) => {
       if (replacing) {
         if (replacing.nodeId !== null) ctx.ledger.retirements.add({ docKey: replacing.docKey, nodeId: replacing.nodeId, workspaceId: replacing.workspaceId, path: replacing.path });
-        ctx.ledger.documents.remove(replacing.path);
+        dropRecord(ctx, replacing.path, replacing.docKey);
       }
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
     },

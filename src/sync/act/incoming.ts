@@ -1,18 +1,27 @@
 import type { DocumentRecord } from '../../ledger/index.js';
 import { ensureParentFolders, hashText, writeFileAtomic } from '../../local/index.js';
-import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import type { RemoteDoc, RemoteFolder } from '../decide/types.js';
+import type { RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
-/** A remote document kbsync has never seen becomes a new local file (never over an existing one). */
-export async function newLocal(ctx: SyncContext, remote: RemoteDoc, path: string, blocks: readonly Block[]): Promise<DocOutcome> {
-  await writeIncoming(ctx, path, blocksToMarkdown(blocks), blocks, remote, idsOfListed(ctx, remote, path, 'pulled'));
-  return { path, result: 'pulled', detail: 'new in the knowledge base' };
+/**
+ * A remote document this machine has never synced becomes a new local file (never over an existing one):
+ * the source the shared state kept when it has it, else the service's reading.
+ */
+export async function newLocal(
+  ctx: SyncContext,
+  remote: RemoteDoc,
+  path: string,
+  incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry },
+): Promise<DocOutcome> {
+  const { known } = incoming;
+  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : {}) };
+  await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
+  return { path, result: 'pulled', detail: known ? 'from the knowledge base, as it was last synced' : 'new in the knowledge base' };
 }
 
 /**
@@ -31,6 +40,7 @@ async function writeIncoming(
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
   ids: DocumentIds,
+  blocksHash?: string,
 ): Promise<void> {
   await withIntent(
     ctx,
@@ -43,7 +53,17 @@ async function writeIncoming(
       return fingerprint;
     },
     (fingerprint) =>
-      recordAgreement(ctx, { ...ids, path, fileText: text, baseText: text, fingerprint, remoteBlocks: blocks, remoteTime: remoteTimeOf(ctx, listed, undefined, !listed), conflictPath: null }),
+      recordAgreement(ctx, {
+        ...ids,
+        path,
+        fileText: text,
+        baseText: text,
+        fingerprint,
+        remoteBlocks: blocks,
+        ...(blocksHash ? { predictedBlocksHash: blocksHash } : {}),
+        remoteTime: remoteTimeOf(ctx, listed, undefined, !listed),
+        conflictPath: null,
+      }),
   );
 }
 

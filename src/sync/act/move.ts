@@ -10,7 +10,7 @@ import type { RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { createDocument } from './create.js';
 import { replaceLocal } from './local-files.js';
-import { recordHold } from './record.js';
+import { dropRecord, recordHold } from './record.js';
 import { retire } from './removals.js';
 
 /** Carries out a move decision (see `decideMove`) for the record at `record.path`, whose file is now at `to`. */
@@ -31,7 +31,7 @@ export async function move(
       return { path: to, result: 'held', detail: decision.held.message, ...(fresh ? {} : { repeated: true }) };
     }
     case 'recreate': {
-      ctx.ledger.documents.remove(from);
+      dropRecord(ctx, from, record.docKey);
       const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: before.text, urlOf: ctx.urlOf }));
       return { ...outcome, detail: `${moved}; deleted in the knowledge base, so it was created again` };
     }

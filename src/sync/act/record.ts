@@ -45,7 +45,12 @@ export type Agreement = Omit<
   | 'heldCode'
   | 'heldLocalHash'
   | 'heldRemoteTime'
+  | 'publishedRecord'
+  | 'publishedSource'
 > & {
+  /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
+  readonly predictedBlocksHash?: string;
+} & {
   /** The file as it now is on disk. */
   readonly fileText: string;
   /**
@@ -65,8 +70,13 @@ export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, de
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, ...ids } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, ...rest } = agreement;
+  // A whole record may be spread in: only the identity fields are taken from it.
+  const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
+  // What the shared state holds of this document stays known: the publish step compares against it.
+  const prior = ctx.ledger.documents.summary(ids.path);
+  const published = prior?.docKey === ids.docKey ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
   // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
   const stat = pendingLocal ? UNMATCHABLE : fingerprint;
   ctx.ledger.documents.upsert({
@@ -77,7 +87,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     statIno: stat.ino,
     baseMarkdown: baseText,
     remoteBlocks: [...remoteBlocks],
-    remoteBlocksHash: blocksHash(remoteBlocks),
+    remoteBlocksHash: predictedBlocksHash ?? blocksHash(remoteBlocks),
     alignment: align(splitText(baseText).body, remoteBlocks) as DocumentRecord['alignment'],
     remoteModifiedTime: remoteTime.modifiedTime,
     syncedAt: ctx.now().getTime(),
@@ -88,7 +98,17 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     heldCode: null,
     heldLocalHash: null,
     heldRemoteTime: null,
+    ...published,
   });
+}
+
+/**
+ * Ends the record of a document this run deleted, moved away from or found gone: the ledger row goes, and
+ * the shared state is told after the run (a `gone` record), so no other machine keeps pairing it.
+ */
+export function dropRecord(ctx: SyncContext, path: string, docKey: string): void {
+  ctx.ledger.documents.remove(path);
+  ctx.removed.set(docKey, path);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
+import { dropRecord } from './record.js';
 import { fingerprintOf } from './local-files.js';
 
 /** Deletes the document of a file the user deleted, its body (as just read) backed up first. */
@@ -19,7 +20,7 @@ export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blo
     ctx,
     { kind: 'delete', subject: path, payload: { docKey: record.docKey, nodeId } },
     () => deleteIfPresent(ctx, nodeId),
-    () => ctx.ledger.documents.remove(path),
+    () => dropRecord(ctx, path, record.docKey),
   );
   return { path, result: 'pushed', detail: 'deleted in the knowledge base (body backed up)' };
 }
@@ -46,12 +47,13 @@ export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Prom
     ctx,
     { kind: 'trash', subject: path, payload: { docKey: record.docKey } },
     () => moveToTrash(ctx.root, path, join(ctx.stateDir, 'trash'), { expect, now: ctx.now() }),
-    () => ctx.ledger.documents.remove(path),
+    () => dropRecord(ctx, path, record.docKey),
   );
   return { path, result: 'pulled', detail: `deleted in the knowledge base; the file was moved to ${trashed}` };
 }
 
-export function forget(ctx: SyncContext, path: string, detail: string): DocOutcome {
-  ctx.ledger.documents.remove(path);
+export function forget(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>, detail: string): DocOutcome {
+  const path = record.path;
+  dropRecord(ctx, path, record.docKey);
   return { path, result: 'unchanged', detail };
 }

@@ -14,7 +14,8 @@ type RemoteSide = Side | 'uncertain';
  * The planner: local state × ledger × remote state → actions. Pure and synchronous, so every
  * situation is a row in a table test. It decides; the executor acts; nothing else does either.
  */
-export function plan(input: PlanInput): Plan {
+export function plan(given: PlanInput): Plan {
+  const input = withSharedRecords(given);
   const refusal = emptySideRefusal(input);
   if (refusal) return { actions: [], pending: [], refusal };
 
@@ -69,7 +70,7 @@ export function plan(input: PlanInput): Plan {
         // A move an earlier run could only record (the document is still in the old folder): finish it.
         if (canPush && local && record.nodeId !== null && fitsPlace(input, record, record.path) === false) {
           actions.push({ kind: 'move', record, to: record.path, samePlace: false });
-        }
+        } else if (record.shared) actions.push({ kind: 'relink', record });
         break;
       case 'push':
         if (canPush) actions.push({ kind: 'push', record });
@@ -171,6 +172,21 @@ function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): Remot
   return remote.modifiedTime !== record.remoteModifiedTime ? 'changed' : 'unchanged';
 }
 
+/**
+ * The ledger's records, plus the shared state's entries that stand for files here (identity by path) or,
+ * in a stateless push, for files the checkout no longer has (deleted or moved in the repository).
+ */
+function withSharedRecords(input: PlanInput): PlanInput {
+  if (!input.shared || input.shared.size === 0) return input;
+  const records = new Map(input.records);
+  const recordedKeys = new Set([...input.records.values()].map((record) => record.docKey));
+  for (const [path, record] of input.shared) {
+    if (records.has(path) || recordedKeys.has(record.docKey)) continue;
+    if (input.local.has(path) || (input.mode === 'push' && input.stateless)) records.set(path, record);
+  }
+  return { ...input, records };
+}
+
 /** Local files and remote documents that the ledger does not pair yet: adopt twins, create the rest. */
 function placeUnrecorded(
   input: PlanInput,
@@ -180,7 +196,9 @@ function placeUnrecorded(
   holdBack: (path: string, reason: string) => void,
 ): void {
   const titles = assignTitles(unrecorded, records, input.layout);
-  const recordedKeys = new Set<string>(records.map((record) => record.docKey));
+  // Documents the shared state knows belong to their own paths: never adopted by title for another file.
+  const sharedByKey = new Map([...(input.shared?.values() ?? [])].map((record) => [record.docKey as string, record]));
+  const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...sharedByKey.keys()]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
   const adopted = new Set<string>();
 
@@ -199,10 +217,12 @@ function placeUnrecorded(
   if (!input.remote || input.mode === 'push') return;
   const names = new TakenNames([...input.local.keys(), ...input.records.keys(), ...(input.occupied ?? [])]);
   const unconfirmed = new Set((input.unconfirmedCreates ?? []).map((create) => placeKey(create.parentId, create.title)));
+  const inRecords = new Set<string>(records.map((record) => record.docKey));
   for (const doc of [...input.remote.docs.values()].sort((a, b) => compare(a.localPath, b.localPath))) {
-    if (recordedKeys.has(doc.docKey) || adopted.has(doc.docKey)) continue;
+    if (inRecords.has(doc.docKey) || adopted.has(doc.docKey)) continue;
     if (unconfirmed.has(placeKey(doc.parentTreeNodeId, doc.title))) continue;
-    actions.push({ kind: 'new-local', remote: doc, path: names.claim(doc.localPath) });
+    const known = sharedByKey.get(doc.docKey);
+    actions.push({ kind: 'new-local', remote: doc, path: names.claim(known?.path ?? doc.localPath), ...(known ? { known } : {}) });
   }
   for (const folder of input.remote.folders) {
     if (folder.localPath === '' || input.localFolders.has(folder.localPath) || input.recordedFolders.has(folder.localPath)) continue;

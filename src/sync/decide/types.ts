@@ -29,11 +29,15 @@ export type RecordEntry = {
   readonly ino: number;
   readonly remoteTitle: string;
   readonly remoteModifiedTime: string;
+  /** What the document's blocks hashed to when both sides last agreed. */
+  readonly remoteBlocksHash: string;
   /** The remote must be read again: its minute-precision modifiedTime cannot prove it did not change since. */
   readonly recheck: boolean;
   readonly origin: Origin;
   /** A decision to leave this document alone, standing while its file and document stay as they were. */
   readonly held: HeldState | null;
+  /** Known from the knowledge base's shared state only: this machine has no ledger row for it yet. */
+  readonly shared?: true;
 };
 
 export type RemoteDoc = {
@@ -59,6 +63,8 @@ export type RemoteSnapshot = {
   readonly rootId: TreeNodeId;
   readonly docs: ReadonlyMap<DocKey, RemoteDoc>;
   readonly folders: readonly RemoteFolder[];
+  /** kbsync's state folder, when the listing found one (never part of `docs` or `folders`). */
+  readonly state?: { readonly folderId: TreeNodeId };
 };
 
 export type Guards = {
@@ -92,6 +98,14 @@ export type PlanInput = {
    * a remote document matching one is left for that create to find again, never pulled as a new file.
    */
   readonly unconfirmedCreates?: readonly { readonly parentId: TreeNodeId; readonly title: string }[];
+  /**
+   * What the knowledge base's shared state knows of files this ledger has no row for, by path (identity by
+   * path, not title): with the file here, the entry is its record; without it, a stateless push (no ledger
+   * at all: a CI checkout) reads the file as deleted, and a run that may pull brings it back.
+   */
+  readonly shared?: ReadonlyMap<string, RecordEntry>;
+  /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
+  readonly stateless?: boolean;
   readonly layout: Layout;
   readonly guards: Guards;
 };
@@ -139,8 +153,13 @@ export type Action =
   | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
   /** Left as it is, for a reason that stands (or needs no read to know): no call until something changes. */
   | { readonly kind: 'held'; readonly record: RecordEntry; readonly held: Held }
-  /** A remote document kbsync has never seen: write it as a new local file. */
-  | { readonly kind: 'new-local'; readonly remote: RemoteDoc; readonly path: string }
+  /**
+   * A remote document this machine has never synced: write it as a new local file. `known`: the shared
+   * state has its source, so the file comes back as it was written, not as the service's reading.
+   */
+  | { readonly kind: 'new-local'; readonly remote: RemoteDoc; readonly path: string; readonly known?: RecordEntry }
+  /** A file the shared state knows, unchanged on both sides: this machine records the pairing, with no call. */
+  | { readonly kind: 'relink'; readonly record: RecordEntry }
   /** A remote folder with no local folder yet. */
   | { readonly kind: 'new-local-folder'; readonly folder: RemoteFolder };
 

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { KbClient, RemoteNode } from '../../api/index.js';
 import type { DocKey, TreeNodeId } from '../../model/ids.js';
 import { fileNameForTitle, safeName } from '../../local/index.js';
+import { STATE_FOLDER } from '../../remote-state/store.js';
 import type { Layout, RemoteDoc, RemoteFolder, RemoteSnapshot } from '../decide/types.js';
 
 export type KnownPaths = {
@@ -19,6 +20,7 @@ export type KnownPaths = {
 export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout: Layout, known: KnownPaths): Promise<RemoteSnapshot> {
   const docs = new Map<DocKey, RemoteDoc>();
   const folders: RemoteFolder[] = [];
+  let state: RemoteSnapshot['state'];
 
   async function walk(parentId: TreeNodeId, parentPath: string): Promise<void> {
     const children: RemoteNode[] = [];
@@ -26,6 +28,12 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
     const names = new Set<string>();
     const descend: Promise<void>[] = [];
     for (const node of children) {
+      // kbsync's own state documents are not the user's: found for the state store (which lists them only
+      // when a run needs the state), never synced as files.
+      if (parentPath === '' && node.type === 'FOLDER' && node.title === STATE_FOLDER) {
+        state = { folderId: node.treeNodeId };
+        continue;
+      }
       if (node.type === 'FOLDER' || node.hasChildren) {
         const recorded = known.folderPaths.get(node.treeNodeId);
         const folderPath = recorded ?? join(parentPath, safeName(node.title, { siblings: names }));
@@ -51,7 +59,7 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
   }
 
   await walk(rootId, '');
-  return { rootId, docs, folders };
+  return { rootId, docs, folders, ...(state ? { state } : {}) };
 }
 
 /** In a flat knowledge base a title is a relative path (`guides/setup`): each part becomes one safe name. */

@@ -2,7 +2,9 @@ import type { KbClient } from '../../api/index.js';
 import { SafetyError } from '../../errors.js';
 import type { DocumentSummary, Ledger } from '../../ledger/index.js';
 import { scanLocal, type LocalScan } from '../../local/index.js';
-import { asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
+import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
+import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
+import type { SharedState } from '../../remote-state/state.js';
 import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
 import type { Guards, Layout, Plan, RecordEntry, RemoteSnapshot, SyncMode } from '../decide/types.js';
@@ -29,6 +31,8 @@ export type Observation = {
   readonly summaries: ReadonlyMap<string, DocumentSummary>;
   readonly records: ReadonlyMap<string, RecordEntry>;
   readonly remote: RemoteSnapshot | undefined;
+  /** The knowledge base's shared state, read with the listing (undefined: not listed this run). */
+  readonly shared: LoadedState | undefined;
   readonly plan: Plan;
 };
 
@@ -38,7 +42,7 @@ export type Observation = {
  * always agree on what a sync would do.
  */
 export async function observeAndPlan(
-  deps: { readonly client: KbClient; readonly ledger: Ledger | undefined; readonly rootId: () => Promise<TreeNodeId> },
+  deps: { readonly client: KbClient; readonly ledger: Ledger | undefined; readonly rootId: () => Promise<TreeNodeId>; readonly store: (rootId: TreeNodeId) => RemoteStateStore },
   options: ObserveOptions,
 ): Promise<Observation> {
   const { client, ledger } = deps;
@@ -65,13 +69,30 @@ export async function observeAndPlan(
 
   const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
   const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
-  const listed = list
-    ? await observeRemote(client, await deps.rootId(), options.layout, {
+  const rootId = list ? await deps.rootId() : undefined;
+  const listed = rootId
+    ? await observeRemote(client, rootId, options.layout, {
         docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
         folderPaths: new Map((ledger?.folders.all() ?? []).map((f) => [f.treeNodeId, f.path])),
       })
     : undefined;
+  // The shared state (what every machine knows of which file is which document) is read when this ledger
+  // cannot pair everything on its own: no ledger, new files, documents it does not know or no longer sees.
+  let shared: LoadedState | undefined;
+  if (rootId && listed) {
+    const store = deps.store(rootId);
+    store.seen(listed.state?.folderId);
+    const known = new Set([...summaries.values()].map((s) => s.docKey as string));
+    const needed =
+      summaries.size === 0 ||
+      hasUnrecorded ||
+      [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
+      [...known].some((docKey) => !listed.docs.has(asDocKey(docKey)));
+    if (needed && listed.state) shared = await store.load();
+  }
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
+  // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
+  if (shared) for (const [path, record] of records) if (record.nodeId === null && shared.state.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, shared.state.nodeIds.get(record.docKey) as string));
 
   const folderIds = new Map<string, TreeNodeId>();
   if (remote) {
@@ -88,11 +109,12 @@ export async function observeAndPlan(
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
     folderIds,
     unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
+    ...(shared && remote ? { shared: sharedRecords(shared.state, remote, summaries, local.entries), stateless: summaries.size === 0 } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
   });
-  return { scan, local, summaries, records, remote, plan: planned };
+  return { scan, local, summaries, records, remote, shared, plan: planned };
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
@@ -106,6 +128,44 @@ function unconfirmedCreates(ledger: Ledger | undefined, present: ReadonlySet<str
   });
 }
 
+const withNodeId = (record: RecordEntry, nodeId: string): RecordEntry => ({ ...record, nodeId: asCreationNodeId(nodeId), origin: 'created' });
+
+/**
+ * The shared state's entries for paths this ledger has no row for, as planner records: for documents the
+ * listing shows, and for documents gone remotely whose file is still here (so a deletion reads as one).
+ */
+function sharedRecords(
+  state: SharedState,
+  remote: RemoteSnapshot,
+  summaries: ReadonlyMap<string, DocumentSummary>,
+  local: ReadonlyMap<string, unknown>,
+): Map<string, RecordEntry> {
+  const recordedKeys = new Set([...summaries.values()].map((summary) => summary.docKey as string));
+  const records = new Map<string, RecordEntry>();
+  for (const entry of state.entries.values()) {
+    if (summaries.has(entry.p) || recordedKeys.has(entry.k)) continue;
+    const listed = remote.docs.get(asDocKey(entry.k));
+    if (!listed && !local.has(entry.p)) continue;
+    records.set(entry.p, {
+      path: entry.p,
+      docKey: asDocKey(entry.k),
+      nodeId: entry.n === null ? null : asCreationNodeId(entry.n),
+      treeNodeId: listed?.treeNodeId ?? asTreeNodeId(entry.k),
+      parentTreeNodeId: listed?.parentTreeNodeId ?? remote.rootId,
+      localHash: entry.h,
+      ino: 0,
+      remoteTitle: listed?.title ?? '',
+      remoteModifiedTime: entry.m,
+      remoteBlocksHash: entry.rb,
+      recheck: entry.m === '',
+      origin: entry.o,
+      held: null,
+      shared: true,
+    });
+  }
+  return records;
+}
+
 function recordEntryOf(summary: DocumentSummary): RecordEntry {
   return {
     path: summary.path,
@@ -117,6 +177,7 @@ function recordEntryOf(summary: DocumentSummary): RecordEntry {
     ino: summary.statIno,
     remoteTitle: summary.remoteTitle,
     remoteModifiedTime: summary.remoteModifiedTime,
+    remoteBlocksHash: summary.remoteBlocksHash,
     recheck: summary.recheck,
     origin: summary.origin,
     held: heldStateOf(summary),

@@ -13,6 +13,7 @@ import { createServiceClient } from '../../../src/setup/index.js';
 import type { SyncMode } from '../../../src/sync/decide/types.js';
 import { runSync, type SyncOptions } from '../../../src/sync/engine.js';
 import type { SyncReport } from '../../../src/sync/report.js';
+import { userNodes } from '../../helpers/sync-fixture.js';
 
 /**
  * The one-decision rule, for all scenarios: whatever both sides did, `sync --dry-run` names, file by file,
@@ -97,8 +98,8 @@ describe('previews name the action the run takes', () => {
           assert.equal(setup.failed, 0, JSON.stringify(setup.results));
           if (s.minutePassed) em.admin.setClockOffset(120_000);
 
-          const docs = em.admin.dump().nodes.filter((n) => n.workspaceId === ws.workspaceId && n.docType === 'DOC');
-          const folderIds = em.admin.dump().nodes.filter((n) => n.workspaceId === ws.workspaceId && n.docType === 'FOLDER');
+          const docs = userNodes(em.admin.dump().nodes).filter((n) => n.workspaceId === ws.workspaceId && n.docType === 'DOC');
+          const folderIds = userNodes(em.admin.dump().nodes).filter((n) => n.workspaceId === ws.workspaceId && n.docType === 'FOLDER');
           for (const [i, path] of (s.files as Path[]).entries()) {
             const doc = docs.find((d) => d.title === `Doc ${path}`);
             const abs = join(root, path);

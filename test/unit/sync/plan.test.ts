@@ -20,6 +20,7 @@ function record(path: string, over: Partial<RecordEntry> = {}): RecordEntry {
     ino: 0,
     remoteTitle: path.replace(/\.md$/, ''),
     remoteModifiedTime: T0,
+    remoteBlocksHash: `rb-${path}`,
     recheck: false,
     origin: 'created',
     held: null,

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { DocumentSummary, Ledger } from '../ledger/index.js';
+import type { Logger } from '../log.js';
+import type { DocRecord, StateRecord } from '../remote-state/codec.js';
+import { foldState, recordsOf } from '../remote-state/state.js';
+import type { LoadedState, RemoteStateStore } from '../remote-state/store.js';
+
+/** What the shared state should say of one ledger row. */
+export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = []): DocRecord {
+  return {
+    t: 'doc',
+    p: row.path,
+    k: row.docKey,
+    n: row.nodeId,
+    h: row.localHash,
+    rb: row.remoteBlocksHash,
+    m: row.remoteModifiedTime,
+    o: row.origin,
+    ...(members.length > 0 ? { mem: members } : {}),
+  };
+}
+
+/** What a record says, members aside (they change only with the file, which changes the record anyway). */
+const hashOf = (record: DocRecord): string => {
+  const { mem: _members, ...rest } = record;
+  return createHash('sha256').update(JSON.stringify([rest.p, rest.k, rest.n, rest.h, rest.rb, rest.m, rest.o])).digest('hex').slice(0, 16);
+};
+
+/**
+ * Brings the knowledge base's shared state up to this ledger, after a run: one append of the records that
+ * changed (new documents, new versions, moves, deletions) and one of the sources whose text changed.
+ * Zero calls when nothing changed. With the state read this run (`loaded`), entries it already holds are
+ * only marked, and rows it lacks (another writer's compaction, a state deleted by hand) are published
+ * again; a newer record of another machine for the same path is never overwritten by an older one.
+ */
+export async function publishState(deps: {
+  readonly ledger: Ledger;
+  readonly store: RemoteStateStore;
+  readonly logger: Logger;
+  readonly loaded: LoadedState | undefined;
+  /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
+  readonly removed: ReadonlyMap<string, string>;
+}): Promise<{ readonly records: number; readonly sources: number }> {
+  const { ledger, store, loaded } = deps;
+  const records: StateRecord[] = [];
+  const sources: { hash: string; text: string }[] = [];
+  const marks: { path: string; record: string; source: string }[] = [];
+  const statePathOf = new Map([...(loaded?.state.entries.values() ?? [])].map((entry) => [entry.k, entry.p]));
+
+  for (const row of ledger.documents.allSummaries()) {
+    const record = stateRecordOf(row);
+    const hash = hashOf(record);
+    const held = loaded?.state.entries.get(row.path);
+    if (row.publishedRecord === hash) {
+      // Published as it is. Only a state read this run can show it went missing (a compaction race, a
+      // state deleted by hand); another machine's newer record for the path, or a move, is left standing.
+      const lost = loaded !== undefined && held === undefined && !statePathOf.has(row.docKey);
+      if (!lost) continue;
+    }
+    const known = held !== undefined && hashOf({ t: 'doc', ...held }) === hash;
+    const sourceKnown = held?.h === row.localHash || row.publishedSource === row.localHash;
+    if (!known || !sourceKnown) {
+      const full = ledger.documents.get(row.path);
+      if (!known) records.push(stateRecordOf(row, full?.members ?? []));
+      if (!sourceKnown && full) sources.push({ hash: row.localHash, text: full.baseMarkdown });
+    }
+    marks.push({ path: row.path, record: hash, source: row.localHash });
+  }
+  for (const [docKey, path] of deps.removed) {
+    const entry = loaded?.state.entries.get(path);
+    if (!loaded || entry?.k === docKey || statePathOf.get(docKey) === path) records.push({ t: 'gone', p: path, k: docKey });
+  }
+  for (const folder of ledger.folders.all()) {
+    if (folder.path === '' || folder.nodeId === null || !loaded || loaded.state.folders.has(folder.path)) continue;
+    records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
+  }
+
+  if (records.length > 0 || sources.length > 0) await store.publish(records, sources);
+  ledger.transaction(() => {
+    for (const mark of marks) ledger.documents.update(mark.path, { publishedRecord: mark.record, publishedSource: mark.source });
+  });
+  if (loaded && records.length > 0) {
+    const live = recordsOf(foldState([...recordsOf(loaded.state), ...records]));
+    await store.compact(loaded, live).catch((error: unknown) => deps.logger.warn({ err: error }, 'compacting the shared state failed; it stays as it is and is tried again later'));
+  }
+  return { records: records.length, sources: sources.length };
+}
