@@ -38,6 +38,8 @@ export const CODE_TABLE = [
   { codes: ['CLONE_TARGET_EXISTS', 'CLONE_NOT_A_DOCUMENT', 'CLONE_NOT_IN_TREE', 'DEMO_FOLDER_EXISTS'], means: '`clone` (and `demo --dir`) only write into a new or empty folder, and `clone` needs a folder or workspace URL it can find.' },
   { codes: ['SEARCH_EMPTY'], means: '`kbsync search` needs words to search for.' },
   { codes: ['EMULATOR_BAD_OPTION', 'EMULATOR_BAD_FAULTS', 'EMULATOR_CANNOT_LISTEN'], means: '`kbsync emulator` got an option it cannot use (the message names it), or its port is taken.' },
+  { codes: ['TITLE_KEPT'], means: 'A file\'s title changed, but the service cannot rename a document: it keeps its title. `kbsync sync --retitle` replaces it with a new document under the new title (a new URL; the old one is deleted).' },
+  { codes: ['STATE_FOLDER_SHARED'], means: 'A document sits in the `.kbsync` folder at the synced root, which is kbsync\'s own: it is not synced. Move it to another folder.' },
   { codes: ['WATCHER_FAILED'], means: 'The daemon\'s file watcher stopped (a system watch limit); it now finds local changes by rescanning every `watch.rescanMinutes`.' },
   { codes: ['QUEUE_CLOSED'], means: 'kbsync was stopping, so a call was not sent; the next run or start does it.' },
   { codes: ['UNEXPECTED'], means: 'An error kbsync has no words for yet: a bug. The message says what failed; `KBSYNC_DEBUG=1` adds the stack trace for a report.' },

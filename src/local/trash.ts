@@ -25,12 +25,12 @@ export async function moveToTrash(
 ): Promise<string> {
   const source = safeRelativePath(root, relPath);
   await ensureParentFolders(root, relPath, { create: false });
-  await requireStateDir(path.dirname(trashDir));
   const stat = await lstatOrNull(source);
   if (stat?.isSymbolicLink()) throw unsafePathError(relPath, 'the file is a symlink');
   if (stat === null) throw new InputError('PATH_MISSING', `Cannot move "${relPath}" to the trash: it does not exist.`, { hint: 'Nothing to do; it is already gone.' });
   if (!stat.isFile()) throw new InputError('PATH_NOT_FILE', `Cannot move "${relPath}" to the trash: it is not a file.`, { hint: 'kbsync only trashes files it synced.' });
   checkExpectation(relPath, stat, options.expect);
+  await requireStateDir(path.dirname(trashDir));
   const destination = await freeDestination(trashDir, relPath, options.now ?? new Date());
   await fsp.mkdir(path.dirname(destination), { recursive: true, mode: PRIVATE_FOLDER });
   try {

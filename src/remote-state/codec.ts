@@ -42,7 +42,10 @@ export type FolderRecord = { readonly t: 'dir'; readonly p: string; readonly tn:
 /** A state document's own creation ids: any machine may then delete it when the state is compacted. */
 export type JournalRecord = { readonly t: 'journal'; readonly k: string; readonly n: string };
 
-export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord;
+/** Documents of a family numbered below `below` are superseded (a rewrite of the state): never read again. */
+export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
+
+export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | ResetRecord;
 
 /** One piece of one file's source (a file's deflated text may be split over several tokens). */
 export type SourceChunk = { readonly h: string; readonly i: number; readonly of: number; readonly data: Buffer };
@@ -133,6 +136,8 @@ function isRecord(value: unknown): value is StateRecord {
       return isString(r['p']) && isString(r['tn']) && isNullableString(r['n']);
     case 'journal':
       return isString(r['k']) && isString(r['n']);
+    case 'reset':
+      return (r['family'] === 'state' || r['family'] === 'sources') && Number.isInteger(r['below']);
     default:
       return false;
   }

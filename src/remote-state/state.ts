@@ -54,6 +54,9 @@ export function foldState(records: Iterable<StateRecord>): SharedState {
       case 'journal':
         journals.set(record.k, record.n);
         break;
+      case 'reset':
+        // Read before folding (see RemoteStateStore): which documents count at all.
+        break;
     }
   }
   // A nodeId learnt after the entry was written (another machine's record) fills it in.

@@ -62,7 +62,10 @@ export class RemoteStateStore {
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
   #docs: StateDoc[] | undefined;
+  #foreign: string[] = [];
   #sourcesCache: Map<string, string> | undefined;
+  /** Documents numbered below these were superseded by a rewrite (see #readIndex). */
+  #below = { state: 0, sources: 0 };
 
   readonly #cache: TargetCache | undefined;
 
@@ -72,6 +75,11 @@ export class RemoteStateStore {
     this.#rootId = deps.rootId;
     this.#logger = deps.logger;
     this.#cache = deps.cache;
+  }
+
+  /** What else the state folder holds (someone's own folder that happens to share its name): never synced, and said. */
+  foreign(): readonly string[] {
+    return this.#foreign;
   }
 
   /** The state folder as the run's listing saw it (undefined: there is none yet). */
@@ -85,26 +93,65 @@ export class RemoteStateStore {
    * edited) refuses the run: a damaged state is never trusted, and never the cause of a deletion.
    */
   async load(): Promise<LoadedState> {
-    const docs = await this.#listDocs();
-    const records: StateRecord[] = [];
-    const damaged: string[] = [];
-    let chars = 0;
-    const read: StateDoc[] = [];
-    for (const doc of docs) {
+    const index = await this.#readIndex();
+    if (index.damaged.length > 0) throw damagedError(index.damaged);
+    return { state: foldState(index.records), docs: index.docs, chars: index.chars };
+  }
+
+  /** Everything the index says, damaged documents named rather than refused: for `kbsync state`. */
+  async inspect(): Promise<LoadedState & { readonly damaged: readonly string[] }> {
+    const index = await this.#readIndex();
+    return { state: foldState(index.records), docs: index.docs, chars: index.chars, damaged: index.damaged };
+  }
+
+  /**
+   * Reads every index document. A rewrite of the state (`kbsync state rewrite`) leaves a reset record: the
+   * documents it superseded are skipped, damaged or not.
+   */
+  async #readIndex(): Promise<{ records: StateRecord[]; damaged: string[]; docs: StateDoc[]; chars: number }> {
+    const read: (StateDoc & { decoded?: ReturnType<typeof decodeTokens>; text: string })[] = [];
+    for (const doc of await this.#listDocs()) {
       if (doc.family !== 'state') {
-        read.push(doc);
+        read.push({ ...doc, text: '' });
         continue;
       }
       const { text, dataBlockId } = dataOf(await this.#client.readBlocks(doc.docKey));
-      const decoded = decodeTokens(text);
-      if (decoded.damaged.length > 0 || decoded.chunks.length > 0) damaged.push(`${doc.title} (${decoded.damaged.length || decoded.chunks.length} damaged piece(s))`);
-      records.push(...decoded.records);
-      chars += text.length;
-      read.push({ ...doc, dataBlockId, chars: text.length });
+      read.push({ ...doc, dataBlockId, chars: text.length, text, decoded: decodeTokens(text) });
     }
-    if (damaged.length > 0) throw damagedError(damaged);
-    this.#docs = read;
-    return { state: foldState(records), docs: read, chars };
+    const below = { state: 0, sources: 0 };
+    for (const doc of read) {
+      for (const record of doc.decoded?.records ?? []) if (record.t === 'reset') below[record.family] = Math.max(below[record.family], record.below);
+    }
+    this.#below = below;
+    const live = read.filter((doc) => doc.seq >= below[doc.family]);
+    const damaged = live.flatMap((doc) => {
+      const bad = (doc.decoded?.damaged.length ?? 0) + (doc.decoded?.chunks.length ?? 0);
+      return bad > 0 ? [`${doc.title} (${bad} damaged piece(s))`] : [];
+    });
+    const strip = ({ decoded: _decoded, text: _text, ...doc }: (typeof read)[number]): StateDoc => doc;
+    // Every document stays known (a new one must not take a superseded one's number); only the live ones count.
+    this.#docs = read.map(strip);
+    const docs = live.map(strip);
+    return { records: live.flatMap((doc) => doc.decoded?.records ?? []), damaged, docs, chars: live.reduce((sum, doc) => sum + doc.text.length, 0) };
+  }
+
+  /**
+   * Writes the state anew: the sources and records given into fresh documents, behind a reset that makes
+   * every earlier document (damaged ones included) superseded; those whose creation ids are known are deleted.
+   */
+  async rewrite(records: readonly StateRecord[], sources: readonly { readonly hash: string; readonly text: string }[], oldJournals: ReadonlyMap<string, string>): Promise<void> {
+    const all = await this.#listDocs();
+    const next = (family: Family): number => Math.max(0, ...all.filter((d) => d.family === family).map((d) => d.seq)) + 1;
+    const resets: StateRecord[] = [
+      { t: 'reset', family: 'sources', below: next('sources') },
+      { t: 'reset', family: 'state', below: next('state') },
+    ];
+    if (sources.length > 0) await this.#append('sources', sources.flatMap((source) => encodeSource(source.hash, source.text)), true);
+    await this.#append('state', batches([...resets, ...records]).map(encodeRecords), true);
+    for (const doc of all) {
+      const nodeId = oldJournals.get(doc.docKey);
+      if (nodeId) await this.#client.deleteDocument(this.#workspaceId, asCreationNodeId(nodeId)).catch((error: unknown) => (isNotFound(error) ? undefined : Promise.reject(error)));
+    }
   }
 
   /** The text of each file whose source hash is asked for (those found): reads the sources documents once per run. */
@@ -112,7 +159,7 @@ export class RemoteStateStore {
     if (!this.#sourcesCache) {
       const chunks = new Map<string, SourceChunk[]>();
       const damaged: string[] = [];
-      for (const doc of (await this.#listDocs()).filter((d) => d.family === 'sources')) {
+      for (const doc of (await this.#listDocs()).filter((d) => d.family === 'sources' && d.seq >= this.#below.sources)) {
         const decoded = decodeTokens(dataOf(await this.#client.readBlocks(doc.docKey)).text);
         if (decoded.damaged.length > 0) damaged.push(`${doc.title} (${decoded.damaged.length} damaged piece(s))`);
         for (const chunk of decoded.chunks) chunks.set(chunk.h, [...(chunks.get(chunk.h) ?? []), chunk]);
@@ -171,6 +218,7 @@ export class RemoteStateStore {
     const children: RemoteNode[] = [];
     if (folder) for await (const node of this.#client.listNodes(folder)) children.push(node);
     this.#docs = children.flatMap((node) => docOf(node));
+    this.#foreign = children.filter((node) => docOf(node).length === 0).map((node) => node.title);
     return this.#docs;
   }
 

@@ -7,7 +7,7 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
-import { RemoteStateStore, type StateDoc, type TargetCache } from '../remote-state/store.js';
+import { RemoteStateStore, STATE_FOLDER, type StateDoc, type TargetCache } from '../remote-state/store.js';
 import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
@@ -132,6 +132,14 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     options,
     planned: shown(decided),
     pending: planned.pending,
+    notices: [
+      ...planned.notices,
+      ...store.foreign().map((title) => ({
+        path: `${STATE_FOLDER}/${title}`,
+        code: 'STATE_FOLDER_SHARED' as const,
+        message: `"${title}" is in the ${STATE_FOLDER} folder at the synced root, which is kbsync's own (its state): it is not synced and kbsync leaves it alone. Move it to another folder to sync it.`,
+      })),
+    ],
     results,
     problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason }))],
     conflictCopies: scan.conflictCopies.map((file) => file.path),

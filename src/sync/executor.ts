@@ -143,7 +143,7 @@ async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOut
       return restore(ctx, detail.record, listed, detail.text, detail.remote);
     case 'move':
       if (action.kind !== 'move') break;
-      return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision);
+      return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision, action.title);
   }
   throw new Error(`no way to carry out ${assessment.kind} for ${path} (${detail.tag})`);
 }

@@ -21,7 +21,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
 }
 
 /** What a record says, members aside (they change only with the file, which changes the record anyway). */
-const hashOf = (record: DocRecord): string => {
+export const hashOf = (record: DocRecord): string => {
   const { mem: _members, ...rest } = record;
   return createHash('sha256').update(JSON.stringify([rest.p, rest.k, rest.n, rest.h, rest.rb, rest.m, rest.o])).digest('hex').slice(0, 16);
 };

@@ -3,7 +3,7 @@ import type { ScanSkip } from '../local/index.js';
 import type { Previewed } from './decisions.js';
 import type { ActionResult } from './executor.js';
 import type { LocalProblem } from './observe/observe-local.js';
-import type { SyncMode } from './decide/types.js';
+import type { Notice, SyncMode } from './decide/types.js';
 
 /** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
 export type SyncReport = {
@@ -14,6 +14,8 @@ export type SyncReport = {
   readonly results: readonly ActionResult[];
   /** Documents left for another kind of run (a push-only run leaves remote edits). */
   readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  /** What a person should know that changed nothing by itself (a title the service cannot rename). */
+  readonly notices: readonly Notice[];
   /** Files that could not be used this run (not UTF-8, too large, bad front matter, unreadable folder). */
   readonly problems: readonly LocalProblem[];
   readonly conflictCopies: readonly string[];

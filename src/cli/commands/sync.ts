@@ -9,7 +9,7 @@ import { trapStopSignals } from '../stop-signal.js';
 import { createProgress, resultLine, summaryLines } from '../output/sync-output.js';
 import { openSession, openSyncLedger, syncOptionsOf } from '../session.js';
 
-type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; force?: boolean };
+type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; force?: boolean; retitle?: boolean };
 
 export const syncCommand: CliCommand = {
   name: 'sync',
@@ -23,6 +23,7 @@ export const syncCommand: CliCommand = {
       .option('-n, --dry-run', 'print exactly what would change, and change nothing')
       .option('--json', 'print a machine-readable report on stdout')
       .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push)')
+      .option('--retitle', 'a file whose title changed gets a new document under the new title (a new URL; the old document is deleted)')
       .addHelpText(
         'after',
         `
@@ -52,6 +53,7 @@ reported, and the next sync does the rest.`,
             { client: session.client, ledger, logger: session.logger },
             {
               ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force) }),
+              retitle: Boolean(flags.retitle),
               signal: stop.signal,
               onPlanned: (count) => progress.start(count),
               onResult: (result) => {

@@ -27,6 +27,7 @@ export function summaryLines(report: SyncReport): string[] {
     for (const action of report.planned) lines.push(`  ${action.kind.padEnd(16)} ${action.path}`);
   }
   for (const item of report.pending) lines.push(`… ${item.path}: ${item.reason}`);
+  for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
   for (const problem of report.problems) lines.push(`✗ ${problem.path}: ${problem.message} [${problem.code}]`);
   // Not synced on purpose (symlinks, special files, a second spelling of one name): say so, or the file silently never syncs.
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);

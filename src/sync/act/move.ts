@@ -22,6 +22,8 @@ export async function move(
   before: TextFile,
   remote: readonly Block[] | 'gone',
   decision: MoveDecision,
+  /** The new document's title when it is not the old one's (`--retitle`). */
+  title?: string,
 ): Promise<DocOutcome> {
   const from = record.path;
   const moved = from === to ? 'moved' : `moved from ${from}`;
@@ -52,14 +54,15 @@ export async function move(
       const outcome = await createDocument(
         ctx,
         to,
-        titleFor(ctx, record, to),
+        title ?? titleFor(ctx, record, to),
         { ...before, text },
         decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: text, urlOf: ctx.urlOf }),
         record,
       );
       const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
       if (promised) await retire(ctx, promised);
-      return { ...outcome, detail: `${moved}: a new document in the new place, the old one deleted (body backed up)` };
+      const what = title ? `retitled "${title}"` : moved;
+      return { ...outcome, detail: `${what}: a new document in its place, the old one deleted (body backed up)` };
     }
   }
 }

@@ -2,9 +2,9 @@ import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal } from './guards.js';
 import { detectMoves } from './moves.js';
 import { holdStands } from './held.js';
-import { assignTitles, compare, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, fitTitle, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
-import type { Action, LocalEntry, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
+import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
 /** `uncertain`: the listing cannot tell (our own write, or an edit possible within the same minute); a read decides. */
@@ -17,13 +17,14 @@ type RemoteSide = Side | 'uncertain';
 export function plan(given: PlanInput): Plan {
   const input = withSharedRecords(given);
   const refusal = emptySideRefusal(input);
-  if (refusal) return { actions: [], pending: [], refusal };
+  if (refusal) return { actions: [], pending: [], notices: [], refusal };
 
   const actions: Action[] = [];
   const pending: { path: string; reason: string }[] = [];
   const canPush = input.mode !== 'pull';
   const canPull = input.mode !== 'push';
   const holdBack = (path: string, reason: string) => pending.push({ path, reason });
+  const notices: Notice[] = [];
 
   const records = [...input.records.values()];
   const unrecorded = [...input.local.values()].filter((entry) => !input.records.has(entry.path));
@@ -56,6 +57,23 @@ export function plan(given: PlanInput): Plan {
         actions.push({ kind: 'move', record, to, samePlace: fitsPlace(input, record, to) === true });
       } else holdBack(to, `moved from ${record.path}; a push moves the document`);
       continue;
+    }
+
+    // The service cannot rename: a file that asks for another title keeps its document, unless --retitle.
+    const retitled = local && canPush ? newTitle(input, record, local) : undefined;
+    if (retitled !== undefined && localSide !== 'missing') {
+      if (input.retitle && record.nodeId !== null && remoteSide !== 'missing') {
+        actions.push({ kind: 'move', record, to: record.path, samePlace: false, title: retitled });
+        continue;
+      }
+      notices.push({
+        path: record.path,
+        code: 'TITLE_KEPT',
+        message:
+          record.nodeId === null
+            ? `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename, and kbsync did not create this document, so it cannot replace it. Rename it in the web editor.`
+            : `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename. Run \`kbsync sync --retitle\` to replace it with a new document under the new title (a new URL; the old one is deleted).`,
+      });
     }
 
     const movedRemotely = remote && local && canPull ? remoteMove(input, record, remote) : undefined;
@@ -120,8 +138,8 @@ export function plan(given: PlanInput): Plan {
 
   const ordered = actions.sort((a, b) => compare(pathOf(a), pathOf(b)));
   const deleteRefusal = massDeleteRefusal(ordered, input.records.size, input.guards);
-  if (deleteRefusal) return { actions: [], pending, refusal: deleteRefusal };
-  return { actions: ordered, pending, refusal: undefined };
+  if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal };
+  return { actions: ordered, pending, notices, refusal: undefined };
 }
 
 type Decision = 'none' | 'check' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';
@@ -159,6 +177,18 @@ function remoteMove(input: PlanInput, record: RecordEntry, remote: RemoteDoc): s
   if (folder === undefined) return undefined;
   const to = folder === '' ? posix.basename(record.path) : `${folder}/${posix.basename(record.path)}`;
   return input.local.has(to) || input.records.has(to) ? undefined : to;
+}
+
+/**
+ * The title a changed file asks for, when it is not the one its document has (a uniquified `Title (2)` and a
+ * cut `Title…` count as the same). Flat layouts title documents by path: a rename is a move there.
+ */
+function newTitle(input: PlanInput, record: RecordEntry, local: LocalEntry): string | undefined {
+  // Only a title kbsync made from the file can drift from it; a pulled or linked document was titled by someone else.
+  if (input.layout === 'flat' || local.title === undefined || record.remoteTitle === '' || (record.origin !== 'created' && record.origin !== 'create-answer-lost')) return undefined;
+  const wanted = fitTitle(local.title);
+  const stem = record.remoteTitle.replace(/ \(\d+\)$/, '');
+  return record.remoteTitle === wanted || stem === wanted || fitTitle(local.title, MAX_TITLE_CHARS - (record.remoteTitle.length - stem.length)) === stem ? undefined : wanted;
 }
 
 function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {

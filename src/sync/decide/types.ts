@@ -106,6 +106,8 @@ export type PlanInput = {
   readonly shared?: ReadonlyMap<string, RecordEntry>;
   /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
   readonly stateless?: boolean;
+  /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
+  readonly retitle?: boolean;
   readonly layout: Layout;
   readonly guards: Guards;
 };
@@ -148,7 +150,14 @@ export type Action =
    * path says (a move an earlier run could only record). `samePlace`: the document's folder and title
    * already fit the new path, so only the record follows.
    */
-  | { readonly kind: 'move'; readonly record: RecordEntry; readonly to: string; readonly samePlace: boolean }
+  | {
+      readonly kind: 'move';
+      readonly record: RecordEntry;
+      readonly to: string;
+      readonly samePlace: boolean;
+      /** A new title for the new document (`--retitle`); the old title otherwise. */
+      readonly title?: string;
+    }
   /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
   | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
   /** Left as it is, for a reason that stands (or needs no read to know): no call until something changes. */
@@ -171,9 +180,13 @@ export type Refusal = {
   readonly message: string;
 };
 
+/** Something a person should know about a file that changes nothing by itself (said once per change). */
+export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED'; readonly message: string };
+
 export type Plan = {
   readonly actions: readonly Action[];
   /** Documents whose state is only reported (a pull-mode run that leaves a local edit for later). */
   readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  readonly notices: readonly Notice[];
   readonly refusal: Refusal | undefined;
 };

@@ -68,7 +68,8 @@ async function readEntry(root: string, file: LocalFile, summary: DocumentSummary
       path: file.path,
       hash,
       ino: file.ino,
-      ...(summary ? {} : { title: documentTitle(text.text, file.path) }),
+      // Known for every file read (new or changed): a new file is titled by it, a changed one is checked against its document's title.
+      title: documentTitle(text.text, file.path),
     });
   } catch (error) {
     // Malformed front matter: the user must fix it; until then nothing is pushed or deleted for this file.

@@ -21,6 +21,8 @@ export type ObserveOptions = {
   readonly include?: readonly string[] | undefined;
   readonly exclude?: readonly string[] | undefined;
   readonly guards: Guards;
+  /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
+  readonly retitle?: boolean;
   /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
   readonly listRemote: 'always' | 'if-needed' | 'never';
 };
@@ -113,6 +115,7 @@ export async function observeAndPlan(
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
+    ...(options.retitle ? { retitle: true } : {}),
   });
   return { scan, local, summaries, records, remote, shared, plan: planned };
 }

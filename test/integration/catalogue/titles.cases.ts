@@ -86,7 +86,22 @@ export const titleCases: readonly BadInput[] = [
   hostileTitle('a 255-character title (the service maximum), multi-byte', '長'.repeat(255), /^長{30,40}\.md$/),
   hostileTitle('a title of `../../.bashrc`', '../../.bashrc', /bashrc\.md$/),
   hostileFolder('a remote folder titled `..`', '..', /^untitled$/),
-  hostileFolder('a remote folder titled `.kbsync` (the state folder name)', '.kbsync', /^(?!\.kbsync$)[^/]*kbsync$/),
+  {
+    group: 'remote titles',
+    name: "a remote folder titled `.kbsync` at the root (kbsync's own state folder): its documents are said, never synced",
+    setup: async (f) => {
+      const folder = f.remoteCreate('.kbsync', undefined, { folder: true });
+      f.remoteCreate('Inside', '# Inside\n\nIn a folder with a hostile name.\n', { parent: folder });
+    },
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [/\\?"Inside\\?" is in the \.kbsync folder at the synced root, which is kbsync's own/, /Move it to another folder to sync it/, /STATE_FOLDER_SHARED/],
+    check: async (f) => {
+      assert.deepEqual([...(await localNotes(f)).keys()], [], 'nothing pulled from it');
+      const docs = f.em.admin.dump().nodes.filter((n) => n.workspaceId === f.workspaceId && n.title === 'Inside');
+      assert.equal(docs.length, 1, 'and nothing deleted');
+    },
+  },
   {
     group: 'remote titles',
     name: 'two remote documents whose titles map to the same file name (a/b, a-b)',

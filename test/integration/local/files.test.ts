@@ -118,6 +118,10 @@ describe('moveToTrash and backupText', () => {
     const root = await tempDir(t);
     const trash = path.join(root, '.kbsync', 'trash');
     await writeTree(root, { 'dir/a.md': 'keep me', 'b.md': 'b' });
+    // Without its state folder (the sync folder vanished and came back empty?) nothing is moved or made.
+    await assert.rejects(moveToTrash(root, 'b.md', trash), { code: 'STATE_DIR_MISSING' });
+    assert.equal(await fsp.readFile(path.join(root, 'b.md'), 'utf8'), 'b');
+    await fsp.mkdir(path.dirname(trash)); // the state folder exists: the ledger made it
     const now = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6));
     const expect = statFingerprint(await fsp.lstat(path.join(root, 'dir/a.md')));
     const moved = await moveToTrash(root, 'dir/a.md', trash, { expect, now });
