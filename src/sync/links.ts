@@ -1,46 +1,67 @@
-import { posix } from 'node:path';
-import { visit } from 'unist-util-visit';
-import { parseMarkdown } from '../markdown/parse.js';
-
-/** Finds the web URL of the synced document at a relative path, if there is one. */
-export type UrlOfPath = (path: string) => string | undefined;
+import { createLinker, type Linker, type LinkProblem, type LinkSite } from '../links/index.js';
+import type { Ledger } from '../ledger/index.js';
+import type { SyncContext } from './context.js';
+import { pathOf } from './decide/placement.js';
+import type { Action, ActionKind } from './decide/types.js';
+import { execute, type ActionResult } from './executor.js';
+import { recordEntryOf, type Observation } from './observe/observe.js';
 
 /**
- * Relative links between synced files mean nothing in the knowledge base, so on push they become
- * the target document's URL. Only the URL text is replaced, by source offsets, so every other byte
- * of the file stays as written; on pull the local source of unchanged blocks keeps the relative link.
+ * The links of a run (src/links): a pushed body's links to synced files become their documents' URLs,
+ * the rest are reported. Passed along as `urlOf`, which is what the decisions ask of it.
  */
-export function linksToUrls(body: string, fromPath: string, urlOf: UrlOfPath): string {
-  const edits: { start: number; end: number; url: string }[] = [];
-  // The same reading as everywhere else (CommonMark + GFM, loaded on first use).
-  visit(parseMarkdown(body), (node) => {
-    if (node.type !== 'link' && node.type !== 'definition') return;
-    const target = resolveTarget(node.url, fromPath);
-    const url = target && urlOf(target.path);
-    if (!url || !node.position) return;
-    const start = node.position.start.offset ?? 0;
-    const source = body.slice(start, node.position.end.offset);
-    // The URL appears verbatim in the node's source; replace its last occurrence (the link text comes first).
-    const at = source.lastIndexOf(node.url);
-    if (at < 0) return;
-    edits.push({ start: start + at, end: start + at + node.url.length, url: url + target.hash });
+export type UrlOfPath = Linker;
+
+/** Exactly what a push sends for a body's links (the decisions call this through pushMarkdown). */
+export const linksToUrls = (body: string, fromPath: string, links: Linker): string => links.rewrite(body, fromPath);
+
+/** Where links start from when the config says nothing: the synced root, served at the top of its host. */
+export const DEFAULT_SITE: LinkSite = { root: '', basePath: '/' };
+
+/** Actions that send a file's body: the files whose links a run reports. */
+const SENDS: ReadonlySet<ActionKind> = new Set(['create', 'adopt', 'push', 'merge', 'recreate', 'move']);
+
+/** Decisions that make a new document, so a new URL other files may link to. */
+const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']);
+
+/**
+ * The run's links, over the files this run syncs. A document's URL comes from the ledger, or for a file
+ * about to be linked to its existing document (adopt), from the listing.
+ */
+export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite): Linker {
+  const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
+  return createLinker({
+    root: observation.scan.root,
+    site,
+    synced: new Set(observation.local.entries.keys()),
+    known: (path) => observation.local.texts.get(path)?.text,
+    urlOf: (path) => ledger?.documents.summary(path)?.url ?? adopting.get(path),
   });
-  let out = body;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.url + out.slice(edit.end);
-  return out;
 }
 
-function resolveTarget(url: string, fromPath: string): { path: string; hash: string } | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('#')) return undefined;
-  const [pathPart = '', ...rest] = url.split('#');
-  if (!/\.md$/i.test(pathPart)) return undefined;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathPart);
-  } catch {
-    return undefined;
-  }
-  const path = posix.normalize(posix.join(posix.dirname(fromPath), decoded));
-  if (path.startsWith('../')) return undefined;
-  return { path, hash: rest.length > 0 ? `#${rest.join('#')}` : '' };
+/** Broken links of the files this run sends, or (`all`, for --check-links) of every synced file. */
+export function linkReport(linker: Linker, observation: Observation, all: boolean): LinkProblem[] {
+  const paths = all ? [...observation.local.entries.keys()].sort() : observation.plan.actions.filter((action) => SENDS.has(action.kind)).map(pathOf);
+  return linker.problems(paths);
+}
+
+/**
+ * The service reads a body back as plain text, so no later run can see that a link was sent before its
+ * target had a document. After the run, the bodies holding such links (sent earlier in this run, or in
+ * an earlier run when the target did not exist yet) are sent again, now with the documents' URLs.
+ * Only failures are returned: each file was already counted by the action that sent it first.
+ */
+export async function relink(ctx: SyncContext, results: readonly ActionResult[]): Promise<ActionResult[]> {
+  const linker = ctx.urlOf;
+  if (!linker) return [];
+  const fresh = new Set(results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path));
+  const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
+  const actions: Action[] = linker.stale(fresh).flatMap((path) => {
+    const summary = ctx.ledger.documents.summary(path);
+    return summary && !failed.has(path) ? [{ kind: 'push' as const, record: recordEntryOf(summary) }] : [];
+  });
+  if (actions.length === 0) return [];
+  ctx.logger.info({ paths: actions.map(pathOf) }, 'sending %d document(s) again so their links point at documents created in this run', actions.length);
+  const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
+  return again.filter((result) => !result.ok);
 }

@@ -4,6 +4,8 @@ import { SafetyError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewOf, type Preview } from '../../sync/preview.js';
+import { runLinker } from '../../sync/links.js';
+import { siteOf } from '../../setup/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
@@ -39,7 +41,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const only = selector(session.config.root, wanted);
     const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
     const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
-    const urlOf = session.config.links && ledger ? (target: string) => ledger.documents.summary(target)?.url : undefined;
+    const urlOf = session.config.links && mode !== 'pull' ? runLinker(inspection, ledger, siteOf(session.config)) : undefined;
     const previews = decided.map((d) => previewOf(d, urlOf));
     if (flags.json) {
       const report: DiffReport = { mode, files: previews, pending };
