@@ -23,9 +23,10 @@ export type Linker = {
   resending(paths: ReadonlySet<string>): Linker;
   /**
    * Files whose document holds links that were, or may have been, sent before their target had a
-   * document: their own rewrite found a target waiting, or they link to a file whose URL is `fresh`.
+   * document: their own rewrite found a target waiting, or they link to a file whose URL is `fresh` and
+   * their body was not `sent` (with that URL) in this run.
    */
-  stale(fresh: ReadonlySet<string>): string[];
+  stale(fresh: ReadonlySet<string>, sent: (path: string) => boolean): string[];
   /** The broken links of these files (front matter lines counted). */
   problems(paths: Iterable<string>): LinkProblem[];
 };
@@ -46,7 +47,7 @@ export function createLinker(input: LinkerInput): Linker {
     },
     mustResend: (path) => resend.has(path),
     resending: (paths) => make(paths),
-    stale(fresh) {
+    stale(fresh, sent) {
       const out = new Set<string>();
       for (const [path, targets] of waiting) if ([...targets].some((target) => input.urlOf(target) !== undefined)) out.add(path);
       if (fresh.size === 0) return [...out];
@@ -54,9 +55,9 @@ export function createLinker(input: LinkerInput): Linker {
         if (out.has(path)) continue;
         const file = tree.bodyOf(path);
         if (!file) continue;
-        const sent = linked.get(path);
+        const withUrl = sent(path) ? linked.get(path) : undefined;
         const targets = fileTargets(uses, path, () => usesOf(path, file.body));
-        if (targets.some((target) => fresh.has(target) && !sent?.has(target))) out.add(path);
+        if (targets.some((target) => fresh.has(target) && !withUrl?.has(target))) out.add(path);
       }
       return [...out].sort();
     },

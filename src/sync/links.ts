@@ -56,7 +56,9 @@ export async function relink(ctx: SyncContext, results: readonly ActionResult[])
   if (!linker) return [];
   const fresh = new Set(results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path));
   const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
-  const actions: Action[] = linker.stale(fresh).flatMap((path) => {
+  // A body rewritten but not sent (the service already agreed, as far as it can see) may still hold the old link.
+  const pushed = new Set(results.filter((r) => r.ok && r.result === 'pushed').map((r) => r.path));
+  const actions: Action[] = linker.stale(fresh, (path) => pushed.has(path)).flatMap((path) => {
     const summary = ctx.ledger.documents.summary(path);
     return summary && !failed.has(path) ? [{ kind: 'push' as const, record: recordEntryOf(summary) }] : [];
   });
