@@ -29,6 +29,8 @@ export type Linker = {
   stale(fresh: ReadonlySet<string>, sent: (path: string) => boolean): string[];
   /** The broken links of these files (front matter lines counted). */
   problems(paths: Iterable<string>): LinkProblem[];
+  /** Links of the synced files to `gone` (files whose documents this run deletes): they die with the document. */
+  orphaned(gone: ReadonlySet<string>): LinkProblem[];
 };
 
 export function createLinker(input: LinkerInput): Linker {
@@ -60,6 +62,21 @@ export function createLinker(input: LinkerInput): Linker {
         if (targets.some((target) => fresh.has(target) && !withUrl?.has(target))) out.add(path);
       }
       return [...out].sort();
+    },
+    orphaned(gone) {
+      if (gone.size === 0) return [];
+      // Resolved as if the gone files were still there, to find the links that pointed at them.
+      const before = { ...tree, synced: new Set([...input.synced, ...gone]) };
+      const out: LinkProblem[] = [];
+      for (const path of input.synced) {
+        const file = tree.bodyOf(path);
+        if (!file) continue;
+        for (const use of linkUses(file.body, (url) => resolveLink(url, path, before, input.site))) {
+          if (use.outcome.kind !== 'file' || !gone.has(use.outcome.path)) continue;
+          out.push({ path, line: use.line + file.lineOffset, target: use.url, reason: 'missing', message: `${use.outcome.path} was deleted, and its document with it` });
+        }
+      }
+      return out;
     },
     problems(paths) {
       const out: LinkProblem[] = [];

@@ -39,10 +39,17 @@ export function runLinker(observation: Observation, ledger: Pick<Ledger, 'docume
   });
 }
 
-/** Broken links of the files this run sends, or (`all`, for --check-links) of every synced file. */
+/**
+ * Broken links of the files this run sends, or (`all`, for --check-links) of every synced file; and in any
+ * case the links of unchanged files to documents this run deletes, which die with them.
+ */
 export function linkReport(linker: Linker, observation: Observation, all: boolean): LinkProblem[] {
-  const paths = all ? [...observation.local.entries.keys()].sort() : observation.plan.actions.filter((action) => SENDS.has(action.kind)).map(pathOf);
-  return linker.problems(paths);
+  const actions = observation.plan.actions;
+  const paths = all ? [...observation.local.entries.keys()].sort() : actions.filter((action) => SENDS.has(action.kind)).map(pathOf);
+  const reported = linker.problems(paths);
+  const checked = new Set(paths);
+  const orphaned = all ? [] : linker.orphaned(new Set(actions.filter((action) => action.kind === 'delete-remote').map(pathOf))).filter((p) => !checked.has(p.path));
+  return [...reported, ...orphaned];
 }
 
 /**

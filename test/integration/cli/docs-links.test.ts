@@ -85,7 +85,7 @@ test('docs-site links become working document URLs in one push; the rest are rep
   });
 });
 
-test('a link to a file added later is sent again once its document exists, and then never again', async () => {
+test('a link to a file added later is sent again once its document exists, and never again; a link to a deleted one is reported', async () => {
   await withSyncFixture(async (f) => {
     await f.write('a.md', '# A\n\nSee [b](b.md).\n');
     const first = await f.sync(['--push']);
@@ -98,6 +98,15 @@ test('a link to a file added later is sent again once its document exists, and t
     assert.equal(await titleAt(url ?? ''), 'B', 'a.md was sent again with b.md\'s document URL');
     const third = await f.sync(['--push']);
     assert.equal(third.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'steady state: nothing sent again');
+
+    await f.remove('b.md');
+    const fourth = await f.sync(['--push']);
+    assert.equal(fourth.code, 0, fourth.stderr);
+    assert.deepEqual(
+      fourth.report?.links.map((l) => [l.path, l.line, l.target, l.message]),
+      [['a.md', 3, 'b.md', 'b.md was deleted, and its document with it']],
+      'the unchanged file whose link died with the document is told about',
+    );
   });
 });
 
