@@ -36,9 +36,10 @@ function previewLines(preview: Preview): string[] {
 
 async function run(wanted: string | undefined, flags: Flags): Promise<void> {
   const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
-  if (flags.format === 'markdown' && (mode !== 'push' || flags.json)) {
-    throw new InputError('USAGE', '--format markdown shows what a push would publish (a pull-request comment for docs as code), instead of --json.', { hint: 'Pass --push, and not --json.' });
+  if (flags.format === 'markdown' && mode !== 'push') {
+    throw new InputError('USAGE', '--format markdown shows what a push would publish (a pull-request comment for docs as code).', { hint: 'Add --push.' });
   }
+  if (flags.format === 'markdown' && flags.json) throw new InputError('USAGE', '--json and --format markdown ask for two formats.', { hint: 'Pass one of them.' });
   await withInspection({ config: flags.config, mode, offline: false }, async ({ session, ledger, inspection }) => {
     const refusal = inspection.plan.refusal;
     if (refusal) throw new SafetyError(refusal.code, `A sync would refuse to act: ${refusal.message}`);
