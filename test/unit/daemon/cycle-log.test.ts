@@ -17,6 +17,7 @@ test('the daemon logs the broken links of the files a cycle sent, with file, lin
     skipped: [],
     links: [{ path: 'guide.md', line: 7, target: '/gone', reason: 'missing', message: 'there is no file gone' }],
     resumed: 0,
+    interrupted: false,
     calls: 0,
     endpointCalls: {},
     durationMs: 1,
