@@ -120,7 +120,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    results.push(...(await relink(ctx, results)));
+    results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
     // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
     ledger.transaction(() => {
       for (const file of local.touched) {

@@ -52,25 +52,41 @@ export function linkReport(linker: Linker, observation: Observation, all: boolea
   return [...reported, ...orphaned];
 }
 
+/** Files whose bodies must still be sent again for their links (a run stopped or failed before it could). */
+const RESEND_KEY = 'links.resend';
+
 /**
  * The service reads a body back as plain text, so no later run can see that a link was sent before its
  * target had a document. After the run, the bodies holding such links (sent earlier in this run, or in
- * an earlier run when the target did not exist yet) are sent again, now with the documents' URLs.
+ * an earlier run when the target did not exist yet) are sent again, now with the documents' URLs. The
+ * list is kept in the ledger until they are, so a run stopped (`stopped`) or failing first leaves it to the next.
  * Only failures are returned: each file was already counted by the action that sent it first.
  */
-export async function relink(ctx: SyncContext, results: readonly ActionResult[]): Promise<ActionResult[]> {
+export async function relink(ctx: SyncContext, results: readonly ActionResult[], stopped: boolean): Promise<ActionResult[]> {
   const linker = ctx.urlOf;
   if (!linker) return [];
   const fresh = new Set(results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path));
   const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
   // A body rewritten but not sent (the service already agreed, as far as it can see) may still hold the old link.
   const pushed = new Set(results.filter((r) => r.ok && r.result === 'pushed').map((r) => r.path));
-  const actions: Action[] = linker.stale(fresh, (path) => pushed.has(path)).flatMap((path) => {
+  const stored = ctx.ledger.meta.get(RESEND_KEY);
+  const owed = new Set([...(Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : []), ...linker.stale(fresh, (path) => pushed.has(path))]);
+  const remember = (paths: readonly string[]): void => {
+    if (paths.length > 0) ctx.ledger.meta.set(RESEND_KEY, [...paths]);
+    else ctx.ledger.meta.delete(RESEND_KEY);
+  };
+  const actions: Action[] = [...owed].sort().flatMap((path) => {
     const summary = ctx.ledger.documents.summary(path);
     return summary && !failed.has(path) ? [{ kind: 'push' as const, record: recordEntryOf(summary) }] : [];
   });
-  if (actions.length === 0) return [];
-  ctx.logger.info({ paths: actions.map(pathOf) }, 'sending %d document(s) again so their links point at documents created in this run', actions.length);
+  if (stopped || actions.length === 0) {
+    remember(stopped ? [...owed] : [...owed].filter((path) => failed.has(path)));
+    return [];
+  }
+  ctx.logger.info({ paths: actions.map(pathOf) }, 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
+  remember([...owed]);
   const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
-  return again.filter((result) => !result.ok);
+  const notDone = again.filter((result) => !result.ok);
+  remember([...notDone.map((r) => r.path), ...[...owed].filter((path) => failed.has(path))]);
+  return notDone;
 }

@@ -129,3 +129,22 @@ test('`sync --push --check-links --dry-run` needs no token and no service settin
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a re-send that failed (or a run stopped before it) is owed: the next run sends it, with the new URL', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nSee [b](b).\n');
+    assert.equal((await f.sync(['--push'])).code, 0);
+    await f.write('b.md', ''); // an empty file: its document is made without writing a body
+    f.em.admin.setFaults('5xx=1,only=overwriteContent');
+    const failing = await f.sync(['--push']);
+    assert.equal(failing.code, 1, failing.stderr);
+    assert.deepEqual(failing.report?.results.filter((r) => !r.ok).map((r) => r.path), ['a.md']);
+    f.em.admin.setFaults('');
+    const next = await f.sync(['--push']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(next.report?.callsByEndpoint['overwriteContent'], 1);
+    const [url] = remoteLinks(f).get('A') ?? [];
+    assert.equal(await titleAt(url ?? ''), 'b');
+    assert.equal((await f.sync(['--push'])).report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'owed once, sent once');
+  });
+});
