@@ -12,7 +12,7 @@ import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkSite } from '../links/index.js';
-import { DEFAULT_SITE, linkReport, relink, runLinker } from './links.js';
+import { DEFAULT_SITE, linkReport, relink, runLinker } from './run-links.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly dryRun: boolean;
@@ -81,7 +81,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length);
 
-  // Links (src/links via ./links.ts): reported for the files this run sends; --check-links checks all and gates the run.
+  // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;
   const linker = (options.links && options.mode !== 'pull') || checkLinks ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : undefined;
   const links = linker ? linkReport(linker, observation, checkLinks) : [];

@@ -7,7 +7,7 @@ import { RemoteStateStore } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
-import { DEFAULT_SITE, runLinker } from './links.js';
+import { DEFAULT_SITE, runLinker } from './run-links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
 
 /**

@@ -4,7 +4,7 @@ import { InputError, SafetyError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewOf, type Preview } from '../../sync/preview.js';
-import { linkReport, runLinker } from '../../sync/links.js';
+import { linkReport, runLinker } from '../../sync/run-links.js';
 import { markdownPreview } from '../output/markdown-preview.js';
 import { siteOf } from '../../setup/index.js';
 import type { CliCommand } from '../command.js';
