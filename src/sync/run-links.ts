@@ -16,17 +16,24 @@ const SENDS: ReadonlySet<ActionKind> = new Set(['create', 'adopt', 'push', 'merg
 const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']);
 
 /**
- * The run's links, over the files this run syncs. A document's URL comes from the ledger, or for a file
- * about to be linked to its existing document (adopt), from the listing.
+ * The run's links, over the files this run syncs. A document's URL comes from the ledger; else, when the
+ * run listed the service, from the listing: the document a planner record (the shared state's, for a
+ * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
  */
 export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite): Linker {
+  const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
+  const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
+  const recorded = (path: string): string | undefined => {
+    const docKey = observation.records.get(path)?.docKey;
+    return docKey === undefined ? undefined : listed?.get(docKey)?.url;
+  };
   return createLinker({
     root: observation.scan.root,
     site,
     synced: new Set(observation.local.entries.keys()),
     known: (path) => observation.local.texts.get(path)?.text,
-    urlOf: (path) => ledger?.documents.summary(path)?.url ?? adopting.get(path),
+    urlOf: (path) => ledger?.documents.summary(path)?.url ?? recorded(path) ?? adopting.get(path) ?? atPath.get(path),
   });
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAction, runAction } from '../../helpers/action-runner.js';
 import { withEmulator } from '../../helpers/emulator.js';
+import { userNodes } from '../../helpers/sync-fixture.js';
 
 const WRITES = ['createDocument', 'deleteDocument', 'overwriteContent', 'appendText'] as const;
 
@@ -28,7 +29,7 @@ test('the GitHub Action, run step by step as a runner would: publish with annota
         const publish = await runAction({ mode: 'publish', root: 'docs', token: em.seed.token, ...service }, workspace);
         assert.equal(publish.code, 0, publish.stderr + publish.stdout);
         assert.deepEqual(publish.skipped, ['actions/setup-node@v4']);
-        assert.deepEqual(em.admin.dump().nodes.filter((n) => n.docType === 'DOC').map((n) => n.title).sort(), ['Handbook', 'Setup']);
+        assert.deepEqual(userNodes(em.admin.dump().nodes).filter((n) => n.docType === 'DOC').map((n) => n.title).sort(), ['Handbook', 'Setup']);
         assert.match(publish.stdout, /^::warning file=docs\/index\.md,line=4,title=LINK_BROKEN::Broken link "\/guides\/gone": there is no file guides\/gone/m);
         assert.match(publish.summary, /### ✅ kbsync push\n\n\| Created \| Updated \| Deleted \| Held \| Failed \| Refused \| Broken links \|\n\|---\|---\|---\|---\|---\|---\|---\|\n\| 2 \| 0 \| 0 \| 0 \| 0 \| 0 \| 1 \|/);
         assert.match(publish.summary, /\| `index\.md` \| created \|/);
