@@ -36,6 +36,8 @@ export const CODE_TABLE = [
   { codes: ['ROOT_TOO_BROAD'], means: 'The root is `/`, your home folder or a folder holding it: kbsync would publish every Markdown file on the machine. Fix `root`; to mean it, `allowBroadRoot: true`.' },
   { codes: ['WORKSPACE_CHOICE', 'WORKSPACE_UNKNOWN', 'NO_WORKSPACES'], means: '`init` / `workspaces` / `clone` need `--workspace`, a valid id, or a user who sees a workspace.' },
   { codes: ['CLONE_TARGET_EXISTS', 'CLONE_NOT_A_DOCUMENT', 'CLONE_NOT_IN_TREE', 'DEMO_FOLDER_EXISTS'], means: '`clone` (and `demo --dir`) only write into a new or empty folder, and `clone` needs a folder or workspace URL it can find.' },
+  { codes: ['LINK_BROKEN'], means: 'A link cannot work in the knowledge base: the report names file, line, target and reason (`missing`, `not-synced`, `outside-root`, `anchor-missing`, `malformed`; see [Links](#links)). Fix the link or add the file; `site.root` / `site.basePath` say how site-absolute links are meant. With `--check-links` nothing is sent (exit 5).' },
+  { codes: ['USAGE'], means: 'Options that cannot go together, or one that needs another (`--json` with `--output-format github`, `diff --format markdown` without `--push`): the message names them.' },
   { codes: ['SEARCH_EMPTY'], means: '`kbsync search` needs words to search for.' },
   { codes: ['EMULATOR_BAD_OPTION', 'EMULATOR_BAD_FAULTS', 'EMULATOR_CANNOT_LISTEN'], means: '`kbsync emulator` got an option it cannot use (the message names it), or its port is taken.' },
   { codes: ['TITLE_KEPT'], means: 'A file\'s title changed, but the service cannot rename a document: it keeps its title. `kbsync sync --retitle` replaces it with a new document under the new title (a new URL; the old one is deleted).' },

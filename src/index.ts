@@ -9,6 +9,7 @@ export { RequestQueue, type QueueStats } from './queue/index.js';
 export { openLedger, Ledger, type DocumentRecord, type DocumentSummary } from './ledger/index.js';
 export { loadConfig, createTokenSource, type Config } from './config/index.js';
 export { parseDocument, outline, blocksToMarkdown, merge3, align, toPushMarkdown, type MergeResult } from './markdown/index.js';
+export { resolveLink, createLinker, headingAnchors, type LinkOutcome, type LinkProblem, type LinkSite, type LinkTree, type Linker } from './links/index.js';
 export { scanLocal, safeName, fileNameForTitle, writeFileAtomic, type LocalScan } from './local/index.js';
 export { runSync, type SyncOptions, type SyncDeps } from './sync/engine.js';
 export { plan } from './sync/decide/plan.js';

@@ -1,3 +1,5 @@
+import { InputError, KbsyncError, SafetyError } from '../errors.js';
+
 /**
  * Exit codes are part of kbsync's interface (scripts and CI depend on them). This table is the one
  * source: the CLI's code, `--help` and the README's table (`npm run gen:docs`) all come from it.
@@ -8,6 +10,7 @@ export const EXIT_CODES = [
   { name: 'usage', code: 2, means: 'Bad usage, configuration or input (a missing or too broad root among them): nothing was done.' },
   { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed. Nothing was done.' },
   { name: 'service', code: 4, means: 'The service could not be used: unreachable, token rejected, a scope missing, a wrong API path.' },
+  { name: 'brokenLinks', code: 5, means: '`sync --check-links` found a link that cannot work in the knowledge base (`LINK_BROKEN`); nothing was sent.' },
   { name: 'interrupted', code: 130, means: 'Stopped by Ctrl+C (SIGINT): the work under way was finished and reported; the next run does the rest.' },
   { name: 'terminated', code: 143, means: 'Stopped by SIGTERM (a service manager, a cancelled CI job): the same as 130.' },
 ] as const;
@@ -18,3 +21,11 @@ export type ExitCode = Entry['code'];
 
 /** The exit code for a run stopped by `signal`. */
 export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
+
+/** The exit code of a command that ended with `error`. */
+export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof SafetyError) return ExitCode.refused;
+  if (error instanceof InputError) return ExitCode.usage;
+  if (error instanceof KbsyncError) return error.code.startsWith('API_') ? ExitCode.service : ExitCode.partial;
+  return ExitCode.partial;
+}

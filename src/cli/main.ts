@@ -1,21 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KbsyncError, SafetyError, InputError, messageOf } from '../errors.js';
+import { KbsyncError, messageOf } from '../errors.js';
 import { commands } from './commands/index.js';
 import { redact } from '../secrets.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { packageRoot } from '../package-root.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-
-function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof SafetyError) return ExitCode.refused;
-  if (error instanceof InputError) return ExitCode.usage;
-  if (error instanceof KbsyncError) return error.code.startsWith('API_') ? ExitCode.service : ExitCode.partial;
-  return ExitCode.partial;
-}
 
 export function buildProgram(): Command {
   const program = new Command('kbsync')

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { KbClient } from '../api/index.js';
-import { loadConfig, type Config } from '../config/index.js';
+import { loadConfig, type Config, type TokenSource } from '../config/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { createServiceClient, openStateLedger } from '../setup/index.js';
@@ -12,7 +12,10 @@ export type Session = {
   readonly config: Config;
   readonly configPath: string | undefined;
   readonly client: KbClient;
+  readonly token: TokenSource;
   readonly logger: Logger;
+  /** Service settings the configuration lacks (only with `localOnly`): the client must not be used then. */
+  readonly unconfigured: readonly string[];
 };
 
 export type SessionOptions = {
@@ -22,16 +25,18 @@ export type SessionOptions = {
   readonly env?: NodeJS.ProcessEnv;
   /** Default process.cwd(). */
   readonly cwd?: string;
+  /** Allow a configuration without service settings, for a command that may work from local files alone. */
+  readonly localOnly?: boolean;
 };
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const { config, configPath, warnings } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env });
+  const { config, configPath, warnings, unconfigured } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env, localOnly: options.localOnly ?? false });
   const logger = createLogger({ level: options.quiet ? 'warn' : config.log.level });
   for (const warning of warnings) logger.warn(warning);
-  const { client } = createServiceClient(config.service, { env, cwd: configPath ? join(configPath, '..') : cwd, logger });
-  return { config, configPath: configPath ?? undefined, client, logger };
+  const { client, token } = createServiceClient(config.service, { env, cwd: configPath ? join(configPath, '..') : cwd, logger });
+  return { config, configPath: configPath ?? undefined, client, token, logger, unconfigured };
 }
 
 export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {

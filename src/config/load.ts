@@ -18,6 +18,11 @@ export type LoadConfigOptions = {
   readonly path?: string;
   readonly cwd: string;
   readonly env: Env;
+  /**
+   * For commands that only read local files (`sync --check-links --dry-run`): the service settings may be
+   * missing, so a pull request from a fork (no secrets, no variables) can still check its links.
+   */
+  readonly localOnly?: boolean;
 };
 
 export type LoadedConfig = {
@@ -25,7 +30,16 @@ export type LoadedConfig = {
   /** The file read, or null when the environment alone provided the configuration. */
   readonly configPath: string | null;
   readonly warnings: readonly string[];
+  /** With `localOnly`: the service settings that were missing (stand-ins were used; never call the service then). */
+  readonly unconfigured: readonly string[];
 };
+
+/** Keys a local-only command can do without, with stand-ins that pass validation and are never used. */
+const SERVICE_KEYS: readonly (readonly [readonly string[], string])[] = [
+  [['workspaceId'], 'unconfigured'],
+  [['service', 'baseUrl'], 'http://127.0.0.1:9'],
+  [['service', 'operatorId'], 'unconfigured'],
+];
 
 const REQUIRED_FROM_ENV = ['KBSYNC_WORKSPACE_ID', 'KBSYNC_SERVICE_BASE_URL', 'KBSYNC_SERVICE_OPERATOR_ID'];
 
@@ -33,7 +47,7 @@ const REQUIRED_FROM_ENV = ['KBSYNC_WORKSPACE_ID', 'KBSYNC_SERVICE_BASE_URL', 'KB
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const explicit = options.path ?? options.env['KBSYNC_CONFIG'];
   const configPath = explicit ? resolveUserPath(options.cwd, explicit, options.env) : path.join(options.cwd, CONFIG_FILE_NAME);
-  const file = await readConfigFile(configPath, explicit !== undefined, options.env);
+  const file = await readConfigFile(configPath, explicit !== undefined, options.env, options.localOnly ?? false);
   const warnings: string[] = [];
   if (file) {
     const literal = literalToken(file.raw);
@@ -48,7 +62,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
   const overrides = envOverrides(options.env);
-  const input = applyOverrides(file?.raw ?? {}, overrides.values);
+  const given = applyOverrides(file?.raw ?? {}, overrides.values);
+  const unconfigured = options.localOnly ? SERVICE_KEYS.filter(([key]) => valueAt(given, key) === undefined) : [];
+  const input = unconfigured.reduce((acc, [key, standIn]) => applyOverrides(acc, nest(key, standIn)), given);
   const parsed = ConfigSchema.safeParse(input);
   const shownPath = file ? configPath : 'the configuration (from KBSYNC_* variables)';
   if (!parsed.success) {
@@ -60,12 +76,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const tokenEnv = 'env' in parsed.data.service.token ? parsed.data.service.token.env : null;
   warnings.push(...overrides.warnings.filter((warning) => !warning.startsWith(`${tokenEnv} `)));
   const configDir = file ? path.dirname(configPath) : options.cwd;
-  return { config: resolvePaths(parsed.data, configDir, options.env), configPath: file ? configPath : null, warnings };
+  return {
+    config: resolvePaths(parsed.data, configDir, options.env),
+    configPath: file ? configPath : null,
+    warnings,
+    unconfigured: unconfigured.map(([key]) => key.join('.')),
+  };
 }
+
+function valueAt(value: unknown, key: readonly string[]): unknown {
+  return key.reduce<unknown>((node, part) => (isPlainObject(node) ? node[part] : undefined), value);
+}
+
+const nest = (key: readonly string[], value: unknown): Record<string, unknown> =>
+  key.reduceRight<Record<string, unknown>>((inner, part) => ({ [part]: inner }), value as Record<string, unknown>);
 
 type ConfigFile = { readonly raw: Record<string, unknown>; readonly mode: number };
 
-async function readConfigFile(configPath: string, explicit: boolean, env: Env): Promise<ConfigFile | null> {
+async function readConfigFile(configPath: string, explicit: boolean, env: Env, localOnly: boolean): Promise<ConfigFile | null> {
   let text: string;
   let mode: number;
   try {
@@ -78,7 +106,7 @@ async function readConfigFile(configPath: string, explicit: boolean, env: Env): 
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !explicit && REQUIRED_FROM_ENV.every((name) => env[name])) return null;
+    if (code === 'ENOENT' && !explicit && (localOnly || REQUIRED_FROM_ENV.every((name) => env[name]))) return null;
     if (code === 'ENOENT') {
       throw new InputError('CONFIG_MISSING', `No configuration file at ${configPath}.`, {
         hint: 'Run `kbsync init` to create one, pass --config FILE, or set KBSYNC_WORKSPACE_ID, KBSYNC_SERVICE_BASE_URL and KBSYNC_SERVICE_OPERATOR_ID.',
@@ -126,6 +154,7 @@ function resolvePaths(config: ParsedConfig, configDir: string, env: Env): Config
     ...config,
     root,
     stateDir: resolveUserPath(root, config.stateDir, env),
+    site: { ...config.site, root: config.site.root === null ? null : resolveUserPath(configDir, config.site.root, env) },
     service: { ...config.service, baseUrl: config.service.baseUrl.replace(/\/+$/, ''), token },
   };
 }

@@ -68,6 +68,20 @@ const BackupsSchema = z
   })
   .describe('Backups of bodies kbsync replaced (<stateDir>/backups): how many, and for how long, they are kept.');
 
+const SiteSchema = z
+  .strictObject({
+    root: text('a folder path')
+      .nullable()
+      .default(null)
+      .describe('The folder that site-absolute links (/guide/setup) start from, relative to this file (null: the synced root). It may lie above the synced root.'),
+    basePath: z
+      .string({ error: 'expected a URL path such as "/" or "/docs/"' })
+      .regex(/^\/[^?#\s]*$/, { error: 'expected a URL path that starts with "/", such as "/" or "/docs/"' })
+      .default('/')
+      .describe('The URL path the docs site is served under (e.g. "/cli/v10/"): removed from site-absolute links before they are resolved.'),
+  })
+  .describe('How the docs site the files are written for addresses them, so that its links can be resolved to documents.');
+
 const LogSchema = z
   .strictObject({
     level: z
@@ -100,7 +114,11 @@ export const ConfigSchema = z
       .describe('Allow a root that is /, your home folder, or a folder holding it (refused by default: it would publish every Markdown file on the machine).'),
     backups: BackupsSchema.prefault({}),
     guards: GuardsSchema.prefault({}),
-    links: z.boolean({ error: 'expected true or false' }).default(true).describe('Rewrite links between synced Markdown files to links between documents, and back.'),
+    links: z
+      .boolean({ error: 'expected true or false' })
+      .default(true)
+      .describe('On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents.'),
+    site: SiteSchema.prefault({}),
     watch: WatchSchema.prefault({}),
     log: LogSchema.prefault({}),
   })

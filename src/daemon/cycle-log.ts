@@ -48,6 +48,10 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
     now.add(key);
     if (!known.has(key)) logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
   }
+  // Reported for the files this cycle sent, so each broken link is said once per change of its file.
+  for (const link of report.links) {
+    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, `${link.path}:${link.line}: broken link "${link.target}": ${link.message}`);
+  }
   for (const item of report.pending) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },

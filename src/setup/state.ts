@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Config } from '../config/index.js';
 import { openLedger, type Ledger } from '../ledger/index.js';
 import { assertNarrowRoot, assertRootDirectorySync } from '../local/index.js';
@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
 import type { SyncOptions } from '../sync/engine.js';
 import type { SyncMode } from '../sync/decide/types.js';
+import type { LinkSite } from '../links/index.js';
 import { explainLocked } from './lock-holder.js';
 
 export function ledgerPath(config: Config): string {
@@ -29,7 +30,13 @@ export function openStateLedger(config: Config, logger: Logger, options: { reado
   }
 }
 
-export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boolean; force: boolean }): SyncOptions {
+/** The site as the link resolver takes it: its root relative to the synced root (POSIX), its base path ending in `/`. */
+export function siteOf(config: Config): LinkSite {
+  const root = config.site.root === null ? '' : relative(config.root, config.site.root).split(sep).join('/');
+  return { root, basePath: config.site.basePath.endsWith('/') ? config.site.basePath : `${config.site.basePath}/` };
+}
+
+export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boolean; force: boolean; checkLinks?: boolean }): SyncOptions {
   return {
     root: config.root,
     stateDir: config.stateDir,
@@ -39,6 +46,8 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     mode: run.mode,
     dryRun: run.dryRun,
     links: config.links,
+    site: siteOf(config),
+    ...(run.checkLinks ? { checkLinks: true } : {}),
     include: config.include,
     exclude: config.exclude,
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },

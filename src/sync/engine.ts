@@ -11,10 +11,16 @@ import { RemoteStateStore, STATE_FOLDER, type StateDoc, type TargetCache } from 
 import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
+import type { LinkSite } from '../links/index.js';
+import { DEFAULT_SITE, linkReport, relink, runLinker } from './run-links.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly dryRun: boolean;
   readonly links: boolean;
+  /** How the docs site addresses the files (site-absolute links). Default: the synced root at `/`. */
+  readonly site?: LinkSite;
+  /** Report the broken links of every synced file, and send nothing when there is one. */
+  readonly checkLinks?: boolean;
   /**
    * When to list the remote tree. 'always' (default for two-way and pull) lists it every run. 'if-needed'
    * (default for push; the daemon's local cycles) lists it only when new local files must be checked for
@@ -67,12 +73,19 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger, cache: targetCache(ledger, rootId) });
   // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
   const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
-  const { scan, local, remote, shared, plan: planned } = await observeAndPlan(
+  const observation = await observeAndPlan(
     { client, ledger, rootId: async () => rootId, store: () => store },
     { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always') },
   );
+  const { scan, local, remote, shared, plan: planned } = observation;
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length);
+
+  // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
+  const checkLinks = options.checkLinks ?? false;
+  const linker = (options.links && options.mode !== 'pull') || checkLinks ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : undefined;
+  const links = linker ? linkReport(linker, observation, checkLinks) : [];
+  const linksBlock = checkLinks && links.length > 0;
 
   let results: ActionResult[] = [];
   let decided: Omit<Previewed, 'assessment'>[];
@@ -82,7 +95,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     mode: options.mode,
     layout: options.layout,
     force: options.guards.force,
-    urlOf: options.links ? (target) => ledger.documents.summary(target)?.url : undefined,
+    urlOf: options.links && options.mode !== 'pull' ? linker : undefined,
     client,
     ledger,
     logger,
@@ -98,7 +111,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     now: deps.now ?? (() => new Date()),
     serverNow: () => client.serverTime() ?? new Date(),
   };
-  if (options.dryRun) {
+  if (options.dryRun || linksBlock) {
     decided = (await decideAll(assessIO(ctx), planned.actions)).map(({ assessment: _assessment, ...rest }) => rest);
   } else {
     // Old documents of moved files that an interrupted run promised to delete go first.
@@ -107,6 +120,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
     // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
     ledger.transaction(() => {
       for (const file of local.touched) {
@@ -144,6 +158,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason }))],
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
+    links,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - callsBefore,

@@ -7,6 +7,7 @@ import { RemoteStateStore } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
+import { DEFAULT_SITE, runLinker } from './run-links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
 
 /**
@@ -14,7 +15,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } 
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links'> & {
+export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -42,7 +43,7 @@ function readOnlyIO(deps: { readonly client: KbClient; readonly ledger: Ledger |
     mode: options.mode,
     force: options.guards.force,
     layout: options.layout,
-    urlOf: options.links && ledger ? (target) => ledger.documents.summary(target)?.url : undefined,
+    urlOf: options.links && options.mode !== 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : undefined,
     workspaceId: options.workspaceId,
     readBlocks: (docKey) => client.readBlocks(docKey),
     record: (path) => ledger?.documents.get(path),

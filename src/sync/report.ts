@@ -1,4 +1,5 @@
 import type { EndpointStats } from '../queue/index.js';
+import type { LinkProblem } from '../links/index.js';
 import type { ScanSkip } from '../local/index.js';
 import type { Previewed } from './decisions.js';
 import type { ActionResult } from './executor.js';
@@ -20,8 +21,12 @@ export type SyncReport = {
   readonly problems: readonly LocalProblem[];
   readonly conflictCopies: readonly string[];
   readonly skipped: readonly ScanSkip[];
+  /** Links that cannot work in the knowledge base (LINK_BROKEN): in the files this run sends, or in every file with --check-links. */
+  readonly links: readonly LinkProblem[];
   readonly conflicts: readonly string[];
+  /** Per result (`pushed`, `pulled`, `held`, `failed`...), local folders made (`folders`) and files refused (`refused`). */
   readonly counts: Readonly<Record<string, number>>;
+  /** Files that did not sync: failed, held back, or refused (not UTF-8, too large, bad front matter). */
   readonly failed: number;
   /** Operations left open by an interrupted run that this run reconciled. */
   readonly resumed: number;
@@ -32,31 +37,33 @@ export type SyncReport = {
   readonly durationMs: number;
 };
 
-export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint'> & {
+export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices'> & {
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
   readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
+  readonly notices?: readonly Notice[];
 };
 
 export function buildReport(input: ReportInput): SyncReport {
   const { options, endpointCalls, ...rest } = input;
   const counts: Record<string, number> = {};
   for (const result of input.results) {
-    const key = result.ok ? result.result : 'failed';
+    // A folder made locally is not a file pulled ("93 pulled" for 90 files).
+    const key = !result.ok ? 'failed' : result.action === 'new-local-folder' ? 'folders' : result.result;
     counts[key] = (counts[key] ?? 0) + 1;
   }
+  if (input.problems.length > 0) counts['refused'] = input.problems.length;
   const callsByEndpoint = Object.fromEntries(Object.entries(endpointCalls).filter(([, s]) => s.calls > 0).map(([name, s]) => [name, s.calls]));
   return {
     ...rest,
+    notices: input.notices ?? [],
     mode: options.mode,
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
     counts,
-    failed: input.results.filter((r) => !r.ok).length,
+    failed: input.results.filter((r) => !r.ok || r.result === 'held').length + input.problems.length,
     callsByEndpoint,
   };
 }
 
 /** Did everything that should have synced, sync? Held documents and unusable files count as not synced. */
-export const fullySynced = (report: SyncReport): boolean =>
-  !report.interrupted &&
-  report.failed === 0 && report.problems.length === 0 && !report.results.some((r) => r.ok && r.result === 'held') && !report.skipped.some((skip) => skip.code);
+export const fullySynced = (report: SyncReport): boolean => !report.interrupted && report.failed === 0 && !report.skipped.some((skip) => skip.code);

@@ -205,7 +205,8 @@ function contentDuplicates(f: SyncFixture): string[] {
 }
 
 function onlyHeld(report: SyncReport | undefined): boolean {
-  return report !== undefined && report.failed === 0 && report.problems.length === 0 && report.results.every((r) => r.ok);
+  // `failed` counts held files too; held is what this allows, so it asks for no failed action and no refused file.
+  return report !== undefined && report.problems.length === 0 && report.results.every((r) => r.ok);
 }
 
 function summarise(report: SyncReport | undefined): string {

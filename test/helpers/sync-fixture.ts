@@ -58,7 +58,9 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
   const withReport = (result: CliResult): CliResult & { report?: SyncReport } => {
     const line = result.stdout.trim().split('\n').pop() ?? '';
     if (!line.startsWith('{')) return result;
-    return { ...result, report: JSON.parse(line) as SyncReport };
+    const parsed = JSON.parse(line) as SyncReport | { readonly error: unknown };
+    // A run that stopped prints only a verdict ({ ok, exitCode, error }): there is no report.
+    return 'error' in parsed ? result : { ...result, report: parsed };
   };
   const fixture: SyncFixture = {
     em,

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { KbClient, RemoteNode } from '../../api/index.js';
@@ -63,12 +63,22 @@ async function refuseNonEmpty(dir: string): Promise<void> {
   }
 }
 
-async function run(url: string, dirArg: string | undefined, flags: Flags): Promise<void> {
-  const { client, service, tokenSource } = await clientFromFlags(flags);
-  const node = await client.getNodeByUrl(url);
-  const target = await targetOf(client, node);
-  const dir = path.resolve(dirArg ?? safeName(target.title, { siblings: new Set() }));
-  await refuseNonEmpty(dir);
+/**
+ * Variables that would override what the clone writes in its config (the folder, the workspace, the remote
+ * folder): honoured, they send the first pull somewhere else (KBSYNC_ROOT=./docs: "ROOT_MISSING").
+ */
+const CLONE_DECIDES = ['KBSYNC_ROOT', 'KBSYNC_WORKSPACE_ID', 'KBSYNC_REMOTE_FOLDER'];
+
+/** A clone that failed leaves nothing behind, so running it again just works (the target was new or empty). */
+async function undo(dir: string, made: boolean): Promise<void> {
+  if (made) return fsp.rm(dir, { recursive: true, force: true });
+  for (const entry of await fsp.readdir(dir).catch(() => [])) await fsp.rm(path.join(dir, entry), { recursive: true, force: true });
+}
+
+type Origin = { readonly node: RemoteNode; readonly target: Target } & Pick<Awaited<ReturnType<typeof clientFromFlags>>, 'service' | 'tokenSource'>;
+
+/** Writes the new folder's config and pulls into it; returns the exit code. */
+async function cloneInto(dir: string, { node, target, service, tokenSource }: Origin): Promise<ExitCode> {
   const { configPath } = await writeNewConfig(
     dir,
     {
@@ -80,10 +90,35 @@ async function run(url: string, dirArg: string | undefined, flags: Flags): Promi
     { force: false },
   );
   console.log(`Cloning "${target.title}" into ${dir}${target.document ? ` (the folder holding "${target.document.title}")` : ''}`);
-  const session = await openSession({ config: configPath ?? undefined, quiet: true });
+  // The clone's own settings win over the shell's for this first pull: they are what it just wrote.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLONE_DECIDES.includes(name)));
+  const session = await openSession({ config: configPath ?? undefined, quiet: true, env });
   const report = await syncAndPrint(session, 'pull', (line) => console.log(line));
   console.log(`Linked. From ${path.relative(process.cwd(), dir) || '.'}, \`kbsync sync\` keeps it in step.`);
-  process.exitCode = fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+  return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+}
+
+async function run(url: string, dirArg: string | undefined, flags: Flags): Promise<void> {
+  const { client, service, tokenSource } = await clientFromFlags(flags);
+  const node = await client.getNodeByUrl(url);
+  const target = await targetOf(client, node);
+  const dir = path.resolve(dirArg ?? safeName(target.title, { siblings: new Set() }));
+  await refuseNonEmpty(dir);
+  const made = !existsSync(dir);
+  try {
+    process.exitCode = await cloneInto(dir, { node, target, service, tokenSource });
+  } catch (error) {
+    await undo(dir, made);
+    throw error;
+  }
+  const overridden = CLONE_DECIDES.filter((name) => process.env[name] !== undefined);
+  if (overridden.length > 0) {
+    const them = overridden.length === 1 ? 'it' : 'them';
+    console.error(
+      `kbsync: ${overridden.join(' and ')} ${overridden.length === 1 ? 'is' : 'are'} set in your environment and would override ` +
+        `${path.join(dir, 'sync.config.json')} for every kbsync command run with ${them}: unset ${them} (unset ${overridden.join(' ')}) before syncing this folder.`,
+    );
+  }
 }
 
 export const cloneCommand: CliCommand = {

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { SafetyError } from '../../errors.js';
+import { InputError, SafetyError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewOf, type Preview } from '../../sync/preview.js';
+import { linkReport, runLinker } from '../../sync/run-links.js';
+import { markdownPreview } from '../output/markdown-preview.js';
+import { siteOf } from '../../setup/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 
-type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean };
+type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean; readonly format: 'text' | 'markdown' };
 
 /** What `kbsync diff --json` prints: each decision with the texts before and after, as `sync` would carry it out. */
 export type DiffReport = { readonly mode: SyncMode; readonly files: readonly Preview[]; readonly pending: readonly { readonly path: string; readonly reason: string }[] };
@@ -33,14 +36,25 @@ function previewLines(preview: Preview): string[] {
 
 async function run(wanted: string | undefined, flags: Flags): Promise<void> {
   const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
+  if (flags.format === 'markdown' && mode !== 'push') {
+    throw new InputError('USAGE', '--format markdown shows what a push would publish (a pull-request comment for docs as code).', { hint: 'Add --push.' });
+  }
+  if (flags.format === 'markdown' && flags.json) throw new InputError('USAGE', '--json and --format markdown ask for two formats.', { hint: 'Pass one of them.' });
   await withInspection({ config: flags.config, mode, offline: false }, async ({ session, ledger, inspection }) => {
     const refusal = inspection.plan.refusal;
     if (refusal) throw new SafetyError(refusal.code, `A sync would refuse to act: ${refusal.message}`);
     const only = selector(session.config.root, wanted);
     const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
     const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
-    const urlOf = session.config.links && ledger ? (target: string) => ledger.documents.summary(target)?.url : undefined;
+    const urlOf = session.config.links && mode !== 'pull' ? runLinker(inspection, ledger, siteOf(session.config)) : undefined;
     const previews = decided.map((d) => previewOf(d, urlOf));
+    if (flags.format === 'markdown') {
+      const where = `${path.relative(process.cwd(), session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
+      const problems = inspection.local.problems.filter((p) => !only || only(p.path));
+      const broken = (urlOf ? linkReport(urlOf, inspection, true) : []).filter((l) => !only || only(l.path));
+      console.log(markdownPreview({ where, previews, pending, problems, links: broken }));
+      return;
+    }
     if (flags.json) {
       const report: DiffReport = { mode, files: previews, pending };
       process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
@@ -68,6 +82,7 @@ export const diffCommand: CliCommand = {
       .addOption(new Option('--push', 'show what `sync --push` would do').conflicts('pull'))
       .addOption(new Option('--pull', 'show what `sync --pull` would do').conflicts('push'))
       .option('--json', 'print a machine-readable report on stdout')
+      .addOption(new Option('--format <format>', 'text, or markdown: with --push, what merging would publish, as a pull-request comment').choices(['text', 'markdown']).default('text'))
       .addHelpText(
         'after',
         `
@@ -79,7 +94,11 @@ front matter is never sent). Only reads: no file, ledger row or document changes
 Examples:
   kbsync diff                        everything a two-way sync would change
   kbsync diff notes/guides           only files under that folder
-  kbsync diff --push welcome.md      what a push would send for one file`,
+  kbsync diff --push welcome.md      what a push would send for one file
+  kbsync diff --push --format markdown > preview.md
+                                     docs as code: what merging a pull request would publish (created,
+                                     updated with changed-block counts, deleted, held, broken links);
+                                     a read-only token is enough`,
       )
       .action(run);
   },

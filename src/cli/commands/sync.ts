@@ -1,15 +1,87 @@
 import { Option, type Command } from 'commander';
-import { redactValue } from '../../secrets.js';
+import { messageOf, KbsyncError } from '../../errors.js';
+import { redact } from '../../secrets.js';
 import { runSync } from '../../sync/engine.js';
-import { fullySynced } from '../../sync/report.js';
+import { fullySynced, type SyncReport } from '../../sync/report.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
-import { ExitCode, exitCodeForSignal } from '../exit-codes.js';
+import { ExitCode, exitCodeForSignal, exitCodeOf } from '../exit-codes.js';
 import { trapStopSignals } from '../stop-signal.js';
-import { createProgress, resultLine, summaryLines } from '../output/sync-output.js';
-import { openSession, openSyncLedger, syncOptionsOf } from '../session.js';
+import { checkLinksLocally } from '../local-links.js';
+import { outputFormatOf, outputFormatOption, type OutputFormat } from '../output/format.js';
+import { printReport } from '../output/print-report.js';
+import { createProgress, resultLine } from '../output/sync-output.js';
+import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
 
-type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; force?: boolean; retitle?: boolean };
+type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; checkLinks?: boolean; retitle?: boolean };
+
+/** --check-links fails on a broken link; otherwise a run is whole when every file synced. */
+function exitCodeOfReport(report: SyncReport, checkLinks: boolean): ExitCode {
+  if (checkLinks && report.links.length > 0) return ExitCode.brokenLinks;
+  return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+}
+
+/**
+ * A link check needs only the local files: without service settings or a token (a pull request from a
+ * fork gets neither), `--check-links --dry-run` checks them alone instead of failing for want of a plan.
+ */
+async function localOnlyReason(session: Session): Promise<string | undefined> {
+  if (session.unconfigured.length > 0) return `no ${session.unconfigured.join(', ')} configured`;
+  try {
+    await session.token.get();
+    return undefined;
+  } catch (error) {
+    if (error instanceof KbsyncError && error.code.startsWith('TOKEN_')) return `no token (${session.token.description} gave none)`;
+    throw error;
+  }
+}
+
+async function runOnce(mode: SyncMode, flags: SyncFlags, format: OutputFormat): Promise<void> {
+  const checkLinks = Boolean(flags.checkLinks);
+  const linkCheckOnly = checkLinks && Boolean(flags.dryRun);
+  const session = await openSession({ config: flags.config, quiet: format === 'json', localOnly: linkCheckOnly });
+  const offline = linkCheckOnly ? await localOnlyReason(session) : undefined;
+  if (offline !== undefined) {
+    console.error(`kbsync: ${offline}: the links were checked from the local files alone (a plan of what would be sent needs the service).`);
+    const report = await checkLinksLocally(session.config, mode);
+    const exitCode = exitCodeOfReport(report, true);
+    printReport(report, { format, exitCode, checkLinks, root: session.config.root, lines: [] });
+    process.exitCode = exitCode;
+    return;
+  }
+  const ledger = openSyncLedger(session);
+  const progress = createProgress(format !== 'json' && Boolean(process.stderr.isTTY));
+  const lines: string[] = [];
+  const stop = trapStopSignals((signal) => {
+    progress.stop();
+    console.error(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
+  }, exitCodeForSignal);
+  try {
+    const report = await runSync(
+      { client: session.client, ledger, logger: session.logger },
+      {
+        ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force), checkLinks }),
+        retitle: Boolean(flags.retitle),
+        signal: stop.signal,
+        onPlanned: (count) => progress.start(count),
+        onResult: (result) => {
+          progress.tick();
+          const line = resultLine(result);
+          if (line) lines.push(line);
+        },
+      },
+    );
+    progress.stop();
+    const signal = stop.received();
+    const exitCode = signal ? exitCodeForSignal(signal) : exitCodeOfReport(report, checkLinks);
+    printReport(report, { format, exitCode, checkLinks, root: session.config.root, lines });
+    process.exitCode = exitCode;
+  } finally {
+    stop.release();
+    progress.stop();
+    ledger.close();
+  }
+}
 
 export const syncCommand: CliCommand = {
   name: 'sync',
@@ -21,57 +93,43 @@ export const syncCommand: CliCommand = {
       .addOption(new Option('--push', 'only send local changes to the knowledge base').conflicts('pull'))
       .addOption(new Option('--pull', 'only bring knowledge-base changes into the files').conflicts('push'))
       .option('-n, --dry-run', 'print exactly what would change, and change nothing')
-      .option('--json', 'print a machine-readable report on stdout')
+      .option('--check-links', 'check the links of every file first; a broken one stops the run (exit 5). With --dry-run it needs no token')
+      .option('--json', 'print a machine-readable report on stdout (same as --output-format json)')
+      .addOption(outputFormatOption())
       .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push)')
       .option('--retitle', 'a file whose title changed gets a new document under the new title (a new URL; the old document is deleted)')
       .addHelpText(
         'after',
         `
 Examples:
-  kbsync sync                      two-way sync with ./sync.config.json
-  kbsync sync --dry-run            show the plan, change nothing
-  kbsync sync --push --json        docs-as-code: publish the folder, report as JSON
+  kbsync sync                                 two-way sync with ./sync.config.json
+  kbsync sync --dry-run                       show the plan, change nothing
+  kbsync sync --push --json                   docs-as-code: publish the folder, report as JSON
+  kbsync sync --push --check-links --dry-run  check every link (no token needed), e.g. on each pull request
   kbsync sync --config ~/notes/sync.config.json --pull
+
+Links to other synced files (relative, site-absolute, with or without .md, folder indexes, #anchors) are
+sent as their documents' URLs; links that cannot work in the knowledge base are reported (LINK_BROKEN).
+Under GitHub Actions (GITHUB_ACTIONS=true) the output format is github: annotations on the files and a
+job summary in $GITHUB_STEP_SUMMARY.
 
 Exit codes: 0 everything synced, 1 some files did not sync (each is reported),
 2 bad usage or config, 3 a safety guard refused, 4 the service could not be used,
-130 stopped by Ctrl+C (SIGINT), 143 stopped by SIGTERM: the work under way is finished and
-reported, and the next sync does the rest.`,
+5 --check-links found a broken link (nothing was sent), 130 stopped by Ctrl+C (SIGINT),
+143 stopped by SIGTERM: the work under way is finished and reported, and the next sync does the rest.`,
       )
       .action(async (flags: SyncFlags) => {
         const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
-        const session = await openSession({ config: flags.config, quiet: Boolean(flags.json) });
-        const ledger = openSyncLedger(session);
-        const progress = createProgress(!flags.json && Boolean(process.stderr.isTTY));
-        const lines: string[] = [];
-        const stop = trapStopSignals((signal) => {
-          progress.stop();
-          console.error(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
-        }, exitCodeForSignal);
+        const format = outputFormatOf(flags);
         try {
-          const report = await runSync(
-            { client: session.client, ledger, logger: session.logger },
-            {
-              ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force) }),
-              retitle: Boolean(flags.retitle),
-              signal: stop.signal,
-              onPlanned: (count) => progress.start(count),
-              onResult: (result) => {
-                progress.tick();
-                const line = resultLine(result);
-                if (line) lines.push(line);
-              },
-            },
-          );
-          progress.stop();
-          if (flags.json) process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-          else for (const line of [...lines, ...summaryLines(report)]) console.log(line);
-          const signal = stop.received();
-          process.exitCode = signal ? exitCodeForSignal(signal) : fullySynced(report) ? ExitCode.ok : ExitCode.partial;
-        } finally {
-          stop.release();
-          progress.stop();
-          ledger.close();
+          await runOnce(mode, flags, format);
+        } catch (error) {
+          // A script reading --json gets a verdict on stdout even when the run stopped (main prints the message).
+          if (format === 'json') {
+            const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
+            process.stdout.write(`${JSON.stringify({ ok: false, exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } })}\n`);
+          }
+          throw error;
         }
       });
   },

@@ -31,8 +31,9 @@ export function summaryLines(report: SyncReport): string[] {
   for (const problem of report.problems) lines.push(`✗ ${problem.path}: ${problem.message} [${problem.code}]`);
   // Not synced on purpose (symlinks, special files, a second spelling of one name): say so, or the file silently never syncs.
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);
+  for (const link of report.links) lines.push(`✗ ${link.path}:${link.line}: broken link "${link.target}": ${link.message} [LINK_BROKEN]`);
   if (report.conflictCopies.length > 0) lines.push(`! ${report.conflictCopies.length} conflict cop${report.conflictCopies.length === 1 ? 'y' : 'ies'} to resolve: ${report.conflictCopies.join(', ')}`);
-  const counts = Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ') || 'no changes';
+  const counts = Object.entries(report.counts).map(([k, v]) => `${v} ${k === 'folders' ? (v === 1 ? 'folder made' : 'folders made') : k}`).join(', ') || 'no changes';
   lines.push(`${report.dryRun ? 'Dry run' : 'Synced'}: ${counts}; ${report.calls} API call(s) in ${(report.durationMs / 1000).toFixed(1)} s.`);
   return lines;
 }

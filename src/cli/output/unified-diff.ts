@@ -94,3 +94,9 @@ export function addedLines(before: string, after: string): string[] {
     .filter((edit) => edit.op === '+')
     .map((edit) => edit.text);
 }
+
+/** How many items of a list changed: a replaced item counts once, as does one added or removed. */
+export function changedItems(before: readonly string[], after: readonly string[]): number {
+  const edits = editScript(before, after);
+  return Math.max(edits.filter((edit) => edit.op === '-').length, edits.filter((edit) => edit.op === '+').length);
+}

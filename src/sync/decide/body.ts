@@ -87,7 +87,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const conflictStands = record.conflict && !localChanged && !remoteChanged;
   let send: Send | undefined;
   let blocked = false;
-  if (mode !== 'pull' && !conflictStands && !agrees(outgoing, remote)) {
+  // The service reads links back as plain text: a body sent before its link targets had documents agrees, and is stale.
+  const resend = facts.urlOf?.mustResend(facts.path) ?? false;
+  if (mode !== 'pull' && !conflictStands && (resend || !agrees(outgoing, remote))) {
     const append = remoteChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
     // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
     blocked = !append && hasPlaceholders(outgoing);

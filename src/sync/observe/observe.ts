@@ -169,7 +169,7 @@ function sharedRecords(
   return records;
 }
 
-function recordEntryOf(summary: DocumentSummary): RecordEntry {
+export function recordEntryOf(summary: DocumentSummary): RecordEntry {
   return {
     path: summary.path,
     docKey: summary.docKey,

@@ -51,3 +51,34 @@ test('diff shows a pending push and a pending pull as unified diffs, and changes
     assert.equal(await f.exists('new.md'), true);
   });
 });
+
+test('diff --push --format markdown: what merging would publish, as a pull-request comment, with a read-only token and no change', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nFirst paragraph.\n\nSecond paragraph.\n');
+    await f.write('c.md', '# C\n\nKeep me.\n');
+    await f.write('d.md', '# D\n');
+    assert.equal((await f.sync(['--push'])).code, 0);
+    await f.write('a.md', '# A\n\nFirst paragraph, edited.\n\nSecond paragraph, see [b](b) and [gone](/gone).\n');
+    await f.write('b.md', '# B\n\nNew.\n');
+    await f.write('c.md', '');
+    await f.remove('d.md');
+    const before = writesTo(f);
+
+    const result = await f.cli(['diff', '--push', '--format', 'markdown'], { KBSYNC_TOKEN: f.em.seed.readOnlyToken });
+    assert.equal(result.code, 0, result.stderr);
+    const md = result.stdout;
+    assert.match(md, /^## kbsync: what merging would publish/);
+    assert.match(md, /\| Created \| Updated \| Deleted \| Held \| Broken links \|\n\|---\|---\|---\|---\|---\|\n\| 1 \| 1 \| 1 \| 1 \| 1 \|/);
+    assert.match(md, /- `b\.md`: a new document "B" would be created/);
+    assert.match(md, /- `a\.md`: 2 blocks changed/);
+    assert.match(md, /<details><summary>Diff of a\.md<\/summary>\n\n```diff\n[\s\S]*\+Second paragraph, see \[b\]\(b\) and \[gone\]\(\/gone\)\.[\s\S]*```\n\n<\/details>/);
+    assert.match(md, /- `d\.md`: deleted locally: the document would be deleted/);
+    assert.match(md, /- `c\.md`: it is empty now but was not at the last sync/);
+    assert.match(md, /\| `a\.md` \| 5 \| `\/gone` \| there is no file gone/);
+    assert.equal(writesTo(f), before, 'nothing was written');
+
+    const text = await f.cli(['diff', '--format', 'markdown']);
+    assert.equal(text.code, 2);
+    assert.match(text.stderr, /Add --push/);
+  });
+});

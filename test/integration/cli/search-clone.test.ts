@@ -82,3 +82,33 @@ test('clone: a folder URL, a document URL (its folder) and a workspace-level doc
     { rateLimit: 0 },
   );
 });
+
+test('clone ignores KBSYNC_ROOT and friends for its own pull (and says so), counts only files as pulled, and leaves nothing behind when it fails', async () => {
+  await withEmulator(
+    async (em) => {
+      const folder = em.admin.createDocument({ name: 'Handbook', folder: true });
+      const sub = em.admin.createDocument({ name: 'Teams', folder: true, parentNodeId: folder.dentryUuid });
+      em.admin.createDocument({ name: 'Onboarding', parentNodeId: folder.dentryUuid, markdown: 'Welcome.\n' });
+      em.admin.createDocument({ name: 'Platform', parentNodeId: sub.dentryUuid, markdown: 'We run things.\n' });
+      const work = await mkdtemp(join(tmpdir(), 'kbsync-clone-'));
+      const args = ['--base-url', em.seed.baseUrl, '--operator-id', em.seed.operatorId];
+      try {
+        const env = { KBSYNC_TOKEN: em.seed.token, KBSYNC_ROOT: './docs', KBSYNC_WORKSPACE_ID: 'elsewhere' };
+        const cloned = await runCli(['clone', folder.url, 'hb', ...args], { cwd: work, env });
+        assert.equal(cloned.code, 0, cloned.stderr);
+        assert.ok(existsSync(join(work, 'hb', 'Teams', 'Platform.md')));
+        assert.match(cloned.stdout, /Synced: 1 folder made, 2 pulled;/, 'two files pulled, one folder made');
+        assert.match(cloned.stderr, /KBSYNC_ROOT and KBSYNC_WORKSPACE_ID are set in your environment[\s\S]*unset KBSYNC_ROOT KBSYNC_WORKSPACE_ID/);
+
+        const listOnly = em.admin.addToken(['Wiki.Node.Read']);
+        const failed = await runCli(['clone', folder.url, 'partial', ...args], { cwd: work, env: { KBSYNC_TOKEN: listOnly } });
+        assert.equal(failed.code, 4, failed.stderr);
+        assert.match(failed.stderr, /API_FORBIDDEN/);
+        assert.ok(!existsSync(join(work, 'partial')), 'no half-made folder: running it again just works');
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+    { rateLimit: 0 },
+  );
+});

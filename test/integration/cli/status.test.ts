@@ -88,5 +88,9 @@ test('status before the first sync shows every file as new and works without a l
     const report = await status(f);
     assert.deepEqual(report.files.map((file) => [file.path, file.state, file.action]), [['one.md', 'new-local', 'create']]);
     assert.equal(await f.exists('.kbsync/ledger.sqlite'), false, 'status created no ledger');
+    f.em.admin.createDocument({ name: 'From the web', markdown: 'Hello.\n' });
+    const human = await f.cli(['status']);
+    assert.match(human.stdout, /new-local\s+one\.md\s+→ new file: a document will be created/);
+    assert.match(human.stdout, /new-remote\s+From the web\.md\s+→ new in the knowledge base: it will be pulled/);
   });
 });

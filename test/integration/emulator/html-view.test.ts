@@ -28,8 +28,18 @@ describe('emulator: read-only web view', () => {
       assert.doesNotMatch(html, /href="javascript:/i);
       assert.doesNotMatch(html, /src="javascript:/i);
       assert.match(html, /&#60;script&#62;alert\(&#34;t&#34;\)/, 'the title is shown, escaped');
-      assert.match(html, /<h1>Head &#60;b&#62;bold&#60;\/b&#62;<\/h1>/);
+      assert.match(html, /<h1 id="[a-z0-9-]+">Head &#60;b&#62;bold&#60;\/b&#62;<\/h1>/);
       assert.match(html, /&#38; ampersands/);
+    }));
+
+  test('headings carry GitHub-style ids, repeats numbered, so links to `URL#heading` land on them', () =>
+    withEmulator(async (em) => {
+      const doc = await createDoc(em, 'Anchors');
+      await overwrite(em, doc.docKey, '# Install it\n\n## Install it\n\n## Café & co.\n');
+      const html = await (await fetch(doc.url)).text();
+      assert.match(html, /<h1 id="install-it">/);
+      assert.match(html, /<h2 id="install-it-1">/);
+      assert.match(html, /<h2 id="café--co">/);
     }));
 
   test('folder and workspace pages list their children as links; unknown ids are 404', () =>

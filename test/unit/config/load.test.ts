@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, ENV_OPTIONS, type LoadedConfig } from '../../../src/config/index.js';
 import { KbsyncError } from '../../../src/errors.js';
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       backups: { keepPerFile: 20, maxAgeDays: 30 },
       guards: { maxDeleteRatio: 0.5, maxDeletes: 50 },
       links: true,
+      site: { root: null, basePath: '/' },
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
       log: { level: 'info' },
     });
@@ -162,12 +165,12 @@ describe('loadConfig', () => {
       'KBSYNC_ROOT', 'KBSYNC_WORKSPACE_ID', 'KBSYNC_REMOTE_FOLDER', 'KBSYNC_LAYOUT', 'KBSYNC_SERVICE_BASE_URL', 'KBSYNC_SERVICE_TOKEN_HEADER',
       'KBSYNC_SERVICE_OPERATOR_ID', 'KBSYNC_SERVICE_TOKEN_ENV', 'KBSYNC_SERVICE_TOKEN_FILE', 'KBSYNC_SERVICE_TOKEN_COMMAND', 'KBSYNC_SERVICE_TOKEN_VALUE',
       'KBSYNC_SERVICE_RATE_LIMIT', 'KBSYNC_SERVICE_CONCURRENCY', 'KBSYNC_SERVICE_TIMEOUT_MS', 'KBSYNC_INCLUDE', 'KBSYNC_EXCLUDE', 'KBSYNC_STATE_DIR',
-      'KBSYNC_GUARDS_MAX_DELETE_RATIO', 'KBSYNC_GUARDS_MAX_DELETES', 'KBSYNC_LINKS', 'KBSYNC_WATCH_DEBOUNCE_MS', 'KBSYNC_WATCH_POLL_BUDGET_PER_HOUR',
+      'KBSYNC_GUARDS_MAX_DELETE_RATIO', 'KBSYNC_GUARDS_MAX_DELETES', 'KBSYNC_LINKS', 'KBSYNC_SITE_ROOT', 'KBSYNC_SITE_BASE_PATH', 'KBSYNC_WATCH_DEBOUNCE_MS', 'KBSYNC_WATCH_POLL_BUDGET_PER_HOUR',
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 29);
+    assert.equal(names.length, 31);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
@@ -242,4 +245,18 @@ describe('loadConfig', () => {
       assert.notEqual(node, undefined, `${keyPath.join('.')} is missing from the example`);
     }
   });
+});
+
+test('site.root resolves from the config file; a base path must start with "/"; a local-only load needs no service settings', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'kbsync-site-'));
+  try {
+    await writeFile(join(dir, 'sync.config.json'), JSON.stringify({ root: './docs/cli', site: { root: './docs' } }));
+    await assert.rejects(loadConfig({ cwd: dir, env: {} }), /workspaceId/);
+    const local = await loadConfig({ cwd: dir, env: {}, localOnly: true });
+    assert.equal(local.config.site.root, join(dir, 'docs'));
+    assert.deepEqual(local.unconfigured, ['workspaceId', 'service.baseUrl', 'service.operatorId']);
+    await assert.rejects(loadConfig({ cwd: dir, env: { KBSYNC_SITE_BASE_PATH: 'docs' }, localOnly: true }), /KBSYNC_SITE_BASE_PATH[\s\S]*starts with "\/"/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

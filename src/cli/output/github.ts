@@ -1,0 +1,74 @@
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SyncReport } from '../../sync/report.js';
+import { code, table } from './markdown-table.js';
+import { outcomeCounts, outcomeRows } from './outcomes.js';
+
+/**
+ * `--output-format github`: GitHub Actions workflow commands, so each problem shows as an annotation on
+ * its file and line in the run and the pull request, and a Markdown job summary of what was published.
+ */
+export type Annotation = {
+  readonly level: 'error' | 'warning' | 'notice';
+  readonly file?: string;
+  readonly line?: number;
+  readonly title?: string;
+  readonly message: string;
+};
+
+/** A workflow command's message: `%`, CR and LF percent-encoded (GitHub's rules). */
+export const escapeData = (text: string): string => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/** A workflow command's property value: as a message, and `:` and `,` too. */
+export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export function workflowCommand(annotation: Annotation): string {
+  const properties = [
+    annotation.file === undefined ? undefined : `file=${escapeProperty(annotation.file)}`,
+    annotation.line === undefined ? undefined : `line=${annotation.line}`,
+    annotation.title === undefined ? undefined : `title=${escapeProperty(annotation.title)}`,
+  ].filter((p) => p !== undefined);
+  return `::${annotation.level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${escapeData(annotation.message)}`;
+}
+
+/** A synced path as GitHub names files: relative to the workspace (the repository checkout), POSIX. */
+export function repositoryPath(root: string, rel: string, env: NodeJS.ProcessEnv = process.env): string {
+  const workspace = env['GITHUB_WORKSPACE'] || process.cwd();
+  return path.relative(workspace, path.join(root, rel)).split(path.sep).join('/');
+}
+
+/** One annotation per broken link, refused file, failed or held write. */
+export function annotationsOf(report: SyncReport, where: (rel: string) => string, checkLinks: boolean): Annotation[] {
+  const out: Annotation[] = [];
+  for (const link of report.links) {
+    out.push({ level: checkLinks ? 'error' : 'warning', file: where(link.path), line: link.line, title: 'LINK_BROKEN', message: `Broken link "${link.target}": ${link.message}.` });
+  }
+  for (const problem of report.problems) out.push({ level: 'error', file: where(problem.path), title: problem.code, message: `Not synced: ${problem.message}` });
+  for (const result of report.results) {
+    if (!result.ok) out.push({ level: 'error', file: where(result.path), title: result.code, message: result.error });
+    else if (result.result === 'held') out.push({ level: 'warning', file: where(result.path), title: 'held', message: `Held back: ${result.detail ?? 'not sent this run'}` });
+  }
+  return out;
+}
+
+/** The job summary: counts, then one row per file, then the broken links. */
+export function jobSummary(report: SyncReport, title: string): string {
+  const rows = outcomeRows(report);
+  const counts = outcomeCounts(report, rows);
+  const lines = [`### ${title}`, ''];
+  lines.push(...table(['Created', 'Updated', 'Deleted', 'Held', 'Failed', 'Refused', 'Broken links'], [[counts.created, counts.updated, counts.deleted, counts.held, counts.failed, counts.refused, counts.brokenLinks].map(String)]), '');
+  if (rows.length > 0) lines.push(...table(['File', 'Result', 'Detail'], rows.map((row) => [code(row.path), row.outcome, row.detail])), '');
+  if (report.problems.length > 0) lines.push('**Not synced**', '', ...table(['File', 'Why'], report.problems.map((p) => [code(p.path), `${p.message} [${p.code}]`])), '');
+  if (report.links.length > 0) {
+    lines.push('**Broken links**', '', ...table(['File', 'Line', 'Link', 'Why'], report.links.map((l) => [code(l.path), String(l.line), code(l.target), l.message])), '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Appends to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere to write it). */
+export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const file = env['GITHUB_STEP_SUMMARY'];
+  if (!file) return false;
+  appendFileSync(file, markdown);
+  return true;
+}

@@ -1,0 +1,100 @@
+import { resolveLink } from './resolve.js';
+import { linkProblems, linkUses, rewriteLinks, type LinkUse } from './rewrite.js';
+import { localTree, type LocalTreeInput } from './tree.js';
+import type { LinkProblem, LinkSite } from './types.js';
+
+export type LinkerInput = LocalTreeInput & {
+  readonly site: LinkSite;
+  /** The URL of a synced file's document, when it has one. */
+  readonly urlOf: (path: string) => string | undefined;
+};
+
+/**
+ * The links of one run: rewrites each body sent (a relative or site-absolute link to a synced file
+ * becomes its document's URL), remembers which targets had no document yet, and reports the links
+ * that cannot work. The service reads a body back as plain text, so a link's URL never shows in a
+ * comparison: a body sent before its targets had documents must be sent again by name (`resend`).
+ */
+export type Linker = {
+  rewrite(body: string, path: string): string;
+  /** Send this file's body even though the service's plain-text reading of it agrees. */
+  mustResend(path: string): boolean;
+  /** The same links with `paths` marked to be sent again. */
+  resending(paths: ReadonlySet<string>): Linker;
+  /**
+   * Files whose document holds links that were, or may have been, sent before their target had a
+   * document: their own rewrite found a target waiting, or they link to a file whose URL is `fresh` and
+   * their body was not `sent` (with that URL) in this run.
+   */
+  stale(fresh: ReadonlySet<string>, sent: (path: string) => boolean): string[];
+  /** The broken links of these files (front matter lines counted). */
+  problems(paths: Iterable<string>): LinkProblem[];
+  /** Links of the synced files to `gone` (files whose documents this run deletes): they die with the document. */
+  orphaned(gone: ReadonlySet<string>): LinkProblem[];
+};
+
+export function createLinker(input: LinkerInput): Linker {
+  const tree = localTree(input);
+  const uses = new Map<string, LinkUse[]>();
+  const usesOf = (path: string, body: string): LinkUse[] => linkUses(body, (url) => resolveLink(url, path, tree, input.site));
+  /** Per file rewritten this run: the targets whose URL went in. */
+  const linked = new Map<string, ReadonlySet<string>>();
+  const waiting = new Map<string, ReadonlySet<string>>();
+  const make = (resend: ReadonlySet<string>): Linker => ({
+    rewrite(body, path) {
+      const result = rewriteLinks(body, usesOf(path, body), input.urlOf);
+      linked.set(path, new Set(result.linked));
+      waiting.set(path, new Set(result.waiting));
+      return result.markdown;
+    },
+    mustResend: (path) => resend.has(path),
+    resending: (paths) => make(paths),
+    stale(fresh, sent) {
+      const out = new Set<string>();
+      for (const [path, targets] of waiting) if ([...targets].some((target) => input.urlOf(target) !== undefined)) out.add(path);
+      if (fresh.size === 0) return [...out];
+      for (const path of input.synced) {
+        if (out.has(path)) continue;
+        const file = tree.bodyOf(path);
+        if (!file) continue;
+        const withUrl = sent(path) ? linked.get(path) : undefined;
+        const targets = fileTargets(uses, path, () => usesOf(path, file.body));
+        if (targets.some((target) => fresh.has(target) && !withUrl?.has(target))) out.add(path);
+      }
+      return [...out].sort();
+    },
+    orphaned(gone) {
+      if (gone.size === 0) return [];
+      // Resolved as if the gone files were still there, to find the links that pointed at them.
+      const before = { ...tree, synced: new Set([...input.synced, ...gone]) };
+      const out: LinkProblem[] = [];
+      for (const path of input.synced) {
+        const file = tree.bodyOf(path);
+        if (!file) continue;
+        for (const use of linkUses(file.body, (url) => resolveLink(url, path, before, input.site))) {
+          if (use.outcome.kind !== 'file' || !gone.has(use.outcome.path)) continue;
+          out.push({ path, line: use.line + file.lineOffset, target: use.url, reason: 'missing', message: `${use.outcome.path} was deleted, and its document with it` });
+        }
+      }
+      return out;
+    },
+    problems(paths) {
+      const out: LinkProblem[] = [];
+      for (const path of paths) {
+        const file = tree.bodyOf(path);
+        if (file) out.push(...linkProblems(path, fileUses(uses, path, () => usesOf(path, file.body)), file.lineOffset));
+      }
+      return out;
+    },
+  });
+  return make(new Set());
+}
+
+function fileUses(cache: Map<string, LinkUse[]>, path: string, compute: () => LinkUse[]): LinkUse[] {
+  let found = cache.get(path);
+  if (!found) cache.set(path, (found = compute()));
+  return found;
+}
+
+const fileTargets = (cache: Map<string, LinkUse[]>, path: string, compute: () => LinkUse[]): string[] =>
+  fileUses(cache, path, compute).flatMap((use) => (use.outcome.kind === 'file' || (use.outcome.kind === 'broken' && use.outcome.path) ? [use.outcome.path as string] : []));

@@ -1,0 +1,81 @@
+import type { Definition, Image, Link } from 'mdast';
+import { visit } from 'unist-util-visit';
+import { parseMarkdown } from '../markdown/parse.js';
+import { destinationSpan, unescapeDestination, type Span } from './destination.js';
+import type { LinkOutcome, LinkProblem } from './types.js';
+
+/** One link, image or definition of a Markdown body, where it is written, and what its URL means. */
+export type LinkUse = {
+  readonly url: string;
+  /** 1-based line in the body. */
+  readonly line: number;
+  readonly outcome: LinkOutcome;
+  /** The destination's characters in the source, when they can be told apart from the rest. */
+  readonly span: Span | undefined;
+};
+
+/** Every link, image and reference definition of `markdown` (the same CommonMark + GFM reading the push uses), resolved. */
+export function linkUses(markdown: string, resolve: (url: string) => LinkOutcome): LinkUse[] {
+  const uses: LinkUse[] = [];
+  visit(parseMarkdown(markdown), (node) => {
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const target = node as Link | Image | Definition;
+    const span = destinationSpan(markdown, target);
+    const written = span && unescapeDestination(markdown.slice(span.start, span.end)) === target.url ? span : undefined;
+    uses.push({ url: target.url, line: target.position?.start.line ?? 1, outcome: resolve(target.url), span: written });
+  });
+  return uses;
+}
+
+export type Rewritten = {
+  /** The body with every link to a synced file that has a document replaced by the document's URL. */
+  readonly markdown: string;
+  /** Links to synced files whose document has no URL yet (created later in the run, or a dry run). */
+  readonly waiting: readonly string[];
+  /** Synced files whose URL went into the body. */
+  readonly linked: readonly string[];
+};
+
+/**
+ * Rewrites the destinations of links to synced files as their documents' URLs (`#anchor` as the
+ * knowledge base's heading id), by source offsets: every other byte of the body stays as written.
+ * Broken links are left as written; `linkProblems` reports them.
+ */
+export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: (path: string) => string | undefined): Rewritten {
+  const edits: { readonly span: Span; readonly url: string }[] = [];
+  const waiting = new Set<string>();
+  const linked = new Set<string>();
+  for (const use of uses) {
+    const outcome = use.outcome;
+    if (outcome.kind === 'self') {
+      if (use.span && outcome.anchor !== use.url.slice(1)) edits.push({ span: use.span, url: `#${outcome.anchor}` });
+      continue;
+    }
+    const path = outcome.kind === 'file' || outcome.kind === 'broken' ? outcome.path : undefined;
+    if (path === undefined || !use.span) continue;
+    const url = urlOf(path);
+    if (url === undefined) {
+      waiting.add(path);
+      continue;
+    }
+    linked.add(path);
+    const anchor = outcome.kind === 'file' && outcome.anchor !== undefined ? `#${outcome.anchor}` : '';
+    edits.push({ span: use.span, url: url + anchor });
+  }
+  let out = markdown;
+  for (const edit of [...edits].sort((a, b) => b.span.start - a.span.start)) out = out.slice(0, edit.span.start) + edit.url + out.slice(edit.span.end);
+  return { markdown: out, waiting: [...waiting], linked: [...linked] };
+}
+
+/** The links of one file that cannot work in the knowledge base; `lineOffset` is the front matter's lines. */
+export function linkProblems(path: string, uses: readonly LinkUse[], lineOffset: number): LinkProblem[] {
+  const problems: LinkProblem[] = [];
+  for (const use of uses) {
+    const at = { path, line: use.line + lineOffset, target: use.url };
+    if (use.outcome.kind === 'broken') problems.push({ ...at, reason: use.outcome.reason, message: use.outcome.detail });
+    else if (use.outcome.kind === 'file' && !use.span) {
+      problems.push({ ...at, reason: 'malformed', message: 'kbsync cannot find where this destination is written (an unusual escape), so it cannot replace it with the document URL' });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from '../markdown/index.js';
+import { headingAnchors } from './anchors.js';
+import type { LinkTree } from './types.js';
+
+export type LocalTreeInput = {
+  /** The synced root, absolute. */
+  readonly root: string;
+  readonly synced: ReadonlySet<string>;
+  /** A file's text when the caller has it already; otherwise it is read from disk. */
+  readonly known?: (path: string) => string | undefined;
+};
+
+/** A synced file split into the lines its front matter takes and its body. */
+export type FileBody = { readonly body: string; readonly lineOffset: number };
+
+export type LocalTree = LinkTree & { readonly bodyOf: (path: string) => FileBody | undefined };
+
+/**
+ * The resolver's view of a folder on disk. Paths reaching it are already normalised and inside the
+ * root (the resolver rejects the rest), so nothing outside the root is ever looked at; files are read
+ * only when a link names one of their anchors, and each once.
+ */
+export function localTree(input: LocalTreeInput): LocalTree {
+  const bodies = new Map<string, FileBody | undefined>();
+  const anchors = new Map<string, ReadonlyMap<string, string> | undefined>();
+  const bodyOf = (path: string): FileBody | undefined => {
+    if (!bodies.has(path)) bodies.set(path, split(input.known?.(path) ?? readOrUndefined(join(input.root, path))));
+    return bodies.get(path);
+  };
+  return {
+    synced: input.synced,
+    exists: (path) => !path.includes('\0') && existsSync(join(input.root, path)),
+    anchors(path) {
+      if (!anchors.has(path)) {
+        const file = input.synced.has(path) ? bodyOf(path) : undefined;
+        anchors.set(path, file && headingAnchors(file.body));
+      }
+      return anchors.get(path);
+    },
+    bodyOf,
+  };
+}
+
+function split(text: string | undefined): FileBody | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const { frontMatterText, body } = parseDocument(text);
+    return { body, lineOffset: frontMatterText.split('\n').length - 1 };
+  } catch {
+    return undefined; // bad front matter: reported as that file's own problem, not as a link problem
+  }
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

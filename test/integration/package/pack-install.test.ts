@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+type Lock = { packages: Record<string, { dev?: boolean; version?: string; [key: string]: unknown }> };
+type PackResult = { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
+
+/** npm as a user runs it: without the npm_* variables of the `npm test` that may be running this file. */
+function npm(args: readonly string[], cwd: string): SpawnSyncReturns<string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+  const result = spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(result.status, 0, `npm ${args.join(' ')}: ${result.stderr}`);
+  return result;
+}
+
+/**
+ * A project that depends on the tarball alone, locked to the versions this repository's lockfile holds
+ * for kbsync's runtime dependencies (its dev entries dropped). `npm ci --offline` then installs it from
+ * the cache `npm ci` filled, with no registry, exactly as `npm install <tarball>` would lay it out.
+ */
+async function consumer(dir: string, tarball: string): Promise<void> {
+  const lock = JSON.parse(await readFile(join(repo, 'package-lock.json'), 'utf8')) as Lock;
+  const own = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const integrity = `sha512-${createHash('sha512').update(await readFile(tarball)).digest('base64')}`;
+  const spec = `file:${tarball}`;
+  const packages: Lock['packages'] = {
+    '': { name: 'consumer', dependencies: { kbsync: spec } },
+    'node_modules/kbsync': { version: own['version'] as string, resolved: spec, integrity, dependencies: own['dependencies'], bin: own['bin'], engines: own['engines'] },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies: { kbsync: spec } }));
+  await writeFile(join(dir, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }));
+}
+
+test('the npm pack tarball is small, holds what a user needs and nothing else, installs offline, and runs `kbsync demo` from any folder', async () => {
+  const work = await mkdtemp(join(tmpdir(), 'kbsync-pack-'));
+  try {
+    // `npm test` has just built dist/; --ignore-scripts packs that build instead of making another.
+    const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], repo).stdout) as PackResult;
+    assert.ok(packed);
+    const files = packed.files.map((file) => file.path);
+    for (const needed of ['bin/kbsync.js', 'dist/cli/bundle/kbsync.js', 'dist/index.js', 'dist/index.d.ts', 'examples/demo-notes/welcome.md', 'README.md', 'schema/sync.config.schema.json', 'sync.config.example.json', 'systemd/kbsync.service']) {
+      assert.ok(files.includes(needed), `the tarball has ${needed}`);
+    }
+    assert.deepEqual(files.filter((file) => /^(test|src|bench|scripts)\/|\.map$|\.tsbuildinfo$/.test(file)), [], 'no tests, sources, benchmarks or source maps');
+    assert.equal(files.filter((file) => /^dist\/cli\/bundle\/chunks\/daemon-/.test(file)).length, 1, 'no stale chunks of earlier builds');
+    assert.ok(packed.size < 1_500_000, `packed size ${packed.size} bytes`);
+
+    const prefix = join(work, 'prefix');
+    await mkdir(prefix);
+    await consumer(prefix, join(work, packed.filename));
+    npm(['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], prefix);
+    // better-sqlite3 compiles or downloads its addon at install; the scripts were skipped for speed and to stay
+    // offline, so it gets the one `npm ci` built here (same Node, same machine).
+    const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    await mkdir(join(prefix, addon, '..'), { recursive: true });
+    await copyFile(join(repo, addon), join(prefix, addon));
+
+    const elsewhere = join(work, 'elsewhere');
+    await mkdir(elsewhere);
+    const kbsync = join(prefix, 'node_modules', '.bin', 'kbsync');
+    const version = spawnSync(kbsync, ['--version'], { cwd: elsewhere, encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), (JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string }).version);
+    const demo = spawnSync(kbsync, ['demo', '--no-open'], { cwd: elsewhere, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'], HOME: elsewhere } });
+    assert.equal(demo.status, 0, demo.stderr + demo.stdout);
+    assert.match(demo.stdout, /welcome\.md\s+http:\/\/127\.0\.0\.1:\d+\/i\/nodes\/\w+/);
+
+    // The systemd unit's Documentation= names the README as npm lays the package out.
+    const unit = await readFile(join(repo, 'systemd', 'kbsync.service'), 'utf8');
+    const documentation = /^Documentation=file:(\S+)$/m.exec(unit)?.[1] ?? '';
+    assert.match(documentation, /\/node_modules\/kbsync\/README\.md$/);
+    assert.ok(existsSync(join(prefix, 'node_modules', 'kbsync', 'README.md')));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+});
+
+test('.gitignore keeps what the README walk-through and the demo make out of the repository', () => {
+  for (const path of ['docs/hello.md', 'sandbox.db', 'kbsync-demo/notes/welcome.md', 'kbsync-0.1.0.tgz']) {
+    const result = spawnSync('git', ['check-ignore', '--no-index', '-q', path], { cwd: repo });
+    assert.equal(result.status, 0, `${path} is ignored`);
+  }
+});

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createLinker } from '../../../src/links/index.js';
+
+const texts: Record<string, string> = { 'a.md': '# A\n\n[b](b)\n', 'b.md': '# B\n', 'c.md': '---\ntitle: C\n---\n# C\n\nSee [b](b.md) and [x](x.md).\n' };
+
+function linker(urls: Map<string, string>) {
+  return createLinker({ root: '/nowhere', site: { root: '', basePath: '/' }, synced: new Set(Object.keys(texts)), known: (path) => texts[path], urlOf: (path) => urls.get(path) });
+}
+
+test('a body rewritten while its target had no document is stale once the target has one', () => {
+  const urls = new Map<string, string>();
+  const links = linker(urls);
+  assert.equal(links.rewrite(texts['a.md']!, 'a.md'), texts['a.md']);
+  assert.deepEqual(links.stale(new Set(), () => true), []);
+  urls.set('b.md', 'https://kb/b');
+  assert.deepEqual(links.stale(new Set(), () => true), ['a.md']);
+});
+
+test('files linking to a document new in this run are stale unless their body went out with its URL', () => {
+  const links = linker(new Map([['b.md', 'https://kb/b']]));
+  assert.equal(links.rewrite(texts['a.md']!, 'a.md'), '# A\n\n[b](https://kb/b)\n');
+  assert.deepEqual(links.stale(new Set(['b.md']), (path) => path === 'a.md'), ['c.md'], 'c.md was not sent at all');
+  assert.deepEqual(links.stale(new Set(['b.md']), () => false), ['a.md', 'c.md'], 'rewritten but not sent: the service may hold the old link');
+  assert.equal(links.resending(new Set(['c.md'])).mustResend('c.md'), true);
+  assert.equal(links.mustResend('c.md'), false);
+});
+
+test('problems carry the line in the file, front matter counted', () => {
+  assert.deepEqual(
+    linker(new Map()).problems(['a.md', 'c.md']).map((p) => [p.path, p.line, p.target, p.reason]),
+    [['c.md', 6, 'x.md', 'missing']],
+  );
+});
