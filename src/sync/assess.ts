@@ -122,7 +122,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!before) return plain('held', { held: held('VANISHED') });
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
       const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
-      return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', before, remote, decision } };
+      return {
+        action,
+        path,
+        kind,
+        ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}),
+        detail: { tag: 'adopt', before, remote, decision, ...(action.known ? { known: action.known } : {}) },
+      };
     }
     case 'push':
     case 'pull':

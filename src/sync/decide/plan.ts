@@ -210,9 +210,13 @@ function withSharedRecords(input: PlanInput): PlanInput {
   if (!input.shared || input.shared.size === 0) return input;
   const records = new Map(input.records);
   const recordedKeys = new Set([...input.records.values()].map((record) => record.docKey));
+  // With no ledger at all (a fresh checkout, a lost ledger), a file at a path the state knows IS that file, with
+  // that history. A machine with a ledger that lacks the path made the file itself: it is paired like any
+  // file with no shared history (placeUnrecorded), so an independent creation is never taken for an edit.
+  if (!input.stateless) return input;
   for (const [path, record] of input.shared) {
     if (records.has(path) || recordedKeys.has(record.docKey)) continue;
-    if (input.local.has(path) || (input.mode === 'push' && input.stateless)) records.set(path, record);
+    if (input.local.has(path) || input.mode === 'push') records.set(path, record);
   }
   return { ...input, records };
 }
@@ -234,6 +238,14 @@ function placeUnrecorded(
 
   for (const entry of unrecorded) {
     const title = titles.get(entry.path) ?? entry.path;
+    // The document the shared state pairs with this path comes first (identity by path), then one of the same title.
+    const known = input.shared?.get(entry.path);
+    const listedKnown = known ? input.remote?.docs.get(known.docKey) : undefined;
+    if (known && listedKnown && !adopted.has(known.docKey)) {
+      adopted.add(known.docKey);
+      actions.push({ kind: 'adopt', path: entry.path, remote: listedKnown, known });
+      continue;
+    }
     const twin = twins.get(placeKey(folderOf(entry.path, input.layout), title));
     if (twin && !adopted.has(twin.docKey)) {
       adopted.add(twin.docKey);

@@ -125,8 +125,11 @@ export type Action =
       /** The file's own title is longer than the service takes: `title` is it, cut short. */
       readonly shortened?: true;
     }
-  /** A local file with no ledger row whose remote twin already exists (fresh clone, lost ledger): link, never duplicate. */
-  | { readonly kind: 'adopt'; readonly path: string; readonly remote: RemoteDoc }
+  /**
+   * A local file with no record whose remote twin already exists (the document the shared state pairs with
+   * its path, `known`; else one of its title): link, never duplicate.
+   */
+  | { readonly kind: 'adopt'; readonly path: string; readonly remote: RemoteDoc; readonly known?: RecordEntry }
   /** Local changed; the remote is believed unchanged (the executor re-reads it first and merges if not). */
   | { readonly kind: 'push'; readonly record: RecordEntry }
   /** Remote changed (or must be re-checked); local unchanged. */

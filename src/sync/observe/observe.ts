@@ -102,6 +102,7 @@ export async function observeAndPlan(
     for (const folder of remote.folders) folderIds.set(folder.localPath, folder.treeNodeId);
   }
   for (const folder of ledger?.folders.all() ?? []) folderIds.set(folder.path, folder.treeNodeId);
+  const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
   const planned = plan({
     mode: options.mode,
     local: local.entries,
@@ -111,13 +112,16 @@ export async function observeAndPlan(
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
     folderIds,
     unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
-    ...(shared && remote ? { shared: sharedRecords(shared.state, remote, summaries, local.entries), stateless: summaries.size === 0 } : {}),
+    ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
     ...(options.retitle ? { retitle: true } : {}),
   });
-  return { scan, local, summaries, records, remote, shared, plan: planned };
+  // What the run and its previews see as records: the ledger's, and the shared state's for files here.
+  const recordsHere = new Map(records);
+  for (const [path, record] of sharedByPath ?? []) if (local.entries.has(path) && !recordsHere.has(path)) recordsHere.set(path, record);
+  return { scan, local, summaries, records: recordsHere, remote, shared, plan: planned };
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */

@@ -191,17 +191,17 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
     });
   }
 
-  test('a delete of a pulled document is held (not ours to delete) while the other side edits it: the edit comes back', async () => {
+  test('B deletes a document A created (the shared state gives B its creation id) while A edits it: the edit comes back', async () => {
     await withTwoWorkstations(async (pair) => {
       const { a, b } = pair;
       await sharedStart(pair);
       await b.remove('shared.md');
-      const held = await b.sync();
-      assert.equal(held.code, 1, 'held is reported as not fully synced');
-      assert.ok(held.report?.results.some((r) => r.ok && r.result === 'held' && r.path === 'shared.md'));
+      const deleted = await b.sync();
+      assert.equal(deleted.code, 0, deleted.stderr);
+      assert.ok(deleted.report?.results.some((r) => r.ok && r.action === 'delete-remote' && r.path === 'shared.md'), JSON.stringify(deleted.report?.results));
       await replaceIn(a, 'shared.md', 'Last of shared.', 'Last of shared, aeditaftermarker.');
-      await syncOk(a, 'A pushes');
-      await syncOk(b, 'B restores');
+      await syncOk(a, 'A: its edit beats the delete, the document is created again');
+      await syncOk(b, 'B pulls it back');
       assert.match(await b.read('shared.md'), /aeditaftermarker/);
       await assertConverged(pair);
     });
