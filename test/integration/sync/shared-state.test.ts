@@ -1,10 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { toPushMarkdown } from '../../../src/markdown/index.js';
 import type { DumpedNode } from '../../../src/emulator/index.js';
 import { splitText } from '../../../src/sync/document-text.js';
+import { runCli } from '../../helpers/cli.js';
 import { stateNodes, userNodes, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 /** Every Markdown file under the root (kbsync's state folder aside), relative paths. */
@@ -99,6 +100,142 @@ describe('the shared state: stateless runs do what a run with a ledger does', ()
         'only the deleted note is touched: no body moves between same-titled pages',
       );
       assert.ok(stateNodes(f.em.admin.dump().nodes).length >= 2, 'the state lives in the knowledge base');
+    });
+  });
+});
+
+describe('the shared state: a workstation that lost its ledger, a second workstation, several writers', () => {
+  const TITLED = {
+    'plans/q3.md': '---\ntitle: Q3/Q4 plan\n---\n# Plan\n\nGoals.\n\n```sh\nmake plan\n```\n',
+    'plans/q3-review.md': '---\ntitle: "Review: Q3/Q4 plan"\n---\nReview *notes* and [a link](q3.md).\n',
+    'daily/mon.md': '# Standup\n\nMonday.\n',
+    'daily/tue.md': '# Standup\n\nTuesday.\n',
+    'daily/wed.md': '# Standup\n\nWednesday.\n',
+  } as const;
+
+  test('a ledger moved aside or deleted between runs, titles not derivable from file names: no new document, no (2) file', async () => {
+    await withSyncFixture(async (f) => {
+      for (const [path, text] of Object.entries(TITLED)) await f.write(path, text);
+      assert.equal((await f.sync()).code, 0);
+      const documents = JSON.stringify(f.remoteDocs().map((d) => d.dentryUuid).sort());
+      for (const how of ['deleted', 'moved aside'] as const) {
+        if (how === 'deleted') await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+        else await rename(join(f.root, '.kbsync'), join(f.dir, `ledger-aside-${Date.now()}`));
+        const run = await f.sync();
+        assert.equal(run.code, 0, `${how}: ${run.stdout}\n${run.stderr}`);
+        assert.equal(JSON.stringify(f.remoteDocs().map((d) => d.dentryUuid).sort()), documents, `${how}: no document made or lost`);
+        assert.deepEqual(await filesOf(f.root), Object.keys(TITLED).sort(), `${how}: no (2) file`);
+      }
+      // And the machine can still delete what it created: the creation ids came back from the shared state.
+      await rm(join(f.root, 'daily/tue.md'));
+      const deleted = await f.sync();
+      assert.equal(deleted.code, 0, deleted.stdout);
+      assert.deepEqual(deleted.report?.planned, [{ path: 'daily/tue.md', kind: 'delete-remote' }]);
+      assert.deepEqual(f.remoteDocs().filter((d) => d.title.startsWith('Standup')).length, 2);
+    });
+  });
+
+  test('a crash loop with the ledger moved aside before every run: no duplicate, nothing pulled twice', async () => {
+    await withSyncFixture(async (f) => {
+      for (const [path, text] of Object.entries(TITLED)) await f.write(path, text);
+      const points = ['after-create', 'after-overwrite', 'before-ledger-commit', 'after-intent', 'after-local-write'];
+      for (const [i, point] of points.entries()) {
+        await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+        await f.write(`extra/n${i}.md`, `---\ntitle: Extra ${i}/x\n---\nBody ${i}.\n`);
+        await f.sync([], { KBSYNC_CRASH_AT: point });
+      }
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const settle = await f.sync();
+      assert.equal(settle.code, 0, `${settle.stdout}\n${settle.stderr}`);
+      const files = await filesOf(f.root);
+      assert.ok(!files.some((p) => /\(\d+\)\.md$/.test(p)), `no (2) file: ${files.join(', ')}`);
+      const titles = f.remoteDocs().map((d) => d.title).sort();
+      assert.equal(titles.length, files.length, `one document per file: ${titles.join(', ')}`);
+      assert.equal(new Set(titles).size, titles.length, 'no title twice');
+    });
+  });
+
+  test("a second workstation's clone is byte for byte the first's folder; then both edit different paragraphs of one file and converge", async () => {
+    await withSyncFixture(async (a) => {
+      for (const [path, text] of Object.entries(TITLED)) await a.write(path, text);
+      await a.write('readme.md', '---\ntags: [x, y]\n---\n# Readme\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![logo](img/logo.png)\n\n<div>html</div>\n\nFirst paragraph.\n\nLast paragraph.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      const cloned = await a.cli(['clone', a.em.seed.workspaceUrl, clone]);
+      assert.equal(cloned.code, 0, `${cloned.stdout}\n${cloned.stderr}`);
+      for (const path of await filesOf(a.root)) assert.equal(await readFile(join(clone, path), 'utf8'), await readFile(join(a.root, path), 'utf8'), `${path} is byte-identical`);
+
+      const bConfig = join(clone, 'sync.config.json');
+      const b = (args: string[]) => runCli([...args, '--config', bConfig], { cwd: clone, env: a.env });
+      await a.write('readme.md', (await a.read('readme.md')).replace('First paragraph.', 'First paragraph, edited on A.'));
+      const bText = await readFile(join(clone, 'readme.md'), 'utf8');
+      await writeFile(join(clone, 'readme.md'), bText.replace('Last paragraph.', 'Last paragraph, edited on B.'));
+      for (const run of [() => a.sync(), () => b(['sync', '--json']), () => a.sync(), () => b(['sync', '--json'])]) assert.equal((await run()).code, 0);
+      const final = await a.read('readme.md');
+      assert.match(final, /First paragraph, edited on A\./);
+      assert.match(final, /Last paragraph, edited on B\./);
+      assert.match(final, /\| a \| b \|/, 'the table stays');
+      assert.equal(await readFile(join(clone, 'readme.md'), 'utf8'), final, 'both machines hold the same text');
+    });
+  });
+
+  test('two stateless runs at the same moment on the same checkout state: one document per file, a complete state', async () => {
+    await withSyncFixture(async (first) => {
+      const second = join(first.dir, 'checkout-2');
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 12; i += 1) files[`docs/page-${i}.md`] = `# Page ${i}\n\nText ${i}.\n`;
+      for (const [path, text] of Object.entries(files)) {
+        await first.write(path, text);
+        await mkdir(join(second, 'docs'), { recursive: true });
+        await writeFile(join(second, path), text);
+      }
+      const secondConfig = join(first.dir, 'second.config.json');
+      await writeFile(secondConfig, JSON.stringify({ ...JSON.parse(await readFile(first.configPath, 'utf8')), root: './checkout-2' }));
+      const runs = await Promise.all([
+        first.sync(['--push']),
+        runCli(['sync', '--json', '--push', '--config', secondConfig], { cwd: first.dir, env: first.env }),
+      ]);
+      for (const run of runs) assert.ok(run.code === 0 || run.code === 1, `${run.stdout}\n${run.stderr}`);
+      // The runs that lost a race finish on the next run; then both agree.
+      await rm(join(first.root, '.kbsync'), { recursive: true, force: true });
+      assert.equal((await first.sync(['--push'])).code, 0);
+      const titles = first.remoteDocs().map((d) => d.title).sort();
+      assert.deepEqual(titles, Object.keys(files).map((_, i) => `Page ${i}`).sort(), 'one document per file');
+      const state = await first.cli(['state', '--json']);
+      assert.equal(state.code, 0, state.stderr);
+      assert.equal((JSON.parse(state.stdout) as { entries: number }).entries, 12, 'every file is in the shared state');
+    });
+  });
+
+  test('a state document changed by hand: a clear error saying how to repair it, nothing deleted; kbsync state rewrite repairs it', async () => {
+    await withSyncFixture(async (f) => {
+      for (const [path, text] of Object.entries(TITLED)) await f.write(path, text);
+      assert.equal((await f.sync()).code, 0);
+      const [index] = stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'));
+      assert.ok(index);
+      f.em.admin.editDocument(index.dentryUuid, (index.markdown ?? '').replace(/k[A-Za-z0-9+/]{20}/, (token) => `${token.slice(0, -1)}Q`));
+      await rm(join(f.root, 'daily/mon.md'));
+      await f.write('new.md', '# New\n\nA new file: the run reads the shared state to place it.\n');
+      const refused = await f.sync(['--push']);
+      assert.equal(refused.code, 3, refused.stdout);
+      assert.match(refused.stderr, /kbsync's state in the knowledge base was changed by hand or damaged: kbsync-state-000001/);
+      assert.match(refused.stderr, /kbsync state rewrite/);
+      assert.match(refused.stderr, /REMOTE_STATE_DAMAGED/);
+      assert.equal(f.remoteDocs().length, Object.keys(TITLED).length, 'nothing was deleted');
+      const shown = await f.cli(['state']);
+      assert.equal(shown.code, 1);
+      assert.match(shown.stdout, /Damaged \(edited by hand\?\): kbsync-state-000001/);
+
+      const rewritten = await f.cli(['state', 'rewrite']);
+      assert.equal(rewritten.code, 0, rewritten.stderr);
+      assert.match(rewritten.stdout, /superseded and no longer read/);
+      const after = await f.sync(['--push']);
+      assert.equal(after.code, 0, `${after.stdout}\n${after.stderr}`);
+      assert.equal(f.remoteDocs().length, Object.keys(TITLED).length, 'mon.md deleted, new.md created');
+      // A fresh checkout trusts the rewritten state: nothing to do.
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const fresh = await f.sync(['--push']);
+      assert.deepEqual(fresh.report?.planned, []);
     });
   });
 });
