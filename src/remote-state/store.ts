@@ -77,6 +77,12 @@ export class RemoteStateStore {
     this.#cache = deps.cache;
   }
 
+  /** The state documents (listed, not read): where the state lives and how much of it there is. */
+  async documents(): Promise<readonly StateDoc[]> {
+    const below = this.#below;
+    return (await this.#listDocs()).filter((doc) => doc.seq >= below[doc.family]);
+  }
+
   /** What else the state folder holds (someone's own folder that happens to share its name): never synced, and said. */
   foreign(): readonly string[] {
     return this.#foreign;

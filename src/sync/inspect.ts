@@ -3,7 +3,7 @@ import type { KbClient } from '../api/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { lstatOrNull, readTextFile } from '../local/index.js';
 import { silentLogger } from '../log.js';
-import { RemoteStateStore } from '../remote-state/store.js';
+import { RemoteStateStore, type StateDoc } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
@@ -21,7 +21,11 @@ export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceI
 };
 
 /** What status and diff work from: exactly what a sync would observe, plan and decide. */
-export type Inspection = Observation & { readonly decisions: readonly Previewed[] | undefined };
+export type Inspection = Observation & {
+  readonly decisions: readonly Previewed[] | undefined;
+  /** The shared state's documents (listed when online): where it lives and its size, for `status`. */
+  readonly stateDocs: readonly StateDoc[] | undefined;
+};
 
 /** Observes both sides like a sync does, plans and decides, changing nothing. `ledger` is undefined before the first sync. */
 export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, options: InspectOptions): Promise<Inspection> {
@@ -33,7 +37,8 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
     { ...options, listRemote: options.offline ? 'never' : 'always' },
   );
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store), observation.plan.actions);
-  return { ...observation, decisions };
+  const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
+  return { ...observation, decisions, stateDocs };
 }
 
 /** The reads a decision needs, answered without writing anything. */

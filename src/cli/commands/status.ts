@@ -3,6 +3,7 @@ import type { SyncMode } from '../../sync/decide/types.js';
 import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { backupsSize } from '../../local/index.js';
+import { STATE_FOLDER } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
 import type { CliCommand } from '../command.js';
@@ -26,6 +27,8 @@ export type StatusReport = {
   readonly lock: LockStatus | null;
   /** Work waiting in the running daemon (files changed since its cycle began, actions of the cycle not done); null when no daemon runs. */
   readonly queue: number | null;
+  /** kbsync's state in the knowledge base: its folder, and how many index and sources documents (null offline). */
+  readonly remoteState: { readonly folder: string; readonly index: number; readonly sources: number; readonly entries: number | null } | null;
   /** Backups of replaced bodies kept in the state folder, and the retention that bounds them. */
   readonly backups: { readonly files: number; readonly bytes: number; readonly keepPerFile: number; readonly maxAgeDays: number };
   readonly calls: { readonly thisCommand: number; readonly recorded: number | null };
@@ -54,6 +57,14 @@ async function run(flags: Flags): Promise<void> {
       lock,
       queue: lock?.alive && /\bwatch\b/.test(lock.command) ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
       backups: { ...(await backupsSize(session.config.stateDir)), ...session.config.backups },
+      remoteState: inspection.stateDocs
+        ? {
+            folder: STATE_FOLDER,
+            index: inspection.stateDocs.filter((doc) => doc.family === 'state').length,
+            sources: inspection.stateDocs.filter((doc) => doc.family === 'sources').length,
+            entries: inspection.shared ? inspection.shared.state.entries.size : null,
+          }
+        : null,
       calls: { thisCommand: session.client.queue.stats().totals.calls, recorded: numberOr(ledger?.meta.get('calls.total'), null) },
       refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
     };
@@ -83,6 +94,14 @@ function statusLines(report: StatusReport, all: boolean): string[] {
     lines.push(`Interrupted work: ${report.openIntents.length} operation(s) begun and not recorded (${report.openIntents.map((i) => `${i.kind} ${i.subject}`).join(', ')}); the next sync finishes them.`);
   }
   if (report.queue !== null) lines.push(`Waiting in the daemon: ${report.queue} change(s).`);
+  if (report.remoteState) {
+    const { folder, index, sources, entries } = report.remoteState;
+    lines.push(
+      index + sources === 0
+        ? `Remote state: none yet (the next sync that changes something writes it in ${folder} at the synced root).`
+        : `Remote state: ${folder} at the synced root, ${index} index and ${sources} sources document(s)${entries === null ? '' : `, ${entries} file(s)`} (kbsync state shows more).`,
+    );
+  }
   const { backups } = report;
   lines.push(`Backups: ${backups.files} file(s), ${formatBytes(backups.bytes)} (kept: ${backups.keepPerFile} per file, ${backups.maxAgeDays} days; backups in the config).`);
   lines.push(`Calls: ${report.calls.thisCommand} by this command${report.calls.recorded === null ? '' : `, ${report.calls.recorded} recorded by kbsync`}.`);

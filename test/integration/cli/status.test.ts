@@ -46,6 +46,7 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     assert.equal(report.queue, null, 'no daemon runs, so nothing waits in one');
     assert.equal(typeof report.backups.bytes, 'number');
     assert.equal(report.backups.keepPerFile, 20);
+    assert.deepEqual(report.remoteState && [report.remoteState.folder, report.remoteState.index >= 1, report.remoteState.sources >= 1], ['.kbsync', true, true], 'where the shared state lives');
     assert.ok(report.calls.thisCommand >= 1, 'the listing is counted');
     assert.equal(report.lock, null);
     assert.equal(report.files.find((file) => file.path === 'b.md')?.action, 'push');
@@ -64,6 +65,7 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     assert.match(human.stdout, /local-changed\s+b\.md\s+→ your edits will be pushed/);
     assert.match(human.stdout, /remote-changed\s+c\.md\s+→ edits from the knowledge base will be pulled into the file/);
     assert.match(human.stdout, /Conflict copies waiting/);
+    assert.match(human.stdout, /Remote state: \.kbsync at the synced root, \d+ index and \d+ sources document\(s\)/);
     assert.doesNotMatch(human.stdout, /\ba\.md\b/);
 
     // Another process (here: this test) holds the ledger's lock, as a running daemon does.
