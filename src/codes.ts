@@ -40,6 +40,7 @@ export const CODE_TABLE = [
   { codes: ['USAGE'], means: 'Options that cannot go together, or one that needs another (`--json` with `--output-format github`, `diff --format markdown` without `--push`): the message names them.' },
   { codes: ['SEARCH_EMPTY'], means: '`kbsync search` needs words to search for.' },
   { codes: ['EMULATOR_BAD_OPTION', 'EMULATOR_BAD_FAULTS', 'EMULATOR_CANNOT_LISTEN'], means: '`kbsync emulator` got an option it cannot use (the message names it), or its port is taken.' },
+  { codes: ['FORMATTING_SIMPLIFIED'], means: "A colleague's edit of a paragraph crossed a link or a code span, so kbsync could not write it around your formatting: that block is now plain text (the message names the line; the file as it was is in `.kbsync/backups`). Re-apply the formatting if you want it." },
   { codes: ['TITLE_KEPT'], means: 'A file\'s title changed, but the service cannot rename a document: it keeps its title. `kbsync sync --retitle` replaces it with a new document under the new title (a new URL; the old one is deleted).' },
   { codes: ['STATE_FOLDER_SHARED'], means: 'A document sits in the `.kbsync` folder at the synced root, which is kbsync\'s own: it is not synced. Move it to another folder.' },
   { codes: ['WATCHER_FAILED'], means: 'The daemon\'s file watcher stopped (a system watch limit); it now finds local changes by rescanning every `watch.rescanMinutes`.' },

@@ -10,6 +10,8 @@ export type Piece = {
   readonly list?: ListEntry;
   /** Carries a local change that the remote does not have yet. */
   readonly pushable: boolean;
+  /** A remote text edit written plain over local formatting (see MergeResult.simplified). */
+  readonly simplified?: true;
   readonly conflict?: { readonly baseText: string; readonly localText: string; readonly remoteText: string; readonly remoteUnreadable?: true };
 };
 

@@ -17,3 +17,4 @@ export { appendOnlyChange } from './append.js';
 export type { AppendChange } from './append.js';
 export { blocksHash, contentHash } from './hash.js';
 export { predictedBlocks } from './predict.js';
+export { headingTitle } from './heading-title.js';

@@ -49,6 +49,11 @@ export type MergeResult = {
   readonly needsPush: boolean;
   /** With conflicts: the merged body with the remote version at each conflict, for the conflict copy. */
   readonly conflictCopyBody?: string;
+  /**
+   * Blocks whose remote text edit could not be written into the local source around its formatting (it
+   * crossed a link or a code span): they were written plain, losing that formatting. 1-based lines in `body`.
+   */
+  readonly simplified: readonly number[];
 };
 
 const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
@@ -64,8 +69,8 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   }
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
   if (rebuilt !== undefined) {
-    const list = state.listEntryOf(segment, rebuilt, remote.block);
-    state.push({ ours: rebuilt, theirs: rebuilt, localIndex: l, pushable: false, ...(list ? { list } : {}) });
+    const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
     return;
   }
   // The edit cannot be written without losing local content (a table whose cells are not readable).
@@ -83,7 +88,9 @@ function editedLocally(state: MergeState, b: number, l: number, remote: RemoteSt
     state.push(state.localPiece(l, source, { pushable: !twin }));
     return;
   }
-  const remoteText = rebuild(source, segment.start, segment.node, remote.block, state.history) ?? freshMarkdown(remote.block, state.history);
+  // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
+  const baseSegment = state.base.segments[b] as Segment;
+  const remoteText = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history)?.markdown ?? freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText };
   state.push(state.localPiece(l, source, { pushable: true, theirs: remoteText, conflict }));
 }
@@ -102,8 +109,8 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
   const source = baseSource(state, b);
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
   if (rebuilt !== undefined) {
-    const list = state.listEntryOf(segment, rebuilt, remote.block);
-    state.push({ ours: rebuilt, theirs: rebuilt, pushable: false, ...(list ? { list } : {}) });
+    const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, ...(list ? { list } : {}) });
     return false;
   }
   const remoteText = freshMarkdown(remote.block, state.history);
@@ -146,10 +153,14 @@ export function merge3(input: MergeInput): MergeResult {
 function result(input: MergeInput, state: MergeState, deletionToPush: boolean): MergeResult {
   const ours = assemble(state.local, state.pieces, (piece) => piece.ours);
   const conflicts: Conflict[] = [];
-  state.pieces.forEach((piece, k) => {
-    if (!piece.conflict) return;
+  const simplified: number[] = [];
+  const lineAt = (k: number): { line: number; offset: number } => {
     const offset = ours.offsets[k] ?? ours.text.length;
-    conflicts.push({ ...piece.conflict, position: { line: ours.text.slice(0, offset).split('\n').length, offset } });
+    return { line: ours.text.slice(0, offset).split('\n').length, offset };
+  };
+  state.pieces.forEach((piece, k) => {
+    if (piece.simplified) simplified.push(lineAt(k).line);
+    if (piece.conflict) conflicts.push({ ...piece.conflict, position: lineAt(k) });
   });
   return {
     body: ours.text,
@@ -157,6 +168,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
     remoteChanged: state.remoteDiff.any,
     localChanged: input.local !== input.base,
     needsPush: deletionToPush || state.pieces.some((piece) => piece.pushable),
+    simplified,
     ...(conflicts.length > 0 ? { conflictCopyBody: assemble(state.local, state.pieces, (piece) => piece.theirs).text } : {}),
   };
 }

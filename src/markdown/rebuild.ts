@@ -2,6 +2,7 @@ import { isListBlock } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
 import { placeItem, type ListEntry } from './list-shape.js';
 import type { OutlineNode } from './outline.js';
+import { hasMarkup, retext } from './retext.js';
 import { escapeText } from './text.js';
 import { renderBlock, renderItem } from './to-markdown.js';
 
@@ -10,19 +11,32 @@ export function freshMarkdown(block: Block, history: readonly ListEntry[]): stri
   return isListBlock(block) ? renderItem(placeItem(history, block), block.text) : renderBlock(block);
 }
 
+/** Source written for a remote text change; `simplified` when local formatting around the edit could not be kept. */
+export type Rebuilt = { readonly markdown: string; readonly simplified: boolean };
+
 /**
  * A list item's own source with its text replaced, keeping indentation, marker, task box and whatever
- * follows its first paragraph (content the service does not show).
+ * follows its first paragraph (content the service does not show); the edit itself goes into the text's
+ * own source where it can (see retext), so links and code around it stay.
  */
-function replaceItemText(source: string, sourceStart: number, node: OutlineNode, text: string): string | undefined {
+function replaceItemText(source: string, sourceStart: number, node: OutlineNode, text: string): Rebuilt | undefined {
   if (!node.textSource) return undefined;
   const from = node.textSource.start - sourceStart;
   const to = node.textSource.end - sourceStart;
+  const kept = retext(source.slice(from, to), text);
+  if (kept !== undefined) return { markdown: source.slice(0, from) + kept + source.slice(to), simplified: false };
   const lineStart = source.lastIndexOf('\n', from - 1) + 1;
   const continuation = ' '.repeat(from - lineStart);
   const escaped = escapeText(text, 'block').split('\n').join(`\n${continuation}`);
   if (escaped === '') return undefined;
-  return source.slice(0, from) + escaped + source.slice(to);
+  return { markdown: source.slice(0, from) + escaped + source.slice(to), simplified: hasMarkup(source.slice(from, to)) };
+}
+
+/** The remote's new text in the local source where it can be written in place, else plain (saying so when markup is lost). */
+function retextOrPlain(source: string, remote: Block): Rebuilt {
+  const text = 'text' in remote ? remote.text : '';
+  const kept = retext(source, text);
+  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: renderBlock(remote), simplified: hasMarkup(source) };
 }
 
 /**
@@ -30,20 +44,22 @@ function replaceItemText(source: string, sourceStart: number, node: OutlineNode,
  * cheap (list marker and indentation, what an item holds besides its text). Undefined when the change
  * cannot be written without losing something: the caller keeps the local source and reports a conflict.
  */
-export function rebuild(source: string, sourceStart: number, node: OutlineNode, remote: Block, history: readonly ListEntry[]): string | undefined {
-  if (remote.type !== node.type) return freshMarkdown(remote, history);
+export function rebuild(source: string, sourceStart: number, node: OutlineNode, remote: Block, history: readonly ListEntry[]): Rebuilt | undefined {
+  if (remote.type !== node.type) return { markdown: freshMarkdown(remote, history), simplified: hasMarkup(source) };
   switch (remote.type) {
     case 'unorderedList':
     case 'orderedList':
       return replaceItemText(source, sourceStart, node, remote.text);
     case 'table':
       // Without cells the remote table cannot be drawn, and guessing would lose the local cells.
-      return remote.cells ? renderBlock(remote) : undefined;
+      return remote.cells ? { markdown: renderBlock(remote), simplified: false } : undefined;
     case 'unknown':
-      return source;
+      return { markdown: source, simplified: false };
     case 'heading':
+      // A new level is a new heading line; the words keep their formatting where the text allows.
+      return remote.level === node.level ? retextOrPlain(source, remote) : { markdown: renderBlock(remote), simplified: hasMarkup(source) };
     case 'paragraph':
     case 'blockquote':
-      return renderBlock(remote);
+      return retextOrPlain(source, remote);
   }
 }

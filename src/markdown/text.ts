@@ -61,6 +61,15 @@ export function escapeText(text: string, context: EscapeContext): string {
   return lines.map((line) => escapeLine(line, context)).join('\n');
 }
 
+/**
+ * A piece of text written into the middle of a line of Markdown (an edit mapped into a paragraph's own
+ * source): its inline syntax characters escaped, its spacing kept exactly. Whoever writes it checks that
+ * the result reads back as intended (a fragment can still combine with its surroundings).
+ */
+export function escapeInline(text: string): string {
+  return text.normalize('NFC').replace(INLINE_SPECIAL, '\\$&');
+}
+
 const WORD_BREAK = /[\s\p{P}]+/u;
 
 /** Similarity of two texts in [0, 1] by shared words, cheap enough for alignment scoring. */

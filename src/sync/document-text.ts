@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { outline, parseDocument, type FrontMatter } from '../markdown/index.js';
+import { headingTitle, parseDocument, type FrontMatter } from '../markdown/index.js';
 
 /**
  * A file split into its front matter (kept byte for byte: a pull never rewrites it) and its body
@@ -14,12 +14,12 @@ export function splitText(text: string): SplitText {
 
 export const joinText = (head: string, body: string): string => head + body;
 
-/** Front matter `title`, else the first heading, else the file name. */
+/** Front matter `title`, else the first heading's words (no images, badges or HTML), else the file name. */
 export function documentTitle(text: string, path: string): string {
   const { frontMatter, body } = splitText(text);
   const fromMatter = frontMatter.title?.trim();
   if (fromMatter) return fromMatter;
-  const heading = outline(body).find((node) => node.type === 'heading')?.text.trim();
+  const heading = headingTitle(body);
   if (heading) return heading;
   return posix.basename(path).replace(/\.md$/i, '');
 }

@@ -70,7 +70,11 @@ export async function applyBody(
         conflictPath: done.conflictPath ?? (record.conflict && !body.localChanged ? record.conflictPath : null),
       }),
   );
-  return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}) };
+  const simplified =
+    body.simplified.length > 0
+      ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`
+      : undefined;
+  return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(simplified ? { detail: simplified } : {}) };
 }
 
 /** Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). */

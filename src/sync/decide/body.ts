@@ -52,6 +52,8 @@ export type BodyDecision = {
   readonly theirs: string;
   /** The text recorded as what both sides agreed on. */
   readonly baseText: string;
+  /** Lines of the written file where a remote text edit replaced formatting with plain text (FORMATTING_SIMPLIFIED). */
+  readonly simplified: readonly number[];
 };
 
 /** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
@@ -69,9 +71,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const localChanged = contentHash(fileText) !== record.localHash;
   const mergeInto = (localBody: string) => merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment });
-  const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined };
+  const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined, simplified: [] as readonly number[] };
   const theirs = remoteChanged ? mergeInto(base.body).body : base.body;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [] };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -99,7 +101,10 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old
   // one with only the remote's edits, so the next run still sees them.
   const baseText = (mode === 'pull' || blocked) && localChanged ? joinText(base.head, theirs) : written;
-  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText };
+  // Lines count from the top of the file: the front matter comes first.
+  const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
+  const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);
+  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText, simplified };
   if (blocked) return { ...decided, kind: 'held', held: held('PLACEHOLDERS') };
   return { ...decided, kind: kindOf(decided) };
 }

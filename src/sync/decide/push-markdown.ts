@@ -1,5 +1,5 @@
 import type { Block } from '../../model/blocks.js';
-import { contentOfBlock, outline, sameContent, toPushMarkdown } from '../../markdown/index.js';
+import { contentOfBlock, outline, PLACEHOLDER_PREFIX, sameContent, toPushMarkdown } from '../../markdown/index.js';
 import { linksToUrls, type UrlOfPath } from '../links.js';
 
 /**
@@ -11,8 +11,20 @@ export function pushMarkdown(body: string, path: string, urlOf: UrlOfPath | unde
   return urlOf ? linksToUrls(normalised, path, urlOf) : normalised;
 }
 
-/** The outline kbsync expects the service to make of `markdown`, compared block by block with what it holds. */
+/**
+ * The outline kbsync expects the service to make of `markdown`, compared block by block with what it holds.
+ * A kbsync placeholder (a block the service never showed, written into a pulled file) stands for that hidden
+ * block: it agrees with a table or an unknown block, so a read-back after an append is not a false alarm.
+ */
 export function agrees(markdown: string, blocks: readonly Block[]): boolean {
   const expected = outline(markdown);
-  return expected.length === blocks.length && expected.every((node, i) => sameContent(node, contentOfBlock(blocks[i] as Block)));
+  return (
+    expected.length === blocks.length &&
+    expected.every((node, i) => {
+      const block = blocks[i] as Block;
+      if (sameContent(node, contentOfBlock(block))) return true;
+      const placeholder = node.type === 'unknown' && markdown.slice(node.source.start, node.source.end).startsWith(PLACEHOLDER_PREFIX);
+      return placeholder && (block.type === 'table' || block.type === 'unknown');
+    })
+  );
 }

@@ -115,12 +115,13 @@ describe('merge3 examples', () => {
     assert.deepEqual(result.conflicts, []);
   });
 
-  test('list items keep their marker and indentation when their text changes remotely', () => {
+  test('list items keep their marker, indentation and the formatting around the edit when their text changes remotely', () => {
     const body = '1. first\n2. second\n   - [ ] task *one*\n   - other\n';
     const { base, remoteBase, alignment } = synced(body);
     const remote = retext(remoteBase, 'task one', 'task renamed');
     const result = merge3({ base, remoteBase, remote, local: base, alignment });
-    assert.equal(result.body, '1. first\n2. second\n   - [ ] task renamed\n   - other\n');
+    assert.equal(result.body, '1. first\n2. second\n   - [ ] task *renamed*\n   - other\n');
+    assert.deepEqual(result.simplified, []);
   });
 
   test('a remote list item added after a local one takes its list shape', () => {

@@ -1,0 +1,40 @@
+import type { Heading, PhrasingContent } from 'mdast';
+import { parseMarkdown } from './parse.js';
+
+/**
+ * The words of a body's first heading, as a title: images, badges (a link around only an image), HTML and
+ * line breaks left out, spaces collapsed. A README's `# gray-matter [![NPM version](...)](...)` is titled
+ * `gray-matter`, not with the badges' alt texts. Undefined when there is no heading with words.
+ */
+export function headingTitle(body: string): string | undefined {
+  for (const node of parseMarkdown(body).children) {
+    if (node.type !== 'heading') continue;
+    const words = wordsOf((node as Heading).children).replace(/\s+/g, ' ').trim();
+    if (words !== '') return words;
+  }
+  return undefined;
+}
+
+function wordsOf(nodes: readonly PhrasingContent[]): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'text':
+        case 'inlineCode':
+          return node.value;
+        case 'image':
+        case 'imageReference':
+        case 'html':
+          return ' ';
+        case 'break':
+          return ' ';
+        case 'link':
+        case 'linkReference':
+          // A badge: a link whose only content is an image.
+          return node.children.every((child) => child.type === 'image' || child.type === 'imageReference') ? ' ' : wordsOf(node.children);
+        default:
+          return 'children' in node ? wordsOf(node.children as PhrasingContent[]) : '';
+      }
+    })
+    .join('');
+}

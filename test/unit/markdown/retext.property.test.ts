@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { outline } from '../../../src/markdown/outline.js';
+import { retext } from '../../../src/markdown/retext.js';
+import { normaliseText } from '../../../src/markdown/text.js';
+import { renderParagraph } from '../../../src/markdown/to-markdown.js';
+
+/** A word of a paragraph and how it is written: the formatting is what a pulled edit must not lose. */
+type Part = { readonly word: string; readonly style: 'plain' | 'em' | 'strong' | 'code' | 'link' };
+const write = (part: Part): string =>
+  ({ plain: part.word, em: `*${part.word}*`, strong: `**${part.word}**`, code: `\`${part.word}\``, link: `[${part.word}](https://example.com/${part.word})` })[part.style];
+
+const word = fc.stringMatching(/^[a-z]{2,8}$/);
+const part = fc.record({ word, style: fc.constantFrom<Part['style']>('plain', 'plain', 'plain', 'em', 'strong', 'code', 'link') });
+const plainOf = (markdown: string): string => normaliseText(outline(markdown).map((node) => node.text).join(' '));
+
+test('a remote edit of a paragraph\'s plain text: the result reads as the remote text, and the formatting outside the edit is kept', () => {
+  fc.assert(
+    fc.property(fc.array(part, { minLength: 2, maxLength: 12 }), fc.nat(), fc.nat(3), fc.array(word, { maxLength: 3 }), (parts, at, removed, inserted) => {
+      const source = parts.map(write).join(' ');
+      const words = parts.map((p) => p.word);
+      const start = at % words.length;
+      const end = Math.min(words.length, start + removed);
+      const edited = [...words.slice(0, start), ...inserted, ...words.slice(end)];
+      fc.pre(edited.length > 0);
+      const remote = edited.join(' ');
+      const kept = retext(source, remote);
+      const result = kept ?? renderParagraph(remote);
+      assert.equal(plainOf(result), normaliseText(remote), 'the result reads as the remote text');
+      if (kept === undefined) {
+        // Written plain only when the edit touched markup it could not write around.
+        assert.ok(parts.slice(start, Math.max(end, start + 1)).some((p) => p.style === 'code') || removed > 0 || inserted.length > 0);
+        return;
+      }
+      // Every formatted word the edit did not touch is still written exactly as it was.
+      for (const [i, p] of parts.entries()) {
+        if (p.style === 'plain' || (i >= start - 1 && i <= end)) continue;
+        assert.ok(kept.includes(write(p)), `${write(p)} kept in ${kept}`);
+      }
+    }),
+    { numRuns: 1000 },
+  );
+});
