@@ -41,6 +41,7 @@ export const COLUMNS: readonly Column[] = [
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
   col('members', 'members_json', 'members', 'document_bodies'),
+  col('conflictBase', 'conflict_base', 'nullable-text', 'document_bodies'),
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
@@ -114,6 +115,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     remoteBlocks: parseJson<Block[]>(at('remoteBlocks'), row['remoteBlocks'] as string),
     alignment: parseJson(at('alignment'), row['alignment'] as string),
     members: parseJson<MemberRecord[]>(at('members'), row['members'] as string),
+    conflictBase: (row['conflictBase'] as string | null | undefined) ?? null,
   };
 }
 

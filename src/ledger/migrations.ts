@@ -100,6 +100,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ) STRICT;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- While a conflict is open: the text both sides last agreed on before it, for kbsync resolve's three-way view.
+      ALTER TABLE document_bodies ADD COLUMN conflict_base TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

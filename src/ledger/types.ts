@@ -63,6 +63,8 @@ export type DocumentBody = {
   /** Base top-level nodes ⇄ remote-base blocks, produced and interpreted by src/markdown only. */
   readonly alignment: JsonValue;
   readonly members: readonly MemberRecord[];
+  /** While a conflict is open: the text both sides agreed on before it (kbsync resolve shows it as the base). */
+  readonly conflictBase: string | null;
 };
 
 /** One synced document: the last state both sides agreed on. */

@@ -49,7 +49,9 @@ export async function publishState(deps: {
 
   for (const row of ledger.documents.allSummaries()) {
     const record = stateRecordOf(row);
-    const hash = hashOf(record);
+    // A re-check that only learnt the modified time of our own write ('' until then) changes nothing another
+    // machine needs: with '' it re-checks once itself. Republishing it would cost every push a second append.
+    const hash = row.publishedRecord === hashOf({ ...record, m: '' }) ? row.publishedRecord : hashOf(record);
     const held = loaded?.state.entries.get(row.path);
     if (row.publishedRecord === hash) {
       // Published as it is. Only a state read this run can show it went missing (a compaction race, a

@@ -60,7 +60,8 @@ export function buildReport(input: ReportInput): SyncReport {
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
     counts,
-    failed: input.results.filter((r) => !r.ok || r.result === 'held').length + input.problems.length,
+    // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen).
+    failed: input.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict').length + input.problems.length,
     callsByEndpoint,
   };
 }

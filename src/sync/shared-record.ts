@@ -40,5 +40,6 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     remoteBlocks: predictedBlocks(splitText(base).body),
     alignment: null,
     members: [],
+    conflictBase: null,
   };
 }

@@ -57,7 +57,8 @@ export async function adopt(
         ctx,
         { kind: 'adopt-conflict', subject: path, payload: { docKey: listed.docKey } },
         () => writeConflictCopy(ctx, path, decision.conflictCopy),
-        (copy) => recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: before.text, fingerprint, conflictPath: copy }),
+        // No shared history: resolve shows both versions against an empty base.
+        (copy) => recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: before.text, fingerprint, conflictPath: copy, conflictBase: '' }),
       );
       return { path, result: 'conflict', conflictPath, detail: 'the file and its existing document differ and share no history' };
     }

@@ -67,7 +67,10 @@ export async function applyBody(
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
         remoteTime: remoteTimeOf(ctx, listed, record, body.send !== undefined || (body.remoteChanged && !listed)),
-        conflictPath: done.conflictPath ?? (record.conflict && !body.localChanged ? record.conflictPath : null),
+        // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
+        // agreement closes one, since an open conflict is held before it gets here.
+        conflictPath: done.conflictPath ?? null,
+        ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
       }),
   );
   const simplified =

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbsyncError } from '../../errors.js';
 import {
@@ -48,8 +49,14 @@ export async function replaceLocal(ctx: SyncContext, path: string, before: TextF
   return fingerprint;
 }
 
-/** Writes the other side's version of a clashing document beside the local file; returns its path. */
+/**
+ * Writes the other side's version of a clashing document beside the local file; returns its path. A copy
+ * of the same file with the same text already there (a run killed after writing it, before recording it)
+ * is that copy: a second identical one would only be one more thing for the person to sort out.
+ */
 export async function writeConflictCopy(ctx: SyncContext, path: string, text: string): Promise<string> {
+  const same = await existingCopyWith(ctx, path, text);
+  if (same) return same;
   for (let attempt = 1; ; attempt++) {
     const copy = conflictCopyPath(path, ctx.now(), attempt);
     if ((await lstatOrNull(join(ctx.root, copy))) !== null) continue;
@@ -58,3 +65,16 @@ export async function writeConflictCopy(ctx: SyncContext, path: string, text: st
   }
 }
 
+
+async function existingCopyWith(ctx: SyncContext, path: string, text: string): Promise<string | undefined> {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const stem = `${path.slice(slash + 1).replace(/\.md$/i, '')}.conflict-`;
+  const names = await readdir(join(ctx.root, dir)).catch(() => []);
+  for (const name of names.filter((n) => n.startsWith(stem) && n.endsWith('.md')).sort()) {
+    const copy = `${dir}${name}`;
+    const held = await readTextFile(join(ctx.root, copy), { displayPath: copy }).catch(() => undefined);
+    if (held?.text === text) return copy;
+  }
+  return undefined;
+}

@@ -47,7 +47,10 @@ export type Agreement = Omit<
   | 'heldRemoteTime'
   | 'publishedRecord'
   | 'publishedSource'
+  | 'conflictBase'
 > & {
+  /** With a new conflict: the text agreed on before it (kept while the conflict stays open). */
+  readonly conflictBase?: string | null;
   /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
   readonly predictedBlocksHash?: string;
 } & {
@@ -70,7 +73,7 @@ export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, de
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it.
   const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
@@ -99,6 +102,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     heldLocalHash: null,
     heldRemoteTime: null,
     ...published,
+    conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
 }
 

@@ -18,7 +18,6 @@ export type BodyFacts = {
     readonly alignment: unknown;
     readonly localHash: string;
     readonly remoteBlocksHash: string;
-    /** The link was made with no shared history and both versions were kept apart (adopt conflict). */
     readonly conflict: boolean;
   };
   /** The file now. */
@@ -84,14 +83,13 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const nextFile = written !== fileText ? written : undefined;
   const conflictCopy = mode !== 'push' && merged.conflicts.length > 0 ? joinText(local.head, merged.conflictCopyBody ?? theirs) : undefined;
 
-  // A link made with no shared history (adopt) keeps both versions apart until the user edits the file
-  // or the document changes; pushing on a mere re-check would pick the winner for them, by the clock.
-  const conflictStands = record.conflict && !localChanged && !remoteChanged;
   let send: Send | undefined;
   let blocked = false;
   // The service reads links back as plain text: a body sent before its link targets had documents agrees, and is stale.
   const resend = facts.urlOf?.mustResend(facts.path) ?? false;
-  if (mode !== 'pull' && !conflictStands && (resend || !agrees(outgoing, remote))) {
+  // A clash is left for a person: the knowledge base keeps its version until the conflict is settled
+  // (kbsync resolve), rather than the file's side winning by the clock.
+  if (mode !== 'pull' && conflictCopy === undefined && (resend || !agrees(outgoing, remote))) {
     const append = remoteChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
     // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
     blocked = !append && hasPlaceholders(outgoing);
@@ -100,7 +98,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
 
   // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old
   // one with only the remote's edits, so the next run still sees them.
-  const baseText = (mode === 'pull' || blocked) && localChanged ? joinText(base.head, theirs) : written;
+  const baseText = (mode === 'pull' || blocked || conflictCopy !== undefined) && localChanged ? joinText(base.head, theirs) : written;
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);

@@ -27,6 +27,9 @@ export const HELD_REASONS = {
     'moved locally, but its document was edited in the knowledge base since, and a push alone would lose that edit when the old ' +
     'document is deleted. Run a two-way `kbsync sync` to merge it first.',
   VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
+  CONFLICT_OPEN:
+    "both sides changed the same part of this document differently: your version is in the file, the knowledge base's in the conflict copy beside it, " +
+    'and the knowledge base keeps its version until you settle it: run `kbsync resolve <file>` (or merge by hand and delete the copy).',
 } as const;
 
 export type HeldCode = keyof typeof HELD_REASONS;
@@ -44,6 +47,7 @@ export type HeldState = Held & { readonly localHash: string; readonly remoteModi
 
 /** Does the hold still stand for what this run observes? A side this run did not observe (no listing) is taken as unchanged. */
 export function holdStands(state: HeldState | null, localHash: string, remoteModifiedTime: string | undefined): state is HeldState {
-  if (!state) return false;
+  // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched.
+  if (!state || state.code === 'CONFLICT_OPEN') return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal } from './guards.js';
 import { detectMoves } from './moves.js';
-import { holdStands } from './held.js';
+import { held, holdStands } from './held.js';
 import { assignTitles, compare, fitTitle, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
@@ -41,6 +41,11 @@ export function plan(given: PlanInput): Plan {
     const remote = input.remote?.docs.get(record.docKey);
     const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
 
+    // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled.
+    if (input.openConflicts?.has(record.path) && local) {
+      actions.push({ kind: 'held', record, held: held('CONFLICT_OPEN') });
+      continue;
+    }
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
     // --force decides afresh: it is how a user overrides the holds that a guard made.
     if (!input.guards.force && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {

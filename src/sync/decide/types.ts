@@ -106,6 +106,8 @@ export type PlanInput = {
   readonly shared?: ReadonlyMap<string, RecordEntry>;
   /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
   readonly stateless?: boolean;
+  /** Records whose conflict copy is still there: held until a person settles them (kbsync resolve). */
+  readonly openConflicts?: ReadonlySet<string>;
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
   readonly retitle?: boolean;
   readonly layout: Layout;

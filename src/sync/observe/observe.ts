@@ -102,6 +102,7 @@ export async function observeAndPlan(
     for (const folder of remote.folders) folderIds.set(folder.localPath, folder.treeNodeId);
   }
   for (const folder of ledger?.folders.all() ?? []) folderIds.set(folder.path, folder.treeNodeId);
+  const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
   const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
   const planned = plan({
     mode: options.mode,
@@ -111,6 +112,7 @@ export async function observeAndPlan(
     localFolders: new Set(scan.folders),
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
     folderIds,
+    openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),

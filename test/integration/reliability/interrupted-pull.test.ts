@@ -33,7 +33,7 @@ test('a pull interrupted after the file write, then a remote edit: the rerun fin
   });
 });
 
-test('the same, but the user edited the file before the rerun: a real clash, so a conflict copy keeps the remote version', async () => {
+test('the same, but the user edited the file before the rerun: a real clash, so a conflict copy keeps the remote version until resolved', async () => {
   await withSyncFixture(async (f) => {
     await f.write('keep.md', '# Keep\n\nSo the folder is not empty.\n');
     assert.equal((await f.sync()).code, 0);
@@ -42,10 +42,17 @@ test('the same, but the user edited the file before the rerun: a real clash, so 
     await f.write('Incoming.md', '# Incoming\n\nFirst version, edited locally.\n');
     f.em.admin.editDocument(made.dentryUuid, '# Incoming\n\nSecond version.\n');
     const rerun = await f.sync();
-    assert.equal(rerun.code, 0, rerun.stderr);
+    // An open conflict is held work (exit 1); the knowledge base keeps what its writer published.
+    assert.equal(rerun.code, 1, rerun.stderr);
     assert.equal(await f.read('Incoming.md'), '# Incoming\n\nFirst version, edited locally.\n');
+    assert.match(f.remoteDoc('Incoming').markdown ?? '', /Second version/);
     const copies = await conflictCopies(f.root);
     assert.equal(copies.length, 1);
     assert.match(await f.read(copies[0] ?? ''), /Second version/);
+    const resolved = await f.cli(['resolve', '--mine', 'Incoming.md']);
+    assert.equal(resolved.code, 0, resolved.stderr);
+    assert.equal((await f.sync()).code, 0);
+    assert.match(f.remoteDoc('Incoming').markdown ?? '', /First version, edited locally/);
+    assert.deepEqual(await conflictCopies(f.root), []);
   });
 });

@@ -104,7 +104,7 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
     });
   });
 
-  test('the same paragraph on both: the second to sync keeps its words and gets a conflict copy of the other', async () => {
+  test('the same paragraph on both: the second to sync keeps its words and a conflict copy of the other, the knowledge base keeps the first until B resolves', async () => {
     await withTwoWorkstations(async (pair) => {
       const { a, b } = pair;
       await sharedStart(pair);
@@ -112,12 +112,24 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
       await replaceIn(b, 'shared.md', 'Middle of shared.', 'Middle of shared, bclashmarker.');
       await syncOk(a, 'A first');
       const second = await b.sync();
-      assert.equal(second.code, 0, second.stderr);
+      assert.equal(second.code, 1, `an open conflict is held work: ${second.stderr}`);
       assert.equal(second.report?.conflicts.length, 1);
       assert.match(await b.read(second.report?.conflicts[0] ?? ''), /aclashmarker/);
       assert.match(await b.read('shared.md'), /bclashmarker/);
-      await syncOk(a, 'A pulls');
-      await assertKept(pair, { remote: ['bclashmarker'], somewhere: ['aclashmarker', 'bclashmarker'] });
+      // Nothing changes for A: its published edit stays in the knowledge base and in its file.
+      await syncOk(a, 'A again');
+      assert.match(await a.read('shared.md'), /aclashmarker/);
+      assert.ok(remotelyPresent(a, 'aclashmarker') && !remotelyPresent(a, 'bclashmarker'));
+      const frozen = await b.sync();
+      assert.equal(frozen.code, 1);
+      assert.ok(!remotelyPresent(a, 'bclashmarker'), "B's frozen push waits for a person");
+      // B's person settles it: both sentences.
+      await replaceIn(b, 'shared.md', 'Middle of shared, bclashmarker.', 'Middle of shared, aclashmarker and bclashmarker.');
+      const resolved = await b.cli(['resolve', '--mine', 'shared.md']);
+      assert.equal(resolved.code, 0, resolved.stderr);
+      await syncOk(b, 'B publishes the resolution');
+      await syncOk(a, 'A pulls it');
+      assert.match(await a.read('shared.md'), /aclashmarker and bclashmarker/);
       await assertConverged(pair);
     });
   });
@@ -130,12 +142,12 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
       await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
       await syncOk(a, 'A creates');
       const linked = await b.sync();
-      assert.equal(linked.code, 0, linked.stderr);
+      assert.equal(linked.code, 1, linked.stderr);
       assert.equal(linked.report?.conflicts.length, 1, 'no shared history: a conflict');
       assert.match(await b.read(linked.report?.conflicts[0] ?? ''), /acreatemarker/);
       assert.match(await b.read('idea.md'), /bcreatemarker/);
       await syncOk(a, 'A again');
-      await syncOk(b, 'B again (the conflict stands until B edits the file)');
+      assert.equal((await b.sync()).code, 1, 'the conflict stands until B resolves it');
       assert.deepEqual(ideaDocs(pair).map((doc) => doc.markdown), ['# idea\n\nacreatemarker.\n']);
       // B's user resolves it: both texts in the file, the copy deleted.
       await b.write('idea.md', '# idea\n\nacreatemarker.\n\nbcreatemarker.\n');
@@ -156,20 +168,16 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
       const runs = await Promise.all([a.sync(), b.sync()]);
       // A write that met the other's write mid-flight fails its run (exit 1); the next run merges.
       for (const run of runs) assert.ok(run.code === 0 || run.code === 1, run.stderr);
-      for (let i = 0; i < 2; i++) {
-        await syncOk(a, 'A settles');
-        await syncOk(b, 'B settles');
-      }
+      await syncBoth(pair);
       assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
       assert.deepEqual(duplicateProblems(a), []);
       assert.deepEqual(duplicateProblems(b), []);
-      // Each text is in a file or a conflict copy, except in one race the service cannot guard against (no
-      // conditional write): a write landing between the other's re-read and its overwrite. Then the
-      // overwritten text is kept in a backup (.kbsync/backups), never nowhere.
+      // Each text is in a file or a conflict copy (a person sees it), never only in a backup.
       for (const marker of ['acreatemarker', 'bcreatemarker']) {
-        const kept = (await keptIn(a, marker)) || (await keptIn(b, marker));
-        assert.ok(kept, `lost everywhere: ${marker}`);
+        assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
       }
+      await resolveAll(pair);
+      await assertConverged(pair);
     });
   });
 
@@ -227,17 +235,16 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
         const runs = await Promise.all([a.sync(), b.sync()]);
         for (const run of runs) assert.ok(run.code === 0 || run.code === 1, run.stderr);
       }
-      for (let i = 0; i < 2; i++) {
-        await syncOk(a, 'A settles');
-        await syncOk(b, 'B settles');
-      }
+      await syncBoth(pair);
       // New documents never collide: each is on the service and in both folders.
       await assertKept(pair, { remote: created });
       for (const marker of created) assert.ok(await locallyPresent(a, marker), `A lacks ${marker}`);
-      // Edits of ONE document saved at the same moment: each survives in the document, a conflict copy or,
+      // Edits of ONE document saved at the same moment: each survives in a file or a conflict copy, even
       // when one overwrite lands between the other side's re-read and its overwrite (the service has no
-      // conditional write), a backup. Never nowhere.
-      for (const marker of edited) assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `lost everywhere: ${marker}`);
+      // conditional write): the other side sees its published words reverted and keeps them as a conflict.
+      // Never only in a backup, where nobody would look.
+      for (const marker of edited) assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
+      await resolveAll(pair);
       await assertConverged(pair);
     });
   });
@@ -288,7 +295,36 @@ async function conflictCopies(f: SyncFixture): Promise<string[]> {
 const ideaDocs = ({ a }: Pair) => a.remoteDocs().filter((doc) => doc.title.startsWith('idea'));
 
 /** A Markdown file of the folder, a conflict copy, a backup or the trash holds `marker`. */
+/** A Markdown file of the folder or a conflict copy holds `marker` (kbsync's backups and trash do not count). */
 async function keptIn(f: SyncFixture, marker: string): Promise<boolean> {
-  for (const text of (await readTree(f.root, { skip: (rel) => !rel.endsWith('.md') })).values()) if (text.includes(marker)) return true;
+  const files = await readTree(f.root, { skip: (rel) => !rel.endsWith('.md') || rel.startsWith('.kbsync/') });
+  for (const text of files.values()) if (text.includes(marker)) return true;
   return false;
+}
+
+/** Both sides sync twice in turn; an open conflict (exit 1, held) stays open for a person. */
+async function syncBoth({ a, b }: Pair): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    for (const f of [a, b]) {
+      const run = await f.sync();
+      const failed = run.report?.results.filter((r) => !r.ok || (r.result === 'held' && r.reason !== 'CONFLICT_OPEN')) ?? [];
+      assert.ok(run.code === 0 || (run.code === 1 && failed.length === 0), `${run.stderr} ${JSON.stringify(failed)}`);
+    }
+  }
+}
+
+/** Each side's person settles every open conflict keeping their file (`resolve --mine`); both sync again. */
+async function resolveAll(pair: Pair): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    let open = 0;
+    for (const f of [pair.a, pair.b]) {
+      if ((await conflictCopies(f)).length === 0) continue;
+      open++;
+      const resolved = await f.cli(['resolve', '--mine']);
+      assert.equal(resolved.code, 0, resolved.stderr);
+    }
+    if (open === 0) return;
+    await syncBoth(pair);
+  }
+  assert.fail('conflicts kept reopening after three rounds of resolving');
 }

@@ -82,14 +82,16 @@ describe('kbsync sync end to end against the emulator', () => {
     });
   });
 
-  test('both sides edit the same paragraph differently: local kept, remote written beside it', async () => {
+  test('both sides edit the same paragraph differently: local kept, remote written beside it, the knowledge base keeps theirs until resolved', async () => {
     await withSyncFixture(async (f) => {
       await f.write('c.md', '# C\n\nShared paragraph.\n');
       assert.equal((await f.sync()).code, 0);
       f.em.admin.editDocument(f.remoteDoc('C').dentryUuid, '# C\n\nShared paragraph, their words.\n');
       await f.write('c.md', '# C\n\nShared paragraph, my words.\n');
       const result = await f.sync();
-      assert.equal(result.code, 0, result.stderr);
+      // Held for a person (exit 1), so a script or CI job sees it.
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(f.remoteDoc('C').markdown, '# C\n\nShared paragraph, their words.\n');
       assert.equal(result.report?.conflicts.length, 1);
       const copy = result.report?.conflicts[0] ?? '';
       assert.match(copy, /^c\.conflict-\d{8}-\d{6}\.md$/);

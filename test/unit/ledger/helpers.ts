@@ -58,6 +58,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     ],
     alignment: { pairs: [[0, 0], [1, 1]], version: 1, note: null },
     members: [{ userId: asUserId(`user-${n}`), role: 'editor' }],
+    conflictBase: null,
     ...overrides,
   };
 }

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { diff3Merge } from 'node-diff3';
+import type { Ledger } from '../ledger/index.js';
+import { backupText, lstatOrNull, readTextFile, statFingerprint, writeFileAtomic, type TextFile } from '../local/index.js';
+import { promises as fsp } from 'node:fs';
+
+/** One region of a conflict: where the two versions agree, or a clash with the text of each side. */
+export type Region =
+  | { readonly kind: 'same'; readonly lines: readonly string[] }
+  | { readonly kind: 'clash'; readonly base: readonly string[]; readonly mine: readonly string[]; readonly theirs: readonly string[]; readonly line: number };
+
+/** An open conflict: the file (yours), its conflict copy (the knowledge base's), and the text both agreed on before. */
+export type OpenConflict = {
+  readonly path: string;
+  readonly copy: string;
+  readonly base: string;
+  readonly mine: string;
+  readonly theirs: string;
+  readonly regions: readonly Region[];
+  /** How the file is written (line endings, BOM), to write the settled text the same way. */
+  readonly format: Pick<TextFile, 'eol' | 'bom'>;
+};
+
+export type Choice = 'mine' | 'theirs' | 'both';
+
+/** The conflicts waiting for a person: records with a conflict whose copy is still on disk. */
+export async function openConflicts(ledger: Ledger, root: string, only?: ReadonlySet<string>): Promise<OpenConflict[]> {
+  const out: OpenConflict[] = [];
+  for (const summary of ledger.documents.allSummaries()) {
+    if (!summary.conflict || summary.conflictPath === null || (only && !only.has(summary.path))) continue;
+    const copyAbs = join(root, summary.conflictPath);
+    const fileAbs = join(root, summary.path);
+    if ((await lstatOrNull(copyAbs)) === null || (await lstatOrNull(fileAbs)) === null) continue;
+    const record = ledger.documents.get(summary.path);
+    const base = record?.conflictBase ?? record?.baseMarkdown ?? '';
+    const file = await readTextFile(fileAbs, { displayPath: summary.path });
+    const theirs = (await readTextFile(copyAbs, { displayPath: summary.conflictPath })).text;
+    out.push({ path: summary.path, copy: summary.conflictPath, base, mine: file.text, theirs, regions: regionsOf(base, file.text, theirs), format: { eol: file.eol, bom: file.bom } });
+  }
+  return out;
+}
+
+const linesOf = (text: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+/**
+ * A line-by-line three-way merge (git's diff3): the regions where both versions agree, and the clashes.
+ * Clashes parted only by blank lines are one clash: in Markdown those are neighbouring paragraphs of one edit.
+ */
+export function regionsOf(base: string, mine: string, theirs: string): Region[] {
+  const parts: Region[] = [];
+  for (const part of diff3Merge(linesOf(mine), linesOf(base), linesOf(theirs))) {
+    if ('ok' in part && part.ok) parts.push({ kind: 'same', lines: part.ok });
+    else if (part.conflict) parts.push({ kind: 'clash', base: part.conflict.o, mine: part.conflict.a, theirs: part.conflict.b, line: 0 });
+  }
+  const joined: Region[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const previous = joined.at(-1);
+    const next = parts[i + 1];
+    if (part.kind === 'same' && previous?.kind === 'clash' && next?.kind === 'clash' && part.lines.every((l) => l.trim() === '')) {
+      joined[joined.length - 1] = {
+        ...previous,
+        base: [...previous.base, ...part.lines, ...next.base],
+        mine: [...previous.mine, ...part.lines, ...next.mine],
+        theirs: [...previous.theirs, ...part.lines, ...next.theirs],
+      };
+      i++;
+    } else joined.push(part);
+  }
+  let line = 1;
+  return joined.map((region) => {
+    const at = line;
+    line += region.kind === 'same' ? region.lines.length : region.mine.length;
+    return region.kind === 'clash' ? { ...region, line: at } : region;
+  });
+}
+
+/** The text made of one choice per clash (in order). */
+export function resolved(regions: readonly Region[], choose: (clash: Extract<Region, { kind: 'clash' }>, index: number) => Choice): string {
+  const lines: string[] = [];
+  let index = 0;
+  for (const region of regions) {
+    if (region.kind === 'same') {
+      lines.push(...region.lines);
+      continue;
+    }
+    const choice = choose(region, index++);
+    if (choice !== 'theirs') lines.push(...region.mine);
+    // Both: one after the other, as separate blocks (run together they would read as one paragraph).
+    if (choice === 'both' && region.mine.length > 0 && region.theirs.length > 0 && region.mine.at(-1)?.trim() !== '') lines.push('');
+    if (choice !== 'mine') lines.push(...region.theirs);
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/**
+ * Writes the settled text into the file (atomically, only if the file is still what was read) and removes the
+ * conflict copy; both are backed up first, so settling can be undone. The next sync publishes the file.
+ */
+export async function settle(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string }, conflict: OpenConflict, text: string): Promise<void> {
+  const fileAbs = join(deps.root, conflict.path);
+  const copyAbs = join(deps.root, conflict.copy);
+  const now = new Date();
+  await backupText(deps.stateDir, 'local', conflict.path, conflict.mine, { now });
+  await backupText(deps.stateDir, 'local', conflict.copy, conflict.theirs, { now });
+  const before = await lstatOrNull(fileAbs);
+  if (text !== conflict.mine) await writeFileAtomic(deps.root, conflict.path, text, { ...conflict.format, ...(before ? { expect: statFingerprint(before) } : {}) });
+  await fsp.rm(copyAbs, { force: true });
+  deps.ledger.documents.update(conflict.path, { conflict: false, conflictPath: null, conflictBase: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null });
+}
