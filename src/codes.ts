@@ -29,6 +29,7 @@ export const CODE_TABLE = [
   { codes: ['NAME_TWIN', 'NAME_UNPORTABLE'], means: 'A file name that cannot sync: a second Unicode spelling of another file\'s name, or a name with a backslash. Rename it; until then the run exits 1.' },
   { codes: ['CONFLICT_OPEN'], means: "Both sides changed the same part of a document differently: your version is in the file, the knowledge base's in the conflict copy beside it, and the knowledge base keeps its version until you settle it with `kbsync resolve`." },
   { codes: ['RESOLVE_NOTHING_OPEN', 'RESOLVE_NO_ANSWER', 'MERGE_TOOL_FAILED'], means: '`kbsync resolve` was given a file with no open conflict, got no answer for a clash (answer m, t or b, or use --mine, --theirs or --tool), or the merge tool failed; nothing was changed.' },
+  { codes: ['NOTIFY_FAILED'], means: 'The `notify.command` of the config failed or ran longer than `notify.timeoutMs` (said once until it works again). Syncing goes on; fix the command.' },
   { codes: ['CONFLICT_OF_CONFLICT'], means: 'A conflict copy clashed again: resolve it by hand and delete the copy.' },
   { codes: ['REMOTE_CHANGED_DURING_WRITE'], means: 'Someone saved the document while kbsync wrote it. Nothing is lost; the next sync merges.' },
   { codes: ['FILE_CHANGED', 'FILE_VANISHED'], means: 'A file changed or disappeared while kbsync worked on it, so it was left as it is: the next sync sees the change.' },

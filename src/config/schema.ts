@@ -61,6 +61,19 @@ const WatchSchema = z
   })
   .describe('Daemon (kbsync watch) timing.');
 
+const NotifySchema = z
+  .strictObject({
+    command: text('a shell command')
+      .nullable()
+      .default(null)
+      .describe(
+        'A command the daemon runs when it creates a conflict or holds a write (e.g. notify-send "kbsync" "$KBSYNC_MESSAGE"); ' +
+          'it gets KBSYNC_EVENT (conflict or held), KBSYNC_PATH and KBSYNC_MESSAGE in its environment. null: off.',
+      ),
+    timeoutMs: positiveInt().default(10_000).describe('How long the notify command may run before it is stopped, in milliseconds.'),
+  })
+  .describe('Telling the person when work waits for them (kbsync watch only).');
+
 const BackupsSchema = z
   .strictObject({
     keepPerFile: positiveInt().default(20).describe('Backups kept per file and side (local, remote); older ones are removed after each run.'),
@@ -120,6 +133,7 @@ export const ConfigSchema = z
       .describe('On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents.'),
     site: SiteSchema.prefault({}),
     watch: WatchSchema.prefault({}),
+    notify: NotifySchema.prefault({}),
     log: LogSchema.prefault({}),
   })
   .describe('kbsync configuration: keeps a folder of Markdown files and a knowledge base in step.');

@@ -32,8 +32,8 @@ export function logResult(logger: Logger, result: ActionResult): void {
   }
   const detail = result.detail ? ` (${result.detail})` : '';
   const copy = result.conflictPath ? `; the other version is in ${result.conflictPath}` : '';
-  // Held work waits for the user: a warning, said once per change.
-  const level = result.result === 'held' ? 'warn' : 'info';
+  // Held work and conflicts wait for the user: a warning, said once per change.
+  const level = result.result === 'held' || result.result === 'conflict' ? 'warn' : 'info';
   logger[level](fields, `${result.path}: ${what}${detail}${copy}`);
 }
 

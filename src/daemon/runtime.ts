@@ -8,6 +8,7 @@ import { CallMeter } from './call-meter.js';
 import { WorkGauge } from './work-gauge.js';
 import { HotDocuments } from './hot-documents.js';
 import { LocalSource } from './local-source.js';
+import { Notifier } from './notify.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
 
 export type RuntimeContext = {
@@ -54,7 +55,7 @@ export class DaemonRuntime {
       const hot = new HotDocuments();
       // The scheduler asks the watcher whether the folder is quiet; the watcher wakes the scheduler.
       const watching: { source?: LocalSource } = {};
-      const scheduler = new CycleScheduler({ client, ledger, logger, meter, gauge, hot, untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
+      const scheduler = new CycleScheduler({ client, ledger, logger, meter, gauge, hot, notifier: new Notifier(config.notify, logger, context.env), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
       const local = new LocalSource({
         root: config.root,
         stateDir: config.stateDir,

@@ -8,6 +8,7 @@ import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
 import { describeFailure, logReport, logResult } from './cycle-log.js';
 import type { HotDocuments } from './hot-documents.js';
+import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
 import type { WorkGauge } from './work-gauge.js';
@@ -28,6 +29,7 @@ export type SchedulerDeps = {
   readonly meter: CallMeter;
   readonly gauge: WorkGauge;
   readonly hot: HotDocuments;
+  readonly notifier: Notifier;
   /** Milliseconds until the folder has been quiet this long (0 when it is, or when nothing watches it). */
   readonly untilQuiet: (quietMs: number) => number;
 };
@@ -166,6 +168,8 @@ export class CycleScheduler {
         onResult: (result: ActionResult) => {
           gauge.done();
           logResult(logger, result);
+          const event = eventOf(result);
+          if (event) this.#deps.notifier.notify(event);
           if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, Date.now());
         },
       },

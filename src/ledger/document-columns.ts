@@ -42,6 +42,9 @@ export const COLUMNS: readonly Column[] = [
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
   col('members', 'members_json', 'members', 'document_bodies'),
   col('conflictBase', 'conflict_base', 'nullable-text', 'document_bodies'),
+  col('publishedOver', 'published_over', 'nullable-text', 'document_bodies'),
+  col('hiddenEdit', 'hidden_edit', 'nullable-text', 'document_bodies'),
+  col('lossyBase', 'lossy_base', 'flag', 'document_bodies'),
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
@@ -116,6 +119,9 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     alignment: parseJson(at('alignment'), row['alignment'] as string),
     members: parseJson<MemberRecord[]>(at('members'), row['members'] as string),
     conflictBase: (row['conflictBase'] as string | null | undefined) ?? null,
+    publishedOver: (row['publishedOver'] as string | null | undefined) ?? null,
+    hiddenEdit: (row['hiddenEdit'] as string | null | undefined) ?? null,
+    lossyBase: row['lossyBase'] === 1,
   };
 }
 

@@ -104,6 +104,15 @@ const migrations: readonly ((db: Database) => void)[] = [
     db.exec(`
       -- While a conflict is open: the text both sides last agreed on before it, for kbsync resolve's three-way view.
       ALTER TABLE document_bodies ADD COLUMN conflict_base TEXT;
+      -- After this machine wrote the document: what it held just before (so a racing writer's overwrite that
+      -- puts it back is seen as the lost update it is); NULL once any later agreement stands.
+      ALTER TABLE document_bodies ADD COLUMN published_over TEXT;
+      -- The modifiedTime at which someone was seen editing what the service does not show (code, tables): no
+      -- overwrite until a person says so. NULL: none seen.
+      ALTER TABLE document_bodies ADD COLUMN hidden_edit TEXT;
+      -- 1 while the base is the service's plain-text reading (a web-created document, a clone without kept
+      -- source): an overwrite from it would flatten the document's formatting.
+      ALTER TABLE document_bodies ADD COLUMN lossy_base INTEGER NOT NULL DEFAULT 0;
     `);
   },
 ];

@@ -65,6 +65,12 @@ export type DocumentBody = {
   readonly members: readonly MemberRecord[];
   /** While a conflict is open: the text both sides agreed on before it (kbsync resolve shows it as the base). */
   readonly conflictBase: string | null;
+  /** Right after this machine wrote the document: the body it held before that write (see markdown/published.ts). */
+  readonly publishedOver: string | null;
+  /** The listed modifiedTime at which an edit of what the service does not show (code, tables) was seen; null: none. */
+  readonly hiddenEdit: string | null;
+  /** The base is the service's plain-text reading, not a source: overwriting from it would flatten the document. */
+  readonly lossyBase: boolean;
 };
 
 /** One synced document: the last state both sides agreed on. */

@@ -5,6 +5,7 @@ import { planInsertions } from './insertions.js';
 import { MergeState, type RemoteState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
 import { outline } from './outline.js';
+import { publishedChanges, type PublishedChange } from './published.js';
 import { freshMarkdown, rebuild } from './rebuild.js';
 import { contentOf, segmentBody, type Segment } from './segments.js';
 
@@ -19,6 +20,11 @@ export type MergeInput = {
   readonly local: string;
   /** Stored by the ledger; recomputed when missing or made for other inputs. */
   readonly alignment?: Alignment;
+  /**
+   * When this machine's last write is what made `base`: the body the document held just before it. A remote
+   * change that puts a block we wrote back as it was then is a lost update, not an edit (see keptLocally).
+   */
+  readonly priorBase?: string;
 };
 
 export type Conflict = {
@@ -33,6 +39,11 @@ export type Conflict = {
    * give): overwriting the remote would lose that remote edit.
    */
   readonly remoteUnreadable?: true;
+  /**
+   * Set when the remote put back what this block held before our last write (or dropped a block that write
+   * added): another writer overwrote the document with a copy read before our write landed.
+   */
+  readonly reverted?: true;
   /** Where the block stands in `body`: 1-based line and character offset. */
   readonly position: { readonly line: number; readonly offset: number };
 };
@@ -58,11 +69,22 @@ export type MergeResult = {
 
 const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
 
-/** A block the local side kept byte for byte: the remote's change, if any, applies. */
-function keptLocally(state: MergeState, b: number, l: number, remote: RemoteState): void {
-  if (remote.kind === 'deleted') return;
+/**
+ * A block the local side kept byte for byte: the remote's change, if any, applies. Except when the change
+ * only undoes what our last write did to it (a block put back as it was, or one we added dropped): that is
+ * the footprint of another writer's overwrite racing ours (the service has no conditional write), so it
+ * is a conflict that keeps our words in the file and theirs in the copy, never a silent revert.
+ */
+function keptLocally(state: MergeState, b: number, l: number, remote: RemoteState, published: PublishedChange | undefined): void {
   const segment = state.local.segments[l] as Segment;
   const source = contentOf(state.local.body, segment);
+  const revert = revertedText(published, remote);
+  if (revert !== undefined) {
+    const conflict = { baseText: baseSource(state, b), localText: source, remoteText: revert, reverted: true as const };
+    state.push(state.localPiece(l, source, { pushable: false, theirs: revert, conflict }));
+    return;
+  }
+  if (remote.kind === 'deleted') return;
   if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
     state.push(state.localPiece(l, source, { pushable: false }));
     return;
@@ -78,6 +100,13 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   const remoteText = freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText, remoteUnreadable: true as const };
   state.push(state.localPiece(l, source, { pushable: false, theirs: remoteText, conflict }));
+}
+
+/** The text the remote put back, when its change undoes our last write to the block; else undefined. */
+function revertedText(published: PublishedChange | undefined, remote: RemoteState): string | undefined {
+  if (published?.kind === 'added') return remote.kind === 'deleted' ? '' : undefined;
+  if (published?.kind !== 'changed' || remote.kind !== 'changed') return undefined;
+  return sameReading(published.prior.node, contentOfBlock(remote.block)) ? published.priorSource : undefined;
 }
 
 /** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
@@ -130,6 +159,7 @@ export function merge3(input: MergeInput): MergeResult {
   const local = segmentBody(input.local);
   const alignment = alignmentFor(input.base, input.remoteBase, baseNodes, input.alignment);
   const state = new MergeState(input.remoteBase, input.remote, base, local, alignment);
+  const published = publishedChanges(input.priorBase, base);
   const plan = planInsertions(state);
   let deletionToPush = false;
   const insertionsAfter = (anchor: number): void => {
@@ -143,7 +173,7 @@ export function merge3(input: MergeInput): MergeResult {
     const l = state.localDiff.baseToLocal[b];
     const remote = state.remoteState(b);
     if (l === null || l === undefined) deletionToPush = deletedLocally(state, b, remote, plan.resurrectedAlready.has(b)) || deletionToPush;
-    else if (state.localDiff.unchanged[b]) keptLocally(state, b, l, remote);
+    else if (state.localDiff.unchanged[b]) keptLocally(state, b, l, remote, published(b));
     else editedLocally(state, b, l, remote, plan.twins.has(l));
     insertionsAfter(b);
   });

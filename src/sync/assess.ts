@@ -192,7 +192,8 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[]): BodyFacts {
-  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf };
+  const listedTime = io.listed(record.docKey)?.modifiedTime;
+  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listedTime !== undefined ? { listedTime } : {}) };
 }
 
 /**

@@ -94,6 +94,26 @@ export function resolved(regions: readonly Region[], choose: (clash: Extract<Reg
 }
 
 /**
+ * Ends a HIDDEN_EDIT hold the person settled in the web editor: the file's unpublished change is dropped (it
+ * is backed up) and the file goes back to the text last agreed on, so the next sync takes the knowledge
+ * base's version. Returns false when the file has no such hold.
+ */
+export async function acceptHiddenEdit(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string }, path: string): Promise<boolean> {
+  const record = deps.ledger.documents.get(path);
+  if (!record || (record.hiddenEdit === null && record.heldCode !== 'HIDDEN_EDIT')) return false;
+  const fileAbs = join(deps.root, path);
+  const before = await lstatOrNull(fileAbs);
+  if (before) {
+    const file = await readTextFile(fileAbs, { displayPath: path });
+    await backupText(deps.stateDir, 'local', path, file.text, { now: new Date() });
+    if (file.text !== record.baseMarkdown) await writeFileAtomic(deps.root, path, record.baseMarkdown, { eol: file.eol, bom: file.bom, expect: statFingerprint(before) });
+  }
+  // Re-read next run whatever the listing says: the web editor's merge must come back into the file.
+  deps.ledger.documents.update(path, { hiddenEdit: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null, recheck: true });
+  return true;
+}
+
+/**
  * Writes the settled text into the file (atomically, only if the file is still what was read) and removes the
  * conflict copy; both are backed up first, so settling can be undone. The next sync publishes the file.
  */
@@ -106,5 +126,5 @@ export async function settle(deps: { readonly ledger: Ledger; readonly root: str
   const before = await lstatOrNull(fileAbs);
   if (text !== conflict.mine) await writeFileAtomic(deps.root, conflict.path, text, { ...conflict.format, ...(before ? { expect: statFingerprint(before) } : {}) });
   await fsp.rm(copyAbs, { force: true });
-  deps.ledger.documents.update(conflict.path, { conflict: false, conflictPath: null, conflictBase: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null });
+  deps.ledger.documents.update(conflict.path, { conflict: false, conflictPath: null, conflictBase: null, publishedOver: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null });
 }

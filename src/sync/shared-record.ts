@@ -41,5 +41,8 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     alignment: null,
     members: [],
     conflictBase: null,
+    publishedOver: null,
+    hiddenEdit: null,
+    lossyBase: false,
   };
 }

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
-import { openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
+import { acceptHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
 import type { CliCommand } from '../command.js';
 import { openSession, openSyncLedger } from '../session.js';
 
@@ -103,10 +103,19 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
     const only = files.length > 0 ? new Set(files.map((file) => relativeToRoot(root, file))) : undefined;
     const conflicts = await openConflicts(ledger, root, only);
     for (const wanted of only ?? []) {
+      if (flags.theirs && !conflicts.some((conflict) => conflict.path === wanted) && (await acceptHiddenEdit({ ledger, root, stateDir: session.config.stateDir }, wanted))) {
+        console.log(
+          `${wanted}: your unpublished change is dropped (it is in the backups) and the next sync takes the knowledge base's version. ` +
+            'The file cannot receive what the service does not show: if the hidden edit was in a code block or a table, copy it into the file too, or a later overwrite from the file undoes it.',
+        );
+        only?.delete(wanted);
+        continue;
+      }
       if (!conflicts.some((conflict) => conflict.path === wanted)) {
         throw new InputError('RESOLVE_NOTHING_OPEN', `${wanted} has no open conflict.`, { hint: 'Run `kbsync resolve` without a file to list the open ones.' });
       }
     }
+    if (only?.size === 0) return;
     const settleWith = flags.mine ? 'mine' : flags.theirs ? 'theirs' : flags.tool !== undefined ? 'tool' : files.length > 0 ? 'each' : undefined;
     if (settleWith === undefined) {
       if (flags.json) {

@@ -6,6 +6,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
 import type { BodyDecision, Send } from '../decide/body.js';
+import { HELD_REASONS } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../document-text.js';
@@ -71,13 +72,33 @@ export async function applyBody(
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
+        ...(body.send ? { wroteOver: body.theirs } : {}),
+        hiddenEdit: body.hiddenEdit,
+        ...(body.send && !body.send.append ? { lossyBase: false } : {}),
       }),
   );
   const simplified =
     body.simplified.length > 0
       ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`
       : undefined;
-  return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(simplified ? { detail: simplified } : {}) };
+  const hidden = body.hiddenEditSeen && body.hiddenEdit !== null ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}` : undefined;
+  const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, hidden].filter(Boolean).join('; ');
+  return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(detail ? { detail } : {}) };
+}
+
+/** Which blocks clash, and why, so the person knows where to look before running kbsync resolve. */
+function conflictDetail(path: string, body: BodyDecision, copy: string): string {
+  const headLines = splitText(body.fileText).head.split('\n').length - 1;
+  const lines = (conflicts: BodyDecision['conflicts']): string => conflicts.map((c) => c.position.line + headLines).join(', ');
+  const reverted = body.conflicts.filter((c) => c.reverted);
+  const clashed = body.conflicts.filter((c) => !c.reverted);
+  const parts = [
+    clashed.length > 0 ? `both sides changed line ${lines(clashed)}` : '',
+    reverted.length > 0
+      ? `another writer's save put back what you had published at line ${lines(reverted)} (it read the document before your last push landed: a lost update)`
+      : '',
+  ].filter(Boolean);
+  return `${parts.join('; ')}: your version stays in the file, theirs is in ${copy}, and the knowledge base keeps theirs until you run \`kbsync resolve ${path}\``;
 }
 
 /** Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). */

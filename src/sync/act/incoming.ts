@@ -19,7 +19,9 @@ export async function newLocal(
   incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry },
 ): Promise<DocOutcome> {
   const { known } = incoming;
-  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : {}) };
+  // Without a kept source the file is the service's plain-text reading: links and emphasis the document
+  // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.
+  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : { lossyBase: true }) };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
   return { path, result: 'pulled', detail: known ? 'from the knowledge base, as it was last synced' : 'new in the knowledge base' };
 }
@@ -39,7 +41,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds,
+  ids: DocumentIds & { readonly lossyBase?: boolean },
   blocksHash?: string,
 ): Promise<void> {
   await withIntent(

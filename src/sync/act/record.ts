@@ -48,7 +48,18 @@ export type Agreement = Omit<
   | 'publishedRecord'
   | 'publishedSource'
   | 'conflictBase'
+  | 'publishedOver'
+  | 'hiddenEdit'
+  | 'lossyBase'
 > & {
+  /** Carried over from a record spread in; a write that replaced the whole document ends both (null, false). */
+  readonly hiddenEdit?: string | null;
+  readonly lossyBase?: boolean;
+  /**
+   * When this agreement follows our write of the document: the body it held before (a later revert of it is
+   * a lost update). Named apart from the record's `publishedOver` so a record spread in never carries it on.
+   */
+  readonly wroteOver?: string;
   /** With a new conflict: the text agreed on before it (kept while the conflict stays open). */
   readonly conflictBase?: string | null;
   /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
@@ -73,7 +84,7 @@ export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, de
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it.
   const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
@@ -102,6 +113,11 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     heldLocalHash: null,
     heldRemoteTime: null,
     ...published,
+    // Only the agreement our own write made keeps what it wrote over: any later one (a re-check that found our
+    // write standing, a pull) ends the window in which a racing overwrite could undo it.
+    publishedOver: wroteOver ?? null,
+    hiddenEdit: hiddenEdit ?? null,
+    lossyBase: lossyBase ?? false,
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
 }

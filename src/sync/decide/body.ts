@@ -19,7 +19,17 @@ export type BodyFacts = {
     readonly localHash: string;
     readonly remoteBlocksHash: string;
     readonly conflict: boolean;
+    /** After our own write: the body the document held before it (a revert to it is a lost update). */
+    readonly publishedOver?: string | null;
+    /** The listed time at which an edit of what the service hides was seen (no overwrite until a person says so). */
+    readonly hiddenEdit?: string | null;
+    /** The base is the service's plain-text reading: an overwrite from it would flatten the document. */
+    readonly lossyBase?: boolean;
+    readonly remoteModifiedTime?: string;
+    readonly recheck?: boolean;
   };
+  /** The document's modifiedTime in this run's listing, when it was listed. */
+  readonly listedTime?: string;
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
@@ -53,7 +63,24 @@ export type BodyDecision = {
   readonly baseText: string;
   /** Lines of the written file where a remote text edit replaced formatting with plain text (FORMATTING_SIMPLIFIED). */
   readonly simplified: readonly number[];
+  /** Set while someone's edit of what the service does not show stands: the listed time it was seen at. */
+  readonly hiddenEdit: string | null;
+  /** Set when this run is the first to see that hidden edit (said once). */
+  readonly hiddenEditSeen: boolean;
 };
+
+/** Blocks whose content a read does not give (code and images read as `unknown`, a table as its size only). */
+const hidesContent = (blocks: readonly Block[]): boolean => blocks.some((block) => block.type === 'unknown' || block.type === 'table');
+
+/**
+ * Someone edited what the service does not show: the document's time moved past the one we agreed on
+ * (a time of our own write, not a re-check of it) while every block it shows stayed the same.
+ */
+function hiddenEditNow(facts: BodyFacts, remoteChanged: boolean): boolean {
+  const { record, listedTime } = facts;
+  if (remoteChanged || listedTime === undefined || !record.remoteModifiedTime || record.recheck) return false;
+  return listedTime !== record.remoteModifiedTime && hidesContent(facts.remote);
+}
 
 /** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
 const emptied = (text: string, base: string): boolean => text.trim() === '' && base.trim() !== '';
@@ -69,10 +96,12 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const alignment = record.alignment as Alignment;
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const localChanged = contentHash(fileText) !== record.localHash;
-  const mergeInto = (localBody: string) => merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment });
+  const mergeInto = (localBody: string) => merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment, ...(record.publishedOver != null ? { priorBase: record.publishedOver } : {}) });
   const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined, simplified: [] as readonly number[] };
   const theirs = remoteChanged ? mergeInto(base.body).body : base.body;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [] };
+  const hiddenEditSeen = hiddenEditNow(facts, remoteChanged);
+  const hiddenEdit = record.hiddenEdit ?? (hiddenEditSeen ? (facts.listedTime ?? null) : null);
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -84,26 +113,30 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const conflictCopy = mode !== 'push' && merged.conflicts.length > 0 ? joinText(local.head, merged.conflictCopyBody ?? theirs) : undefined;
 
   let send: Send | undefined;
-  let blocked = false;
+  let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
   // The service reads links back as plain text: a body sent before its link targets had documents agrees, and is stale.
   const resend = facts.urlOf?.mustResend(facts.path) ?? false;
   // A clash is left for a person: the knowledge base keeps its version until the conflict is settled
   // (kbsync resolve), rather than the file's side winning by the clock.
   if (mode !== 'pull' && conflictCopy === undefined && (resend || !agrees(outgoing, remote))) {
     const append = remoteChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
-    // Placeholders stand for content the service never showed us (code, images): an overwrite would destroy it.
-    blocked = !append && hasPlaceholders(outgoing);
-    if (!blocked) send = { markdown: outgoing, append };
+    // An overwrite replaces the whole document; an append keeps everything already there. So what an
+    // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
+    // inside a code block or a table), or formatting our plain-text base never had (--force overrides).
+    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : record.lossyBase ? 'FLATTEN' : undefined;
+    if (!blocker) send = { markdown: outgoing, append };
   }
 
   // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old
   // one with only the remote's edits, so the next run still sees them.
-  const baseText = (mode === 'pull' || blocked || conflictCopy !== undefined) && localChanged ? joinText(base.head, theirs) : written;
+  const baseText = (mode === 'pull' || blocker !== undefined || conflictCopy !== undefined) && localChanged ? joinText(base.head, theirs) : written;
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);
-  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText, simplified };
-  if (blocked) return { ...decided, kind: 'held', held: held('PLACEHOLDERS') };
+  // A whole-document write replaces what the hidden edit or the flat base stood for: both end with it.
+  const overwrote = send !== undefined && send.append === undefined;
+  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText, simplified, hiddenEdit: overwrote ? null : hiddenEdit, hiddenEditSeen };
+  if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };
 }
 

@@ -1,3 +1,4 @@
+import { Notifier } from '../../../src/daemon/notify.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,7 +32,7 @@ test('a probe of a recently changed document (one getNode) finds a remote edit a
   t.after(() => ledger.close());
   const hot = new HotDocuments();
   const scheduler = new CycleScheduler(
-    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, untilQuiet: () => 0 },
+    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, notifier: new Notifier({ command: null, timeoutMs: 1000 }, silentLogger), untilQuiet: () => 0 },
     { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch },
   );
   t.after(() => scheduler.stop());

@@ -59,6 +59,9 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     alignment: { pairs: [[0, 0], [1, 1]], version: 1, note: null },
     members: [{ userId: asUserId(`user-${n}`), role: 'editor' }],
     conflictBase: null,
+    publishedOver: null,
+    hiddenEdit: null,
+    lossyBase: false,
     ...overrides,
   };
 }

@@ -183,3 +183,46 @@ describe('merge3 examples', () => {
     assert.equal(result.body, 'a\n\nB\n');
   });
 });
+
+describe('merge3: what our last write changed, put back by a racing writer', () => {
+  const PRIOR = '# T\n\nIntro with a [link](https://example.com).\n\nMiddle.\n\nEnd.\n';
+  const OURS = PRIOR.replace('Middle.', 'Middle, **ours**.');
+
+  test('a block put back as it was before our write is a reverted conflict: our words stay, theirs go to the copy with their formatting', () => {
+    const { base, remoteBase, alignment } = synced(OURS);
+    const remote = retext(retext(remoteBase, 'Middle, ours.', 'Middle.'), 'End.', 'End, theirs.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.conflicts[0]?.reverted, true);
+    assert.equal(result.body, OURS.replace('End.', 'End, theirs.'), 'their edit elsewhere still merges');
+    assert.equal(result.conflictCopyBody, PRIOR.replace('End.', 'End, theirs.'));
+  });
+
+  test('without the prior body (no write of ours just before), the same change is an ordinary remote edit', () => {
+    const { base, remoteBase, alignment } = synced(OURS);
+    const remote = retext(remoteBase, 'Middle, ours.', 'Middle.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, PRIOR);
+  });
+
+  test('a remote edit of a block we changed to something new is a pull, not a revert', () => {
+    const { base, remoteBase, alignment } = synced(OURS);
+    const remote = retext(remoteBase, 'Middle, ours.', 'Middle, ours and theirs.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
+    assert.deepEqual(result.conflicts, []);
+    // (Where the inserted words fall against the bold run is the text merge's call; both readings are "ours and theirs".)
+    assert.match(result.body, /\nMiddle, \*\*ours(\*\*)? and theirs(\*\*)?\.\n/);
+  });
+
+  test('a block our write added, dropped by the remote, is kept as a reverted conflict; blocks we did not touch may be deleted', () => {
+    const added = PRIOR.replace('Middle.\n', 'Middle.\n\nAdded by us.\n');
+    const { base, remoteBase, alignment } = synced(added);
+    const remote = reindex(remoteBase.filter((block) => !('text' in block) || (block.text !== 'Added by us.' && block.text !== 'End.')));
+    const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.conflicts[0]?.reverted, true);
+    assert.match(result.body, /Added by us\./);
+    assert.doesNotMatch(result.body, /End\./, 'a deletion of a block our write left alone is the remote\'s edit');
+  });
+});

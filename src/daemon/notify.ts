@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import type { Logger } from '../log.js';
+import type { ActionResult } from '../sync/executor.js';
+
+export type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };
+
+/** What the person is told about: work that now waits for them. */
+export type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: string; readonly message: string };
+
+/** The events a cycle's result gives: a new conflict, or a hold said for the first time (not a repeat). */
+export function eventOf(result: ActionResult): NotifyEvent | undefined {
+  if (!result.ok || result.repeated) return undefined;
+  if (result.result === 'conflict') return { event: 'conflict', path: result.path, message: `${result.path}: conflicting edits: ${result.detail ?? `the other version is in ${result.conflictPath ?? 'a conflict copy'}`}` };
+  if (result.result === 'held') return { event: 'held', path: result.path, message: `${result.path}: ${result.detail ?? 'left as is for now'}` };
+  return undefined;
+}
+
+/**
+ * Runs the configured `notify` command (through the shell, like a git hook) for each event, one at a time
+ * so a burst cannot fork a crowd, with KBSYNC_EVENT, KBSYNC_PATH and KBSYNC_MESSAGE in its environment.
+ * A command that fails or outlives `timeoutMs` is killed and said at warn, once until it works again: a
+ * broken notifier must never stop or slow the sync.
+ */
+export class Notifier {
+  #chain: Promise<void> = Promise.resolve();
+  #failing = false;
+
+  constructor(
+    private readonly settings: NotifySettings,
+    private readonly logger: Logger,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  notify(event: NotifyEvent): void {
+    const command = this.settings.command;
+    if (!command) return;
+    this.#chain = this.#chain.then(() => this.#run(command, event));
+  }
+
+  /** Resolves when every notification asked for so far has finished (for a clean stop). */
+  idle(): Promise<void> {
+    return this.#chain;
+  }
+
+  async #run(command: string, event: NotifyEvent): Promise<void> {
+    const failure = await new Promise<string | undefined>((resolve) => {
+      const child = spawn(command, {
+        shell: true,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: event.message },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-500);
+      });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(`it did not finish within ${this.settings.timeoutMs} ms and was stopped`);
+      }, this.settings.timeoutMs);
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        resolve(error.message);
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        resolve(code === 0 ? undefined : `it exited with ${signal ?? `code ${String(code)}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+      });
+    });
+    if (failure && !this.#failing) {
+      this.logger.warn({ code: 'NOTIFY_FAILED', command }, `the notify command failed (${failure}); check "notify.command" in the config. Syncing goes on.`);
+    }
+    this.#failing = failure !== undefined;
+  }
+}

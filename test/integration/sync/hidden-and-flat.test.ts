@@ -1,0 +1,153 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * What the service does not show must not be undone or flattened by an overwrite. The service reads a
+ * code block or an image as `unknown` and a table as its size, and paragraphs as plain text: an edit
+ * inside a code block is invisible but for the document's time, and a file made from the service's
+ * reading has none of the document's links or emphasis.
+ */
+
+const RUNBOOK = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
+
+/** The run's result for one file, when it succeeded (held and conflicts are successes: nothing failed). */
+const resultOf = (run: Awaited<ReturnType<SyncFixture['sync']>>, path: string) => {
+  const result = run.report?.results.find((r) => r.path === path);
+  return result?.ok ? result : undefined;
+};
+
+describe('never undo what the service hides', () => {
+  test('a colleague\'s edit inside a code block, then a local edit of another paragraph: the overwrite is held, said once, and --force replaces it', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      assert.equal((await f.sync()).code, 0);
+      // The next run in a later minute learns the time of our own write.
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(4 * 60_000);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+
+      const seen = await f.sync();
+      assert.equal(seen.code, 0, 'nothing to hold yet: the file is unchanged');
+      assert.match(resultOf(seen, 'runbook.md')?.detail ?? '', /HIDDEN_EDIT/, 'said when first seen');
+
+      await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
+      const held = await f.sync();
+      assert.equal(held.code, 1, held.stderr);
+      const result = resultOf(held, 'runbook.md');
+      assert.ok(result?.ok && result.result === 'held' && result.reason === 'HIDDEN_EDIT', JSON.stringify(result));
+      assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit is still there");
+      const again = await f.sync();
+      assert.equal(resultOf(again, 'runbook.md')?.repeated, true, 'said once, then repeated quietly');
+      assert.equal(again.report?.callsByEndpoint['readBlocks'], undefined, 'a standing hold is free');
+
+      const forced = await f.sync(['--force']);
+      assert.equal(forced.code, 0, forced.stderr);
+      const now = f.remoteDoc('Runbook').markdown ?? '';
+      assert.match(now, /and the logs/);
+      assert.doesNotMatch(now, /--graceful/, '--force replaces it, as the message says');
+      f.em.admin.setClockOffset(6 * 60_000);
+      await f.write('runbook.md', RUNBOOK.replace('Before you start', 'Before you begin'));
+      assert.equal((await f.sync()).code, 0, 'after --force, edits push again');
+    });
+  });
+
+  test('merged in the web editor, then `kbsync resolve --theirs FILE`: the hold ends and the file takes the knowledge base\'s version', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(4 * 60_000);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
+      assert.equal((await f.sync()).code, 1);
+      // The person makes the same change in the web editor, beside the colleague's.
+      f.em.admin.setClockOffset(6 * 60_000);
+      f.em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('check the dashboard', 'check the dashboard and the logs'));
+      const resolved = await f.cli(['resolve', '--theirs', 'runbook.md']);
+      assert.equal(resolved.code, 0, resolved.stderr);
+      assert.match(resolved.stdout, /next sync takes the knowledge base's version/);
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr + JSON.stringify(run.report?.results));
+      assert.match(await f.read('runbook.md'), /check the dashboard and the logs/);
+      const now = f.remoteDoc('Runbook').markdown ?? '';
+      assert.match(now, /--graceful/, "the colleague's edit is still there");
+      assert.equal((await f.sync()).code, 0, 'steady');
+    });
+  });
+
+  test('an append (text added at the end of the last paragraph) after a hidden edit is still sent: it keeps everything already there', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(4 * 60_000);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      await f.write('runbook.md', RUNBOOK.replace('check the dashboard.', 'check the dashboard. One more line at the end.'));
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr + JSON.stringify(run.report?.results));
+      const now = f.remoteDoc('Runbook').markdown ?? '';
+      assert.match(now, /--graceful/);
+      assert.match(now, /One more line at the end/);
+    });
+  });
+});
+
+describe('never flatten the knowledge base', () => {
+  const WEB = '# Guide\n\nRead the [install notes](https://example.com/install) and run `make`.\n\nThis part is **important**.\n';
+
+  test('a one-word edit of a file pulled from a web-created document is held (FLATTEN); an append is sent; --force publishes', async () => {
+    await withSyncFixture(async (f) => {
+      f.em.admin.createDocument({ name: 'Guide', markdown: WEB });
+      assert.equal((await f.sync()).code, 0);
+      const pulled = await f.read('Guide.md');
+      assert.doesNotMatch(pulled, /\]\(https/, 'the service reads paragraphs back as plain text');
+
+      await f.write('Guide.md', pulled.replace('This part', 'This section'));
+      const held = await f.sync();
+      assert.equal(held.code, 1, held.stderr);
+      const result = resultOf(held, 'Guide.md');
+      assert.ok(result?.ok && result.reason === 'FLATTEN', JSON.stringify(result));
+      assert.match(result.detail ?? '', /links, bold and italic text, inline code/);
+      assert.equal(f.remoteDoc('Guide').markdown, WEB, 'links, code and bold are all still there');
+
+      // Undo the word, append to the last paragraph instead: an append keeps the rest.
+      await f.write('Guide.md', pulled.replace(/important\.?\n$/, (end) => end.replace('\n', ' A new closing sentence.\n')));
+      const appended = await f.sync();
+      assert.equal(appended.code, 0, appended.stderr + JSON.stringify(appended.report?.results));
+      const after = f.remoteDoc('Guide').markdown ?? '';
+      assert.match(after, /\[install notes\]\(https:\/\/example\.com\/install\)/);
+      assert.match(after, /A new closing sentence/);
+
+      await f.write('Guide.md', (await f.read('Guide.md')).replace('This part', 'This section'));
+      const forced = await f.sync(['--force']);
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.match(f.remoteDoc('Guide').markdown ?? '', /This section/);
+      // Published from the file once, the file is the source now: later edits are ordinary pushes.
+      await f.write('Guide.md', (await f.read('Guide.md')).replace('This section', 'This chapter'));
+      assert.equal((await f.sync()).code, 0);
+    });
+  });
+
+  test('a clone of a document kbsync published keeps its source (the shared state): a one-word edit pushes without --force and keeps the formatting', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('guide.md', WEB);
+      assert.equal((await f.sync()).code, 0);
+      // A second machine: the same folder with no ledger and no files, cloned from the knowledge base.
+      await f.remove('guide.md');
+      await f.remove('.kbsync/ledger.sqlite');
+      assert.equal((await f.sync()).code, 0);
+      assert.equal(await f.read('guide.md'), WEB, 'the kept source, byte for byte');
+      await f.write('guide.md', WEB.replace('This part', 'This section'));
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr + JSON.stringify(run.report?.results));
+      assert.equal(f.remoteDoc('Guide').markdown, WEB.replace('This part', 'This section'));
+    });
+  });
+});
