@@ -47,7 +47,8 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     const why = decision?.assessment?.held?.message ?? decision?.note ?? (decision?.error ? `${decision.error.message} [${decision.error.code}]` : undefined);
     states.push({
       path,
-      state: action === 'held' ? 'held' : state,
+      // An open conflict is held too, but "conflict" says more: which kind of hold, and that a person settles it.
+      state: action === 'held' && state !== 'conflict' ? 'held' : state,
       ...(action ? { action } : {}),
       ...(decision?.reason ? { reason: decision.reason } : {}),
       ...extra,
@@ -63,7 +64,7 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     const listed = remote?.docs.get(record.docKey);
     const extra = { ...(summary ? { url: summary.url } : {}), ...(to ? { detail: `moved from ${record.path}` } : {}) };
     if (summary?.conflict && summary.conflictPath && waitingCopies.has(summary.conflictPath)) {
-      add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; merge it into the file and delete the copy` });
+      add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; run \`kbsync resolve ${path}\` (or merge it by hand and delete the copy)` });
       continue;
     }
     const localChanged = entry !== undefined && (to !== undefined || entry.hash !== record.localHash);

@@ -5,7 +5,9 @@ import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/i
 import { backupsSize } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
+import { openConflicts } from '../../sync/resolve.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
+import type { Ledger } from '../../ledger/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { withInspection } from '../read-only.js';
@@ -38,11 +40,24 @@ export type StatusReport = {
 
 const numberOr = (value: unknown, fallback: number | null): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 
+/** Each open conflict names the lines that clash, so the person knows where to look (only conflicts are read). */
+async function withClashLines(files: FileStatus[], ledger: Ledger | undefined, root: string): Promise<FileStatus[]> {
+  if (!ledger || !files.some((file) => file.state === 'conflict')) return files;
+  const open = new Map((await openConflicts(ledger, root)).map((conflict) => [conflict.path, conflict]));
+  return files.map((file) => {
+    const conflict = file.state === 'conflict' ? open.get(file.path) : undefined;
+    if (!conflict) return file;
+    const lines = conflict.regions.flatMap((region) => (region.kind === 'clash' ? [region.line] : []));
+    const where = lines.length > 0 ? `line ${lines.join(', ')} clash${lines.length === 1 ? 'es' : ''}; ` : '';
+    return { ...file, detail: `${where}the knowledge base's version is in ${conflict.copy}; run \`kbsync resolve ${file.path}\`` };
+  });
+}
+
 async function run(flags: Flags): Promise<void> {
   const offline = Boolean(flags.offline);
   const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
   await withInspection({ config: flags.config, mode, offline }, async ({ session, ledger, inspection }) => {
-    const files = fileStates(inspection);
+    const files = await withClashLines(fileStates(inspection), ledger, session.config.root);
     const lock = readLockHolder(ledgerPath(session.config));
     const counts: Partial<Record<FileState, number>> = {};
     for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;

@@ -45,6 +45,8 @@ describe('kbsync resolve', () => {
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(listed.stdout, new RegExp(`plan\\.md  \\(the knowledge base's version: ${copy.replace(/\./g, '\\.')}\\)`));
       assert.match(listed.stdout, /line 3: yours and theirs differ/);
+      const status = await f.cli(['status', '--offline']);
+      assert.match(status.stdout, new RegExp(`plan\\.md.*line 3 clashes; the knowledge base's version is in ${copy.replace(/\./g, '\\.')}; run \`kbsync resolve plan\\.md\``), status.stdout);
       const json = JSON.parse((await f.cli(['resolve', '--json'])).stdout) as ResolveReport;
       assert.deepEqual(json.conflicts[0]?.clashes[0], { line: 3, base: 'First paragraph.\n\nSecond paragraph.', mine: 'First, mine.\n\nSecond, mine.', theirs: 'First, theirs.\n\nSecond, theirs.' });
 
