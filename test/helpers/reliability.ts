@@ -83,7 +83,11 @@ export function remoteReadings(doc: DumpedNode): string[] {
 }
 
 export type ConvergenceOptions = {
-  /** Ledger rows whose file is gone while the document stays (a local delete of a document kbsync may not delete: 'held'). */
+  /**
+   * Held work is allowed: a row whose file is gone while the document stays (a local delete of a document
+   * kbsync may not delete), and a file whose change waits for a person (an overwrite held as FLATTEN or
+   * HIDDEN_EDIT, an open conflict), so it differs from its document.
+   */
   readonly allowHeld?: boolean;
 };
 
@@ -106,7 +110,8 @@ export async function convergenceProblems(f: SyncFixture, options: ConvergenceOp
       continue;
     }
     // A file linked with no shared history and a different body stays apart until the user edits it (a conflict copy holds the other side).
-    if (doc && !row.conflict && !remoteReadings(doc).includes(normaliseBody(text))) {
+    const waits = options.allowHeld === true && row.heldCode !== null;
+    if (doc && !row.conflict && !waits && !remoteReadings(doc).includes(normaliseBody(text))) {
       problems.push(`${row.path}: file and document differ\n--- file\n${normaliseBody(text)}\n--- remote\n${normaliseBody(doc.markdown ?? '')}`);
     }
   }
