@@ -11,7 +11,7 @@ import { handleService } from './service.js';
 
 /** Three namespaces: `/_emulator/...` admin, `/i/...` web view, everything else the service. */
 export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: SeedRecord): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     // The service's own clock, skew included: clients compare modifiedTime with this header, never with theirs.
     res.setHeader('date', new Date(rt.clock.now()).toUTCString());
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
@@ -26,6 +26,11 @@ export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: Se
       sendJson(res, 500, internalError(`Emulator failure: ${String(error)}`).body(rt.nextRequestId()));
     });
   });
+  // Node's 5 s default closes an idle keep-alive connection just as a busy client may reuse it, and a create
+  // sent on it then fails with ECONNRESET, its outcome unknown. Hosted services keep idle connections for a
+  // minute or more (load balancers' usual 60 s); so does the emulator, so a loaded machine sees no such race.
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
 
 export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

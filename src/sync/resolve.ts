@@ -117,7 +117,7 @@ export async function acceptHiddenEdit(deps: { readonly ledger: Ledger; readonly
  * Writes the settled text into the file (atomically, only if the file is still what was read) and removes the
  * conflict copy; both are backed up first, so settling can be undone. The next sync publishes the file.
  */
-export async function settle(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string }, conflict: OpenConflict, text: string): Promise<void> {
+export async function settle(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string; readonly readonly?: boolean }, conflict: OpenConflict, text: string): Promise<void> {
   const fileAbs = join(deps.root, conflict.path);
   const copyAbs = join(deps.root, conflict.copy);
   const now = new Date();
@@ -126,5 +126,8 @@ export async function settle(deps: { readonly ledger: Ledger; readonly root: str
   const before = await lstatOrNull(fileAbs);
   if (text !== conflict.mine) await writeFileAtomic(deps.root, conflict.path, text, { ...conflict.format, ...(before ? { expect: statFingerprint(before) } : {}) });
   await fsp.rm(copyAbs, { force: true });
+  // With the daemon holding the ledger, the copy's removal is the whole answer: its next cycle finds the
+  // conflict settled (no copy) and publishes the file, which records the end of the conflict.
+  if (deps.readonly) return;
   deps.ledger.documents.update(conflict.path, { conflict: false, conflictPath: null, conflictBase: null, publishedOver: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null });
 }

@@ -3,11 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError, KbsyncError } from '../../errors.js';
+import type { Ledger } from '../../ledger/index.js';
 import { redactValue } from '../../secrets.js';
 import { acceptHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
 import type { CliCommand } from '../command.js';
-import { openSession, openSyncLedger } from '../session.js';
+import { openSession, openSyncLedger, type Session } from '../session.js';
 
 const CHOICES: Readonly<Record<string, Choice>> = { m: 'mine', mine: 'mine', t: 'theirs', theirs: 'theirs', b: 'both', both: 'both' };
 
@@ -95,14 +96,29 @@ async function chooseEach(conflict: OpenConflict): Promise<string> {
   return resolved(conflict.regions, (_clash, index) => choices[index] ?? 'mine');
 }
 
+/**
+ * The ledger, locked as usual; or, while `kbsync watch` (or a sync) holds it, read without the lock: settling
+ * a conflict then only writes the file and removes the copy, and the daemon's next cycle publishes it.
+ * `busy` is the lock error, for the one thing that needs the ledger written (ending a HIDDEN_EDIT hold).
+ */
+function openLedgerForResolve(session: Session): { readonly ledger: Ledger; readonly busy?: KbsyncError } {
+  try {
+    return { ledger: openSyncLedger(session) };
+  } catch (error) {
+    if (!(error instanceof KbsyncError) || (error.code !== 'DAEMON_RUNNING' && error.code !== 'LEDGER_LOCKED')) throw error;
+    return { ledger: openSyncLedger(session, { readonly: true }), busy: error };
+  }
+}
+
 async function run(files: readonly string[], flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
-  const ledger = openSyncLedger(session);
+  const { ledger, busy } = openLedgerForResolve(session);
   try {
     const root = session.config.root;
     const only = files.length > 0 ? new Set(files.map((file) => relativeToRoot(root, file))) : undefined;
     const conflicts = await openConflicts(ledger, root, only);
     for (const wanted of only ?? []) {
+      if (busy && flags.theirs && ledger.documents.get(wanted)?.hiddenEdit) throw busy;
       if (flags.theirs && !conflicts.some((conflict) => conflict.path === wanted) && (await acceptHiddenEdit({ ledger, root, stateDir: session.config.stateDir }, wanted))) {
         console.log(
           `${wanted}: your unpublished change is dropped (it is in the backups) and the next sync takes the knowledge base's version. ` +
@@ -134,7 +150,7 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
             : settleWith === 'tool'
               ? await mergeWithTool(flags.tool ?? '', conflict, session.config.stateDir)
               : await chooseEach(conflict);
-      await settle({ ledger, root, stateDir: session.config.stateDir }, conflict, text);
+      await settle({ ledger, root, stateDir: session.config.stateDir, readonly: busy !== undefined }, conflict, text);
       console.log(`${conflict.path}: settled (${settleWith === 'each' ? 'block by block' : settleWith}); the conflict copy is removed and the next sync publishes the file.`);
     }
   } finally {

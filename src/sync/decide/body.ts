@@ -96,9 +96,11 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const alignment = record.alignment as Alignment;
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const localChanged = contentHash(fileText) !== record.localHash;
-  const mergeInto = (localBody: string) => merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment, ...(record.publishedOver != null ? { priorBase: record.publishedOver } : {}) });
+  const mergeInto = (localBody: string, { seeReverts = true } = {}) =>
+    merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment, ...(seeReverts && record.publishedOver != null ? { priorBase: record.publishedOver } : {}) });
   const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined, simplified: [] as readonly number[] };
-  const theirs = remoteChanged ? mergeInto(base.body).body : base.body;
+  // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
+  const theirs = remoteChanged ? mergeInto(base.body, { seeReverts: false }).body : base.body;
   const hiddenEditSeen = hiddenEditNow(facts, remoteChanged);
   const hiddenEdit = record.hiddenEdit ?? (hiddenEditSeen ? (facts.listedTime ?? null) : null);
   const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen };
@@ -129,7 +131,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
 
   // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old
   // one with only the remote's edits, so the next run still sees them.
-  const baseText = (mode === 'pull' || blocker !== undefined || conflictCopy !== undefined) && localChanged ? joinText(base.head, theirs) : written;
+  // A conflict's base is always the knowledge base's side: the file differs from it there (even when the
+  // clash is a racing writer's revert of a file we had not touched), so settling it publishes the file.
+  const baseText = conflictCopy !== undefined || ((mode === 'pull' || blocker !== undefined) && localChanged) ? joinText(base.head, theirs) : written;
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);

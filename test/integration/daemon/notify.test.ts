@@ -6,7 +6,7 @@ import { withSyncFixture } from '../../helpers/sync-fixture.js';
 import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
 
 /** The notify command of the config tells the person when the daemon leaves work for them; a broken one never stops the sync. */
-test('the daemon runs notify.command once for a new conflict, with the event, path and message in its environment', async () => {
+test('the daemon runs notify.command once for a new conflict (event, path and message in its environment); resolve works while it runs', async () => {
   await withSyncFixture(
     async (f) => {
       await f.write('c.md', '# C\n\nShared paragraph.\n');
@@ -26,6 +26,10 @@ test('the daemon runs notify.command once for a new conflict, with the event, pa
         assert.equal(path, 'c.md');
         assert.match(message ?? '', /both sides changed line 3/);
         assert.ok(d.logs.some((line) => line.level === 40 && line.msg.startsWith('c.md: conflicting edits')), 'and a warning in the log');
+        // Settled while the daemon runs (it holds the ledger): resolve writes the file, and the daemon publishes it.
+        const resolved = await f.cli(['resolve', '--mine', 'c.md']);
+        assert.equal(resolved.code, 0, resolved.stderr);
+        await waitUntil(() => /my words/.test(f.remoteDoc('C').markdown ?? ''), 'the daemon to publish the settled file', 30_000);
       } finally {
         await d.dispose();
       }

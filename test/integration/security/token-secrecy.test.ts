@@ -55,7 +55,8 @@ describe('the access token never leaves the process', () => {
       await f.write('b.md', '# B\n\nShared paragraph, mine.\n');
       f.em.admin.deleteNode(f.remoteDoc('C').dentryUuid);
       const busy = await f.sync([], DEBUG);
-      assert.equal(busy.code, 0, busy.stderr);
+      // 1: the conflict is held for a person.
+      assert.equal(busy.code, 1, busy.stderr);
       assert.equal(busy.report?.conflicts.length, 1);
       assert.ok(await exists(join(f.root, '.kbsync', 'backups')));
       assert.ok(await exists(join(f.root, '.kbsync', 'trash')));
@@ -70,7 +71,9 @@ describe('the access token never leaves the process', () => {
       assert.ok(await exists(join(f.root, '.kbsync', 'ledger.sqlite-wal')), 'a crash leaves the WAL behind');
       await assertNoFileHolds(f, secrets);
       const recovered = await f.sync([], DEBUG);
-      assert.equal(recovered.code, 0, recovered.stderr);
+      // 1: b.md's conflict still waits for a person; nothing failed.
+      assert.equal(recovered.code, 1, recovered.stderr);
+      assert.ok(recovered.report?.results.every((r) => r.ok), JSON.stringify(recovered.report?.results));
 
       // Refused with the read-only token: an error message and a stack trace (KBSYNC_DEBUG).
       await f.write('d.md', '# D\n\nNew.\n');

@@ -51,6 +51,7 @@ describe('loadConfig', () => {
       links: true,
       site: { root: null, basePath: '/' },
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
+      notify: { command: null, timeoutMs: 10000 },
       log: { level: 'info' },
     });
   });
@@ -170,7 +171,7 @@ describe('loadConfig', () => {
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 31);
+    assert.equal(names.length, 33);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
