@@ -19,6 +19,12 @@ type Entry = (typeof EXIT_CODES)[number];
 export const ExitCode = Object.fromEntries(EXIT_CODES.map((entry) => [entry.name, entry.code])) as { readonly [E in Entry as E['name']]: E['code'] };
 export type ExitCode = Entry['code'];
 
+/** The exit codes table for a command's --help: from the same list as the README's, so the two cannot differ. */
+export function exitCodesHelp(): string {
+  const wrap = (text: string): string[] => text.match(/.{1,88}(\s|$)/g)?.map((part) => part.trimEnd()) ?? [text];
+  return ['Exit codes:', ...EXIT_CODES.flatMap((entry) => wrap(entry.means).map((part, i) => `  ${i === 0 ? String(entry.code).padEnd(5) : '     '}${part}`))].join('\n');
+}
+
 /** The exit code for a run stopped by `signal`. */
 export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
 
