@@ -37,7 +37,7 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
 
   // A status line longer than the terminal wraps, and erase-line then clears only its last row.
   const fit = (text: string): string => {
-    const width = Math.max(10, (stderr.columns ?? 80) - 1);
+    const width = Math.max(10, (stderr.columns || 80) - 1); // a pseudo-terminal without a size says 0
     return text.length > width ? `${text.slice(0, width - 1)}…` : text;
   };
   const erase = (): void => {
