@@ -169,7 +169,9 @@ ${exitCodesHelp()}`,
         } catch (error) {
           // Refused or stopped: the message once on stderr, then the report all the same, with the code.
           const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
-          printError(error);
+          // A failure that stops the run (a scope missing) was met on a file, whose line already said it.
+          const said = run.format !== 'json' && run.results.some((r) => !r.ok && r.code === code && r.error === messageOf(error));
+          if (!said) printError(error);
           run.print(run.stopped(false), { exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } });
           process.exitCode = exitCodeOf(error);
         }
