@@ -21,9 +21,17 @@ type Prettify = (line: string) => string;
  * terminal's status line, which then overwrote it. Loaded only when a person reads the log (it is not
  * needed, and not paid for, in scripts, CI and journald).
  */
-function prettifier(color: boolean): Prettify {
+function prettifier(color: boolean, detailed: boolean): Prettify {
   const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as { prettyFactory: (options: object) => Prettify };
-  return prettyFactory({ colorize: color, ignore: 'pid,hostname', translateTime: 'HH:MM:ss' });
+  return prettyFactory({
+    colorize: color,
+    ignore: 'pid,hostname',
+    translateTime: 'HH:MM:ss',
+    // One line per event for a person (the message says it all, and ends with its code); the fields
+    // under it (path, action, endpoint…) only at debug, where they are what was asked for.
+    hideObject: !detailed,
+    messageFormat: (log: Record<string, unknown>, key: string) => `${String(log[key] ?? '')}${!detailed && typeof log['code'] === 'string' ? ` [${log['code']}]` : ''}`,
+  });
 }
 
 /** The process logger. Logs go to stderr so that stdout stays clean for --json reports. */
@@ -39,7 +47,7 @@ export function createLogger(options: LogOptions = {}): Logger {
   };
   const formatters = { log: (object: Record<string, unknown>) => JSON.parse(redact(JSON.stringify(object))) as Record<string, unknown> };
   if (options.destination) return pino({ level, hooks, formatters, base: { pid: process.pid } }, options.destination);
-  const format = pretty ? prettifier(out.color) : (line: string) => line;
+  const format = pretty ? prettifier(out.color, level === 'debug' || level === 'trace') : (line: string) => line;
   // Through the terminal, so a log line is never drawn over (or under) a progress line.
   const destination = { write: (line: string) => out.err(format(line)) };
   return pino({ level, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, destination);
