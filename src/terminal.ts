@@ -40,8 +40,9 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     const width = Math.max(10, (stderr.columns || 80) - 1); // a pseudo-terminal without a size says 0
     return text.length > width ? `${text.slice(0, width - 1)}…` : text;
   };
+  // Also when no status line is drawn: the terminal itself may have echoed something there (the `^C` of a Ctrl+C).
   const erase = (): void => {
-    if (drawn) stderr.write(ERASE_LINE);
+    if (live) stderr.write(ERASE_LINE);
     drawn = false;
   };
   const draw = (): void => {
@@ -57,7 +58,8 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     stream.write(text.endsWith('\n') ? text : `${text}\n`);
     if (wanted !== undefined) draw();
   };
-  if (live) process.once('exit', erase); // a status line left behind would mix with the shell's prompt
+  // A status line left behind would mix with the shell's prompt.
+  if (live) process.once('exit', () => drawn && erase());
 
   return {
     live,

@@ -42,3 +42,25 @@ test('watch at a terminal, at info: one line per edit', async (t) => {
     { config: { watch: { debounceMs: 100, pollBudgetPerHour: 0 } } },
   );
 });
+
+test('watch: one outage (no token) is said once, whether a cycle or a file meets it; the repeats are at debug', async (t) => {
+  if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
+  await withSyncFixture(
+    async (f) => {
+      await f.write('a.md', '# A\n\nOne.\n');
+      assert.equal((await f.sync()).code, 0);
+      const daemon = runInPty(['watch', '--config', f.configPath], { cwd: f.dir, env: { ...f.env, KBSYNC_TOKEN: '', KBSYNC_LOG_LEVEL: 'debug' } });
+      try {
+        await until(() => /cycle failed: The access token is missing/.test(daemon.output()), 'the start to fail');
+        await appendFile(join(f.root, 'a.md'), '\nAppended.\n');
+        await until(() => /a\.md: push failed: The access token is missing/.test(daemon.output()), 'the edit to meet the same failure');
+      } finally {
+        daemon.child.kill('SIGTERM');
+        await daemon.done;
+      }
+      const said = screen(daemon.output()).lines.filter((line) => /^\[[\d:]+\] (WARN|ERROR): .*access token is missing/.test(line));
+      assert.equal(said.length, 1, `said once at warn or error:\n${said.join('\n')}`);
+    },
+    { config: { watch: { debounceMs: 100, pollBudgetPerHour: 0 } } },
+  );
+});

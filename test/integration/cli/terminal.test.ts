@@ -40,13 +40,14 @@ test('at a terminal: a line per file as it finishes, retry warnings in the middl
       const { lines, unexpected } = screen(run.output());
       assert.deepEqual(unexpected, [], 'only carriage return and erase-line move the cursor');
       assert.deepEqual(lines.filter((line) => /^↑ /.test(line)).sort(), Array.from({ length: FILES }, (_, i) => `↑ n${String(i).padStart(2, '0')}.md`));
-      const warnings = lines.filter((line) => line.includes('transient failure; retrying'));
-      assert.ok(warnings.length > 0, 'the emulator made the service fail some writes, and the retries were logged');
-      for (const warning of warnings) assert.match(warning, /^\[\d\d:\d\d:\d\d\] WARN: transient failure; retrying$/, 'a whole line, not drawn over the bar');
+      const warnings = lines.filter((line) => line.includes('retrying it'));
+      assert.equal(warnings.length, 1, 'the emulator made the service fail some writes: the first retry is said, the others at debug');
+      assert.match(warnings[0] ?? '', /^\[\d\d:\d\d:\d\d\] WARN: the service failed a request \(.+\); retrying it \(further retries are logged at debug level\)$/, 'a whole line, not drawn over the bar');
+      assert.ok(f.em.admin.calls().faultsByKind.error5xx > 1, 'more than one write failed');
       assert.ok(!lines.some((line) => /syncing \[|listing the knowledge base|scanning the folder/.test(line)), `no status line is left on screen:\n${lines.join('\n')}`);
       assert.match(lines.at(-1) ?? '', new RegExp(`^Synced: ${FILES} pushed; \\d+ API call\\(s\\) in [\\d.]+ s\\.$`));
     },
-    { emulator: { faults: '5xx=0.2,latency=60,only=overwriteContent,seed=5' } },
+    { emulator: { faults: '5xx=0.3,latency=60,only=overwriteContent,seed=5' } },
   );
 });
 
@@ -117,6 +118,7 @@ test('Ctrl+C at a terminal: the lines of the files done so far, the stop, a summ
       twice.type('\x03');
       assert.equal(await twice.done, 130, twice.output());
       const second = screen(twice.output());
+      assert.ok(![...first.lines, ...second.lines].some((line) => /\^C\S/.test(line)), 'the terminal\'s ^C echo is not glued to a line');
       assert.match(second.lines.at(-1) ?? '', /^Stopped by Ctrl\+C \(exit 130\): .+; the next sync does the rest;/);
 
       const rest = await f.sync();
