@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from './commands/index.js';
+import { printUsageReport } from './commands/sync.js';
 import { printError } from './print-error.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { packageRoot } from '../package-root.js';
@@ -33,6 +34,8 @@ async function main(argv: readonly string[]): Promise<void> {
       const hint = usageHint(error.message);
       if (hint) terminal.err(hint);
       process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // A script that asked `sync` for JSON reads a report even when the command line itself was wrong.
+      if (error.exitCode !== 0) printUsageReport(argv.slice(2), scrubUsageError(error.message));
       return;
     }
     printError(error);

@@ -129,6 +129,17 @@ async function runOnce(run: RunRecord): Promise<void> {
   }
 }
 
+/**
+ * `sync --json` refused by its command line (`--push --pull`, an unknown option): commander stops before
+ * the command runs, so main prints the refused run's report here, for scripts that read stdout.
+ */
+export function printUsageReport(args: readonly string[], message: string): void {
+  if (args[0] !== 'sync' || !(args.includes('--json') || args.join(' ').includes('--output-format json') || args.includes('--output-format=json'))) return;
+  const mode: SyncMode = args.includes('--push') && !args.includes('--pull') ? 'push' : args.includes('--pull') && !args.includes('--push') ? 'pull' : 'two-way';
+  const run = new RunRecord(mode, { dryRun: args.includes('--dry-run') || args.includes('-n') }, 'json');
+  run.print(run.stopped(false), { exitCode: ExitCode.usage, error: { code: 'USAGE', message: redact(message.replace(/^error: /, '')) } });
+}
+
 export const syncCommand: CliCommand = {
   name: 'sync',
   register(program: Command) {

@@ -100,3 +100,17 @@ for (const c of CASES) {
     });
   });
 }
+
+test('exit 2 from the command line itself (--push with --pull): --json still gets a report, and the text no summary', async () => {
+  await withSyncFixture(async (f) => {
+    const json = await f.cli(['sync', '--push', '--pull', '--json']);
+    assert.equal(json.code, 2);
+    const report = JSON.parse(json.stdout) as JsonReport;
+    assert.deepEqual([report.ok, report.exitCode, report.error?.code, report.results], [false, 2, 'USAGE', []]);
+    assert.match(report.error?.message ?? '', /'--push' cannot be used with option '--pull'/);
+    const text = await f.cli(['sync', '--push', '--pull']);
+    assert.equal(text.code, 2);
+    assert.equal(text.stdout, '', 'a person reads the usage error on stderr');
+    assert.match(text.stderr, /cannot be used with/);
+  });
+});
