@@ -12,12 +12,13 @@ import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
 import { redactValue } from '../../secrets.js';
 import { createServiceClient } from '../../setup/index.js';
 import { explainLocked } from '../../setup/lock-holder.js';
-import { assertSameWorkspace } from '../../sync/observe/observe.js';
+import { RemoteStateStore } from '../../remote-state/store.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
 import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
 import { operatorRefused, runProbe, SCOPE_PROBES } from '../doctor-probes.js';
 import { ExitCode, exitCodeOf } from '../exit-codes.js';
-import { ledgerPath } from '../session.js';
+import { ledgerPath, syncOptionsOf } from '../session.js';
 
 /**
  * One check. A failing one carries the code and exit code `kbsync sync` would end with for the same
@@ -193,7 +194,35 @@ function checkClock(checks: Checks, client: KbClient): void {
   }
 }
 
-/** The checks in the order sync meets the same problems: configuration, folder, ledger, token, service. */
+/**
+ * The guards sync applies to its plan (mass delete, an empty side, a damaged shared state): the same
+ * observation and planner as a run, read-only, so a refusal sync would make now is a failed check too.
+ * Costs the listing calls of one sync, and only runs when nothing before it failed.
+ */
+async function checkPlan(checks: Checks, client: KbClient, config: Config): Promise<void> {
+  let ledger: Ledger | undefined;
+  try {
+    ledger = openLedger(ledgerPath(config), { readonly: true, lock: false, logger: silentLogger });
+  } catch {
+    ledger = undefined; // none yet, or older: the checks above said so; plan as a first sync would
+  }
+  try {
+    const options = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
+    const observed = await observeAndPlan(
+      { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger }) },
+      { ...options, listRemote: 'always' },
+    );
+    const refusal = observed.plan.refusal;
+    if (refusal) checks.error('plan', new SafetyError(refusal.code, refusal.message), 'a sync now would be refused');
+    else checks.pass('plan', `a two-way sync now would act on ${observed.plan.actions.length} file(s) or folder(s); no safety guard refuses it`);
+  } catch (error) {
+    checks.error('plan', error, 'a sync now would stop');
+  } finally {
+    ledger?.close();
+  }
+}
+
+/** The checks in the order sync meets the same problems: configuration, folder, ledger, token, service, its plan. */
 async function runChecks(checks: Checks, flags: { readonly config?: string }): Promise<void> {
   let loaded;
   try {
@@ -219,6 +248,7 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
     await checkScopes(checks, client, config);
     checkClock(checks, client);
   }
+  if (!checks.list.some((check) => check.status === 'fail')) await checkPlan(checks, client, config);
 }
 
 async function run(flags: { readonly config?: string; readonly json?: boolean }): Promise<void> {
@@ -243,7 +273,8 @@ export const doctorCommand: CliCommand = {
         'after',
         `
 Every reason sync would refuse to run (a missing or too broad root, a ledger that is damaged, another
-workspace's or locked by another kbsync, the token, the service, a missing scope) is a failed check,
+workspace's or locked by another kbsync, the token, the service, a missing scope, and, when all those
+pass, a guard on what a sync would do now: mass delete, an empty side) is a failed check,
 and doctor exits with the code sync would: 0 all checks passed (warnings allowed), 2 a configuration or
 local problem, 3 a safety refusal (the ledger), 4 the service cannot be used. A scope that only one
 feature needs (search, members from front matter) is a warning naming what it disables.

@@ -61,6 +61,16 @@ const CASES: readonly Case[] = [
   { name: 'the ledger is damaged', setup: (f) => writeFile(ledgerFile(f), 'not a database at all, but long enough to have a header '.repeat(4)), exit: 3, code: 'LEDGER_CORRUPT' },
   { name: 'another kbsync holds the ledger', setup: holdLock('node kbsync sync'), exit: 3, code: 'LEDGER_LOCKED' },
   { name: 'the daemon holds the ledger', setup: holdLock('node kbsync watch'), exit: 3, code: 'DAEMON_RUNNING' },
+  {
+    name: 'most synced files deleted at once (a guard on the plan)',
+    setup: async (f) => {
+      for (const name of ['b.md', 'c.md', 'd.md']) await f.write(name, `# ${name}\n`);
+      assert.equal((await f.sync()).code, 0);
+      for (const name of ['a.md', 'b.md', 'c.md']) await f.remove(name);
+    },
+    exit: 3,
+    code: 'MASS_DELETE',
+  },
   { name: 'no token', setup: async () => ({ KBSYNC_TOKEN: '' }), exit: 2, code: 'TOKEN_MISSING' },
   { name: 'a token the service rejects', setup: async () => ({ KBSYNC_TOKEN: 'at-not-a-token' }), exit: 4, code: 'API_UNAUTHORIZED' },
   { name: 'a userId as operatorId', setup: async (f) => ({ KBSYNC_SERVICE_OPERATOR_ID: f.em.seed.userId }), exit: 4, code: 'API_BAD_REQUEST' },
