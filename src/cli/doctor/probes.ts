@@ -1,5 +1,5 @@
-import { isApiError, type ApiError, type KbClient } from '../api/index.js';
-import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../model/ids.js';
+import { isApiError, type ApiError, type KbClient } from '../../api/index.js';
+import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../../model/ids.js';
 
 /**
  * One call per permission-scope family, each aimed at an id that cannot exist, so that no probe can
