@@ -4,16 +4,15 @@ import { createTerminal } from '../../../src/terminal.js';
 
 const ERASE = '\r\x1b[2K';
 
-/** Two fake streams writing into one transcript, as a terminal shows them: [which stream, text]. */
-function streams(tty: boolean, columns = 80) {
+/** A terminal over two fake streams writing into one transcript, as a screen receives them: [which stream, text]. */
+function fake(tty: boolean, columns = 80, env: NodeJS.ProcessEnv = {}) {
   const transcript: [string, string][] = [];
   const stream = (name: string) => ({ isTTY: tty, columns, write: (text: string) => transcript.push([name, text]) > 0 });
-  return { transcript, stdout: stream('out'), stderr: stream('err') };
+  return { transcript, terminal: createTerminal(stream('out'), stream('err'), env) };
 }
 
 test('a line printed under a status line: the status is erased first and drawn again after, on its own stream', () => {
-  const { transcript, stdout, stderr } = streams(true);
-  const terminal = createTerminal(stdout, stderr, {});
+  const { transcript, terminal } = fake(true);
   terminal.status('syncing 1/3');
   terminal.out('↑ a.md');
   terminal.err('[12:00:00] WARN: something\n');
@@ -34,20 +33,17 @@ test('a line printed under a status line: the status is erased first and drawn a
 });
 
 test('a status line is cut to the terminal width (a wrapped one could not be erased), and a width of 0 means 80', () => {
-  const narrow = streams(true, 20);
-  createTerminal(narrow.stdout, narrow.stderr, {}).status('listing the knowledge base: 12 of ~40 folders');
+  const narrow = fake(true, 20);
+  narrow.terminal.status('listing the knowledge base: 12 of ~40 folders');
   assert.deepEqual(narrow.transcript, [['err', `${ERASE}listing the knowle…`]], 'one column short of the width: no wrap');
-  const unsized = streams(true, 0);
-  createTerminal(unsized.stdout, unsized.stderr, {}).status('x'.repeat(100));
+  const unsized = fake(true, 0);
+  unsized.terminal.status('x'.repeat(100));
   assert.equal(unsized.transcript[0]?.[1].length, ERASE.length + 79);
 });
 
 test('not a terminal: no status line and no escape sequence at all, only the lines', () => {
-  const { transcript, stdout, stderr } = streams(false);
-  const terminal = createTerminal(stdout, stderr, {});
-  terminal.status('syncing 1/3');
-  terminal.out('↑ a.md');
-  terminal.err('warning');
+  const { transcript, terminal } = fake(false);
+  for (const step of [() => terminal.status('syncing 1/3'), () => terminal.out('↑ a.md'), () => terminal.err('warning')]) step();
   assert.deepEqual(transcript, [
     ['out', '↑ a.md\n'],
     ['err', 'warning\n'],
@@ -57,7 +53,6 @@ test('not a terminal: no status line and no escape sequence at all, only the lin
 });
 
 test('colour only on a terminal, and never with NO_COLOR set', () => {
-  const tty = streams(true);
-  assert.equal(createTerminal(tty.stdout, tty.stderr, {}).color, true);
-  assert.equal(createTerminal(tty.stdout, tty.stderr, { NO_COLOR: '1' }).color, false);
+  assert.equal(fake(true).terminal.color, true);
+  assert.equal(fake(true, 80, { NO_COLOR: '1' }).terminal.color, false);
 });
