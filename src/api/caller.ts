@@ -40,6 +40,8 @@ export class Caller {
   readonly #queue: RequestQueue;
   readonly #retry: RetryPolicy;
   readonly #logger: Logger;
+  /** A retry was said at warn level: the next ones are the same news (the service is unwell), at debug. */
+  #retrySaid = false;
   /** Service clock minus ours, from the latest answer's Date header. */
   #serverOffsetMs: number | undefined;
 
@@ -104,7 +106,10 @@ export class Caller {
       if (failure.maybeExecuted && !REPEATABLE[endpoint]) throw this.#outcomeUnknown(endpoint, failure.error);
       if (++failures >= this.#retry.attempts) throw failure.error;
       const delayMs = this.#backoffMs(failures);
-      this.#logger.warn({ endpoint, attempt: failures + 1, delayMs, reason: failure.error.message }, 'transient failure; retrying');
+      const fields = { endpoint, attempt: failures + 1, delayMs, reason: failure.error.message };
+      if (this.#retrySaid) this.#logger.debug(fields, 'transient failure; retrying');
+      else this.#logger.warn(fields, `the service failed a request (${failure.error.message}); retrying it (further retries are logged at debug level)`);
+      this.#retrySaid = true;
       await attempts.clock.sleep(delayMs);
       attempts.retrying();
     }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../codes.js';
 import { InputError, KbsyncError, SafetyError } from '../errors.js';
 
 /**
@@ -7,7 +8,7 @@ import { InputError, KbsyncError, SafetyError } from '../errors.js';
 export const EXIT_CODES = [
   { name: 'ok', code: 0, means: 'Done: everything synced (or the command succeeded).' },
   { name: 'partial', code: 1, means: 'The run finished but some files did not sync; each is reported (a file that could not be read or named, a document held back, a failed call). Run again after fixing them.' },
-  { name: 'usage', code: 2, means: 'Bad usage, configuration or input (a missing or too broad root among them): nothing was done.' },
+  { name: 'usage', code: 2, means: 'Bad usage, configuration or input, or a local problem (a missing or too broad root, a state folder or ledger that cannot be written): nothing was done.' },
   { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed. Nothing was done.' },
   { name: 'service', code: 4, means: 'The service could not be used: unreachable, token rejected, a scope missing, a wrong API path.' },
   { name: 'brokenLinks', code: 5, means: '`sync --check-links` found a link that cannot work in the knowledge base (`LINK_BROKEN`); nothing was sent.' },
@@ -19,13 +20,36 @@ type Entry = (typeof EXIT_CODES)[number];
 export const ExitCode = Object.fromEntries(EXIT_CODES.map((entry) => [entry.name, entry.code])) as { readonly [E in Entry as E['name']]: E['code'] };
 export type ExitCode = Entry['code'];
 
+/** The exit codes table for a command's --help: from the same list as the README's, so the two cannot differ. */
+export function exitCodesHelp(): string {
+  const wrap = (text: string): string[] => text.match(/.{1,88}(\s|$)/g)?.map((part) => part.trimEnd()) ?? [text];
+  return ['Exit codes:', ...EXIT_CODES.flatMap((entry) => wrap(entry.means).map((part, i) => `  ${i === 0 ? String(entry.code).padEnd(5) : '     '}${part}`))].join('\n');
+}
+
 /** The exit code for a run stopped by `signal`. */
 export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
+
+/**
+ * Errors about this machine that stop a command before it can sync anything: nothing was done, and
+ * the fix is local (permissions, a disk), like a configuration's. Exit 1 would say "files did not sync".
+ */
+const LOCAL_PROBLEMS: ReadonlySet<string> = new Set<ErrorCode>([
+  'LEDGER_NOT_WRITABLE',
+  'LEDGER_OPEN_FAILED',
+  'LEDGER_MISSING',
+  'LEDGER_OUTDATED',
+  'PERMISSION_DENIED',
+  'READ_ONLY_FILE_SYSTEM',
+  'DISK_FULL',
+  'ROOT_UNREADABLE',
+  'STATE_DIR_MISSING',
+]);
 
 /** The exit code of a command that ended with `error`. */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof SafetyError) return ExitCode.refused;
   if (error instanceof InputError) return ExitCode.usage;
+  if (error instanceof KbsyncError && LOCAL_PROBLEMS.has(error.code)) return ExitCode.usage;
   if (error instanceof KbsyncError) return error.code.startsWith('API_') ? ExitCode.service : ExitCode.partial;
   return ExitCode.partial;
 }

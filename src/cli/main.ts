@@ -1,11 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KbsyncError, messageOf } from '../errors.js';
 import { commands } from './commands/index.js';
-import { redact } from '../secrets.js';
+import { printUsageReport } from './commands/sync.js';
+import { printError } from './print-error.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { packageRoot } from '../package-root.js';
+import { terminal } from '../terminal.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
@@ -14,6 +15,8 @@ export function buildProgram(): Command {
   const program = new Command('kbsync')
     .description('Keep a folder of Markdown files and a knowledge base in step, in both directions.')
     .version(version)
+    // Read in main() before parsing (it must reach every line, the logger's included); declared here for --help.
+    .option('--no-color', 'no colours in any output (the same as NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (text, write) => write(scrubUsageError(text)) })
     .exitOverride();
@@ -22,19 +25,20 @@ export function buildProgram(): Command {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  // NO_COLOR is the one switch every part reads (pino-pretty included), so the flag becomes it.
+  if (argv.includes('--no-color')) process.env['NO_COLOR'] = '1';
   try {
     await buildProgram().parseAsync(argv as string[]);
   } catch (error) {
     if (error instanceof CommanderError) {
       const hint = usageHint(error.message);
-      if (hint) console.error(hint);
+      if (hint) terminal.err(hint);
       process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // A script that asked `sync` for JSON reads a report even when the command line itself was wrong.
+      if (error.exitCode !== 0) printUsageReport(argv.slice(2), scrubUsageError(error.message));
       return;
     }
-    const code = error instanceof KbsyncError ? ` [${error.code}]` : '';
-    // Errors are built redacted; this is the last gate before the terminal, for any that were not (rule 9).
-    console.error(redact(`kbsync: ${messageOf(error)}${code}`));
-    if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) console.error(redact(error.stack));
+    printError(error);
     process.exitCode = exitCodeOf(error);
   }
 }

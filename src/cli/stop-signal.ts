@@ -25,11 +25,19 @@ export type StopTrap = {
  * way finishes and is recorded, and the command reports what it did); a second one exits at once with
  * the signal's exit code, which is safe because every effect is journalled before it starts.
  */
-export function trapStopSignals(onFirst: (signal: NodeJS.Signals) => void, exitCodeOf: (signal: NodeJS.Signals) => number): StopTrap {
+export function trapStopSignals(
+  onFirst: (signal: NodeJS.Signals) => void,
+  exitCodeOf: (signal: NodeJS.Signals) => number,
+  /** Last words before the second signal's exit: what was done so far is said, not lost. */
+  onSecond?: (signal: NodeJS.Signals, exitCode: number) => void,
+): StopTrap {
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
   const handler = (signal: NodeJS.Signals): void => {
-    if (first) process.exit(exitCodeOf(signal));
+    if (first) {
+      onSecond?.(signal, exitCodeOf(signal));
+      process.exit(exitCodeOf(signal));
+    }
     first = signal;
     controller.abort();
     onFirst(signal);

@@ -12,15 +12,23 @@ const DONE: Record<string, string> = {
   held: 'left as is for now',
 };
 
-/** One line per file that changed or failed; unchanged files only at debug level. */
-export function logResult(logger: Logger, result: ActionResult): void {
+/** What makes two failures the same one: the code and the words. */
+export const failureKey = (code: string, message: string): string => `${code} ${message}`;
+
+/**
+ * One line per file that changed or failed; unchanged files only at debug level. A failure already in
+ * `said` (the same outage met by an earlier file or cycle) is not news: debug level.
+ */
+export function logResult(logger: Logger, result: ActionResult, said?: Set<string>): void {
   if (!result.ok && result.code === 'QUEUE_CLOSED') {
     // Not a failure: the daemon is stopping, and the next start picks this file up.
     logger.info({ path: result.path, action: result.action, code: result.code }, `${result.path}: left for the next start (kbsync is stopping)`);
     return;
   }
   if (!result.ok) {
-    logger.warn({ path: result.path, action: result.action, code: result.code }, `${result.path}: ${result.action} failed: ${result.error}`);
+    const key = failureKey(result.code, result.error);
+    logger[said?.has(key) ? 'debug' : 'warn']({ path: result.path, action: result.action, code: result.code }, `${result.path}: ${result.action} failed: ${result.error}`);
+    said?.add(key);
     return;
   }
   const what = DONE[result.result];

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
-import { describeFailure, logReport, logResult } from './cycle-log.js';
+import { describeFailure, failureKey, logReport, logResult } from './cycle-log.js';
 import type { HotDocuments } from './hot-documents.js';
 import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
@@ -58,7 +58,8 @@ export class CycleScheduler {
   #lastProbeAt = Date.now();
   #lastScanAt = Date.now();
   #failures = 0;
-  #lastFailure: string | undefined;
+  /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
+  readonly #said = new Set<string>();
   #problems = new Set<string>();
   #idleWaiters: Array<() => void> = [];
 
@@ -134,7 +135,7 @@ export class CycleScheduler {
       if (kind === 'probe') await this.#probe();
       else await this.#sync(kind);
       this.#failures = 0;
-      this.#lastFailure = undefined;
+      this.#said.clear();
     } catch (error) {
       ok = false;
       this.#failed(kind, error);
@@ -167,7 +168,7 @@ export class CycleScheduler {
         onPlanned: (count) => gauge.planned(count),
         onResult: (result: ActionResult) => {
           gauge.done();
-          logResult(logger, result);
+          logResult(logger, result, this.#said);
           const event = eventOf(result);
           if (event) this.#deps.notifier.notify(event);
           if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, Date.now());
@@ -218,11 +219,11 @@ export class CycleScheduler {
     const { code, message } = describeFailure(error);
     const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
-    const key = `${code} ${message}`;
-    if (key === this.#lastFailure) this.#deps.logger.debug(fields, `${kind} cycle failed again: ${message}`);
+    const key = failureKey(code, message);
+    if (this.#said.has(key)) this.#deps.logger.debug(fields, `${kind} cycle failed again: ${message}`);
     else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}`);
     else this.#deps.logger.warn(fields, `${kind} cycle failed: ${message}`);
-    this.#lastFailure = key;
+    this.#said.add(key);
   }
 
   #backoffMs(): number {

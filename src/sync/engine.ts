@@ -29,7 +29,8 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
    */
   readonly listRemote?: 'always' | 'if-needed';
   readonly onResult?: (result: ActionResult) => void;
-  readonly onPlanned?: (count: number) => void;
+  /** The number of actions planned, and how many of them only re-read a document to confirm it unchanged. */
+  readonly onPlanned?: (count: number, checks: number) => void;
   /** Stops the run between actions (Ctrl+C, SIGTERM): what was done is recorded and reported, the rest waits for the next run. */
   readonly signal?: AbortSignal;
   /** How many backups of replaced bodies are kept; applied after each run that changed something. */
@@ -66,7 +67,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   assertSameWorkspace(ledger, options.workspaceId, true);
   const interrupted = ledger.intents.open();
   if (interrupted.length > 0) {
-    logger.warn({ intents: interrupted.map((i) => `${i.kind} ${i.subject}`) }, 'a previous run was interrupted during %d operations; reconciling them first', interrupted.length);
+    // Recovery is kbsync's own business (the report counts it as `resumed`): a person needs no line per operation.
+    logger.debug({ intents: interrupted.map((i) => `${i.kind} ${i.subject}`) }, 'a previous run was interrupted during %d operations; reconciling them first', interrupted.length);
   }
 
   const rootId = await workspaceRoot(client, ledger, options, true);
@@ -79,7 +81,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   );
   const { scan, local, remote, shared, plan: planned } = observation;
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
-  options.onPlanned?.(planned.actions.length);
+  options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
 
   // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;

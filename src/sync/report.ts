@@ -51,7 +51,9 @@ export function buildReport(input: ReportInput): SyncReport {
     const key = !result.ok ? 'failed' : result.action === 'new-local-folder' ? 'folders' : result.result;
     counts[key] = (counts[key] ?? 0) + 1;
   }
-  if (input.problems.length > 0) counts['refused'] = input.problems.length;
+  // A file the scan would not sync (a second spelling of a name, a backslash) did not sync either: it is refused like an unreadable one.
+  const refused = input.problems.length + input.skipped.filter((skip) => skip.code).length;
+  if (refused > 0) counts['refused'] = refused;
   const callsByEndpoint = Object.fromEntries(Object.entries(endpointCalls).filter(([, s]) => s.calls > 0).map(([name, s]) => [name, s.calls]));
   return {
     ...rest,
@@ -61,10 +63,26 @@ export function buildReport(input: ReportInput): SyncReport {
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
     counts,
     // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen).
-    failed: input.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict').length + input.problems.length,
+    failed: input.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict').length + refused,
     callsByEndpoint,
   };
 }
 
-/** Did everything that should have synced, sync? Held documents and unusable files count as not synced. */
-export const fullySynced = (report: SyncReport): boolean => !report.interrupted && report.failed === 0 && !report.skipped.some((skip) => skip.code);
+/** Did everything that should have synced, sync? Held documents and unusable files count as not synced (`failed`). */
+export const fullySynced = (report: SyncReport): boolean => !report.interrupted && report.failed === 0;
+
+/**
+ * The report of a run that stopped with an error: refused before it did anything (a missing root, the
+ * ledger locked, a rejected token), or stopped part-way (a permission missing for every document). It
+ * holds what was done before the stop, so a script reading `--json` learns it as a person reads the lines.
+ */
+export function stoppedReport(input: {
+  readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
+  readonly results: readonly ActionResult[];
+  readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
+  readonly calls: number;
+  readonly durationMs: number;
+  readonly interrupted: boolean;
+}): SyncReport {
+  return buildReport({ ...input, planned: [], pending: [], problems: [], conflictCopies: [], skipped: [], links: [], resumed: 0 });
+}

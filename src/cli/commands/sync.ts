@@ -1,16 +1,20 @@
 import { Option, type Command } from 'commander';
 import { messageOf, KbsyncError } from '../../errors.js';
 import { redact } from '../../secrets.js';
+import type { Ledger } from '../../ledger/index.js';
 import { runSync } from '../../sync/engine.js';
-import { fullySynced, type SyncReport } from '../../sync/report.js';
+import type { ActionResult } from '../../sync/executor.js';
+import { fullySynced, stoppedReport, type SyncReport } from '../../sync/report.js';
+import { terminal } from '../../terminal.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
-import { ExitCode, exitCodeForSignal, exitCodeOf } from '../exit-codes.js';
+import { ExitCode, exitCodeForSignal, exitCodeOf, exitCodesHelp } from '../exit-codes.js';
+import { printError } from '../print-error.js';
 import { trapStopSignals } from '../stop-signal.js';
 import { checkLinksLocally } from '../local-links.js';
 import { outputFormatOf, outputFormatOption, type OutputFormat } from '../output/format.js';
 import { printReport } from '../output/print-report.js';
-import { createProgress, resultLine } from '../output/sync-output.js';
+import { createProgress, resultLine, type Verdict } from '../output/sync-output.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
 
 type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; checkLinks?: boolean; retitle?: boolean };
@@ -36,51 +40,104 @@ async function localOnlyReason(session: Session): Promise<string | undefined> {
   }
 }
 
-async function runOnce(mode: SyncMode, flags: SyncFlags, format: OutputFormat): Promise<void> {
+/**
+ * What one run has done so far. Results are kept as each file finishes, so that a run stopped by an
+ * error or a second Ctrl+C still reports them: the report is complete whatever the exit code.
+ */
+class RunRecord {
+  readonly started = Date.now();
+  readonly results: ActionResult[] = [];
+  session: Session | undefined;
+  constructor(
+    readonly mode: SyncMode,
+    readonly flags: SyncFlags,
+    readonly format: OutputFormat,
+  ) {}
+
+  /** The report of a run that ended before runSync returned one. */
+  stopped(interrupted: boolean): SyncReport {
+    const stats = this.session?.client.queue.stats();
+    return stoppedReport({
+      options: { mode: this.mode, dryRun: Boolean(this.flags.dryRun) },
+      results: this.results,
+      endpointCalls: stats?.endpoints ?? {},
+      calls: stats?.totals.calls ?? 0,
+      durationMs: Date.now() - this.started,
+      interrupted,
+    });
+  }
+
+  print(report: SyncReport, verdict: Verdict): void {
+    printReport(report, { format: this.format, verdict, checkLinks: Boolean(this.flags.checkLinks), root: this.session?.config.root ?? process.cwd() });
+  }
+}
+
+async function runOnce(run: RunRecord): Promise<void> {
+  const { mode, flags, format } = run;
   const checkLinks = Boolean(flags.checkLinks);
   const linkCheckOnly = checkLinks && Boolean(flags.dryRun);
   const session = await openSession({ config: flags.config, quiet: format === 'json', localOnly: linkCheckOnly });
+  run.session = session;
   const offline = linkCheckOnly ? await localOnlyReason(session) : undefined;
   if (offline !== undefined) {
-    console.error(`kbsync: ${offline}: the links were checked from the local files alone (a plan of what would be sent needs the service).`);
+    terminal.err(`kbsync: ${offline}: the links were checked from the local files alone (a plan of what would be sent needs the service).`);
     const report = await checkLinksLocally(session.config, mode);
     const exitCode = exitCodeOfReport(report, true);
-    printReport(report, { format, exitCode, checkLinks, root: session.config.root, lines: [] });
+    run.print(report, { exitCode });
     process.exitCode = exitCode;
     return;
   }
-  const ledger = openSyncLedger(session);
-  const progress = createProgress(format !== 'json' && Boolean(process.stderr.isTTY));
-  const lines: string[] = [];
-  const stop = trapStopSignals((signal) => {
-    progress.stop();
-    console.error(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
-  }, exitCodeForSignal);
+  const progress = createProgress(terminal, format !== 'json');
+  const stop = trapStopSignals(
+    (signal) => {
+      progress.stop();
+      terminal.err(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
+    },
+    exitCodeForSignal,
+    (signal) => run.print(run.stopped(true), { exitCode: exitCodeForSignal(signal) }),
+  );
+  let ledger: Ledger | undefined;
   try {
+    ledger = openSyncLedger(session);
     const report = await runSync(
       { client: session.client, ledger, logger: session.logger },
       {
         ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force), checkLinks }),
         retitle: Boolean(flags.retitle),
         signal: stop.signal,
-        onPlanned: (count) => progress.start(count),
+        onPhase: (phase) => progress.phase(phase),
+        onPlanned: (count, checks) => progress.start(count, checks),
         onResult: (result) => {
-          progress.tick();
-          const line = resultLine(result);
-          if (line) lines.push(line);
+          run.results.push(result);
+          progress.done(result);
+          // Said as soon as the file is done, on a terminal and piped alike: a long run shows its progress, and
+          // a run stopped by a second Ctrl+C has already said what it did.
+          const line = format === 'json' ? undefined : resultLine(result);
+          if (line) terminal.out(line);
         },
       },
     );
     progress.stop();
     const signal = stop.received();
     const exitCode = signal ? exitCodeForSignal(signal) : exitCodeOfReport(report, checkLinks);
-    printReport(report, { format, exitCode, checkLinks, root: session.config.root, lines });
+    run.print(report, { exitCode });
     process.exitCode = exitCode;
   } finally {
     stop.release();
     progress.stop();
-    ledger.close();
+    ledger?.close();
   }
+}
+
+/**
+ * `sync --json` refused by its command line (`--push --pull`, an unknown option): commander stops before
+ * the command runs, so main prints the refused run's report here, for scripts that read stdout.
+ */
+export function printUsageReport(args: readonly string[], message: string): void {
+  if (args[0] !== 'sync' || !(args.includes('--json') || args.join(' ').includes('--output-format json') || args.includes('--output-format=json'))) return;
+  const mode: SyncMode = args.includes('--push') && !args.includes('--pull') ? 'push' : args.includes('--pull') && !args.includes('--push') ? 'pull' : 'two-way';
+  const run = new RunRecord(mode, { dryRun: args.includes('--dry-run') || args.includes('-n') }, 'json');
+  run.print(run.stopped(false), { exitCode: ExitCode.usage, error: { code: 'USAGE', message: redact(message.replace(/^error: /, '')) } });
 }
 
 export const syncCommand: CliCommand = {
@@ -113,23 +170,21 @@ sent as their documents' URLs; links that cannot work in the knowledge base are 
 Under GitHub Actions (GITHUB_ACTIONS=true) the output format is github: annotations on the files and a
 job summary in $GITHUB_STEP_SUMMARY.
 
-Exit codes: 0 everything synced, 1 some files did not sync (each is reported),
-2 bad usage or config, 3 a safety guard refused, 4 the service could not be used,
-5 --check-links found a broken link (nothing was sent), 130 stopped by Ctrl+C (SIGINT),
-143 stopped by SIGTERM: the work under way is finished and reported, and the next sync does the rest.`,
+${exitCodesHelp()}`,
       )
       .action(async (flags: SyncFlags) => {
         const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
-        const format = outputFormatOf(flags);
+        const run = new RunRecord(mode, flags, outputFormatOf(flags));
         try {
-          await runOnce(mode, flags, format);
+          await runOnce(run);
         } catch (error) {
-          // A script reading --json gets a verdict on stdout even when the run stopped (main prints the message).
-          if (format === 'json') {
-            const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
-            process.stdout.write(`${JSON.stringify({ ok: false, exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } })}\n`);
-          }
-          throw error;
+          // Refused or stopped: the message once on stderr, then the report all the same, with the code.
+          const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
+          // A failure that stops the run (a scope missing) was met on a file, whose line already said it.
+          const said = run.format !== 'json' && run.results.some((r) => !r.ok && r.code === code && r.error === messageOf(error));
+          if (!said) printError(error);
+          run.print(run.stopped(false), { exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } });
+          process.exitCode = exitCodeOf(error);
         }
       });
   },

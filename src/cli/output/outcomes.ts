@@ -43,7 +43,7 @@ export function outcomeCounts(report: SyncReport, rows: readonly OutcomeRow[] = 
     deleted: count('deleted'),
     held: count('held'),
     failed: count('failed'),
-    refused: report.problems.length,
+    refused: report.counts['refused'] ?? 0,
     brokenLinks: report.links.length,
   };
 }

@@ -1,6 +1,8 @@
-import { SingleBar, Presets } from 'cli-progress';
 import type { ActionResult } from '../../sync/executor.js';
+import type { ObservePhase } from '../../sync/observe/observe.js';
 import type { SyncReport } from '../../sync/report.js';
+import type { Terminal } from '../../terminal.js';
+import { ExitCode } from '../exit-codes.js';
 
 const SYMBOL: Record<string, string> = {
   pushed: '↑',
@@ -11,18 +13,41 @@ const SYMBOL: Record<string, string> = {
   unchanged: '=',
 };
 
-/** One line per file that changed (or failed), as the sync goes. */
+/** One line per file that changed (or failed), printed as soon as that file is done. */
 export function resultLine(result: ActionResult): string | undefined {
-  if (!result.ok) return `✗ ${result.path}: ${result.error}`;
+  if (!result.ok) return `✗ ${result.path}: ${result.error} [${result.code}]`;
   if (result.result === 'unchanged' && !result.detail) return undefined;
   const detail = result.detail ? ` (${result.detail})` : '';
   const copy = result.conflictPath ? ` — other version in ${result.conflictPath}` : '';
   return `${SYMBOL[result.result] ?? '·'} ${result.path}${detail}${copy}`;
 }
 
-export function summaryLines(report: SyncReport): string[] {
+/** How a run ended, as the CLI decided it: its exit code, and the error that stopped it, if one did. */
+export type Verdict = { readonly exitCode: ExitCode; readonly error?: { readonly code: string; readonly message: string } };
+
+/** The last line of a report: what was done in numbers, and how the run ended when it did not just finish. */
+function totalLine(report: SyncReport, verdict: Verdict): string {
+  const { unchanged = 0, ...done } = report.counts;
+  const words = Object.entries(done).map(([k, v]) => `${v} ${k === 'folders' ? (v === 1 ? 'folder made' : 'folders made') : k}`);
+  // Documents read again to be sure (written within the service's last minute): no change, so not listed as one.
+  if (unchanged > 0) words.push(`${unchanged} checked, unchanged`);
+  if (report.resumed > 0) words.push(`${report.resumed} interrupted operation(s) of an earlier run finished`);
+  const counts = words.join(', ') || 'nothing to change';
+  const cost = `${report.calls} API call(s) in ${(report.durationMs / 1000).toFixed(1)} s`;
+  if (verdict.error) {
+    const none = report.results.length === 0;
+    return `${none ? 'Nothing was done' : `Stopped after: ${counts}`}: the run ${none ? 'was refused' : 'stopped'} with ${verdict.error.code} (exit ${verdict.exitCode}); ${cost}.`;
+  }
+  if (verdict.exitCode === ExitCode.interrupted || verdict.exitCode === ExitCode.terminated) {
+    return `Stopped by ${verdict.exitCode === ExitCode.interrupted ? 'Ctrl+C' : 'SIGTERM'} (exit ${verdict.exitCode}): ${counts}; the next sync does the rest; ${cost}.`;
+  }
+  return `${report.dryRun ? 'Dry run' : 'Synced'}: ${counts}; ${cost}.`;
+}
+
+/** The summary printed after the per-file lines: what waits, what could not be used, and the totals. */
+export function summaryLines(report: SyncReport, verdict: Verdict = { exitCode: ExitCode.ok }): string[] {
   const lines: string[] = [];
-  if (report.dryRun) {
+  if (report.dryRun && !verdict.error) {
     lines.push(report.planned.length === 0 ? 'Nothing to do.' : `Would do ${report.planned.length} action(s):`);
     for (const action of report.planned) lines.push(`  ${action.kind.padEnd(16)} ${action.path}`);
   }
@@ -33,28 +58,57 @@ export function summaryLines(report: SyncReport): string[] {
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);
   for (const link of report.links) lines.push(`✗ ${link.path}:${link.line}: broken link "${link.target}": ${link.message} [LINK_BROKEN]`);
   if (report.conflictCopies.length > 0) lines.push(`! ${report.conflictCopies.length} conflict cop${report.conflictCopies.length === 1 ? 'y' : 'ies'} to resolve: ${report.conflictCopies.join(', ')}`);
-  const counts = Object.entries(report.counts).map(([k, v]) => `${v} ${k === 'folders' ? (v === 1 ? 'folder made' : 'folders made') : k}`).join(', ') || 'no changes';
-  lines.push(`${report.dryRun ? 'Dry run' : 'Synced'}: ${counts}; ${report.calls} API call(s) in ${(report.durationMs / 1000).toFixed(1)} s.`);
+  lines.push(totalLine(report, verdict));
   return lines;
 }
 
-/** A progress bar for people at a terminal; nothing at all for scripts, CI and logs. */
-export function createProgress(enabled: boolean): { start(total: number): void; tick(): void; stop(): void } {
-  if (!enabled) return { start() {}, tick() {}, stop() {} };
-  const bar = new SingleBar({ format: 'syncing [{bar}] {value}/{total}', clearOnComplete: true, stream: process.stderr }, Presets.shades_classic);
-  let started = false;
+export type Progress = {
+  phase(phase: ObservePhase): void;
+  /** The plan is made: `count` actions, `checks` of which only re-read a document to confirm it unchanged. */
+  start(count: number, checks: number): void;
+  done(result: ActionResult): void;
+  stop(): void;
+};
+
+const BAR_WIDTH = 20;
+
+/**
+ * The terminal's status line during a sync: what is being observed, then a bar of the files worked on.
+ * Documents only re-read to confirm them unchanged are not files worked on, so they are not counted.
+ * Nothing at all for scripts, CI and logs (the terminal draws no status line there).
+ */
+export function createProgress(terminal: Terminal, enabled: boolean): Progress {
+  let total = 0;
+  let done = 0;
+  let checks = 0;
+  const show = (text: string): void => {
+    if (enabled) terminal.status(text);
+  };
+  const bar = (): void => {
+    const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
+    const reread = checks > 0 ? ` (re-reading ${checks} recently written document(s))` : '';
+    show(`syncing [${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}] ${done}/${total} files${reread}`);
+  };
   return {
-    start(total) {
-      if (total > 0) {
-        bar.start(total, 0);
-        started = true;
+    phase(phase) {
+      if (phase.step === 'scanning') show('scanning the folder…');
+      else show(`listing the knowledge base: ${phase.folders} of ${phase.expected === undefined ? '?' : `~${Math.max(phase.expected, phase.folders)}`} folders…`);
+    },
+    start(count, checkCount) {
+      total = count - checkCount;
+      checks = checkCount;
+      bar();
+    },
+    done(result) {
+      if (result.action === 'none') checks = Math.max(0, checks - 1);
+      else {
+        done += 1;
+        total = Math.max(total, done); // a re-read that found a change became work
       }
+      bar();
     },
-    tick() {
-      if (started) bar.increment();
-    },
-    stop() {
-      if (started) bar.stop();
+    stop: () => {
+      if (enabled) terminal.status(undefined);
     },
   };
 }

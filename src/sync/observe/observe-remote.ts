@@ -17,14 +17,16 @@ export type KnownPaths = {
  * local path. Any failure rejects: a partial listing must never become a snapshot, because the
  * planner would read every document it missed as deleted (design rule 4).
  */
-export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout: Layout, known: KnownPaths): Promise<RemoteSnapshot> {
+export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout: Layout, known: KnownPaths, onFolderListed?: (listed: number) => void): Promise<RemoteSnapshot> {
   const docs = new Map<DocKey, RemoteDoc>();
   const folders: RemoteFolder[] = [];
   let state: RemoteSnapshot['state'];
+  let listed = 0;
 
   async function walk(parentId: TreeNodeId, parentPath: string): Promise<void> {
     const children: RemoteNode[] = [];
     for await (const node of client.listNodes(parentId)) children.push(node);
+    onFolderListed?.((listed += 1));
     const names = new Set<string>();
     const descend: Promise<void>[] = [];
     for (const node of children) {

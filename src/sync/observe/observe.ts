@@ -25,7 +25,12 @@ export type ObserveOptions = {
   readonly retitle?: boolean;
   /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
   readonly listRemote: 'always' | 'if-needed' | 'never';
+  /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */
+  readonly onPhase?: (phase: ObservePhase) => void;
 };
+
+/** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
+export type ObservePhase = { readonly step: 'scanning' } | { readonly step: 'listing'; readonly folders: number; readonly expected: number | undefined };
 
 export type Observation = {
   readonly scan: LocalScan;
@@ -48,6 +53,7 @@ export async function observeAndPlan(
   options: ObserveOptions,
 ): Promise<Observation> {
   const { client, ledger } = deps;
+  options.onPhase?.({ step: 'scanning' });
   const scan = await scanLocal(options.root, {
     stateDir: options.stateDir,
     ...(options.include ? { include: options.include } : {}),
@@ -72,11 +78,21 @@ export async function observeAndPlan(
   const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
   const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
   const rootId = list ? await deps.rootId() : undefined;
+  const knownFolders = ledger?.folders.all() ?? [];
+  // The ledger's folders (and the root) are what the last run listed: the best guess of this listing's length.
+  const expected = summaries.size > 0 ? knownFolders.length + 1 : undefined;
+  if (rootId) options.onPhase?.({ step: 'listing', folders: 0, expected });
   const listed = rootId
-    ? await observeRemote(client, rootId, options.layout, {
-        docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
-        folderPaths: new Map((ledger?.folders.all() ?? []).map((f) => [f.treeNodeId, f.path])),
-      })
+    ? await observeRemote(
+        client,
+        rootId,
+        options.layout,
+        {
+          docPaths: new Map([...summaries.values()].map((s) => [s.docKey, s.path])),
+          folderPaths: new Map(knownFolders.map((f) => [f.treeNodeId, f.path])),
+        },
+        options.onPhase && ((folders) => options.onPhase?.({ step: 'listing', folders, expected })),
+      )
     : undefined;
   // The shared state (what every machine knows of which file is which document) is read when this ledger
   // cannot pair everything on its own: no ledger, new files, documents it does not know or no longer sees.

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 
-test('doctor: all ✓ against the emulator (exit 0); a read-only token names the missing scope (exit 4); a userId as operatorId says to use the unionId (exit 2)', async () => {
+test('doctor: all ✓ against the emulator (exit 0); a read-only token names the missing scope (exit 4); a userId as operatorId says to use the unionId (exit 4, as sync)', async () => {
   await withSyncFixture(async (f) => {
     await f.write('a.md', '# A\n');
     assert.equal((await f.sync()).code, 0);
@@ -24,7 +24,7 @@ test('doctor: all ✓ against the emulator (exit 0); a read-only token names the
     assert.match(readOnly.stdout, /✓ scope Storage\.File\.Read/);
 
     const userId = await f.cli(['doctor'], { KBSYNC_SERVICE_OPERATOR_ID: f.em.seed.userId });
-    assert.equal(userId.code, 2, userId.stdout);
+    assert.equal(userId.code, 4, userId.stdout);
     assert.match(userId.stdout, new RegExp(`✗ operatorId ${f.em.seed.userId} is refused`));
     assert.match(userId.stdout, /unionId, not the userId/);
 

@@ -1,12 +1,18 @@
-import { isApiError, type ApiError, type KbClient } from '../api/index.js';
-import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../model/ids.js';
+import { isApiError, type ApiError, type KbClient } from '../../api/index.js';
+import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../../model/ids.js';
 
 /**
  * One call per permission-scope family, each aimed at an id that cannot exist, so that no probe can
  * change anything: the gateway checks scopes before it looks at ids, so "forbidden" means the scope is
  * missing and any other answer (usually "not found") means it is granted.
  */
-export type ScopeProbe = { readonly scope: string; readonly use: string; probe(client: KbClient, workspaceId: WorkspaceId): Promise<unknown> };
+export type ScopeProbe = {
+  readonly scope: string;
+  readonly use: string;
+  /** For a scope sync can do without: what its absence disables (a warning in doctor, not a failure). */
+  readonly optional?: string;
+  probe(client: KbClient, workspaceId: WorkspaceId): Promise<unknown>;
+};
 
 const PROBE_ID = 'kbsync-doctor-probe-does-not-exist';
 
@@ -17,12 +23,18 @@ async function firstOf<T>(items: AsyncIterable<T>): Promise<T | undefined> {
 
 export const SCOPE_PROBES: readonly ScopeProbe[] = [
   { scope: 'Wiki.Node.Read', use: 'list knowledge bases, folders and documents', probe: (client) => firstOf(client.listWorkspaces()) },
-  { scope: 'Document.WorkspaceDocument.Read', use: 'search (how a create whose answer was lost is found again)', probe: (client, ws) => firstOf(client.search(ws, PROBE_ID)) },
+  {
+    scope: 'Document.WorkspaceDocument.Read',
+    use: 'search the workspace',
+    optional: '`kbsync search` does not work; sync does not need it',
+    probe: (client, ws) => firstOf(client.search(ws, PROBE_ID)),
+  },
   { scope: 'Storage.File.Read', use: 'read document bodies', probe: (client) => client.readBlocks(asDocKey(PROBE_ID)) },
   { scope: 'Storage.File.Write', use: 'create, write and delete documents', probe: (client) => client.overwrite(asDocKey(PROBE_ID), '') },
   {
     scope: 'Document.WorkspaceDocument.Write',
     use: 'manage members from front matter',
+    optional: 'a file whose front matter has `members` does not sync (exit 1); every other file syncs',
     probe: (client, ws) => client.removeMember(ws, asCreationNodeId(PROBE_ID), asUserId(PROBE_ID)),
   },
 ];

@@ -1,0 +1,81 @@
+/**
+ * Every line kbsync prints for a person goes through here: results on stdout, log lines and warnings on
+ * stderr, and one transient status line (a progress bar, "listing the knowledge base…") at the bottom of
+ * a terminal. Before any line is written the status line is erased, and it is drawn again after, so a
+ * warning in the middle of a run is never overwritten and no fragment of the bar is left on screen.
+ * The status line uses only carriage return and erase-line: no saved cursor positions, which go wrong
+ * as soon as the screen scrolls.
+ */
+export type Terminal = {
+  /** One line on stdout. */
+  out(line: string): void;
+  /** One line on stderr (a trailing newline is not doubled). */
+  err(line: string): void;
+  /** Shows (or, with undefined, removes) the status line; a no-op unless stderr is a terminal. */
+  status(text: string | undefined): void;
+  /** Can a status line be drawn (stderr is a terminal)? */
+  readonly live: boolean;
+  /** May output be coloured: a terminal, and neither NO_COLOR nor --no-color. */
+  readonly color: boolean;
+};
+
+type Stream = Pick<NodeJS.WriteStream, 'write'> & { readonly isTTY?: boolean; readonly columns?: number };
+
+const ERASE_LINE = '\r\x1b[2K';
+/** Redrawing a status line more often than this only costs time: a person cannot read it. */
+const REDRAW_MS = 50;
+
+/** NO_COLOR (https://no-color.org): any non-empty value turns colour off; `--no-color` sets it. */
+export const colorAllowed = (env: NodeJS.ProcessEnv, stream: Stream): boolean => Boolean(stream.isTTY) && !env['NO_COLOR'];
+
+export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.ProcessEnv = process.env): Terminal {
+  const live = Boolean(stderr.isTTY);
+  let wanted: string | undefined;
+  let drawn = false;
+  let lastDraw = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  // A status line longer than the terminal wraps, and erase-line then clears only its last row.
+  const fit = (text: string): string => {
+    const width = Math.max(10, (stderr.columns || 80) - 1); // a pseudo-terminal without a size says 0
+    return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  };
+  // Also when no status line is drawn: the terminal itself may have echoed something there (the `^C` of a Ctrl+C).
+  const erase = (): void => {
+    if (live) stderr.write(ERASE_LINE);
+    drawn = false;
+  };
+  const draw = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (wanted === undefined) return erase();
+    stderr.write(`${ERASE_LINE}${fit(wanted)}`);
+    drawn = true;
+    lastDraw = Date.now();
+  };
+  const line = (stream: Stream, text: string): void => {
+    erase();
+    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    if (wanted !== undefined) draw();
+  };
+  // A status line left behind would mix with the shell's prompt.
+  if (live) process.once('exit', () => drawn && erase());
+
+  return {
+    live,
+    get color() {
+      return colorAllowed(env, stderr);
+    },
+    out: (text) => line(stdout, text),
+    err: (text) => line(stderr, text),
+    status(text) {
+      if (!live) return;
+      wanted = text;
+      if (text === undefined || Date.now() - lastDraw >= REDRAW_MS) return draw();
+      timer ??= setTimeout(draw, REDRAW_MS).unref();
+    },
+  };
+}
+
+/** The process's terminal: the CLI's output and the logger share it, so their lines never overwrite each other. */
+export const terminal: Terminal = createTerminal(process.stdout, process.stderr);

@@ -1,0 +1,139 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runCli } from '../../helpers/cli.js';
+import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * A push interrupted at any step, then one more local edit, while nobody else writes: the next run must
+ * see kbsync's own earlier push for what it is. Reading it as a colleague's edit makes a conflict copy
+ * of the user's own words, or a "merged with edits from the knowledge base" line that never happened.
+ * The files hold what the service reads back differently from what was sent (a lazy list continuation,
+ * emphasis, a code block), where "what we sent" and "what came back" are easiest to confuse.
+ */
+
+const NOTES: Readonly<Record<string, string>> = {
+  'lists.md': '# Lists\n\nIntro paragraph.\n\n- first item\ncontinued lazily\n- second item\n\nClosing paragraph.\n',
+  'styled.md': '# Styled\n\nSome *emphasis* and `code` here.\n\n```js\nconst x = 1;\n```\n\nLast words\n',
+  'plain.md': '# Plain\n\nAlpha.\n\nBeta.\n\nGamma.\n',
+};
+
+/** The first edit (the one whose push is interrupted) and the second (made after the interruption). */
+const FIRST = (text: string, r: string): string => text.replace(/Intro paragraph\.|Some \*emphasis\*|Alpha\./, (m) => `${m} first-${r}`);
+const SECOND = (text: string, r: string): string => `${text.replace(/first-\S+/, (m) => `${m} second-${r}`).trimEnd()}\n\nAdded after the stop ${r}.\n`;
+
+async function editAll(f: SyncFixture, edit: (text: string, r: string) => string, r: string): Promise<void> {
+  for (const name of Object.keys(NOTES)) await f.write(name, edit(await f.read(name), r));
+}
+
+async function conflictCopies(f: SyncFixture): Promise<string[]> {
+  return (await readdir(f.root, { recursive: true })).filter((name) => name.includes('.conflict-'));
+}
+
+type Interruption = { readonly name: string; readonly known?: string; interrupt(f: SyncFixture): Promise<void> };
+
+/**
+ * Why the cases killed between the write and its record fail today: the `sync` intent of
+ * src/sync/act/apply-body.ts records only the docKey and mode, not what was sent, so the next run
+ * cannot tell its own write from a colleague's and merges against it (a conflict copy of the user's
+ * own text when the same paragraph was edited again). Marked todo until that is fixed, not skipped:
+ * they run and report.
+ */
+const OWN_WRITE_UNKNOWN = 'kbsync does not recognise its own interrupted write (the sync intent lacks what was sent)';
+
+/** A push killed at a crash point (SIGKILL at that step: nothing after it ran). */
+const killedAt = (point: string, known?: string): Interruption => ({
+  name: `killed at ${point}`,
+  ...(known ? { known } : {}),
+  async interrupt(f) {
+    const run = await f.sync([], { KBSYNC_CRASH_AT: point });
+    assert.equal(run.signal, 'SIGKILL', `the run died at ${point}: ${run.stderr}`);
+  },
+});
+
+/** Body writes the service has been asked for so far. */
+const writes = (f: SyncFixture): number => {
+  const { byEndpoint } = f.em.admin.calls();
+  return byEndpoint.overwriteContent.calls + byEndpoint.appendText.calls;
+};
+
+/** A push stopped by a signal once its first write reached the service (and, for a second stop, killed at once). */
+const signalled = (signal: NodeJS.Signals, then?: 'kill'): Interruption => ({
+  name: `${signal}${then ? ' then SIGKILL' : ''} during the writes`,
+  // Killed at once, a write may land with no record of it: the same case as a crash after the write.
+  ...(then ? { known: OWN_WRITE_UNKNOWN } : {}),
+  async interrupt(f) {
+    const before = writes(f);
+    await runCli(['sync', '--json', '--config', f.configPath], {
+      cwd: f.dir,
+      env: f.env,
+      onSpawn: (child) =>
+        void (async () => {
+          while (writes(f) <= before) await sleep(5);
+          child.kill(signal);
+          if (then) child.kill('SIGKILL');
+        })(),
+    });
+  },
+});
+
+const INTERRUPTIONS: readonly Interruption[] = [
+  killedAt('after-intent'),
+  killedAt('after-overwrite', OWN_WRITE_UNKNOWN),
+  killedAt('after-overwrite:2', OWN_WRITE_UNKNOWN),
+  killedAt('before-ledger-commit', OWN_WRITE_UNKNOWN),
+  signalled('SIGINT'),
+  signalled('SIGINT', 'kill'),
+  signalled('SIGTERM', 'kill'),
+];
+
+for (const interruption of INTERRUPTIONS) {
+  test(`a push ${interruption.name}, then another local edit: no conflict copy and no merge, the edits arrive`, { todo: interruption.known ?? false }, async () => {
+    await withSyncFixture(
+      async (f) => {
+        for (const [name, text] of Object.entries(NOTES)) await f.write(name, text);
+        assert.equal((await f.sync()).code, 0);
+
+        await editAll(f, FIRST, 'r1');
+        await interruption.interrupt(f);
+        await editAll(f, SECOND, 'r2');
+
+        const next = await f.sync();
+        assert.equal(next.code, 0, next.stderr);
+        const report = next.report;
+        assert.ok(report);
+        const told = report.results.filter((r) => r.ok && (r.result === 'merged' || r.result === 'conflict')).map((r) => `${r.path}: ${r.ok && r.result}`);
+        assert.deepEqual(told, [], 'nobody else wrote: nothing to merge with');
+        assert.deepEqual(report.conflicts, []);
+        assert.deepEqual(await conflictCopies(f), []);
+        for (const name of Object.keys(NOTES)) {
+          const text = await f.read(name);
+          assert.match(text, /first-r1 second-r2/, `${name} keeps both edits`);
+          assert.match(text, /Added after the stop r2\./);
+          const title = (/^# (.+)$/m.exec(text) as RegExpExecArray)[1] as string;
+          assert.match(f.remoteDoc(title).markdown ?? '', /first-r1 second-r2[\s\S]*Added after the stop r2\./, `${name} reached the knowledge base`);
+        }
+        const again = await f.sync();
+        assert.deepEqual(again.report?.results.filter((r) => !r.ok || r.result !== 'unchanged'), [], 'steady afterwards');
+      },
+      { emulator: { faults: 'latency=40,only=overwriteContent|appendText' } },
+    );
+  });
+}
+
+test('a push killed between its writes and their record, run again with no other edit: no merge is reported, nothing is written twice', { todo: OWN_WRITE_UNKNOWN }, async () => {
+  await withSyncFixture(async (f) => {
+    for (const [name, text] of Object.entries(NOTES)) await f.write(name, text);
+    assert.equal((await f.sync()).code, 0);
+    await editAll(f, FIRST, 'r1');
+    await killedAt('before-ledger-commit').interrupt(f);
+    const writesBefore = writes(f);
+    const next = await f.sync();
+    assert.equal(next.code, 0, next.stderr);
+    const told = next.report?.results.filter((r) => r.ok && r.result !== 'unchanged').map((r) => `${r.path}: ${r.ok && r.result}`);
+    assert.deepEqual(told, [], 'the documents already say what the files say');
+    assert.equal(writes(f), writesBefore, 'no body is sent again');
+    assert.deepEqual(await conflictCopies(f), []);
+  });
+});
