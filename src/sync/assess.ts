@@ -10,6 +10,7 @@ import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
 import type { Action, Layout, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
+import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
 import { blocksToMarkdown, predictedBlocks } from '../markdown/index.js';
 import type { WorkspaceId } from '../model/ids.js';
@@ -136,9 +137,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'merge': {
       const before = await io.fileText(path);
       if (!before) return plain('held', { held: held('VANISHED') });
-      const record = await recordFor(io, action.record, before.text);
+      const recorded = await recordFor(io, action.record, before.text);
       const remote = await io.readBlocks(action.record.docKey);
-      if (!record) return adoptKnown(io, action, path, before, remote);
+      if (!recorded) return adoptKnown(io, action, path, before, remote);
+      const record = withLandedPush(recorded, io.openIntents(), remote);
       const body = decideBody(bodyFacts(io, record, path, before, remote));
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
@@ -244,15 +246,4 @@ async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promi
     if (isNotFound(error)) return 'gone';
     throw error;
   }
-}
-
-/** Is `text` what an interrupted run was writing to `path` from this document (its write-local intent still open)? */
-function interruptedPull(intents: readonly OpenIntent[], path: string, docKey: string, text: string): boolean {
-  const hash = hashText(text);
-  return intents.some((intent) => {
-    const payload = intent.payload;
-    if (intent.kind !== 'write-local' || intent.subject !== path || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return false;
-    const fields = payload as { readonly [key: string]: unknown };
-    return fields['docKey'] === docKey && fields['hash'] === hash;
-  });
 }

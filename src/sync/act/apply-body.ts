@@ -10,6 +10,7 @@ import { HELD_REASONS } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../document-text.js';
+import { pushIntentPayload } from '../interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
@@ -46,7 +47,9 @@ export async function applyBody(
   }
   const done = await withIntent(
     ctx,
-    { kind: 'sync', subject: path, payload: { docKey: record.docKey, mode: ctx.mode } },
+    // What is sent, and agreed on after it: a run killed between the write and its record is recognised
+    // by the next as its own write (sync/interrupted.ts), not taken for a colleague's.
+    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText) },
     async () => {
       let fingerprint = await fingerprintOf(ctx, path);
       if (body.nextFile !== undefined) {

@@ -31,21 +31,12 @@ async function conflictCopies(f: SyncFixture): Promise<string[]> {
   return (await readdir(f.root, { recursive: true })).filter((name) => name.includes('.conflict-'));
 }
 
-type Interruption = { readonly name: string; readonly known?: string; interrupt(f: SyncFixture): Promise<void> };
+type Interruption = { readonly name: string; interrupt(f: SyncFixture): Promise<void> };
 
-/**
- * Why the cases killed between the write and its record fail today: the `sync` intent of
- * src/sync/act/apply-body.ts records only the docKey and mode, not what was sent, so the next run
- * cannot tell its own write from a colleague's and merges against it (a conflict copy of the user's
- * own text when the same paragraph was edited again). Marked todo until that is fixed, not skipped:
- * they run and report.
- */
-const OWN_WRITE_UNKNOWN = 'kbsync does not recognise its own interrupted write (the sync intent lacks what was sent)';
 
 /** A push killed at a crash point (SIGKILL at that step: nothing after it ran). */
-const killedAt = (point: string, known?: string): Interruption => ({
+const killedAt = (point: string): Interruption => ({
   name: `killed at ${point}`,
-  ...(known ? { known } : {}),
   async interrupt(f) {
     const run = await f.sync([], { KBSYNC_CRASH_AT: point });
     assert.equal(run.signal, 'SIGKILL', `the run died at ${point}: ${run.stderr}`);
@@ -62,7 +53,6 @@ const writes = (f: SyncFixture): number => {
 const signalled = (signal: NodeJS.Signals, then?: 'kill'): Interruption => ({
   name: `${signal}${then ? ' then SIGKILL' : ''} during the writes`,
   // Killed at once, a write may land with no record of it: the same case as a crash after the write.
-  ...(then ? { known: OWN_WRITE_UNKNOWN } : {}),
   async interrupt(f) {
     const before = writes(f);
     await runCli(['sync', '--json', '--config', f.configPath], {
@@ -80,16 +70,16 @@ const signalled = (signal: NodeJS.Signals, then?: 'kill'): Interruption => ({
 
 const INTERRUPTIONS: readonly Interruption[] = [
   killedAt('after-intent'),
-  killedAt('after-overwrite', OWN_WRITE_UNKNOWN),
-  killedAt('after-overwrite:2', OWN_WRITE_UNKNOWN),
-  killedAt('before-ledger-commit', OWN_WRITE_UNKNOWN),
+  killedAt('after-overwrite'),
+  killedAt('after-overwrite:2'),
+  killedAt('before-ledger-commit'),
   signalled('SIGINT'),
   signalled('SIGINT', 'kill'),
   signalled('SIGTERM', 'kill'),
 ];
 
 for (const interruption of INTERRUPTIONS) {
-  test(`a push ${interruption.name}, then another local edit: no conflict copy and no merge, the edits arrive`, { todo: interruption.known ?? false }, async () => {
+  test(`a push ${interruption.name}, then another local edit: no conflict copy and no merge, the edits arrive`, async () => {
     await withSyncFixture(
       async (f) => {
         for (const [name, text] of Object.entries(NOTES)) await f.write(name, text);
@@ -122,7 +112,7 @@ for (const interruption of INTERRUPTIONS) {
   });
 }
 
-test('a push killed between its writes and their record, run again with no other edit: no merge is reported, nothing is written twice', { todo: OWN_WRITE_UNKNOWN }, async () => {
+test('a push killed between its writes and their record, run again with no other edit: no merge is reported, nothing is written twice', async () => {
   await withSyncFixture(async (f) => {
     for (const [name, text] of Object.entries(NOTES)) await f.write(name, text);
     assert.equal((await f.sync()).code, 0);
