@@ -14,6 +14,14 @@ const START = '# Shared\n\nFirst paragraph.\n\nMiddle paragraph.\n\nLast paragra
 
 const copiesOf = async (f: SyncFixture): Promise<string[]> => [...(await localFiles(f.root)).keys()].filter(isConflictCopy);
 
+/** START synced, then `edit` of it published by this machine: the write a racing writer may undo. */
+async function publishOverStart(f: SyncFixture, edit: (text: string) => string): Promise<void> {
+  await f.write('shared.md', START);
+  assert.equal((await f.sync()).code, 0);
+  await f.write('shared.md', edit(START));
+  assert.equal((await f.sync()).code, 0, 'A publishes its edit');
+}
+
 /** Another writer's overwrite made from a copy read before `f`'s last push: `edit` applied to START. */
 function staleOverwrite(f: SyncFixture, edit: (text: string) => string): void {
   f.em.admin.editDocument(f.remoteDoc('Shared').dentryUuid, edit(START));
@@ -21,10 +29,7 @@ function staleOverwrite(f: SyncFixture, edit: (text: string) => string): void {
 
 test('a racing overwrite that puts back a paragraph we just published is a conflict, not a silent revert', async () => {
   await withSyncFixture(async (f) => {
-    await f.write('shared.md', START);
-    assert.equal((await f.sync()).code, 0);
-    await f.write('shared.md', START.replace('Middle paragraph.', 'Middle paragraph, amarker.'));
-    assert.equal((await f.sync()).code, 0, 'A publishes its edit');
+    await publishOverStart(f, (text) => text.replace('Middle paragraph.', 'Middle paragraph, amarker.'));
     assert.match(f.remoteDoc('Shared').markdown ?? '', /amarker/);
 
     // B read START before A's write, edited the last paragraph, and overwrote after A's write.
@@ -53,10 +58,7 @@ test('a racing overwrite that puts back a paragraph we just published is a confl
 
 test('a racing overwrite that drops a paragraph we just added is a conflict too', async () => {
   await withSyncFixture(async (f) => {
-    await f.write('shared.md', START);
-    assert.equal((await f.sync()).code, 0);
-    await f.write('shared.md', START.replace('Middle paragraph.\n', 'Middle paragraph.\n\nAdded paragraph, amarker.\n'));
-    assert.equal((await f.sync()).code, 0);
+    await publishOverStart(f, (text) => text.replace('Middle paragraph.\n', 'Middle paragraph.\n\nAdded paragraph, amarker.\n'));
     staleOverwrite(f, (text) => text.replace('First paragraph.', 'First paragraph, bmarker.'));
     const run = await f.sync();
     assert.equal(run.code, 1, run.stderr);
@@ -69,10 +71,7 @@ test('a racing overwrite that drops a paragraph we just added is a conflict too'
 
 test('once a later run has seen our write standing, the same change back is a colleague\'s edit and is pulled', async () => {
   await withSyncFixture(async (f) => {
-    await f.write('shared.md', START);
-    assert.equal((await f.sync()).code, 0);
-    await f.write('shared.md', START.replace('Middle paragraph.', 'Middle paragraph, amarker.'));
-    assert.equal((await f.sync()).code, 0);
+    await publishOverStart(f, (text) => text.replace('Middle paragraph.', 'Middle paragraph, amarker.'));
     // The re-check of our own write (its minute-precision time) finds it standing.
     f.em.admin.setClockOffset(2 * 60_000);
     const recheck = await f.sync();

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { DumpedNode } from '../../../src/emulator/index.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 /**
@@ -17,17 +18,23 @@ const resultOf = (run: Awaited<ReturnType<SyncFixture['sync']>>, path: string) =
   return result?.ok ? result : undefined;
 };
 
+/** RUNBOOK published (and re-checked in a later minute), then a colleague edits inside its code block. */
+async function colleagueEditsTheCode(f: SyncFixture): Promise<DumpedNode> {
+  await f.write('runbook.md', RUNBOOK);
+  assert.equal((await f.sync()).code, 0);
+  // The next run in a later minute learns the time of our own write.
+  f.em.admin.setClockOffset(2 * 60_000);
+  assert.equal((await f.sync()).code, 0);
+  f.em.admin.setClockOffset(4 * 60_000);
+  const doc = f.remoteDoc('Runbook');
+  f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+  return doc;
+}
+
 describe('never undo what the service hides', () => {
   test('a colleague\'s edit inside a code block, then a local edit of another paragraph: the overwrite is held, said once, and --force replaces it', async () => {
     await withSyncFixture(async (f) => {
-      await f.write('runbook.md', RUNBOOK);
-      assert.equal((await f.sync()).code, 0);
-      // The next run in a later minute learns the time of our own write.
-      f.em.admin.setClockOffset(2 * 60_000);
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(4 * 60_000);
-      const doc = f.remoteDoc('Runbook');
-      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      await colleagueEditsTheCode(f);
 
       const seen = await f.sync();
       assert.equal(seen.code, 0, 'nothing to hold yet: the file is unchanged');
@@ -56,13 +63,7 @@ describe('never undo what the service hides', () => {
 
   test('merged in the web editor, then `kbsync resolve --theirs FILE`: the hold ends and the file takes the knowledge base\'s version', async () => {
     await withSyncFixture(async (f) => {
-      await f.write('runbook.md', RUNBOOK);
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(2 * 60_000);
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(4 * 60_000);
-      const doc = f.remoteDoc('Runbook');
-      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      const doc = await colleagueEditsTheCode(f);
       await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
       assert.equal((await f.sync()).code, 1);
       // The person makes the same change in the web editor, beside the colleague's.
@@ -82,13 +83,7 @@ describe('never undo what the service hides', () => {
 
   test('an append (text added at the end of the last paragraph) after a hidden edit is still sent: it keeps everything already there', async () => {
     await withSyncFixture(async (f) => {
-      await f.write('runbook.md', RUNBOOK);
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(2 * 60_000);
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(4 * 60_000);
-      const doc = f.remoteDoc('Runbook');
-      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      await colleagueEditsTheCode(f);
       await f.write('runbook.md', RUNBOOK.replace('check the dashboard.', 'check the dashboard. One more line at the end.'));
       const run = await f.sync();
       assert.equal(run.code, 0, run.stderr + JSON.stringify(run.report?.results));
