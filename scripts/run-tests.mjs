@@ -22,9 +22,11 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);
 }
+// Each file is one test for the runner: the crash matrix and the chaos seeds run a few minutes on a busy
+// 2-core machine, so a file gets 5 minutes before it counts as hung.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=180000', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
