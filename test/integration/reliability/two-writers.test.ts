@@ -249,6 +249,50 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
     });
   });
 
+  test('two daemons and a colleague on the same paragraph: the first published stays until A resolves; then both folders and the knowledge base hold the resolution', async () => {
+    await withTwoWorkstations(
+      async (pair) => {
+        const { a, b } = pair;
+        await sharedStart(pair);
+        const da = startDaemon(a);
+        const db = startDaemon(b);
+        try {
+          await da.waitForLog(firstSweepDone, 'A first cycle');
+          await db.waitForLog(firstSweepDone, 'B first cycle');
+          // The colleague saves first (a later minute, so every listing sees it); A edits the same paragraph.
+          pair.em.admin.setClockOffset(2 * 60_000);
+          const doc = a.remoteDoc('shared');
+          pair.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('Middle of shared.', 'Middle of shared, colleaguemarker.'));
+          await replaceIn(a, 'shared.md', 'Middle of shared.', 'Middle of shared, daemonamarker.');
+          await waitUntil(async () => (await conflictCopies(a)).length === 1, "A's conflict copy", 60_000);
+          await waitUntil(async () => (await b.read('shared.md')).includes('colleaguemarker'), 'B to pull the published version', 60_000);
+          assert.ok(remotelyPresent(a, 'colleaguemarker') && !remotelyPresent(a, 'daemonamarker'), "A's push waits for A");
+          assert.match(await a.read('shared.md'), /daemonamarker/);
+          assert.match(await a.read((await conflictCopies(a))[0] ?? ''), /colleaguemarker/);
+
+          // A settles it with both sentences while its daemon runs.
+          await replaceIn(a, 'shared.md', 'Middle of shared, daemonamarker.', 'Middle of shared, colleaguemarker and daemonamarker.');
+          const resolved = await a.cli(['resolve', '--mine', 'shared.md']);
+          assert.equal(resolved.code, 0, resolved.stderr);
+          const settled = /colleaguemarker and daemonamarker/;
+          await waitUntil(() => settled.test(a.remoteDoc('shared').markdown ?? ''), 'A to publish the resolution', 60_000);
+          await waitUntil(async () => settled.test(await b.read('shared.md')), 'B to pull it', 60_000);
+          da.kill('SIGTERM');
+          db.kill('SIGTERM');
+          assert.equal(await da.exited(), 0, da.stderr());
+          assert.equal(await db.exited(), 0, db.stderr());
+        } finally {
+          await da.dispose();
+          await db.dispose();
+        }
+        assert.deepEqual(await conflictCopies(a), []);
+        assert.deepEqual(await conflictCopies(b), []);
+        await assertConverged(pair);
+      },
+      { watch: { fullSweepMinutes: 0.02 } },
+    );
+  });
+
   test('two daemons (kbsync watch) on one workspace: edits on both reach both', async () => {
     await withTwoWorkstations(
       async (pair) => {
