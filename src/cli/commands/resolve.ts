@@ -176,7 +176,12 @@ export const resolveCommand: CliCommand = {
 When both sides change the same part of a document differently, the file keeps your version, the
 knowledge base's goes beside it as NAME.conflict-WHEN.md, and the knowledge base keeps its version until
 you settle it here. Settling writes the file (both versions are backed up in the state folder first),
-removes the copy, and the next sync publishes the result.
+removes the copy, and the next sync publishes the result. It works while \`kbsync watch\` runs: the
+daemon then publishes it.
+
+--theirs FILE also ends a HIDDEN_EDIT hold (someone edited a code block or a table, which the service
+does not show): after you merged your change in the web editor, it drops the file's unpublished change
+(backed up) so the next sync takes the knowledge base's version.
 
 Examples:
   kbsync resolve                          list open conflicts and the lines that clash
