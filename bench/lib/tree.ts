@@ -63,12 +63,6 @@ export function noteText(path: string, revision = 0, size: NoteSize = 'full'): s
     '- the second point, with a [link](https://example.com)',
     '- the third point',
     '',
-    '### Known issues',
-    '',
-    'On some networks the first request after a long pause fails once with `ECONNRESET`: the connection was kept',
-    'open by the client but closed by a proxy in between. The request is retried and succeeds; if it happens often,',
-    'lower the keep-alive time with `keepAliveMs` (see the table above) so that idle connections are closed first.',
-    '',
     `A closing paragraph for revision ${revision}.`,
     '',
   ];
