@@ -76,7 +76,17 @@ function openSite(name: string, emulator: Emulator, dir: string, tree: Tree, rem
       const flags = mode === 'push' ? ['--push'] : mode === 'pull' ? ['--pull'] : [];
       const run = await cli(['sync', '--json', ...flags], options);
       const line = run.stdout.trim().split('\n').pop() ?? '';
-      if (run.code !== 0 || !line.startsWith('{')) throw new Error(`kbsync sync ${flags.join(' ')} on the ${name} tree exited ${run.code ?? run.signal}:\n${run.stderr.slice(-3000)}`);
+      if (run.code !== 0 || !line.startsWith('{')) {
+        // A partial run (exit 1) says why in its report: name the first failures and problems.
+        let why = '';
+        try {
+          const report = JSON.parse(line) as SyncReport;
+          why = JSON.stringify({ failed: report.results.filter((r) => !r.ok).slice(0, 5), problems: report.problems.slice(0, 5), pending: report.pending?.slice?.(0, 5) });
+        } catch {
+          why = run.stdout.slice(-1500);
+        }
+        throw new Error(`kbsync sync ${flags.join(' ')} on the ${name} tree exited ${run.code ?? run.signal}:\n${run.stderr.slice(-3000)}\n${why.slice(0, 3000)}`);
+      }
       return { run, report: JSON.parse(line) as SyncReport };
     },
     async configure(patch = {}) {

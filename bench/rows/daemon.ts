@@ -122,7 +122,7 @@ function footprintRows(files: number, measured: { ours: Footprint; bare: Footpri
 export const daemonTenKSection: Section = {
   name: 'daemon on 10,000 files',
   rows: ['4', '6'],
-  timeoutMs: 300_000,
+  timeoutMs: 600_000,
   async run(ctx) {
     const site = await ctx.tenK();
     const docs = documentsByPath(site);
@@ -193,7 +193,7 @@ const pollingCalls = (site: Site): number => {
 export const daemonOneKSection: Section = {
   name: 'daemon on 1,000 documents',
   rows: ['5', '6'],
-  timeoutMs: 240_000,
+  timeoutMs: 600_000,
   async run(ctx) {
     const site = await ctx.oneK();
     const docs = documentsByPath(site);

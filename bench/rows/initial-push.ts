@@ -9,13 +9,13 @@ const STATE_TITLE = /^kbsync-(state|sources)-\d{6}$/;
 export const initialPushSection: Section = {
   name: 'initial push of 1,000 documents',
   rows: ['3'],
-  timeoutMs: 240_000,
+  timeoutMs: 900_000,
   async run(ctx) {
     const site = await ctx.freshOneK();
     const docs = fileCount(site.tree.shape);
     site.em.admin.resetCalls();
     ctx.log(`row 3: kbsync sync --push of ${docs} new documents at ${SERVICE_LIMIT} calls/s per endpoint (about a minute)…`);
-    const { run, report } = await site.sync('push');
+    const { run, report } = await site.sync('push', { timeoutMs: 600_000 });
     const service = site.em.admin.calls();
     ctx.keepPushedOneK(site);
     const endpoints = Object.entries(service.byEndpoint).filter(([, e]) => e.calls > 0);

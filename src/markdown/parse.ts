@@ -30,12 +30,18 @@ export const parseCounts = { parsed: 0, reused: 0 };
  * The trees of the texts parsed last, by text. One push reads the same body for its title, its links,
  * its anchors, the body it sends, the check that the service read it as expected and the alignment it
  * records: 14 parses per document, most of a push's CPU. Each step still asks for the text it has, and
- * gets the tree already made for the same text. Bounded by characters (a tree is ~30× its text), so an
- * idle daemon holds a few MB at most.
+ * gets the tree already made for the same text. Bounded by characters (a tree takes ~30× its text in
+ * memory, so ~30 MB at most during a run) and dropped when a run ends.
  */
 const recent = new Map<string, Root>();
 let recentChars = 0;
-const RECENT_CHARS = 256 * 1024;
+const RECENT_CHARS = 1024 * 1024;
+
+/** Drops the recent trees: a run calls it when it ends, so an idle daemon holds none. */
+export function forgetParses(): void {
+  recent.clear();
+  recentChars = 0;
+}
 
 /**
  * CommonMark + GFM with source offsets: the reading the service's importer applies to a pushed body.
