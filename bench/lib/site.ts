@@ -196,18 +196,20 @@ export async function scaledSite(name: string, base: Site, factor: number): Prom
   const db = new Database(join(dir, 'notes', '.kbsync', 'ledger.sqlite'), { fileMustExist: true });
   try {
     // SQL's printf pads the new top folder's number as topName does; everything after the first segment is kept.
+    // Only the base's own rows are copied, never an earlier copy's (area-10 copied again would collide).
+    const original = (column: string) => `CAST(substr(${column}, 6, 2) AS INTEGER) < ${top}`;
     const renamed = (column: string, k: number) => `printf('area-%02d', CAST(substr(${column}, 6, 2) AS INTEGER) + ${k * top}) || substr(${column}, 8)`;
     db.transaction(() => {
       for (let k = 1; k < factor; k++) {
         db.exec(`INSERT INTO folders (path, tree_node_id, node_id, remote_title)
-          SELECT ${renamed('path', k)}, tree_node_id || '-x${k}', node_id || '-x${k}', remote_title FROM folders WHERE path LIKE 'area-%'`);
+          SELECT ${renamed('path', k)}, tree_node_id || '-x${k}', node_id || '-x${k}', remote_title FROM folders WHERE path LIKE 'area-%' AND ${original('path')}`);
         db.exec(`INSERT INTO documents (path, doc_key, node_id, tree_node_id, workspace_id, parent_tree_node_id, url, remote_title, local_hash, stat_size, stat_mtime_ms, stat_ino,
             remote_blocks_hash, remote_modified_time, synced_at, recheck, conflict, conflict_path, origin, held_code, held_local_hash, held_remote_time, published_record, published_source)
           SELECT ${renamed('path', k)}, doc_key || '-x${k}', node_id || '-x${k}', tree_node_id || '-x${k}', workspace_id,
             CASE WHEN parent_tree_node_id IN (SELECT tree_node_id FROM folders WHERE path LIKE 'area-%') THEN parent_tree_node_id || '-x${k}' ELSE parent_tree_node_id END,
             url || '-x${k}', remote_title, local_hash, stat_size, stat_mtime_ms, stat_ino, remote_blocks_hash, remote_modified_time, synced_at, recheck, conflict, conflict_path,
             origin, held_code, held_local_hash, held_remote_time, published_record, published_source
-          FROM documents WHERE path LIKE 'area-%' AND doc_key NOT LIKE '%-x%'`);
+          FROM documents WHERE path LIKE 'area-%' AND ${original('path')}`);
         db.exec(`INSERT INTO document_bodies (document_id, base_markdown, remote_blocks_json, alignment_json, members_json)
           SELECT copy.id, b.base_markdown, b.remote_blocks_json, b.alignment_json, b.members_json
           FROM documents copy JOIN documents orig ON copy.doc_key = orig.doc_key || '-x${k}' JOIN document_bodies b ON b.document_id = orig.id`);
