@@ -6,8 +6,8 @@ import type { TreeShape } from './tree.js';
 
 /** 10,000 short notes: 10 areas × 10 topics × 100 files (211 listing pages of 50). */
 export const TEN_K: TreeShape = { top: 10, sub: 10, perFolder: 100, notes: 'short' };
-/** 1,000 notes: 4 areas × 5 topics × 50 files (25 listing pages). */
-export const ONE_K: TreeShape = { top: 4, sub: 5, perFolder: 50 };
+/** 1,000 realistic ~3 KB notes (lists, a table, code, links): 4 areas × 5 topics × 50 files (25 listing pages). */
+export const ONE_K: TreeShape = { top: 4, sub: 5, perFolder: 50, notes: 'realistic' };
 
 /**
  * What sections share: the trees (built once, reused across rows), the notes under the table, and

@@ -57,22 +57,16 @@ export const isSweepDone = (entry: LogEntry): boolean => entry.msg.startsWith('s
 export const isWatching = (entry: LogEntry): boolean => entry.msg.startsWith('watching ');
 
 /**
- * The bare minimum of watching a tree: a node process holding a chokidar watcher on the same folder
- * with the same options kbsync uses (ignore dot-folders, atomic saves, wait for writes to finish).
+ * The bare minimum of watching a tree: a node process holding only the folder watch kbsync uses
+ * (dist/local/dir-watch.js: one fs.watch per folder), skipping dot-folders, and nothing else.
  */
 export function startBareWatcher(root: string): Background {
   const source = `
-import { watch } from 'chokidar';
-const watcher = watch(${JSON.stringify(root)}, {
-  ignoreInitial: true, followSymlinks: false, ignorePermissionErrors: true, atomic: true,
-  awaitWriteFinish: { stabilityThreshold: 1000, pollInterval: 100 },
-  ignored: (path) => /\\/\\.[^/]*$/.test(path),
-});
-watcher.on('all', () => {});
-watcher.on('ready', () => console.log('ready'));
-process.on('SIGTERM', () => watcher.close().then(() => process.exit(0)));
+import { watchTree } from ${JSON.stringify(new URL('../../dist/local/dir-watch.js', import.meta.url).href)};
+const watch = await watchTree(${JSON.stringify(root)}, () => {}, { skipDir: (rel) => /(^|\\/)\\.[^/]*$/.test(rel) });
+console.log('ready');
+process.on('SIGTERM', () => watch.unsubscribe().then(() => process.exit(0)));
 `;
-  // Run from the repository so `chokidar` resolves to the same copy kbsync uses.
   return startBackground(process.execPath, ['--input-type=module', '-e', source], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
 }
 

@@ -1,9 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { onCleanup } from './cleanup.js';
 
-export type Finished = { readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string; readonly ms: number };
+export type Finished = {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+  /** CPU time (user + system) of the process and what it waited for; exact only while no other child of the benchmark ends meanwhile. */
+  readonly cpuMs: number;
+};
 export type RunOptions = { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number };
 
 /**
@@ -13,6 +22,7 @@ export type RunOptions = { readonly cwd?: string; readonly env?: Record<string, 
 export function runProcess(command: string, args: readonly string[], options: RunOptions = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuMs();
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const forget = onCleanup(`kill ${command} (pid ${child.pid ?? '?'})`, () => void child.kill('SIGKILL'));
     let stdout = '';
@@ -28,7 +38,8 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     child.on('close', (code, signal) => {
       const ms = performance.now() - started;
       clearTimeout(timer);
-      void forget().then(() => resolve({ code, signal, stdout, stderr, ms }));
+      const cpuMs = childrenCpuMs() - cpuBefore;
+      void forget().then(() => resolve({ code, signal, stdout, stderr, ms, cpuMs }));
     });
   });
 }
@@ -119,4 +130,18 @@ export async function sampleProcess(pid: number): Promise<ProcSample> {
   const ticks = Number(fields[11]) + Number(fields[12]);
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, rssBytes: rssKb * 1024 };
+}
+
+/**
+ * CPU time of this process's children that have ended and been waited for (cutime + cstime in
+ * /proc/self/stat): the kernel adds a child's whole CPU time there when it is reaped, start-up included.
+ */
+export function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN; // not Linux: the rows that need it say so
+  }
 }

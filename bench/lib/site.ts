@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import { onCleanup, removeAtCleanup } from './cleanup.js';
@@ -75,7 +76,17 @@ function openSite(name: string, emulator: Emulator, dir: string, tree: Tree, rem
       const flags = mode === 'push' ? ['--push'] : mode === 'pull' ? ['--pull'] : [];
       const run = await cli(['sync', '--json', ...flags], options);
       const line = run.stdout.trim().split('\n').pop() ?? '';
-      if (run.code !== 0 || !line.startsWith('{')) throw new Error(`kbsync sync ${flags.join(' ')} on the ${name} tree exited ${run.code ?? run.signal}:\n${run.stderr.slice(-3000)}`);
+      if (run.code !== 0 || !line.startsWith('{')) {
+        // A partial run (exit 1) says why in its report: name the first failures and problems.
+        let why = '';
+        try {
+          const report = JSON.parse(line) as SyncReport;
+          why = JSON.stringify({ failed: report.results.filter((r) => !r.ok).slice(0, 5), problems: report.problems.slice(0, 5), pending: report.pending?.slice?.(0, 5) });
+        } catch {
+          why = run.stdout.slice(-1500);
+        }
+        throw new Error(`kbsync sync ${flags.join(' ')} on the ${name} tree exited ${run.code ?? run.signal}:\n${run.stderr.slice(-3000)}\n${why.slice(0, 3000)}`);
+      }
       return { run, report: JSON.parse(line) as SyncReport };
     },
     async configure(patch = {}) {
@@ -117,7 +128,8 @@ async function unlimited<T>(site: Site, fn: (env: Record<string, string>) => Pro
 
 /** The first push, as fast as the machine allows (the emulator does not limit). */
 export async function fastPush(site: Site): Promise<number> {
-  const { run } = await unlimited(site, (env) => site.sync('push', { env }));
+  // Setup, not a measurement: on a busy 2-core machine 10,000 documents take a few minutes.
+  const { run } = await unlimited(site, (env) => site.sync('push', { env, timeoutMs: 900_000 }));
   return run.ms / 1000;
 }
 
@@ -128,9 +140,10 @@ export async function fastPush(site: Site): Promise<number> {
  * every re-read once and finds every minute over: after it, nothing is pending. Returns its duration
  * and the re-reads it made.
  */
-export async function settle(site: Site): Promise<{ settleS: number; checks: number }> {
+export async function settle(site: Site, beforeReset?: () => void): Promise<{ settleS: number; checks: number }> {
   site.em.admin.setClockOffset(0);
-  const { run, report } = await unlimited(site, (env) => site.sync('two-way', { env }));
+  const { run, report } = await unlimited(site, (env) => site.sync('two-way', { env, timeoutMs: 900_000 }));
+  beforeReset?.();
   site.em.admin.resetCalls();
   return { settleS: run.ms / 1000, checks: report.callsByEndpoint['readBlocks'] ?? 0 };
 }
@@ -159,7 +172,58 @@ export async function createSettledSite(name: string, shape: TreeShape): Promise
   await promisify(execFile)('cp', ['-a', `${built.dir}/.`, dir]);
   await rm(built.dir, { recursive: true, force: true });
   const site = openSite(name, built.emulator, dir, built.tree, forget);
-  const restat = await site.sync('push');
+  const restat = await site.sync('push', { timeoutMs: 900_000 });
   if (restat.report.calls !== 0) throw new Error(`the re-stat push after copying the ${name} tree made ${restat.report.calls} calls; expected none`);
   return { site, setup: { pushS, ...settled, moveS: (performance.now() - started) / 1000 } };
+}
+
+/**
+ * A settled site `factor` times as large as `base`, made without pushing it again (50,000 documents
+ * through the emulator would take a quarter of an hour here): the base's folder (notes, ledger, config)
+ * is copied, each top folder copied again under the next free names (area-10… for a base of 10), and the
+ * ledger given a row per copied file and folder, the base row's with the path and ids changed. Every
+ * copied file is byte for byte a synced file, so the re-stat push reads and hashes it, finds it unchanged
+ * and records its stat, with no call. Only a push no-op runs on it: the remote side holds the base only.
+ */
+export async function scaledSite(name: string, base: Site, factor: number): Promise<Site> {
+  const dir = await mkdtemp(join(tmpdir(), `kbsync-bench-${name}-`));
+  const forget = removeAtCleanup(dir);
+  const run = promisify(execFile);
+  await run('cp', ['-a', `${base.dir}/.`, dir]);
+  const { top } = base.tree.shape;
+  const topName = (t: number): string => `area-${String(t).padStart(2, '0')}`;
+  for (let k = 1; k < factor; k++) for (let t = 0; t < top; t++) await run('cp', ['-a', join(dir, 'notes', topName(t)), join(dir, 'notes', topName(t + k * top))]);
+  const db = new Database(join(dir, 'notes', '.kbsync', 'ledger.sqlite'), { fileMustExist: true });
+  try {
+    // SQL's printf pads the new top folder's number as topName does; everything after the first segment is kept.
+    // Only the base's own rows are copied, never an earlier copy's (area-10 copied again would collide).
+    const original = (column: string) => `CAST(substr(${column}, 6, 2) AS INTEGER) < ${top}`;
+    const renamed = (column: string, k: number) => `printf('area-%02d', CAST(substr(${column}, 6, 2) AS INTEGER) + ${k * top}) || substr(${column}, 8)`;
+    db.transaction(() => {
+      for (let k = 1; k < factor; k++) {
+        db.exec(`INSERT INTO folders (path, tree_node_id, node_id, remote_title)
+          SELECT ${renamed('path', k)}, tree_node_id || '-x${k}', node_id || '-x${k}', remote_title FROM folders WHERE path LIKE 'area-%' AND ${original('path')}`);
+        db.exec(`INSERT INTO documents (path, doc_key, node_id, tree_node_id, workspace_id, parent_tree_node_id, url, remote_title, local_hash, stat_size, stat_mtime_ms, stat_ino,
+            remote_blocks_hash, remote_modified_time, synced_at, recheck, conflict, conflict_path, origin, held_code, held_local_hash, held_remote_time, published_record, published_source)
+          SELECT ${renamed('path', k)}, doc_key || '-x${k}', node_id || '-x${k}', tree_node_id || '-x${k}', workspace_id,
+            CASE WHEN parent_tree_node_id IN (SELECT tree_node_id FROM folders WHERE path LIKE 'area-%') THEN parent_tree_node_id || '-x${k}' ELSE parent_tree_node_id END,
+            url || '-x${k}', remote_title, local_hash, stat_size, stat_mtime_ms, stat_ino, remote_blocks_hash, remote_modified_time, synced_at, recheck, conflict, conflict_path,
+            origin, held_code, held_local_hash, held_remote_time, published_record, published_source
+          FROM documents WHERE path LIKE 'area-%' AND ${original('path')}`);
+        db.exec(`INSERT INTO document_bodies (document_id, base_markdown, remote_blocks_json, alignment_json, members_json)
+          SELECT copy.id, b.base_markdown, b.remote_blocks_json, b.alignment_json, b.members_json
+          FROM documents copy JOIN documents orig ON copy.doc_key = orig.doc_key || '-x${k}' JOIN document_bodies b ON b.document_id = orig.id`);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+  const tree = planTree({ ...base.tree.shape, top: top * factor });
+  // The base's emulator stays the base's: disposing of this site removes only its folder.
+  const site = openSite(name, { em: base.em, close: async () => undefined }, dir, tree, forget);
+  const restat = await site.sync('push', { timeoutMs: 900_000 });
+  if (restat.report.calls !== 0 || restat.report.planned.length !== 0) {
+    throw new Error(`the re-stat push of the scaled ${name} tree made ${restat.report.calls} calls and planned ${restat.report.planned.length} actions; expected none`);
+  }
+  return site;
 }

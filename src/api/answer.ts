@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Endpoint } from './endpoints.js';
 import { ApiError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Logger } from '../log.js';
 import type { Attempts, RequestQueue } from '../queue/request-queue.js';
 import { registerSecret } from '../secrets.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Shapes of the service's answers, checked at the boundary. Loose on purpose (real-service-notes):

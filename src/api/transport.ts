@@ -38,6 +38,22 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 // One keep-alive pool per process: connection setup would otherwise cost more than many calls.
 const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+/**
+ * Idle connections older than this are closed before the next request instead of reused. A server closes
+ * an idle keep-alive connection after its own timeout (Node's default: 5 s); a client busy for longer (a
+ * push reading and parsing 1,000 files before its first create) would otherwise send on a socket the server
+ * has closed, and a create that fails so cannot be retried (it may have been received).
+ */
+const IDLE_REUSE_MS = 4000;
+let lastActivity = Date.now();
+
+function dropStaleConnections(now: number): void {
+  if (now - lastActivity > IDLE_REUSE_MS) {
+    for (const pool of [agent.http, agent.https]) for (const sockets of Object.values(pool.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+  lastActivity = now;
+}
+
 type LoadedGot = { readonly got: Got; readonly isRequestError: (error: unknown) => error is { code: string } };
 
 /**
@@ -81,6 +97,7 @@ export class Transport {
     const searchParams: Record<string, string | number> = {};
     for (const [key, value] of Object.entries(request.query)) if (value !== undefined) searchParams[key] = value;
     const { got, isRequestError } = await this.#client();
+    dropStaleConnections(Date.now());
     try {
       const response = await got(`${this.#baseUrl}${request.path}`, {
         method: request.method,
@@ -88,6 +105,7 @@ export class Transport {
         headers: { [this.#tokenHeader]: token },
         ...(request.body === undefined ? {} : { json: request.body }),
       });
+      lastActivity = Date.now();
       return {
         kind: 'answer',
         status: response.statusCode,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Reads the config schema's shape, so that env overrides and "did you mean" hints follow the

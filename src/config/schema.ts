@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The schema of sync.config.json. Every option has a default except workspaceId, service.baseUrl

@@ -1,5 +1,4 @@
-import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
-import { createWatcher, type LocalWatcher } from '../local/index.js';
+import { createWatcher, type LocalWatcher, type RawListener, type TreeWatch } from '../local/watcher.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -38,13 +37,8 @@ export class LocalSource {
       include: options.include,
       exclude: options.exclude,
       debounceMs: options.debounceMs,
-      watch: (paths: string, chokidarOptions: ChokidarOptions): FSWatcher => {
-        const inner = chokidarWatch(paths, chokidarOptions);
-        inner.on('all', () => (this.#lastEventAt = Date.now()));
-        const injected = env[WATCHER_ERROR_HOOK];
-        if (injected) inner.once('ready', () => inner.emit('error', Object.assign(new Error(`injected watcher failure ${injected}`), { code: injected })));
-        return inner;
-      },
+      onRaw: () => (this.#lastEventAt = Date.now()),
+      ...(env[WATCHER_ERROR_HOOK] ? { watch: failingWatch(env[WATCHER_ERROR_HOOK]) } : {}),
     });
     this.#watcher.on('hint', (paths) => options.onHint(paths));
     this.#watcher.on('fallback', (reason) => {
@@ -71,4 +65,12 @@ export class LocalSource {
   close(): Promise<void> {
     return this.#watcher.close();
   }
+}
+
+/** The test hook's watcher: watches nothing, and reports `code` as soon as it is set up. */
+function failingWatch(code: string): TreeWatch {
+  return async (_root: string, listener: RawListener) => {
+    setImmediate(() => listener(Object.assign(new Error(`injected watcher failure ${code}`), { code }), []));
+    return { unsubscribe: async () => undefined };
+  };
 }

@@ -29,10 +29,22 @@ function emptyStats(): CallStats {
 
 export class CallCounter {
   #stats = emptyStats();
+  /** Calls per document (the docKey in the request path), kept apart so CallStats stays the service-wide view. */
+  #byDocument = new Map<string, Partial<Record<EndpointName, number>>>();
 
-  call(endpoint: EndpointName): void {
+  call(endpoint: EndpointName, docKey?: string): void {
     this.#stats.total++;
     this.#stats.byEndpoint[endpoint].calls++;
+    if (docKey !== undefined) {
+      const counts = this.#byDocument.get(docKey) ?? {};
+      counts[endpoint] = (counts[endpoint] ?? 0) + 1;
+      this.#byDocument.set(docKey, counts);
+    }
+  }
+
+  /** Calls made to one document's body endpoints (those with a docKey in their path), by endpoint. */
+  onDocument(docKey: string): Partial<Record<EndpointName, number>> {
+    return { ...this.#byDocument.get(docKey) };
   }
 
   throttled(endpoint: EndpointName): void {
@@ -57,5 +69,6 @@ export class CallCounter {
 
   reset(): void {
     this.#stats = emptyStats();
+    this.#byDocument.clear();
   }
 }

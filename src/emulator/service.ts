@@ -43,7 +43,7 @@ export async function handleService(rt: Runtime, req: IncomingMessage, res: Serv
     return sendError(res, actionNotFound(method, url.pathname), requestId);
   }
   const name = match.route.name;
-  rt.counter.call(name);
+  rt.counter.call(name, match.params['docKey']);
   if (!rt.limiter.take(name)) {
     rt.counter.throttled(name);
     return sendError(res, throttled(name), requestId);

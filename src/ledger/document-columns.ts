@@ -103,11 +103,39 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   return row as DocumentSummary;
 }
 
-/** A raw row of SUMMARY_COLUMNS values, in order, as a summary: the cheapest way to read thousands of rows. */
-export function decodeRawSummary(values: readonly unknown[]): DocumentSummary {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < SUMMARY_COLUMNS.length; i += 1) row[(SUMMARY_COLUMNS[i] as Column).field] = values[i];
-  return decodeSummary(row);
+/**
+ * A raw row of SUMMARY_COLUMNS values, in order, as a summary: the cheapest way to read thousands of rows.
+ * Written out as one object literal: every summary then shares one hidden class, built in one step, where
+ * assigning 24 computed keys in a loop cost 5-10× as much (the larger part of reading 50,000 summaries).
+ * A unit test keeps the indices in step with SUMMARY_COLUMNS.
+ */
+export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
+  return {
+    path: v[0],
+    docKey: v[1],
+    nodeId: v[2],
+    treeNodeId: v[3],
+    workspaceId: v[4],
+    parentTreeNodeId: v[5],
+    url: v[6],
+    remoteTitle: v[7],
+    localHash: v[8],
+    statSize: v[9],
+    statMtimeMs: v[10],
+    statIno: v[11],
+    remoteBlocksHash: v[12],
+    remoteModifiedTime: v[13],
+    syncedAt: v[14],
+    recheck: v[15] === 1,
+    conflict: v[16] === 1,
+    conflictPath: v[17],
+    origin: v[18],
+    heldCode: v[19],
+    heldLocalHash: v[20],
+    heldRemoteTime: v[21],
+    publishedRecord: v[22],
+    publishedSource: v[23],
+  } as DocumentSummary;
 }
 
 /** Parses the JSON columns of a body row (aliased to field names), naming the document if one is unreadable. */

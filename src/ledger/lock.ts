@@ -28,11 +28,14 @@ export function readLockHolder(ledgerPath: string): LockStatus | null {
 export class LedgerLock {
   readonly #path: string;
   readonly #token: string;
+  /** The lock was taken over from a process that died holding it: the ledger was not closed cleanly. */
+  readonly tookOver: boolean;
   #released = false;
 
-  constructor(path: string, token: string) {
+  constructor(path: string, token: string, tookOver = false) {
     this.#path = path;
     this.#token = token;
+    this.tookOver = tookOver;
   }
 
   release(): void {
@@ -57,8 +60,9 @@ export function acquireLock(ledgerPath: string, logger: Logger): LedgerLock {
     token: randomUUID(),
   };
   // Each round either takes the lock, finds a live holder, or clears a stale lock; three rounds absorb races.
+  let tookOver = false;
   for (let round = 0; round < 3; round += 1) {
-    if (createExclusive(path, `${JSON.stringify(mine)}\n`)) return new LedgerLock(path, mine.token);
+    if (createExclusive(path, `${JSON.stringify(mine)}\n`)) return new LedgerLock(path, mine.token, tookOver);
     const raw = readRaw(path);
     if (raw === undefined) continue; // released between our attempt and our read
     const lock = parseLock(raw);
@@ -70,6 +74,7 @@ export function acquireLock(ledgerPath: string, logger: Logger): LedgerLock {
         : `ledger lock ${path} was left by pid ${lock.pid}, which no longer runs; taking it over`,
     );
     takeOver(path, raw, mine.token);
+    tookOver = true;
   }
   const lock = readLock(path);
   throw lockedError(ledgerPath, path, lock && lock !== 'unreadable' ? lock : undefined);

@@ -40,7 +40,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   }
   let db: Database.Database | undefined;
   try {
-    if (!inspectLedgerFile(file).exists) createPrivateFile(file);
+    if (!inspectLedgerFile(file, { uncleanShutdown: lock?.tookOver ?? false }).exists) createPrivateFile(file);
     db = new Database(file, { fileMustExist: true });
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') logger.warn({ ledger: file, mode }, `the ledger's file system does not support WAL; using journal mode ${String(mode)}`);

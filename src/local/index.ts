@@ -30,4 +30,3 @@ export { ensureParentFolders, lstatOrNull, safeRelativePath } from './safe-path.
 export { assertNarrowRoot, assertRootDirectory, assertRootDirectorySync } from './root.js';
 export { MAX_NAME_BYTES, fileNameForTitle, safeName, type SafeNameOptions } from './safe-name.js';
 export { pathKey } from './paths.js';
-export { LocalWatcher, createWatcher, type WatcherEvents, type WatcherOptions } from './watcher.js';

@@ -1,27 +1,19 @@
+import pLimit from 'p-limit';
+
 /**
- * A tiny concurrency limiter for file-system calls: enough in flight to keep libuv's thread pool
- * busy, few enough that a 100,000-file tree does not open 100,000 requests at once.
+ * Concurrency limits for file-system calls: enough in flight to keep libuv's thread pool busy, few
+ * enough that a 100,000-file tree does not open 100,000 requests at once.
  */
 export type Limit = <T>(task: () => Promise<T>) => Promise<T>;
 
+/**
+ * p-limit keeps its waiters in a linked queue (O(1) to take the next). The hand-written limiter this
+ * replaces drained an array with shift(), O(n²) when every file of a tree queued at once: 43% of a
+ * 50,000-file no-op sync's CPU.
+ */
 export function createLimit(concurrency: number): Limit {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  // A finished task hands its slot straight to the next waiter, so `active` never overshoots.
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else active -= 1;
-  };
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active < concurrency) active += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      release();
-    }
-  };
+  const limit = pLimit(concurrency);
+  return (task) => limit(task);
 }
 
 /** Runs tasks with at most `width` at once: a few workers taking the next task in turn. */

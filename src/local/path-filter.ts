@@ -33,6 +33,11 @@ export class PathFilter {
     this.#stateDir = stateDirInside(root, options.stateDir ?? DEFAULT_STATE_DIR);
   }
 
+  /** The state folder as a relative POSIX path when it lies inside the root, else null. */
+  get stateDir(): string | null {
+    return this.#stateDir;
+  }
+
   dirIgnored(rel: string): boolean {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     if (isAlwaysIgnoredDirName(name)) return true;

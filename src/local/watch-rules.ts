@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { IgnoreTree } from './ignore-tree.js';
-import { IGNORE_FILE_NAME, isAlwaysIgnoredDirName, isTransientFileName } from './names.js';
+import { IGNORE_FILE_NAME } from './names.js';
 import { PathFilter, type FilterOptions } from './path-filter.js';
 import { toPosix } from './paths.js';
 
@@ -21,24 +20,16 @@ export class WatchRules {
     this.#filter = new PathFilter(root, options);
   }
 
+  /** The state folder as a relative POSIX path when it lies inside the root, else null. */
+  stateDirRelative(): string | null {
+    return this.#filter.stateDir;
+  }
+
   /** Relative POSIX path of an absolute path, or null when it is outside the root. */
   relative(abs: string): string | null {
     const rel = toPosix(path.relative(this.#root, abs));
     if (rel === '..' || rel.startsWith('../') || path.isAbsolute(rel)) return null;
     return rel;
-  }
-
-  /** For chokidar's `ignored`: true only when the path is ignored whatever its type turns out to be. */
-  ignoredForWatch(abs: string, stats?: Stats): boolean {
-    const rel = this.relative(abs);
-    if (rel === null) return true;
-    if (rel === '') return false;
-    const name = rel.slice(rel.lastIndexOf('/') + 1);
-    if (name === IGNORE_FILE_NAME) return false; // watched so that rule changes are noticed
-    if (stats?.isDirectory()) return this.ignoresDir(rel);
-    if (stats?.isFile()) return this.ignoresFile(rel);
-    // Type unknown: only what is ignored both as a file and as a folder (a folder `notes` does not match `**/*.md`).
-    return (isAlwaysIgnoredDirName(name) || isTransientFileName(name)) && this.ignoresDir(rel);
   }
 
   ignoresDir(rel: string): boolean {

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import { messageOf } from '../errors.js';
-import { IGNORE_FILE_NAME } from './names.js';
+import { watchTree, type RawEvent, type TreeWatch } from './dir-watch.js';
+import { IGNORE_FILE_NAME, isAlwaysIgnoredDirName, isTransientFileName } from './names.js';
 import type { FilterOptions } from './path-filter.js';
 import { WatchRules } from './watch-rules.js';
 
@@ -17,28 +17,38 @@ export type WatcherEvents = {
   fallback: [reason: string];
 };
 
+export type { RawEvent, RawListener, TreeWatch } from './dir-watch.js';
+
 export type WatcherOptions = FilterOptions & {
   /** Quiet time before a batch of hints is emitted. Default 300 ms. */
   readonly debounceMs?: number;
   /** Longest a hint waits under a steady stream of changes. Default 10× debounceMs, at least 2 s. */
   readonly maxWaitMs?: number;
-  /** A file must keep its size this long before it counts as written (slow copies). Default 1000 ms. */
-  readonly writeFinishMs?: number;
-  /** Poll instead of native events (network shares). */
-  readonly usePolling?: boolean;
-  /** chokidar's `watch`, replaceable by tests to reach the underlying watcher. */
-  readonly watch?: (paths: string, options: ChokidarOptions) => FSWatcher;
+  /** Sees every batch of raw events, ignored paths included (the daemon's quiet-folder clock). */
+  readonly onRaw?: (events: readonly RawEvent[]) => void;
+  readonly watch?: TreeWatch;
 };
 
-/** Turns file-system events under the root into debounced rescan hints. */
+type Fingerprint = { readonly size: number; readonly mtimeMs: number } | null;
+
+/**
+ * Turns file-system events under the root into debounced rescan hints. A file is hinted once it has
+ * been quiet for the debounce and its size and mtime are what they were at its last event: a check that
+ * costs one lstat when the file is already stable, where polling for write completion (chokidar's
+ * awaitWriteFinish) added a second to every save. A file still being written keeps sending events, and
+ * the debounce waits for them; one that changed without a new event yet waits one more debounce.
+ */
 export class LocalWatcher extends EventEmitter<WatcherEvents> {
   /** Resolves once the initial watch is set up (events before it may be missed). */
   readonly ready: Promise<void>;
-  readonly #inner: FSWatcher;
+  readonly #root: string;
   readonly #rules: WatchRules;
   readonly #debounceMs: number;
   readonly #maxWaitMs: number;
-  #pending = new Set<string>();
+  readonly #onRaw: ((events: readonly RawEvent[]) => void) | undefined;
+  #subscription: { unsubscribe(): Promise<void> } | undefined;
+  /** Hinted paths, each with the fingerprint of the file at its last event (null: a folder, or gone). */
+  #pending = new Map<string, Fingerprint>();
   #timer: NodeJS.Timeout | undefined;
   #firstPendingAt = 0;
   #closed = false;
@@ -46,58 +56,70 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
   constructor(root: string, options: WatcherOptions = {}) {
     super();
     const absRoot = path.resolve(root);
+    this.#root = absRoot;
     this.#rules = new WatchRules(absRoot, options);
     this.#debounceMs = options.debounceMs ?? 300;
     this.#maxWaitMs = options.maxWaitMs ?? Math.max(this.#debounceMs * 10, 2000);
-    const watch = options.watch ?? chokidarWatch;
-    this.#inner = watch(absRoot, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Unreadable folders are the scanner's to report; they must not stop all watching.
-      ignorePermissionErrors: true,
-      atomic: true,
-      awaitWriteFinish: { stabilityThreshold: options.writeFinishMs ?? 1000, pollInterval: 100 },
-      usePolling: options.usePolling ?? false,
-      ignored: (abs: string, stats?: Stats) => this.#rules.ignoredForWatch(abs, stats),
-    });
-    this.ready = new Promise((resolve) => {
-      this.#inner.once('ready', () => resolve());
-      this.#inner.once('error', () => resolve());
-    });
-    for (const event of ['add', 'change', 'unlink'] as const) this.#inner.on(event, (abs) => this.#onFile(abs));
-    for (const event of ['addDir', 'unlinkDir'] as const) this.#inner.on(event, (abs) => this.#onDir(abs));
-    this.#inner.on('error', (error) => this.#fallback(error));
+    this.#onRaw = options.onRaw;
+    const watch = options.watch ?? watchTree;
+    // Never descended into, whatever the rules say later: a dependency tree, a repository's history, kbsync's state.
+    const stateDir = this.#rules.stateDirRelative();
+    const skipDir = (rel: string): boolean => rel === stateDir || isAlwaysIgnoredDirName(rel.slice(rel.lastIndexOf('/') + 1));
+    this.ready = (async () => {
+      try {
+        this.#subscription = await watch(absRoot, (error, events) => (error ? this.#fallback(error) : this.#onEvents(events)), { skipDir });
+        if (this.#closed) await this.#subscription.unsubscribe();
+      } catch (error) {
+        this.#fallback(error);
+      }
+    })();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#pending.clear();
-    await this.#inner.close();
+    await this.ready;
+    await this.#subscription?.unsubscribe().catch(() => undefined);
+    this.#subscription = undefined;
   }
 
-  #onFile(abs: string): void {
-    const rel = this.#rules.relative(abs);
-    if (rel === null || rel === '') return;
-    if (path.posix.basename(rel) === IGNORE_FILE_NAME) {
-      const dir = path.posix.dirname(rel);
-      const dirRel = dir === '.' ? '' : dir;
-      this.#rules.ignoreFileChanged(dirRel);
-      this.#hint(dirRel); // what the folder keeps out may have changed
-      return;
+  #onEvents(events: readonly RawEvent[]): void {
+    if (this.#closed) return;
+    this.#onRaw?.(events);
+    for (const event of events) {
+      const rel = this.#rules.relative(event.path);
+      if (rel === null || rel === '') continue;
+      if (path.posix.basename(rel) === IGNORE_FILE_NAME) {
+        const dir = path.posix.dirname(rel);
+        const dirRel = dir === '.' ? '' : dir;
+        this.#rules.ignoreFileChanged(dirRel);
+        this.#hint(dirRel, null); // what the folder keeps out may have changed
+        continue;
+      }
+      const stat = event.type === 'delete' ? undefined : lstatQuietly(event.path);
+      if (stat?.isFile()) {
+        if (!this.#rules.ignoresFile(rel)) this.#hint(rel, { size: stat.size, mtimeMs: stat.mtimeMs });
+      } else if (stat?.isDirectory()) {
+        if (!this.#rules.ignoresDir(rel)) this.#hint(rel, null);
+      } else if (stat === undefined) {
+        // Gone, so of unknown kind: a synced file, or a folder. An editor's temp file renamed away is
+        // neither; a folder with such a name is still found by its files' own events and by every scan.
+        const name = rel.slice(rel.lastIndexOf('/') + 1);
+        if (!this.#rules.ignoresFile(rel) || (!isTransientFileName(name) && !this.#rules.ignoresDir(rel))) this.#hint(rel, null);
+      }
+      // Anything else (a symlink, a pipe) is the scanner's to report at the next sweep.
     }
-    if (!this.#rules.ignoresFile(rel)) this.#hint(rel);
   }
 
-  #onDir(abs: string): void {
-    const rel = this.#rules.relative(abs);
-    if (rel !== null && rel !== '' && !this.#rules.ignoresDir(rel)) this.#hint(rel);
-  }
-
-  #hint(rel: string): void {
+  #hint(rel: string, fingerprint: Fingerprint): void {
     if (this.#closed) return;
     if (this.#pending.size === 0) this.#firstPendingAt = Date.now();
-    this.#pending.add(rel);
+    this.#pending.set(rel, fingerprint);
+    this.#arm();
+  }
+
+  #arm(): void {
     clearTimeout(this.#timer);
     const waited = Date.now() - this.#firstPendingAt;
     this.#timer = setTimeout(() => this.#flush(), Math.max(0, Math.min(this.#debounceMs, this.#maxWaitMs - waited)));
@@ -105,25 +127,60 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
 
   #flush(): void {
     if (this.#closed || this.#pending.size === 0) return;
-    const paths = [...this.#pending].sort();
-    this.#pending = new Set();
+    const overdue = Date.now() - this.#firstPendingAt >= this.#maxWaitMs;
+    if (!overdue) {
+      let moved = false;
+      for (const [rel, before] of this.#pending) {
+        if (before === null) continue;
+        const now = lstatQuietly(path.join(this.#root, rel));
+        const after: Fingerprint = now?.isFile() ? { size: now.size, mtimeMs: now.mtimeMs } : null;
+        if (after === null || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+          // Written since its last event (the event is on its way): not finished, wait once more.
+          this.#pending.set(rel, after);
+          moved = true;
+        }
+      }
+      if (moved) return this.#arm();
+    }
+    const paths = [...this.#pending.keys()].sort();
+    this.#pending = new Map();
     this.emit('hint', paths);
   }
 
   #fallback(error: unknown): void {
     if (this.#closed) return;
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCodeOf(error);
     const why =
       code === 'ENOSPC'
         ? 'the system limit of file watches is reached (raise fs.inotify.max_user_watches)'
         : code === 'EMFILE'
           ? 'too many open files (raise the open-file limit, ulimit -n)'
           : `the file watcher failed: ${messageOf(error)}`;
-    this.#flush();
+    const pending = [...this.#pending.keys()].sort();
+    this.#pending = new Map();
+    if (pending.length > 0) this.emit('hint', pending);
     this.#closed = true;
     clearTimeout(this.#timer);
     this.emit('fallback', `${why}; switching to periodic rescans`);
-    this.#inner.close().catch(() => undefined);
+    void this.#subscription?.unsubscribe().catch(() => undefined);
+  }
+}
+
+/** A limit reached may come as a code (fs.watch) or only in a message (an injected or wrapped error). */
+function errorCodeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code) return code;
+  const message = messageOf(error);
+  if (/ENOSPC|No space left on device|max_user_watches/i.test(message)) return 'ENOSPC';
+  if (/EMFILE|Too many open files/i.test(message)) return 'EMFILE';
+  return undefined;
+}
+
+function lstatQuietly(abs: string): Stats | undefined {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return undefined; // gone already: a deletion, or a temp file renamed away
   }
 }
 

@@ -8,6 +8,7 @@ import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
 import { RemoteStateStore, STATE_FOLDER, type StateDoc, type TargetCache } from '../remote-state/store.js';
+import { forgetParses } from '../markdown/parse.js';
 import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
@@ -144,6 +145,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
   }
 
+  // The run's parse trees are of no use to the next run, which reads the files again: free them now.
+  forgetParses();
   return buildReport({
     options,
     planned: shown(decided),

@@ -1,4 +1,5 @@
 import type { CallStats } from '../calls.js';
+import type { EndpointName } from '../endpoints.js';
 import { paramError } from '../errors.js';
 import type { FaultSpec } from '../faults.js';
 import type { Runtime } from '../runtime.js';
@@ -29,6 +30,8 @@ export type RemoteCreated = { readonly dentryUuid: string; readonly docKey: stri
  */
 export type EmulatorAdmin = {
   calls(): CallStats;
+  /** Calls to one document's body endpoints (read, overwrite, append), by endpoint: tells a user's document from kbsync's state documents. */
+  callsOn(docKey: string): Partial<Record<EndpointName, number>>;
   resetCalls(): void;
   faults(): FaultSpec;
   setFaults(spec: FaultSpec | string): void;
@@ -59,6 +62,7 @@ export function createAdmin(rt: Runtime, seed: SeedRecord): EmulatorAdmin {
   };
   return {
     calls: () => rt.counter.snapshot(),
+    callsOn: (docKey) => rt.counter.onDocument(docKey),
     resetCalls: () => rt.counter.reset(),
     faults: () => rt.faults.spec,
     setFaults: (spec) => rt.faults.set(spec),

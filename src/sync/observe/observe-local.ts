@@ -31,18 +31,15 @@ export async function observeLocal(
 ): Promise<LocalObservation> {
   const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] };
   const limit = createLimit(16);
-  await Promise.all(
-    scan.files.map((file) =>
-      limit(async () => {
-        const summary = summaries.get(file.path);
-        if (summary && summary.statSize === file.size && summary.statMtimeMs === file.mtimeMs && summary.statIno === file.ino) {
-          observation.entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
-          return;
-        }
-        await readEntry(scan.root, file, summary, observation);
-      }),
-    ),
-  );
+  const reads: Promise<void>[] = [];
+  for (const file of scan.files) {
+    const summary = summaries.get(file.path);
+    // Decided synchronously: an unchanged file (nearly all of them in a no-op run) costs no promise and no queue slot.
+    if (summary && summary.statSize === file.size && summary.statMtimeMs === file.mtimeMs && summary.statIno === file.ino) {
+      observation.entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
+    } else reads.push(limit(() => readEntry(scan.root, file, summary, observation)));
+  }
+  await Promise.all(reads);
   return observation;
 }
 

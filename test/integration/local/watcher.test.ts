@@ -1,10 +1,9 @@
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { watch, type FSWatcher } from 'chokidar';
-import { createWatcher, type LocalWatcher, type WatcherOptions } from '../../../src/local/index.js';
+import { createWatcher, type LocalWatcher, type RawListener, type WatcherOptions } from '../../../src/local/watcher.js';
 import { tempDir, writeTree } from './temp.js';
 
 type Recorder = { readonly batches: string[][]; all(): string[]; next(): Promise<string[]> };
@@ -25,7 +24,7 @@ function record(watcher: LocalWatcher): Recorder {
 }
 
 async function start(t: TestContext, root: string, options: WatcherOptions = {}): Promise<LocalWatcher> {
-  const watcher = createWatcher(root, { debounceMs: 50, writeFinishMs: 200, ...options });
+  const watcher = createWatcher(root, { debounceMs: 50, ...options });
   t.after(() => watcher.close());
   await watcher.ready;
   return watcher;
@@ -53,21 +52,53 @@ describe('createWatcher', () => {
     assert.deepEqual(await settle(hints), ['x.md']);
   });
 
-  test('a file copied in slowly is hinted once it is complete', async (t) => {
+  test('a file copied in slowly is hinted once it is complete, never half way', async (t) => {
     const root = await tempDir(t);
-    const watcher = await start(t, root, { writeFinishMs: 1000 });
+    const watcher = await start(t, root, { debounceMs: 250 });
+    const contentAtHint: string[] = [];
+    watcher.on('hint', () => contentAtHint.push(readFileSync(path.join(root, 'slow.md'), 'utf8')));
     const hints = record(watcher);
     const handle = await fsp.open(path.join(root, 'slow.md'), 'w');
-    for (let chunk = 0; chunk < 5; chunk += 1) {
+    for (let chunk = 0; chunk < 8; chunk += 1) {
       await handle.write(`chunk ${chunk}\n`);
       await handle.sync();
       await sleep(60);
     }
     await handle.close();
-    const firstBatch = await hints.next();
-    assert.deepEqual(firstBatch, ['slow.md']);
-    assert.equal(await fsp.readFile(path.join(root, 'slow.md'), 'utf8'), Array.from({ length: 5 }, (_, i) => `chunk ${i}\n`).join(''));
+    const complete = Array.from({ length: 8 }, (_, i) => `chunk ${i}\n`).join('');
+    assert.deepEqual(await hints.next(), ['slow.md']);
+    assert.deepEqual(contentAtHint, [complete], 'the first hint comes once the writes have stopped for the debounce');
     assert.deepEqual(await settle(hints), ['slow.md']);
+  });
+
+  test('a truncate-then-write save (in place) is one hint, with the new content in place', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'x.md': 'old text, longer than the new one' });
+    const watcher = await start(t, root);
+    const seen: string[] = [];
+    watcher.on('hint', () => seen.push(readFileSync(path.join(root, 'x.md'), 'utf8')));
+    const hints = record(watcher);
+    const handle = await fsp.open(path.join(root, 'x.md'), 'r+');
+    await handle.truncate(0);
+    await handle.write('new', 0);
+    await handle.close();
+    assert.deepEqual(await settle(hints), ['x.md']);
+    assert.deepEqual(seen, ['new']);
+  });
+
+  test('folders created (with files) and removed under the watch are hinted', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'keep.md': 'x' });
+    const watcher = await start(t, root);
+    const hints = record(watcher);
+    await fsp.mkdir(path.join(root, 'new', 'deeper'), { recursive: true });
+    await sleep(150); // the new folders are watched as they appear
+    await fsp.writeFile(path.join(root, 'new', 'deeper', 'n.md'), 'n');
+    assert.ok((await settle(hints)).includes('new/deeper/n.md'), hints.all().join());
+    const later = record(watcher);
+    await fsp.rm(path.join(root, 'new'), { recursive: true });
+    const removed = await settle(later);
+    assert.ok(removed.includes('new') || removed.includes('new/deeper/n.md'), removed.join());
   });
 
   test('applies the scanner rules: temp files, state folder, node_modules, excluded and .kbsyncignored paths give no hint', async (t) => {
@@ -103,17 +134,22 @@ describe('createWatcher', () => {
 
   test('a watcher error (ENOSPC) switches to fallback and stops hinting', async (t) => {
     const root = await tempDir(t);
-    let inner: FSWatcher | undefined;
+    let listener: RawListener | undefined;
     const watcher = await start(t, root, {
-      watch: (paths, options) => (inner = watch(paths, options)),
+      watch: async (_root, onEvents) => {
+        listener = onEvents;
+        return { unsubscribe: async () => undefined };
+      },
     });
     const reasons: string[] = [];
     watcher.on('fallback', (reason) => reasons.push(reason));
-    assert.ok(inner);
-    inner.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
+    assert.ok(listener);
+    // What the native watcher reports when the kernel's watch limit is reached.
+    listener(new Error('inotify_add_watch: No space left on device'), []);
     assert.equal(reasons.length, 1);
     assert.match(reasons[0] ?? '', /max_user_watches.*periodic rescans/);
     const hints = record(watcher);
+    listener(null, [{ type: 'create', path: path.join(root, 'after.md') }]);
     await writeTree(root, { 'after.md': '' });
     await sleep(500);
     assert.deepEqual(hints.batches, []);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { asDocKey, asTreeNodeId } from '../../../src/model/ids.js';
 import type { DocumentRecord } from '../../../src/ledger/index.js';
+import { SUMMARY_COLUMNS, decodeRawSummary } from '../../../src/ledger/document-columns.js';
 import { codeOf, countRows, sampleDocument, tempLedger } from './helpers.js';
 
 const summaryOf = ({ baseMarkdown: _b, remoteBlocks: _r, alignment: _a, members: _m, conflictBase: _c, publishedOver: _p, hiddenEdit: _h, lossyBase: _l, ...summary }: DocumentRecord) => summary;
@@ -27,6 +28,12 @@ describe('ledger documents', () => {
     assert.deepEqual(ledger.documents.allRecords(), sorted);
     assert.deepEqual(ledger.documents.allSummaries(), sorted.map(summaryOf));
     assert.equal(ledger.documents.count(), 3);
+  });
+
+  test('a raw summary row decodes each column into its own field (the literal decoder keeps step with SUMMARY_COLUMNS)', () => {
+    const decoded = decodeRawSummary(SUMMARY_COLUMNS.map((c, i) => (c.kind === 'flag' ? (i % 2) : `value-${i}`))) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(decoded), SUMMARY_COLUMNS.map((c) => c.field));
+    SUMMARY_COLUMNS.forEach((c, i) => assert.equal(decoded[c.field], c.kind === 'flag' ? i % 2 === 1 : `value-${i}`, c.field));
   });
 
   test('upsert on an existing path replaces the whole record, bodies included', (t) => {

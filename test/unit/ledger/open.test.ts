@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { LEDGER_SCHEMA_VERSION, openLedger } from '../../../src/ledger/index.js';
+import { LEDGER_SCHEMA_VERSION, lockPathOf, openLedger } from '../../../src/ledger/index.js';
+import { integrityCheckReason } from '../../../src/ledger/inspect.js';
 import { codeOf, sampleDocument, tempDir } from './helpers.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -110,6 +113,29 @@ describe('opening the ledger', () => {
       ledgerWith(path + '.rebuilt', 60);
       writeFileSync(path, readFileSync(path + '.rebuilt'));
     }
+  });
+
+  test('the full check (quick_check) runs only when a clean close is not certain: a log left behind, a size off its header, a lock taken over', (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    ledgerWith(path, 40);
+    assert.equal(integrityCheckReason(path), null, 'a cleanly closed ledger needs no full read');
+    const open = openLedger(path);
+    open.documents.upsert(sampleDocument(41));
+    assert.match(integrityCheckReason(path) ?? '', /write-ahead log/, 'a run still holding it (or killed) leaves its log');
+    open.close();
+    assert.equal(integrityCheckReason(path), null);
+
+    // Garbage over one page, size unchanged: only the full check sees it, so it must run after a crash.
+    const db = new Database(path, { readonly: true });
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, pageSize);
+    closeSync(fd);
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    writeFileSync(lockPathOf(path), JSON.stringify({ pid: dead, hostname: hostname(), startedAt: Date.now() - 1000, command: 'kbsync sync', token: 'x' }));
+    assert.equal(codeOf(() => openLedger(path)), 'LEDGER_CORRUPT', 'the lock was left by a process that died: everything is read');
+    assert.equal(existsSync(lockPathOf(path)), false, 'the refused open released the lock it took over');
   });
 
   test('readonly: reads without a lock or migration; refuses writes; a missing file is reported', (t) => {

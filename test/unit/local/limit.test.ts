@@ -39,3 +39,17 @@ test('runPool runs every task with at most `width` in flight', async () => {
   assert.deepEqual(done.sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
   await runPool([], 4);
 });
+
+test('createLimit starts queued tasks in the order they were queued, even with thousands waiting', async () => {
+  const limit = createLimit(2);
+  const started: number[] = [];
+  await Promise.all(
+    Array.from({ length: 5000 }, (_, i) =>
+      limit(async () => {
+        started.push(i);
+        await tick();
+      }),
+    ),
+  );
+  assert.deepEqual(started, Array.from({ length: 5000 }, (_, i) => i));
+});
