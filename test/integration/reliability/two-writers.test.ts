@@ -63,6 +63,24 @@ const replaceIn = async (f: SyncFixture, path: string, from: string, to: string)
   await f.write(path, text.replace(from, to));
 };
 
+/** Runs `fn` with a daemon on each workstation (both past their first cycle); both must stop cleanly on SIGTERM. */
+async function withTwoDaemons({ a, b }: Pair, fn: () => Promise<void>): Promise<void> {
+  const da = startDaemon(a);
+  const db = startDaemon(b);
+  try {
+    await da.waitForLog(firstSweepDone, 'A first cycle');
+    await db.waitForLog(firstSweepDone, 'B first cycle');
+    await fn();
+    da.kill('SIGTERM');
+    db.kill('SIGTERM');
+    assert.equal(await da.exited(), 0, da.stderr());
+    assert.equal(await db.exited(), 0, db.stderr());
+  } finally {
+    await da.dispose();
+    await db.dispose();
+  }
+}
+
 /** A on the service, B cloned from it: both hold `shared.md`. */
 async function sharedStart(pair: Pair): Promise<void> {
   await pair.a.write('shared.md', '# shared\n\nFirst of shared.\n\nMiddle of shared.\n\nLast of shared.\n');
@@ -254,11 +272,7 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
       async (pair) => {
         const { a, b } = pair;
         await sharedStart(pair);
-        const da = startDaemon(a);
-        const db = startDaemon(b);
-        try {
-          await da.waitForLog(firstSweepDone, 'A first cycle');
-          await db.waitForLog(firstSweepDone, 'B first cycle');
+        await withTwoDaemons(pair, async () => {
           // The colleague saves first (a later minute, so every listing sees it); A edits the same paragraph.
           pair.em.admin.setClockOffset(2 * 60_000);
           const doc = a.remoteDoc('shared');
@@ -277,14 +291,7 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
           const settled = /colleaguemarker and daemonamarker/;
           await waitUntil(() => settled.test(a.remoteDoc('shared').markdown ?? ''), 'A to publish the resolution', 60_000);
           await waitUntil(async () => settled.test(await b.read('shared.md')), 'B to pull it', 60_000);
-          da.kill('SIGTERM');
-          db.kill('SIGTERM');
-          assert.equal(await da.exited(), 0, da.stderr());
-          assert.equal(await db.exited(), 0, db.stderr());
-        } finally {
-          await da.dispose();
-          await db.dispose();
-        }
+        });
         assert.deepEqual(await conflictCopies(a), []);
         assert.deepEqual(await conflictCopies(b), []);
         await assertConverged(pair);
@@ -298,11 +305,7 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
       async (pair) => {
         const { a, b } = pair;
         await sharedStart(pair);
-        const da = startDaemon(a);
-        const db = startDaemon(b);
-        try {
-          await da.waitForLog(firstSweepDone, 'A first cycle');
-          await db.waitForLog(firstSweepDone, 'B first cycle');
+        await withTwoDaemons(pair, async () => {
           await a.write('da.md', '# Daemon A\n\ndaemonamarker.\n');
           await b.write('db.md', '# Daemon B\n\ndaemonbmarker.\n');
           await replaceIn(a, 'shared.md', 'First of shared.', 'First of shared, daemonaeditmarker.');
@@ -313,14 +316,7 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
             return true;
           };
           await waitUntil(async () => (await holdsAll(a)) && (await holdsAll(b)), 'both folders to hold every edit', 60_000);
-          da.kill('SIGTERM');
-          db.kill('SIGTERM');
-          assert.equal(await da.exited(), 0, da.stderr());
-          assert.equal(await db.exited(), 0, db.stderr());
-        } finally {
-          await da.dispose();
-          await db.dispose();
-        }
+        });
         // Settle what the daemons left for their next cycle, then the usual checks.
         await syncOk(a, 'A after the daemons');
         await syncOk(b, 'B after the daemons');
