@@ -10,5 +10,10 @@ import { terminal } from '../terminal.js';
 export function printError(error: unknown): void {
   const code = error instanceof KbsyncError ? ` [${error.code}]` : '';
   terminal.err(redact(`kbsync: ${messageOf(error)}${code}`));
+  printStack(error);
+}
+
+/** With `KBSYNC_DEBUG=1`, the stack trace, for a bug report (also when the message itself was already said). */
+export function printStack(error: unknown): void {
   if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) terminal.err(redact(error.stack));
 }

@@ -9,7 +9,7 @@ import { terminal } from '../../terminal.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode, exitCodeForSignal, exitCodeOf, exitCodesHelp } from '../exit-codes.js';
-import { printError } from '../print-error.js';
+import { printError, printStack } from '../print-error.js';
 import { trapStopSignals } from '../stop-signal.js';
 import { checkLinksLocally } from '../local-links.js';
 import { outputFormatOf, outputFormatOption, type OutputFormat } from '../output/format.js';
@@ -183,6 +183,7 @@ ${exitCodesHelp()}`,
           // A failure that stops the run (a scope missing) was met on a file, whose line already said it.
           const said = run.format !== 'json' && run.results.some((r) => !r.ok && r.code === code && r.error === messageOf(error));
           if (!said) printError(error);
+          else printStack(error);
           run.print(run.stopped(false), { exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } });
           process.exitCode = exitCodeOf(error);
         }

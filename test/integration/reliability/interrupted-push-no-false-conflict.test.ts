@@ -118,12 +118,16 @@ test('a push killed between its writes and their record, run again with no other
     assert.equal((await f.sync()).code, 0);
     await editAll(f, FIRST, 'r1');
     await killedAt('before-ledger-commit').interrupt(f);
+    // The run died at its first record; writes of other files in flight may or may not have landed.
+    const notYet = Object.entries(NOTES)
+      .filter(([, text]) => !(f.remoteDoc((/^# (.+)$/m.exec(text) as RegExpExecArray)[1] as string).markdown ?? '').includes('first-r1'))
+      .map(([name]) => `${name}: pushed`);
     const writesBefore = writes(f);
     const next = await f.sync();
     assert.equal(next.code, 0, next.stderr);
     const told = next.report?.results.filter((r) => r.ok && r.result !== 'unchanged').map((r) => `${r.path}: ${r.ok && r.result}`);
-    assert.deepEqual(told, [], 'the documents already say what the files say');
-    assert.equal(writes(f), writesBefore, 'no body is sent again');
+    assert.deepEqual(told?.sort(), notYet.sort(), 'the documents that already say what the files say are left alone; only the others are pushed');
+    assert.equal(writes(f) - writesBefore, notYet.length, 'no body is sent again');
     assert.deepEqual(await conflictCopies(f), []);
   });
 });
