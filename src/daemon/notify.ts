@@ -37,11 +37,6 @@ export class Notifier {
     this.#chain = this.#chain.then(() => this.#run(command, event));
   }
 
-  /** Resolves when every notification asked for so far has finished (for a clean stop). */
-  idle(): Promise<void> {
-    return this.#chain;
-  }
-
   async #run(command: string, event: NotifyEvent): Promise<void> {
     const failure = await new Promise<string | undefined>((resolve) => {
       const child = spawn(command, {

@@ -1,8 +1,8 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diff3Merge } from 'node-diff3';
-import type { Ledger } from '../ledger/index.js';
+import type { DocumentRecord, Ledger } from '../ledger/index.js';
 import { backupText, lstatOrNull, readTextFile, statFingerprint, writeFileAtomic, type TextFile } from '../local/index.js';
-import { promises as fsp } from 'node:fs';
 
 /** One region of a conflict: where the two versions agree, or a clash with the text of each side. */
 export type Region =
@@ -93,6 +93,9 @@ export function resolved(regions: readonly Region[], choose: (clash: Extract<Reg
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
+/** Someone's edit of what the service hides stands for this document: seen and remembered, or holding an overwrite now. */
+export const hasHiddenEdit = (record: Pick<DocumentRecord, 'hiddenEdit' | 'heldCode'>): boolean => record.hiddenEdit !== null || record.heldCode === 'HIDDEN_EDIT';
+
 /**
  * Ends a HIDDEN_EDIT hold the person settled in the web editor: the file's unpublished change is dropped (it
  * is backed up) and the file goes back to the text last agreed on, so the next sync takes the knowledge
@@ -100,7 +103,7 @@ export function resolved(regions: readonly Region[], choose: (clash: Extract<Reg
  */
 export async function acceptHiddenEdit(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string }, path: string): Promise<boolean> {
   const record = deps.ledger.documents.get(path);
-  if (!record || (record.hiddenEdit === null && record.heldCode !== 'HIDDEN_EDIT')) return false;
+  if (!record || !hasHiddenEdit(record)) return false;
   const fileAbs = join(deps.root, path);
   const before = await lstatOrNull(fileAbs);
   if (before) {
@@ -125,7 +128,7 @@ export async function settle(deps: { readonly ledger: Ledger; readonly root: str
   await backupText(deps.stateDir, 'local', conflict.copy, conflict.theirs, { now });
   const before = await lstatOrNull(fileAbs);
   if (text !== conflict.mine) await writeFileAtomic(deps.root, conflict.path, text, { ...conflict.format, ...(before ? { expect: statFingerprint(before) } : {}) });
-  await fsp.rm(copyAbs, { force: true });
+  await rm(copyAbs, { force: true });
   // With the daemon holding the ledger, the copy's removal is the whole answer: its next cycle finds the
   // conflict settled (no copy) and publishes the file, which records the end of the conflict.
   if (deps.readonly) return;

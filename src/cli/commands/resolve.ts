@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { InputError, KbsyncError } from '../../errors.js';
 import type { Ledger } from '../../ledger/index.js';
 import { redactValue } from '../../secrets.js';
-import { acceptHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
+import { acceptHiddenEdit, hasHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
 import type { CliCommand } from '../command.js';
 import { openSession, openSyncLedger, type Session } from '../session.js';
 
@@ -118,7 +118,9 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
     const only = files.length > 0 ? new Set(files.map((file) => relativeToRoot(root, file))) : undefined;
     const conflicts = await openConflicts(ledger, root, only);
     for (const wanted of only ?? []) {
-      if (busy && flags.theirs && ledger.documents.get(wanted)?.hiddenEdit) throw busy;
+      const record = ledger.documents.get(wanted);
+      // Ending that hold writes the ledger, which the running daemon holds: say so rather than fail inside SQLite.
+      if (busy && flags.theirs && record && hasHiddenEdit(record)) throw busy;
       if (flags.theirs && !conflicts.some((conflict) => conflict.path === wanted) && (await acceptHiddenEdit({ ledger, root, stateDir: session.config.stateDir }, wanted))) {
         console.log(
           `${wanted}: your unpublished change is dropped (it is in the backups) and the next sync takes the knowledge base's version. ` +

@@ -48,7 +48,7 @@ async function withClashLines(files: FileStatus[], ledger: Ledger | undefined, r
     const conflict = file.state === 'conflict' ? open.get(file.path) : undefined;
     if (!conflict) return file;
     const lines = conflict.regions.flatMap((region) => (region.kind === 'clash' ? [region.line] : []));
-    const where = lines.length > 0 ? `line ${lines.join(', ')} clash${lines.length === 1 ? 'es' : ''}; ` : '';
+    const where = lines.length === 0 ? '' : lines.length === 1 ? `line ${lines[0]} clashes; ` : `lines ${lines.join(', ')} clash; `;
     return { ...file, detail: `${where}the knowledge base's version is in ${conflict.copy}; run \`kbsync resolve ${file.path}\`` };
   });
 }

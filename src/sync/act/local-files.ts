@@ -65,7 +65,7 @@ export async function writeConflictCopy(ctx: SyncContext, path: string, text: st
   }
 }
 
-
+/** A conflict copy of `path` (any time stamp) that already holds exactly `text`, if there is one. */
 async function existingCopyWith(ctx: SyncContext, path: string, text: string): Promise<string | undefined> {
   const slash = path.lastIndexOf('/');
   const dir = path.slice(0, slash + 1);

@@ -18,7 +18,6 @@ export type BodyFacts = {
     readonly alignment: unknown;
     readonly localHash: string;
     readonly remoteBlocksHash: string;
-    readonly conflict: boolean;
     /** After our own write: the body the document held before it (a revert to it is a lost update). */
     readonly publishedOver?: string | null;
     /** The listed time at which an edit of what the service hides was seen (no overwrite until a person says so). */
@@ -154,5 +153,5 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
 export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote'>, remote: readonly Block[] = []): BodyDecision {
-  return decideBody({ ...facts, remote, record: { baseMarkdown: '', remoteBlocks: remote, alignment: undefined, localHash: '', remoteBlocksHash: blocksHash(remote), conflict: false } });
+  return decideBody({ ...facts, remote, record: { baseMarkdown: '', remoteBlocks: remote, alignment: undefined, localHash: '', remoteBlocksHash: blocksHash(remote) } });
 }
