@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import type { Logger } from '../log.js';
+import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/executor.js';
 
 export type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };
@@ -38,29 +38,12 @@ export class Notifier {
   }
 
   async #run(command: string, event: NotifyEvent): Promise<void> {
-    const failure = await new Promise<string | undefined>((resolve) => {
-      const child = spawn(command, {
-        shell: true,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: event.message },
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString()).slice(-500);
-      });
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve(`it did not finish within ${this.settings.timeoutMs} ms and was stopped`);
-      }, this.settings.timeoutMs);
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        resolve(error.message);
-      });
-      child.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        resolve(code === 0 ? undefined : `it exited with ${signal ?? `code ${String(code)}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
-      });
+    const outcome = await runCommand({
+      command,
+      env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: event.message },
+      timeoutMs: this.settings.timeoutMs,
     });
+    const failure = outcome.ok ? undefined : outcome.failure;
     if (failure && !this.#failing) {
       this.logger.warn({ code: 'NOTIFY_FAILED', command }, `the notify command failed (${failure}); check "notify.command" in the config. Syncing goes on.`);
     }
