@@ -74,6 +74,54 @@ const NotifySchema = z
   })
   .describe('Telling the person when work waits for them (kbsync watch only).');
 
+const DiagramsSchema = z
+  .strictObject({
+    command: text('a shell command')
+      .nullable()
+      .default(null)
+      .describe(
+        'A command that renders one diagram to an image (e.g. mmdc -i "$1" -o "$2"): it gets the source file as $1 / KBSYNC_DIAGRAM_INPUT, ' +
+          'the image to write as $2 / KBSYNC_DIAGRAM_OUTPUT and the language as $3 / KBSYNC_DIAGRAM_LANGUAGE. The image is published like any other ' +
+          '(it needs images.upload); the file keeps its fenced source. null: diagrams are sent as code blocks.',
+      ),
+    languages: z
+      .array(text('a code block language'), { error: 'expected a list of code block languages' })
+      .default(['mermaid'])
+      .describe('Fenced code blocks in these languages are diagrams.'),
+    format: z
+      .enum(['svg', 'png'], { error: 'expected "svg" or "png"' })
+      .default('svg')
+      .describe('The image format the command is asked for (the extension of $2).'),
+  })
+  .describe('Diagrams written as fenced code (```mermaid), rendered to images for the knowledge base.');
+
+const ImagesSchema = z
+  .strictObject({
+    upload: text('a shell command')
+      .nullable()
+      .default(null)
+      .describe(
+        'A command that publishes one image and prints its public URL (the last line of its output), e.g. a storage CLI. It gets the file as $1 / ' +
+          'KBSYNC_IMAGE_PATH, its SHA-256 as $2 / KBSYNC_IMAGE_SHA256, its media type as $3 / KBSYNC_IMAGE_TYPE, and a content-addressed name as ' +
+          'KBSYNC_IMAGE_KEY. Run once per new image content, ever: URLs are cached by hash in the ledger and the knowledge base. null: no upload.',
+      ),
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
+      .nullable()
+      .default(null)
+      .describe(
+        'Images are already served under this URL (the docs site): an image\'s path relative to the site root (site.root, else the synced root) is ' +
+          'appended to it, and nothing is uploaded. Used when upload is null.',
+      ),
+    timeoutMs: positiveInt().default(60_000).describe('How long one upload or diagram render may run before it is stopped, in milliseconds.'),
+    maxBytes: positiveInt().default(10 * 1024 * 1024).describe('Images larger than this many bytes are not published (reported with file and line).'),
+    diagrams: DiagramsSchema.prefault({}),
+  })
+  .describe(
+    'Where local images (![alt](img/x.png), reference-style images, <img src>) are published, since the service cannot take attachments. ' +
+      'With neither upload nor baseUrl, they are reported (IMAGE_NOT_PUBLISHED) and sent as written.',
+  );
+
 const BackupsSchema = z
   .strictObject({
     keepPerFile: positiveInt().default(20).describe('Backups kept per file and side (local, remote); older ones are removed after each run.'),
@@ -132,6 +180,7 @@ export const ConfigSchema = z
       .default(true)
       .describe('On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents.'),
     site: SiteSchema.prefault({}),
+    images: ImagesSchema.prefault({}),
     watch: WatchSchema.prefault({}),
     notify: NotifySchema.prefault({}),
     log: LogSchema.prefault({}),

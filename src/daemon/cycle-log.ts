@@ -1,3 +1,4 @@
+import { imageLine } from '../images/problem-line.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ActionResult } from '../sync/executor.js';
@@ -60,6 +61,7 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
   for (const link of report.links) {
     logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, `${link.path}:${link.line}: broken link "${link.target}": ${link.message}`);
   }
+  for (const image of report.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
   for (const item of report.pending) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },

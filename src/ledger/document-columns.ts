@@ -37,6 +37,7 @@ export const COLUMNS: readonly Column[] = [
   col('heldRemoteTime', 'held_remote_time', 'nullable-text'),
   col('publishedRecord', 'published_record', 'nullable-text'),
   col('publishedSource', 'published_source', 'nullable-text'),
+  col('imagesSent', 'images_sent', 'nullable-text'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -135,6 +136,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     heldRemoteTime: v[21],
     publishedRecord: v[22],
     publishedSource: v[23],
+    imagesSent: v[24],
   } as DocumentSummary;
 }
 

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Logger } from '../log.js';
 import { DocumentsRepo } from './documents.js';
 import { FoldersRepo } from './folders.js';
+import { ImagesRepo } from './images.js';
 import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
@@ -20,6 +21,7 @@ export class Ledger {
   readonly documents: DocumentsRepo;
   readonly folders: FoldersRepo;
   readonly intents: IntentsJournal;
+  readonly images: ImagesRepo;
   readonly meta: MetaStore;
   readonly retirements: RetirementsRepo;
   readonly #db: Database;
@@ -37,6 +39,7 @@ export class Ledger {
     this.documents = new DocumentsRepo(db, statements);
     this.folders = new FoldersRepo(db, statements, this.documents);
     this.intents = new IntentsJournal(db, statements, logger);
+    this.images = new ImagesRepo(statements);
     this.meta = new MetaStore(statements);
     this.retirements = new RetirementsRepo(statements);
     // A process that exits without close() should still free the ledger for the next run.

@@ -115,6 +115,18 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE document_bodies ADD COLUMN lossy_base INTEGER NOT NULL DEFAULT 0;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- Image URLs by content hash: each image is uploaded once, ever (published: the shared state has it too).
+      CREATE TABLE image_urls (
+        key       TEXT PRIMARY KEY NOT NULL,
+        url       TEXT NOT NULL,
+        published INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      -- The images (path, content key, URL, stat) the document was last sent with, as JSON; NULL: none.
+      ALTER TABLE documents ADD COLUMN images_sent TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -48,6 +48,8 @@ export type DocumentSummary = {
   readonly publishedRecord: string | null;
   /** Hash of the source (the file text last synced) last published there; null: never. */
   readonly publishedSource: string | null;
+  /** The images the document was last sent with (JSON of src/images' SentImage list); null or absent: none. */
+  readonly imagesSent: string | null;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

@@ -1,6 +1,6 @@
 // Links between Markdown files, resolved the way docs sites write them and rewritten for the knowledge base. Re-exports only.
 export { headingAnchors } from './anchors.js';
-export { createLinker, type Linker, type LinkerInput } from './linker.js';
+export { createLinker, type BodyImages, type Linker, type LinkerInput } from './linker.js';
 export { resolveLink } from './resolve.js';
 export { linkProblems, linkUses, rewriteLinks, type LinkUse, type Rewritten } from './rewrite.js';
 export { localTree, type LocalTree } from './tree.js';

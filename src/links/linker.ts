@@ -1,12 +1,23 @@
 import { resolveLink } from './resolve.js';
 import { linkProblems, linkUses, rewriteLinks, type LinkUse } from './rewrite.js';
 import { localTree, type LocalTreeInput } from './tree.js';
+import type { SentImage } from '../images/types.js';
 import type { LinkProblem, LinkSite } from './types.js';
 
 export type LinkerInput = LocalTreeInput & {
   readonly site: LinkSite;
   /** The URL of a synced file's document, when it has one. */
   readonly urlOf: (path: string) => string | undefined;
+  /** Rewrite links to synced files (config `links`); false leaves them as written. */
+  readonly links?: boolean;
+  /** The run's images: a pushed body's local images become their published URLs. */
+  readonly images?: BodyImages;
+};
+
+/** What the linker asks of src/images' publisher (the same rewrite of the same body). */
+export type BodyImages = {
+  rewrite(body: string, path: string): string;
+  sentImages(path: string): readonly SentImage[] | undefined;
 };
 
 /**
@@ -17,6 +28,8 @@ export type LinkerInput = LocalTreeInput & {
  */
 export type Linker = {
   rewrite(body: string, path: string): string;
+  /** The images the last rewrite of this path's body carries (undefined: images are not published this run). */
+  sentImages(path: string): readonly SentImage[] | undefined;
   /** Send this file's body even though the service's plain-text reading of it agrees. */
   mustResend(path: string): boolean;
   /** The same links with `paths` marked to be sent again. */
@@ -35,6 +48,7 @@ export type Linker = {
 
 export function createLinker(input: LinkerInput): Linker {
   const tree = localTree(input);
+  const linking = input.links !== false;
   const uses = new Map<string, LinkUse[]>();
   const usesOf = (path: string, body: string): LinkUse[] => linkUses(body, (url) => resolveLink(url, path, tree, input.site));
   /** Per file rewritten this run: the targets whose URL went in. */
@@ -42,14 +56,20 @@ export function createLinker(input: LinkerInput): Linker {
   const waiting = new Map<string, ReadonlySet<string>>();
   const make = (resend: ReadonlySet<string>): Linker => ({
     rewrite(body, path) {
-      const result = rewriteLinks(body, usesOf(path, body), input.urlOf);
-      linked.set(path, new Set(result.linked));
-      waiting.set(path, new Set(result.waiting));
-      return result.markdown;
+      let markdown = body;
+      if (linking) {
+        const result = rewriteLinks(body, usesOf(path, body), input.urlOf);
+        linked.set(path, new Set(result.linked));
+        waiting.set(path, new Set(result.waiting));
+        markdown = result.markdown;
+      }
+      return input.images ? input.images.rewrite(markdown, path) : markdown;
     },
+    sentImages: (path) => input.images?.sentImages(path),
     mustResend: (path) => resend.has(path),
     resending: (paths) => make(paths),
     stale(fresh, sent) {
+      if (!linking) return [];
       const out = new Set<string>();
       for (const [path, targets] of waiting) if ([...targets].some((target) => input.urlOf(target) !== undefined)) out.add(path);
       if (fresh.size === 0) return [...out];
@@ -64,7 +84,7 @@ export function createLinker(input: LinkerInput): Linker {
       return [...out].sort();
     },
     orphaned(gone) {
-      if (gone.size === 0) return [];
+      if (gone.size === 0 || !linking) return [];
       // Resolved as if the gone files were still there, to find the links that pointed at them.
       const before = { ...tree, synced: new Set([...input.synced, ...gone]) };
       const out: LinkProblem[] = [];
@@ -79,6 +99,7 @@ export function createLinker(input: LinkerInput): Linker {
       return out;
     },
     problems(paths) {
+      if (!linking) return [];
       const out: LinkProblem[] = [];
       for (const path of paths) {
         const file = tree.bodyOf(path);

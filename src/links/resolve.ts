@@ -30,10 +30,10 @@ export function resolveLink(url: string, from: string, tree: LinkTree, site: Lin
   return fragment === undefined ? { kind: 'file', path: found } : anchorIn(found, fragment, tree, false);
 }
 
-type Located = { readonly path: string; readonly folder: boolean } | { readonly outside: string };
+export type Located = { readonly path: string; readonly folder: boolean } | { readonly outside: string };
 
 /** The path a URL names, relative to the synced root, or why it names nothing inside it. */
-function locate(decoded: string, from: string, site: LinkSite): Located {
+export function locate(decoded: string, from: string, site: LinkSite): Located {
   let joined: string;
   if (decoded.startsWith('/')) {
     const base = site.basePath;

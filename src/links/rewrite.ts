@@ -1,10 +1,11 @@
-import type { Definition, Image, Link } from 'mdast';
+import type { Definition, Link } from 'mdast';
+import { imageDefinitionIds } from '../images/find.js';
 import { visit } from 'unist-util-visit';
 import { parseMarkdown } from '../markdown/parse.js';
 import { destinationSpan, unescapeDestination, type Span } from './destination.js';
 import type { LinkOutcome, LinkProblem } from './types.js';
 
-/** One link, image or definition of a Markdown body, where it is written, and what its URL means. */
+/** One link or definition of a Markdown body, where it is written, and what its URL means. */
 export type LinkUse = {
   readonly url: string;
   /** 1-based line in the body. */
@@ -14,12 +15,18 @@ export type LinkUse = {
   readonly span: Span | undefined;
 };
 
-/** Every link, image and reference definition of `markdown` (the same CommonMark + GFM reading the push uses), resolved. */
+/**
+ * Every link and link reference definition of `markdown` (the same CommonMark + GFM reading the push uses),
+ * resolved. Images, and definitions only images use, are src/images' business: they are files to publish, not documents.
+ */
 export function linkUses(markdown: string, resolve: (url: string) => LinkOutcome): LinkUse[] {
   const uses: LinkUse[] = [];
-  visit(parseMarkdown(markdown), (node) => {
-    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
-    const target = node as Link | Image | Definition;
+  const tree = parseMarkdown(markdown);
+  const imageDefinitions = imageDefinitionIds(tree);
+  visit(tree, (node) => {
+    if (node.type !== 'link' && node.type !== 'definition') return;
+    const target = node as Link | Definition;
+    if (target.type === 'definition' && imageDefinitions.has(target.identifier)) return;
     const span = destinationSpan(markdown, target);
     const written = span && unescapeDestination(markdown.slice(span.start, span.end)) === target.url ? span : undefined;
     uses.push({ url: target.url, line: target.position?.start.line ?? 1, outcome: resolve(target.url), span: written });

@@ -31,7 +31,15 @@ export type DocRecord = {
   readonly o: 'created' | 'create-answer-lost' | 'linked' | 'pulled';
   /** Members kbsync applied from front matter. */
   readonly mem?: readonly { readonly userId: string; readonly role: string }[];
+  /** The images the document was last sent with (path or diagram language, content key, URL): a changed image is sent again. */
+  readonly im?: readonly SharedImage[];
 };
+
+/** One image of a document, as every machine may check it (no stat: that is one machine's). */
+export type SharedImage = { readonly p: string; readonly h: string; readonly u: string; readonly d?: 1 };
+
+/** An image uploaded once, for every machine: its content key and its URL. */
+export type ImageRecord = { readonly t: 'img'; readonly k: string; readonly u: string };
 
 /** A file's record ends: deleted, or moved to another path (whose own record follows). */
 export type GoneRecord = { readonly t: 'gone'; readonly p: string; readonly k: string };
@@ -45,7 +53,7 @@ export type JournalRecord = { readonly t: 'journal'; readonly k: string; readonl
 /** Documents of a family numbered below `below` are superseded (a rewrite of the state): never read again. */
 export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
 
-export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | ResetRecord;
+export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | ResetRecord | ImageRecord;
 
 /** One piece of one file's source (a file's deflated text may be split over several tokens). */
 export type SourceChunk = { readonly h: string; readonly i: number; readonly of: number; readonly data: Buffer };
@@ -129,7 +137,11 @@ function isRecord(value: unknown): value is StateRecord {
   const r = value as Record<string, unknown>;
   switch (r['t']) {
     case 'doc':
-      return isString(r['p']) && isString(r['k']) && isNullableString(r['n']) && isString(r['h']) && isString(r['rb']) && isString(r['m']) && ORIGINS.has(String(r['o']));
+      return (
+        isString(r['p']) && isString(r['k']) && isNullableString(r['n']) && isString(r['h']) && isString(r['rb']) && isString(r['m']) && ORIGINS.has(String(r['o'])) && (r['im'] === undefined || isImageList(r['im']))
+      );
+    case 'img':
+      return isString(r['k']) && isString(r['u']);
     case 'gone':
       return isString(r['p']) && isString(r['k']);
     case 'dir':
@@ -142,6 +154,9 @@ function isRecord(value: unknown): value is StateRecord {
       return false;
   }
 }
+
+const isImageList = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((image: unknown) => typeof image === 'object' && image !== null && isString((image as SharedImage).p) && isString((image as SharedImage).h) && isString((image as SharedImage).u));
 
 /** A file's source from its chunks, or undefined while a chunk is missing. */
 export function joinSource(chunks: readonly SourceChunk[]): string | undefined {

@@ -13,9 +13,11 @@ export type SharedState = {
   readonly folders: ReadonlyMap<string, { readonly tn: string; readonly n: string | null }>;
   /** State documents' docKey → creation nodeId. */
   readonly journals: ReadonlyMap<string, string>;
+  /** Image content key → the URL it was uploaded to (by any machine). */
+  readonly images: ReadonlyMap<string, string>;
 };
 
-export const EMPTY_STATE: SharedState = { entries: new Map(), nodeIds: new Map(), folders: new Map(), journals: new Map() };
+export const EMPTY_STATE: SharedState = { entries: new Map(), nodeIds: new Map(), folders: new Map(), journals: new Map(), images: new Map() };
 
 /**
  * Folds records in the order they were written. Writers append without reading first (the service has no
@@ -29,6 +31,7 @@ export function foldState(records: Iterable<StateRecord>): SharedState {
   const nodeIds = new Map<string, string>();
   const folders = new Map<string, { tn: string; n: string | null }>();
   const journals = new Map<string, string>();
+  const images = new Map<string, string>();
   for (const record of records) {
     switch (record.t) {
       case 'doc': {
@@ -54,6 +57,10 @@ export function foldState(records: Iterable<StateRecord>): SharedState {
       case 'journal':
         journals.set(record.k, record.n);
         break;
+      case 'img':
+        // The same content may have been uploaded twice (two machines at once): either URL shows it; the first stays.
+        if (!images.has(record.k)) images.set(record.k, record.u);
+        break;
       case 'reset':
         // Read before folding (see RemoteStateStore): which documents count at all.
         break;
@@ -61,7 +68,7 @@ export function foldState(records: Iterable<StateRecord>): SharedState {
   }
   // A nodeId learnt after the entry was written (another machine's record) fills it in.
   for (const [path, entry] of entries) if (entry.n === null && nodeIds.has(entry.k)) entries.set(path, { ...entry, n: nodeIds.get(entry.k) ?? null });
-  return { entries, nodeIds, folders, journals };
+  return { entries, nodeIds, folders, journals, images };
 }
 
 /** The records that say everything `state` knows: what a compaction writes. */
@@ -70,5 +77,6 @@ export function recordsOf(state: SharedState): StateRecord[] {
     ...[...state.journals].map(([k, n]): StateRecord => ({ t: 'journal', k, n })),
     ...[...state.folders].map(([p, f]): StateRecord => ({ t: 'dir', p, tn: f.tn, n: f.n })),
     ...[...state.entries.values()].map((entry): StateRecord => ({ t: 'doc', ...entry })),
+    ...[...state.images].map(([k, u]): StateRecord => ({ t: 'img', k, u })),
   ];
 }

@@ -47,6 +47,7 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     dryRun: run.dryRun,
     links: config.links,
     site: siteOf(config),
+    images: config.images,
     ...(run.checkLinks ? { checkLinks: true } : {}),
     include: config.include,
     exclude: config.exclude,

@@ -7,19 +7,23 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
-import { RemoteStateStore, STATE_FOLDER, type StateDoc, type TargetCache } from '../remote-state/store.js';
+import { RemoteStateStore, STATE_FOLDER, type LoadedState, type StateDoc, type TargetCache } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
 import { publishState } from './publish-state.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot, type ObserveOptions } from './observe/observe.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkSite } from '../links/index.js';
-import { DEFAULT_SITE, linkReport, relink, runLinker } from './run-links.js';
+import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
+import { imageReport, prepareImages, runImages } from './run-images.js';
+import type { ImageSettings } from '../images/types.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
   readonly dryRun: boolean;
   readonly links: boolean;
   /** How the docs site addresses the files (site-absolute links). Default: the synced root at `/`. */
   readonly site?: LinkSite;
+  /** Where local images are published (config `images`). Default: nowhere, and said (IMAGE_NOT_PUBLISHED). */
+  readonly images?: ImageSettings;
   /** Report the broken links of every synced file, and send nothing when there is one. */
   readonly checkLinks?: boolean;
   /**
@@ -76,18 +80,29 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger, cache: targetCache(ledger, rootId) });
   // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
   const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
+  let shared: LoadedState | undefined;
+  let records: Observation['records'] | undefined;
+  // Image URLs another machine uploaded are asked of the shared state on the first image this ledger does not know.
+  const images = runImages(options.root, options, ledger.images, {
+    shared: async () => (shared ??= await store.load()).state.images,
+    sentBefore: (path) => records?.get(path)?.images,
+  });
   const observation = await observeAndPlan(
-    { client, ledger, rootId: async () => rootId, store: () => store },
+    { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
     { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always') },
   );
-  const { scan, local, remote, shared, plan: planned } = observation;
+  const { scan, local, remote, plan: planned } = observation;
+  shared = observation.shared;
+  records = observation.records;
+  if (shared) ledger.images.learn(shared.state.images);
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
 
   // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;
-  const linker = (options.links && options.mode !== 'pull') || checkLinks ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : undefined;
+  const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
   const links = linker ? linkReport(linker, observation, checkLinks) : [];
+  const imageProblems = options.mode === 'pull' ? [] : imageReport(images, observation);
   const linksBlock = checkLinks && links.length > 0;
 
   let results: ActionResult[] = [];
@@ -98,7 +113,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     mode: options.mode,
     layout: options.layout,
     force: options.guards.force,
-    urlOf: options.links && options.mode !== 'pull' ? linker : undefined,
+    urlOf: options.mode !== 'pull' ? linker : undefined,
     client,
     ledger,
     logger,
@@ -119,10 +134,14 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   } else {
     // Old documents of moved files that an interrupted run promised to delete go first.
     for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
-    results = await execute(ctx, planned.actions, {
+    // Images first: a body goes out whole, with every image's URL, or not at all.
+    const ready = options.mode === 'pull' ? { actions: planned.actions, failed: [] } : await prepareImages(images, observation, planned.actions);
+    for (const failure of ready.failed) options.onResult?.(failure);
+    results = [...ready.failed];
+    results.push(...await execute(ctx, ready.actions, {
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    }));
     results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
     // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
     ledger.transaction(() => {
@@ -164,6 +183,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     links,
+    images: imageProblems,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - callsBefore,

@@ -7,7 +7,10 @@ import { RemoteStateStore, type StateDoc } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
-import { DEFAULT_SITE, runLinker } from './run-links.js';
+import { pushRewriter } from './run-links.js';
+import { imageReport, previewCache, runImages } from './run-images.js';
+import type { ImageProblem } from '../images/types.js';
+import type { UrlOfPath } from './links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
 
 /**
@@ -15,7 +18,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } 
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site'> & {
+export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -25,6 +28,10 @@ export type Inspection = Observation & {
   readonly decisions: readonly Previewed[] | undefined;
   /** The shared state's documents (listed when online): where it lives and its size, for `status`. */
   readonly stateDocs: readonly StateDoc[] | undefined;
+  /** What a push does to a body on its way out, as the decisions saw it (undefined for a pull): previews use the same. */
+  readonly urlOf: UrlOfPath | undefined;
+  /** Local images the knowledge base would not show, in the files a sync would send. */
+  readonly images: readonly ImageProblem[];
 };
 
 /** Observes both sides like a sync does, plans and decides, changing nothing. `ledger` is undefined before the first sync. */
@@ -32,23 +39,39 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   const { client, ledger } = deps;
   assertSameWorkspace(ledger, options.workspaceId, false);
   let store: RemoteStateStore | undefined;
+  let observed: Observation | undefined;
+  const images = runImages(options.root, options, previewCache(ledger?.images), { sentBefore: (path) => observed?.records.get(path)?.images });
   const observation = await observeAndPlan(
-    { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => (store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger })) },
+    {
+      client,
+      ledger,
+      rootId: () => workspaceRoot(client, ledger, options, false),
+      store: (rootId) => (store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger })),
+      imagesStale: (sent) => images.stale(sent),
+    },
     { ...options, listRemote: options.offline ? 'never' : 'always' },
   );
-  const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store), observation.plan.actions);
+  observed = observation;
+  const urlOf = pushRewriter(observation, ledger, { ...options, images });
+  const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
-  return { ...observation, decisions, stateDocs };
+  return { ...observation, decisions, stateDocs, urlOf, images: options.mode === 'pull' ? [] : imageReport(images, observation) };
 }
 
 /** The reads a decision needs, answered without writing anything. */
-function readOnlyIO(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, observation: Observation, options: InspectOptions, store: RemoteStateStore | undefined): AssessIO {
+function readOnlyIO(
+  deps: { readonly client: KbClient; readonly ledger: Ledger | undefined },
+  observation: Observation,
+  options: InspectOptions,
+  store: RemoteStateStore | undefined,
+  urlOf: UrlOfPath | undefined,
+): AssessIO {
   const { client, ledger } = deps;
   return {
     mode: options.mode,
     force: options.guards.force,
     layout: options.layout,
-    urlOf: options.links && options.mode !== 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : undefined,
+    urlOf,
     workspaceId: options.workspaceId,
     readBlocks: (docKey) => client.readBlocks(docKey),
     record: (path) => ledger?.documents.get(path),

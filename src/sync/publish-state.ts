@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DocumentSummary, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
+import { sharedImagesOf } from '../images/sent.js';
 import type { DocRecord, StateRecord } from '../remote-state/codec.js';
 import { foldState, recordsOf } from '../remote-state/state.js';
 import type { LoadedState, RemoteStateStore } from '../remote-state/store.js';
@@ -17,13 +18,16 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     m: row.remoteModifiedTime,
     o: row.origin,
     ...(members.length > 0 ? { mem: members } : {}),
+    ...sharedImagesOf(row.imagesSent),
   };
 }
 
 /** What a record says, members aside (they change only with the file, which changes the record anyway). */
 export const hashOf = (record: DocRecord): string => {
   const { mem: _members, ...rest } = record;
-  return createHash('sha256').update(JSON.stringify([rest.p, rest.k, rest.n, rest.h, rest.rb, rest.m, rest.o])).digest('hex').slice(0, 16);
+  // Images only count when there are some, so rows published before images were tracked keep their hash.
+  const fields = [rest.p, rest.k, rest.n, rest.h, rest.rb, rest.m, rest.o, ...(rest.im ? [rest.im] : [])];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 
 /**
@@ -72,6 +76,9 @@ export async function publishState(deps: {
     const entry = loaded?.state.entries.get(path);
     if (!loaded || entry?.k === docKey || statePathOf.get(docKey) === path) records.push({ t: 'gone', p: path, k: docKey });
   }
+  // Image URLs uploaded here: every machine and CI run reuses them instead of uploading again.
+  const images = ledger.images.unpublished();
+  for (const image of images) if (loaded?.state.images.get(image.key) !== image.url) records.push({ t: 'img', k: image.key, u: image.url });
   for (const folder of ledger.folders.all()) {
     if (folder.path === '' || folder.nodeId === null || !loaded || loaded.state.folders.has(folder.path)) continue;
     records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
@@ -80,6 +87,7 @@ export async function publishState(deps: {
   if (records.length > 0 || sources.length > 0) await store.publish(records, sources);
   ledger.transaction(() => {
     for (const mark of marks) ledger.documents.update(mark.path, { publishedRecord: mark.record, publishedSource: mark.source });
+    ledger.images.markPublished(images.map((image) => image.key));
   });
   if (loaded && records.length > 0) {
     const live = recordsOf(foldState([...recordsOf(loaded.state), ...records]));

@@ -1,4 +1,5 @@
 import type { EndpointStats } from '../queue/index.js';
+import type { ImageProblem } from '../images/types.js';
 import type { LinkProblem } from '../links/index.js';
 import type { ScanSkip } from '../local/index.js';
 import type { Previewed } from './decisions.js';
@@ -23,6 +24,8 @@ export type SyncReport = {
   readonly skipped: readonly ScanSkip[];
   /** Links that cannot work in the knowledge base (LINK_BROKEN): in the files this run sends, or in every file with --check-links. */
   readonly links: readonly LinkProblem[];
+  /** Local images the knowledge base will not show (IMAGE_NOT_PUBLISHED), in the files this run sends. */
+  readonly images: readonly ImageProblem[];
   readonly conflicts: readonly string[];
   /** Per result (`pushed`, `pulled`, `held`, `failed`...), local folders made (`folders`) and files refused (`refused`). */
   readonly counts: Readonly<Record<string, number>>;
@@ -37,7 +40,8 @@ export type SyncReport = {
   readonly durationMs: number;
 };
 
-export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices'> & {
+export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images'> & {
+  readonly images?: readonly ImageProblem[];
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
   readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
   readonly notices?: readonly Notice[];
@@ -58,6 +62,7 @@ export function buildReport(input: ReportInput): SyncReport {
   return {
     ...rest,
     notices: input.notices ?? [],
+    images: input.images ?? [],
     mode: options.mode,
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),

@@ -1,8 +1,9 @@
-import { createLinker, type Linker, type LinkProblem, type LinkSite } from '../links/index.js';
+import { createLinker, type Linker, type LinkerInput, type LinkProblem, type LinkSite } from '../links/index.js';
+import type { ImagePublisher } from '../images/publisher.js';
 import type { Ledger } from '../ledger/index.js';
 import type { SyncContext } from './context.js';
 import { pathOf } from './decide/placement.js';
-import type { Action, ActionKind } from './decide/types.js';
+import type { Action, ActionKind, SyncMode } from './decide/types.js';
 import { execute, type ActionResult } from './executor.js';
 import { recordEntryOf, type Observation } from './observe/observe.js';
 
@@ -20,7 +21,7 @@ const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
  * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
  */
-export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite): Linker {
+export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images'> = {}): Linker {
   const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
   const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
@@ -34,8 +35,21 @@ export function runLinker(observation: Observation, ledger: Pick<Ledger, 'docume
     synced: new Set(observation.local.entries.keys()),
     known: (path) => observation.local.texts.get(path)?.text,
     urlOf: (path) => ledger?.documents.summary(path)?.url ?? recorded(path) ?? adopting.get(path) ?? atPath.get(path),
+    ...rewrites,
   });
 }
+
+/**
+ * What a push does to a body on its way out, for the run and every preview alike: its links to synced files
+ * become document URLs (config `links`), its local images their published URLs. Undefined for a pull.
+ */
+export function pushRewriter(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, options: { readonly mode: SyncMode; readonly links: boolean; readonly site?: LinkSite | undefined; readonly images: ImagePublisher }): Linker | undefined {
+  if (options.mode === 'pull') return undefined;
+  return runLinker(observation, ledger, options.site ?? DEFAULT_SITE, { links: options.links, images: options.images });
+}
+
+/** Files whose body this run sends (or may: the decision reads the document first). */
+export const sentPaths = (observation: Observation): string[] => observation.plan.actions.filter((action) => SENDS.has(action.kind)).map(pathOf);
 
 /**
  * Broken links of the files this run sends, or (`all`, for --check-links) of every synced file; and in any
@@ -43,7 +57,7 @@ export function runLinker(observation: Observation, ledger: Pick<Ledger, 'docume
  */
 export function linkReport(linker: Linker, observation: Observation, all: boolean): LinkProblem[] {
   const actions = observation.plan.actions;
-  const paths = all ? [...observation.local.entries.keys()].sort() : actions.filter((action) => SENDS.has(action.kind)).map(pathOf);
+  const paths = all ? [...observation.local.entries.keys()].sort() : sentPaths(observation);
   const reported = linker.problems(paths);
   const checked = new Set(paths);
   const orphaned = all ? [] : linker.orphaned(new Set(actions.filter((action) => action.kind === 'delete-remote').map(pathOf))).filter((p) => !checked.has(p.path));

@@ -4,6 +4,7 @@ import type { WorkspaceId } from '../model/ids.js';
 import type { RecordEntry } from './decide/types.js';
 import { splitText } from './document-text.js';
 import { UNMATCHABLE } from './act/record.js';
+import { encodeSentImages } from '../images/sent.js';
 
 /**
  * A full record for a file known only from the shared state, as if this machine had synced it: the base is
@@ -36,6 +37,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     heldRemoteTime: null,
     publishedRecord: null,
     publishedSource: null,
+    imagesSent: encodeSentImages(entry.images),
     baseMarkdown: base,
     remoteBlocks: predictedBlocks(splitText(base).body),
     alignment: null,

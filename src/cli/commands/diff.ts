@@ -4,9 +4,8 @@ import { InputError, SafetyError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewOf, type Preview } from '../../sync/preview.js';
-import { linkReport, runLinker } from '../../sync/run-links.js';
+import { linkReport } from '../../sync/run-links.js';
 import { markdownPreview } from '../output/markdown-preview.js';
-import { siteOf } from '../../setup/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
@@ -40,13 +39,13 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     throw new InputError('USAGE', '--format markdown shows what a push would publish (a pull-request comment for docs as code).', { hint: 'Add --push.' });
   }
   if (flags.format === 'markdown' && flags.json) throw new InputError('USAGE', '--json and --format markdown ask for two formats.', { hint: 'Pass one of them.' });
-  await withInspection({ config: flags.config, mode, offline: false }, async ({ session, ledger, inspection }) => {
+  await withInspection({ config: flags.config, mode, offline: false }, async ({ session, inspection }) => {
     const refusal = inspection.plan.refusal;
     if (refusal) throw new SafetyError(refusal.code, `A sync would refuse to act: ${refusal.message}`);
     const only = selector(session.config.root, wanted);
     const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
     const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
-    const urlOf = session.config.links && mode !== 'pull' ? runLinker(inspection, ledger, siteOf(session.config)) : undefined;
+    const urlOf = inspection.urlOf;
     const previews = decided.map((d) => previewOf(d, urlOf));
     if (flags.format === 'markdown') {
       const where = `${path.relative(process.cwd(), session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;

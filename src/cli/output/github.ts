@@ -43,6 +43,7 @@ export function annotationsOf(report: SyncReport, where: (rel: string) => string
   for (const link of report.links) {
     out.push({ level: checkLinks ? 'error' : 'warning', file: where(link.path), line: link.line, title: 'LINK_BROKEN', message: `Broken link "${link.target}": ${link.message}.` });
   }
+  for (const image of report.images) out.push({ level: 'warning', file: where(image.path), line: image.line, title: 'IMAGE_NOT_PUBLISHED', message: `Image "${image.target}" not published: ${image.message}.` });
   for (const problem of report.problems) out.push({ level: 'error', file: where(problem.path), title: problem.code, message: `Not synced: ${problem.message}` });
   for (const result of report.results) {
     if (!result.ok) out.push({ level: 'error', file: where(result.path), title: result.code, message: result.error });

@@ -1,3 +1,4 @@
+import { imageLine } from '../../images/problem-line.js';
 import type { ActionResult } from '../../sync/executor.js';
 import type { ObservePhase } from '../../sync/observe/observe.js';
 import type { SyncReport } from '../../sync/report.js';
@@ -57,6 +58,7 @@ export function summaryLines(report: SyncReport, verdict: Verdict = { exitCode: 
   // Not synced on purpose (symlinks, special files, a second spelling of one name): say so, or the file silently never syncs.
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);
   for (const link of report.links) lines.push(`✗ ${link.path}:${link.line}: broken link "${link.target}": ${link.message} [LINK_BROKEN]`);
+  for (const image of report.images) lines.push(`! ${imageLine(image)}`);
   if (report.conflictCopies.length > 0) lines.push(`! ${report.conflictCopies.length} conflict cop${report.conflictCopies.length === 1 ? 'y' : 'ies'} to resolve: ${report.conflictCopies.join(', ')}`);
   lines.push(totalLine(report, verdict));
   return lines;

@@ -9,6 +9,7 @@ import { recordUnpushed } from './create.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { idsOfListed, recordAgreement, remoteTimeOf } from './record.js';
+import { encodeSentImages } from '../../images/sent.js';
 
 /**
  * Carries out the pairing of a local file that has no record with the document that is its twin (see
@@ -24,7 +25,8 @@ export async function adopt(
   /** The shared state's entry for this file, when it has one (its creation ids are kept). */
   known?: RecordEntry,
 ): Promise<DocOutcome> {
-  const ids = { ...idsOfListed(ctx, listed, path, 'linked'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : {}) };
+  // What the shared state knows comes along: the creation ids, and the images the document was sent with.
+  const ids = { ...idsOfListed(ctx, listed, path, 'linked'), ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : {}) };
   const agreed = { ...ids, remoteBlocks: blocks, remoteTime: remoteTimeOf(ctx, listed, undefined, false), conflictPath: null };
   switch (decision.kind) {
     case 'link': {

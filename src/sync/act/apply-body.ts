@@ -10,6 +10,7 @@ import { HELD_REASONS } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../document-text.js';
+import { encodeSentImages } from '../../images/sent.js';
 import { pushIntentPayload } from '../interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
@@ -77,7 +78,7 @@ export async function applyBody(
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
         hiddenEdit: body.hiddenEdit,
-        ...(body.send && !body.send.append ? { lossyBase: false } : {}),
+        ...(body.send && !body.send.append ? { lossyBase: false, imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );
   const simplified =

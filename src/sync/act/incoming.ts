@@ -6,6 +6,7 @@ import { crashPoint } from '../crash-points.js';
 import type { RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
+import { encodeSentImages } from '../../images/sent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
 /**
@@ -21,7 +22,7 @@ export async function newLocal(
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
   // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.
-  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin } : { lossyBase: true }) };
+  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : { lossyBase: true }) };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
   return { path, result: 'pulled', detail: known ? 'from the knowledge base, as it was last synced' : 'new in the knowledge base' };
 }
@@ -41,7 +42,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly imagesSent?: string | null },
   blocksHash?: string,
 ): Promise<void> {
   await withIntent(

@@ -34,6 +34,7 @@ export type Agreement = Omit<
   | 'statMtimeMs'
   | 'statIno'
   | 'baseMarkdown'
+  | 'imagesSent'
   | 'remoteBlocks'
   | 'remoteBlocksHash'
   | 'alignment'
@@ -60,6 +61,8 @@ export type Agreement = Omit<
    * a lost update). Named apart from the record's `publishedOver` so a record spread in never carries it on.
    */
   readonly wroteOver?: string;
+  /** After an overwrite: the images it sent (the ledger's JSON text); absent: those recorded before stand. */
+  readonly imagesSent?: string | null;
   /** With a new conflict: the text agreed on before it (kept while the conflict stays open). */
   readonly conflictBase?: string | null;
   /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
@@ -84,13 +87,14 @@ export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, de
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, imagesSent, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it.
   const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
   const prior = ctx.ledger.documents.summary(ids.path);
-  const published = prior?.docKey === ids.docKey ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
+  const sameDocument = prior?.docKey === ids.docKey;
+  const published = sameDocument ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
   // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
   const stat = pendingLocal ? UNMATCHABLE : fingerprint;
   ctx.ledger.documents.upsert({
@@ -113,6 +117,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     heldLocalHash: null,
     heldRemoteTime: null,
     ...published,
+    imagesSent: imagesSent !== undefined ? imagesSent : sameDocument ? (prior.imagesSent ?? null) : null,
     // Only the agreement our own write made keeps what it wrote over: any later one (a re-check that found our
     // write standing, a pull) ends the window in which a racing overwrite could undo it.
     publishedOver: wroteOver ?? null,

@@ -2,6 +2,8 @@ import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, type AppendChang
 import { contentHash } from '../../markdown/hash.js';
 import type { Block } from '../../model/blocks.js';
 import type { UrlOfPath } from '../links.js';
+import { decodeSentImages, imagesDiffer } from '../../images/sent.js';
+import type { SentImage } from '../../images/types.js';
 import { joinText, splitText } from '../document-text.js';
 import { held, type Held } from './held.js';
 import { agrees, pushMarkdown } from './push-markdown.js';
@@ -26,6 +28,8 @@ export type BodyFacts = {
     readonly lossyBase?: boolean;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
+    /** The images the document was last sent with (the ledger's JSON text). */
+    readonly imagesSent?: string | null;
   };
   /** The document's modifiedTime in this run's listing, when it was listed. */
   readonly listedTime?: string;
@@ -39,7 +43,8 @@ export type BodyFacts = {
 
 export type BodyDecisionKind = 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held';
 
-export type Send = { readonly markdown: string; readonly append: AppendChange | undefined };
+/** `images`: the images the overwrite carries (recorded with it, so a changed image is seen next time). */
+export type Send = { readonly markdown: string; readonly append: AppendChange | undefined; readonly images?: readonly SentImage[] };
 
 /** Everything the run needs to carry the decision out, computed without a single effect. */
 export type BodyDecision = {
@@ -116,16 +121,19 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   let send: Send | undefined;
   let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
   // The service reads links back as plain text: a body sent before its link targets had documents agrees, and is stale.
-  const resend = facts.urlOf?.mustResend(facts.path) ?? false;
+  // Images read back as `unknown` whatever their URL: a new image (same Markdown, other bytes) shows only here.
+  const images = facts.urlOf?.sentImages(facts.path);
+  const imagesChanged = images !== undefined && imagesDiffer(images, decodeSentImages(record.imagesSent));
+  const resend = (facts.urlOf?.mustResend(facts.path) ?? false) || imagesChanged;
   // A clash is left for a person: the knowledge base keeps its version until the conflict is settled
   // (kbsync resolve), rather than the file's side winning by the clock.
   if (mode !== 'pull' && conflictCopy === undefined && (resend || !agrees(outgoing, remote))) {
-    const append = remoteChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
+    const append = remoteChanged || imagesChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
     // inside a code block or a table), or formatting our plain-text base never had (--force overrides).
     if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : record.lossyBase ? 'FLATTEN' : undefined;
-    if (!blocker) send = { markdown: outgoing, append };
+    if (!blocker) send = { markdown: outgoing, append, ...(images && images.length > 0 ? { images } : {}) };
   }
 
   // Local edits left unpushed (a pull-only run, a held push) stay local changes: the new base is the old

@@ -198,7 +198,7 @@ function newTitle(input: PlanInput, record: RecordEntry, local: LocalEntry): str
 
 function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {
   if (!local) return 'missing';
-  return local.hash === record.localHash ? 'unchanged' : 'changed';
+  return local.hash === record.localHash && !local.imagesChanged ? 'unchanged' : 'changed';
 }
 
 function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): RemoteSide {

@@ -1,5 +1,6 @@
 import type { Origin } from '../../ledger/index.js';
 import type { CreationNodeId, DocKey, TreeNodeId } from '../../model/ids.js';
+import type { SentImage } from '../../images/types.js';
 import type { Held, HeldState } from './held.js';
 
 /** Which directions a run may change. `two-way` is the default; `push` never writes local files, `pull` never writes the service. */
@@ -16,6 +17,8 @@ export type LocalEntry = {
   readonly ino: number;
   /** The title the file asks for (front matter, first heading, file name); known for new and changed files. */
   readonly title?: string;
+  /** The bytes of an image its document was sent with changed since (the file itself may be unchanged). */
+  readonly imagesChanged?: true;
 };
 
 /** What the ledger remembers of one synced document: the part the planner needs. */
@@ -38,6 +41,8 @@ export type RecordEntry = {
   readonly held: HeldState | null;
   /** Known from the knowledge base's shared state only: this machine has no ledger row for it yet. */
   readonly shared?: true;
+  /** The images the document was last sent with. */
+  readonly images?: readonly SentImage[];
 };
 
 export type RemoteDoc = {

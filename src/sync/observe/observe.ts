@@ -7,9 +7,11 @@ import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js'
 import type { SharedState } from '../../remote-state/state.js';
 import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
-import type { Guards, Layout, Plan, RecordEntry, RemoteSnapshot, SyncMode } from '../decide/types.js';
+import type { Guards, Layout, LocalEntry, Plan, RecordEntry, RemoteSnapshot, SyncMode } from '../decide/types.js';
+import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
+import { decodeSentImages } from '../../images/sent.js';
 
 export type ObserveOptions = {
   readonly root: string;
@@ -49,7 +51,14 @@ export type Observation = {
  * always agree on what a sync would do.
  */
 export async function observeAndPlan(
-  deps: { readonly client: KbClient; readonly ledger: Ledger | undefined; readonly rootId: () => Promise<TreeNodeId>; readonly store: (rootId: TreeNodeId) => RemoteStateStore },
+  deps: {
+    readonly client: KbClient;
+    readonly ledger: Ledger | undefined;
+    readonly rootId: () => Promise<TreeNodeId>;
+    readonly store: (rootId: TreeNodeId) => RemoteStateStore;
+    /** Did an image a document was sent with change (src/images)? Its file is then changed too, though its text is not. */
+    readonly imagesStale?: (sent: readonly SentImage[]) => boolean;
+  },
   options: ObserveOptions,
 ): Promise<Observation> {
   const { client, ledger } = deps;
@@ -120,6 +129,7 @@ export async function observeAndPlan(
   for (const folder of ledger?.folders.all() ?? []) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
   const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
+  if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
   const planned = plan({
     mode: options.mode,
     local: local.entries,
@@ -140,6 +150,14 @@ export async function observeAndPlan(
   const recordsHere = new Map(records);
   for (const [path, record] of sharedByPath ?? []) if (local.entries.has(path) && !recordsHere.has(path)) recordsHere.set(path, record);
   return { scan, local, summaries, records: recordsHere, remote, shared, plan: planned };
+}
+
+/** Files unchanged since their last sync whose images changed: changed, for the planner (their document is sent again). */
+function markImagesChanged(entries: Map<string, LocalEntry>, records: Iterable<RecordEntry>, stale: (sent: readonly SentImage[]) => boolean): void {
+  for (const record of records) {
+    const entry = entries.get(record.path);
+    if (entry && record.images && record.images.length > 0 && entry.hash === record.localHash && stale(record.images)) entries.set(record.path, { ...entry, imagesChanged: true });
+  }
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
@@ -186,6 +204,7 @@ function sharedRecords(
       origin: entry.o,
       held: null,
       shared: true,
+      ...(entry.im ? { images: entry.im } : {}),
     });
   }
   return records;
@@ -206,6 +225,7 @@ export function recordEntryOf(summary: DocumentSummary): RecordEntry {
     recheck: summary.recheck,
     origin: summary.origin,
     held: heldStateOf(summary),
+    ...(summary.imagesSent ? { images: decodeSentImages(summary.imagesSent) } : {}),
   };
 }
 

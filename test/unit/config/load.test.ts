@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       guards: { maxDeleteRatio: 0.5, maxDeletes: 50 },
       links: true,
       site: { root: null, basePath: '/' },
+      images: { upload: null, baseUrl: null, timeoutMs: 60000, maxBytes: 10485760, diagrams: { command: null, languages: ['mermaid'], format: 'svg' } },
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
       notify: { command: null, timeoutMs: 10000 },
       log: { level: 'info' },
@@ -168,10 +169,12 @@ describe('loadConfig', () => {
       'KBSYNC_SERVICE_RATE_LIMIT', 'KBSYNC_SERVICE_CONCURRENCY', 'KBSYNC_SERVICE_TIMEOUT_MS', 'KBSYNC_INCLUDE', 'KBSYNC_EXCLUDE', 'KBSYNC_STATE_DIR',
       'KBSYNC_GUARDS_MAX_DELETE_RATIO', 'KBSYNC_GUARDS_MAX_DELETES', 'KBSYNC_LINKS', 'KBSYNC_SITE_ROOT', 'KBSYNC_SITE_BASE_PATH', 'KBSYNC_WATCH_DEBOUNCE_MS', 'KBSYNC_WATCH_POLL_BUDGET_PER_HOUR',
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
+      'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
+      'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 33);
+    assert.equal(names.length, 40);
   });
 
   test('a bad variable names the variable and its value', async (t) => {

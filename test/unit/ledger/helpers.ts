@@ -49,6 +49,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     heldRemoteTime: null,
     publishedRecord: null,
     publishedSource: null,
+    imagesSent: null,
     baseMarkdown: `---\ntitle: Doc ${n}\n---\n# Doc ${n}\n\nSome text, "quoted" and ünïcode ✓.\n`,
     remoteBlocks: [
       { id: asBlockId(`b${n}-0`), index: 0, type: 'heading', level: 1, text: `Doc ${n}` },
