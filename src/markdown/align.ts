@@ -47,9 +47,11 @@ export function align(baseBody: string, remoteBaseBlocks: readonly Block[], node
 }
 
 /** The stored alignment when it was made for these inputs, else a fresh one. */
-export function alignmentFor(baseBody: string, remoteBase: readonly Block[], nodes: readonly OutlineNode[], stored?: Alignment): Alignment {
+export function alignmentFor(baseBody: string, remoteBase: readonly Block[], nodes: readonly OutlineNode[], stored?: Alignment | null): Alignment {
+  // A record made from the shared state has none stored (null): it is made afresh.
   const fits =
     stored !== undefined &&
+    stored !== null &&
     stored.version === 1 &&
     stored.map.length === nodes.length &&
     stored.baseHash === contentHash(baseBody) &&
