@@ -60,7 +60,8 @@ export function findImages(body: string, diagramLanguages: readonly string[] = [
         return;
     }
   });
-  return found.sort((a, b) => (a.span?.start ?? 0) - (b.span?.start ?? 0));
+  // In document order: the tree is walked in source order.
+  return found;
 }
 
 /**
@@ -94,9 +95,11 @@ function htmlImages(body: string, node: Html): FoundImage[] {
     const value = match[1] ?? match[2] ?? match[3] ?? '';
     const valueAt = start + (match.index ?? 0) + match[0].length - value.length - (match[3] === undefined ? 1 : 0);
     const linesBefore = raw.slice(0, match.index ?? 0).split('\n').length - 1;
-    return { kind: 'image', url: decodeEntities(value), line: line + linesBefore, span: value === decodeEntities(value) ? { start: valueAt, end: valueAt + value.length } : undefined };
+    // A value with a character reference (`&amp;`) differs from the URL it stands for: where to write the URL is unknown.
+    const plain = !/&[#A-Za-z0-9]+;/.test(value);
+    return { kind: 'image', url: plain ? value : decodeEntities(value), line: line + linesBefore, span: plain ? { start: valueAt, end: valueAt + value.length } : undefined };
   });
 }
 
-/** The few entities an attribute value of a path carries in practice; any other one leaves the span unknown. */
+/** The entities an attribute value of a path carries in practice (for the report; such a URL is not rewritten). */
 const decodeEntities = (value: string): string => value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");

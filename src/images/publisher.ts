@@ -57,7 +57,7 @@ export class ImagePublisher {
   /** The body as pushed: each local image whose URL is known replaced by it, every other byte as written. */
   rewrite(body: string, path: string): string {
     if (!this.#mayHaveImages(body)) {
-      this.#sent.delete(path);
+      this.#sent.set(path, []);
       return body;
     }
     const resolved = this.#resolve(body, path);
@@ -83,9 +83,6 @@ export class ImagePublisher {
     return this.#resolve(body, path).flatMap((r): ImageProblem[] => {
       if ('problem' in r) return [{ ...at(r), reason: r.problem.reason, message: r.problem.detail }];
       if (r.kept) return [{ ...at(r), reason: r.kept.reason, message: `${r.kept.detail}; the document keeps the image it was published with` }];
-      if (r.found.kind === 'image' && !r.found.span) {
-        return [{ ...at(r), reason: 'malformed', message: 'kbsync cannot find where this image URL is written (an unusual escape or entity), so it cannot replace it' }];
-      }
       return [];
     });
   }
@@ -136,7 +133,7 @@ export class ImagePublisher {
 
   /** A cheap test that spares parsing bodies with no image at all (nearly all of them). */
   #mayHaveImages(body: string): boolean {
-    return body.includes('![') || body.includes(']:') || /<img\b/i.test(body) || this.#diagramLanguages.some((language) => body.includes(language));
+    return body.includes('![') || body.includes(']:') || /<img\b/i.test(body) || (this.#diagramLanguages.length > 0 && (body.includes('```') || body.includes('~~~')));
   }
 
   #resolve(body: string, path: string): Resolved[] {
@@ -147,6 +144,8 @@ export class ImagePublisher {
         const url = this.deps.cache.get(key);
         return [{ found, key, url, sent: { p: found.language, h: key, u: url ?? '', d: 1 } }];
       }
+      // Where the URL is written is unknown (an unusual escape or entity): it cannot be replaced, so it is not published.
+      if (!found.span) return [{ found, problem: { kind: 'problem', reason: 'malformed', detail: 'kbsync cannot find where this image URL is written (an unusual escape or entity), so it cannot replace it' } }];
       const located = this.#files.locate(found.url, path);
       if (located.kind === 'external') return [];
       if (located.kind === 'problem') {

@@ -29,6 +29,10 @@ export class ImagesRepo implements ImageUrlCache {
     for (const [key, url] of entries) insert.run(key, url);
   }
 
+  all(): { readonly key: string; readonly url: string }[] {
+    return this.#sql.get('SELECT key, url FROM image_urls ORDER BY key').all() as { key: string; url: string }[];
+  }
+
   unpublished(): { readonly key: string; readonly url: string }[] {
     return this.#sql.get('SELECT key, url FROM image_urls WHERE published = 0 ORDER BY key').all() as { key: string; url: string }[];
   }

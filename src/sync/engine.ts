@@ -81,11 +81,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
   const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
   let shared: LoadedState | undefined;
-  let records: Observation['records'] | undefined;
+  // Known once observed: the images each document was last sent with.
+  const seen: { records?: Observation['records'] } = {};
   // Image URLs another machine uploaded are asked of the shared state on the first image this ledger does not know.
   const images = runImages(options.root, options, ledger.images, {
     shared: async () => (shared ??= await store.load()).state.images,
-    sentBefore: (path) => records?.get(path)?.images,
+    sentBefore: (path) => seen.records?.get(path)?.images,
   });
   const observation = await observeAndPlan(
     { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
@@ -93,7 +94,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   );
   const { scan, local, remote, plan: planned } = observation;
   shared = observation.shared;
-  records = observation.records;
+  seen.records = observation.records;
   if (shared) ledger.images.learn(shared.state.images);
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);

@@ -39,8 +39,8 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   const { client, ledger } = deps;
   assertSameWorkspace(ledger, options.workspaceId, false);
   let store: RemoteStateStore | undefined;
-  let observed: Observation | undefined;
-  const images = runImages(options.root, options, previewCache(ledger?.images), { sentBefore: (path) => observed?.records.get(path)?.images });
+  const seen: { records?: Observation['records'] } = {};
+  const images = runImages(options.root, options, previewCache(ledger?.images), { sentBefore: (path) => seen.records?.get(path)?.images });
   const observation = await observeAndPlan(
     {
       client,
@@ -51,7 +51,7 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
     },
     { ...options, listRemote: options.offline ? 'never' : 'always' },
   );
-  observed = observation;
+  seen.records = observation.records;
   const urlOf = pushRewriter(observation, ledger, { ...options, images });
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;

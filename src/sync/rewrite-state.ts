@@ -15,6 +15,9 @@ export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Pro
   const mine = new Set(rows.flatMap((row) => [row.path, row.docKey as string]));
   const records: StateRecord[] = rows.map((row) => stateRecordOf(row, row.members));
   for (const entry of old.state.entries.values()) if (!mine.has(entry.p) && !mine.has(entry.k)) records.push({ t: 'doc', ...entry });
+  // Every image URL either side knows: no machine uploads them again.
+  const images = new Map([...old.state.images, ...ledger.images.all().map((image) => [image.key, image.url] as const)]);
+  for (const [k, u] of images) records.push({ t: 'img', k, u });
   for (const folder of ledger.folders.all()) if (folder.path !== '' && folder.nodeId !== null) records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
   const theirs = new Set([...old.state.entries.values()].filter((entry) => !mine.has(entry.p)).map((entry) => entry.h));
   const kept = await store.sources(theirs).catch(() => new Map<string, string>());
@@ -22,6 +25,7 @@ export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Pro
   await store.rewrite(records, sources, old.state.journals);
   ledger.transaction(() => {
     for (const row of rows) ledger.documents.update(row.path, { publishedRecord: hashOf(stateRecordOf(row)), publishedSource: row.localHash });
+    ledger.images.markPublished([...images.keys()]);
   });
   return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, damaged: old.damaged };
 }

@@ -205,6 +205,10 @@ describe('images published through the user\'s own storage', () => {
       assert.equal((await host.uploads()).length, 4, 'B uploads nothing: the URLs come from the shared state');
       assert.deepEqual(imageUrls(a.remoteDoc('Deploy guide').markdown ?? '', host.base), urlsBefore);
 
+      // The state written anew (after damage) keeps every image URL.
+      const rewritten = await a.cli(['state', 'rewrite']);
+      assert.equal(rewritten.code, 0, `${rewritten.stdout}\n${rewritten.stderr}`);
+
       // A docs-as-code CI run: a fresh checkout, no ledger at all.
       const ci = join(a.dir, 'ci');
       await mkdir(ci);
