@@ -4,6 +4,7 @@ import { KbsyncError } from '../errors.js';
 import { createLimit } from '../local/limit.js';
 import type { LinkSite } from '../links/types.js';
 import { encodeLinkPath } from '../links/url.js';
+import { applyEdits, type SpanEdit } from '../links/rewrite.js';
 import { findImages, type Found } from './find.js';
 import { ImageFiles, type ImageFile, type Located } from './locate.js';
 import type { ImageProblem, ImageSettings, ImageUrlCache, SentImage } from './types.js';
@@ -56,19 +57,21 @@ export class ImagePublisher {
 
   /** The body as pushed: each local image whose URL is known replaced by it, every other byte as written. */
   rewrite(body: string, path: string): string {
+    return applyEdits(body, this.edits(body, path));
+  }
+
+  /** What `rewrite` replaces, for a caller that edits the same body too (the links); remembered as this path's images. */
+  edits(body: string, path: string): SpanEdit[] {
     if (!this.#mayHaveImages(body)) {
       this.#sent.set(path, []);
-      return body;
+      return [];
     }
     const resolved = this.#resolve(body, path);
     this.#sent.set(path, resolved.flatMap((r) => ('sent' in r ? [r.sent] : [])));
-    let out = body;
-    for (const r of [...resolved].reverse()) {
-      if (!('url' in r) || r.url === undefined || !r.found.span) continue;
-      const replacement = r.found.kind === 'diagram' ? `![${r.found.language} diagram](${r.url})` : r.url;
-      out = out.slice(0, r.found.span.start) + replacement + out.slice(r.found.span.end);
-    }
-    return out;
+    return resolved.flatMap((r): SpanEdit[] => {
+      if (!('url' in r) || r.url === undefined || !r.found.span) return [];
+      return [{ span: r.found.span, url: r.found.kind === 'diagram' ? `![${r.found.language} diagram](${r.url})` : r.url }];
+    });
   }
 
   /** The images the last `rewrite` of this path's body sends (empty: none; undefined: not rewritten this run). */

@@ -2,7 +2,7 @@
 export { headingAnchors } from './anchors.js';
 export { createLinker, type BodyImages, type Linker, type LinkerInput } from './linker.js';
 export { resolveLink } from './resolve.js';
-export { linkProblems, linkUses, rewriteLinks, type LinkUse, type Rewritten } from './rewrite.js';
+export { applyEdits, linkProblems, linkUses, rewriteLinks, type LinkUse, type Rewritten, type SpanEdit } from './rewrite.js';
 export { localTree, type LocalTree } from './tree.js';
 export { encodeLinkPath } from './url.js';
 export type { BrokenReason, LinkOutcome, LinkProblem, LinkSite, LinkTree } from './types.js';

@@ -1,5 +1,5 @@
 import { resolveLink } from './resolve.js';
-import { linkProblems, linkUses, rewriteLinks, type LinkUse } from './rewrite.js';
+import { applyEdits, linkProblems, linkUses, rewriteLinks, type LinkUse, type SpanEdit } from './rewrite.js';
 import { localTree, type LocalTreeInput } from './tree.js';
 import type { SentImage } from '../images/types.js';
 import type { LinkProblem, LinkSite } from './types.js';
@@ -14,9 +14,9 @@ export type LinkerInput = LocalTreeInput & {
   readonly images?: BodyImages;
 };
 
-/** What the linker asks of src/images' publisher (the same rewrite of the same body). */
+/** What the linker asks of src/images' publisher: its edits of the same body, applied with the links' in one pass. */
 export type BodyImages = {
-  rewrite(body: string, path: string): string;
+  edits(body: string, path: string): SpanEdit[];
   sentImages(path: string): readonly SentImage[] | undefined;
 };
 
@@ -56,14 +56,13 @@ export function createLinker(input: LinkerInput): Linker {
   const waiting = new Map<string, ReadonlySet<string>>();
   const make = (resend: ReadonlySet<string>): Linker => ({
     rewrite(body, path) {
-      let markdown = body;
-      if (linking) {
-        const result = rewriteLinks(body, usesOf(path, body), input.urlOf);
-        linked.set(path, new Set(result.linked));
-        waiting.set(path, new Set(result.waiting));
-        markdown = result.markdown;
-      }
-      return input.images ? input.images.rewrite(markdown, path) : markdown;
+      // One parse of the body serves both: the images' edits and the links' are applied together.
+      const imageEdits = input.images?.edits(body, path) ?? [];
+      if (!linking) return applyEdits(body, imageEdits);
+      const result = rewriteLinks(body, usesOf(path, body), input.urlOf, imageEdits);
+      linked.set(path, new Set(result.linked));
+      waiting.set(path, new Set(result.waiting));
+      return result.markdown;
     },
     sentImages: (path) => input.images?.sentImages(path),
     mustResend: (path) => resend.has(path),

@@ -48,8 +48,8 @@ export type Rewritten = {
  * knowledge base's heading id), by source offsets: every other byte of the body stays as written.
  * Broken links are left as written; `linkProblems` reports them.
  */
-export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: (path: string) => string | undefined): Rewritten {
-  const edits: { readonly span: Span; readonly url: string }[] = [];
+export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: (path: string) => string | undefined, also: readonly SpanEdit[] = []): Rewritten {
+  const edits: SpanEdit[] = [...also];
   const waiting = new Set<string>();
   const linked = new Set<string>();
   for (const use of uses) {
@@ -69,9 +69,17 @@ export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: 
     const anchor = outcome.kind === 'file' && outcome.anchor !== undefined ? `#${outcome.anchor}` : '';
     edits.push({ span: use.span, url: url + anchor });
   }
+  return { markdown: applyEdits(markdown, edits), waiting: [...waiting], linked: [...linked] };
+}
+
+/** Text to put in place of a span of the source (a link's or an image's URL, a diagram's fence). */
+export type SpanEdit = { readonly span: Span; readonly url: string };
+
+/** The source with each span replaced; the spans never overlap. */
+export function applyEdits(markdown: string, edits: readonly SpanEdit[]): string {
   let out = markdown;
   for (const edit of [...edits].sort((a, b) => b.span.start - a.span.start)) out = out.slice(0, edit.span.start) + edit.url + out.slice(edit.span.end);
-  return { markdown: out, waiting: [...waiting], linked: [...linked] };
+  return out;
 }
 
 /** The links of one file that cannot work in the knowledge base; `lineOffset` is the front matter's lines. */
