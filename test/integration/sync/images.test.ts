@@ -220,6 +220,25 @@ describe('images published through the user\'s own storage', () => {
     });
   });
 
+  for (const point of ['after-create', 'after-overwrite', 'before-ledger-commit']) {
+    test(`killed at ${point} after the uploads: the rerun uploads nothing again, makes no second document, and the document has every URL`, async () => {
+      await withImageHost(async (f, host) => {
+        await writeImages(f);
+        await f.write('guides/deploy.md', GUIDE);
+        const killed = await f.sync(['--push'], { KBSYNC_CRASH_AT: point });
+        assert.equal(killed.signal ?? killed.code, 'SIGKILL', `${killed.stdout}\n${killed.stderr}`);
+        assert.equal((await host.uploads()).length, 4);
+        const rerun = await f.sync(['--push']);
+        assert.equal(rerun.code, 0, rerun.stderr);
+        assert.equal((await host.uploads()).length, 4, 'what was uploaded before the kill is not uploaded again');
+        assert.equal(f.remoteDocs().filter((doc) => doc.title === 'Deploy guide').length, 1);
+        assert.equal(imageUrls(f.remoteDoc('Deploy guide').markdown ?? '', host.base).length, 4);
+        const settled = await f.sync(['--push']);
+        assert.equal(settled.report?.calls, 0, 'and then nothing is left to do');
+      });
+    });
+  }
+
   test('a failing or hanging uploader fails that file alone, clearly, and sends nothing of it; the rest of the run completes', async () => {
     await withImageHost(async (f, host) => {
       await mkdir(join(f.root, 'img'), { recursive: true });
