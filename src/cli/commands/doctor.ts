@@ -8,6 +8,7 @@ import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
 import { Checks } from '../doctor/checks.js';
 import { checkLedger, checkRoot, checkStateFolder } from '../doctor/local.js';
+import { checkImages } from '../doctor/images.js';
 import { checkClock, checkPlan, checkScopes, checkService } from '../doctor/service.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -26,6 +27,7 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
     await checkStateFolder(checks, config);
     checkLedger(checks, config);
   }
+  await checkImages(checks, config);
   const { client, token } = createServiceClient(config.service, { env: process.env, cwd: configPath ? path.dirname(configPath) : process.cwd(), logger: silentLogger });
   try {
     await token.get();

@@ -37,3 +37,22 @@ test('doctor: all ✓ against the emulator (exit 0); a read-only token names the
     assert.equal(f.remoteDoc('A').markdown?.trim(), '# A');
   });
 });
+
+test('doctor: where images go, and whether the upload and diagram commands are installed here (a warning, not a refusal: sync runs without them)', async () => {
+  await withSyncFixture(async (f) => {
+    const none = await f.cli(['doctor']);
+    assert.equal(none.code, 0, none.stdout);
+    assert.match(none.stdout, /✓ images: not published .*IMAGE_NOT_PUBLISHED/);
+
+    const missing = await f.cli(['doctor'], { KBSYNC_IMAGES_UPLOAD: 'BUCKET=docs no-such-uploader-xyz put "$1"', KBSYNC_IMAGES_DIAGRAMS_COMMAND: 'no-such-renderer-xyz -i "$1" -o "$2"' });
+    assert.equal(missing.code, 0, missing.stdout);
+    assert.match(missing.stdout, /! images\.upload runs no-such-uploader-xyz, which is not found on this machine's PATH: every file with an image not uploaded yet would fail \(IMAGE_UPLOAD_FAILED\)/);
+    assert.match(missing.stdout, /! images\.diagrams\.command runs no-such-renderer-xyz/);
+
+    const installed = await f.cli(['doctor'], { KBSYNC_IMAGES_UPLOAD: 'cp "$1" /tmp && echo http://127.0.0.1/x.png' });
+    assert.match(installed.stdout, /✓ images\.upload: cp is installed \(\/.*cp\)/);
+
+    const diagramsAlone = await f.cli(['doctor'], { KBSYNC_IMAGES_DIAGRAMS_COMMAND: 'cat "$1" > "$2"' });
+    assert.match(diagramsAlone.stdout, /! images\.diagrams\.command is set but images\.upload is not/);
+  });
+});
