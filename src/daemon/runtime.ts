@@ -3,6 +3,7 @@ import type { KbClient } from '../api/index.js';
 import { createServiceClient, openStateLedger, syncOptionsOf } from '../setup/index.js';
 import type { Config } from '../config/index.js';
 import type { Ledger } from '../ledger/index.js';
+import { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { CallMeter } from './call-meter.js';
 import { WorkGauge } from './work-gauge.js';
@@ -55,7 +56,11 @@ export class DaemonRuntime {
       const hot = new HotDocuments();
       // The scheduler asks the watcher whether the folder is quiet; the watcher wakes the scheduler.
       const watching: { source?: LocalSource } = {};
-      const scheduler = new CycleScheduler({ client, ledger, logger, meter, gauge, hot, notifier: new Notifier(config.notify, logger, context.env), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 }, settingsOf(config));
+      const scans = new ScanCache();
+      const scheduler = new CycleScheduler(
+        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        settingsOf(config),
+      );
       const local = new LocalSource({
         root: config.root,
         stateDir: config.stateDir,
@@ -68,6 +73,7 @@ export class DaemonRuntime {
         onHint: (paths) => {
           logger.debug({ paths: paths.slice(0, 20), count: paths.length }, 'local change hint');
           gauge.hinted(paths);
+          scans.hint(paths);
           scheduler.request('local');
         },
       });

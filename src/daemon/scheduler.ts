@@ -2,6 +2,7 @@ import { isNotFound, type KbClient } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
+import type { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/executor.js';
@@ -30,6 +31,8 @@ export type SchedulerDeps = {
   readonly gauge: WorkGauge;
   readonly hot: HotDocuments;
   readonly notifier: Notifier;
+  /** The last scan and the watcher's hints since: a local cycle re-stats only the hinted files. */
+  readonly scans: ScanCache;
   /** Milliseconds until the folder has been quiet this long (0 when it is, or when nothing watches it). */
   readonly untilQuiet: (quietMs: number) => number;
 };
@@ -138,6 +141,8 @@ export class CycleScheduler {
       this.#said.clear();
     } catch (error) {
       ok = false;
+      // The hints this cycle took are spent: the retry walks the whole folder.
+      this.#deps.scans.invalidate();
       this.#failed(kind, error);
     }
     const now = Date.now();
@@ -165,6 +170,7 @@ export class CycleScheduler {
         mode: 'two-way',
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
+        scanner: kind === 'sweep' ? this.#deps.scans.full : this.#deps.scans.hinted,
         onPlanned: (count) => gauge.planned(count),
         onResult: (result: ActionResult) => {
           gauge.done();
@@ -253,7 +259,15 @@ export class CycleScheduler {
     if (probeEveryMs === null) this.#timers.clear('probe');
     else this.#timers.set('probe', Math.max(0, this.#lastProbeAt + probeEveryMs - now), () => this.request('probe'));
     // The safety net for whatever the watcher missed. It stays referenced: it keeps the daemon alive.
-    this.#timers.set('rescan', Math.max(0, this.#lastScanAt + watch.rescanMinutes * 60_000 - now), () => this.request('local'), { keepAlive: true });
+    this.#timers.set(
+      'rescan',
+      Math.max(0, this.#lastScanAt + watch.rescanMinutes * 60_000 - now),
+      () => {
+        this.#deps.scans.invalidate();
+        this.request('local');
+      },
+      { keepAlive: true },
+    );
     if (retry) this.#timers.set('retry', retryMs, () => this.request(retry));
   }
 }

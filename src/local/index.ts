@@ -1,5 +1,6 @@
 // The local side: scanning, watching, reading and writing files safely. Re-exports only.
 export { scanLocal, type LocalFile, type LocalScan, type ScanFs, type ScanOptions, type ScanProblem, type ScanSkip } from './scan.js';
+export { ScanCache, type LocalScanner } from './scan-cache.js';
 export { DEFAULT_INCLUDE, PathFilter, type FileVerdict, type FilterOptions } from './path-filter.js';
 export {
   DEFAULT_STATE_DIR,

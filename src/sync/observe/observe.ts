@@ -1,7 +1,7 @@
 import type { KbClient } from '../../api/index.js';
 import { SafetyError } from '../../errors.js';
 import type { DocumentSummary, Ledger } from '../../ledger/index.js';
-import { scanLocal, type LocalScan } from '../../local/index.js';
+import { scanLocal, type LocalScan, type LocalScanner } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
 import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
 import type { SharedState } from '../../remote-state/state.js';
@@ -29,6 +29,8 @@ export type ObserveOptions = {
   readonly listRemote: 'always' | 'if-needed' | 'never';
   /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */
   readonly onPhase?: (phase: ObservePhase) => void;
+  /** Lists the folder (default: a full walk); the daemon's scan cache re-stats only what the watcher hinted. */
+  readonly scanner?: LocalScanner;
 };
 
 /** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
@@ -63,7 +65,7 @@ export async function observeAndPlan(
 ): Promise<Observation> {
   const { client, ledger } = deps;
   options.onPhase?.({ step: 'scanning' });
-  const scan = await scanLocal(options.root, {
+  const scan = await (options.scanner ?? scanLocal)(options.root, {
     stateDir: options.stateDir,
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),

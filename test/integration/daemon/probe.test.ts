@@ -15,6 +15,7 @@ import { startEmulator } from '../../../src/emulator/index.js';
 import { openLedger } from '../../../src/ledger/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { waitUntil } from './daemon-process.js';
+import { ScanCache } from '../../../src/local/index.js';
 
 test('a probe of a recently changed document (one getNode) finds a remote edit and brings the sweep forward', async (t) => {
   const em = await startEmulator({ rateLimit: 0 });
@@ -32,7 +33,7 @@ test('a probe of a recently changed document (one getNode) finds a remote edit a
   t.after(() => ledger.close());
   const hot = new HotDocuments();
   const scheduler = new CycleScheduler(
-    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, notifier: new Notifier({ command: null, timeoutMs: 1000 }, silentLogger), untilQuiet: () => 0 },
+    { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, scans: new ScanCache(), notifier: new Notifier({ command: null, timeoutMs: 1000 }, silentLogger), untilQuiet: () => 0 },
     { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch },
   );
   t.after(() => scheduler.stop());

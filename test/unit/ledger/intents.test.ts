@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { IntentsJournal } from '../../../src/ledger/intents.js';
+import { migrate } from '../../../src/ledger/migrations.js';
+import { Statements } from '../../../src/ledger/statements.js';
+import { silentLogger } from '../../../src/log.js';
 import { registerSecret } from '../../../src/secrets.js';
-import { codeOf, countRows, sampleDocument, tempLedger } from './helpers.js';
+import { codeOf, countRows, sampleDocument, tempDir, tempLedger } from './helpers.js';
 
 describe('ledger intents journal', () => {
   test('begin commits an open intent with kind, subject, payload, time and pid; open() lists oldest first', (t) => {
@@ -70,5 +76,39 @@ describe('ledger intents journal', () => {
     registerSecret(secret);
     ledger.intents.begin('create', 'a.md', { header: `Bearer ${secret}` });
     assert.equal(JSON.stringify(ledger.intents.open()).includes(secret), false);
+  });
+});
+
+describe('ledger intents journal: syncs', () => {
+  const journalOn = (t: TestContext, journalMode: 'wal' | 'delete'): { db: Database.Database; intents: IntentsJournal } => {
+    const db = new Database(join(tempDir(t), 'ledger.sqlite'));
+    t.after(() => db.close());
+    db.pragma(`journal_mode = ${journalMode}`);
+    db.pragma('synchronous = FULL');
+    migrate(db);
+    return { db, intents: new IntentsJournal(db, new Statements(db), silentLogger) };
+  };
+  const FULL = 2;
+  const NORMAL = 1;
+
+  test('in WAL mode a begin commits with a full sync, a complete without one (the next begin syncs it), and FULL comes back after', (t) => {
+    const { db, intents } = journalOn(t, 'wal');
+    const id = intents.begin('create', 'a.md', null);
+    assert.equal(db.pragma('synchronous', { simple: true }), FULL);
+    let during: unknown;
+    intents.complete(id, () => (during = db.pragma('synchronous', { simple: true })));
+    assert.equal(during, NORMAL);
+    assert.equal(db.pragma('synchronous', { simple: true }), FULL);
+    const failing = intents.begin('create', 'b.md', null);
+    assert.throws(() => intents.complete(failing, () => assert.fail('record failed')));
+    assert.equal(db.pragma('synchronous', { simple: true }), FULL, 'a failed record puts FULL back too');
+  });
+
+  test('without WAL every commit keeps the full sync', (t) => {
+    const { db, intents } = journalOn(t, 'delete');
+    const id = intents.begin('create', 'a.md', null);
+    let during: unknown;
+    intents.complete(id, () => (during = db.pragma('synchronous', { simple: true })));
+    assert.equal(during, FULL);
   });
 });
