@@ -14,5 +14,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.tiff': 'image/tiff',
 };
 
+/** A file a document may show as an image (by its extension): the daemon wakes for its changes too. */
+export const isImageFile = (path: string): boolean => TYPES[extname(path).toLowerCase()] !== undefined;
+
 /** The media type an upload command is told (storage CLIs set Content-Type from it); by extension, as web servers do. */
 export const mediaTypeOf = (path: string): string => TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';

@@ -1,6 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { assertRootDirectory } from './root.js';
+import { isImageFile } from '../images/media-type.js';
 import { scanLocal, type LocalFile, type LocalScan, type ScanOptions } from './scan.js';
 
 /** How a run lists the folder: `scanLocal` itself, or a cache that knows what changed since. */
@@ -49,6 +50,8 @@ export class ScanCache {
     const files = [...last.scan.files];
     for (const rel of hinted) {
       const i = index.get(rel);
+      // A changed image is not one of the scan's files: the cycle finds the documents showing it by their recorded images.
+      if (i === undefined && isImageFile(rel) && lstatOrUndefined(path.join(last.scan.root, rel))?.isFile()) continue;
       const stat = i === undefined ? undefined : lstatOrUndefined(path.join(last.scan.root, rel));
       if (i === undefined || !stat?.isFile()) return this.full(root, options);
       files[i] = { ...(files[i] as LocalFile), size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };

@@ -6,6 +6,7 @@ import { watchTree, type RawEvent, type TreeWatch } from './dir-watch.js';
 import { IGNORE_FILE_NAME, isAlwaysIgnoredDirName, isTransientFileName } from './names.js';
 import type { FilterOptions } from './path-filter.js';
 import { WatchRules } from './watch-rules.js';
+import { isImageFile } from '../images/media-type.js';
 
 export type WatcherEvents = {
   /**
@@ -99,7 +100,8 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
       }
       const stat = event.type === 'delete' ? undefined : lstatQuietly(event.path);
       if (stat?.isFile()) {
-        if (!this.#rules.ignoresFile(rel)) this.#hint(rel, { size: stat.size, mtimeMs: stat.mtimeMs });
+        // An image is no synced file, but a document showing it is sent again when it changes (src/images).
+        if (!this.#rules.ignoresFile(rel) || isImageFile(rel)) this.#hint(rel, { size: stat.size, mtimeMs: stat.mtimeMs });
       } else if (stat?.isDirectory()) {
         if (!this.#rules.ignoresDir(rel)) this.#hint(rel, null);
       } else if (stat === undefined) {

@@ -28,6 +28,21 @@ describe('ScanCache', () => {
     assert.deepEqual(scan, await scanLocal(root, {}));
   });
 
+  test('a changed image (no synced file) needs no walk: the cycle finds the documents showing it by their recorded images', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'a.md': '![x](img/x.png)', 'img/x.png': 'png' });
+    const { cache, walks, hinted } = countedCache();
+    await hinted(root, {});
+    await fsp.writeFile(path.join(root, 'img/x.png'), 'another png');
+    cache.hint(['img/x.png']);
+    assert.deepEqual(await hinted(root, {}), await scanLocal(root, {}));
+    assert.equal(walks(), 1, 'not walked');
+    await fsp.writeFile(path.join(root, 'img/y.txt'), 'not an image');
+    cache.hint(['img/y.txt']);
+    await hinted(root, {});
+    assert.equal(walks(), 2, 'any other unlisted file still walks');
+  });
+
   test('walks again for anything a hint cannot vouch for', async (t) => {
     const root = await tempDir(t);
     await writeTree(root, { 'a.md': 'A', 'sub/b.md': 'BB' });
