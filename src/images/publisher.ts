@@ -51,6 +51,11 @@ export class ImagePublisher {
     this.#files = new ImageFiles(deps.root, deps.site, deps.settings.maxBytes);
   }
 
+  /** Does this run upload anything at all (else `prepare` has nothing to do)? */
+  get uploads(): boolean {
+    return this.deps.settings.upload !== null;
+  }
+
   get #diagramLanguages(): readonly string[] {
     return this.deps.settings.diagrams.command ? this.deps.settings.diagrams.languages : [];
   }

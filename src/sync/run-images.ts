@@ -47,6 +47,7 @@ export function imageReport(images: ImagePublisher, observation: Observation): I
  */
 export async function prepareImages(images: ImagePublisher, observation: Observation, actions: readonly Action[]): Promise<{ actions: Action[]; failed: ActionResult[] }> {
   const failed: ActionResult[] = [];
+  if (!images.uploads) return { actions: [...actions], failed };
   const kinds = new Map(actions.map((action) => [pathOf(action), action.kind]));
   await Promise.all(
     sentPaths(observation).map(async (path) => {
