@@ -46,9 +46,26 @@ export class ImagePublisher {
   readonly #inFlight = new Map<string, Promise<string>>();
   #sharedAsked = false;
   readonly #slot = createLimit(UPLOADS_AT_ONCE);
+  #uploaded = 0;
 
   constructor(private readonly deps: ImagePublisherDeps) {
     this.#files = new ImageFiles(deps.root, deps.site, deps.settings.maxBytes);
+  }
+
+  /** Images (and diagrams) this publisher uploaded. */
+  get uploaded(): number {
+    return this.#uploaded;
+  }
+
+  /** The images of this body a run would still upload (none known by URL yet): what a preview says. */
+  toUpload(body: string, path: string): Set<string> {
+    return new Set(this.#missing(body, path).map((r) => r.key));
+  }
+
+  /** The images of a body with no URL yet that an upload can give one (not those kept from an earlier send). */
+  #missing(body: string, path: string): Extract<Resolved, { key: string }>[] {
+    if (!this.uploads || !this.#mayHaveImages(body)) return [];
+    return this.#resolve(body, path).filter((r): r is Extract<Resolved, { key: string }> => 'key' in r && r.url === undefined && r.found.span !== undefined && !r.kept);
   }
 
   /** Does this run upload anything at all (else `prepare` has nothing to do)? */
@@ -114,15 +131,18 @@ export class ImagePublisher {
    * IMAGE_UPLOAD_FAILED naming the image when one cannot be published: the caller sends nothing of this file.
    */
   async prepare(body: string, path: string, lineOffset = 0): Promise<void> {
-    if (!this.deps.settings.upload || !this.#mayHaveImages(body)) return;
-    const missing = this.#resolve(body, path).filter((r): r is Extract<Resolved, { key: string }> => 'key' in r && r.url === undefined && r.found.span !== undefined && !r.kept);
+    const missing = this.#missing(body, path);
     if (missing.length === 0) return;
     await this.#learnShared();
     const failures = await Promise.all(
       missing.map(async (r) => {
         if (this.deps.cache.get(r.key) !== undefined) return undefined;
         try {
-          this.deps.cache.put(r.key, await this.#once(r.key, () => this.#publish(r)));
+          this.deps.cache.put(r.key, await this.#once(r.key, async () => {
+            const url = await this.#publish(r);
+            this.#uploaded += 1;
+            return url;
+          }));
           return undefined;
         } catch (error) {
           return { r, error };

@@ -14,7 +14,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, t
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
-import { imageReport, prepareImages, runImages } from './run-images.js';
+import { imageReport, imagesToUpload, prepareImages, runImages } from './run-images.js';
 import type { ImageSettings } from '../images/types.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
@@ -185,6 +185,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     skipped: scan.skipped,
     links,
     images: imageProblems,
+    imageUploads: options.dryRun ? imagesToUpload(images, observation) : images.uploaded,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - callsBefore,

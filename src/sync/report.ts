@@ -26,6 +26,8 @@ export type SyncReport = {
   readonly links: readonly LinkProblem[];
   /** Local images the knowledge base will not show (IMAGE_NOT_PUBLISHED), in the files this run sends. */
   readonly images: readonly ImageProblem[];
+  /** Images (distinct contents) uploaded by images.upload; in a dry run, those it would upload. */
+  readonly imageUploads: number;
   readonly conflicts: readonly string[];
   /** Per result (`pushed`, `pulled`, `held`, `failed`...), local folders made (`folders`) and files refused (`refused`). */
   readonly counts: Readonly<Record<string, number>>;
@@ -40,8 +42,9 @@ export type SyncReport = {
   readonly durationMs: number;
 };
 
-export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images'> & {
+export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads'> & {
   readonly images?: readonly ImageProblem[];
+  readonly imageUploads?: number;
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
   readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
   readonly notices?: readonly Notice[];
@@ -63,6 +66,7 @@ export function buildReport(input: ReportInput): SyncReport {
     ...rest,
     notices: input.notices ?? [],
     images: input.images ?? [],
+    imageUploads: input.imageUploads ?? 0,
     mode: options.mode,
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),

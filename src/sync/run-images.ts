@@ -40,6 +40,18 @@ export function imageReport(images: ImagePublisher, observation: Observation): I
   });
 }
 
+/** How many images (distinct contents) a run would upload for the files it sends: what a dry run says. */
+export function imagesToUpload(images: ImagePublisher, observation: Observation): number {
+  if (!images.uploads) return 0;
+  const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text });
+  const keys = new Set<string>();
+  for (const path of sentPaths(observation)) {
+    const file = tree.bodyOf(path);
+    if (file) for (const key of images.toUpload(toPushMarkdown(file.body), path)) keys.add(key);
+  }
+  return keys.size;
+}
+
 /**
  * Before any body is sent: uploads the images the files this run sends still lack, so each body goes out
  * whole. A file whose image cannot be published is taken out of the run with IMAGE_UPLOAD_FAILED (its

@@ -32,6 +32,7 @@ function totalLine(report: SyncReport, verdict: Verdict): string {
   const words = Object.entries(done).map(([k, v]) => `${v} ${k === 'folders' ? (v === 1 ? 'folder made' : 'folders made') : k}`);
   // Documents read again to be sure (written within the service's last minute): no change, so not listed as one.
   if (unchanged > 0) words.push(`${unchanged} checked, unchanged`);
+  if (report.imageUploads > 0) words.push(`${report.imageUploads} image(s) ${report.dryRun ? 'to upload' : 'uploaded'}`);
   if (report.resumed > 0) words.push(`${report.resumed} interrupted operation(s) of an earlier run finished`);
   const counts = words.join(', ') || 'nothing to change';
   const cost = `${report.calls} API call(s) in ${(report.durationMs / 1000).toFixed(1)} s`;

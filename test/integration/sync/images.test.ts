@@ -117,9 +117,15 @@ describe('images published through the user\'s own storage', () => {
       await f.write('guides/deploy.md', GUIDE);
       await f.write('plain.md', '# Plain\n\nNo images here.\n');
 
+      const preview = await f.cli(['sync', '--push', '--dry-run']);
+      assert.equal(preview.code, 0, preview.stderr);
+      assert.match(preview.stdout, /Dry run: .*4 image\(s\) to upload/, 'a dry run says what it would upload');
+      assert.deepEqual(await host.uploads(), [], 'and uploads nothing');
+
       const first = await f.sync(['--push']);
       assert.equal(first.code, 0, first.stderr);
       assert.deepEqual(first.report?.images, []);
+      assert.equal(first.report?.imageUploads, 4);
       const uploads = await host.uploads();
       assert.equal(uploads.length, 4, `three images and one diagram: ${uploads.join(' | ')}`);
       assert.ok(uploads.some((line) => line.endsWith(' image/svg+xml')), 'the diagram went up as SVG');
@@ -146,6 +152,7 @@ describe('images published through the user\'s own storage', () => {
       const changed = await f.sync(['--push']);
       assert.equal(changed.code, 0, changed.stderr);
       assert.equal((await host.uploads()).length, 5, 'one changed image: one upload');
+      assert.equal(changed.report?.imageUploads, 1);
       assert.deepEqual(changed.report?.results.map((r) => [r.path, r.ok && r.result]), [['guides/deploy.md', 'pushed']], 'the document using it is sent again');
       const resent = imageUrls(f.remoteDoc('Deploy guide').markdown ?? '', host.base);
       assert.notEqual(resent[0], urls[0], 'it shows the new image');
