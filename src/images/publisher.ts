@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, posix } from 'node:path';
-import { KbsyncError } from '../errors.js';
+import { KbsyncError, messageOf } from '../errors.js';
 import { createLimit } from '../local/limit.js';
 import type { LinkSite } from '../links/types.js';
 import { encodeLinkPath } from '../links/url.js';
@@ -31,6 +31,10 @@ type Resolved =
   | { readonly found: Found; readonly key: string; readonly url: string | undefined; readonly sent: SentImage; readonly kept?: Located & { kind: 'problem' } }
   | { readonly found: Found; readonly problem: Located & { kind: 'problem' } };
 
+/** Unchanged size and mtime vouch for the hash sent: only a changed file is hashed again. */
+const known = (image: SentImage, file: ImageFile): string | undefined =>
+  image.s === file.size && image.m === file.mtimeMs && image.h.startsWith('sha256:') ? image.h.slice(7) : undefined;
+
 /** Uploads run at once: a storage CLI is network-bound, and a folder of screenshots should not fork a crowd. */
 const UPLOADS_AT_ONCE = 4;
 
@@ -44,7 +48,8 @@ export class ImagePublisher {
   readonly #files: ImageFiles;
   readonly #sent = new Map<string, SentImage[]>();
   readonly #inFlight = new Map<string, Promise<string>>();
-  #sharedAsked = false;
+  /** Asked once: concurrent prepares all wait for the same answer rather than upload what it would have given. */
+  #sharedLearnt: Promise<void> | undefined;
   readonly #slot = createLimit(UPLOADS_AT_ONCE);
   #uploaded = 0;
 
@@ -65,7 +70,7 @@ export class ImagePublisher {
   /** The images of a body with no URL yet that an upload can give one (not those kept from an earlier send). */
   #missing(body: string, path: string): Extract<Resolved, { key: string }>[] {
     if (!this.uploads || !this.#mayHaveImages(body)) return [];
-    return this.#resolve(body, path).filter((r): r is Extract<Resolved, { key: string }> => 'key' in r && r.url === undefined && r.found.span !== undefined && !r.kept);
+    return this.#resolve(body, path).filter((r): r is Extract<Resolved, { key: string }> => 'key' in r && r.url === undefined && !r.kept);
   }
 
   /** Does this run upload anything at all (else `prepare` has nothing to do)? */
@@ -121,9 +126,15 @@ export class ImagePublisher {
       if (image.d) return false; // a diagram's source is in the file: its change is the file's
       const file = this.#files.file(image.p);
       if ('reason' in file) return false;
-      const hash = image.s === file.size && image.m === file.mtimeMs && image.h.startsWith('sha256:') ? image.h.slice(7) : file.hash();
-      return this.#urlFor(file, hash).url !== image.u;
+      const now = this.#urlFor(file, known(image, file));
+      return !now.problem && now.url !== image.u;
     });
+  }
+
+  /** The file's image, unreadable or gone here: the document keeps the one it was last sent with, when there was one. */
+  #keptOr(found: Found, path: string, problem: Located & { kind: 'problem' }): Resolved {
+    const before = problem.reason === 'missing' ? this.deps.sentBefore?.(path)?.find((image) => !image.d && image.p === problem.path) : undefined;
+    return before ? { found, key: before.h, url: before.u || undefined, sent: before, kept: problem } : { found, problem };
   }
 
   /**
@@ -176,15 +187,12 @@ export class ImagePublisher {
       if (!found.span) return [{ found, problem: { kind: 'problem', reason: 'malformed', detail: 'kbsync cannot find where this image URL is written (an unusual escape or entity), so it cannot replace it' } }];
       const located = this.#files.locate(found.url, path);
       if (located.kind === 'external') return [];
-      if (located.kind === 'problem') {
-        // A checkout without the image (a clone from the knowledge base, a sparse checkout) must not take the
-        // published image away from everyone: the document keeps what it was last sent with.
-        const before = located.reason === 'missing' ? this.deps.sentBefore?.(path)?.find((image) => !image.d && image.p === located.path) : undefined;
-        return [before ? { found, key: before.h, url: before.u || undefined, sent: before, kept: located } : { found, problem: located }];
-      }
+      // A checkout without the image (a clone from the knowledge base, a sparse checkout) must not take the
+      // published image away from everyone: the document keeps what it was last sent with.
+      if (located.kind === 'problem') return [this.#keptOr(found, path, located)];
       const { file } = located;
       const { key, url, problem } = this.#urlFor(file);
-      if (problem) return [{ found, problem }];
+      if (problem) return [this.#keptOr(found, path, problem)];
       return [{ found, key, url, sent: { p: file.path, h: key, u: url ?? '', s: file.size, m: file.mtimeMs } }];
     });
   }
@@ -193,7 +201,13 @@ export class ImagePublisher {
   #urlFor(file: ImageFile, hash?: string): { key: string; url: string | undefined; problem?: Located & { kind: 'problem' } } {
     const { upload, baseUrl } = this.deps.settings;
     if (upload) {
-      const key = `sha256:${hash ?? file.hash()}`;
+      let digest: string;
+      try {
+        digest = hash ?? file.hash();
+      } catch (error) {
+        return { key: '', url: undefined, problem: { kind: 'problem', reason: 'missing', path: file.path, detail: `${file.path} cannot be read (${messageOf(error)})` } };
+      }
+      const key = `sha256:${digest}`;
       return { key, url: this.deps.cache.get(key) };
     }
     if (baseUrl) {
@@ -227,9 +241,13 @@ export class ImagePublisher {
     return pending;
   }
 
-  async #learnShared(): Promise<void> {
-    if (this.#sharedAsked || !this.deps.shared) return;
-    this.#sharedAsked = true;
-    for (const [key, url] of await this.deps.shared()) if (this.deps.cache.get(key) === undefined) this.deps.cache.put(key, url);
+  #learnShared(): Promise<void> {
+    const shared = this.deps.shared;
+    this.#sharedLearnt ??= shared
+      ? shared().then((known) => {
+          for (const [key, url] of known) if (this.deps.cache.get(key) === undefined) this.deps.cache.put(key, url);
+        })
+      : Promise.resolve();
+    return this.#sharedLearnt;
   }
 }

@@ -14,7 +14,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, t
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
-import { imageReport, imagesToUpload, prepareImages, runImages } from './run-images.js';
+import { imageReport, imagesToUpload, prepareImages, runImages, sentBodies } from './run-images.js';
 import type { ImageSettings } from '../images/types.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
@@ -85,7 +85,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const seen: { records?: Observation['records'] } = {};
   // Image URLs another machine uploaded are asked of the shared state on the first image this ledger does not know.
   const images = runImages(options.root, options, ledger.images, {
-    shared: async () => (shared ??= await store.load()).state.images,
+    // Learnt as the shared state's own (published), so they are not appended to it again as this machine's uploads.
+    shared: async () => {
+      shared ??= await store.load();
+      ledger.images.learn(shared.state.images);
+      return shared.state.images;
+    },
     sentBefore: (path) => seen.records?.get(path)?.images,
   });
   const observation = await observeAndPlan(
@@ -103,7 +108,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const checkLinks = options.checkLinks ?? false;
   const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
   const links = linker ? linkReport(linker, observation, checkLinks) : [];
-  const imageProblems = options.mode === 'pull' ? [] : imageReport(images, observation);
+  // The bodies this run sends, read once for every image step (nothing is sent in a pull).
+  const sent = options.mode === 'pull' ? [] : sentBodies(observation);
+  const imageProblems = imageReport(images, sent);
   const linksBlock = checkLinks && links.length > 0;
 
   let results: ActionResult[] = [];
@@ -136,7 +143,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     // Old documents of moved files that an interrupted run promised to delete go first.
     for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
     // Images first: a body goes out whole, with every image's URL, or not at all.
-    const ready = options.mode === 'pull' ? { actions: planned.actions, failed: [] } : await prepareImages(images, observation, planned.actions);
+    const ready = await prepareImages(images, sent, planned.actions);
     for (const failure of ready.failed) options.onResult?.(failure);
     results = [...ready.failed];
     results.push(...await execute(ctx, ready.actions, {
@@ -185,7 +192,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     skipped: scan.skipped,
     links,
     images: imageProblems,
-    imageUploads: options.dryRun ? imagesToUpload(images, observation) : images.uploaded,
+    imageUploads: options.dryRun ? imagesToUpload(images, sent) : images.uploaded,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - callsBefore,

@@ -8,7 +8,7 @@ import type { AssessIO } from './assess.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
 import { pushRewriter } from './run-links.js';
-import { imageReport, previewCache, runImages } from './run-images.js';
+import { imageReport, previewCache, runImages, sentBodies } from './run-images.js';
 import type { ImageProblem } from '../images/types.js';
 import type { UrlOfPath } from './links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
@@ -55,7 +55,7 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   const urlOf = pushRewriter(observation, ledger, { ...options, images });
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
-  return { ...observation, decisions, stateDocs, urlOf, images: options.mode === 'pull' ? [] : imageReport(images, observation) };
+  return { ...observation, decisions, stateDocs, urlOf, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation)) };
 }
 
 /** The reads a decision needs, answered without writing anything. */

@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { KbsyncError, messageOf } from '../errors.js';
 import { ImagePublisher, type ImagePublisherDeps } from '../images/publisher.js';
 import { NO_IMAGES, type ImageProblem, type ImageSettings, type ImageUrlCache } from '../images/types.js';
 import { localTree, type LinkSite } from '../links/index.js';
-import { readTextFile } from '../local/index.js';
 import { toPushMarkdown } from '../markdown/index.js';
 import { pathOf } from './decide/placement.js';
 import type { DecisionKind } from './assess.js';
@@ -31,24 +29,28 @@ export function previewCache(known: ImageUrlCache | undefined): ImageUrlCache {
   return { get: (key) => added.get(key) ?? known?.get(key), put: (key, url) => added.set(key, url) };
 }
 
-/** The local images the knowledge base will not show (IMAGE_NOT_PUBLISHED), in the files this run sends. */
-export function imageReport(images: ImagePublisher, observation: Observation): ImageProblem[] {
+/** A file this run sends, its front matter split off (lines counted from the file's top with `lineOffset`). */
+export type SentBody = { readonly path: string; readonly body: string; readonly lineOffset: number };
+
+/** The bodies of the files this run sends (or may: the decision reads the document first), each read once for every image step. */
+export function sentBodies(observation: Observation): SentBody[] {
   const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text });
+  // A file that cannot be read now is the action's own business: it reads the file again and says why.
   return sentPaths(observation).flatMap((path) => {
     const file = tree.bodyOf(path);
-    return file ? images.problems(path, file.body, file.lineOffset) : [];
+    return file ? [{ path, ...file }] : [];
   });
 }
 
+/** The local images the knowledge base will not show (IMAGE_NOT_PUBLISHED), in the files this run sends. */
+export const imageReport = (images: ImagePublisher, sent: readonly SentBody[]): ImageProblem[] =>
+  sent.flatMap((file) => images.problems(file.path, file.body, file.lineOffset));
+
 /** How many images (distinct contents) a run would upload for the files it sends: what a dry run says. */
-export function imagesToUpload(images: ImagePublisher, observation: Observation): number {
-  if (!images.uploads) return 0;
-  const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text });
+export function imagesToUpload(images: ImagePublisher, sent: readonly SentBody[]): number {
   const keys = new Set<string>();
-  for (const path of sentPaths(observation)) {
-    const file = tree.bodyOf(path);
-    if (file) for (const key of images.toUpload(toPushMarkdown(file.body), path)) keys.add(key);
-  }
+  if (!images.uploads) return 0;
+  for (const file of sent) for (const key of images.toUpload(toPushMarkdown(file.body), file.path)) keys.add(key);
   return keys.size;
 }
 
@@ -57,20 +59,17 @@ export function imagesToUpload(images: ImagePublisher, observation: Observation)
  * whole. A file whose image cannot be published is taken out of the run with IMAGE_UPLOAD_FAILED (its
  * document keeps what it had); the rest go on.
  */
-export async function prepareImages(images: ImagePublisher, observation: Observation, actions: readonly Action[]): Promise<{ actions: Action[]; failed: ActionResult[] }> {
+export async function prepareImages(images: ImagePublisher, sent: readonly SentBody[], actions: readonly Action[]): Promise<{ actions: Action[]; failed: ActionResult[] }> {
   const failed: ActionResult[] = [];
   if (!images.uploads) return { actions: [...actions], failed };
   const kinds = new Map(actions.map((action) => [pathOf(action), action.kind]));
   await Promise.all(
-    sentPaths(observation).map(async (path) => {
+    sent.map(async (file) => {
       try {
-        const text = observation.local.texts.get(path)?.text ?? (await readTextFile(join(observation.scan.root, path), { displayPath: path })).text;
-        const file = localTree({ root: observation.scan.root, synced: new Set([path]), known: () => text }).bodyOf(path);
-        if (file) await images.prepare(toPushMarkdown(file.body), path, file.lineOffset);
+        await images.prepare(toPushMarkdown(file.body), file.path, file.lineOffset);
       } catch (error) {
-        // An unreadable file is the action's own business (it reads the file again and says why).
-        if (!(error instanceof KbsyncError) || error.code !== 'IMAGE_UPLOAD_FAILED') return;
-        failed.push({ action: decisionOf(kinds.get(path)), path, ok: false, code: error.code, error: messageOf(error) });
+        // One file's failure, like any action's: said for that file, and the rest go on.
+        failed.push({ action: decisionOf(kinds.get(file.path)), path: file.path, ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) });
       }
     }),
   );
