@@ -32,6 +32,8 @@ export type Linker = {
   sentImages(path: string): readonly SentImage[] | undefined;
   /** Send this file's body even though the service's plain-text reading of it agrees. */
   mustResend(path: string): boolean;
+  /** The synced files the last rewrite of this path's body linked to that had no document yet. */
+  waitingFor(path: string): ReadonlySet<string>;
   /** The same links with `paths` marked to be sent again. */
   resending(paths: ReadonlySet<string>): Linker;
   /**
@@ -66,6 +68,7 @@ export function createLinker(input: LinkerInput): Linker {
     },
     sentImages: (path) => input.images?.sentImages(path),
     mustResend: (path) => resend.has(path),
+    waitingFor: (path) => waiting.get(path) ?? NONE,
     resending: (paths) => make(paths),
     stale(fresh, sent) {
       if (!linking) return [];
@@ -109,6 +112,8 @@ export function createLinker(input: LinkerInput): Linker {
   });
   return make(new Set());
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function fileUses(cache: Map<string, LinkUse[]>, path: string, compute: () => LinkUse[]): LinkUse[] {
   let found = cache.get(path);

@@ -2,10 +2,10 @@ import { isForbidden, isUnauthorized } from '../api/index.js';
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { explainFsError, hashText } from '../local/index.js';
-import { createLimit } from '../local/limit.js';
+import PQueue from 'p-queue';
 import { adopt, relink } from './act/adopt.js';
 import { applyBody, type DocOutcome } from './act/apply-body.js';
-import { createDocument } from './act/create.js';
+import { mintDocument, sendFirstBody } from './act/create.js';
 import { newLocal, newLocalFolder, restore } from './act/incoming.js';
 import { currentText } from './act/local-files.js';
 import { moveLocal } from './act/move-local.js';
@@ -13,7 +13,9 @@ import { move } from './act/move.js';
 import { dropRecord, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
 import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { Births } from './births.js';
 import type { SyncContext } from './context.js';
+import { decideFirstPush, type BodyDecision } from './decide/body.js';
 import { pathOf } from './decide/placement.js';
 import type { Action } from './decide/types.js';
 
@@ -38,25 +40,44 @@ export type ExecuteOptions = {
  * failure per file, and the service is not asked a thousand times in vain.
  */
 export async function execute(ctx: SyncContext, actions: readonly Action[], options: ExecuteOptions = {}): Promise<ActionResult[]> {
-  const limit = createLimit(options.concurrency ?? 24);
+  // A body waiting for its links' documents gives its slot up, and takes the next free one before any
+  // action not started yet: documents go out as soon as they can, and a wait never starves the creates it needs.
+  const queue = new PQueue({ concurrency: options.concurrency ?? 24 });
+  const slot: Slot = (task, priority = 0) => queue.add(task, { priority });
   const folders = actions.filter((a) => a.kind === 'new-local-folder');
   const rest = actions.filter((a) => a.kind !== 'new-local-folder');
+  const births = new Births(rest.filter((a) => a.kind === 'create' || a.kind === 'recreate').map(pathOf));
   const results: ActionResult[] = [];
   let stop: { readonly error: unknown } | undefined;
   const io = assessIO(ctx);
-  const run = async (action: Action): Promise<void> => {
-    if (stop || options.signal?.aborted) return;
-    const result = await carryOut(ctx, io, action, (error) => {
-      if (stopsTheRun(error)) stop ??= { error };
-    });
-    results.push(result);
-    options.onResult?.(result);
+  const run = async (action: Action, inSlot: Slot): Promise<void> => {
+    try {
+      if (stop || options.signal?.aborted) return;
+      const result = await carryOut({ ctx, io, births, slot: inSlot }, action, (error) => {
+        if (stopsTheRun(error)) stop ??= { error };
+      });
+      results.push(result);
+      options.onResult?.(result);
+    } finally {
+      births.born(pathOf(action));
+    }
   };
-  for (const folder of folders) await run(folder);
-  await Promise.all(rest.map((action) => limit(() => run(action))));
+  for (const folder of folders) await run(folder, (task) => task());
+  await Promise.all(rest.map((action) => run(action, slot)));
   if (stop) throw stop.error;
   return results;
 }
+
+/** Runs a task in one of the run's slots; a higher priority is served first. */
+type Slot = <T>(task: () => Promise<T>, priority?: number) => Promise<T>;
+
+/** What carrying out one action works with. */
+type Carrier = { readonly ctx: SyncContext; readonly io: AssessIO; readonly births: Births; readonly slot: Slot };
+
+/** A new body waiting for documents other actions of this run are creating (its links' targets). */
+type Later = { readonly after: Promise<void>; readonly finish: () => Promise<DocOutcome> };
+
+const LATER_FIRST = 1;
 
 /** The reads a decision needs, answered from this run's context (texts read by the scan are not read twice). */
 export function assessIO(ctx: SyncContext): AssessIO {
@@ -84,12 +105,16 @@ const stopsTheRun = (error: unknown): boolean =>
 
 const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
 
-async function carryOut(ctx: SyncContext, io: AssessIO, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
+async function carryOut(carrier: Carrier, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
+  const { ctx, io, slot } = carrier;
   let kind: DecisionKind = action.kind === 'adopt' ? 'link' : action.kind === 'check' ? 'none' : (action.kind as DecisionKind);
   try {
-    const assessment = await assess(io, action);
-    kind = assessment.kind;
-    const outcome = await perform(ctx, assessment);
+    const { assessment, step } = await slot(async () => {
+      const assessment = await assess(io, action);
+      kind = assessment.kind;
+      return { assessment, step: await perform(carrier, assessment) };
+    });
+    const outcome = 'after' in step ? await step.after.then(() => slot(step.finish, LATER_FIRST)) : step;
     const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
     const detail = [outcome.detail, note].filter(Boolean).join('; ');
     return { ...outcome, ...(detail ? { detail } : {}), action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
@@ -101,7 +126,8 @@ async function carryOut(ctx: SyncContext, io: AssessIO, action: Action, onError:
   }
 }
 
-async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOutcome> {
+async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOutcome | Later> {
+  const { ctx } = carrier;
   const { action, detail, path } = assessment;
   const listed = 'record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined;
   if (assessment.held && (detail.tag === 'plain' || detail.tag === 'delete' || detail.tag === 'trash' || detail.tag === 'create')) {
@@ -118,7 +144,7 @@ async function perform(ctx: SyncContext, assessment: Assessment): Promise<DocOut
     case 'plain':
       return performPlain(ctx, action, assessment);
     case 'create':
-      return create(ctx, path, detail);
+      return create(carrier, path, detail);
     case 'new-local':
       if (action.kind !== 'new-local') break;
       return newLocal(ctx, action.remote, action.path, detail);
@@ -161,12 +187,22 @@ async function performPlain(ctx: SyncContext, action: Action, assessment: Assess
   }
 }
 
-/** A new document for the file; a record of one deleted remotely goes first, so the file is created anew. */
-async function create(ctx: SyncContext, path: string, detail: Extract<Assessment['detail'], { tag: 'create' }>): Promise<DocOutcome> {
+/**
+ * A new document for the file; a record of one deleted remotely goes first, so the file is created anew.
+ * When the body links to files this run is creating too, it is decided again, with their URLs, once
+ * their documents exist.
+ */
+async function create(carrier: Carrier, path: string, detail: Extract<Assessment['detail'], { tag: 'create' }>): Promise<DocOutcome | Later> {
+  const { ctx, births } = carrier;
   if (detail.replaces) {
     const old = ctx.ledger.documents.byDocKey(detail.replaces);
     if (old) dropRecord(ctx, old.path, old.docKey);
   }
-  const outcome = await createDocument(ctx, path, detail.title, detail.before, detail.body);
-  return detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome;
+  const minted = await mintDocument(ctx, path, detail.title);
+  births.born(path);
+  const said = (outcome: DocOutcome): DocOutcome => (detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome);
+  const after = ctx.urlOf && births.awaited(ctx.urlOf.waitingFor(path));
+  if (!after) return said(await sendFirstBody(ctx, minted, detail.before, detail.body));
+  const body = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: detail.before.text, urlOf: ctx.urlOf });
+  return { after, finish: async () => said(await sendFirstBody(ctx, minted, detail.before, body())) };
 }

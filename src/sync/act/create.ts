@@ -14,6 +14,9 @@ import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
 type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
 
+/** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
+export type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
+
 /**
  * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
  * is written as soon as the service answers, with an empty base, so a crash before the push leaves a row
@@ -29,6 +32,11 @@ export async function createDocument(
   /** The document this one replaces (a move): its deletion is promised in the same transaction that records this one. */
   replacing?: DocumentRecord,
 ): Promise<DocOutcome> {
+  return sendFirstBody(ctx, await mintDocument(ctx, path, title, replacing), before, body);
+}
+
+/** The first half of createDocument: the document made and recorded, its body not sent yet. */
+export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: DocumentRecord): Promise<Minted> {
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
   const created = await withIntent<Created>(
     ctx,
@@ -60,11 +68,19 @@ export async function createDocument(
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
     },
   );
-  const record = ctx.ledger.documents.get(path) as DocumentRecord;
-  if (created.fresh) return applyBody(ctx, record, undefined, before, [], body);
-  // Found, not made: it may hold a body already (an earlier attempt's push), so decide against what it holds.
+  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
+}
+
+/**
+ * The second half: the body sent. A document made just now is empty, so `body` (decided against an empty
+ * document) stands. One found, not made, may hold a body already (an earlier attempt's push), so the body
+ * is decided again against what it holds.
+ */
+export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision): Promise<DocOutcome> {
+  const { record } = minted;
+  if (minted.fresh) return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
 }
 
 /** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */

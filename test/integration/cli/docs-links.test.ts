@@ -86,6 +86,44 @@ test('docs-site links become working document URLs in one push; the rest are rep
   });
 });
 
+test('new files linking to each other (forward, backward, in a cycle, to itself) each go out once, whole: create, overwrite, read-back', async () => {
+  await withSyncFixture(async (f) => {
+    const files: Record<string, string> = {
+      'a.md': '# A\n\nNext: [b](b.md), and back to [the top](a.md).\n',
+      'b.md': '# B\n\nOn to [c](sub/c.md), back to [a](a.md).\n',
+      'sub/c.md': '# C\n\nAround to [a](../a.md) and [d](../d.md).\n',
+      'd.md': '# D\n\nNo links.\n',
+    };
+    for (const [path, text] of Object.entries(files)) await f.write(path, text);
+    const run = await f.sync(['--push']);
+    assert.equal(run.code, 0, run.stderr);
+    const expected: Record<string, string[]> = { A: ['B', 'A'], B: ['C', 'A'], C: ['A', 'D'], D: [] };
+    const links = remoteLinks(f);
+    for (const [title, targets] of Object.entries(expected)) assert.deepEqual(await Promise.all((links.get(title) ?? []).map(titleAt)), targets, `links of "${title}"`);
+    for (const doc of f.remoteDocs()) {
+      assert.deepEqual(f.em.admin.callsOn(doc.dentryUuid), { overwriteContent: 1, readBlocks: 1 }, `"${doc.title}" got its body once and one read-back`);
+    }
+    const again = await f.sync(['--push']);
+    assert.equal(again.report?.calls, 0, 'nothing is owed: no body is sent again');
+  });
+});
+
+test('more new files waiting for one target than the run works on at once: the waits give their places up, and the target is made', async () => {
+  await withSyncFixture(async (f) => {
+    // 24 documents are worked on at once; the 40 pages before z.md in path order all wait for its document.
+    const pages = Array.from({ length: 40 }, (_, i) => `Page ${String(i).padStart(2, '0')}`);
+    for (const page of pages) await f.write(`${page.replace(' ', '-')}.md`, `# ${page}\n\nSee [the last page](z.md).\n`);
+    await f.write('z.md', '# Z\n');
+    const run = await f.sync(['--push']);
+    assert.equal(run.code, 0, run.stderr);
+    const links = remoteLinks(f);
+    for (const page of pages) {
+      assert.deepEqual(await Promise.all((links.get(page) ?? []).map(titleAt)), ['Z'], `the link of "${page}"`);
+      assert.equal(f.em.admin.callsOn(f.remoteDoc(page).dentryUuid).overwriteContent, 1, `"${page}" was sent once`);
+    }
+  });
+});
+
 test('a link to a file added later is sent again once its document exists, and never again; a link to a deleted one is reported', async () => {
   await withSyncFixture(async (f) => {
     await f.write('a.md', '# A\n\nSee [b](b.md).\n');
