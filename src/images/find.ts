@@ -11,6 +11,8 @@ export type FoundImage = {
   readonly line: number;
   /** The URL's characters in the source; undefined when they cannot be told apart (an unusual escape). */
   readonly span: Span | undefined;
+  /** Written as Markdown (`![alt](url)`, a definition), not as HTML (`<img src>`, whose text the service shows). */
+  readonly markdown: boolean;
 };
 
 /** A fenced code block in a diagram language: the whole block is replaced by its rendered image on push. */
@@ -82,7 +84,7 @@ export function imageDefinitionIds(tree: Root): Set<string> {
 function imageAt(body: string, node: Image | Definition): FoundImage {
   const span = destinationSpan(body, node);
   const written = span && unescapeDestination(body.slice(span.start, span.end)) === node.url ? span : undefined;
-  return { kind: 'image', url: node.url, line: node.position?.start.line ?? 1, span: written };
+  return { kind: 'image', url: node.url, line: node.position?.start.line ?? 1, span: written, markdown: true };
 }
 
 function htmlImages(body: string, node: Html): FoundImage[] {
@@ -97,7 +99,7 @@ function htmlImages(body: string, node: Html): FoundImage[] {
     const linesBefore = raw.slice(0, match.index ?? 0).split('\n').length - 1;
     // A value with a character reference (`&amp;`) differs from the URL it stands for: where to write the URL is unknown.
     const plain = !/&[#A-Za-z0-9]+;/.test(value);
-    return { kind: 'image', url: plain ? value : decodeEntities(value), line: line + linesBefore, span: plain ? { start: valueAt, end: valueAt + value.length } : undefined };
+    return { kind: 'image', url: plain ? value : decodeEntities(value), line: line + linesBefore, span: plain ? { start: valueAt, end: valueAt + value.length } : undefined, markdown: false };
   });
 }
 

@@ -97,7 +97,8 @@ export class ImagePublisher {
     this.#sent.set(path, resolved.flatMap((r) => ('sent' in r ? [r.sent] : [])));
     return resolved.flatMap((r): SpanEdit[] => {
       if (!('url' in r) || r.url === undefined || !r.found.span) return [];
-      return [{ span: r.found.span, url: r.found.kind === 'diagram' ? `![${r.found.language} diagram](${r.url})` : r.url }];
+      if (r.found.kind === 'diagram') return [{ span: r.found.span, url: `![${r.found.language} diagram](${r.url})` }];
+      return [{ span: r.found.span, url: r.url, ...(r.found.markdown ? { destination: true as const } : {}) }];
     });
   }
 

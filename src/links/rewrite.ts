@@ -2,6 +2,7 @@ import type { Definition, Link } from 'mdast';
 import { imageDefinitionIds } from '../images/find.js';
 import { visit } from 'unist-util-visit';
 import { parseMarkdown } from '../markdown/parse.js';
+import { rememberShiftedOutline } from '../markdown/outline.js';
 import { destinationSpan, unescapeDestination, type Span } from './destination.js';
 import type { LinkOutcome, LinkProblem } from './types.js';
 
@@ -55,7 +56,7 @@ export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: 
   for (const use of uses) {
     const outcome = use.outcome;
     if (outcome.kind === 'self') {
-      if (use.span && outcome.anchor !== use.url.slice(1)) edits.push({ span: use.span, url: `#${outcome.anchor}` });
+      if (use.span && outcome.anchor !== use.url.slice(1)) edits.push({ span: use.span, url: `#${outcome.anchor}`, destination: true });
       continue;
     }
     const path = outcome.kind === 'file' || outcome.kind === 'broken' ? outcome.path : undefined;
@@ -67,20 +68,31 @@ export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: 
     }
     linked.add(path);
     const anchor = outcome.kind === 'file' && outcome.anchor !== undefined ? `#${outcome.anchor}` : '';
-    edits.push({ span: use.span, url: url + anchor });
+    edits.push({ span: use.span, url: url + anchor, destination: true });
   }
   return { markdown: applyEdits(markdown, edits), waiting: [...waiting], linked: [...linked] };
 }
 
-/** Text to put in place of a span of the source (a link's or an image's URL, a diagram's fence). */
-export type SpanEdit = { readonly span: Span; readonly url: string };
+/**
+ * Text to put in place of a span of the source (a link's or an image's URL, a diagram's fence).
+ * `destination`: the span is a Markdown link's, image's or definition's destination.
+ */
+export type SpanEdit = { readonly span: Span; readonly url: string; readonly destination?: true };
 
 /** The source with each span replaced; the spans never overlap. */
 export function applyEdits(markdown: string, edits: readonly SpanEdit[]): string {
   let out = markdown;
   for (const edit of [...edits].sort((a, b) => b.span.start - a.span.start)) out = out.slice(0, edit.span.start) + edit.url + out.slice(edit.span.end);
+  if (edits.every(keepsBlocks)) rememberShiftedOutline(markdown, edits.map((e) => ({ start: e.span.start, end: e.span.end, length: e.url.length })), out);
   return out;
 }
+
+/**
+ * A Markdown destination replaced by one that cannot end it early or change how the rest reads (no blank,
+ * bracket, parenthesis or backslash): the body's blocks and texts stay as they were, so its outline needs
+ * no parse. HTML (`<img src>`) is not one: the service shows its characters as text.
+ */
+const keepsBlocks = (edit: SpanEdit): boolean => edit.destination === true && /^[^\s<>()[\]\\]*$/.test(edit.url);
 
 /** The links of one file that cannot work in the knowledge base; `lineOffset` is the front matter's lines. */
 export function linkProblems(path: string, uses: readonly LinkUse[], lineOffset: number): LinkProblem[] {

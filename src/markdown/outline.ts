@@ -2,7 +2,7 @@ import type { List, ListItem, Paragraph, RootContent, Table } from 'mdast';
 import type { Node } from 'unist';
 import { toString } from 'mdast-util-to-string';
 import type { BlockType } from '../model/blocks.js';
-import { parseMarkdown } from './parse.js';
+import { forgetWithParses, parseMarkdown } from './parse.js';
 
 /** Offsets into the body, end exclusive. */
 export type SourceRange = { readonly start: number; readonly end: number };
@@ -100,7 +100,40 @@ function itemText(item: ListItem): { text: string; textSource?: SourceRange } {
 
 /** One entry per block the service is expected to make of `body`, in order. */
 export function outline(body: string): OutlineNode[] {
+  const known = shifted.get(body);
+  if (known) return known;
   const builder = new OutlineBuilder();
   for (const node of parseMarkdown(body).children) builder.topLevel(node);
   return builder.nodes;
+}
+
+/** Characters `start`..`end` of a source replaced by `length` others. */
+export type Replacement = { readonly start: number; readonly end: number; readonly length: number };
+
+/**
+ * The outlines of bodies made from a parsed one by replacing characters inside link and image
+ * destinations only (the push's URL rewrite), by text. Such a body has the same blocks with the same
+ * texts (a destination is never part of the text the service shows), only further along: working its
+ * outline out saves the parse of every rewritten body a push sends and checks its read-back against.
+ * Bounded like the parse trees, and dropped with them (forgetParses).
+ */
+const shifted = new Map<string, OutlineNode[]>();
+const SHIFTED_MAX = 512;
+forgetWithParses(() => shifted.clear());
+
+/**
+ * Tells `outline` what `result` (made from `source` by `replacements`, which the caller guarantees lie
+ * inside destinations and hold no character that could end one) reads as, without parsing it.
+ */
+export function rememberShiftedOutline(source: string, replacements: readonly Replacement[], result: string): void {
+  if (replacements.length === 0 || shifted.has(result)) return;
+  if (shifted.size >= SHIFTED_MAX) shifted.delete(shifted.keys().next().value as string);
+  shifted.set(result, shiftOutline(outline(source), replacements));
+}
+
+/** The outline with every offset moved past the replacements before it (one at or before a replacement stays). */
+export function shiftOutline(nodes: readonly OutlineNode[], replacements: readonly Replacement[]): OutlineNode[] {
+  const moved = (offset: number): number => replacements.reduce((at, r) => (r.end <= offset ? at + r.length - (r.end - r.start) : at), offset);
+  const range = (r: SourceRange): SourceRange => ({ start: moved(r.start), end: moved(r.end) });
+  return nodes.map((node) => ({ ...node, source: range(node.source), ...(node.textSource ? { textSource: range(node.textSource) } : {}) }));
 }

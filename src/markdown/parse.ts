@@ -41,7 +41,12 @@ const RECENT_CHARS = 1024 * 1024;
 export function forgetParses(): void {
   recent.clear();
   recentChars = 0;
+  for (const forget of forgetting) forget();
 }
+
+/** Caches of what was made from the recent trees, dropped with them. */
+const forgetting: (() => void)[] = [];
+export const forgetWithParses = (forget: () => void): void => void forgetting.push(forget);
 
 /**
  * CommonMark + GFM with source offsets: the reading the service's importer applies to a pushed body.
