@@ -1,7 +1,7 @@
 import type { Code, Definition, Html, Image, ImageReference, Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import { destinationSpan, unescapeDestination, type Span } from '../links/destination.js';
-import { parseMarkdown } from '../markdown/parse.js';
+import { factOf } from '../markdown/parse.js';
 
 /** An image a Markdown body shows from a URL: where the URL is written, so a push can replace just it. */
 export type FoundImage = {
@@ -34,9 +34,13 @@ const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/
  * that holds their URL), `<img src>` in HTML, and (for `diagramLanguages`) fenced diagram sources.
  */
 export function findImages(body: string, diagramLanguages: readonly string[] = []): Found[] {
-  const tree = parseMarkdown(body);
-  const viaDefinition = imageDefinitionIds(tree);
   const diagrams = new Set(diagramLanguages.map((language) => language.toLowerCase()));
+  return foundIn(body).filter((found) => found.kind === 'image' || diagrams.has(found.language.toLowerCase()));
+}
+
+/** Every image of a body, and every fenced code block with a language (a diagram if its language is one). */
+const foundIn = factOf((tree, body): Found[] => {
+  const viaDefinition = imageDefinitionIds(tree);
   const found: Found[] = [];
   visit(tree, (node) => {
     switch (node.type) {
@@ -53,7 +57,7 @@ export function findImages(body: string, diagramLanguages: readonly string[] = [
         const code = node as Code;
         const start = code.position?.start.offset;
         const end = code.position?.end.offset;
-        if (code.lang && diagrams.has(code.lang.toLowerCase()) && start !== undefined && end !== undefined) {
+        if (code.lang && start !== undefined && end !== undefined) {
           found.push({ kind: 'diagram', language: code.lang, source: code.value, line: code.position?.start.line ?? 1, span: { start, end } });
         }
         return;
@@ -64,7 +68,7 @@ export function findImages(body: string, diagramLanguages: readonly string[] = [
   });
   // In document order: the tree is walked in source order.
   return found;
-}
+});
 
 /**
  * The identifiers of definitions that only images use (`![alt][shot]` … `[shot]: img/shot.png`): their URL is an

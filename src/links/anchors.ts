@@ -2,7 +2,7 @@ import GithubSlugger from 'github-slugger';
 import type { Html } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
-import { parseMarkdown } from '../markdown/parse.js';
+import { factOf } from '../markdown/parse.js';
 
 /** `## Install {#setup}`: the explicit heading id of Hugo, Docusaurus, kramdown and Pandoc. */
 const EXPLICIT_ID = /\s*\{#([^\s}]+)\}\s*$/;
@@ -15,12 +15,12 @@ const HTML_ID = /\b(?:id|name)\s*=\s*["']([^"']+)["']/gi;
  * page, which is the GitHub-style slug of the heading's text as sent. Both sluggers number repeated
  * headings (`-1`, `-2`) in document order, as the sites do.
  */
-export function headingAnchors(body: string): Map<string, string> {
+export const headingAnchors: (body: string) => ReadonlyMap<string, string> = factOf((tree) => {
   const anchors = new Map<string, string>();
   const site = new GithubSlugger();
   const service = new GithubSlugger();
   let pendingHtml: string[] = [];
-  visit(parseMarkdown(body), (node) => {
+  visit(tree, (node) => {
     if (node.type === 'html') {
       pendingHtml.push(...[...(node as Html).value.matchAll(HTML_ID)].map((match) => match[1] as string));
       return;
@@ -34,4 +34,4 @@ export function headingAnchors(body: string): Map<string, string> {
     for (const id of ids) if (!anchors.has(id)) anchors.set(id, serviceId);
   });
   return anchors;
-}
+});

@@ -1,7 +1,7 @@
 import type { Definition, Link } from 'mdast';
 import { imageDefinitionIds } from '../images/find.js';
 import { visit } from 'unist-util-visit';
-import { parseMarkdown } from '../markdown/parse.js';
+import { factOf } from '../markdown/parse.js';
 import { rememberShiftedOutline } from '../markdown/outline.js';
 import { destinationSpan, unescapeDestination, type Span } from './destination.js';
 import type { LinkOutcome, LinkProblem } from './types.js';
@@ -21,8 +21,12 @@ export type LinkUse = {
  * resolved. Images, and definitions only images use, are src/images' business: they are files to publish, not documents.
  */
 export function linkUses(markdown: string, resolve: (url: string) => LinkOutcome): LinkUse[] {
-  const uses: LinkUse[] = [];
-  const tree = parseMarkdown(markdown);
+  return linksOf(markdown).map((link) => ({ ...link, outcome: resolve(link.url) }));
+}
+
+/** The links of a text as written, before they are resolved (that depends on the file's place). */
+const linksOf = factOf((tree, markdown): Omit<LinkUse, 'outcome'>[] => {
+  const links: Omit<LinkUse, 'outcome'>[] = [];
   const imageDefinitions = imageDefinitionIds(tree);
   visit(tree, (node) => {
     if (node.type !== 'link' && node.type !== 'definition') return;
@@ -30,10 +34,10 @@ export function linkUses(markdown: string, resolve: (url: string) => LinkOutcome
     if (target.type === 'definition' && imageDefinitions.has(target.identifier)) return;
     const span = destinationSpan(markdown, target);
     const written = span && unescapeDestination(markdown.slice(span.start, span.end)) === target.url ? span : undefined;
-    uses.push({ url: target.url, line: target.position?.start.line ?? 1, outcome: resolve(target.url), span: written });
+    links.push({ url: target.url, line: target.position?.start.line ?? 1, span: written });
   });
-  return uses;
-}
+  return links;
+});
 
 export type Rewritten = {
   /** The body with every link to a synced file that has a document replaced by the document's URL. */

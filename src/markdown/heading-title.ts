@@ -1,19 +1,19 @@
 import type { Heading, PhrasingContent } from 'mdast';
-import { parseMarkdown } from './parse.js';
+import { factOf } from './parse.js';
 
 /**
  * The words of a body's first heading, as a title: images, badges (a link around only an image), HTML and
  * line breaks left out, spaces collapsed. A README's `# gray-matter [![NPM version](...)](...)` is titled
  * `gray-matter`, not with the badges' alt texts. Undefined when there is no heading with words.
  */
-export function headingTitle(body: string): string | undefined {
-  for (const node of parseMarkdown(body).children) {
+export const headingTitle: (body: string) => string | undefined = factOf((tree) => {
+  for (const node of tree.children) {
     if (node.type !== 'heading') continue;
     const words = wordsOf((node as Heading).children).replace(/\s+/g, ' ').trim();
     if (words !== '') return words;
   }
   return undefined;
-}
+});
 
 function wordsOf(nodes: readonly PhrasingContent[]): string {
   return nodes

@@ -2,7 +2,7 @@ import type { List, ListItem, Paragraph, RootContent, Table } from 'mdast';
 import type { Node } from 'unist';
 import { toString } from 'mdast-util-to-string';
 import type { BlockType } from '../model/blocks.js';
-import { forgetWithParses, parseMarkdown } from './parse.js';
+import { factOf, forgetWithParses } from './parse.js';
 
 /** Offsets into the body, end exclusive. */
 export type SourceRange = { readonly start: number; readonly end: number };
@@ -100,12 +100,14 @@ function itemText(item: ListItem): { text: string; textSource?: SourceRange } {
 
 /** One entry per block the service is expected to make of `body`, in order. */
 export function outline(body: string): OutlineNode[] {
-  const known = shifted.get(body);
-  if (known) return known;
-  const builder = new OutlineBuilder();
-  for (const node of parseMarkdown(body).children) builder.topLevel(node);
-  return builder.nodes;
+  return shifted.get(body) ?? parsedOutline(body);
 }
+
+const parsedOutline = factOf((tree): OutlineNode[] => {
+  const builder = new OutlineBuilder();
+  for (const node of tree.children) builder.topLevel(node);
+  return builder.nodes;
+});
 
 /** Characters `start`..`end` of a source replaced by `length` others. */
 export type Replacement = { readonly start: number; readonly end: number; readonly length: number };

@@ -30,8 +30,8 @@ export const parseCounts = { parsed: 0, reused: 0 };
  * The trees of the texts parsed last, by text. One push reads the same body for its title, its links,
  * its anchors, the body it sends, the check that the service read it as expected and the alignment it
  * records: 14 parses per document, most of a push's CPU. Each step still asks for the text it has, and
- * gets the tree already made for the same text. Bounded by characters (a tree takes ~30× its text in
- * memory, so ~30 MB at most during a run) and dropped when a run ends.
+ * gets the tree already made for the same text, or (factOf, below) what was made of it. Bounded by
+ * characters (a tree takes ~30× its text in memory, so ~30 MB at most during a run) and dropped when a run ends.
  */
 const recent = new Map<string, Root>();
 let recentChars = 0;
@@ -41,6 +41,8 @@ const RECENT_CHARS = 1024 * 1024;
 export function forgetParses(): void {
   recent.clear();
   recentChars = 0;
+  known.clear();
+  knownChars = 0;
   for (const forget of forgetting) forget();
 }
 
@@ -72,4 +74,41 @@ export function parseMarkdown(markdown: string): Root {
     }
   }
   return tree;
+}
+
+/**
+ * What a run keeps of a text once its tree is dropped. A push asks for a file's title when it observes,
+ * for its links when it reports them, and for its links and outline again when it sends it, and a tree
+ * takes ~30× its text, so a thousand pages' trees do not stay: each asked for its tree again (three
+ * parses a page at 1,000 pages). So every fact registered here is worked out from the one parse, all at
+ * once, and remembered by text: a fact is about the size of its text. Bounded by characters (about 10 MB
+ * held at most) and dropped with the trees when a run ends. The facts may be shared: never change them.
+ */
+export function factOf<T>(derive: (tree: Root, text: string) => T): (text: string) => T {
+  const index = facts.push(derive) - 1;
+  return (text) => {
+    const entry = known.get(text) ?? learn(text);
+    if (!(index in entry)) entry[index] = derive(parseMarkdown(text), text);
+    return entry[index] as T;
+  };
+}
+
+const facts: ((tree: Root, text: string) => unknown)[] = [];
+const known = new Map<string, unknown[]>();
+let knownChars = 0;
+const KNOWN_CHARS = 4 * 1024 * 1024;
+
+function learn(text: string): unknown[] {
+  const tree = parseMarkdown(text);
+  const entry = facts.map((derive) => derive(tree, text));
+  if (text.length <= KNOWN_CHARS / 4) {
+    known.set(text, entry);
+    knownChars += text.length;
+    for (const old of known.keys()) {
+      if (knownChars <= KNOWN_CHARS) break;
+      known.delete(old);
+      knownChars -= old.length;
+    }
+  }
+  return entry;
 }
