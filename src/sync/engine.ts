@@ -12,7 +12,7 @@ import { forgetParses } from '../markdown/parse.js';
 import { publishState } from './publish-state.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
-import type { LinkSite } from '../links/index.js';
+import type { LinkProblem, LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
 import { imageReport, imagesToUpload, prepareImages, runImages, sentBodies } from './run-images.js';
 import type { ImageSettings } from '../images/types.js';
@@ -107,11 +107,14 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;
   const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
-  const links = linker ? linkReport(linker, observation, checkLinks) : [];
+  // Worked out after the run from the parses its sends made (a push's first call waits for nothing it
+  // does not need), unless --check-links gates the run on them.
+  const reportLinks = (): LinkProblem[] => (linker ? linkReport(linker, observation, checkLinks) : []);
+  const gate = checkLinks ? reportLinks() : undefined;
   // The bodies this run sends, read once for every image step (nothing is sent in a pull).
   const sent = options.mode === 'pull' ? [] : sentBodies(observation);
   const imageProblems = imageReport(images, sent);
-  const linksBlock = checkLinks && links.length > 0;
+  const linksBlock = gate !== undefined && gate.length > 0;
 
   let results: ActionResult[] = [];
   let decided: Omit<Previewed, 'assessment'>[];
@@ -172,6 +175,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
   }
 
+  const links = gate ?? reportLinks();
   // The run's parse trees are of no use to the next run, which reads the files again: free them now.
   forgetParses();
   return buildReport({
