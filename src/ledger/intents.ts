@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Database } from 'better-sqlite3';
 import { KbsyncError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -34,8 +35,8 @@ export class IntentsJournal {
   /**
    * Runs a close (complete, abandon) without an fsync of its own. A close lost to a power cut leaves its intent
    * open, which the next run reconciles exactly as after a crash just before the close (the recovery every kind
-   * of intent has); and in WAL mode the next intent's begin, committed with a full sync, syncs the log and this
-   * close with it before that intent's effect starts. The closes were half the fsyncs of a push, each blocking
+   * of intent has); and in WAL mode the next intent's begin (beginDurably) syncs the log and this close with it
+   * before that intent's effect starts. The closes were half the fsyncs of a push, each blocking
    * the one thread for milliseconds. Without WAL (a file system without it) a lighter sync is not safe: kept.
    */
   #withoutSync(close: () => void): void {
@@ -46,6 +47,22 @@ export class IntentsJournal {
     } finally {
       this.#db.pragma(`synchronous = ${this.#synchronous}`);
     }
+  }
+
+  /**
+   * Commits an open intent and resolves once it is on disk, without blocking the one thread while the disk
+   * flushes. In WAL mode the row is committed without a sync of its own, then the WAL file is fsynced through
+   * libuv's threads: what a FULL commit does before it returns (it syncs that file), so the intent is as
+   * durable before the effect starts. A push begins two intents a page, and each FULL commit held the thread
+   * 5-9 ms here (17% of a 1,000-page push's time, while calls waited to be sent); concurrent begins now
+   * share the flushes. Without WAL it is `begin`.
+   */
+  async beginDurably(kind: string, subject: string, payload: JsonValue): Promise<IntentId> {
+    if (this.#synchronous === null || this.#db.memory) return this.begin(kind, subject, payload);
+    let id: IntentId | undefined;
+    this.#withoutSync(() => (id = this.begin(kind, subject, payload)));
+    await syncFile(`${this.#db.name}-wal`);
+    return id as IntentId;
   }
 
   /** Commits an open intent at once. Refused inside a transaction: a rollback would erase it after the effect. */
@@ -120,6 +137,25 @@ export class IntentsJournal {
       });
     }
     return intent;
+  }
+}
+
+/**
+ * fsync of a file by path. The WAL file exists while the ledger is open; were it gone (a checkpoint that
+ * removed it), what it held was checkpointed into the database file, which the checkpoint synced.
+ */
+async function syncFile(path: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -21,7 +21,7 @@ export async function withIntent<T>(
   effect: () => Promise<T>,
   record: (result: T) => void,
 ): Promise<T> {
-  const id = ctx.ledger.intents.begin(intent.kind, intent.subject, intent.payload ?? null);
+  const id = await ctx.ledger.intents.beginDurably(intent.kind, intent.subject, intent.payload ?? null);
   crashPoint('after-intent');
   let result: T;
   try {

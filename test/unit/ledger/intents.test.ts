@@ -27,6 +27,15 @@ describe('ledger intents journal', () => {
     assert.deepEqual(ledger.intents.get(first), open[0]);
   });
 
+  test('beginDurably commits the intent before it resolves: another connection sees it open', async (t) => {
+    const ledger = tempLedger(t);
+    const id = await ledger.intents.beginDurably('create', 'notes/a.md', { title: 'A' });
+    const other = new Database(ledger.path, { readonly: true });
+    t.after(() => other.close());
+    assert.deepEqual(other.prepare(`SELECT id, kind, subject, state FROM intents`).all(), [{ id, kind: 'create', subject: 'notes/a.md', state: 'open' }]);
+    assert.deepEqual(ledger.intents.open().map((intent) => intent.id), [id]);
+  });
+
   test('complete records the result and closes the intent in one transaction', (t) => {
     const ledger = tempLedger(t);
     const doc = sampleDocument(1);
