@@ -23,6 +23,34 @@ function load(): Parser {
   return (markdown) => fromMarkdown(markdown, options);
 }
 
+/** Values by text, the oldest dropped past a budget of characters (a text over a quarter of it is not kept). */
+class TextKeyed<T> {
+  readonly #values = new Map<string, T>();
+  #chars = 0;
+  constructor(readonly budget: number) {}
+
+  get(text: string): T | undefined {
+    return this.#values.get(text);
+  }
+
+  set(text: string, value: T): void {
+    if (text.length > this.budget / 4 || this.#values.has(text)) return;
+    this.#values.set(text, value);
+    this.#chars += text.length;
+    // Oldest first (a Map iterates in insertion order).
+    for (const old of this.#values.keys()) {
+      if (this.#chars <= this.budget) break;
+      this.#values.delete(old);
+      this.#chars -= old.length;
+    }
+  }
+
+  clear(): void {
+    this.#values.clear();
+    this.#chars = 0;
+  }
+}
+
 /** Parses run and parses answered from the recent ones, for the benchmark's parses-per-document figure. */
 export const parseCounts = { parsed: 0, reused: 0 };
 
@@ -33,16 +61,12 @@ export const parseCounts = { parsed: 0, reused: 0 };
  * gets the tree already made for the same text, or (factOf, below) what was made of it. Bounded by
  * characters (a tree takes ~30× its text in memory, so ~30 MB at most during a run) and dropped when a run ends.
  */
-const recent = new Map<string, Root>();
-let recentChars = 0;
-const RECENT_CHARS = 1024 * 1024;
+const recent = new TextKeyed<Root>(1024 * 1024);
 
 /** Drops the recent trees: a run calls it when it ends, so an idle daemon holds none. */
 export function forgetParses(): void {
   recent.clear();
-  recentChars = 0;
   known.clear();
-  knownChars = 0;
   for (const forget of forgetting) forget();
 }
 
@@ -55,24 +79,15 @@ export const forgetWithParses = (forget: () => void): void => void forgetting.pu
  * The tree may be shared with other callers that parsed the same text: read it, never change it.
  */
 export function parseMarkdown(markdown: string): Root {
-  const known = recent.get(markdown);
-  if (known) {
+  const reused = recent.get(markdown);
+  if (reused) {
     parseCounts.reused += 1;
-    return known;
+    return reused;
   }
   parser ??= load();
   parseCounts.parsed += 1;
   const tree = parser(markdown);
-  if (markdown.length <= RECENT_CHARS / 4) {
-    recent.set(markdown, tree);
-    recentChars += markdown.length;
-    // Oldest first (a Map iterates in insertion order).
-    for (const text of recent.keys()) {
-      if (recentChars <= RECENT_CHARS) break;
-      recent.delete(text);
-      recentChars -= text.length;
-    }
-  }
+  recent.set(markdown, tree);
   return tree;
 }
 
@@ -94,21 +109,11 @@ export function factOf<T>(derive: (tree: Root, text: string) => T): (text: strin
 }
 
 const facts: ((tree: Root, text: string) => unknown)[] = [];
-const known = new Map<string, unknown[]>();
-let knownChars = 0;
-const KNOWN_CHARS = 4 * 1024 * 1024;
+const known = new TextKeyed<unknown[]>(4 * 1024 * 1024);
 
 function learn(text: string): unknown[] {
   const tree = parseMarkdown(text);
   const entry = facts.map((derive) => derive(tree, text));
-  if (text.length <= KNOWN_CHARS / 4) {
-    known.set(text, entry);
-    knownChars += text.length;
-    for (const old of known.keys()) {
-      if (knownChars <= KNOWN_CHARS) break;
-      known.delete(old);
-      knownChars -= old.length;
-    }
-  }
+  known.set(text, entry);
   return entry;
 }
