@@ -14,6 +14,8 @@ export type Family = 'state' | 'sources';
 
 /** Characters of tokens per state document: under the 50,000 the service takes in one overwrite, with the note. */
 export const DOC_CHARS = 45_000;
+/** Room a new index document keeps for its own creation ids beside the tokens it starts with. */
+const JOURNAL_ROOM = 200;
 
 const NOTES: Record<Family, string> = {
   state:
@@ -260,24 +262,42 @@ export class RemoteStateStore {
     return newest && newest.dataBlockId === undefined ? this.#refresh(newest) : newest;
   }
 
-  /** Appends tokens to the family's newest document, starting new documents as they fill up. */
+  /**
+   * Appends tokens to the family's newest document, starting new documents as they fill up. A new document
+   * takes in its one overwrite as many of the next tokens as it holds; only the last one made is read back
+   * (for the paragraph the next append goes to): a full one is never appended to again. Publishing the
+   * sources of a thousand new pages (sixty documents, written one after the other at the end of a push)
+   * took five calls a document, now three.
+   */
   async #append(family: Family, tokens: readonly string[], fresh = false): Promise<void> {
     let target = fresh ? undefined : await this.#target(family);
     let pending: string[] = [];
+    let pendingChars = 0;
     const flush = async (): Promise<void> => {
       if (!target || pending.length === 0) return;
-      const text = ` ${pending.join(' ')}`;
-      target = await this.#appendTo(target, text);
+      target = await this.#appendTo(target, ` ${pending.join(' ')}`);
       pending = [];
+      pendingChars = 0;
     };
-    for (const token of tokens) {
-      const pendingChars = pending.reduce((sum, t) => sum + t.length + 1, 0);
-      if (target && target.chars + pendingChars + token.length + 1 <= DOC_CHARS) {
+    for (let next = 0; next < tokens.length; ) {
+      const token = tokens[next] as string;
+      if (target && target.dataBlockId !== undefined && target.chars + pendingChars + token.length + 1 <= DOC_CHARS) {
         pending.push(token);
+        pendingChars += token.length + 1;
+        next += 1;
         continue;
       }
       await flush();
-      target = await this.#startDoc(family, token);
+      const group = [token];
+      let chars = token.length + JOURNAL_ROOM;
+      for (next += 1; next < tokens.length && chars + (tokens[next] as string).length + 1 <= DOC_CHARS; next += 1) {
+        group.push(tokens[next] as string);
+        chars += (tokens[next] as string).length + 1;
+      }
+      const started = await this.#startDoc(family, group, next === tokens.length);
+      target = started.doc;
+      // Another writer made that document first: what it did not take goes through the appends.
+      next -= group.length - started.taken;
     }
     await flush();
   }
@@ -303,8 +323,11 @@ export class RemoteStateStore {
     return updated;
   }
 
-  /** A new document for the family, holding its note and `token` (and, for the index, its own creation ids). */
-  async #startDoc(family: Family, token: string): Promise<StateDoc> {
+  /**
+   * A new document for the family, holding its note and `tokens` (and, for the index, its own creation ids);
+   * read back when `last` (the next append goes to it). `taken`: how many of `tokens` it holds.
+   */
+  async #startDoc(family: Family, tokens: readonly string[], last: boolean): Promise<{ readonly doc: StateDoc; readonly taken: number }> {
     const folder = await this.#ensureFolder();
     const docs = await this.#listDocs();
     const seq = Math.max(0, ...docs.filter((d) => d.family === family).map((d) => d.seq)) + 1;
@@ -319,15 +342,18 @@ export class RemoteStateStore {
       this.#docs = undefined;
       const found = (await this.#listDocs()).find((d) => d.title === title);
       if (!found) throw error;
-      return this.#appendTo(await this.#refresh(found), ` ${token}`);
+      return { doc: await this.#refresh(found), taken: 0 };
     }
     const ids: StateRecord[] = made.nodeId ? [{ t: 'journal', k: made.docKey, n: made.nodeId }] : [];
-    const first = family === 'state' ? [encodeRecords(ids), token] : [token];
-    await this.#client.overwrite(made.docKey, `${NOTES[family]}\n\n${first.join(' ')}\n`);
-    const doc = await this.#refresh({ family, seq, docKey: made.docKey, title, dataBlockId: undefined, chars: 0 });
+    const first = family === 'state' ? [encodeRecords(ids), ...tokens] : tokens;
+    const text = first.join(' ');
+    await this.#client.overwrite(made.docKey, `${NOTES[family]}\n\n${text}\n`);
+    const written: StateDoc = { family, seq, docKey: made.docKey, title, dataBlockId: undefined, chars: text.length };
+    const doc = last ? await this.#refresh(written) : written;
+    if (!last) this.#remember(doc);
     // A sources document's ids go into the index, the record every machine reads.
     if (family === 'sources' && made.nodeId) await this.#append('state', [encodeRecords([{ t: 'journal', k: made.docKey, n: made.nodeId }])]);
-    return doc;
+    return { doc, taken: tokens.length };
   }
 
   async #refresh(doc: StateDoc): Promise<StateDoc> {

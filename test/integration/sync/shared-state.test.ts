@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -100,6 +101,33 @@ describe('the shared state: stateless runs do what a run with a ledger does', ()
         'only the deleted note is touched: no body moves between same-titled pages',
       );
       assert.ok(stateNodes(f.em.admin.dump().nodes).length >= 2, 'the state lives in the knowledge base');
+    });
+  });
+});
+
+describe('the shared state across several documents', () => {
+  test('sources filling several state documents: each new one is written whole and only the newest read back; a fresh checkout sends nothing; the next source is appended to the newest', async () => {
+    await withSyncFixture(async (f) => {
+      // Text that does not compress (the sources are deflated): each note's own digits, as words.
+      const paragraph = (n: number, i: number): string => `Paragraph ${i} of note ${n}: ${createHash('sha256').update(`${n}/${i}`).digest('base64').repeat(4).match(/.{1,9}/g)?.join(' ')}`;
+      for (let n = 0; n < 100; n += 1) await f.write(`notes/n${n}.md`, `# Note ${n}\n\n${Array.from({ length: 8 }, (_, i) => paragraph(n, i)).join('\n\n')}\n`);
+      await ciRun(f);
+      await assertMirrored(f, []);
+      const sourcesDocs = (): DumpedNode[] => stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-sources-')).sort((a, b) => a.title.localeCompare(b.title));
+      const made = sourcesDocs();
+      assert.ok(made.length >= 3, `the sources fill ${made.length} documents`);
+      for (const doc of made.slice(0, -1)) assert.deepEqual(f.em.admin.callsOn(doc.dentryUuid), { overwriteContent: 1 }, `${doc.title}: one overwrite, nothing else`);
+      assert.deepEqual(f.em.admin.callsOn(made.at(-1)?.dentryUuid ?? ''), { overwriteContent: 1, readBlocks: 1 }, 'the newest is read back for the next append');
+
+      const rerun = await ciRun(f);
+      assert.equal(writes(rerun), 0, `an unchanged fresh checkout writes nothing: ${JSON.stringify(rerun.report?.callsByEndpoint)}`);
+
+      await f.write('notes/n7.md', '# Note 7\n\nRewritten, short.\n');
+      f.em.admin.resetCalls();
+      await ciRun(f);
+      await assertMirrored(f, []);
+      assert.equal(sourcesDocs().length, made.length, 'no new sources document for one small source');
+      assert.equal(f.em.admin.callsOn(made.at(-1)?.dentryUuid ?? '').appendText, 1, 'appended to the newest');
     });
   });
 });
