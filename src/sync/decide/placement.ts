@@ -5,8 +5,9 @@ import type { Action, Layout, LocalEntry, RecordEntry, RemoteDoc } from './types
 /** The local folder a document belongs to: its directory, or the top for a flat knowledge base. */
 export function folderOf(path: string, layout: Layout): string {
   if (layout === 'flat') return '';
-  const dir = posix.dirname(path);
-  return dir === '.' ? '' : dir;
+  // posix.dirname for the relative, normalised paths kbsync keeps, without its per-call work (every settled row asks).
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
 }
 
 /** The title a local file gets in a flat knowledge base: its path without `.md`, so it stays unique. */
