@@ -4,29 +4,13 @@ import { plan } from '../../../src/sync/decide/plan.js';
 import { isSettled, type SettlePlace } from '../../../src/sync/decide/settled.js';
 import { held } from '../../../src/sync/decide/held.js';
 import type { LocalEntry, PlanInput, RecordEntry } from '../../../src/sync/decide/types.js';
-import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId } from '../../../src/model/ids.js';
+import { asTreeNodeId, type TreeNodeId } from '../../../src/model/ids.js';
+import { record as recordAt, ROOT } from './record.js';
 
-const ROOT = asTreeNodeId('root');
 const TEAM = asTreeNodeId('team-folder');
 
-function record(path: string, over: Partial<RecordEntry> = {}): RecordEntry {
-  return {
-    path,
-    docKey: asDocKey(`dk-${path}`),
-    nodeId: asCreationNodeId(`n-${path}`),
-    treeNodeId: asTreeNodeId(`dk-${path}`),
-    parentTreeNodeId: path.startsWith('team/') ? TEAM : ROOT,
-    localHash: `h-${path}`,
-    ino: 0,
-    remoteTitle: path.replace(/\.md$/, ''),
-    remoteModifiedTime: '2026-11-22T10:00Z',
-    remoteBlocksHash: `rb-${path}`,
-    recheck: false,
-    origin: 'created',
-    held: null,
-    ...over,
-  };
-}
+/** A record of a document kbsync created, in the folder its path names. */
+const record = (path: string, over: Partial<RecordEntry> = {}): RecordEntry => recordAt(path, { parentTreeNodeId: path.startsWith('team/') ? TEAM : ROOT, ...over });
 
 /** The row the ledger's narrow read gives for a record (DocumentStat's settle columns). */
 const rowOf = (r: RecordEntry, conflict = false) => ({
