@@ -1,5 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Got } from 'got';
 import { redact } from '../secrets.js';
 
@@ -36,7 +36,21 @@ export type HttpOutcome =
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 // One keep-alive pool per process: connection setup would otherwise cost more than many calls.
-const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+type Agents = { readonly http: HttpAgent; readonly https: HttpsAgent };
+let agents: Promise<Agents> | undefined;
+let made: Agents | undefined;
+
+/**
+ * Made with the first request, like got: loading node:https (and TLS with it) at startup cost a run that
+ * sends nothing (a no-op push, --help) tens of milliseconds.
+ */
+function keepAliveAgents(): Promise<Agents> {
+  agents ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => {
+    made = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    return made;
+  });
+  return agents;
+}
 
 /**
  * Idle connections older than this are closed before the next request instead of reused. A server closes
@@ -49,7 +63,7 @@ let lastActivity = Date.now();
 
 function dropStaleConnections(now: number): void {
   if (now - lastActivity > IDLE_REUSE_MS) {
-    for (const pool of [agent.http, agent.https]) for (const sockets of Object.values(pool.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    for (const pool of made ? [made.http, made.https] : []) for (const sockets of Object.values(pool.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
   lastActivity = now;
 }
@@ -78,7 +92,7 @@ export class Transport {
    * run with nothing to send (a no-op push, --help) should not pay for it.
    */
   #client(): Promise<LoadedGot> {
-    this.#got ??= import('got').then(({ default: got, RequestError }) => ({
+    this.#got ??= Promise.all([import('got'), keepAliveAgents()]).then(([{ default: got, RequestError }, agent]) => ({
       isRequestError: (error: unknown): error is { code: string } => error instanceof RequestError,
       got: got.extend({
         agent,

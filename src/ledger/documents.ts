@@ -16,11 +16,13 @@ import {
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
-import type { DocumentPatch, DocumentRecord, DocumentSummary } from './types.js';
+import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary } from './types.js';
 
 type Row = Record<string, unknown>;
 
 const SUMMARY_SELECT = `SELECT ${SUMMARY_COLUMNS.map((c) => c.column).join(', ')} FROM documents`;
+const STAT_SELECT = `SELECT path, local_hash, stat_size, stat_mtime_ms, stat_ino, parent_tree_node_id, remote_title, node_id IS NOT NULL,
+  held_code IS NOT NULL OR conflict <> 0 OR images_sent IS NOT NULL FROM documents`;
 const FULL_SELECT = `SELECT ${selectList(SUMMARY_COLUMNS, 'd')}, ${selectList(BODY_COLUMNS, 'b')}
   FROM documents d JOIN document_bodies b ON b.document_id = d.id`;
 const assignments = (columns: readonly Column[]) => columns.map((c) => `${c.column} = @${c.field}`).join(', ');
@@ -73,6 +75,22 @@ export class DocumentsRepo {
    */
   allSummaries(): DocumentSummary[] {
     return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
+  }
+
+  /** The summaries of these paths (those recorded), sorted by path like `allSummaries`. */
+  summaries(paths: readonly string[]): DocumentSummary[] {
+    if (paths.length === 0) return [];
+    const rows = this.#sql.raw(`${SUMMARY_SELECT} WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path`).all(JSON.stringify(paths)) as unknown[][];
+    return rows.map(decodeRawSummary);
+  }
+
+  /**
+   * Every row's DocumentStat, unsorted: a few columns instead of the summary's 25, so a push that finds
+   * nearly every file unchanged reads the full summaries of the rest only (`summary`).
+   */
+  allStats(): DocumentStat[] {
+    const rows = this.#sql.raw(STAT_SELECT).all() as [string, string, number, number, number, TreeNodeId, string, number, number][];
+    return rows.map((v) => ({ path: v[0], localHash: v[1], statSize: v[2], statMtimeMs: v[3], statIno: v[4], parentTreeNodeId: v[5], remoteTitle: v[6], created: v[7] === 1, marked: v[8] === 1 }));
   }
 
   count(): number {

@@ -78,6 +78,17 @@ export type DocumentBody = {
 /** One synced document: the last state both sides agreed on. */
 export type DocumentRecord = DocumentSummary & DocumentBody;
 
+/**
+ * The narrowest read of a row, for every row of a large ledger on every push: the stat fingerprint and hash
+ * the fast path compares, where the document sits, and whether the row holds anything that asks for a decision.
+ */
+export type DocumentStat = Pick<DocumentSummary, 'path' | 'localHash' | 'statSize' | 'statMtimeMs' | 'statIno' | 'parentTreeNodeId' | 'remoteTitle'> & {
+  /** The row has a creation nodeId (kbsync created the document, so it may move it). */
+  readonly created: boolean;
+  /** The row holds a hold, a conflict or the images its document was sent with: only its full summary can say what they mean. */
+  readonly marked: boolean;
+};
+
 /** Fields `documents.update` may change; the path changes only through `rename`. */
 export type DocumentPatch = Partial<Omit<DocumentRecord, 'path'>>;
 

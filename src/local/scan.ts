@@ -53,6 +53,8 @@ export type LocalScan = {
 export type ScanFs = {
   readdir(dir: string): Promise<Dirent[]>;
   lstat(file: string): Promise<Stats>;
+  /** lstat without a promise, where the file system has one: the walk then stats each file in its loop. */
+  lstatSync?(file: string): Stats;
   readFile(file: string): Promise<string>;
 };
 
@@ -63,22 +65,16 @@ export type ScanOptions = FilterOptions & {
 };
 
 /**
- * lstat runs synchronously: a stat served from the kernel's cache takes microseconds, while the
- * promise form costs about three times as much main-thread time (a thread-pool round trip and a
- * promise per file), which made it most of a no-op sync of 10,000 files. The event loop still gets
- * a turn at every folder (readdir stays asynchronous), so a folder blocks it for well under a millisecond.
+ * lstat runs synchronously, in the folder's loop: a stat served from the kernel's cache takes
+ * microseconds, while the promise form costs about three times as much main-thread time (a thread-pool
+ * round trip and a promise per file), which made it most of a no-op sync of 10,000 files; a task and a
+ * promise per file for the synchronous call still cost a tenth of a no-op's walk. The event loop still
+ * gets a turn at every folder (readdir stays asynchronous), so a folder blocks it for well under a millisecond.
  */
-const lstatNow = (file: string): Promise<Stats> => {
-  try {
-    return Promise.resolve(lstatSync(file));
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
-};
-
 const nodeFs: ScanFs = {
   readdir: (dir) => fsp.readdir(dir, { withFileTypes: true }),
-  lstat: lstatNow,
+  lstat: (file) => fsp.lstat(file),
+  lstatSync: (file) => lstatSync(file),
   readFile: (file) => fsp.readFile(file, 'utf8'),
 };
 
@@ -106,17 +102,33 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
     problems.push({ path: rel, code, reason: `${what}: ${messageOf(error)}` });
   };
 
+  const statFailed = (rel: string, error: unknown): void => {
+    // Gone between readdir and lstat: it was deleted just now, which is what a rescan would see.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem(rel, error, 'cannot stat file');
+  };
+  const addFile = (rel: string, key: string, into: LocalFile[], stat: Stats): void => {
+    if (!stat.isFile()) return; // replaced by something else mid-scan; the next scan sees it
+    into.push({ path: rel, key, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev });
+  };
   const statFile = async (abs: string, rel: string, key: string, into: LocalFile[]): Promise<void> => {
     let stat: Stats;
     try {
       stat = await fs.lstat(abs);
     } catch (error) {
-      // Gone between readdir and lstat: it was deleted just now, which is what a rescan would see.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem(rel, error, 'cannot stat file');
+      statFailed(rel, error);
       return;
     }
-    if (!stat.isFile()) return; // replaced by something else mid-scan; the next scan sees it
-    into.push({ path: rel, key, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev });
+    addFile(rel, key, into, stat);
+  };
+  const statFileNow = (lstatNow: (file: string) => Stats, abs: string, rel: string, key: string, into: LocalFile[]): void => {
+    let stat: Stats;
+    try {
+      stat = lstatNow(abs);
+    } catch (error) {
+      statFailed(rel, error);
+      return;
+    }
+    addFile(rel, key, into, stat);
   };
 
   /** Reads one folder and stats its files; returns the subfolders to walk next. */
@@ -140,9 +152,11 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
     }
     const subfolders: Array<[string, string]> = [];
     const work: Array<() => Promise<void>> = [];
+    // abs is resolved already: a name is appended, not normalised again for every entry.
+    const prefix = abs.endsWith(path.sep) ? abs : `${abs}${path.sep}`;
     for (const entry of entries) {
       const childRel = join(rel, entry.name);
-      const childAbs = path.join(abs, entry.name);
+      const childAbs = `${prefix}${entry.name}`;
       const key = childRel.normalize('NFC');
       if (entry.name.includes('\\') && (entry.isDirectory() || /\.md$/i.test(entry.name))) {
         // A backslash is a folder separator on Windows: such a path can be neither recorded nor written back everywhere.
@@ -164,8 +178,10 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
       } else {
         const verdict = tree.ignores(key, false) ? 'ignored' : filter.fileVerdict(key);
         if (verdict === 'ignored') continue;
-        if (entry.isFile()) work.push(() => statFile(childAbs, childRel, key, verdict === 'conflict' ? conflictCopies : files));
-        else skipped.push({ path: childRel, reason: 'not a regular file (device, pipe or socket)' });
+        const into = verdict === 'conflict' ? conflictCopies : files;
+        if (!entry.isFile()) skipped.push({ path: childRel, reason: 'not a regular file (device, pipe or socket)' });
+        else if (fs.lstatSync) statFileNow(fs.lstatSync, childAbs, childRel, key, into);
+        else work.push(() => statFile(childAbs, childRel, key, into));
       }
     }
     await runPool(work, STATS_PER_FOLDER);

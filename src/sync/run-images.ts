@@ -34,9 +34,12 @@ export type SentBody = { readonly path: string; readonly body: string; readonly 
 
 /** The bodies of the files this run sends (or may: the decision reads the document first), each read once for every image step. */
 export function sentBodies(observation: Observation): SentBody[] {
+  const paths = sentPaths(observation);
+  // A run that sends nothing (a no-op) needs no index of the tree's files.
+  if (paths.length === 0) return [];
   const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text });
   // A file that cannot be read now is the action's own business: it reads the file again and says why.
-  return sentPaths(observation).flatMap((path) => {
+  return paths.flatMap((path) => {
     const file = tree.bodyOf(path);
     return file ? [{ path, ...file }] : [];
   });

@@ -6,12 +6,13 @@ import type { Action, Guards, PlanInput, Refusal } from './types.js';
  * who deleted everything.
  */
 export function emptySideRefusal(input: PlanInput): Refusal | undefined {
-  if (input.guards.force || input.records.size === 0) return undefined;
+  const synced = syncedCount(input);
+  if (input.guards.force || synced === 0) return undefined;
   if (input.local.size === 0 && input.mode !== 'pull') {
     return {
       code: 'EMPTY_LOCAL',
       message:
-        `The local folder holds no Markdown files, but ${input.records.size} were synced before. ` +
+        `The local folder holds no Markdown files, but ${synced} were synced before. ` +
         'Nothing was deleted. If the folder is on a drive that is not mounted, mount it; ' +
         'if you really removed every file, run again with --force.',
     };
@@ -20,13 +21,16 @@ export function emptySideRefusal(input: PlanInput): Refusal | undefined {
     return {
       code: 'EMPTY_REMOTE',
       message:
-        `The knowledge base shows no documents under the synced folder, but ${input.records.size} were synced before. ` +
+        `The knowledge base shows no documents under the synced folder, but ${synced} were synced before. ` +
         'Nothing was deleted locally. Check workspaceId and remoteFolder in the config; ' +
         'if everything was really deleted in the knowledge base, run again with --force.',
     };
   }
   return undefined;
 }
+
+/** Documents synced before this run: the records planned and those left out as settled. */
+export const syncedCount = (input: Pick<PlanInput, 'records' | 'settled'>): number => input.records.size + (input.settled?.size ?? 0);
 
 const destructive = new Set<Action['kind']>(['delete-remote', 'trash-local']);
 

@@ -1,16 +1,34 @@
 import { posix } from 'node:path';
+import type { TreeNodeId } from '../../model/ids.js';
 import type { Action, Layout, LocalEntry, RecordEntry, RemoteDoc } from './types.js';
 
 /** The local folder a document belongs to: its directory, or the top for a flat knowledge base. */
 export function folderOf(path: string, layout: Layout): string {
   if (layout === 'flat') return '';
-  const dir = posix.dirname(path);
-  return dir === '.' ? '' : dir;
+  // posix.dirname for the relative, normalised paths kbsync keeps, without its per-call work (every settled row asks).
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
 }
 
 /** The title a local file gets in a flat knowledge base: its path without `.md`, so it stays unique. */
 export function flatTitle(path: string): string {
   return path.replace(/\.md$/i, '');
+}
+
+/**
+ * Does the document sit where the file's path asks for (its folder, and in a flat layout its title)?
+ * Undefined when the folder is not known to this run (no listing, not in the ledger): nothing is moved then.
+ */
+export function fitsPlace(
+  where: { readonly layout: Layout; readonly folderIds: ReadonlyMap<string, TreeNodeId>; readonly remote: { readonly rootId: TreeNodeId } | undefined },
+  record: Pick<RecordEntry, 'parentTreeNodeId' | 'remoteTitle'>,
+  path: string,
+): boolean | undefined {
+  if (where.layout === 'flat') return record.parentTreeNodeId === (where.remote?.rootId ?? record.parentTreeNodeId) && record.remoteTitle === flatTitle(path);
+  const parent = where.folderIds.get(folderOf(path, where.layout));
+  if (parent !== undefined) return parent === record.parentTreeNodeId;
+  // A listed tree without that folder: it must be made, so the document is elsewhere.
+  return where.remote ? false : undefined;
 }
 
 /** The longest title the service takes (the emulator's limit; the real one is not published, and this is a common one). */

@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
-import { emptySideRefusal, massDeleteRefusal } from './guards.js';
+import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
 import { held, holdStands } from './held.js';
-import { assignTitles, compare, fitTitle, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
@@ -27,7 +27,8 @@ export function plan(given: PlanInput): Plan {
   const notices: Notice[] = [];
 
   const records = [...input.records.values()];
-  const unrecorded = [...input.local.values()].filter((entry) => !input.records.has(entry.path));
+  const unrecorded: LocalEntry[] = [];
+  for (const entry of input.local.values()) if (!input.records.has(entry.path) && !input.settled?.has(entry.path)) unrecorded.push(entry);
   const moves = detectMoves(
     records.filter((record) => !input.local.has(record.path)),
     unrecorded,
@@ -142,7 +143,7 @@ export function plan(given: PlanInput): Plan {
   placeUnrecorded(input, unrecorded.filter((entry) => !movedTo.has(entry.path)), records, actions, holdBack);
 
   const ordered = actions.sort((a, b) => compare(pathOf(a), pathOf(b)));
-  const deleteRefusal = massDeleteRefusal(ordered, input.records.size, input.guards);
+  const deleteRefusal = massDeleteRefusal(ordered, syncedCount(input), input.guards);
   if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal };
   return { actions: ordered, pending, notices, refusal: undefined };
 }
@@ -158,18 +159,6 @@ function decide(local: Side, remote: RemoteSide): Decision {
   if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'missing' ? 'trash-local' : remote === 'changed' ? 'pull' : 'check';
   if (local === 'changed') return remote === 'changed' ? 'merge' : remote === 'missing' ? 'recreate' : 'push';
   return remote === 'changed' ? 'restore' : remote === 'missing' ? 'forget' : 'delete-remote';
-}
-
-/**
- * Does the document sit where the file's path asks for (its folder, and in a flat layout its title)?
- * Undefined when the folder is not known to this run (no listing, not in the ledger): nothing is moved then.
- */
-function fitsPlace(input: PlanInput, record: RecordEntry, path: string): boolean | undefined {
-  if (input.layout === 'flat') return record.parentTreeNodeId === (input.remote?.rootId ?? record.parentTreeNodeId) && record.remoteTitle === flatTitle(path);
-  const parent = input.folderIds.get(folderOf(path, input.layout));
-  if (parent !== undefined) return parent === record.parentTreeNodeId;
-  // A listed tree without that folder: it must be made, so the document is elsewhere.
-  return input.remote ? false : undefined;
 }
 
 /**
@@ -234,6 +223,9 @@ function placeUnrecorded(
   actions: Action[],
   holdBack: (path: string, reason: string) => void,
 ): void {
+  // Nothing to pair (every file recorded, nothing listed to pull): skip indexing every record's title and key,
+  // which a no-op of a large tree would otherwise pay on each run.
+  if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
   const titles = assignTitles(unrecorded, records, input.layout);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
   const sharedByKey = new Map([...(input.shared?.values() ?? [])].map((record) => [record.docKey as string, record]));

@@ -111,6 +111,12 @@ export type PlanInput = {
   readonly shared?: ReadonlyMap<string, RecordEntry>;
   /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
   readonly stateless?: boolean;
+  /**
+   * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
+   * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has
+   * no unrecorded local file.
+   */
+  readonly settled?: ReadonlySet<string>;
   /** Records whose conflict copy is still there: held until a person settles them (kbsync resolve). */
   readonly openConflicts?: ReadonlySet<string>;
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */

@@ -21,21 +21,26 @@ export type LocalObservation = {
   readonly touched: LocalFile[];
 };
 
+/** What the stat fast path reads of a ledger row (a DocumentSummary or the narrower DocumentStat). */
+export type RowStat = Pick<DocumentSummary, 'localHash' | 'statSize' | 'statMtimeMs' | 'statIno'>;
+
+/** The stat fast path: size, mtime and inode as recorded, so the file's bytes are taken as the ledger's hash. */
+export function statUnchanged(row: RowStat | undefined, file: LocalFile): row is RowStat {
+  return row !== undefined && row.statSize === file.size && row.statMtimeMs === file.mtimeMs && row.statIno === file.ino;
+}
+
 /**
  * Turns a scan into planner entries. The stat fast path: a file whose size, mtime and inode match
  * the ledger is not read; its hash is the ledger's. Only new and changed files are read and hashed.
  */
-export async function observeLocal(
-  scan: LocalScan,
-  summaries: ReadonlyMap<string, DocumentSummary>,
-): Promise<LocalObservation> {
+export async function observeLocal(scan: LocalScan, summaries: ReadonlyMap<string, RowStat>): Promise<LocalObservation> {
   const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] };
   const limit = createLimit(16);
   const reads: Promise<void>[] = [];
   for (const file of scan.files) {
     const summary = summaries.get(file.path);
     // Decided synchronously: an unchanged file (nearly all of them in a no-op run) costs no promise and no queue slot.
-    if (summary && summary.statSize === file.size && summary.statMtimeMs === file.mtimeMs && summary.statIno === file.ino) {
+    if (statUnchanged(summary, file)) {
       observation.entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
     } else reads.push(limit(() => readEntry(scan.root, file, summary, observation)));
   }
@@ -43,7 +48,7 @@ export async function observeLocal(
   return observation;
 }
 
-async function readEntry(root: string, file: LocalFile, summary: DocumentSummary | undefined, into: LocalObservation): Promise<void> {
+async function readEntry(root: string, file: LocalFile, summary: RowStat | undefined, into: LocalObservation): Promise<void> {
   let text: TextFile;
   try {
     text = await readTextFile(join(root, file.path), { displayPath: file.path });

@@ -11,6 +11,7 @@ import type { Guards, Layout, LocalEntry, Plan, RecordEntry, RemoteSnapshot, Syn
 import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
+import { readRows, recordedRows } from './recorded.js';
 import { decodeSentImages } from '../../images/sent.js';
 
 export type ObserveOptions = {
@@ -41,6 +42,8 @@ export type Observation = {
   readonly local: LocalObservation;
   readonly summaries: ReadonlyMap<string, DocumentSummary>;
   readonly records: ReadonlyMap<string, RecordEntry>;
+  /** Recorded files planned as nothing to do without their records (PlanInput.settled): not in `summaries` or `records`. */
+  readonly settled: ReadonlySet<string>;
   readonly remote: RemoteSnapshot | undefined;
   /** The knowledge base's shared state, read with the listing (undefined: not listed this run). */
   readonly shared: LoadedState | undefined;
@@ -70,10 +73,21 @@ export async function observeAndPlan(
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
-  const summaries = new Map((ledger?.documents.allSummaries() ?? []).map((s) => [s.path, s]));
-  const local = await observeLocal(scan, summaries);
-  const seen = new Set(scan.files.map((file) => file.path));
-  const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
+  // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
+  const rows = readRows(ledger, options.listRemote === 'if-needed');
+  const local = await observeLocal(scan, rows.stats);
+  const seen = new Set<string>();
+  for (const file of scan.files) seen.add(file.path);
+  const unseen: string[] = [];
+  for (const path of rows.stats.keys()) if (!seen.has(path)) unseen.push(path);
+  const ignored = await stillOnDisk(scan.root, unseen);
+
+  let hasUnrecorded = false;
+  for (const path of local.entries.keys()) if (!rows.stats.has(path)) hasUnrecorded = true;
+  const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
+  const rootId = list ? await deps.rootId() : undefined;
+  const knownFolders = ledger?.folders.all() ?? [];
+  const { summaries, settled } = recordedRows(ledger, rows, scan, { settle: !list && !hasUnrecorded, layout: options.layout, folders: knownFolders });
   const records = new Map<string, RecordEntry>();
   /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
   const leftAlone = new Set<string>();
@@ -85,11 +99,6 @@ export async function observeAndPlan(
     }
     records.set(summary.path, recordEntryOf(summary));
   }
-
-  const hasUnrecorded = [...local.entries.keys()].some((path) => !summaries.has(path));
-  const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
-  const rootId = list ? await deps.rootId() : undefined;
-  const knownFolders = ledger?.folders.all() ?? [];
   // The ledger's folders (and the root) are what the last run listed: the best guess of this listing's length.
   const expected = summaries.size > 0 ? knownFolders.length + 1 : undefined;
   if (rootId) options.onPhase?.({ step: 'listing', folders: 0, expected });
@@ -128,7 +137,7 @@ export async function observeAndPlan(
     folderIds.set('', remote.rootId);
     for (const folder of remote.folders) folderIds.set(folder.localPath, folder.treeNodeId);
   }
-  for (const folder of ledger?.folders.all() ?? []) folderIds.set(folder.path, folder.treeNodeId);
+  for (const folder of knownFolders) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
   const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
@@ -138,10 +147,11 @@ export async function observeAndPlan(
     records,
     remote,
     localFolders: new Set(scan.folders),
-    recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
+    recordedFolders: new Set(knownFolders.map((f) => f.path)),
     folderIds,
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
-    unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
+    unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
+    ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
@@ -149,9 +159,9 @@ export async function observeAndPlan(
     ...(options.retitle ? { retitle: true } : {}),
   });
   // What the run and its previews see as records: the ledger's, and the shared state's for files here.
-  const recordsHere = new Map(records);
+  const recordsHere = sharedByPath && sharedByPath.size > 0 ? new Map(records) : records;
   for (const [path, record] of sharedByPath ?? []) if (local.entries.has(path) && !recordsHere.has(path)) recordsHere.set(path, record);
-  return { scan, local, summaries, records: recordsHere, remote, shared, plan: planned };
+  return { scan, local, summaries, records: recordsHere, settled, remote, shared, plan: planned };
 }
 
 /** Files unchanged since their last sync whose images changed: changed, for the planner (their document is sent again). */
@@ -163,7 +173,7 @@ function markImagesChanged(entries: Map<string, LocalEntry>, records: Iterable<R
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
-function unconfirmedCreates(ledger: Ledger | undefined, present: ReadonlySet<string>): { parentId: TreeNodeId; title: string }[] {
+function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: string): boolean }): { parentId: TreeNodeId; title: string }[] {
   if (!ledger) return [];
   return ledger.intents.unfinished('create').flatMap((intent) => {
     const payload = intent.payload as { readonly title?: unknown; readonly parentId?: unknown } | null;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { scanLocal, type ScanFs } from '../../../src/local/index.js';
 import { KbsyncError } from '../../../src/errors.js';
@@ -114,6 +114,24 @@ describe('scanLocal', () => {
     assert.deepEqual(scan.problems.map((p) => [p.path, p.code]), [['locked', 'PERMISSION_DENIED']]);
     assert.match(scan.problems[0]?.reason ?? '', /cannot read folder/);
     assert.deepEqual(paths(scan.files), ['a.md', 'open/c.md']);
+  });
+
+  test('a file whose lstat fails (in the walk loop or through a promise) is a problem; one gone meanwhile is not', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'a.md': '', 'bad.md': '', 'gone.md': '' });
+    const fail = (file: string): void => {
+      if (file.endsWith('bad.md')) throw Object.assign(new Error(`EIO: i/o error, lstat '${file}'`), { code: 'EIO' });
+      if (file.endsWith('gone.md')) throw Object.assign(new Error(`ENOENT: no such file, lstat '${file}'`), { code: 'ENOENT' });
+    };
+    const base = { readdir: (dir: string) => fsp.readdir(dir, { withFileTypes: true }), readFile: (file: string) => fsp.readFile(file, 'utf8') };
+    const inLoop: ScanFs = { ...base, lstat: () => Promise.reject(new Error('the walk must use lstatSync')), lstatSync: (file) => (fail(file), lstatSync(file)) };
+    const promised: ScanFs = { ...base, lstat: async (file) => (fail(file), fsp.lstat(file)) };
+    for (const fs of [inLoop, promised]) {
+      const scan = await scanLocal(root, { fs });
+      assert.equal(scan.complete, false);
+      assert.deepEqual(scan.problems.map((p) => [p.path, p.code]), [['bad.md', 'FILE_UNREADABLE']]);
+      assert.deepEqual(paths(scan.files), ['a.md']);
+    }
   });
 
   test('a real chmod 000 folder is reported, not taken as empty', { skip: isRoot ? 'root reads every folder' : false }, async (t) => {

@@ -3,30 +3,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { plan } from '../../../src/sync/decide/plan.js';
 import type { Action, LocalEntry, PlanInput, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from '../../../src/sync/decide/types.js';
-import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId } from '../../../src/model/ids.js';
+import { asDocKey, asTreeNodeId, type TreeNodeId } from '../../../src/model/ids.js';
+import { record, ROOT, T0 } from './record.js';
 
-const ROOT = asTreeNodeId('root');
-const T0 = '2026-11-22T10:00Z';
 const T1 = '2026-11-22T10:05Z';
 
-function record(path: string, over: Partial<RecordEntry> = {}): RecordEntry {
-  return {
-    path,
-    docKey: asDocKey(`dk-${path}`),
-    nodeId: asCreationNodeId(`n-${path}`),
-    treeNodeId: asTreeNodeId(`dk-${path}`),
-    parentTreeNodeId: ROOT,
-    localHash: `h-${path}`,
-    ino: 0,
-    remoteTitle: path.replace(/\.md$/, ''),
-    remoteModifiedTime: T0,
-    remoteBlocksHash: `rb-${path}`,
-    recheck: false,
-    origin: 'created',
-    held: null,
-    ...over,
-  };
-}
 const local = (path: string, over: Partial<LocalEntry> = {}): LocalEntry => ({ path, hash: `h-${path}`, ino: 0, ...over });
 const remoteOf = (r: RecordEntry, over: Partial<RemoteDoc> = {}): RemoteDoc => ({
   docKey: r.docKey,

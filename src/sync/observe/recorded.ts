@@ -1,0 +1,58 @@
+import type { DocumentStat, DocumentSummary, FolderRecord, Ledger } from '../../ledger/index.js';
+import type { LocalScan } from '../../local/index.js';
+import type { TreeNodeId } from '../../model/ids.js';
+import { isSettled, type SettlePlace } from '../decide/settled.js';
+import type { Layout } from '../decide/types.js';
+import { statUnchanged, type RowStat } from './observe-local.js';
+
+/**
+ * The ledger's rows as a run first reads them. A run that may list nothing (a push, a daemon's local cycle)
+ * reads only each row's stat (`stats`): when it then lists nothing, full summaries are read only for the rows
+ * plan() must look at, not for every synced file. Any other run reads every summary at once (`full`).
+ */
+export type LedgerRows =
+  | { readonly stats: ReadonlyMap<string, DocumentStat>; readonly full?: undefined }
+  | { readonly stats: ReadonlyMap<string, RowStat>; readonly full: Map<string, DocumentSummary> };
+
+export function readRows(ledger: Ledger | undefined, narrow: boolean): LedgerRows {
+  if (ledger && narrow) {
+    const stats = new Map<string, DocumentStat>();
+    for (const row of ledger.documents.allStats()) stats.set(row.path, row);
+    return { stats };
+  }
+  const full = new Map<string, DocumentSummary>();
+  for (const summary of ledger?.documents.allSummaries() ?? []) full.set(summary.path, summary);
+  return { stats: full, full };
+}
+
+/** Above this many rows to read in full, one query of every summary costs less than one naming each row. */
+const BY_NAME = 512;
+
+/**
+ * The summaries plan() needs, and the files it may leave out (`settled`, see decide/settled.ts). Files are
+ * settled only when `settle` says the run lists nothing and every local file is recorded.
+ */
+export function recordedRows(
+  ledger: Ledger | undefined,
+  rows: LedgerRows,
+  scan: LocalScan,
+  options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[] },
+): { summaries: Map<string, DocumentSummary>; settled: Set<string> } {
+  const settled = new Set<string>();
+  if (rows.full || !ledger) return { summaries: rows.full ?? new Map(), settled };
+  if (options.settle) {
+    const folderIds = new Map<string, TreeNodeId>();
+    for (const folder of options.folders) folderIds.set(folder.path, folder.treeNodeId);
+    const where: SettlePlace = { layout: options.layout, folderIds, remote: undefined };
+    for (const file of scan.files) {
+      const row = rows.stats.get(file.path);
+      if (statUnchanged(row, file) && isSettled(row, where)) settled.add(file.path);
+    }
+  }
+  const summaries = new Map<string, DocumentSummary>();
+  const rest: string[] = [];
+  for (const path of rows.stats.keys()) if (!settled.has(path)) rest.push(path);
+  const read = rest.length > BY_NAME ? ledger.documents.allSummaries().filter((summary) => !settled.has(summary.path)) : ledger.documents.summaries(rest);
+  for (const summary of read) summaries.set(summary.path, summary);
+  return { summaries, settled };
+}
