@@ -50,6 +50,8 @@ export class DaemonRuntime {
     const { config, logger } = context;
     const { client } = createServiceClient(config.service, { env: context.env, cwd: context.configPath ? dirname(context.configPath) : context.cwd, logger });
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
+    // Every cycle reads every row's summary; a save changes one or two of them.
+    ledger.documents.keepSummaries();
     try {
       const meter = new CallMeter(client, ledger);
       const gauge = new WorkGauge(ledger);
