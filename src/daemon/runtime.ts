@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { CallMeter } from './call-meter.js';
 import { WorkGauge } from './work-gauge.js';
 import { HotDocuments } from './hot-documents.js';
+import { IdleMemory } from './idle-memory.js';
 import { LocalSource } from './local-source.js';
 import { Notifier } from './notify.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
@@ -60,7 +61,7 @@ export class DaemonRuntime {
       const watching: { source?: LocalSource } = {};
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
-        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
         settingsOf(config),
       );
       const local = new LocalSource({
