@@ -86,6 +86,11 @@ export class DocumentsRepo {
     return this.#kept ? this.#kept.all() : this.#readSummaries();
   }
 
+  /** The same summaries by path (kept with them by `keepSummaries()`). */
+  summariesByPath(): ReadonlyMap<string, DocumentSummary> {
+    return this.#kept ? this.#kept.byPath() : new Map(this.#readSummaries().map((summary) => [summary.path, summary]));
+  }
+
   #readSummaries(): DocumentSummary[] {
     return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
   }

@@ -15,6 +15,7 @@ export class SummaryCache {
   readonly #readOne: (path: string) => DocumentSummary | undefined;
   #rows: DocumentSummary[] | undefined;
   #index = new Map<string, number>();
+  #byPath = new Map<string, DocumentSummary>();
   #dirty = new Set<string>();
   #dataVersion = -1;
 
@@ -33,22 +34,36 @@ export class SummaryCache {
   reset(): void {
     this.#rows = undefined;
     this.#index = new Map();
+    this.#byPath = new Map();
     this.#dirty = new Set();
   }
 
   /** The summaries sorted by path, as `readAll` gives them. The array is shared: callers must not change it. */
   all(): readonly DocumentSummary[] {
-    if (this.#db.inTransaction) return this.#readAll();
+    return this.#read().rows;
+  }
+
+  /** The same summaries by path. The map is shared: callers must not change it. */
+  byPath(): ReadonlyMap<string, DocumentSummary> {
+    return this.#read().byPath;
+  }
+
+  #read(): { rows: readonly DocumentSummary[]; byPath: ReadonlyMap<string, DocumentSummary> } {
+    if (this.#db.inTransaction) {
+      const rows = this.#readAll();
+      return { rows, byPath: new Map(rows.map((row) => [row.path, row])) };
+    }
     const version = this.#db.pragma('data_version', { simple: true }) as number;
     if (version !== this.#dataVersion) this.reset();
     if (this.#rows && !this.#refresh(this.#rows)) this.reset();
     if (!this.#rows) {
       this.#rows = this.#readAll();
       this.#index = new Map(this.#rows.map((row, i) => [row.path, i]));
+      this.#byPath = new Map(this.#rows.map((row) => [row.path, row]));
       this.#dataVersion = version;
     }
     this.#dirty = new Set();
-    return this.#rows;
+    return { rows: this.#rows, byPath: this.#byPath };
   }
 
   /** Re-reads the written rows in place; false when one is new or gone (the order may have changed). */
@@ -58,6 +73,7 @@ export class SummaryCache {
       const row = this.#readOne(path);
       if (at === undefined || !row) return false;
       rows[at] = row;
+      this.#byPath.set(path, row);
     }
     return true;
   }

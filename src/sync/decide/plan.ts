@@ -234,6 +234,8 @@ function placeUnrecorded(
   actions: Action[],
   holdBack: (path: string, reason: string) => void,
 ): void {
+  // Nothing to place (a daemon's local cycle: every file recorded, nothing listed): skip indexing every record.
+  if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
   const titles = assignTitles(unrecorded, records, input.layout);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
   const sharedByKey = new Map([...(input.shared?.values() ?? [])].map((record) => [record.docKey as string, record]));

@@ -70,7 +70,7 @@ export async function observeAndPlan(
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
-  const summaries = new Map((ledger?.documents.allSummaries() ?? []).map((s) => [s.path, s]));
+  const summaries = ledger?.documents.summariesByPath() ?? new Map<string, DocumentSummary>();
   const local = await observeLocal(scan, summaries);
   const seen = new Set(scan.files.map((file) => file.path));
   const ignored = await stillOnDisk(scan.root, [...summaries.keys()].filter((path) => !seen.has(path)));
@@ -141,7 +141,7 @@ export async function observeAndPlan(
     recordedFolders: new Set((ledger?.folders.all() ?? []).map((f) => f.path)),
     folderIds,
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
-    unconfirmedCreates: unconfirmedCreates(ledger, new Set(local.entries.keys())),
+    unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
@@ -149,7 +149,8 @@ export async function observeAndPlan(
     ...(options.retitle ? { retitle: true } : {}),
   });
   // What the run and its previews see as records: the ledger's, and the shared state's for files here.
-  const recordsHere = new Map(records);
+  // A copy only when the shared state adds to it: `records` is the planner's input, left as it was given.
+  const recordsHere = sharedByPath ? new Map(records) : records;
   for (const [path, record] of sharedByPath ?? []) if (local.entries.has(path) && !recordsHere.has(path)) recordsHere.set(path, record);
   return { scan, local, summaries, records: recordsHere, remote, shared, plan: planned };
 }
@@ -163,7 +164,7 @@ function markImagesChanged(entries: Map<string, LocalEntry>, records: Iterable<R
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
-function unconfirmedCreates(ledger: Ledger | undefined, present: ReadonlySet<string>): { parentId: TreeNodeId; title: string }[] {
+function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: string): boolean }): { parentId: TreeNodeId; title: string }[] {
   if (!ledger) return [];
   return ledger.intents.unfinished('create').flatMap((intent) => {
     const payload = intent.payload as { readonly title?: unknown; readonly parentId?: unknown } | null;

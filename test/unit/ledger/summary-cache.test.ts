@@ -87,6 +87,7 @@ describe('kept summaries (DocumentsRepo.keepSummaries, the daemon)', () => {
         for (const cmd of commands) {
           codeOf(() => apply(kept, kept.path, cmd));
           assert.deepEqual(kept.documents.allSummaries(), fresh.documents.allSummaries(), JSON.stringify(cmd));
+          assert.deepEqual(kept.documents.summariesByPath(), fresh.documents.summariesByPath(), JSON.stringify(cmd));
         }
       }),
       { numRuns: 150 },
