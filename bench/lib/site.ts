@@ -183,9 +183,10 @@ export async function createSettledSite(name: string, shape: TreeShape): Promise
  * is copied, each top folder copied again under the next free names (area-10… for a base of 10), and the
  * ledger given a row per copied file and folder, the base row's with the path and ids changed. Every
  * copied file is byte for byte a synced file, so the re-stat push reads and hashes it, finds it unchanged
- * and records its stat, with no call. Only a push no-op runs on it: the remote side holds the base only.
+ * and records its stat, with no call. Without `remote` the remote side holds the base only, so only a push
+ * no-op runs on it; with `remote` every copy gets a twin in the emulator (`mirrorCopies`), for a daemon.
  */
-export async function scaledSite(name: string, base: Site, factor: number): Promise<Site> {
+export async function scaledSite(name: string, base: Site, factor: number, options: { readonly remote?: boolean } = {}): Promise<Site> {
   const dir = await mkdtemp(join(tmpdir(), `kbsync-bench-${name}-`));
   const forget = removeAtCleanup(dir);
   const run = promisify(execFile);
@@ -215,6 +216,7 @@ export async function scaledSite(name: string, base: Site, factor: number): Prom
           FROM documents copy JOIN documents orig ON copy.doc_key = orig.doc_key || '-x${k}' JOIN document_bodies b ON b.document_id = orig.id`);
       }
     })();
+    if (options.remote) mirrorCopies(db, base.em);
   } finally {
     db.close();
   }
@@ -226,4 +228,50 @@ export async function scaledSite(name: string, base: Site, factor: number): Prom
     throw new Error(`the re-stat push of the scaled ${name} tree made ${restat.report.calls} calls and planned ${restat.report.planned.length} actions; expected none`);
   }
   return site;
+}
+
+/**
+ * Gives every copied folder and document of a scaled ledger (ids ending in -x<k>) a twin in the emulator,
+ * made in process (no calls, no limit) with the original document's body, and records the twin's real ids,
+ * URL and modifiedTime in the copied row: a daemon's sweep then lists exactly what the ledger says (the
+ * block hash ignores block ids, so the copied one holds). The emulator's clock is set back while creating,
+ * as when the base was built, so every modifiedTime is of a minute that is over.
+ */
+function mirrorCopies(db: Database.Database, em: RunningEmulator): void {
+  const dump = em.admin.dump();
+  const markdownOf = new Map(dump.nodes.map((node) => [node.dentryUuid, node.markdown ?? '']));
+  const newIds = new Map<string, string>(); // copied treeNodeId -> the twin's dentryUuid
+  const folderIdAt = new Map<string, string>([['', em.seed.rootNodeId]]);
+  for (const row of db.prepare(`SELECT path, tree_node_id FROM folders WHERE tree_node_id NOT LIKE '%-x%'`).all() as { path: string; tree_node_id: string }[]) folderIdAt.set(row.path, row.tree_node_id);
+  const parentOf = (path: string): string => folderIdAt.get(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '') as string;
+  em.admin.setClockOffset(BUILD_CLOCK_OFFSET_MS);
+  try {
+    db.transaction(() => {
+      const folders = db.prepare(`SELECT path, tree_node_id FROM folders WHERE tree_node_id LIKE '%-x%' ORDER BY length(path), path`).all() as { path: string; tree_node_id: string }[];
+      for (const folder of folders) {
+        // Named as the copy is (area-10), not as the original row says (area-00): one name per parent.
+        const name = folder.path.slice(folder.path.lastIndexOf('/') + 1);
+        const made = em.admin.createDocument({ parentNodeId: parentOf(folder.path), name, folder: true, asUser: em.seed.operatorId });
+        folderIdAt.set(folder.path, made.dentryUuid);
+        newIds.set(folder.tree_node_id, made.dentryUuid);
+        db.prepare('UPDATE folders SET tree_node_id = ?, node_id = ?, remote_title = ? WHERE path = ?').run(made.dentryUuid, made.nodeId, name, folder.path);
+      }
+      const docs = db.prepare(`SELECT path, tree_node_id, remote_title FROM documents WHERE tree_node_id LIKE '%-x%'`).all() as { path: string; tree_node_id: string; remote_title: string }[];
+      const update = db.prepare('UPDATE documents SET doc_key = ?, node_id = ?, tree_node_id = ?, parent_tree_node_id = ?, url = ? WHERE path = ?');
+      for (const doc of docs) {
+        const original = doc.tree_node_id.replace(/-x\d+$/, '');
+        const parent = parentOf(doc.path);
+        const made = em.admin.createDocument({ parentNodeId: parent, name: doc.remote_title, markdown: markdownOf.get(original) ?? '', asUser: em.seed.operatorId });
+        newIds.set(doc.tree_node_id, made.dentryUuid);
+        update.run(made.docKey, made.nodeId, made.dentryUuid, parent, made.url, doc.path);
+      }
+    })();
+  } finally {
+    em.admin.setClockOffset(0);
+  }
+  const times = db.prepare('UPDATE documents SET remote_modified_time = ? WHERE tree_node_id = ?');
+  const twins = new Set(newIds.values());
+  db.transaction(() => {
+    for (const node of em.admin.dump().nodes) if (node.docType === 'DOC' && twins.has(node.dentryUuid)) times.run(node.modifiedTime, node.dentryUuid);
+  })();
 }

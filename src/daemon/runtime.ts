@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { CallMeter } from './call-meter.js';
 import { WorkGauge } from './work-gauge.js';
 import { HotDocuments } from './hot-documents.js';
+import { IdleMemory } from './idle-memory.js';
 import { LocalSource } from './local-source.js';
 import { Notifier } from './notify.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
@@ -50,6 +51,8 @@ export class DaemonRuntime {
     const { config, logger } = context;
     const { client } = createServiceClient(config.service, { env: context.env, cwd: context.configPath ? dirname(context.configPath) : context.cwd, logger });
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
+    // Every cycle reads every row's summary; a save changes one or two of them.
+    ledger.documents.keepSummaries();
     try {
       const meter = new CallMeter(client, ledger);
       const gauge = new WorkGauge(ledger);
@@ -58,7 +61,7 @@ export class DaemonRuntime {
       const watching: { source?: LocalSource } = {};
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
-        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
         settingsOf(config),
       );
       const local = new LocalSource({

@@ -9,6 +9,7 @@ import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
 import { describeFailure, failureKey, logReport, logResult } from './cycle-log.js';
 import type { HotDocuments } from './hot-documents.js';
+import type { IdleMemory } from './idle-memory.js';
 import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
@@ -35,6 +36,8 @@ export type SchedulerDeps = {
   readonly scans: ScanCache;
   /** Milliseconds until the folder has been quiet this long (0 when it is, or when nothing watches it). */
   readonly untilQuiet: (quietMs: number) => number;
+  /** Gives back what a cycle allocated once the daemon is idle again. */
+  readonly memory?: IdleMemory;
 };
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
@@ -93,6 +96,7 @@ export class CycleScheduler {
   stop(): Promise<void> {
     this.#stopped = true;
     this.#timers.clearAll();
+    this.#deps.memory?.stop();
     return this.idle();
   }
 
@@ -133,6 +137,7 @@ export class CycleScheduler {
     const callsBefore = meter.total();
     const listingBefore = meter.endpointCalls('listNodes');
     const probesBefore = meter.endpointCalls('getNode');
+    this.#deps.memory?.busy();
     let ok = true;
     try {
       if (kind === 'probe') await this.#probe();
@@ -158,6 +163,8 @@ export class CycleScheduler {
     const total = meter.persist();
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
+    // A probe allocates next to nothing; the next cycle, if one is due at once, cancels this.
+    if (kind !== 'probe' && !this.#stopped) this.#deps.memory?.idle();
   }
 
   async #sync(kind: 'sweep' | 'local'): Promise<void> {

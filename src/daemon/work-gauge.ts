@@ -5,15 +5,16 @@ export const QUEUE_LENGTH_KEY = 'queue.length';
 
 /**
  * How much work the daemon has waiting: files changed since the running cycle began, plus the actions of
- * that cycle not yet done. Written to the ledger at most once a second (a write per file would cost more
- * than the information is worth), and at every cycle's start and end.
+ * that cycle not yet done. Each write is a durable ledger commit (an fsync), so none is made between a
+ * save and its upload: a change is written a second later at the earliest (the count it has then), and
+ * the end of every cycle is written at once.
  */
 export class WorkGauge {
   readonly #ledger: Ledger;
   readonly #waiting = new Set<string>();
   #remaining = 0;
   #written = -1;
-  #lastWriteAt = 0;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(ledger: Ledger) {
     this.#ledger = ledger;
@@ -21,40 +22,45 @@ export class WorkGauge {
 
   hinted(paths: readonly string[]): void {
     for (const path of paths) this.#waiting.add(path);
-    this.#write(false);
+    this.#later();
   }
 
   /** A cycle began: it covers every change seen so far. */
   cycleStarted(): void {
     this.#waiting.clear();
-    this.#write(true);
+    this.#later();
   }
 
   planned(count: number): void {
     this.#remaining = count;
-    this.#write(true);
+    this.#later();
   }
 
   done(): void {
     this.#remaining = Math.max(0, this.#remaining - 1);
-    this.#write(false);
+    this.#later();
   }
 
   cycleEnded(): void {
     this.#remaining = 0;
-    this.#write(true);
+    this.#flush();
   }
 
   get length(): number {
     return this.#waiting.size + this.#remaining;
   }
 
-  #write(now: boolean): void {
+  #later(): void {
+    // Unref'd: a gauge never keeps the process alive.
+    this.#timer ??= setTimeout(() => this.#flush(), 1000).unref();
+  }
+
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     const length = this.length;
     if (length === this.#written || !this.#ledger.isOpen) return;
-    if (!now && Date.now() - this.#lastWriteAt < 1000 && length !== 0) return;
     this.#ledger.meta.set(QUEUE_LENGTH_KEY, length);
     this.#written = length;
-    this.#lastWriteAt = Date.now();
   }
 }

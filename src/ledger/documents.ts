@@ -16,6 +16,7 @@ import {
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
+import { SummaryCache } from './summary-cache.js';
 import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -41,10 +42,25 @@ const UPSERT_BODY = `INSERT INTO document_bodies (document_id, ${BODY_COLUMNS.ma
 export class DocumentsRepo {
   readonly #db: Database;
   readonly #sql: Statements;
+  /** Set by `keepSummaries()`: a long-running process reads only the rows it wrote since. */
+  #kept: SummaryCache | undefined;
 
   constructor(db: Database, statements: Statements) {
     this.#db = db;
     this.#sql = statements;
+  }
+
+  /**
+   * From now on `allSummaries()` keeps the decoded rows and re-reads only those written since (the daemon,
+   * whose every cycle reads all of them). A one-shot run reads them once or twice and keeps nothing.
+   */
+  keepSummaries(): void {
+    this.#kept ??= new SummaryCache(this.#db, () => this.#readSummaries(), (path) => this.summary(path));
+  }
+
+  /** Whether `allSummaries()` is answered from rows kept in memory (so reading all of them costs little). */
+  get keepsSummaries(): boolean {
+    return this.#kept !== undefined;
   }
 
   get(path: string): DocumentRecord | undefined {
@@ -73,7 +89,16 @@ export class DocumentsRepo {
    * Every record's summary, sorted by path: everything a no-op sync compares (ids, hashes, stat fingerprint,
    * remote time, flags) without reading or parsing the bodies. Read the bodies of one record with `get`.
    */
-  allSummaries(): DocumentSummary[] {
+  allSummaries(): readonly DocumentSummary[] {
+    return this.#kept ? this.#kept.all() : this.#readSummaries();
+  }
+
+  /** The same summaries by path (kept with them by `keepSummaries()`). */
+  summariesByPath(): ReadonlyMap<string, DocumentSummary> {
+    return this.#kept ? this.#kept.byPath() : new Map(this.#readSummaries().map((summary) => [summary.path, summary]));
+  }
+
+  #readSummaries(): DocumentSummary[] {
     return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
   }
 
@@ -100,6 +125,7 @@ export class DocumentsRepo {
   /** Inserts or replaces the record at `record.path`; a docKey or treeNodeId already used by another path is refused. */
   upsert(record: DocumentRecord): void {
     const params = encodeAll(COLUMNS, record, String(record.path));
+    this.#kept?.changed(record.path); // a new path is found missing from the kept rows, which are then read again
     this.#write(record.path, () => {
       const { id } = this.#sql.get(UPSERT_DOCUMENT).get(pick(params, SUMMARY_COLUMNS)) as { id: number };
       this.#sql.get(UPSERT_BODY).run({ id, ...pick(params, BODY_COLUMNS) });
@@ -120,6 +146,7 @@ export class DocumentsRepo {
     const params = encodeAll(columns, patch, path);
     const own = columns.filter((c) => c.table === 'documents');
     const body = columns.filter((c) => c.table === 'document_bodies');
+    if (own.length > 0) this.#kept?.changed(path);
     this.#write(path, () => {
       const id = this.#idOf(path);
       if (own.length > 0) this.#sql.get(`UPDATE documents SET ${assignments(own)} WHERE id = @id`).run({ id, ...pick(params, own) });
@@ -133,6 +160,7 @@ export class DocumentsRepo {
   rename(oldPath: string, newPath: string): void {
     checkRelativePath('a document path', oldPath);
     checkRelativePath('a document path', newPath);
+    this.#kept?.reset();
     this.#write(newPath, () => {
       const id = this.#idOf(oldPath);
       if (oldPath !== newPath) this.#sql.get('UPDATE documents SET path = ? WHERE id = ?').run(newPath, id);
@@ -142,6 +170,7 @@ export class DocumentsRepo {
   /** Moves every record under folder `from` to the same place under folder `to`; returns how many moved. */
   moveFolder(from: string, to: string): number {
     const prefix = `${from}/`;
+    this.#kept?.reset();
     return this.#write(to, () =>
       this.#sql
         .get(
@@ -156,6 +185,7 @@ export class DocumentsRepo {
 
   /** Forgets a record and its bodies; returns whether there was one. */
   remove(path: string): boolean {
+    this.#kept?.reset();
     return this.#sql.get('DELETE FROM documents WHERE path = ?').run(path).changes > 0;
   }
 

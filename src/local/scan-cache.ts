@@ -16,7 +16,7 @@ export type LocalScanner = (root: string, options: ScanOptions) => Promise<Local
  * that failed. The rescan timer and every sweep walk in full too, the safety net for missed events.
  */
 export class ScanCache {
-  #last: { readonly scan: LocalScan; readonly key: string } | undefined;
+  #last: { readonly scan: LocalScan; readonly key: string; readonly index: ReadonlyMap<string, number> } | undefined;
   #hinted = new Set<string>();
 
   /** Paths the watcher says may have changed since the last scan (relative POSIX, on-disk form). */
@@ -34,7 +34,8 @@ export class ScanCache {
     // Hints that arrive during the walk stay for the next cycle: the walk may have passed their file already.
     this.#hinted = new Set();
     const scan = await scanLocal(root, options);
-    this.#last = scan.complete ? { scan, key: keyOf(root, options) } : undefined;
+    // Where each file sits in the list, built once per walk: a hinted cycle replaces entries in place.
+    this.#last = scan.complete ? { scan, key: keyOf(root, options), index: new Map(scan.files.map((file, i) => [file.path, i])) } : undefined;
     return scan;
   };
 
@@ -46,18 +47,20 @@ export class ScanCache {
     this.#hinted = new Set();
     const rootStat = await assertRootDirectory(last.scan.root);
     if (rootStat.dev !== last.scan.rootDev || rootStat.ino !== last.scan.rootIno) return this.full(root, options);
-    const index = new Map(last.scan.files.map((file, i) => [file.path, i]));
-    const files = [...last.scan.files];
+    const { index } = last;
+    let files: LocalFile[] | undefined; // copied on the first change: the last scan handed out stays as it was
     for (const rel of hinted) {
       const i = index.get(rel);
       // A changed image is not one of the scan's files: the cycle finds the documents showing it by their recorded images.
       if (i === undefined && isImageFile(rel) && lstatOrUndefined(path.join(last.scan.root, rel))?.isFile()) continue;
       const stat = i === undefined ? undefined : lstatOrUndefined(path.join(last.scan.root, rel));
       if (i === undefined || !stat?.isFile()) return this.full(root, options);
+      files ??= [...last.scan.files];
       files[i] = { ...(files[i] as LocalFile), size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };
     }
+    if (!files) return last.scan;
     const scan: LocalScan = { ...last.scan, files };
-    this.#last = { scan, key: last.key };
+    this.#last = { ...last, scan };
     return scan;
   };
 }

@@ -67,7 +67,7 @@ export const localFiles = (root: string): Promise<Map<string, string>> =>
 export const isConflictCopy = (rel: string): boolean => isConflictCopyName(rel.split('/').pop() ?? rel);
 
 /** The ledger's document rows, read without taking the lock (call only while no kbsync runs). */
-export function ledgerRows(f: Pick<SyncFixture, 'root'>): DocumentSummary[] {
+export function ledgerRows(f: Pick<SyncFixture, 'root'>): readonly DocumentSummary[] {
   const ledger = openLedger(join(f.root, '.kbsync', 'ledger.sqlite'), { readonly: true });
   try {
     return ledger.documents.allSummaries();

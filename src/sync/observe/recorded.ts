@@ -6,22 +6,22 @@ import type { Layout } from '../decide/types.js';
 import { statUnchanged, type RowStat } from './observe-local.js';
 
 /**
- * The ledger's rows as a run first reads them. A run that may list nothing (a push, a daemon's local cycle)
- * reads only each row's stat (`stats`): when it then lists nothing, full summaries are read only for the rows
- * plan() must look at, not for every synced file. Any other run reads every summary at once (`full`).
+ * The ledger's rows as a run first reads them. A run that may list nothing (a push) reads only each row's
+ * stat (`stats`): when it then lists nothing, full summaries are read only for the rows plan() must look at,
+ * not for every synced file. Any other run, and the daemon (whose summaries are kept in memory between its
+ * cycles), reads every summary at once (`full`).
  */
 export type LedgerRows =
   | { readonly stats: ReadonlyMap<string, DocumentStat>; readonly full?: undefined }
-  | { readonly stats: ReadonlyMap<string, RowStat>; readonly full: Map<string, DocumentSummary> };
+  | { readonly stats: ReadonlyMap<string, RowStat>; readonly full: ReadonlyMap<string, DocumentSummary> };
 
 export function readRows(ledger: Ledger | undefined, narrow: boolean): LedgerRows {
-  if (ledger && narrow) {
+  if (ledger && narrow && !ledger.documents.keepsSummaries) {
     const stats = new Map<string, DocumentStat>();
     for (const row of ledger.documents.allStats()) stats.set(row.path, row);
     return { stats };
   }
-  const full = new Map<string, DocumentSummary>();
-  for (const summary of ledger?.documents.allSummaries() ?? []) full.set(summary.path, summary);
+  const full = ledger?.documents.summariesByPath() ?? new Map<string, DocumentSummary>();
   return { stats: full, full };
 }
 
@@ -37,7 +37,7 @@ export function recordedRows(
   rows: LedgerRows,
   scan: LocalScan,
   options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[] },
-): { summaries: Map<string, DocumentSummary>; settled: Set<string> } {
+): { summaries: ReadonlyMap<string, DocumentSummary>; settled: Set<string> } {
   const settled = new Set<string>();
   if (rows.full || !ledger) return { summaries: rows.full ?? new Map(), settled };
   if (options.settle) {
