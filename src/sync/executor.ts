@@ -50,12 +50,13 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   const results: ActionResult[] = [];
   let stop: { readonly error: unknown } | undefined;
   const io = assessIO(ctx);
+  const stopped = (): boolean => stop !== undefined || options.signal?.aborted === true;
   const run = async (action: Action, inSlot: Slot): Promise<void> => {
     try {
-      if (stop || options.signal?.aborted) return;
-      const result = await carryOut({ ctx, io, births, slot: inSlot }, action, (error) => {
+      const result = await carryOut({ ctx, io, births, slot: inSlot, stopped }, action, (error) => {
         if (stopsTheRun(error)) stop ??= { error };
       });
+      if (!result) return;
       results.push(result);
       options.onResult?.(result);
     } finally {
@@ -71,8 +72,8 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
 /** Runs a task in one of the run's slots; a higher priority is served first. */
 type Slot = <T>(task: () => Promise<T>, priority?: number) => Promise<T>;
 
-/** What carrying out one action works with. */
-type Carrier = { readonly ctx: SyncContext; readonly io: AssessIO; readonly births: Births; readonly slot: Slot };
+/** What carrying out one action works with; `stopped`: no action starts any more (the run is stopping). */
+type Carrier = { readonly ctx: SyncContext; readonly io: AssessIO; readonly births: Births; readonly slot: Slot; readonly stopped: () => boolean };
 
 /** A new body waiting for documents other actions of this run are creating (its links' targets). */
 type Later = { readonly after: Promise<void>; readonly finish: () => Promise<DocOutcome> };
@@ -105,15 +106,19 @@ const stopsTheRun = (error: unknown): boolean =>
 
 const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
 
-async function carryOut(carrier: Carrier, action: Action, onError: (error: unknown) => void): Promise<ActionResult> {
+/** Undefined when the run stopped before the action's turn came: it is left, whole, to the next run. */
+async function carryOut(carrier: Carrier, action: Action, onError: (error: unknown) => void): Promise<ActionResult | undefined> {
   const { ctx, io, slot } = carrier;
   let kind: DecisionKind = action.kind === 'adopt' ? 'link' : action.kind === 'check' ? 'none' : (action.kind as DecisionKind);
   try {
-    const { assessment, step } = await slot(async () => {
+    const started = await slot(async () => {
+      if (carrier.stopped()) return undefined;
       const assessment = await assess(io, action);
       kind = assessment.kind;
       return { assessment, step: await perform(carrier, assessment) };
     });
+    if (!started) return undefined;
+    const { assessment, step } = started;
     const outcome = 'after' in step ? await step.after.then(() => slot(step.finish, LATER_FIRST)) : step;
     const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
     const detail = [outcome.detail, note].filter(Boolean).join('; ');
