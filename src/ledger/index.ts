@@ -8,4 +8,5 @@ export type { FoldersRepo } from './folders.js';
 export type { IntentsJournal } from './intents.js';
 export type { MetaStore } from './meta.js';
 export type { RetirementsRepo, Retirement } from './retirements.js';
+export type { SettledTreeStore } from './settled-tree.js';
 export type * from './types.js';

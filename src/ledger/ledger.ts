@@ -7,6 +7,7 @@ import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
 import { RetirementsRepo } from './retirements.js';
+import { SettledTreeStore } from './settled-tree.js';
 import { Statements } from './statements.js';
 
 /**
@@ -24,6 +25,8 @@ export class Ledger {
   readonly images: ImagesRepo;
   readonly meta: MetaStore;
   readonly retirements: RetirementsRepo;
+  /** The fingerprint of the last tree a push found settled throughout. */
+  readonly settledTree: SettledTreeStore;
   readonly #db: Database;
   readonly #lock: LedgerLock | undefined;
   readonly #onExit: () => void;
@@ -42,6 +45,7 @@ export class Ledger {
     this.images = new ImagesRepo(statements);
     this.meta = new MetaStore(statements);
     this.retirements = new RetirementsRepo(statements);
+    this.settledTree = new SettledTreeStore(statements);
     // A process that exits without close() should still free the ledger for the next run.
     this.#onExit = () => this.#lock?.release();
     process.once('exit', this.#onExit);

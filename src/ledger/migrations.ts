@@ -127,6 +127,25 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN images_sent TEXT;
     `);
   },
+  (db) => {
+    // The tree a push found entirely settled, as a fingerprint of its scan (src/sync/observe/settled-tree.ts):
+    // a push that scans the same fingerprint decides nothing without reading a row. Any change to what a plan
+    // reads (rows, bodies, folders, intents, retirements, images, meta) drops it, in the same transaction as
+    // the change, so it can never stand for a ledger it was not taken with.
+    const tables = ['documents', 'document_bodies', 'folders', 'intents', 'retirements', 'image_urls', 'meta'];
+    const triggers = tables.flatMap((table) =>
+      ['INSERT', 'UPDATE', 'DELETE'].map(
+        (event) => `CREATE TRIGGER settled_tree_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN DELETE FROM settled_tree; END;`,
+      ),
+    );
+    db.exec(`
+      CREATE TABLE settled_tree (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        fingerprint TEXT NOT NULL
+      ) STRICT;
+      ${triggers.join('\n      ')}
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */
