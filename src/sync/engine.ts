@@ -17,7 +17,7 @@ import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run
 import { imageReport, imagesToUpload, prepareImages, runImages, sentBodies } from './run-images.js';
 import type { ImageSettings } from '../images/types.js';
 
-export type SyncOptions = Omit<ObserveOptions, 'listRemote'> & {
+export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly dryRun: boolean;
   readonly links: boolean;
   /** How the docs site addresses the files (site-absolute links). Default: the synced root at `/`. */
@@ -95,7 +95,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   });
   const observation = await observeAndPlan(
     { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
-    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always') },
+    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always'), settledTree: !(options.checkLinks ?? false) },
   );
   const { scan, local, remote, plan: planned } = observation;
   shared = observation.shared;
@@ -173,6 +173,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       if (pruned.files > 0) logger.debug({ ...pruned }, `removed ${pruned.files} backup(s) past the retention`);
     }
     decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
+    // A run that reconciled interrupted work changed the ledger its plan was made from.
+    if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
   }
 
   const links = gate ?? reportLinks();
@@ -203,4 +205,17 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,
   });
+}
+
+/**
+ * A run that found every file settled and then planned, reported and did nothing records its scan's
+ * fingerprint: the next push with the same scan takes that nothing without reading a row (observe/settled-tree.ts).
+ * Anything the ledger then records drops it again.
+ */
+function recordSettledTree(ledger: Ledger, observation: Observation, results: readonly ActionResult[]): void {
+  const tree = observation.settledTree;
+  if (!tree || tree.recorded || results.length > 0) return;
+  const { actions, pending, notices, refusal } = observation.plan;
+  if (actions.length > 0 || pending.length > 0 || notices.length > 0 || refusal) return;
+  ledger.settledTree.record(tree.fingerprint);
 }

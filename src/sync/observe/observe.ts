@@ -12,6 +12,7 @@ import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, recordedRows } from './recorded.js';
+import { treeFingerprint } from './settled-tree.js';
 import { decodeSentImages } from '../../images/sent.js';
 
 export type ObserveOptions = {
@@ -32,6 +33,12 @@ export type ObserveOptions = {
   readonly onPhase?: (phase: ObservePhase) => void;
   /** Lists the folder (default: a full walk); the daemon's scan cache re-stats only what the watcher hinted. */
   readonly scanner?: LocalScanner;
+  /**
+   * May a push whose scan matches the ledger's settled-tree fingerprint (settled-tree.ts) take the empty plan
+   * it stands for, without reading a row? Only a run that needs nothing of the settled files but their plan:
+   * not --check-links, which reads every file.
+   */
+  readonly settledTree?: boolean;
 };
 
 /** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
@@ -48,6 +55,12 @@ export type Observation = {
   /** The knowledge base's shared state, read with the listing (undefined: not listed this run). */
   readonly shared: LoadedState | undefined;
   readonly plan: Plan;
+  /**
+   * The scan's fingerprint (settled-tree.ts) when every file was settled and every row's file was there: a
+   * run that then plans and does nothing records it, and the next push with the same scan plans nothing again
+   * without reading a row.
+   */
+  readonly settledTree?: { readonly fingerprint: string; readonly recorded: boolean };
 };
 
 /**
@@ -73,6 +86,8 @@ export async function observeAndPlan(
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
+  const fingerprint = ledger && options.settledTree ? treeFingerprint(scan, options) : undefined;
+  if (fingerprint !== undefined && ledger?.settledTree.get() === fingerprint) return settledTreeObservation(scan, fingerprint);
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
   const rows = readRows(ledger, options.listRemote === 'if-needed');
   const local = await observeLocal(scan, rows.stats);
@@ -161,7 +176,39 @@ export async function observeAndPlan(
   // What the run and its previews see as records: the ledger's, and the shared state's for files here.
   const recordsHere = sharedByPath && sharedByPath.size > 0 ? new Map(records) : records;
   for (const [path, record] of sharedByPath ?? []) if (local.entries.has(path) && !recordsHere.has(path)) recordsHere.set(path, record);
-  return { scan, local, summaries, records: recordsHere, settled, remote, shared, plan: planned };
+  const everySettled = settled.size === scan.files.length && rows.stats.size === settled.size && local.problems.length === 0 && local.excluded.size === 0;
+  return {
+    scan,
+    local,
+    summaries,
+    records: recordsHere,
+    settled,
+    remote,
+    shared,
+    plan: planned,
+    ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
+  };
+}
+
+/**
+ * The observation of a tree the ledger holds as settled (its fingerprint matched): every file settled, no
+ * record to plan, and the empty plan the run that recorded the fingerprint made from the same scan, options
+ * and ledger. No row is read, and no entry is built per file.
+ */
+function settledTreeObservation(scan: LocalScan, fingerprint: string): Observation {
+  const settled = new Set<string>();
+  for (const file of scan.files) settled.add(file.path);
+  return {
+    scan,
+    local: { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] },
+    summaries: new Map(),
+    records: new Map(),
+    settled,
+    remote: undefined,
+    shared: undefined,
+    plan: { actions: [], pending: [], notices: [], refusal: undefined },
+    settledTree: { fingerprint, recorded: true },
+  };
 }
 
 /** Files unchanged since their last sync whose images changed: changed, for the planner (their document is sent again). */

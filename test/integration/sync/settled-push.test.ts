@@ -2,14 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lstat, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncOptionsOf } from '../../../src/cli/session.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { openLedger } from '../../../src/ledger/index.js';
-import { silentLogger } from '../../../src/log.js';
-import { createServiceClient } from '../../../src/setup/index.js';
-import { runSync } from '../../../src/sync/engine.js';
-import type { SyncReport } from '../../../src/sync/report.js';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { pushInProcess as push, plannedLines as planned } from '../../helpers/in-process-sync.js';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
 
 /**
  * A push that lists nothing plans only the files whose ledger rows it must look at (decide/settled.ts): these
@@ -18,19 +12,6 @@ import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js
 const FILES = 600;
 const pathOf = (i: number): string => `area-${i % 3}/topic-${i % 5}/note-${String(i).padStart(4, '0')}.md`;
 const textOf = (i: number): string => `# Note ${i}\n\nSome text for note ${i}.\n`;
-
-async function push(f: SyncFixture, dryRun = false): Promise<SyncReport> {
-  const { config } = await loadConfig({ path: f.configPath, cwd: f.dir, env: f.env });
-  const { client } = createServiceClient(config.service, { env: f.env, cwd: f.dir, logger: silentLogger });
-  const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
-  try {
-    return await runSync({ client, ledger, logger: silentLogger }, syncOptionsOf(config, { mode: 'push', dryRun, force: false }));
-  } finally {
-    ledger.close();
-  }
-}
-
-const planned = (report: SyncReport): string[] => report.planned.map((p) => `${p.kind} ${p.path}`);
 
 describe('a push among many unchanged files', () => {
   test('a no-op plans nothing; an edit, a same-size same-mtime replacement (new inode) and a new file are planned as before', async () => {
