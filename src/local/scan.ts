@@ -1,4 +1,5 @@
-import { lstatSync, promises as fsp } from 'node:fs';
+import { lstatSync, readdirSync, promises as fsp } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import type { ErrorCode } from '../codes.js';
@@ -52,6 +53,8 @@ export type LocalScan = {
 /** The file-system calls the scanner makes; replaceable so tests can simulate failures. */
 export type ScanFs = {
   readdir(dir: string): Promise<Dirent[]>;
+  /** readdir without a promise, where the file system has one: the walk then reads folders in its own loop. */
+  readdirSync?(dir: string): Dirent[];
   lstat(file: string): Promise<Stats>;
   /** lstat without a promise, where the file system has one: the walk then stats each file in its loop. */
   lstatSync?(file: string): Stats;
@@ -65,14 +68,15 @@ export type ScanOptions = FilterOptions & {
 };
 
 /**
- * lstat runs synchronously, in the folder's loop: a stat served from the kernel's cache takes
- * microseconds, while the promise form costs about three times as much main-thread time (a thread-pool
- * round trip and a promise per file), which made it most of a no-op sync of 10,000 files; a task and a
- * promise per file for the synchronous call still cost a tenth of a no-op's walk. The event loop still
- * gets a turn at every folder (readdir stays asynchronous), so a folder blocks it for well under a millisecond.
+ * lstat and readdir run synchronously, in the walk's loop: a call served from the kernel's cache takes
+ * microseconds, while the promise form costs several times as much main-thread time (a thread-pool round
+ * trip and a promise per call), which made it most of a no-op sync; a folder's thread-pool round trip alone
+ * was a third of a no-op on 1,000 files. The event loop still gets a turn every YIELD_AFTER_MS of walking
+ * (see `walk`), so a daemon's sweep of a large tree never holds up its watcher or its requests for long.
  */
 const nodeFs: ScanFs = {
   readdir: (dir) => fsp.readdir(dir, { withFileTypes: true }),
+  readdirSync: (dir) => readdirSync(dir, { withFileTypes: true }),
   lstat: (file) => fsp.lstat(file),
   lstatSync: (file) => lstatSync(file),
   readFile: (file) => fsp.readFile(file, 'utf8'),
@@ -135,7 +139,7 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
   const visit = async (abs: string, rel: string): Promise<Array<[abs: string, rel: string]>> => {
     let entries: Dirent[];
     try {
-      entries = await fs.readdir(abs);
+      entries = fs.readdirSync ? fs.readdirSync(abs) : await fs.readdir(abs);
     } catch (error) {
       if (rel === '') throw rootUnreadable(absRoot, error);
       problem(rel, error, 'cannot read folder');
@@ -188,9 +192,15 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
     return subfolders;
   };
 
+  let turnAt = performance.now();
   const walk = async (abs: string, rel: string): Promise<void> => {
     // The folder's slot is released before its subfolders are walked, so nesting cannot deadlock.
     const subfolders = await folderSlots(() => visit(abs, rel));
+    // Synchronous calls and resolved promises never leave the microtask queue: give timers and I/O their turn.
+    if (performance.now() - turnAt > YIELD_AFTER_MS) {
+      await nextTurn();
+      turnAt = performance.now();
+    }
     await Promise.all(subfolders.map(([childAbs, childRel]) => walk(childAbs, childRel)));
   };
 
@@ -236,5 +246,7 @@ function rootUnreadable(root: string, error: unknown): InputError {
 }
 
 const STATS_PER_FOLDER = 16;
+/** The longest the walk runs before the event loop gets a turn. */
+const YIELD_AFTER_MS = 10;
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
