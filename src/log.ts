@@ -1,9 +1,54 @@
 import { createRequire } from 'node:module';
-import pino, { type Logger } from 'pino';
+import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
 import { redact } from './secrets.js';
 import { terminal, type Terminal } from './terminal.js';
 
-export type { Logger };
+type Method = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/** What kbsync asks of a logger: pino's methods and its level (a pino logger is one). */
+export type Logger = Pick<PinoLogger, Method> & { level: string };
+
+const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+// For what is loaded only when needed (pino, pino-pretty): CommonJS packages, required in this module's place.
+const require = createRequire(import.meta.url);
+
+/**
+ * pino is made when the first line at an enabled level is logged: loading it and its dependencies is about
+ * a tenth of a no-op sync's whole run, which at the default level (warn, for `sync`) usually logs nothing.
+ * Lines are pino's own from then on, formatted and redacted alike.
+ */
+function lazyLogger(level: string, make: (level: string) => PinoLogger): Logger {
+  // An unknown level fails as pino fails on it, at once, not at the first line.
+  if (!(level in LEVELS)) make(level);
+  let current = level;
+  let real: PinoLogger | undefined;
+  const method = (name: Method): LogFn =>
+    ((...args: Parameters<LogFn>) => {
+      if ((LEVELS[name] ?? 0) < (LEVELS[current] ?? 0)) return;
+      real ??= make(current);
+      real[name](...args);
+    }) as LogFn;
+  return {
+    get level() {
+      return current;
+    },
+    set level(next: string) {
+      if (!(next in LEVELS)) make(next);
+      current = next;
+      if (real) real.level = next;
+    },
+    trace: method('trace'),
+    debug: method('debug'),
+    info: method('info'),
+    warn: method('warn'),
+    error: method('error'),
+    fatal: method('fatal'),
+  };
+}
+
+const pino = (options: LoggerOptions, destination?: NodeJS.WritableStream | { write(line: string): void }): PinoLogger =>
+  (require('pino') as (options: LoggerOptions, destination?: unknown) => PinoLogger)(options, destination);
 
 export type LogOptions = {
   readonly level?: string;
@@ -22,7 +67,7 @@ type Prettify = (line: string) => string;
  * needed, and not paid for, in scripts, CI and journald).
  */
 function prettifier(color: boolean, detailed: boolean): Prettify {
-  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as { prettyFactory: (options: object) => Prettify };
+  const { prettyFactory } = require('pino-pretty') as { prettyFactory: (options: object) => Prettify };
   return prettyFactory({
     colorize: color,
     ignore: 'pid,hostname',
@@ -46,12 +91,14 @@ export function createLogger(options: LogOptions = {}): Logger {
     },
   };
   const formatters = { log: (object: Record<string, unknown>) => JSON.parse(redact(JSON.stringify(object))) as Record<string, unknown> };
-  if (options.destination) return pino({ level, hooks, formatters, base: { pid: process.pid } }, options.destination);
-  const format = pretty ? prettifier(out.color, level === 'debug' || level === 'trace') : (line: string) => line;
-  // Through the terminal, so a log line is never drawn over (or under) a progress line.
-  const destination = { write: (line: string) => out.err(format(line)) };
-  return pino({ level, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, destination);
+  const { destination } = options;
+  if (destination) return lazyLogger(level, (now) => pino({ level: now, hooks, formatters, base: { pid: process.pid } }, destination));
+  return lazyLogger(level, (now) => {
+    const format = pretty ? prettifier(out.color, now === 'debug' || now === 'trace') : (line: string) => line;
+    // Through the terminal, so a log line is never drawn over (or under) a progress line.
+    return pino({ level: now, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, { write: (line: string) => out.err(format(line)) });
+  });
 }
 
 /** A logger that drops everything: for library use and tests that do not look at logs. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+export const silentLogger: Logger = lazyLogger('silent', (level) => pino({ level }));
