@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { SafetyError } from '../errors.js';
@@ -84,13 +84,16 @@ function isHeld(lock: LockFile): boolean {
   return lock.hostname !== hostname() || isProcessAlive(lock.pid, lock.startedAt);
 }
 
-/** Writes the whole content under a temporary name, then links it into place: readers never see half a lock. */
+/**
+ * Writes the whole content under a temporary name, then links it into place: readers never see half a lock.
+ * Not fsync'd: a lock only matters while its process runs, and after a power loss none does. A lock the
+ * crash left empty reads as unreadable and is taken over with a warning, like any stale lock.
+ */
 function createExclusive(path: string, content: string): boolean {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
   const fd = openSync(temp, 'wx', 0o600);
   try {
     writeSync(fd, content);
-    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
