@@ -47,7 +47,8 @@ test('at a terminal: a line per file as it finishes, retry warnings in the middl
       assert.ok(!lines.some((line) => /syncing \[|listing the knowledge base|scanning the folder/.test(line)), `no status line is left on screen:\n${lines.join('\n')}`);
       assert.match(lines.at(-1) ?? '', new RegExp(`^Synced: ${FILES} pushed; \\d+ API call\\(s\\) in [\\d.]+ s\\.$`));
     },
-    { emulator: { faults: '5xx=0.3,latency=60,only=overwriteContent,seed=5' } },
+    // listNodes is slowed too, so the listing lasts longer than the status line's redraw interval and is shown.
+    { emulator: { faults: '5xx=0.3,latency=60,only=overwriteContent|listNodes,seed=5' } },
   );
 });
 
