@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { Database } from './sqlite.js';
 import { KbsyncError, SafetyError } from '../errors.js';
 import { LEDGER_APPLICATION_ID, LEDGER_SCHEMA_VERSION } from './migrations.js';
 
@@ -72,7 +72,7 @@ export function integrityCheckReason(path: string, header: Buffer = readHeader(p
 function checkWithSqlite(path: string, reason: string | null): Inspection {
   const sideFilesBefore = SIDE_FILES.filter((suffix) => existsSync(path + suffix));
   let ok = false;
-  let db: Database.Database | undefined;
+  let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     const userVersion = db.pragma('user_version', { simple: true }) as number;

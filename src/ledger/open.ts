@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from './sqlite.js';
 import { InputError, KbsyncError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { corrupt, inspectLedgerFile, isCorruption } from './inspect.js';
@@ -38,7 +38,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   } catch (error) {
     throw asOpenError(file, error);
   }
-  let db: Database.Database | undefined;
+  let db: Database | undefined;
   try {
     if (!inspectLedgerFile(file, { uncleanShutdown: lock?.tookOver ?? false }).exists) createPrivateFile(file);
     db = new Database(file, { fileMustExist: true });
@@ -71,7 +71,7 @@ function openReadonly(file: string, logger: Logger): Ledger {
       hint: 'Run `kbsync sync` once to upgrade it, then try again.',
     });
   }
-  let db: Database.Database | undefined;
+  let db: Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     return new Ledger(db, file, undefined, logger);

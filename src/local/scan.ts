@@ -192,14 +192,14 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
     return subfolders;
   };
 
-  let turnAt = performance.now();
+  let turnAt = Date.now();
   const walk = async (abs: string, rel: string): Promise<void> => {
     // The folder's slot is released before its subfolders are walked, so nesting cannot deadlock.
     const subfolders = await folderSlots(() => visit(abs, rel));
     // Synchronous calls and resolved promises never leave the microtask queue: give timers and I/O their turn.
-    if (performance.now() - turnAt > YIELD_AFTER_MS) {
+    if (Date.now() - turnAt > YIELD_AFTER_MS) {
       await nextTurn();
-      turnAt = performance.now();
+      turnAt = Date.now();
     }
     await Promise.all(subfolders.map(([childAbs, childRel]) => walk(childAbs, childRel)));
   };

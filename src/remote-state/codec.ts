@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+
+/** zlib, loaded on first use: a run that reads or writes no state (a no-op push) does not pay for it. */
+const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
 
 /**
  * How kbsync's state is written into documents of the knowledge base so that it reads back exactly: the
@@ -72,12 +75,12 @@ function token(kind: string, bytes: Buffer): string {
 
 /** A batch of index records as one token. */
 export function encodeRecords(records: readonly StateRecord[]): string {
-  return token(INDEX, deflateRawSync(Buffer.from(JSON.stringify(records), 'utf8')));
+  return token(INDEX, zlib().deflateRawSync(Buffer.from(JSON.stringify(records), 'utf8')));
 }
 
 /** A file's source as tokens of at most `chunkBytes` compressed bytes each. */
 export function encodeSource(hash: string, text: string, chunkBytes = 24_000): string[] {
-  const packed = deflateRawSync(Buffer.from(text, 'utf8'));
+  const packed = zlib().deflateRawSync(Buffer.from(text, 'utf8'));
   const count = Math.max(1, Math.ceil(packed.length / chunkBytes));
   return Array.from({ length: count }, (_, i) => {
     const header = Buffer.from(`${JSON.stringify({ h: hash, i, of: count })}\n`, 'utf8');
@@ -105,7 +108,7 @@ export function decodeTokens(text: string): Decoded {
     }
     try {
       const bytes = Buffer.from(body.slice(1), 'base64');
-      if (body[0] === INDEX) out.records.push(...parseRecords(inflateRawSync(bytes).toString('utf8')));
+      if (body[0] === INDEX) out.records.push(...parseRecords(zlib().inflateRawSync(bytes).toString('utf8')));
       else if (body[0] === SOURCE) out.chunks.push(parseChunk(bytes));
       else out.damaged.push(raw);
     } catch {
@@ -165,5 +168,5 @@ export function joinSource(chunks: readonly SourceChunk[]): string | undefined {
   const parts: (Buffer | undefined)[] = Array.from({ length: of });
   for (const chunk of chunks) if (chunk.of === of) parts[chunk.i] = chunk.data;
   if (parts.some((part) => part === undefined)) return undefined;
-  return inflateRawSync(Buffer.concat(parts as Buffer[])).toString('utf8');
+  return zlib().inflateRawSync(Buffer.concat(parts as Buffer[])).toString('utf8');
 }
