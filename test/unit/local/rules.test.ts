@@ -1,8 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import picomatch from 'picomatch';
 import { IgnoreTree } from '../../../src/local/ignore-tree.js';
 import { conflictCopyPath, isConflictCopyName, isTransientFileName } from '../../../src/local/names.js';
-import { PathFilter } from '../../../src/local/path-filter.js';
+import { DEFAULT_INCLUDE, matchesDefaultInclude, PathFilter } from '../../../src/local/path-filter.js';
 import { decodeText, encodeText } from '../../../src/local/text-file.js';
 import { KbsyncError } from '../../../src/errors.js';
 
@@ -29,6 +31,19 @@ describe('editor temp and conflict names', () => {
 });
 
 describe('PathFilter', () => {
+  test('property: the default include, matched without picomatch, is what picomatch matches', () => {
+    const glob = picomatch([...DEFAULT_INCLUDE]);
+    // Names built from what could trip either: dots anywhere, the extension's letters in both cases, glob and escape characters.
+    const name = fc.array(fc.constantFrom('.', '.', 'md', 'MD', '.md', 'a', 'é', ' ', '\\', '*', '!', '[', ']', '(', ')', '{', '}', '#', '~', '-', '+', '@', '?'), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), (segments) => {
+        const rel = segments.join('/');
+        assert.equal(matchesDefaultInclude(rel), glob(rel), rel);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   test('default include takes Markdown files, not hidden ones', () => {
     const filter = new PathFilter('/r');
     assert.equal(filter.fileVerdict('a/b.md'), 'file');
