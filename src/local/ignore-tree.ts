@@ -1,4 +1,10 @@
-import ignore, { type Ignore } from 'ignore';
+import { createRequire } from 'node:module';
+import type IgnoreFactory from 'ignore';
+import type { Ignore } from 'ignore';
+
+// The ignore package is required on the first .kbsyncignore found: a tree without one never loads it.
+const require = createRequire(import.meta.url);
+const ignore = (): Ignore => (require('ignore') as typeof IgnoreFactory)();
 
 /**
  * The `.kbsyncignore` files of a tree, in gitignore syntax, one per folder. As in git, a rule in a
