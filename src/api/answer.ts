@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Endpoint } from './endpoints.js';
 import { ApiError } from './errors.js';
 
@@ -26,7 +26,7 @@ export function notJsonError(endpoint: Endpoint, answer: Answer): ApiError {
 }
 
 /** Validates a success answer at the boundary, so that a wrong shape never crashes deep inside kbsync. */
-export function readAnswer<T>(endpoint: Endpoint, answer: Answer, schema: z.ZodType<T>): T {
+export function readAnswer<T>(endpoint: Endpoint, answer: Answer, schema: z.ZodMiniType<T>): T {
   const json = jsonOf(answer);
   if (json === undefined) throw notJsonError(endpoint, answer);
   const parsed = schema.safeParse(json);

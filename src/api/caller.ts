@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Logger } from '../log.js';
 import type { Attempts, RequestQueue } from '../queue/request-queue.js';
 import { registerSecret } from '../secrets.js';
@@ -22,7 +22,7 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDe
 
 export type CallSpec<T> = HttpRequest & {
   readonly endpoint: Endpoint;
-  readonly schema: z.ZodType<T>;
+  readonly schema: z.ZodMiniType<T>;
   /** For deletes: "not found" on a retry means our earlier attempt did it. */
   readonly goneOnRetry?: () => T;
 };

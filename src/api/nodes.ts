@@ -1,7 +1,7 @@
 import { asTreeNodeId, asWorkspaceId, docKeyOfTreeNode } from '../model/ids.js';
 import type { NodeJson } from './schemas.js';
 import type { RemoteNode, Workspace } from './types.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { workspaceSchema } from './schemas.js';
 
 // The contract writes RICHDOC; the real service says ALIDOC (real-service-notes). Accept both.

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ConfigSchema } from './schema.js';
 import { knownKeysAt } from './schema-walk.js';
 import { closest } from './suggest.js';

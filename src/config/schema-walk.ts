@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Reads the config schema's shape, so that env overrides and "did you mean" hints follow the
@@ -15,57 +15,57 @@ export type Leaf = {
   readonly replacesParent: boolean;
 };
 
-type Unwrapped = { readonly schema: z.ZodType; readonly nullable: boolean };
+type Unwrapped = { readonly schema: z.ZodMiniType; readonly nullable: boolean };
 
-export function unwrap(schema: z.ZodType): Unwrapped {
+export function unwrap(schema: z.ZodMiniType): Unwrapped {
   let current = schema;
   let nullable = false;
   for (;;) {
-    if (current instanceof z.ZodNullable) nullable = true;
-    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
-      current = current.unwrap() as z.ZodType;
+    if (current instanceof z.ZodMiniNullable) nullable = true;
+    if (current instanceof z.ZodMiniDefault || current instanceof z.ZodMiniPrefault || current instanceof z.ZodMiniOptional || current instanceof z.ZodMiniNullable) {
+      current = current._zod.def.innerType as z.ZodMiniType;
     } else {
       return { schema: current, nullable };
     }
   }
 }
 
-export function leavesOf(schema: z.ZodType, prefix: readonly string[] = []): Leaf[] {
+export function leavesOf(schema: z.ZodMiniType, prefix: readonly string[] = []): Leaf[] {
   const { schema: inner, nullable } = unwrap(schema);
-  if (inner instanceof z.ZodObject) {
-    return Object.entries(inner.shape as Record<string, z.ZodType>)
+  if (inner instanceof z.ZodMiniObject) {
+    return Object.entries(inner.shape as Record<string, z.ZodMiniType>)
       .filter(([key]) => key !== '$schema')
       .flatMap(([key, child]) => leavesOf(child, [...prefix, key]));
   }
-  if (inner instanceof z.ZodUnion) {
-    return (inner.options as z.ZodType[]).flatMap((option) =>
+  if (inner instanceof z.ZodMiniUnion) {
+    return (inner._zod.def.options as z.ZodMiniType[]).flatMap((option) =>
       leavesOf(option, prefix).map((leaf) => ({ ...leaf, replacesParent: true })),
     );
   }
   return [{ path: prefix, kind: kindOf(inner), nullable, replacesParent: false }];
 }
 
-function kindOf(schema: z.ZodType): LeafKind {
-  if (schema instanceof z.ZodNumber) return 'number';
-  if (schema instanceof z.ZodBoolean) return 'boolean';
-  if (schema instanceof z.ZodArray) return 'list';
-  if (schema instanceof z.ZodEnum) return 'choice';
+function kindOf(schema: z.ZodMiniType): LeafKind {
+  if (schema instanceof z.ZodMiniNumber) return 'number';
+  if (schema instanceof z.ZodMiniBoolean) return 'boolean';
+  if (schema instanceof z.ZodMiniArray) return 'list';
+  if (schema instanceof z.ZodMiniEnum) return 'choice';
   return 'string';
 }
 
 /** The keys an object at `path` accepts (for "did you mean"); empty when there is no object there. */
-export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+export function knownKeysAt(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[] {
   let current = unwrap(schema).schema;
   for (const key of path) {
-    if (!(current instanceof z.ZodObject)) return [];
-    const child = (current.shape as Record<string, z.ZodType | undefined>)[String(key)];
+    if (!(current instanceof z.ZodMiniObject)) return [];
+    const child = (current.shape as Record<string, z.ZodMiniType | undefined>)[String(key)];
     if (!child) return [];
     current = unwrap(child).schema;
   }
-  if (current instanceof z.ZodUnion) {
-    return (current.options as z.ZodType[]).flatMap((option) => knownKeysAt(option, []));
+  if (current instanceof z.ZodMiniUnion) {
+    return (current._zod.def.options as z.ZodMiniType[]).flatMap((option) => knownKeysAt(option, []));
   }
-  return current instanceof z.ZodObject ? Object.keys(current.shape as object) : [];
+  return current instanceof z.ZodMiniObject ? Object.keys(current.shape as object) : [];
 }
 
 /** KBSYNC_ + the key path in upper snake case: service.baseUrl → KBSYNC_SERVICE_BASE_URL. */
