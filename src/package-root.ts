@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,4 +14,12 @@ export function packageRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+let version: string | undefined;
+
+/** kbsync's version, from its package.json (read once). */
+export function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
 }

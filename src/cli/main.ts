@@ -1,20 +1,16 @@
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { commands } from './commands/index.js';
 import { printUsageReport } from './commands/sync.js';
 import { printError } from './print-error.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
-import { packageRoot } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { terminal } from '../terminal.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
-
-const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 export function buildProgram(): Command {
   const program = new Command('kbsync')
     .description('Keep a folder of Markdown files and a knowledge base in step, in both directions.')
-    .version(version)
+    .version(packageVersion())
     // Read in main() before parsing (it must reach every line, the logger's included); declared here for --help.
     .option('--no-color', 'no colours in any output (the same as NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')

@@ -13,6 +13,7 @@ import { observeLocal, stillOnDisk, type LocalObservation } from './observe-loca
 import { observeRemote } from './observe-remote.js';
 import { readRows, recordedRows } from './recorded.js';
 import { treeFingerprint } from './settled-tree.js';
+import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
 
 export type ObserveOptions = {
@@ -86,7 +87,7 @@ export async function observeAndPlan(
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
-  const fingerprint = ledger && options.settledTree ? treeFingerprint(scan, options) : undefined;
+  const fingerprint = ledger && options.settledTree ? treeFingerprint(scan, options, packageVersion()) : undefined;
   if (fingerprint !== undefined && ledger?.settledTree.get() === fingerprint) return settledTreeObservation(scan, fingerprint);
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
   const rows = readRows(ledger, options.listRemote === 'if-needed');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { LocalFile, LocalScan } from '../../local/index.js';
 
 /**
@@ -10,15 +10,17 @@ import type { LocalFile, LocalScan } from '../../local/index.js';
  * skips what a settled tree costs per file: no row is read, no file entry or record is built.
  *
  * The stat is the same evidence the per-file fast path trusts (size, mtime, inode): a file edited in place
- * within the same mtime tick to the same size is missed by both, and by git's index alike.
+ * within the same mtime tick to the same size is missed by both, and by git's index alike. kbsync's version
+ * is part of it, so an upgrade whose planner decides differently never inherits an older one's verdict.
  */
-export function treeFingerprint(scan: LocalScan, options: FingerprintOptions): string | undefined {
+export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, version: string): string | undefined {
   // An incomplete scan proves nothing about the files it could not reach.
   if (!scan.complete || options.listRemote !== 'if-needed') return undefined;
   const hash = createHash('sha256');
   hash.update(
     JSON.stringify({
       v: 1,
+      kbsync: version,
       root: scan.root,
       rootDev: scan.rootDev,
       rootIno: scan.rootIno,
@@ -33,9 +35,8 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions): s
       retitle: options.retitle ?? false,
     }),
   );
-  // Built as one string per list: a hash update per file would cost more than the walk's own stat.
-  hash.update(`\nfiles\n${scan.files.map(statLine).join('')}`);
-  hash.update(`\ncopies\n${scan.conflictCopies.map(statLine).join('')}`);
+  hashStats(hash, 'files', scan.files);
+  hashStats(hash, 'copies', scan.conflictCopies);
   hash.update(`\nfolders\n${scan.folders.join('\n')}`);
   hash.update(`\nskipped\n${scan.skipped.map((skip) => `${skip.path}\0${skip.code ?? ''}\0${skip.reason}\n`).join('')}`);
   return hash.digest('base64url');
@@ -55,4 +56,31 @@ export type FingerprintOptions = {
   readonly listRemote: string;
 };
 
-const statLine = (file: LocalFile): string => `${file.path}\0${file.size}\0${file.mtimeMs}\0${file.ino}\0${file.dev}\n`;
+/** Room for a path's UTF-8 bytes (a path's characters take at most 3 bytes each) and its four numbers. */
+const BATCH_BYTES = 64 * 1024;
+const NUMBERS = 4 * 8;
+
+/**
+ * Each file's path, size, mtime, inode and device, written into one reused buffer and hashed a batch at a
+ * time: a string per file was most of the fingerprint's cost, and garbage for every file of the tree.
+ */
+function hashStats(hash: Hash, label: string, files: readonly LocalFile[]): void {
+  hash.update(`\n${label} ${files.length}\n`);
+  let batch = Buffer.allocUnsafe(BATCH_BYTES);
+  let at = 0;
+  for (const file of files) {
+    const room = file.path.length * 3 + 4 + NUMBERS;
+    if (at + room > batch.length) {
+      hash.update(batch.subarray(0, at));
+      at = 0;
+      if (room > batch.length) batch = Buffer.allocUnsafe(room);
+    }
+    const bytes = batch.write(file.path, at, 'utf8');
+    at = batch.writeUInt32LE(bytes, at + bytes);
+    at = batch.writeDoubleLE(file.size, at);
+    at = batch.writeDoubleLE(file.mtimeMs, at);
+    at = batch.writeDoubleLE(file.ino, at);
+    at = batch.writeDoubleLE(file.dev, at);
+  }
+  hash.update(batch.subarray(0, at));
+}
