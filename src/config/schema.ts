@@ -21,6 +21,8 @@ const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
 /** An option with a default: what the file may leave out. */
 const option = <T extends z.ZodMiniType>(description: string, schema: T, fallback: z.output<T>) => described(description, z._default(schema, fallback as never));
+/** A shell command kbsync runs for a hook; null (the default) turns the hook off. */
+const hook = (description: string) => option(description, z.nullable(text('a shell command')), null);
 
 export const TokenSourceSchema = described(
   'Where the access token comes from. Never from a command-line argument (other users could see it in the process list).',
@@ -76,11 +78,9 @@ const WatchSchema = described(
 const NotifySchema = described(
   'Telling the person when work waits for them (kbsync watch only).',
   z.strictObject({
-    command: option(
+    command: hook(
       'A command the daemon runs when it creates a conflict or holds a write (e.g. notify-send "kbsync" "$KBSYNC_MESSAGE"); ' +
         'it gets KBSYNC_EVENT (conflict or held), KBSYNC_PATH and KBSYNC_MESSAGE in its environment. null: off.',
-      z.nullable(text('a shell command')),
-      null,
     ),
     timeoutMs: option('How long the notify command may run before it is stopped, in milliseconds.', positiveInt(), 10_000),
   }),
@@ -89,12 +89,10 @@ const NotifySchema = described(
 const DiagramsSchema = described(
   'Diagrams written as fenced code (```mermaid), rendered to images for the knowledge base.',
   z.strictObject({
-    command: option(
+    command: hook(
       'A command that renders one diagram to an image (e.g. mmdc -i "$1" -o "$2"): it gets the source file as $1 / KBSYNC_DIAGRAM_INPUT, ' +
         'the image to write as $2 / KBSYNC_DIAGRAM_OUTPUT and the language as $3 / KBSYNC_DIAGRAM_LANGUAGE. The image is published like any other ' +
         '(it needs images.upload); the file keeps its fenced source. null: diagrams are sent as code blocks.',
-      z.nullable(text('a shell command')),
-      null,
     ),
     languages: option(
       'Fenced code blocks in these languages are diagrams.',
@@ -109,12 +107,10 @@ const ImagesSchema = described(
   'Where local images (![alt](img/x.png), reference-style images, <img src>) are published, since the service cannot take attachments. ' +
     'With neither upload nor baseUrl, they are reported (IMAGE_NOT_PUBLISHED) and sent as written.',
   z.strictObject({
-    upload: option(
+    upload: hook(
       'A command that publishes one image and prints its public URL (the last line of its output), e.g. a storage CLI. It gets the file as $1 / ' +
         'KBSYNC_IMAGE_PATH, its SHA-256 as $2 / KBSYNC_IMAGE_SHA256, its media type as $3 / KBSYNC_IMAGE_TYPE, and a content-addressed name as ' +
         'KBSYNC_IMAGE_KEY. Run once per new image content, ever: URLs are cached by hash in the ledger and the knowledge base. null: no upload.',
-      z.nullable(text('a shell command')),
-      null,
     ),
     baseUrl: option(
       'Images are already served under this URL (the docs site): an image\'s path relative to the site root (site.root, else the synced root) is ' +

@@ -1,49 +1,23 @@
 import type { KbClient } from '../../api/index.js';
 import { SafetyError } from '../../errors.js';
 import type { DocumentSummary, Ledger } from '../../ledger/index.js';
-import { scanLocal, type LocalScan, type LocalScanner } from '../../local/index.js';
+import { scanLocal, type LocalScan } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
 import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
 import type { SharedState } from '../../remote-state/state.js';
 import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
-import type { Guards, Layout, LocalEntry, Plan, RecordEntry, RemoteSnapshot, SyncMode } from '../decide/types.js';
+import type { LocalEntry, Plan, RecordEntry, RemoteSnapshot } from '../decide/types.js';
 import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, recordedRows } from './recorded.js';
+import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
 
-export type ObserveOptions = {
-  readonly root: string;
-  readonly stateDir: string;
-  readonly workspaceId: WorkspaceId;
-  readonly remoteFolder?: TreeNodeId | undefined;
-  readonly layout: Layout;
-  readonly mode: SyncMode;
-  readonly include?: readonly string[] | undefined;
-  readonly exclude?: readonly string[] | undefined;
-  readonly guards: Guards;
-  /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
-  readonly retitle?: boolean;
-  /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
-  readonly listRemote: 'always' | 'if-needed' | 'never';
-  /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */
-  readonly onPhase?: (phase: ObservePhase) => void;
-  /** Lists the folder (default: a full walk); the daemon's scan cache re-stats only what the watcher hinted. */
-  readonly scanner?: LocalScanner;
-  /**
-   * May a push whose scan matches the ledger's settled-tree fingerprint (settled-tree.ts) take the empty plan
-   * it stands for, without reading a row? Only a run that needs nothing of the settled files but their plan:
-   * not --check-links, which reads every file.
-   */
-  readonly settledTree?: boolean;
-};
-
-/** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
-export type ObservePhase = { readonly step: 'scanning' } | { readonly step: 'listing'; readonly folders: number; readonly expected: number | undefined };
+export type { ObserveOptions, ObservePhase } from './options.js';
 
 export type Observation = {
   readonly scan: LocalScan;

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { LocalFile, LocalScan } from '../../local/index.js';
+import type { ObserveOptions } from './options.js';
 
 /**
  * A push that lists nothing decides from three things only: the scan (which files, with which stat), the
@@ -42,19 +43,8 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, ve
   return hash.digest('base64url');
 }
 
-/** The options a push's plan depends on besides its scan and its ledger (observe.ts's ObserveOptions has them all). */
-export type FingerprintOptions = {
-  readonly stateDir: string;
-  readonly workspaceId: string;
-  readonly remoteFolder?: string | undefined;
-  readonly layout: string;
-  readonly mode: string;
-  readonly include?: readonly string[] | undefined;
-  readonly exclude?: readonly string[] | undefined;
-  readonly guards: { readonly maxDeleteRatio: number; readonly maxDeletes: number; readonly force: boolean };
-  readonly retitle?: boolean | undefined;
-  readonly listRemote: string;
-};
+/** The options a push's plan depends on besides its scan and its ledger. */
+export type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle' | 'listRemote'>;
 
 /** Room for a path's UTF-8 bytes (a path's characters take at most 3 bytes each) and its four numbers. */
 const BATCH_BYTES = 64 * 1024;

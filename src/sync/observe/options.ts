@@ -1,0 +1,33 @@
+import type { LocalScanner } from '../../local/index.js';
+import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
+import type { Guards, Layout, SyncMode } from '../decide/types.js';
+
+/** What a run asks of observing: its folder, its service side, its mode and its limits. */
+export type ObserveOptions = {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly workspaceId: WorkspaceId;
+  readonly remoteFolder?: TreeNodeId | undefined;
+  readonly layout: Layout;
+  readonly mode: SyncMode;
+  readonly include?: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
+  readonly guards: Guards;
+  /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
+  readonly retitle?: boolean;
+  /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
+  readonly listRemote: 'always' | 'if-needed' | 'never';
+  /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */
+  readonly onPhase?: (phase: ObservePhase) => void;
+  /** Lists the folder (default: a full walk); the daemon's scan cache re-stats only what the watcher hinted. */
+  readonly scanner?: LocalScanner;
+  /**
+   * May a push whose scan matches the ledger's settled-tree fingerprint (settled-tree.ts) take the empty plan
+   * it stands for, without reading a row? Only a run that needs nothing of the settled files but their plan:
+   * not --check-links, which reads every file.
+   */
+  readonly settledTree?: boolean;
+};
+
+/** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
+export type ObservePhase = { readonly step: 'scanning' } | { readonly step: 'listing'; readonly folders: number; readonly expected: number | undefined };
