@@ -9,7 +9,7 @@ import { createLimit, runPool } from './limit.js';
 import { IGNORE_FILE_NAME } from './names.js';
 import { PathFilter, type FilterOptions } from './path-filter.js';
 import { describeSymlink } from './symlinks.js';
-import { assertRootDirectory } from './root.js';
+import { assertRootDirectorySync } from './root.js';
 
 export type LocalFile = {
   /** Relative POSIX path exactly as on disk (use it to open the file). */
@@ -88,7 +88,8 @@ const nodeFs: ScanFs = {
  */
 export async function scanLocal(root: string, options: ScanOptions = {}): Promise<LocalScan> {
   const absRoot = path.resolve(root);
-  const rootStat = await assertRootDirectory(absRoot);
+  // Checked without a thread-pool round trip, like the rest of the walk: a no-op push waited on it.
+  const rootStat = assertRootDirectorySync(absRoot);
   const fs = options.fs ?? nodeFs;
   // At most folderConcurrency × STATS_PER_FOLDER calls in flight.
   const folderSlots = createLimit(options.folderConcurrency ?? 4);
