@@ -11,7 +11,7 @@ import type { LocalEntry, Plan, RecordEntry, RemoteSnapshot } from '../decide/ty
 import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
-import { readRows, recordedRows } from './recorded.js';
+import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -61,10 +61,12 @@ export async function observeAndPlan(
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
-  const fingerprint = ledger && options.settledTree ? treeFingerprint(scan, options, packageVersion()) : undefined;
+  const narrow = readsNarrow(ledger, options.listRemote);
+  // Worked out only where it can be taken or recorded: not on every cycle of the daemon, which never settles.
+  const fingerprint = narrow && options.settledTree ? treeFingerprint(scan, options, packageVersion()) : undefined;
   if (fingerprint !== undefined && ledger?.settledTree.get() === fingerprint) return settledTreeObservation(scan, fingerprint);
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
-  const rows = readRows(ledger, options.listRemote === 'if-needed');
+  const rows = readRows(ledger, narrow);
   const local = await observeLocal(scan, rows.stats);
   const seen = new Set<string>();
   for (const file of scan.files) seen.add(file.path);

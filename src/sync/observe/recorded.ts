@@ -15,8 +15,17 @@ export type LedgerRows =
   | { readonly stats: ReadonlyMap<string, DocumentStat>; readonly full?: undefined }
   | { readonly stats: ReadonlyMap<string, RowStat>; readonly full: ReadonlyMap<string, DocumentSummary> };
 
+/**
+ * Whether a run reads narrow rows, and so may leave settled files out of its plan (and take or record a
+ * settled tree, settled-tree.ts): one that may list nothing, over a ledger that does not keep its summaries
+ * in memory (the daemon's does, and reads them whole).
+ */
+export function readsNarrow(ledger: Ledger | undefined, listRemote: 'always' | 'if-needed' | 'never'): ledger is Ledger {
+  return ledger !== undefined && listRemote === 'if-needed' && !ledger.documents.keepsSummaries;
+}
+
 export function readRows(ledger: Ledger | undefined, narrow: boolean): LedgerRows {
-  if (ledger && narrow && !ledger.documents.keepsSummaries) {
+  if (ledger && narrow) {
     const stats = new Map<string, DocumentStat>();
     for (const row of ledger.documents.allStats()) stats.set(row.path, row);
     return { stats };

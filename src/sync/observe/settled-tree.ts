@@ -16,7 +16,7 @@ import type { ObserveOptions } from './options.js';
  */
 export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, version: string): string | undefined {
   // An incomplete scan proves nothing about the files it could not reach.
-  if (!scan.complete || options.listRemote !== 'if-needed') return undefined;
+  if (!scan.complete) return undefined;
   const hash = createHash('sha256');
   hash.update(
     JSON.stringify({
@@ -44,7 +44,7 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, ve
 }
 
 /** The options a push's plan depends on besides its scan and its ledger. */
-export type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle' | 'listRemote'>;
+export type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle'>;
 
 /** Room for a path's UTF-8 bytes (a path's characters take at most 3 bytes each) and its four numbers. */
 const BATCH_BYTES = 64 * 1024;
