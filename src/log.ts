@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
+import { InputError } from './errors.js';
 import { redact } from './secrets.js';
 import { terminal, type Terminal } from './terminal.js';
 
@@ -9,6 +10,13 @@ type Method = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 export type Logger = Pick<PinoLogger, Method> & { level: string };
 
 const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+/** A level kbsync knows, or an error that names it (own keys only: "constructor" is not a level). */
+function checkLevel(level: string): void {
+  if (Object.hasOwn(LEVELS, level)) return;
+  throw new InputError('CONFIG_INVALID', `Unknown log level ${JSON.stringify(level)}.`, {
+    hint: `Use one of ${Object.keys(LEVELS).join(', ')} (log.level in the config, or KBSYNC_LOG_LEVEL).`,
+  });
+}
 
 // For what is loaded only when needed (pino, pino-pretty): CommonJS packages, required in this module's place.
 const require = createRequire(import.meta.url);
@@ -19,8 +27,8 @@ const require = createRequire(import.meta.url);
  * Lines are pino's own from then on, formatted and redacted alike.
  */
 function lazyLogger(level: string, make: (level: string) => PinoLogger): Logger {
-  // An unknown level fails as pino fails on it, at once, not at the first line.
-  if (!(level in LEVELS)) make(level);
+  // An unknown level fails at once, not at the first line.
+  checkLevel(level);
   let current = level;
   let real: PinoLogger | undefined;
   const method = (name: Method): LogFn =>
@@ -34,7 +42,7 @@ function lazyLogger(level: string, make: (level: string) => PinoLogger): Logger 
       return current;
     },
     set level(next: string) {
-      if (!(next in LEVELS)) make(next);
+      checkLevel(next);
       current = next;
       if (real) real.level = next;
     },
