@@ -46,6 +46,7 @@ export const COLUMNS: readonly Column[] = [
   col('publishedOver', 'published_over', 'nullable-text', 'document_bodies'),
   col('hiddenEdit', 'hidden_edit', 'nullable-text', 'document_bodies'),
   col('lossyBase', 'lossy_base', 'flag', 'document_bodies'),
+  col('agreedAt', 'agreed_at', 'number', 'document_bodies'),
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
@@ -152,6 +153,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     publishedOver: (row['publishedOver'] as string | null | undefined) ?? null,
     hiddenEdit: (row['hiddenEdit'] as string | null | undefined) ?? null,
     lossyBase: row['lossyBase'] === 1,
+    agreedAt: typeof row['agreedAt'] === 'number' ? row['agreedAt'] : 0,
   };
 }
 

@@ -146,6 +146,13 @@ const migrations: readonly ((db: Database) => void)[] = [
       ${triggers.join('\n      ')}
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The service's clock (ms) when this version was agreed on (its text or its document last changed); 0:
+      -- unknown. Orders this machine's version against another writer's, whatever order they were published in.
+      ALTER TABLE document_bodies ADD COLUMN agreed_at INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -73,6 +73,8 @@ export type DocumentBody = {
   readonly hiddenEdit: string | null;
   /** The base is the service's plain-text reading, not a source: overwriting from it would flatten the document. */
   readonly lossyBase: boolean;
+  /** The service's clock (ms) when this version (text and document) was agreed on; 0: unknown. */
+  readonly agreedAt: number;
 };
 
 /** One synced document: the last state both sides agreed on. */

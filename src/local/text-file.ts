@@ -10,11 +10,11 @@ export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 export type LineEnding = 'lf' | 'crlf';
 
 export type TextFile = {
-  /** The content with the BOM removed and line endings normalised to LF. */
+  /** The content with the BOM removed, line endings exactly as written. */
   readonly text: string;
   /** The file started with a UTF-8 byte order mark: write it back the same way. */
   readonly bom: boolean;
-  /** The file's line endings (the majority, when mixed): write it back the same way. */
+  /** `crlf`: every line ends so, and a rewrite keeps it so; `lf` otherwise (mixed endings are kept as they are). */
   readonly eol: LineEnding;
 };
 
@@ -70,15 +70,18 @@ export function decodeText(bytes: Uint8Array, options: ReadTextOptions = {}): Te
   const withBomRemoved = bom ? decoded.slice(1) : decoded;
   const crlf = countOf(withBomRemoved, '\r\n');
   const lf = countOf(withBomRemoved, '\n') - crlf;
-  const text = crlf > 0 ? withBomRemoved.replace(/\r\n/g, '\n') : withBomRemoved;
+  // The text is kept exactly as written, line endings included: a file's CRLF or mixed endings travel in
+  // the kept source to other machines, and a merge keeps them wherever it keeps the text.
+  const text = withBomRemoved;
   const maxChars = options.maxChars ?? MAX_BODY_CHARS;
   if (text.length > maxChars) throw tooLarge(shown, `${text.length} characters (the service keeps at most ${maxChars})`);
-  return { text, bom, eol: crlf > lf ? 'crlf' : 'lf' };
+  return { text, bom, eol: crlf > 0 && lf === 0 ? 'crlf' : 'lf' };
 }
 
 /** Text back to the bytes of a file with the given line endings and BOM (the inverse of decodeText). */
 export function encodeText(text: string, format: { readonly bom?: boolean; readonly eol?: LineEnding } = {}): Buffer {
-  const lines = format.eol === 'crlf' ? text.replace(/\r?\n/g, '\r\n') : text;
+  // A file written with CRLF throughout stays so: lines a merge wrote fresh (from the service's reading) get CRLF too.
+  const lines = format.eol === 'crlf' ? text.replace(/(?<!\r)\n/g, '\r\n') : text;
   return Buffer.from(format.bom ? `\uFEFF${lines}` : lines, 'utf8');
 }
 

@@ -7,6 +7,7 @@ import { diffRemote, type RemoteDiff } from './diff-remote.js';
 import { entryOfSource, placeItem, type ListEntry } from './list-shape.js';
 import { contentKey, contentOfBlock } from './normalise.js';
 import type { Segment, SegmentedBody } from './segments.js';
+import { definitionsOf } from './retext.js';
 import { renderBlock, renderItem } from './to-markdown.js';
 
 /** Below this pairing score a base node and a remote-base block are not trusted to be the same block. */
@@ -25,6 +26,8 @@ export class MergeState {
   readonly remoteBaseToBase: ReadonlyMap<number, number>;
   #history: ListEntry[] = [];
   readonly #levelOffset: number;
+  /** The local body's link reference definitions: a block is read with them, as it reads in the document. */
+  readonly definitions: string;
 
   constructor(
     readonly remoteBase: readonly Block[],
@@ -53,6 +56,7 @@ export class MergeState {
       added: new Set(remote.filter((_, r) => this.isAdded(r)).map((block) => contentKey(contentOfBlock(block)))),
     });
     this.#levelOffset = this.#findLevelOffset();
+    this.definitions = definitionsOf(local.body);
   }
 
   /** Services count list levels from 0 or 1; local levels count from 1. */

@@ -89,7 +89,7 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
     state.push(state.localPiece(l, source, { pushable: false }));
     return;
   }
-  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
+  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
     state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
@@ -119,7 +119,7 @@ function editedLocally(state: MergeState, b: number, l: number, remote: RemoteSt
   }
   // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
   const baseSegment = state.base.segments[b] as Segment;
-  const remoteText = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history)?.markdown ?? freshMarkdown(remote.block, state.history);
+  const remoteText = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history, state.definitions)?.markdown ?? freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText };
   state.push(state.localPiece(l, source, { pushable: true, theirs: remoteText, conflict }));
 }
@@ -136,7 +136,7 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
   if (alreadyBack) return false;
   const segment = state.base.segments[b] as Segment;
   const source = baseSource(state, b);
-  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history);
+  const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
     state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, ...(list ? { list } : {}) });

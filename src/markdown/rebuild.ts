@@ -19,24 +19,24 @@ export type Rebuilt = { readonly markdown: string; readonly simplified: boolean 
  * follows its first paragraph (content the service does not show); the edit itself goes into the text's
  * own source where it can (see retext), so links and code around it stay.
  */
-function replaceItemText(source: string, sourceStart: number, node: OutlineNode, text: string): Rebuilt | undefined {
+function replaceItemText(source: string, sourceStart: number, node: OutlineNode, text: string, definitions: string): Rebuilt | undefined {
   if (!node.textSource) return undefined;
   const from = node.textSource.start - sourceStart;
   const to = node.textSource.end - sourceStart;
-  const kept = retext(source.slice(from, to), text);
+  const kept = retext(source.slice(from, to), text, definitions);
   if (kept !== undefined) return { markdown: source.slice(0, from) + kept + source.slice(to), simplified: false };
   const lineStart = source.lastIndexOf('\n', from - 1) + 1;
   const continuation = ' '.repeat(from - lineStart);
   const escaped = escapeText(text, 'block').split('\n').join(`\n${continuation}`);
   if (escaped === '') return undefined;
-  return { markdown: source.slice(0, from) + escaped + source.slice(to), simplified: hasMarkup(source.slice(from, to)) };
+  return { markdown: source.slice(0, from) + escaped + source.slice(to), simplified: hasMarkup(source.slice(from, to), definitions) };
 }
 
 /** The remote's new text in the local source where it can be written in place, else plain (saying so when markup is lost). */
-function retextOrPlain(source: string, remote: Block): Rebuilt {
+function retextOrPlain(source: string, remote: Block, definitions: string): Rebuilt {
   const text = 'text' in remote ? remote.text : '';
-  const kept = retext(source, text);
-  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: renderBlock(remote), simplified: hasMarkup(source) };
+  const kept = retext(source, text, definitions);
+  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: renderBlock(remote), simplified: hasMarkup(source, definitions) };
 }
 
 /**
@@ -44,12 +44,12 @@ function retextOrPlain(source: string, remote: Block): Rebuilt {
  * cheap (list marker and indentation, what an item holds besides its text). Undefined when the change
  * cannot be written without losing something: the caller keeps the local source and reports a conflict.
  */
-export function rebuild(source: string, sourceStart: number, node: OutlineNode, remote: Block, history: readonly ListEntry[]): Rebuilt | undefined {
-  if (remote.type !== node.type) return { markdown: freshMarkdown(remote, history), simplified: hasMarkup(source) };
+export function rebuild(source: string, sourceStart: number, node: OutlineNode, remote: Block, history: readonly ListEntry[], definitions = ''): Rebuilt | undefined {
+  if (remote.type !== node.type) return { markdown: freshMarkdown(remote, history), simplified: hasMarkup(source, definitions) };
   switch (remote.type) {
     case 'unorderedList':
     case 'orderedList':
-      return replaceItemText(source, sourceStart, node, remote.text);
+      return replaceItemText(source, sourceStart, node, remote.text, definitions);
     case 'table':
       // Without cells the remote table cannot be drawn, and guessing would lose the local cells.
       return remote.cells ? { markdown: renderBlock(remote), simplified: false } : undefined;
@@ -57,9 +57,9 @@ export function rebuild(source: string, sourceStart: number, node: OutlineNode, 
       return { markdown: source, simplified: false };
     case 'heading':
       // A new level is a new heading line; the words keep their formatting where the text allows.
-      return remote.level === node.level ? retextOrPlain(source, remote) : { markdown: renderBlock(remote), simplified: hasMarkup(source) };
+      return remote.level === node.level ? retextOrPlain(source, remote, definitions) : { markdown: renderBlock(remote), simplified: hasMarkup(source, definitions) };
     case 'paragraph':
     case 'blockquote':
-      return retextOrPlain(source, remote);
+      return retextOrPlain(source, remote, definitions);
   }
 }

@@ -4,38 +4,157 @@ import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './parse.js';
 import { escapeInline, normaliseText } from './text.js';
 
-/** A piece of a block's plain text and, where it can be written back as it reads, where it stands in the source. */
+/**
+ * Writing a remote plain-text edit back into a block's Markdown source. The service shows a block as its
+ * plain text; the file has the source (emphasis, links, code spans, escapes, entities, wrapped lines). An
+ * edit of the plain text is found by a word diff, and each changed piece is written where it happened in the
+ * source, so everything the edit did not touch stays byte for byte: formatting, reference links, escapes,
+ * the indentation of a wrapped list item, the `> ` of a quote.
+ */
+
+/** A run of plain text and, for text written as itself (maybe with escapes, entities, line prefixes), where each character stands in the source. */
 type Leaf = {
   readonly plainStart: number;
   readonly plainEnd: number;
-  /** Set for plain text written as itself (no escapes, no entities): an edit inside it can be written in place. */
-  readonly source?: { readonly start: number; readonly end: number };
+  /** How many formatting nodes (emphasis, link, code span…) hold it. */
+  readonly depth: number;
+  /** `code`: inside a code span, where text is literal (no escapes) and a backtick would end it. */
+  readonly kind: 'text' | 'code';
+  /** map[i]: the source offset where plain character i is written; map[length]: the end. Undefined: not editable in place. */
+  readonly map?: readonly number[];
 };
 
+/** A formatting node: its source, the source of its content, and the plain text it holds. */
+type Span = {
+  readonly sourceStart: number;
+  readonly sourceEnd: number;
+  readonly innerStart: number;
+  readonly innerEnd: number;
+  readonly plainStart: number;
+  readonly plainEnd: number;
+  readonly depth: number;
+};
+
+type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[] };
+
+const FORMATTING = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference', 'inlineCode', 'footnoteReference']);
+
+/** The decoded text of a character reference (`&amp;`, `&#169;`), read as Markdown reads it. */
+function decodedEntity(entity: string): string | undefined {
+  const value = toString(parseMarkdown(`x${entity}x`));
+  return value.length > 2 && value.startsWith('x') && value.endsWith('x') && value !== `x${entity}x` ? value.slice(1, -1) : undefined;
+}
+
 /**
- * The plain text of a block's source as the service reads it (mdast-util-to-string, the same reading as
- * the outline), cut into the leaves it is made of.
+ * Where each character of a text node's value stands in its source: the same character, or one behind a
+ * backslash escape, inside a character reference, or after a continuation line's indentation or `>`; the
+ * spaces a line break drops are skipped. Undefined when the source is written some other way.
  */
-function leavesOf(source: string): { readonly text: string; readonly leaves: readonly Leaf[] } {
+function charMap(value: string, source: string, start: number, end: number): number[] | undefined {
+  const map: number[] = [];
+  let j = start;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i] as string;
+    if (i > 0 && value[i - 1] === '\n') while (j < end && source[j] !== c && (source[j] === ' ' || source[j] === '\t' || source[j] === '>')) j++;
+    if (source[j] === '&') {
+      const semi = source.indexOf(';', j);
+      const decoded = semi > j && semi - j <= 32 ? decodedEntity(source.slice(j, semi + 1)) : undefined;
+      if (decoded !== undefined && value.startsWith(decoded, i)) {
+        for (let k = 0; k < decoded.length; k++) map.push(j);
+        i += decoded.length - 1;
+        j = semi + 1;
+        continue;
+      }
+    }
+    if (source[j] === c) {
+      map.push(j++);
+      continue;
+    }
+    if (c === '\n' || c === '\r') {
+      let k = j;
+      while (k < end && (source[k] === ' ' || source[k] === '\t')) k++;
+      if (source[k] === c) {
+        map.push(k);
+        j = k + 1;
+        continue;
+      }
+    }
+    if (source[j] === '\\' && source[j + 1] === c) {
+      map.push(j);
+      j += 2;
+      continue;
+    }
+    return undefined;
+  }
+  if (j !== end) return undefined;
+  map.push(end);
+  return map;
+}
+
+/** A code span's content as it stands in the source (one padding space each side is not content). */
+function codeMap(value: string, source: string, start: number, end: number): number[] | undefined {
+  let from = start;
+  let to = end;
+  while (source[from] === '`') from++;
+  while (to > from && source[to - 1] === '`') to--;
+  let inner = source.slice(from, to);
+  if (inner.length > 2 && inner.startsWith(' ') && inner.endsWith(' ') && inner.trim() !== '') {
+    from++;
+    to--;
+    inner = inner.slice(1, -1);
+  }
+  return inner === value ? Array.from({ length: value.length + 1 }, (_, i) => from + i) : undefined;
+}
+
+/**
+ * The plain text of a block's source as the service reads it (mdast-util-to-string, the reading the outline
+ * uses), cut into leaves and formatting spans. `definitions` (the document's link reference definitions) are
+ * read with it, so `[text][ref]` reads as the link it is in the document, not as brackets.
+ */
+function read(source: string, definitions: string): Reading {
   const leaves: Leaf[] = [];
+  const spans: Span[] = [];
   let text = '';
-  const visit = (node: Nodes): void => {
+  const tree = parseMarkdown(definitions === '' ? source : `${source}\n\n${definitions}`);
+  const inBlock = (node: Nodes): boolean => (node.position?.end.offset ?? Infinity) <= source.length;
+  const visit = (node: Nodes, depth: number): void => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type === 'definition' || node.type === 'footnoteDefinition') return;
+    if (FORMATTING.has(node.type) && start !== undefined && end !== undefined) {
+      const plainStart = text.length;
+      const children = 'children' in node ? (node.children as Nodes[]) : [];
+      if (node.type === 'inlineCode') {
+        const map = codeMap(node.value, source, start, end);
+        leaves.push({ plainStart, plainEnd: plainStart + node.value.length, depth: depth + 1, kind: 'code', ...(map ? { map } : {}) });
+        text += node.value;
+      } else {
+        // An autolink's text is its address: editing it would part the two, so it is not edited in place.
+        const autolink = node.type === 'link' && toString(node) === node.url.replace(/^mailto:/, '');
+        for (const child of children) (autolink ? opaque : visit)(child, depth + 1);
+      }
+      const first = children[0]?.position?.start.offset;
+      const last = children.at(-1)?.position?.end.offset;
+      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth });
+      return;
+    }
     if ('children' in node) {
-      for (const child of node.children) visit(child as Nodes);
+      for (const child of node.children as Nodes[]) if (inBlock(child)) visit(child, depth);
       return;
     }
     const value = toString(node);
     if (value === '') return;
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    // Only a text node whose source is exactly its value can be edited in place; inline code, HTML, image
-    // alt texts and text with escapes or entities cannot (an edit there would change what they are).
-    const editable = node.type === 'text' && start !== undefined && end !== undefined && source.slice(start, end) === value;
-    leaves.push({ plainStart: text.length, plainEnd: text.length + value.length, ...(editable ? { source: { start, end } } : {}) });
+    const map = node.type === 'text' && start !== undefined && end !== undefined ? charMap(value, source, start, end) : undefined;
+    leaves.push({ plainStart: text.length, plainEnd: text.length + value.length, depth, kind: 'text', ...(map ? { map } : {}) });
     text += value;
   };
-  visit(parseMarkdown(source));
-  return { text, leaves };
+  const opaque = (node: Nodes, depth: number): void => {
+    const value = toString(node);
+    if (value !== '') leaves.push({ plainStart: text.length, plainEnd: text.length + value.length, depth, kind: 'text' });
+    text += value;
+  };
+  visit(tree, 0);
+  return { text, leaves, spans };
 }
 
 type Hunk = { readonly at: number; readonly removed: number; readonly inserted: string };
@@ -58,22 +177,64 @@ function hunksOf(before: string, after: string): Hunk[] {
   return hunks;
 }
 
-/** The editable leaf a hunk falls in entirely (an insertion at a boundary may go at the end or the start of one). */
-function leafFor(leaves: readonly Leaf[], hunk: Hunk): Leaf | undefined {
+/** A place in the source for a plain offset, and how deep in formatting it is. */
+type Slot = { readonly offset: number; readonly depth: number; readonly leaf?: Leaf };
+
+/**
+ * The places a plain offset can be written at, from one side: `start` (text beginning there) or `end` (text
+ * ending there). Inside an editable leaf, or at the outer edge of a formatting node.
+ */
+function slots(reading: Reading, p: number, side: 'start' | 'end'): Slot[] {
+  const out: Slot[] = [];
+  for (const leaf of reading.leaves) {
+    if (!leaf.map) continue;
+    const inside = side === 'start' ? leaf.plainStart <= p && p < leaf.plainEnd : leaf.plainStart < p && p <= leaf.plainEnd;
+    const at = leaf.map[p - leaf.plainStart];
+    if (inside && at !== undefined) out.push({ offset: at, depth: leaf.depth, leaf });
+  }
+  for (const span of reading.spans) {
+    if (side === 'start' && span.plainStart === p) out.push({ offset: span.sourceStart, depth: span.depth });
+    if (side === 'end' && span.plainEnd === p) out.push({ offset: span.sourceEnd, depth: span.depth });
+  }
+  return out;
+}
+
+/** Does replacing source `from`..`to` leave every formatting node whole (untouched, gone entirely, or edited inside)? */
+function balanced(reading: Reading, from: number, to: number): boolean {
+  return reading.spans.every(
+    (span) => span.sourceEnd <= from || span.sourceStart >= to || (span.sourceStart >= from && span.sourceEnd <= to) || (span.innerStart <= from && to <= span.innerEnd),
+  );
+}
+
+/** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
+function placeOf(reading: Reading, hunk: Hunk): { from: number; to: number; text: string } | undefined {
   const end = hunk.at + hunk.removed;
-  const inside = leaves.filter((leaf) => leaf.source && leaf.plainStart <= hunk.at && end <= leaf.plainEnd);
-  // A pure insertion between two leaves is ambiguous only when neither side is plain text.
-  return inside.find((leaf) => hunk.removed > 0 || (leaf.plainStart < hunk.at && hunk.at < leaf.plainEnd)) ?? inside[0];
+  const pairs =
+    hunk.removed === 0
+      ? [...slots(reading, hunk.at, 'end'), ...slots(reading, hunk.at, 'start')].map((slot) => ({ from: slot, to: slot }))
+      : slots(reading, hunk.at, 'start').flatMap((from) => slots(reading, end, 'end').map((to) => ({ from, to })));
+  // Text replaced inside formatting keeps it (a renamed bold word stays bold); text only added or only taken
+  // away at its edge goes outside it, and formatting whose whole text went goes with it.
+  const inner = hunk.removed > 0 && hunk.inserted !== '' ? -1 : 1;
+  pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
+  for (const { from, to } of pairs) {
+    if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
+    const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
+    if (code && (from.leaf !== to.leaf || hunk.inserted.includes('`') || /[\r\n]/.test(hunk.inserted))) continue;
+    return { from: from.offset, to: to.offset, text: code ? hunk.inserted : escapeInline(hunk.inserted) };
+  }
+  return undefined;
 }
 
 /**
- * A block's Markdown source with its text changed to `text`, the edit written into the plain text where it
- * happened, so that links, inline code and emphasis around unchanged text stay as written. Undefined when
- * an edit touches markup (it crosses a link, a code span, an escape): then the text can only be written
- * plain, which the caller must say.
+ * A block's Markdown source with its text changed to `text`, each edit written where it happened, so that
+ * links, inline code, emphasis, escapes and line prefixes around unchanged text stay as written. Undefined
+ * when an edit cannot be written so (it cuts into a link or a code span, or rewrites most of the text):
+ * then the text can only be written plain, which the caller must say.
  */
-export function retext(source: string, text: string): string | undefined {
-  const { text: before, leaves } = leavesOf(source);
+export function retext(source: string, text: string, definitions = ''): string | undefined {
+  const reading = read(source, definitions);
+  const before = reading.text;
   if (normaliseText(before) === normaliseText(text)) return source;
   const hunks = hunksOf(before, text);
   // A text rewritten more than it was kept is a new text: its pieces would land in markup at random.
@@ -81,21 +242,32 @@ export function retext(source: string, text: string): string | undefined {
   if (kept * 2 < before.length) return undefined;
   let out = source;
   for (const hunk of [...hunks].reverse()) {
-    const leaf = leafFor(leaves, hunk);
-    if (!leaf?.source) return undefined;
-    const from = leaf.source.start + (hunk.at - leaf.plainStart);
-    const inserted = escapeInline(hunk.inserted);
-    out = out.slice(0, from) + inserted + out.slice(from + hunk.removed);
+    const place = placeOf(reading, hunk);
+    if (!place) return undefined;
+    out = out.slice(0, place.from) + place.text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.
-  return normaliseText(leavesOf(out).text) === normaliseText(text) ? out : undefined;
+  return normaliseText(read(out, definitions).text) === normaliseText(text) ? out : undefined;
 }
 
 /** Does a block's source say more than its plain text (links, emphasis, code, escapes)? Then writing it plain loses that. */
-export function hasMarkup(source: string): boolean {
-  const { text, leaves } = leavesOf(source);
-  if (leaves.some((leaf) => !leaf.source)) return true;
+export function hasMarkup(source: string, definitions = ''): boolean {
+  const { text, leaves, spans } = read(source, definitions);
+  const literal = (leaf: Leaf): boolean => {
+    const map = leaf.map;
+    return map !== undefined && map.every((at, i) => i === map.length - 1 || source[at] === text[leaf.plainStart + i]);
+  };
+  if (spans.length > 0 || !leaves.every(literal)) return true;
   // Without its block marker (heading, list, quote), plain source reads exactly as it is written.
   const body = source.replace(/^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)/, '');
   return normaliseText(body) !== normaliseText(text);
+}
+
+/** The link reference definitions of a body, as source to read a block of it with (see retext). */
+export function definitionsOf(body: string): string {
+  const tree = parseMarkdown(body);
+  return tree.children
+    .filter((node) => node.type === 'definition' || node.type === 'footnoteDefinition')
+    .map((node) => body.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0))
+    .join('\n\n');
 }

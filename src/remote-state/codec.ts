@@ -30,12 +30,21 @@ export type DocRecord = {
   readonly rb: string;
   /** The document's modifiedTime as last listed ('' when not listed since kbsync wrote it). */
   readonly m: string;
+  /** 1: `m`'s minute was not over when it was taken, so an edit later in that minute may not show in it: read before trusting it. */
+  readonly r?: 1;
   /** How the document came to be linked (see the ledger's origin). */
   readonly o: 'created' | 'create-answer-lost' | 'linked' | 'pulled';
   /** Members kbsync applied from front matter. */
   readonly mem?: readonly { readonly userId: string; readonly role: string }[];
   /** The images the document was last sent with (path or diagram language, content key, URL): a changed image is sent again. */
   readonly im?: readonly SharedImage[];
+  /**
+   * 1: the document holds more than this source says (a colleague's edit taken in from the service's plain
+   * reading): another machine must not take the source for the document's exact Markdown.
+   */
+  readonly l?: 1;
+  /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
+  readonly a?: number;
 };
 
 /** One image of a document, as every machine may check it (no stat: that is one machine's). */

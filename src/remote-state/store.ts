@@ -36,6 +36,8 @@ export type StateDoc = {
   /** The paragraph appends go to. */
   readonly dataBlockId: BlockId | undefined;
   readonly chars: number;
+  /** As listed ('' when not listed: made or read by this run). */
+  readonly modifiedTime?: string;
 };
 
 export type LoadedState = {
@@ -83,6 +85,15 @@ export class RemoteStateStore {
   async documents(): Promise<readonly StateDoc[]> {
     const below = this.#below;
     return (await this.#listDocs()).filter((doc) => doc.seq >= below[doc.family]);
+  }
+
+  /**
+   * What the index documents looked like when listed (titles and times): unchanged since the state was last
+   * read, the state is too, so a run that only wants to know about other machines' versions need not read it.
+   */
+  async indexFingerprint(): Promise<string> {
+    const index = (await this.#listDocs()).filter((doc) => doc.family === 'state');
+    return JSON.stringify(index.map((doc) => [doc.docKey, doc.modifiedTime ?? '']));
   }
 
   /** What else the state folder holds (someone's own folder that happens to share its name): never synced, and said. */
@@ -373,7 +384,7 @@ export class RemoteStateStore {
 function docOf(node: RemoteNode): StateDoc[] {
   const match = TITLE.exec(node.title);
   if (node.type !== 'FILE' || !node.docKey || !match) return [];
-  return [{ family: match[1] as Family, seq: Number(match[2]), docKey: node.docKey, title: node.title, dataBlockId: undefined, chars: 0 }];
+  return [{ family: match[1] as Family, seq: Number(match[2]), docKey: node.docKey, title: node.title, dataBlockId: undefined, chars: 0, modifiedTime: node.modifiedTime }];
 }
 
 const bySeq = (a: StateDoc, b: StateDoc): number => (a.family === b.family ? a.seq - b.seq : a.family < b.family ? -1 : 1);

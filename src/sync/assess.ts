@@ -3,16 +3,16 @@ import type { DocumentRecord, OpenIntent } from '../ledger/index.js';
 import { hashText, type TextFile } from '../local/index.js';
 import type { Block } from '../model/blocks.js';
 import { decideAdopt, type AdoptDecision } from './decide/adopt.js';
-import { decideBody, decideFirstPush, type BodyDecision, type BodyFacts } from './decide/body.js';
+import { decideBody, decideFirstPush, laterThan, type BodyDecision, type BodyFacts, type PublishedVersion } from './decide/body.js';
 import { held, type Held } from './decide/held.js';
 import { decideIncoming } from './decide/incoming.js';
 import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
-import type { Action, Layout, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
+import type { Action, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
 import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
-import { blocksToMarkdown, predictedBlocks } from '../markdown/index.js';
+import { blocksHash, blocksToMarkdown, predictedBlocks } from '../markdown/index.js';
 import type { WorkspaceId } from '../model/ids.js';
 import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
@@ -54,6 +54,11 @@ export type AssessIO = {
   listed(docKey: DocumentRecord['docKey']): RemoteDoc | undefined;
   /** A file's text as last synced, from the shared state's sources (read once per run, only when asked). */
   source(hash: string): Promise<string | undefined>;
+  /**
+   * What another kbsync writer last published of the document, when the shared state has a version other than
+   * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
+   */
+  published(record: { readonly docKey: string; readonly localHash: string }, load: boolean): Promise<PublishedVersion | undefined>;
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -83,7 +88,7 @@ export type Detail =
   | { readonly tag: 'restore'; readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string }
   | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision }
   /** `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash. */
-  | { readonly tag: 'new-local'; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry };
+  | { readonly tag: 'new-local'; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks }
 
 const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
 
@@ -141,13 +146,18 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await io.readBlocks(action.record.docKey);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
-      const body = decideBody(bodyFacts(io, record, path, before, remote));
+      // Another machine's write shows as a remote change, or (inside code, a link's address) as a later time
+      // only: the shared state is read for its Markdown then (a state read with this run's listing is asked always).
+      const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(io.listed(record.docKey)?.modifiedTime, record.remoteModifiedTime);
+      const published = await io.published(record, moved);
+      const body = decideBody({ ...bodyFacts(io, record, path, before, remote), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
     case 'delete-remote': {
       const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, record.docKey);
-      const decision = decideDelete({ mode: io.mode, record, remote });
+      const listed = io.listed(record.docKey);
+      const decision = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
     }
     case 'trash-local': {
@@ -194,9 +204,13 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[]): BodyFacts {
-  const listedTime = io.listed(record.docKey)?.modifiedTime;
-  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listedTime !== undefined ? { listedTime } : {}) };
+  const listed = io.listed(record.docKey);
+  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
 }
+
+/** A rename or move in the web editor moves the document's time too: that is no hidden edit. */
+const relocatedSince = (record: DocumentRecord, listed: RemoteDoc): boolean =>
+  record.remoteTitle !== '' && (listed.title !== record.remoteTitle || listed.parentTreeNodeId !== record.parentTreeNodeId);
 
 /**
  * The full record of a planned record: the ledger's row, or for a file known only from the shared state,
@@ -229,14 +243,21 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   const source = known ? await io.source(known.localHash) : undefined;
   if (!known || source === undefined) {
     const blocks = await io.readBlocks(action.remote.docKey);
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks } };
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks, marks: { lossy: true, hiddenEdit: null } } };
   }
   // The listing proves the document unchanged since its source was synced: no read at all.
-  const unchanged = known.remoteModifiedTime !== '' && action.remote.modifiedTime === known.remoteModifiedTime;
+  const unchanged = known.remoteModifiedTime !== '' && !known.recheck && action.remote.modifiedTime === known.remoteModifiedTime;
   const remote = unchanged ? undefined : await io.readBlocks(action.remote.docKey);
-  const { text } = decideIncoming({ source, syncedBlocksHash: known.remoteBlocksHash, remote });
+  const { text, marks } = decideIncoming({
+    source,
+    syncedBlocksHash: known.remoteBlocksHash,
+    syncedTime: known.remoteModifiedTime,
+    lossy: known.lossy === true,
+    remote,
+    listedTime: action.remote.modifiedTime,
+  });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
-  return { action, path, kind: 'new-local', detail: { tag: 'new-local', text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known } };
+  return { action, path, kind: 'new-local', detail: { tag: 'new-local', text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
 }
 
 async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {

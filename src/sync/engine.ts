@@ -10,7 +10,7 @@ import { retire } from './act/removals.js';
 import { RemoteStateStore, STATE_FOLDER, type LoadedState, type StateDoc, type TargetCache } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
 import { publishState } from './publish-state.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
+import { assertSameWorkspace, observeAndPlan, stateSeenKey, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkProblem, LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
@@ -162,6 +162,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     });
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
+      // Everything the state said was acted on: it need not be read again until it changes.
+      if (observation.stateSeen !== undefined && ledger.meta.get(stateSeenKey(rootId)) !== observation.stateSeen) ledger.meta.set(stateSeenKey(rootId), observation.stateSeen);
     }
     if (!options.signal?.aborted && (shared || migrating || results.some((result) => result.ok && result.result !== 'unchanged') || ctx.removed.size > 0)) {
       const published = await publishState({ ledger, store, logger, loaded: shared, removed: ctx.removed });

@@ -13,6 +13,7 @@ import { move } from './act/move.js';
 import { dropRecord, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
 import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { publishedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
 import { decideFirstPush, type BodyDecision } from './decide/body.js';
@@ -92,6 +93,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     record: (path) => ctx.ledger.documents.get(path),
     listed: (docKey) => ctx.remote?.docs.get(docKey),
     source: async (hash) => (await ctx.store.sources(new Set([hash]))).get(hash),
+    published: publishedVersions(ctx.store, ctx.shared),
     fileText: (path) => currentText(ctx, path),
     openIntents: () => ctx.ledger.intents.open(),
   };
@@ -164,14 +166,14 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
       return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
     case 'delete':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'already deleted in the knowledge base');
-      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote);
+      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks);
       if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
       break;
     case 'trash':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'gone on both sides');
       return trashLocal(ctx, detail.record);
     case 'restore':
-      return restore(ctx, detail.record, listed, detail.text, detail.remote);
+      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit });
     case 'move':
       if (action.kind !== 'move') break;
       return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision, action.title);

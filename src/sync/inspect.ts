@@ -5,6 +5,7 @@ import { lstatOrNull, readTextFile } from '../local/index.js';
 import { silentLogger } from '../log.js';
 import { RemoteStateStore, type StateDoc } from '../remote-state/store.js';
 import type { AssessIO } from './assess.js';
+import { publishedVersions } from './published-version.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
 import { pushRewriter } from './run-links.js';
@@ -77,6 +78,7 @@ function readOnlyIO(
     record: (path) => ledger?.documents.get(path),
     listed: (docKey) => observation.remote?.docs.get(docKey),
     source: async (hash) => (store ? (await store.sources(new Set([hash]))).get(hash) : undefined),
+    published: publishedVersions(store, observation.shared?.state),
     async fileText(path) {
       const known = observation.local.texts.get(path);
       if (known) return known;

@@ -7,7 +7,7 @@ import { foldState, recordsOf } from '../remote-state/state.js';
 import type { LoadedState, RemoteStateStore } from '../remote-state/store.js';
 
 /** What the shared state should say of one ledger row. */
-export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = []): DocRecord {
+export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly lossyBase: boolean; readonly hiddenEdit: string | null; readonly agreedAt: number }): DocRecord {
   return {
     t: 'doc',
     p: row.path,
@@ -16,9 +16,13 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     h: row.localHash,
     rb: row.remoteBlocksHash,
     m: row.remoteModifiedTime,
+    ...(row.recheck ? { r: 1 as const } : {}),
     o: row.origin,
     ...(members.length > 0 ? { mem: members } : {}),
     ...sharedImagesOf(row.imagesSent),
+    // The document holds more than the source: a colleague's edit read as plain text, or one reads cannot show at all.
+    ...(body?.lossyBase || (body && body.hiddenEdit !== null) ? { l: 1 as const } : {}),
+    ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
   };
 }
 
@@ -83,7 +87,7 @@ export async function publishState(deps: {
     const sourceKnown = held?.h === row.localHash || row.publishedSource === row.localHash;
     if (!known || !sourceKnown) {
       const full = ledger.documents.get(row.path);
-      if (!known) records.push(stateRecordOf(row, full?.members ?? []));
+      if (!known) records.push(stateRecordOf(row, full?.members ?? [], full));
       if (!sourceKnown && full) sources.push({ hash: row.localHash, text: full.baseMarkdown });
     }
     marks.push({ path: row.path, record: hash, source: row.localHash });

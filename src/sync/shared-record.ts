@@ -45,6 +45,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     conflictBase: null,
     publishedOver: null,
     hiddenEdit: null,
-    lossyBase: false,
+    lossyBase: entry.lossy === true,
+    agreedAt: entry.agreedAt ?? 0,
   };
 }

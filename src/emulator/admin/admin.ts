@@ -38,6 +38,8 @@ export type EmulatorAdmin = {
   /** Requests per second per endpoint; 0 disables limiting. Buckets start full. */
   setRateLimit(perSecond: number): void;
   setClockOffset(ms: number): void;
+  /** Stops the service's clock at `atMs` (the offset still applies), or lets it run again with undefined. */
+  freezeClock(atMs: number | undefined): void;
   dump(): EmulatorDump;
   /** The current blocks of a document, as readBlocks would answer. */
   blocks(dentryUuid: string): readonly ServiceBlock[];
@@ -71,6 +73,7 @@ export function createAdmin(rt: Runtime, seed: SeedRecord): EmulatorAdmin {
       rt.limiter.setLimit(perSecond);
     },
     setClockOffset: (ms) => rt.clock.setOffset(ms),
+    freezeClock: (atMs) => rt.clock.freeze(atMs),
     dump: () => dumpState(store),
     blocks: (dentryUuid) => (store.body(ops.requireBodyDoc(dentryUuid).dentryUuid)?.blocks ?? []).map((stored) => stored.block),
     editDocument: (dentryUuid, markdown, options) => {

@@ -15,7 +15,7 @@ import { pushIntentPayload } from '../interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
-import { recordAgreement, recordHold, remoteTimeOf } from './record.js';
+import { recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
 
 export type DocOutcome = {
   readonly path: string;
@@ -42,10 +42,14 @@ export async function applyBody(
   body: BodyDecision,
 ): Promise<DocOutcome> {
   const path = record.path;
-  if (body.kind === 'held' && body.held) {
-    const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
+  const holdOn = (text: string): DocOutcome | undefined => {
+    if (body.kind !== 'held' || !body.held) return undefined;
+    const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
     return { path, result: 'held', detail: body.held.message, ...(fresh ? {} : { repeated: true }) };
-  }
+  };
+  // A held write with nothing to take in is only remembered; one whose document changed still takes the
+  // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
+  if (body.kind === 'held' && body.nextFile === undefined && body.baseText === record.baseMarkdown) return holdOn(before.text) as DocOutcome;
   const done = await withIntent(
     ctx,
     // What is sent, and agreed on after it: a run killed between the write and its record is recognised
@@ -71,16 +75,19 @@ export async function applyBody(
         baseText: body.baseText,
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
-        remoteTime: remoteTimeOf(ctx, listed, record, body.send !== undefined || (body.remoteChanged && !listed)),
+        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && !listed),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
         hiddenEdit: body.hiddenEdit,
-        ...(body.send && !body.send.append ? { lossyBase: false, imagesSent: encodeSentImages(body.send.images) } : {}),
+        lossyBase: body.lossy,
+        ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );
+  const held = holdOn(body.fileText);
+  if (held) return held;
   const simplified =
     body.simplified.length > 0
       ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`

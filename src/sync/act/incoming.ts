@@ -3,7 +3,7 @@ import { ensureParentFolders, hashText, writeFileAtomic } from '../../local/inde
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import type { RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
+import type { ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { encodeSentImages } from '../../images/sent.js';
@@ -17,12 +17,17 @@ export async function newLocal(
   ctx: SyncContext,
   remote: RemoteDoc,
   path: string,
-  incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry },
+  incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks },
 ): Promise<DocOutcome> {
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
   // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.
-  const ids = { ...idsOfListed(ctx, remote, path, 'pulled'), ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : { lossyBase: true }) };
+  const ids = {
+    ...idsOfListed(ctx, remote, path, 'pulled'),
+    ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : {}),
+    lossyBase: incoming.marks.lossy,
+    hiddenEdit: incoming.marks.hiddenEdit,
+  };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
   return { path, result: 'pulled', detail: known ? 'from the knowledge base, as it was last synced' : 'new in the knowledge base' };
 }
@@ -31,8 +36,8 @@ export async function newLocal(
  * A file deleted locally whose document was edited remotely comes back (an edit beats a delete): the
  * last-synced file with the remote's edits applied, so local formatting survives where it can.
  */
-export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, text: string, blocks: readonly Block[]): Promise<DocOutcome> {
-  await writeIncoming(ctx, record.path, text, blocks, listed, record);
+export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, text: string, blocks: readonly Block[], marks: ReadingMarks): Promise<DocOutcome> {
+  await writeIncoming(ctx, record.path, text, blocks, listed, { ...record, lossyBase: marks.lossy, hiddenEdit: marks.hiddenEdit });
   return { path: record.path, result: 'pulled', detail: 'deleted locally but edited in the knowledge base, so the file was restored' };
 }
 
@@ -42,7 +47,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean; readonly imagesSent?: string | null },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null },
   blocksHash?: string,
 ): Promise<void> {
   await withIntent(

@@ -12,6 +12,7 @@ import {
   type TextFile,
 } from '../../local/index.js';
 import type { SyncContext } from '../context.js';
+import { lineEndingsOf } from '../../markdown/line-endings.js';
 
 /** The file as it is now: the copy read during the scan, or a fresh read. Undefined when it does not exist. */
 export async function currentText(ctx: SyncContext, path: string): Promise<TextFile | undefined> {
@@ -34,17 +35,15 @@ export async function fingerprintOf(ctx: SyncContext, path: string): Promise<Fil
 }
 
 /**
- * Replaces a local file's content atomically, keeping its BOM and line endings, after backing up
- * what it held (design rule 3) and only if it still is what we read (rule 3: check before replacing).
+ * Replaces a local file's content atomically, keeping its BOM, after backing up what it held (design rule
+ * 3) and only if it still is what we read (rule 3: check before replacing). The text's line endings are the
+ * decision's (see markdown/line-endings.ts): written exactly, so every machine writes the same bytes.
  */
 export async function replaceLocal(ctx: SyncContext, path: string, before: TextFile | undefined, text: string): Promise<FileFingerprint> {
   if (before) await backupText(ctx.stateDir, 'local', path, before.text, { now: ctx.now() });
   const expect = before ? await fingerprintOf(ctx, path) : 'absent';
-  const fingerprint = await writeFileAtomic(ctx.root, path, text, {
-    expect,
-    ...(before ? { eol: before.eol, bom: before.bom } : {}),
-  });
-  ctx.texts.set(path, { text, eol: before?.eol ?? 'lf', bom: before?.bom ?? false });
+  const fingerprint = await writeFileAtomic(ctx.root, path, text, { expect, ...(before ? { bom: before.bom } : {}) });
+  ctx.texts.set(path, { text, eol: lineEndingsOf(text) === 'crlf' ? 'crlf' : 'lf', bom: before?.bom ?? false });
   ctx.scanned.delete(path);
   return fingerprint;
 }

@@ -20,6 +20,18 @@ export function remoteTimeOf(ctx: SyncContext, listed: RemoteDoc | undefined, re
   return { modifiedTime: record?.remoteModifiedTime ?? '', recheck: record?.recheck ?? true };
 }
 
+/**
+ * Right after our own write: the latest minute the service can have stamped it with (its clock from its last
+ * answer, plus the second that clock's Date header may lag). A listing that shows a later minute shows
+ * someone else's edit, even one made where reads cannot see; an edit within that minute after our read-back
+ * is the one window left. Marked for one more read until the minute is over.
+ */
+export function writtenTime(ctx: SyncContext): RemoteTime {
+  return { modifiedTime: minuteOf(ctx.serverNow().getTime() + 1000), recheck: true };
+}
+
+const minuteOf = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 16)}Z`;
+
 /** `2026-11-22T10:05Z` is over once the clock reads 10:06 or later. Unparseable times are never over. */
 export function minutePassed(modifiedTime: string, now: Date): boolean {
   const at = Date.parse(modifiedTime);
@@ -52,10 +64,13 @@ export type Agreement = Omit<
   | 'publishedOver'
   | 'hiddenEdit'
   | 'lossyBase'
+  | 'agreedAt'
 > & {
   /** Carried over from a record spread in; a write that replaced the whole document ends both (null, false). */
   readonly hiddenEdit?: string | null;
   readonly lossyBase?: boolean;
+  /** Carried over from a record spread in: kept while the version stays the same, renewed when it changes. */
+  readonly agreedAt?: number;
   /**
    * When this agreement follows our write of the document: the body it held before (a later revert of it is
    * a lost update). Named apart from the record's `publishedOver` so a record spread in never carries it on.
@@ -87,7 +102,7 @@ export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, de
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, imagesSent, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it.
   const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
@@ -97,15 +112,17 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const published = sameDocument ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
   // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
   const stat = pendingLocal ? UNMATCHABLE : fingerprint;
+  const localHash = hashText(pendingLocal ? baseText : fileText);
+  const remoteBlocksHash = predictedBlocksHash ?? blocksHash(remoteBlocks);
   ctx.ledger.documents.upsert({
     ...ids,
-    localHash: hashText(pendingLocal ? baseText : fileText),
+    localHash,
     statSize: stat.size,
     statMtimeMs: stat.mtimeMs,
     statIno: stat.ino,
     baseMarkdown: baseText,
     remoteBlocks: [...remoteBlocks],
-    remoteBlocksHash: predictedBlocksHash ?? blocksHash(remoteBlocks),
+    remoteBlocksHash,
     alignment: align(splitText(baseText).body, remoteBlocks) as DocumentRecord['alignment'],
     remoteModifiedTime: remoteTime.modifiedTime,
     syncedAt: ctx.now().getTime(),
@@ -123,6 +140,8 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     publishedOver: wroteOver ?? null,
     hiddenEdit: hiddenEdit ?? null,
     lossyBase: lossyBase ?? false,
+    // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
+    agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
 }

@@ -1,4 +1,7 @@
-import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
+import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
+import { mergeSources } from '../../markdown/merge-source.js';
+import { segmentBody } from '../../markdown/segments.js';
+import { mergedLineEndings, withLineEndings } from '../../markdown/line-endings.js';
 import { contentHash } from '../../markdown/hash.js';
 import type { Block } from '../../model/blocks.js';
 import type { UrlOfPath } from '../links.js';
@@ -6,7 +9,7 @@ import { decodeSentImages, imagesDiffer } from '../../images/sent.js';
 import type { SentImage } from '../../images/types.js';
 import { joinText, splitText } from '../document-text.js';
 import { held, type Held } from './held.js';
-import { agrees, pushMarkdown } from './push-markdown.js';
+import { pushMarkdown } from './push-markdown.js';
 import type { SyncMode } from './types.js';
 
 /** What one synced document's file and body are now, beside what they were when both sides last agreed. */
@@ -26,6 +29,8 @@ export type BodyFacts = {
     readonly hiddenEdit?: string | null;
     /** The base is the service's plain-text reading: an overwrite from it would flatten the document. */
     readonly lossyBase?: boolean;
+    /** The service's clock (ms) when this machine agreed on this version; 0 or absent: unknown. */
+    readonly agreedAt?: number;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -33,12 +38,34 @@ export type BodyFacts = {
   };
   /** The document's modifiedTime in this run's listing, when it was listed. */
   readonly listedTime?: string;
+  /** The listing shows the document renamed or moved since the last agreement (which moves its time too). */
+  readonly relocated?: boolean;
+  /**
+   * The version of the document another kbsync writer published since (its kept source), when the shared
+   * state has one that differs from this record's: the merge then works from that Markdown, not from the
+   * service's plain reading.
+   */
+  readonly published?: PublishedVersion;
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
   readonly remote: readonly Block[];
   /** With link rewriting: the URL of the synced document at a path. */
   readonly urlOf: UrlOfPath | undefined;
+};
+
+/** What another kbsync writer last published of a document, from the shared state. */
+export type PublishedVersion = {
+  /** The file text it synced (its kept source). */
+  readonly text: string;
+  /** What the document's blocks hashed to right after. */
+  readonly remoteBlocksHash: string;
+  /** The latest minute its write can bear as modifiedTime ('' unknown): a later one is someone else's edit. */
+  readonly modifiedTime: string;
+  /** The document held exactly that source right after (an overwrite from it, not a merge from a plain reading). */
+  readonly exact: boolean;
+  /** The service's clock (ms) when that writer agreed on it; 0 unknown. */
+  readonly agreedAt: number;
 };
 
 export type BodyDecisionKind = 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held';
@@ -71,52 +98,127 @@ export type BodyDecision = {
   readonly hiddenEdit: string | null;
   /** Set when this run is the first to see that hidden edit (said once). */
   readonly hiddenEditSeen: boolean;
+  /**
+   * After this decision, the document holds something kbsync cannot read back (a web editor's formatting, a
+   * colleague's edit seen only as plain text): an overwrite from the file would destroy it (FLATTEN).
+   */
+  readonly lossy: boolean;
 };
 
-/** Blocks whose content a read does not give (code and images read as `unknown`, a table as its size only). */
-const hidesContent = (blocks: readonly Block[]): boolean => blocks.some((block) => block.type === 'unknown' || block.type === 'table');
-
-/**
- * Someone edited what the service does not show: the document's time moved past the one we agreed on
- * (a time of our own write, not a re-check of it) while every block it shows stayed the same.
- */
-function hiddenEditNow(facts: BodyFacts, remoteChanged: boolean): boolean {
-  const { record, listedTime } = facts;
-  if (remoteChanged || listedTime === undefined || !record.remoteModifiedTime || record.recheck) return false;
-  return listedTime !== record.remoteModifiedTime && hidesContent(facts.remote);
-}
+/** Minute stamps (`2026-11-22T10:05Z`) order as strings; '' is unknown and later than nothing. */
+export const laterThan = (listed: string | undefined, bound: string): boolean => listed !== undefined && bound !== '' && listed > bound;
 
 /** A file truncated to nothing (a save caught half-way, a failed copy) must not silently wipe its document. */
 const emptied = (text: string, base: string): boolean => text.trim() === '' && base.trim() !== '';
 
 /**
+ * What the document holds now, in Markdown, as well as kbsync can tell, and the file merged with it:
+ * - the remote is as last agreed: the base (exactly, unless the base was already lossy or someone edited
+ *   where reads cannot see since: the document's time moved past the one agreed on while its blocks did not);
+ * - another kbsync writer published it: that writer's source, exactly when the document is still as it left
+ *   it, else its source with the later (plain) edits merged in; the file is merged with it in source;
+ * - someone edited it in the web editor: the base with the plain reading's changes merged in, lossy (the
+ *   reading flattens formatting and hides code and tables, so the document holds more than this says).
+ */
+type Reading = {
+  readonly theirs: string;
+  /** The other writer's front matter, when its version is what the document holds. */
+  readonly theirsHead?: string;
+  readonly merged: { readonly body: string; readonly conflicts: readonly Conflict[]; readonly conflictCopyBody: string | undefined; readonly simplified: readonly number[] };
+  /** The document holds exactly `theirs`. */
+  readonly known: boolean;
+  /** Someone edited where reads cannot see, since the version `theirs` stands for. */
+  readonly hidden: boolean;
+};
+
+function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean): Reading {
+  const { record, remote, listedTime, published } = facts;
+  const unmoved = facts.relocated !== true;
+  const priorBase = record.publishedOver ?? undefined;
+  // Only a version agreed on after ours can replace it (a record published late may be an older one).
+  const newer = published !== undefined && (!record.agreedAt || published.agreedAt > record.agreedAt);
+  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
+  const current = published !== undefined && published.remoteBlocksHash === blocksHash(remote);
+  // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
+  // inside code or a link's address reads the same) and that writer's record can account for it.
+  if (other !== undefined && published && (remoteChanged || current)) {
+    // What the web editor did to that version since, merged into it as that writer would have merged it.
+    const stage = current ? undefined : merge3({ base: other, remoteBase: predictedBlocks(other), remote, local: other });
+    const theirs = stage ? (stage.conflictCopyBody ?? stage.body) : other;
+    const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined ? { priorBase } : {}) });
+    const simplifiedLines = new Set(stage?.simplified ?? []);
+    const simplified = stage ? [...merged.theirsLines].filter(([index]) => simplifiedLines.has(lineOfBlock(theirs, index))).map(([, line]) => line) : [];
+    const hidden = current && unmoved && laterThan(listedTime, published.modifiedTime);
+    return {
+      theirs,
+      theirsHead: splitText(published.text).head,
+      merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified },
+      known: current && published.exact && !hidden,
+      hidden,
+    };
+  }
+  if (!remoteChanged) {
+    const hidden = unmoved && laterThan(listedTime, record.remoteModifiedTime ?? '');
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden, hidden };
+  }
+  const alignment = record.alignment as Alignment;
+  const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
+  const merged = mergeInto(local, true);
+  // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
+  return { theirs: mergeInto(base, false).body, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, known: false, hidden: false };
+}
+
+/** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */
+function mergedHead(base: string, local: string, theirs: string | undefined): { readonly text: string; readonly conflict?: Conflict } {
+  if (theirs === undefined || theirs === local || theirs === base) return { text: local };
+  if (local === base) return { text: theirs };
+  return { text: local, conflict: { baseText: base, localText: local, remoteText: theirs, position: { line: 1, offset: 0 } } };
+}
+
+/** The line a block of a body starts on (1-based). */
+const lineOfBlock = (body: string, index: number): number => {
+  const segment = segmentBody(body).segments[index];
+  return segment ? body.slice(0, segment.start).split('\n').length : -1;
+};
+
+/**
  * The decision for a synced document whose body has been read: push, pull, merge, conflict, hold or
  * nothing. Pure: the run carries it out, and `diff`, `sync --dry-run` and `status` print it.
+ *
+ * Every byte saved is published or held (a change inside code, a table, a link's address or formatting is a
+ * change: what is compared is the Markdown, not what reads show). Nothing the document holds that kbsync
+ * cannot read back is overwritten: a whole-document write goes out only when the document is known to hold
+ * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
 export function decideBody(facts: BodyFacts): BodyDecision {
   const { mode, record, fileText, remote } = facts;
   const local = splitText(fileText);
   const base = splitText(record.baseMarkdown);
-  const alignment = record.alignment as Alignment;
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const localChanged = contentHash(fileText) !== record.localHash;
-  const mergeInto = (localBody: string, { seeReverts = true } = {}) =>
-    merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: localBody, alignment, ...(seeReverts && record.publishedOver != null ? { priorBase: record.publishedOver } : {}) });
-  const merged = remoteChanged ? mergeInto(local.body) : { body: local.body, conflicts: [] as readonly Conflict[], conflictCopyBody: undefined, simplified: [] as readonly number[] };
-  // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
-  const theirs = remoteChanged ? mergeInto(base.body, { seeReverts: false }).body : base.body;
-  const hiddenEditSeen = hiddenEditNow(facts, remoteChanged);
-  const hiddenEdit = record.hiddenEdit ?? (hiddenEditSeen ? (facts.listedTime ?? null) : null);
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen };
+  const reading = readingOf(facts, base.body, local.body, remoteChanged);
+  const { theirs, merged } = reading;
+  const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
+  const hiddenEdit = record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null);
+  // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
+  const lossy = (!reading.known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen, lossy };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
   const outgoing = pushMarkdown(mode === 'push' ? local.body : merged.body, facts.path, facts.urlOf);
-  if (mode === 'push' && remoteChanged && !agrees(outgoing, remote) && !facts.force) return hold(held('REMOTE_EDITED'));
+  // Compared as Markdown before links become URLs (the same rewrite on both sides; a changed URL is `mustResend`'s).
+  const differs = toPushMarkdown(mode === 'push' ? local.body : merged.body) !== toPushMarkdown(theirs);
+  if (mode === 'push' && remoteChanged && differs && !facts.force) return hold(held('REMOTE_EDITED'));
 
-  const written = mode === 'push' ? fileText : joinText(local.head, merged.body);
+  // Front matter never reaches the document: it travels in the kept sources, and merges as one block.
+  const head = mergedHead(base.head, local.head, reading.theirsHead);
+  const conflicts = head.conflict ? [head.conflict, ...merged.conflicts] : merged.conflicts;
+  // The service cannot change line endings: only another writer's source can bring new ones.
+  const endings = mergedLineEndings(record.baseMarkdown, fileText, reading.theirsHead !== undefined && facts.published ? facts.published.text : record.baseMarkdown);
+  const written = mode === 'push' ? fileText : withLineEndings(joinText(head.text, merged.body), endings);
   const nextFile = written !== fileText ? written : undefined;
-  const conflictCopy = mode !== 'push' && merged.conflicts.length > 0 ? joinText(local.head, merged.conflictCopyBody ?? theirs) : undefined;
+  const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(reading.theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
 
   let send: Send | undefined;
   let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
@@ -127,12 +229,12 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const resend = (facts.urlOf?.mustResend(facts.path) ?? false) || imagesChanged;
   // A clash is left for a person: the knowledge base keeps its version until the conflict is settled
   // (kbsync resolve), rather than the file's side winning by the clock.
-  if (mode !== 'pull' && conflictCopy === undefined && (resend || !agrees(outgoing, remote))) {
-    const append = remoteChanged || imagesChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, alignment);
+  if (mode !== 'pull' && conflictCopy === undefined && (resend || differs)) {
+    const append = remoteChanged || imagesChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, record.alignment as Alignment);
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
-    // inside a code block or a table), or formatting our plain-text base never had (--force overrides).
-    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : record.lossyBase ? 'FLATTEN' : undefined;
+    // inside a code block or a table), or what the document holds beyond our plain reading (--force overrides).
+    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : !reading.known ? 'FLATTEN' : undefined;
     if (!blocker) send = { markdown: outgoing, append, ...(images && images.length > 0 ? { images } : {}) };
   }
 
@@ -144,9 +246,23 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);
-  // A whole-document write replaces what the hidden edit or the flat base stood for: both end with it.
+  // A whole-document write replaces what the hidden edit or the lossy reading stood for: both end with it.
   const overwrote = send !== undefined && send.append === undefined;
-  const decided = { localChanged, remoteChanged, fileText: written, nextFile, conflictCopy, conflicts: conflictCopy ? merged.conflicts : [], send, theirs, baseText, simplified, hiddenEdit: overwrote ? null : hiddenEdit, hiddenEditSeen };
+  const decided = {
+    localChanged,
+    remoteChanged,
+    fileText: written,
+    nextFile,
+    conflictCopy,
+    conflicts: conflictCopy ? conflicts : [],
+    send,
+    theirs,
+    baseText,
+    simplified,
+    hiddenEdit: overwrote ? null : hiddenEdit,
+    hiddenEditSeen,
+    lossy: overwrote ? false : lossy,
+  };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };
 }

@@ -26,14 +26,19 @@ export const HELD_REASONS = {
   MOVE_EDITED:
     'moved locally, but its document was edited in the knowledge base since, and a push alone would lose that edit when the old ' +
     'document is deleted. Run a two-way `kbsync sync` to merge it first.',
+  MOVE_LOSSY:
+    'moved locally, but its document holds edits made in the web editor that kbsync cannot read back, and the service cannot move a ' +
+    'document: a move makes it anew from the file, which would lose those edits. Move the file back, or run `kbsync sync --force` to ' +
+    'move it anyway (the old document is backed up first).',
   HIDDEN_EDIT:
     'someone edited this document in a part the service does not show (inside a code block, a table or an image): its time moved ' +
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +
     'Merge your change in the web editor, then run `kbsync resolve --theirs <file>`; or run `kbsync sync --force` to replace it (its body is backed up first).',
   FLATTEN:
-    'not pushed: this file came from the service\'s plain-text reading of the document (made in the web editor, or cloned without kept source), ' +
-    'so overwriting the document would remove its links, bold and italic text, inline code and other formatting the service does not show. ' +
-    'Text added at the end of the last paragraph (an append) is still sent. Make the change in the web editor, or run `kbsync sync --force` once to publish the file as it is (the document is backed up first).',
+    'not pushed: the document holds more than kbsync can read back. It was edited in the web editor since kbsync last wrote it (or made there, ' +
+    'or cloned without kept source), and the service shows kbsync only its plain text, so overwriting it from the file would remove its links, ' +
+    'bold and italic text, inline code and whatever else that edit added. Text added at the end of the last paragraph (an append) is still sent. ' +
+    'Make the change in the web editor, or run `kbsync sync --force` once to publish the file as it is (the document is backed up first).',
   VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
   CONFLICT_OPEN:
     "both sides changed the same part of this document differently: your version is in the file, the knowledge base's in the conflict copy beside it, " +

@@ -1,6 +1,7 @@
 import { blocksHash, merge3, predictedBlocks } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../document-text.js';
+import type { ReadingMarks } from './types.js';
 
 /**
  * A file to write from a document this machine never synced, whose source another machine left in the
@@ -10,14 +11,22 @@ import { joinText, splitText } from '../document-text.js';
  */
 export function decideIncoming(facts: {
   readonly source: string;
-  /** What the document's blocks hashed to when the source was synced. */
+  /** What the document's blocks hashed to when the source was synced, and the latest minute that write can bear. */
   readonly syncedBlocksHash: string;
+  readonly syncedTime: string;
+  /** The source was not the document's exact Markdown even then (a colleague's edit taken in as plain text). */
+  readonly lossy: boolean;
   /** The document's blocks now; undefined when the listing already showed it unchanged. */
   readonly remote: readonly Block[] | undefined;
-}): { readonly text: string; readonly edited: boolean } {
+  readonly listedTime: string;
+}): { readonly text: string; readonly marks: ReadingMarks } {
   const { source, remote } = facts;
-  if (!remote || blocksHash(remote) === facts.syncedBlocksHash) return { text: source, edited: false };
+  if (!remote || blocksHash(remote) === facts.syncedBlocksHash) {
+    // Its blocks as that machine left them, its time later: someone edited where reads cannot see.
+    const hidden = remote !== undefined && facts.syncedTime !== '' && facts.listedTime > facts.syncedTime;
+    return { text: source, marks: { lossy: facts.lossy, hiddenEdit: hidden ? facts.listedTime : null } };
+  }
   const split = splitText(source);
   const merged = merge3({ base: split.body, remoteBase: predictedBlocks(split.body), remote, local: split.body });
-  return { text: joinText(split.head, merged.body), edited: true };
+  return { text: joinText(split.head, merged.body), marks: { lossy: true, hiddenEdit: null } };
 }

@@ -30,6 +30,8 @@ export function decideMove(facts: {
   if (facts.remote === 'gone') return { kind: 'recreate' };
   const body = decideBody({ ...facts.body, remote: facts.remote });
   if (facts.samePlace) return { kind: 'rename', body };
+  // A move makes the document anew from the file: what the old one holds beyond kbsync's reading would go.
+  if ((body.lossy || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
   const blocked = deletionBlocked(facts.record);
   if (blocked) {
     return { kind: 'rename', body, note: `the document stays in its old place: ${blocked.code === 'NOT_CREATED' ? 'kbsync did not create it' : 'the answer that created it was lost'}, so it cannot delete it there; move it in the web editor` };

@@ -115,6 +115,8 @@ export function pathOf(action: Action): string {
     case 'move':
     case 'move-local':
       return action.to;
+    case 'held':
+      return action.to ?? action.record.path;
     default:
       return action.record.path;
   }

@@ -50,7 +50,7 @@ export function plan(given: PlanInput): Plan {
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
     // --force decides afresh: it is how a user overrides the holds that a guard made.
     if (!input.guards.force && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
-      actions.push({ kind: 'held', record, held: record.held });
+      actions.push({ kind: 'held', record, held: record.held, ...(to !== undefined ? { to } : {}) });
       continue;
     }
 
@@ -95,6 +95,8 @@ export function plan(given: PlanInput): Plan {
         if (canPush && local && record.nodeId !== null && fitsPlace(input, record, record.path) === false) {
           actions.push({ kind: 'move', record, to: record.path, samePlace: false });
         } else if (record.shared) actions.push({ kind: 'relink', record });
+        // Another machine's version that reads the same in the document (front matter, code): one read takes it in.
+        else if (canPull && remote && input.republished?.has(record.path)) actions.push({ kind: 'check', record, remote });
         break;
       case 'push':
         if (canPush) actions.push({ kind: 'push', record });
@@ -104,6 +106,8 @@ export function plan(given: PlanInput): Plan {
         break;
       case 'check':
         if (canPull) actions.push({ kind: 'check', record, remote: remote as RemoteDoc });
+        // A push leaves the re-read to a run that may pull; a file known from the shared state is paired still.
+        else if (record.shared) actions.push({ kind: 'relink', record });
         break;
       case 'pull':
         if (canPull) actions.push({ kind: 'pull', record, remote: remote as RemoteDoc });

@@ -4,7 +4,7 @@ import type { Origin } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../document-text.js';
 import { held, type Held } from './held.js';
-import type { SyncMode } from './types.js';
+import type { ReadingMarks, SyncMode } from './types.js';
 
 
 type RecordBase = {
@@ -12,6 +12,9 @@ type RecordBase = {
   readonly remoteBlocks: readonly Block[];
   readonly alignment: unknown;
   readonly remoteBlocksHash: string;
+  readonly remoteModifiedTime: string;
+  readonly lossyBase: boolean;
+  readonly hiddenEdit: string | null;
 };
 
 /** Why a document may not be deleted by kbsync, or undefined when it may. */
@@ -23,7 +26,8 @@ export function deletionBlocked(record: { readonly nodeId: string | null; readon
 export type DeleteDecision =
   | { readonly kind: 'delete-remote' }
   | { readonly kind: 'forget' }
-  | { readonly kind: 'restore'; readonly text: string }
+  /** `marks`: what the restored file (made from the service's reading) lacks of the document. */
+  | { readonly kind: 'restore'; readonly text: string; readonly marks: ReadingMarks }
   | { readonly kind: 'held'; readonly held: Held };
 
 /**
@@ -35,11 +39,22 @@ export function decideDelete(facts: {
   readonly mode: SyncMode;
   readonly record: RecordBase & { readonly nodeId: string | null; readonly origin: Origin };
   readonly remote: readonly Block[] | 'gone';
+  /** The document's time in this run's listing, and whether it was renamed or moved (which moves the time too). */
+  readonly listedTime?: string;
+  readonly relocated?: boolean;
+  /** The user said to go ahead (--force): an edit nobody here could see does not stop the delete. */
+  readonly force?: boolean;
 }): DeleteDecision {
   if (facts.remote === 'gone') return { kind: 'forget' };
-  if (blocksHash(facts.remote) !== facts.record.remoteBlocksHash) {
+  const edited = blocksHash(facts.remote) !== facts.record.remoteBlocksHash;
+  // Edited where reads cannot see (inside code, a table, formatting): the time moved on, the blocks did not;
+  // or such an edit was seen before and still stands. Deleting would destroy what the user never saw.
+  const laterTime = facts.relocated !== true && facts.listedTime !== undefined && facts.record.remoteModifiedTime !== '' && facts.listedTime > facts.record.remoteModifiedTime;
+  const hidden = !edited && facts.force !== true && (laterTime || facts.record.hiddenEdit !== null);
+  if (edited || hidden) {
     if (facts.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
-    return { kind: 'restore', text: restoredText(facts.record, facts.remote) };
+    const marks = { lossy: edited || facts.record.lossyBase, hiddenEdit: facts.record.hiddenEdit ?? (hidden ? (facts.listedTime ?? null) : null) };
+    return { kind: 'restore', text: restoredText(facts.record, facts.remote), marks };
   }
   const blocked = deletionBlocked(facts.record);
   return blocked ? { kind: 'held', held: blocked } : { kind: 'delete-remote' };

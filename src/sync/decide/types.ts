@@ -43,7 +43,18 @@ export type RecordEntry = {
   readonly shared?: true;
   /** The images the document was last sent with. */
   readonly images?: readonly SentImage[];
+  /** From the shared state: the writer's source was not the document's exact Markdown (see DocRecord `l`). */
+  readonly lossy?: true;
+  /** From the shared state: the service's clock when that writer agreed on the version. */
+  readonly agreedAt?: number;
 };
+
+/**
+ * What a file written from a document lacks of it: `lossy`, formatting or content the service's plain
+ * reading does not give (an overwrite from the file would remove it); `hiddenEdit`, the listed time of an
+ * edit reads cannot show at all. Either holds a later overwrite until a person says so.
+ */
+export type ReadingMarks = { readonly lossy: boolean; readonly hiddenEdit: string | null };
 
 export type RemoteDoc = {
   readonly docKey: DocKey;
@@ -111,6 +122,8 @@ export type PlanInput = {
   readonly shared?: ReadonlyMap<string, RecordEntry>;
   /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
   readonly stateless?: boolean;
+  /** Records whose document another kbsync writer published a newer version of (the shared state says so). */
+  readonly republished?: ReadonlySet<string>;
   /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has
@@ -176,8 +189,11 @@ export type Action =
     }
   /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
   | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
-  /** Left as it is, for a reason that stands (or needs no read to know): no call until something changes. */
-  | { readonly kind: 'held'; readonly record: RecordEntry; readonly held: Held }
+  /**
+   * Left as it is, for a reason that stands (or needs no read to know): no call until something changes.
+   * `to`: where the file is now, when the hold is of a move (the record stays at its old path meanwhile).
+   */
+  | { readonly kind: 'held'; readonly record: RecordEntry; readonly held: Held; readonly to?: string }
   /**
    * A remote document this machine has never synced: write it as a new local file. `known`: the shared
    * state has its source, so the file comes back as it was written, not as the service's reading.

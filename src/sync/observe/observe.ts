@@ -29,6 +29,8 @@ export type Observation = {
   readonly remote: RemoteSnapshot | undefined;
   /** The knowledge base's shared state, read with the listing (undefined: not listed this run). */
   readonly shared: LoadedState | undefined;
+  /** The listed index documents when the state was read: the run remembers them, and reads it next only when they change. */
+  readonly stateSeen?: string;
   readonly plan: Plan;
   /**
    * The scan's fingerprint (settled-tree.ts) when every file was settled and every row's file was there: a
@@ -109,11 +111,17 @@ export async function observeAndPlan(
   // The shared state (what every machine knows of which file is which document) is read when this ledger
   // cannot pair everything on its own: no ledger, new files, documents it does not know or no longer sees.
   let shared: LoadedState | undefined;
+  let stateSeen: string | undefined;
   if (rootId && listed) {
     const store = deps.store(rootId);
     store.seen(listed.state?.folderId);
     const known = new Set([...summaries.values()].map((s) => s.docKey as string));
+    // A run that may pull reads it whenever it changed (one listing of its folder tells): another machine's
+    // version of a file shows there (a change of its front matter, or inside code, reads the same in the
+    // document), and a two-way run takes it in.
+    stateSeen = options.mode !== 'push' && listed.state ? await store.indexFingerprint() : undefined;
     const needed =
+      (stateSeen !== undefined && ledger?.meta.get(stateSeenKey(rootId)) !== stateSeen) ||
       summaries.size === 0 ||
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
@@ -145,6 +153,7 @@ export async function observeAndPlan(
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
+    ...(shared ? { republished: republished(shared.state, records) } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
@@ -162,6 +171,7 @@ export async function observeAndPlan(
     settled,
     remote,
     shared,
+    ...(shared && stateSeen !== undefined ? { stateSeen } : {}),
     plan: planned,
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
   };
@@ -186,6 +196,21 @@ function settledTreeObservation(scan: LocalScan, fingerprint: string): Observati
     plan: { actions: [], pending: [], notices: [], refusal: undefined },
     settledTree: { fingerprint, recorded: true },
   };
+}
+
+/**
+ * Records whose document another kbsync writer published a version of since (the shared state's entry for it
+ * names another source): a run that may pull reads that document once, and takes the other version in.
+ */
+function republished(state: SharedState, records: ReadonlyMap<string, RecordEntry>): Set<string> {
+  const byKey = new Map<string, string>();
+  for (const entry of state.entries.values()) byKey.set(entry.k, entry.h);
+  const out = new Set<string>();
+  for (const record of records.values()) {
+    const hash = byKey.get(record.docKey);
+    if (hash !== undefined && hash !== record.localHash && !record.shared) out.add(record.path);
+  }
+  return out;
 }
 
 /** Files unchanged since their last sync whose images changed: changed, for the planner (their document is sent again). */
@@ -236,11 +261,13 @@ function sharedRecords(
       remoteTitle: listed?.title ?? '',
       remoteModifiedTime: entry.m,
       remoteBlocksHash: entry.rb,
-      recheck: entry.m === '',
+      recheck: entry.m === '' || entry.r === 1,
       origin: entry.o,
       held: null,
       shared: true,
       ...(entry.im ? { images: entry.im } : {}),
+      ...(entry.l === 1 ? { lossy: true as const } : {}),
+      ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
     });
   }
   return records;
@@ -273,6 +300,9 @@ function heldStateOf(summary: DocumentSummary): HeldState | null {
 }
 
 const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}`;
+
+/** Ledger meta key: the state's index documents as last read under a root (see RemoteStateStore.indexFingerprint). */
+export const stateSeenKey = (rootId: TreeNodeId): string => `state.seen:${rootId}`;
 
 /**
  * The remote folder synced with the root: configured, or the workspace's root node (asked once; with

@@ -46,9 +46,12 @@ describe('never undo what the service hides', () => {
       const result = resultOf(held, 'runbook.md');
       assert.ok(result?.ok && result.result === 'held' && result.reason === 'HIDDEN_EDIT', JSON.stringify(result));
       assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit is still there");
+      const callsBefore = f.em.admin.callsOn(f.remoteDoc('Runbook').dentryUuid);
       const again = await f.sync();
       assert.equal(resultOf(again, 'runbook.md')?.repeated, true, 'said once, then repeated quietly');
-      assert.equal(again.report?.callsByEndpoint['readBlocks'], undefined, 'a standing hold is free');
+      // The state changed (the hold's record told the other machines), so it is read once; the document is not.
+      assert.equal(again.report?.callsByEndpoint['overwriteContent'], undefined, 'a standing hold writes nothing');
+      assert.equal(f.em.admin.callsOn(f.remoteDoc('Runbook').dentryUuid).readBlocks ?? 0, callsBefore.readBlocks ?? 0, 'a standing hold reads nothing of its document');
 
       const forced = await f.sync(['--force']);
       assert.equal(forced.code, 0, forced.stderr);

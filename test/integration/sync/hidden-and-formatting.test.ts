@@ -22,9 +22,10 @@ describe('what the service hides or flattens is never lost', () => {
       await f.write('g.md', '# G\n\nRun `make all` now.\n');
       assert.equal((await f.sync()).code, 0);
       const doc = f.remoteDoc('G');
-      f.em.admin.editDocument(doc.dentryUuid, '# G\n\nRun make test now.\n');
+      // "all now" becomes "everything": the edit runs out of the code span, so the span cannot stay whole.
+      f.em.admin.editDocument(doc.dentryUuid, '# G\n\nRun make everything.\n');
       const pulled = await f.sync();
-      assert.equal(await f.read('g.md'), '# G\n\nRun make test now.\n');
+      assert.equal(await f.read('g.md'), '# G\n\nRun make everything.\n');
       const result = pulled.report?.results.find((r) => r.path === 'g.md');
       assert.match(result && result.ok ? (result.detail ?? '') : '', /FORMATTING_SIMPLIFIED: the knowledge base's edit at line 3 crossed a link or a code span/);
     });

@@ -207,12 +207,17 @@ describe('images published through the user\'s own storage', () => {
       await writeFile(join(clone, 'shared/arch.png'), PNG_C);
       const urlsBefore = imageUrls(a.remoteDoc('Deploy guide').markdown ?? '', host.base);
       await writeFile(join(clone, 'guides/deploy.md'), expected.replace('The flow, step by step:', 'The flow, step by step (B):'));
-      const bPush = await b(['sync', '--push']);
+      // The document holds the colleague's web edit, which the service shows only as plain text: the overwrite
+      // waits for the user's word (FLATTEN), and --force gives it.
+      const bHeld = await b(['sync', '--push']);
+      assert.equal(bHeld.code, 1, `${bHeld.stdout}\n${bHeld.stderr}`);
+      const bPush = await b(['sync', '--push', '--force']);
       assert.equal(bPush.code, 0, `${bPush.stdout}\n${bPush.stderr}`);
       assert.equal((await host.uploads()).length, 4, 'B uploads nothing: the URLs come from the shared state');
       assert.deepEqual(imageUrls(a.remoteDoc('Deploy guide').markdown ?? '', host.base), urlsBefore);
 
-      // The state written anew (after damage) keeps every image URL.
+      // The state written anew (after damage, from A once it has taken B's push in) keeps every image URL.
+      assert.equal((await a.sync([])).code, 0);
       const rewritten = await a.cli(['state', 'rewrite']);
       assert.equal(rewritten.code, 0, `${rewritten.stdout}\n${rewritten.stderr}`);
 

@@ -63,6 +63,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     publishedOver: null,
     hiddenEdit: null,
     lossyBase: false,
+    agreedAt: 0,
     ...overrides,
   };
 }

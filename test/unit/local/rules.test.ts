@@ -108,13 +108,19 @@ describe('decodeText / encodeText', () => {
     assert.throws(() => decodeText(Buffer.from('a\0'), { displayPath: 'notes/a.md' }), /notes\/a\.md/);
   });
 
-  test('strips the BOM and normalises CRLF, remembering both; encodeText restores the bytes', () => {
+  test('strips the BOM, keeps line endings exactly as written, and encodeText restores the bytes', () => {
     const original = Buffer.from('\uFEFF# Title\r\n\r\nText\r\n', 'utf8');
     const decoded = decodeText(original);
-    assert.deepEqual(decoded, { text: '# Title\n\nText\n', bom: true, eol: 'crlf' });
+    assert.deepEqual(decoded, { text: '# Title\r\n\r\nText\r\n', bom: true, eol: 'crlf' });
     assert.deepEqual(encodeText(decoded.text, decoded), original);
+    // A CRLF file stays CRLF throughout: a line written fresh with LF gets CRLF too.
+    assert.deepEqual(encodeText('# Title\r\n\r\nNew\n', decoded), Buffer.from('\uFEFF# Title\r\n\r\nNew\r\n'));
     const plain = decodeText(Buffer.from('a\nb\n'));
     assert.deepEqual(plain, { text: 'a\nb\n', bom: false, eol: 'lf' });
     assert.deepEqual(encodeText(plain.text, plain), Buffer.from('a\nb\n'));
+    // Mixed endings are nobody's to unify: they come back exactly.
+    const mixed = decodeText(Buffer.from('a\r\nb\nc\r\n'));
+    assert.deepEqual(mixed, { text: 'a\r\nb\nc\r\n', bom: false, eol: 'lf' });
+    assert.deepEqual(encodeText(mixed.text, mixed), Buffer.from('a\r\nb\nc\r\n'));
   });
 });

@@ -1,0 +1,171 @@
+import { diffLocal } from './diff-local.js';
+import type { Conflict } from './merge.js';
+import { publishedChanges } from './published.js';
+import { contentOf, gapOf, segmentBody, type Segment, type SegmentedBody } from './segments.js';
+
+/**
+ * The three-way merge of two Markdown versions of one body, block by block and in source: used when the
+ * other side's version is Markdown too (what another kbsync writer published, kept in the shared state), not
+ * the service's plain reading. Whatever one side changed and the other did not is taken byte for byte,
+ * formatting, code, tables and line endings included; both sides changing one block differently is a
+ * conflict (`body` keeps ours, `conflictCopyBody` theirs); an edit beats a delete. Two machines merging the
+ * same versions write the same bytes.
+ */
+export type SourceMerge = {
+  readonly body: string;
+  readonly conflicts: readonly Conflict[];
+  readonly conflictCopyBody?: string;
+  /** Blocks of `theirs` that came out as the merge wrote them: their lines in `body` (1-based), by theirs' block index. */
+  readonly theirsLines: ReadonlyMap<number, number>;
+};
+
+type Origin = { readonly side: 'local' | 'theirs'; readonly index: number };
+
+type Piece = {
+  readonly ours: string;
+  readonly theirs: string;
+  /** Where the piece's source comes from, for the gap that follows it and its line. */
+  readonly origin: Origin;
+  readonly list: boolean;
+  readonly conflict?: Omit<Conflict, 'position'>;
+};
+
+const isList = (segment: Segment): boolean => segment.node.type === 'unorderedList' || segment.node.type === 'orderedList';
+
+/** The line ending a body mostly uses: new separators are written with it. */
+function eolOf(text: string): string {
+  const crlf = (text.match(/\r\n/g) ?? []).length;
+  return crlf * 2 > (text.match(/\n/g) ?? []).length ? '\r\n' : '\n';
+}
+
+export function mergeSources(input: { readonly base: string; readonly local: string; readonly theirs: string; readonly priorBase?: string }): SourceMerge {
+  const { base, local, theirs } = input;
+  if (local === base || local === theirs) return whole(theirs, theirs === local ? 'local' : 'theirs');
+  if (theirs === base) return whole(local, 'local');
+  const B = segmentBody(base);
+  const L = segmentBody(local);
+  const T = segmentBody(theirs);
+  const toLocal = diffLocal(B, L);
+  const toTheirs = diffLocal(B, T);
+  const published = publishedChanges(input.priorBase, B);
+  const pieces: Piece[] = [];
+  const source = (body: SegmentedBody, side: Origin['side'], index: number): Piece => {
+    const segment = body.segments[index] as Segment;
+    const text = contentOf(body.body, segment);
+    return { ours: text, theirs: text, origin: { side, index }, list: isList(segment) };
+  };
+
+  // Blocks each side added, by the base block they follow (-1: before the first).
+  const added = (diff: typeof toLocal): Map<number, number[]> => {
+    const at = new Map<number, number[]>();
+    let anchor = -1;
+    diff.localToBase.forEach((b, i) => {
+      if (b !== null) anchor = b;
+      else at.set(anchor, [...(at.get(anchor) ?? []), i]);
+    });
+    return at;
+  };
+  const localAdded = added(toLocal);
+  const theirsAdded = added(toTheirs);
+  const insertionsAfter = (anchor: number): void => {
+    const ours = (localAdded.get(anchor) ?? []).map((i) => source(L, 'local', i));
+    for (const piece of ours) pieces.push(piece);
+    // The same block added on both sides is one block.
+    for (const i of theirsAdded.get(anchor) ?? []) {
+      const piece = source(T, 'theirs', i);
+      if (!ours.some((o) => o.ours === piece.ours)) pieces.push(piece);
+    }
+  };
+
+  insertionsAfter(-1);
+  B.segments.forEach((segment, b) => {
+    const l = toLocal.baseToLocal[b];
+    const t = toTheirs.baseToLocal[b];
+    const baseText = contentOf(B.body, segment);
+    const localSame = l != null && toLocal.unchanged[b] === true;
+    const theirsSame = t != null && toTheirs.unchanged[b] === true;
+    const change = published(b);
+    if (l == null) {
+      // Deleted here: gone, unless theirs edited it (an edit beats a delete).
+      if (t != null && !theirsSame) pieces.push(source(T, 'theirs', t));
+    } else if (t == null) {
+      if (!localSame) pieces.push(source(L, 'local', l));
+      else if (change?.kind === 'added') {
+        // Theirs lacks a block our last write added: a writer that read before our write overwrote it.
+        const ours = source(L, 'local', l);
+        pieces.push({ ...ours, theirs: '', conflict: { baseText, localText: ours.ours, remoteText: '', reverted: true } });
+      }
+    } else if (localSame) {
+      const piece = source(T, 'theirs', t);
+      // Theirs put back what this block held before our last write: a lost update, not an edit.
+      if (!theirsSame && change?.kind === 'changed' && change.priorSource === piece.ours) {
+        const ours = source(L, 'local', l);
+        pieces.push({ ...ours, theirs: piece.ours, conflict: { baseText, localText: ours.ours, remoteText: piece.ours, reverted: true } });
+      } else pieces.push(piece);
+    } else if (theirsSame) {
+      pieces.push(source(L, 'local', l));
+    } else {
+      const ours = source(L, 'local', l);
+      const other = source(T, 'theirs', t);
+      pieces.push(ours.ours === other.ours ? ours : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
+    }
+    insertionsAfter(b);
+  });
+  return assembled(pieces, L, T, eolOf(local));
+}
+
+/** One side's version, taken whole (the other side had nothing to add). */
+function whole(text: string, side: Origin['side']): SourceMerge {
+  const body = segmentBody(text);
+  const theirsLines = new Map<number, number>();
+  if (side === 'theirs') body.segments.forEach((segment, i) => theirsLines.set(i, lineOf(text, segment.start)));
+  return { body: text, conflicts: [], theirsLines };
+}
+
+const lineOf = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
+
+/**
+ * The pieces joined: a piece followed by the block that followed it in its own version keeps the gap between
+ * them byte for byte; elsewhere a gap is kept where it still parts the blocks (a blank line, or a line break
+ * between list items), else a blank line in the body's own line ending is written.
+ */
+function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody, eol: string): SourceMerge {
+  const bodies = { local: L, theirs: T };
+  const gapAfter = (origin: Origin): string => {
+    const body = bodies[origin.side];
+    const segment = body.segments[origin.index];
+    return segment ? gapOf(body.body, segment) : '';
+  };
+  const join = (pick: (piece: Piece) => string): { text: string; offsets: number[] } => {
+    let text = L.lead;
+    const offsets: number[] = [];
+    let previous: Piece | undefined;
+    for (const piece of pieces) {
+      const markdown = pick(piece);
+      if (markdown === '') {
+        offsets.push(text.length);
+        continue;
+      }
+      if (previous) {
+        const gap = gapAfter(previous.origin);
+        const successor = previous.origin.side === piece.origin.side && previous.origin.index + 1 === piece.origin.index;
+        const fits = /\n[ \t]*\r?\n/.test(gap) || (previous.list && piece.list && gap.includes('\n'));
+        text += successor || fits ? gap : `${eol}${eol}`;
+      }
+      offsets.push(text.length);
+      text += markdown;
+      previous = piece;
+    }
+    const last = L.segments.at(-1);
+    return { text: text + (last ? gapOf(L.body, last) : eol), offsets };
+  };
+  const ours = join((piece) => piece.ours);
+  const conflicts: Conflict[] = [];
+  const theirsLines = new Map<number, number>();
+  pieces.forEach((piece, k) => {
+    const offset = ours.offsets[k] ?? ours.text.length;
+    if (piece.conflict) conflicts.push({ ...piece.conflict, position: { line: lineOf(ours.text, offset), offset } });
+    else if (piece.origin.side === 'theirs') theirsLines.set(piece.origin.index, lineOf(ours.text, offset));
+  });
+  return { body: ours.text, conflicts, theirsLines, ...(conflicts.length > 0 ? { conflictCopyBody: join((piece) => piece.theirs).text } : {}) };
+}

@@ -1,0 +1,380 @@
+import { rename } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { CRASH_POINTS } from '../../src/sync/crash-points.js';
+import type { DumpedNode } from '../../src/emulator/index.js';
+import { Random } from '../chaos/random.js';
+import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
+import { draw, type CorpusDoc } from './corpus.js';
+import { editDocument } from './mutate.js';
+import { Book, checkSync, converged, duplicates } from './oracle.js';
+import { Tokens } from './tokens.js';
+import { World, type Machine, type Outcome } from './world.js';
+
+/**
+ * The randomized model test (the approach Dropbox took to its sync engine): workstations, a colleague in the
+ * web editor and stateless CI runs act on real documents at random, with syncs, passing minutes, crashes at
+ * the named crash points and injected faults in between; after every sync the oracle (oracle.ts) checks the
+ * invariants, and every so often everything is brought to rest and the machines must agree byte for byte.
+ * A seed names one run; its log is what to read first when it fails.
+ */
+export type ModelOptions = {
+  readonly seed: number;
+  readonly steps: number;
+  /** Workstations (2 or 3). */
+  readonly machines?: number;
+  /** Documents the world starts with. */
+  readonly docs?: number;
+  /** Kill runs at crash points (a child process of the built CLI each time: slower). */
+  readonly crashes?: boolean;
+  readonly quiesceEvery?: number;
+  readonly onStep?: (line: string) => void;
+};
+
+export type ModelStats = Record<string, number>;
+
+export class ModelFailure extends Error {
+  constructor(
+    readonly seed: number,
+    readonly step: number,
+    problems: readonly string[],
+    log: readonly string[],
+  ) {
+    super(`model seed ${seed} failed at step ${step}:\n  ${problems.join('\n  ')}\n\nlast steps (replay: npm run torture -- --seed ${seed} --steps ${step}):\n${log.slice(-60).join('\n')}`);
+  }
+}
+
+const FOLDERS = ['', 'guides', 'guides/deep', 'ref'];
+
+const OPERATIONS = {
+  'local-edit': 9,
+  'local-create': 0.8,
+  'local-delete': 0.5,
+  'local-move': 0.6,
+  'colleague-edit': 6,
+  'colleague-create': 0.5,
+  'colleague-delete': 0.3,
+  sync: 9,
+  push: 1,
+  ci: 1,
+  'fault-sync': 1.2,
+  'crash-sync': 0.8,
+  force: 0.8,
+  tick: 3,
+} as const;
+type Operation = keyof typeof OPERATIONS;
+
+const FAULTS = ['5xx=0.2', 'reset=0.1', '429=0.3', 'drop=0.5,only=createDocument', 'drop=0.3,only=overwriteContent|appendText|deleteDocument', 'drop=0.1', 'listFailPage=1', '5xx=0.1,reset=0.05,latency=20'];
+
+type Run = {
+  readonly world: World;
+  readonly rng: Random;
+  readonly tokens: Tokens;
+  readonly book: Book;
+  readonly pool: CorpusDoc[];
+  readonly stats: ModelStats;
+  readonly say: (line: string) => void;
+  readonly crashes: boolean;
+};
+
+export async function runModel(options: ModelOptions): Promise<ModelStats> {
+  const rng = new Random(options.seed);
+  const world = await World.create(options.seed, options.machines ?? 2);
+  const log: string[] = [];
+  const say = (line: string): void => {
+    log.push(line);
+    options.onStep?.(line);
+  };
+  const { start, pool } = draw(rng, options.docs ?? 5);
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false };
+  let step = 0;
+  const fail = (problems: readonly string[]): never => {
+    throw new ModelFailure(options.seed, step, problems, log);
+  };
+  try {
+    const [first] = world.machines as [Machine];
+    for (const doc of start) await first.write(posix.join(rng.pick(FOLDERS), doc.name), doc.text);
+    say(`#0 ${first.name} starts with ${start.map((d) => d.name).join(', ')}`);
+    for (const m of world.machines) {
+      const problems = await syncAndCheck(run, m, 'two-way', false);
+      if (problems.length > 0) fail(problems);
+    }
+    for (step = 1; step <= options.steps; step++) {
+      const operation = rng.weighted(OPERATIONS);
+      const problems = await perform(run, operation, step);
+      if (problems.length > 0) fail(problems);
+      if (step % (options.quiesceEvery ?? 25) === 0 || step === options.steps) {
+        const quiet = await quiesce(run, step);
+        if (quiet.length > 0) fail(quiet);
+      }
+    }
+    return run.stats;
+  } finally {
+    await world.close();
+  }
+}
+
+const count = (run: Run, key: string, by = 1): void => {
+  run.stats[key] = (run.stats[key] ?? 0) + by;
+};
+
+async function perform(run: Run, operation: Operation, step: number): Promise<string[]> {
+  const { world, rng, say } = run;
+  const m = rng.pick(world.machines);
+  count(run, operation);
+  switch (operation) {
+    case 'local-edit': {
+      await settleConflicts(run, m, step);
+      const path = await pickFile(run, m);
+      if (!path) return [];
+      const before = await m.read(path);
+      const edit = editDocument(before, 'user', rng, run.tokens);
+      if (!edit) return [];
+      await m.write(path, edit.text);
+      run.book.add(edit.snippets, m.name);
+      run.book.noteUserEdit(m.name, before, edit.text);
+      count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
+      say(`#${step} ${m.name} edits ${path}: ${edit.what}`);
+      return [];
+    }
+    case 'local-create': {
+      const doc = run.pool.shift();
+      if (!doc) return [];
+      const path = posix.join(rng.pick(FOLDERS), doc.name);
+      await m.write(path, doc.text);
+      say(`#${step} ${m.name} creates ${path}`);
+      return [];
+    }
+    case 'local-delete': {
+      const path = await pickFile(run, m);
+      if (!path || (await m.files()).size < 4) return [];
+      run.book.noteUserEdit(m.name, await m.read(path), '');
+      await m.remove(path);
+      say(`#${step} ${m.name} deletes ${path}`);
+      return [];
+    }
+    case 'local-move': {
+      const path = await pickFile(run, m);
+      if (!path) return [];
+      const to = posix.join(rng.pick(FOLDERS), rng.chance(0.5) ? posix.basename(path) : `moved-${step}-${posix.basename(path)}`);
+      if (to === path || (await m.files()).has(to)) return [];
+      await mkdir(join(m.root, posix.dirname(to)), { recursive: true });
+      await rename(join(m.root, path), join(m.root, to));
+      say(`#${step} ${m.name} moves ${path} -> ${to}`);
+      return [];
+    }
+    case 'colleague-edit': {
+      const docs = byTitle(world.docs()).filter((doc) => (doc.markdown ?? '') !== '');
+      if (docs.length === 0) return [];
+      const doc = rng.pick(docs);
+      avoidSameMinute(run, doc);
+      const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
+      if (!edit) return [];
+      world.em.admin.editDocument(doc.dentryUuid, edit.text);
+      run.book.add(edit.snippets, 'colleague');
+      count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
+      say(`#${step} colleague edits "${doc.title}": ${edit.what}`);
+      return [];
+    }
+    case 'colleague-create': {
+      const doc = run.pool.shift();
+      if (!doc) return [];
+      world.em.admin.createDocument({ name: doc.title, markdown: doc.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '') });
+      say(`#${step} colleague creates "${doc.title}"`);
+      return [];
+    }
+    case 'colleague-delete': {
+      const docs = byTitle(world.docs());
+      if (docs.length < 4) return [];
+      const doc = rng.pick(docs);
+      world.em.admin.deleteNode(doc.dentryUuid);
+      say(`#${step} colleague deletes "${doc.title}"`);
+      return [];
+    }
+    case 'sync':
+    case 'push':
+      await settleConflicts(run, m, step);
+      return syncAndCheck(run, m, operation === 'push' ? 'push' : 'two-way', false, step);
+    case 'force': {
+      if (!m.rows().some((row) => row.heldCode !== null)) return [];
+      await settleConflicts(run, m, step);
+      await acceptPlaceholders(run, m, step);
+      return syncAndCheck(run, m, 'two-way', true, step);
+    }
+    case 'fault-sync': {
+      const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
+      world.em.admin.setFaults(spec);
+      try {
+        return await syncAndCheck(run, m, 'two-way', false, step, `under faults ${spec}`);
+      } finally {
+        world.em.admin.setFaults({});
+      }
+    }
+    case 'crash-sync': {
+      if (!run.crashes) return [];
+      const at = `${rng.pick(CRASH_POINTS)}:${rng.int(1, 2)}`;
+      return syncAndCheck(run, m, 'two-way', false, step, `crashing at ${at}`, () => m.crashSync(at));
+    }
+    case 'ci': {
+      // The docs-as-code flow: the first workstation syncs and commits, and CI publishes that commit from a
+      // fresh checkout with no ledger. Everything is already published, so CI must write nothing.
+      const source = world.machines[0] as Machine;
+      await settleConflicts(run, source, step);
+      const synced = await syncAndCheck(run, source, 'two-way', false, step, '(before CI) ');
+      if (synced.length > 0) return synced;
+      // A file held on the workstation is an edit its commit would carry that the knowledge base has not taken:
+      // that is a conflict between the repository and the workspace, not the flow modelled here.
+      if (source.rows().some((row) => row.heldCode !== null || row.conflict)) return [];
+      return ciRun(run, source, step);
+    }
+    case 'tick': {
+      const minutes = rng.int(1, 3);
+      world.tick(minutes);
+      say(`#${step} ${minutes} minute(s) pass: ${world.minute()}`);
+      return [];
+    }
+  }
+}
+
+/** Documents in an order that does not depend on the order the service made them in (concurrent creates). */
+const byTitle = (docs: readonly DumpedNode[]): DumpedNode[] => [...docs].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+
+async function pickFile(run: Run, m: Machine): Promise<string | undefined> {
+  const files = [...(await m.files()).keys()].filter((path) => !isConflictCopy(path)).sort();
+  return files.length === 0 ? undefined : run.rng.pick(files);
+}
+
+/**
+ * The colleague never edits a document within the minute kbsync last wrote it: that is the one window the
+ * service's minute-precision times leave (README "What is safe"), so the model steps out of it first.
+ */
+function avoidSameMinute(run: Run, doc: DumpedNode): void {
+  if (doc.modifiedTime === run.world.minute() && doc.modifierId === run.world.em.seed.operatorId) run.world.tick(1);
+}
+
+/** A person settles the conflict copies on a machine: keeps theirs, the other side's, or both. */
+async function settleConflicts(run: Run, m: Machine, step: number): Promise<void> {
+  const files = await m.files();
+  for (const [copy, theirs] of files) {
+    if (!isConflictCopy(copy)) continue;
+    const path = copy.replace(/\.conflict-[^/]*\.md$/, '.md');
+    const mine = files.get(path);
+    const choice = mine === undefined ? 'theirs' : run.rng.pick(['mine', 'theirs', 'both'] as const);
+    const settled = choice === 'mine' ? (mine as string) : choice === 'theirs' ? theirs : `${mine}\n\n${theirs.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')}`;
+    // Whatever the person leaves out, they saw and chose to drop.
+    run.book.noteUserEdit(m.name, `${mine ?? ''}\n${theirs}`, settled);
+    await m.write(path, settled);
+    await m.remove(copy);
+    count(run, `settled:${choice}`);
+    run.say(`#${step} ${m.name} settles ${path} (${choice})`);
+  }
+}
+
+/**
+ * Before publishing a held file as it is, the person deletes the placeholder comments kbsync wrote for blocks
+ * the service does not show (the hold's own advice), accepting that the document's hidden blocks go.
+ */
+async function acceptPlaceholders(run: Run, m: Machine, step: number): Promise<void> {
+  for (const row of m.rows()) {
+    if (row.heldCode !== 'PLACEHOLDERS') continue;
+    const before = await m.read(row.path).catch(() => undefined);
+    if (before === undefined) continue;
+    const after = before.replace(/^[ \t]*<!-- kbsync:[^\n]*-->[ \t]*\r?\n?/gm, '');
+    await m.write(row.path, after);
+    run.book.noteUserEdit(m.name, before, after);
+    run.say(`#${step} ${m.name} deletes the placeholders in ${row.path}`);
+  }
+}
+
+async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forced: boolean, step = 0, label = '', how?: () => Promise<Outcome>): Promise<string[]> {
+  const filesBefore = await m.files();
+  const docsBefore = run.world.docs();
+  const outcome = how ? await how() : await m.sync(mode, forced);
+  const rows = m.rows();
+  const filesAfter = await m.files();
+  const docsAfter = run.world.docs();
+  count(run, 'syncs');
+  if (outcome.killed) count(run, 'crashes');
+  run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, docsBefore, docsAfter });
+}
+
+async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {
+  const docsBefore = run.world.docs();
+  const before = run.world.em.admin.calls();
+  const { outcome, files, rows } = await run.world.ci(source);
+  const writes = writeCalls(diffCalls(before, run.world.em.admin.calls()));
+  run.say(`#${step} CI push of ${source.name}'s files → ${describe(outcome)}`);
+  count(run, 'syncs');
+  // The checkout is the source machine's files: what its user dropped, the CI run may drop.
+  const problems = checkSync(run.book, { machine: source.name, mode: 'push', forced: false, report: outcome.report, filesBefore: files, filesAfter: files, rows, docsBefore, docsAfter: run.world.docs() });
+  // Held files were held on the workstation too; anything else CI writes is a version the state did not know.
+  const held = outcome.report?.results.some((r) => r.ok && r.result === 'held') ?? false;
+  if (!held && outcome.report && Object.keys(writes).length > 0) problems.push(`a stateless CI run of just-synced files wrote ${JSON.stringify(writes)}: the shared state did not describe them`);
+  return problems;
+}
+
+function describe(outcome: Outcome): string {
+  if (outcome.killed) return 'killed';
+  if (!outcome.report) return `stopped: ${outcome.error?.code ?? '?'} ${outcome.error?.message.slice(0, 200) ?? ''}`;
+  const counts = Object.entries(outcome.report.counts).filter(([key]) => key !== 'unchanged');
+  const long = process.env['KBSYNC_MODEL_VERBOSE'] === '1';
+  const notes = outcome.report.results.flatMap((r) =>
+    !r.ok ? [`${r.path}: ${r.code}`] : long || r.result === 'held' || r.result === 'conflict' || r.detail ? [`${r.path}: ${r.action}/${r.result}${r.detail ? ` (${long ? r.detail : r.detail.slice(0, 90)})` : ''}`] : [],
+  );
+  const planned = long ? ` {planned: ${outcome.report.planned.map((p) => `${p.kind} ${p.path}`).join(', ')}; pending: ${outcome.report.pending.map((p) => `${p.path} (${p.reason})`).join(', ')}; problems: ${outcome.report.problems.map((p) => `${p.path} ${p.code}`).join(', ')}}` : '';
+  return `${counts.map(([k, n]) => `${k} ${n}`).join(', ') || 'nothing'}${notes.length > 0 ? `; ${notes.sort().join('; ')}` : ''}${planned}`;
+}
+
+/**
+ * Brings everything to rest: conflicts settled, holds released by the user now and then (as `kbsync resolve
+ * --mine` would), fault-free syncs round the machines until a round changes nothing; then the machines must
+ * agree byte for byte (invariant 3), no document may be doubled, and one more sync of each must be a no-op.
+ */
+async function quiesce(run: Run, step: number): Promise<string[]> {
+  const { world } = run;
+  count(run, 'quiescences');
+  for (let round = 1; round <= 6; round++) {
+    const before = world.em.admin.calls();
+    let changed = false;
+    for (const m of world.machines) {
+      await settleConflicts(run, m, step);
+      const files = await m.files();
+      const forced = m.rows().some((row) => row.heldCode !== null) && run.rng.chance(0.7);
+      if (forced) await acceptPlaceholders(run, m, step);
+      const problems = await syncAndCheck(run, m, 'two-way', forced, step, `(quiescing, round ${round}) `);
+      if (problems.length > 0) return problems;
+      changed ||= !sameFiles(files, await m.files());
+    }
+    const writes = writeCalls(diffCalls(before, world.em.admin.calls()));
+    if (!changed && Object.keys(writes).length === 0) {
+      const machines = await Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows() })));
+      const problems = [...converged(machines), ...duplicates(world.docs()), ...unpaired(world, machines)];
+      if (problems.length > 0) return problems;
+      run.say(`#${step} quiet after ${round} round(s): ${world.docs().length} documents, machines agree`);
+      return [];
+    }
+  }
+  return ['six fault-free rounds of syncs did not come to rest'];
+}
+
+/** Every document belongs to a file on every machine (or is held there). */
+function unpaired(world: World, machines: readonly { readonly name: string; readonly rows: readonly { docKey: string; heldCode: string | null }[] }[]): string[] {
+  const problems: string[] = [];
+  for (const doc of world.docs()) {
+    for (const m of machines) if (!m.rows.some((row) => row.docKey === doc.dentryUuid)) problems.push(`"${doc.title}" has no file on ${m.name}`);
+  }
+  return problems;
+}
+
+function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([path, text]) => b.get(path) === text);
+}
+
+function diffCalls(before: ReturnType<World['em']['admin']['calls']>, after: ReturnType<World['em']['admin']['calls']>): ReturnType<World['em']['admin']['calls']> {
+  const byEndpoint = Object.fromEntries(
+    Object.entries(after.byEndpoint).map(([name, stats]) => [name, { ...stats, calls: stats.calls - (before.byEndpoint[name as keyof typeof before.byEndpoint]?.calls ?? 0) }]),
+  ) as typeof after.byEndpoint;
+  return { ...after, byEndpoint };
+}
+

@@ -1,0 +1,234 @@
+import { parseBlock } from '../../src/api/blocks.js';
+import type { RawBlock } from '../../src/api/schemas.js';
+import type { DumpedNode } from '../../src/emulator/index.js';
+import type { DocumentSummary } from '../../src/ledger/index.js';
+import { blocksToMarkdown, contentHash } from '../../src/markdown/index.js';
+import type { SyncReport } from '../../src/sync/report.js';
+import { isConflictCopy } from '../helpers/reliability.js';
+import type { Snippet } from './mutate.js';
+import { tokensIn } from './tokens.js';
+
+/**
+ * What the model knows that kbsync must not break, and the checks of the four invariants (README "What is
+ * safe"), written from the outside: the files, the ledger's pairing of files with documents, what the
+ * service stores (the Markdown a web editor would show, formatting included) and each run's report.
+ */
+
+export const lf = (text: string): string => text.replace(/\r\n?/g, '\n');
+
+const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+export const bodyOf = (text: string): string => text.slice(FRONT_MATTER.exec(text)?.[0].length ?? 0);
+
+/** The Markdown kbsync reads of a document: only what its blocks show (code, tables and formatting hidden). */
+export function visibleReading(doc: DumpedNode): string {
+  return blocksToMarkdown((doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i)));
+}
+
+export type Tracked = Snippet & { readonly author: string };
+
+/** Everything written in the run, and what each workstation's user did with it. */
+export class Book {
+  readonly snippets = new Map<string, Tracked>();
+  /** Tokens a machine's user removed or rewrote by their own edit (deleting a file included): theirs to lose. */
+  readonly #dropped = new Map<string, Set<string>>();
+
+  add(snippets: readonly Snippet[], author: string): void {
+    for (const snippet of snippets) this.snippets.set(snippet.token, { ...snippet, author });
+  }
+
+  /** After a user's edit of a file on `machine`: the snippets that were in it and are not, as written, any more. */
+  noteUserEdit(machine: string, before: string, after: string): void {
+    for (const token of tokensIn(before)) {
+      const snippet = this.snippets.get(token);
+      if (!after.includes(token) || (snippet && lf(before).includes(lf(snippet.text)) && !lf(after).includes(lf(snippet.text)))) this.#droppedBy(machine).add(token);
+    }
+  }
+
+  dropped(machine: string, token: string): boolean {
+    return this.#dropped.get(machine)?.has(token) ?? false;
+  }
+
+  #droppedBy(machine: string): Set<string> {
+    let set = this.#dropped.get(machine);
+    if (!set) this.#dropped.set(machine, (set = new Set()));
+    return set;
+  }
+}
+
+/** What one run said about one file: held, in conflict, failed, waiting, or simplified. */
+export type Said = { readonly exempt: boolean; readonly simplified: boolean };
+
+export function saidAbout(report: SyncReport | undefined, path: string, row: DocumentSummary | undefined): Said {
+  const results = report?.results.filter((r) => r.path === path) ?? [];
+  const exempt =
+    report === undefined ||
+    results.some((r) => !r.ok || r.result === 'held' || r.result === 'conflict') ||
+    (report.pending.some((p) => p.path === path)) ||
+    report.problems.some((p) => p.path === path) ||
+    row?.heldCode != null ||
+    row?.conflict === true;
+  const simplified = results.some((r) => r.ok && (r.detail ?? '').includes('FORMATTING_SIMPLIFIED'));
+  return { exempt, simplified };
+}
+
+export type SyncCheck = {
+  readonly machine: string;
+  readonly mode: 'two-way' | 'push' | 'pull';
+  /** The run published files as they are, by the user's word (--force, resolve --mine): invariant 2 does not apply. */
+  readonly forced: boolean;
+  readonly report: SyncReport | undefined;
+  readonly filesBefore: ReadonlyMap<string, string>;
+  readonly filesAfter: ReadonlyMap<string, string>;
+  readonly rows: readonly DocumentSummary[];
+  readonly docsBefore: readonly DumpedNode[];
+  readonly docsAfter: readonly DumpedNode[];
+};
+
+/** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
+export function checkSync(book: Book, check: SyncCheck): string[] {
+  return [...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
+}
+
+/**
+ * Invariant 1: every byte saved is published, or the file is reported held. For every file the run did not
+ * report: each snippet a user wrote that the file holds stands exactly so in its document, and (two-way)
+ * every token the document shows is in the file.
+ */
+function published(book: Book, check: SyncCheck): string[] {
+  if (!check.report) return [];
+  const problems: string[] = [];
+  const docs = new Map(check.docsAfter.map((doc) => [doc.dentryUuid, doc]));
+  const rows = new Map(check.rows.map((row) => [row.path, row]));
+  for (const [path, text] of check.filesAfter) {
+    if (isConflictCopy(path)) continue;
+    const row = rows.get(path);
+    const said = saidAbout(check.report, path, row);
+    if (said.exempt) continue;
+    const doc = row ? docs.get(row.docKey) : undefined;
+    // A document deleted remotely that this run did not list is news for a later run, unless the file has edits of its own.
+    if (!row || (!doc && contentHash(text) !== row.localHash)) {
+      if (check.mode !== 'pull') problems.push(`invariant 1: ${check.machine}:${path} has ${row ? 'edits, its document is gone,' : 'no document'} and the run did not say why`);
+      continue;
+    }
+    if (!doc) continue;
+    if (check.mode === 'pull') continue;
+    const remote = lf(doc.markdown ?? '');
+    const body = lf(bodyOf(text));
+    for (const token of tokensIn(body)) {
+      if (!remote.includes(token)) {
+        problems.push(`invariant 1: ${check.machine}:${path} holds ${token} (${book.snippets.get(token)?.kind ?? '?'}) but its document does not, and the run did not say why`);
+        continue;
+      }
+      const snippet = book.snippets.get(token);
+      if (snippet && snippet.author !== 'colleague' && body.includes(lf(snippet.text)) && !remote.includes(lf(snippet.text))) {
+        problems.push(`invariant 1: ${check.machine}:${path} holds "${snippet.text}" (${snippet.kind}) but its document has it otherwise, and the run did not say why`);
+      }
+    }
+    if (check.mode === 'two-way') {
+      const shown = visibleReading(doc);
+      for (const token of tokensIn(shown)) if (!body.includes(token)) problems.push(`invariant 1: the document of ${check.machine}:${path} shows ${token} but the file lacks it after a two-way sync that said nothing`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Invariant 2: nothing the knowledge base held is lost to a write from a machine that never saw it. A snippet
+ * that stood exactly so in a document before the run and not after must be one this machine's user removed or
+ * rewrote themselves.
+ */
+function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
+  if (check.forced) return [];
+  const problems: string[] = [];
+  const after = new Map(check.docsAfter.map((doc) => [doc.dentryUuid, doc]));
+  for (const doc of check.docsBefore) {
+    const before = lf(doc.markdown ?? '');
+    const now = after.get(doc.dentryUuid);
+    const nowText = now ? lf(now.markdown ?? '') : undefined;
+    for (const token of tokensIn(before)) {
+      const snippet = book.snippets.get(token);
+      if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
+      if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
+      if (book.dropped(check.machine, token)) continue;
+      // A deleted document whose text lives on in a file of this machine was moved, not lost.
+      if (nowText === undefined && [...check.filesAfter.values()].some((text) => lf(text).includes(lf(snippet.text)))) continue;
+      const where = nowText === undefined ? 'its document was deleted' : nowText.includes(token) ? 'its formatting was lost' : 'it is gone';
+      problems.push(`invariant 2: "${snippet.text}" (${snippet.kind}, by ${snippet.author}) stood in "${doc.title}" before ${check.machine}'s sync and not after (${where}); ${check.machine} never had it`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Invariant 4: a colleague's edit of plain words, pulled into a file, keeps every piece of formatting around
+ * it: the file comes to hold the block exactly as the colleague left it, or the run says FORMATTING_SIMPLIFIED.
+ */
+function formattingKept(book: Book, check: SyncCheck): string[] {
+  if (!check.report || check.mode === 'push') return [];
+  const problems: string[] = [];
+  const rows = new Map(check.rows.map((row) => [row.path, row]));
+  const docs = new Map(check.docsAfter.map((doc) => [doc.dentryUuid, doc]));
+  for (const [path, text] of check.filesAfter) {
+    if (isConflictCopy(path)) continue;
+    const row = rows.get(path);
+    const doc = row ? docs.get(row.docKey) : undefined;
+    if (!row || !doc) continue;
+    const said = saidAbout(check.report, path, row);
+    if (said.exempt || said.simplified) continue;
+    const before = lf(check.filesBefore.get(path) ?? '');
+    const now = lf(text);
+    const remote = lf(doc.markdown ?? '');
+    for (const token of tokensIn(now)) {
+      const snippet = book.snippets.get(token);
+      if (!snippet?.pulled || before.includes(token)) continue;
+      const block = lf(snippet.pulled);
+      if (!remote.includes(block)) continue;
+      if (!now.includes(block)) problems.push(`invariant 4: ${check.machine}:${path} pulled the colleague's edit ${token} but not as written and said nothing:\n    expected the block: ${JSON.stringify(block)}`);
+    }
+  }
+  return problems;
+}
+
+/** No document twice: every title in the model is unique, so a repeated or uniquified title is a copy kbsync made. */
+export function duplicates(docs: readonly DumpedNode[]): string[] {
+  const seen = new Map<string, number>();
+  for (const doc of docs) seen.set(doc.title, (seen.get(doc.title) ?? 0) + 1);
+  return [...seen]
+    .filter(([title, count]) => count > 1 || / \(\d+\)$/.test(title))
+    .map(([title, count]) => `duplicate: "${title}" ${count > 1 ? `is ${count} documents` : 'was made unique: a second document for one title'}`);
+}
+
+/**
+ * Invariant 3, after quiescence: machines that have seen the same history hold the same bytes (line endings
+ * included) for every file, unless one of them is holding that file for a reason it reported.
+ */
+export function converged(machines: readonly { readonly name: string; readonly files: ReadonlyMap<string, string>; readonly rows: readonly DocumentSummary[] }[]): string[] {
+  const problems: string[] = [];
+  const waiting = (m: (typeof machines)[number], path: string): boolean => {
+    const row = m.rows.find((r) => r.path === path);
+    return row?.heldCode != null || row?.conflict === true;
+  };
+  const paths = new Set(machines.flatMap((m) => [...m.files.keys()].filter((path) => !isConflictCopy(path))));
+  for (const path of paths) {
+    const holders = machines.filter((m) => !waiting(m, path));
+    if (holders.length < machines.length && machines.some((m) => waiting(m, path))) continue;
+    const versions = new Map<string | undefined, string[]>();
+    for (const m of holders) {
+      const text = m.files.get(path);
+      versions.set(text, [...(versions.get(text) ?? []), m.name]);
+    }
+    if (versions.size > 1) {
+      const described = [...versions].map(([text, names]) => `${names.join('+')}: ${text === undefined ? 'no file' : `${text.length} chars, ${text.includes('\r\n') ? 'CRLF' : 'LF'}`}`);
+      problems.push(`invariant 3: ${path} differs between machines (${described.join('; ')})${firstDifference([...versions.keys()])}`);
+    }
+  }
+  return problems;
+}
+
+function firstDifference(texts: readonly (string | undefined)[]): string {
+  const [a, b] = texts;
+  if (a === undefined || b === undefined) return '';
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `\n    first difference at ${i}: ${JSON.stringify(a.slice(Math.max(0, i - 40), i + 60))}\n                      vs ${JSON.stringify(b.slice(Math.max(0, i - 40), i + 60))}`;
+}

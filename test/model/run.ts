@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { ModelFailure, runModel } from './driver.js';
+
+/**
+ * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--crashes] [--quiet]`: the
+ * long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without --seed one is chosen and
+ * printed. A failure prints the seed, the problems and the last steps, and the process exits 1.
+ */
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string' },
+    steps: { type: 'string', default: '500' },
+    count: { type: 'string', default: '1' },
+    machines: { type: 'string', default: '2' },
+    docs: { type: 'string', default: '5' },
+    crashes: { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+function whole(name: string, text: string | undefined): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${name} must be a whole number, got ${String(text)}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const first = values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : whole('seed', values.seed);
+const steps = whole('steps', values.steps);
+const count = whole('count', values.count);
+let total = 0;
+for (let seed = first; seed < first + count; seed++) {
+  const started = Date.now();
+  console.log(`model: seed ${seed}, ${steps} steps`);
+  try {
+    const stats = await runModel({
+      seed,
+      steps,
+      machines: whole('machines', values.machines),
+      docs: whole('docs', values.docs),
+      crashes: values.crashes,
+      ...(values.quiet ? {} : { onStep: (line: string) => console.log(`  ${line}`) }),
+    });
+    total += steps;
+    console.log(`model: seed ${seed} passed in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(stats)}`);
+  } catch (error) {
+    if (error instanceof ModelFailure) {
+      console.error(`\n${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+console.log(`model: ${count} seed(s), ${total} steps, 0 invariant violations`);

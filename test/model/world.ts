@@ -1,0 +1,185 @@
+import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { syncOptionsOf } from '../../src/cli/session.js';
+import { loadConfig } from '../../src/config/index.js';
+import { startEmulator, type DumpedNode, type RunningEmulator } from '../../src/emulator/index.js';
+import { openLedger, type DocumentSummary } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { createServiceClient } from '../../src/setup/index.js';
+import { runSync } from '../../src/sync/engine.js';
+import type { SyncReport } from '../../src/sync/report.js';
+import { runCli } from '../helpers/cli.js';
+import { userNodes } from '../helpers/sync-fixture.js';
+import { localFiles } from '../helpers/reliability.js';
+
+/** The instant the emulator's clock is frozen at when a world starts: minutes pass only when the model says so. */
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
+
+export type Outcome = {
+  /** Undefined when the run stopped with an error, or was killed. */
+  readonly report: SyncReport | undefined;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly killed?: boolean;
+};
+
+type Settings = { readonly dir: string; readonly root: string; readonly configPath: string; readonly env: Record<string, string> };
+
+async function settingsFor(em: RunningEmulator, name: string): Promise<Settings> {
+  const dir = await mkdtemp(join(tmpdir(), `kbsync-model-${name}-`));
+  const root = join(dir, 'notes');
+  await mkdir(root);
+  const configPath = join(dir, 'sync.config.json');
+  const config = {
+    root: './notes',
+    workspaceId: em.seed.workspaceId,
+    // One request at a time: the service then answers in one order, so a seed replays the same run.
+    service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, concurrency: 1 },
+    // The model deletes freely: the guards are tested elsewhere, and a refusal would only stall it.
+    guards: { maxDeleteRatio: 1, maxDeletes: 1000 },
+  };
+  await writeFile(configPath, JSON.stringify(config, null, 2));
+  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token } };
+}
+
+/** Runs one sync of a folder in this process, as `kbsync sync [--push|--pull] [--force]` would, and never throws. */
+async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean): Promise<Outcome> {
+  const { config } = await loadConfig({ path: settings.configPath, cwd: settings.dir, env: settings.env });
+  const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger });
+  await mkdir(config.stateDir, { recursive: true });
+  const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
+  try {
+    return { report: await runSync({ client, ledger, logger: silentLogger }, syncOptionsOf(config, { mode, dryRun: false, force })) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { report: undefined, error: { code: typeof code === 'string' ? code : 'UNEXPECTED', message: error instanceof Error ? error.message : String(error) } };
+  } finally {
+    ledger.close();
+  }
+}
+
+/** A workstation: a folder with its own ledger, synced with the shared workspace. */
+export class Machine {
+  constructor(
+    readonly name: string,
+    readonly settings: Settings,
+  ) {}
+
+  get root(): string {
+    return this.settings.root;
+  }
+
+  sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false): Promise<Outcome> {
+    return syncInProcess(this.settings, mode, force);
+  }
+
+  /** The real CLI in a child process that kills itself at a crash point (`point:n`). */
+  async crashSync(at: string): Promise<Outcome> {
+    const result = await runCli(['sync', '--json', '--config', this.settings.configPath], { cwd: this.settings.dir, env: { ...this.settings.env, KBSYNC_CRASH_AT: at } });
+    if (result.signal === 'SIGKILL') return { report: undefined, killed: true };
+    const line = result.stdout.trim().split('\n').pop() ?? '';
+    const parsed = line.startsWith('{') ? (JSON.parse(line) as SyncReport | { error?: { code: string; message: string } }) : undefined;
+    if (parsed && 'results' in parsed) return { report: parsed };
+    return { report: undefined, error: (parsed as { error?: { code: string; message: string } } | undefined)?.error ?? { code: 'UNEXPECTED', message: result.stderr } };
+  }
+
+  /** The Markdown files of the folder (conflict copies included), by path. */
+  files(): Promise<Map<string, string>> {
+    return localFiles(this.root);
+  }
+
+  read(path: string): Promise<string> {
+    return readFile(join(this.root, path), 'utf8');
+  }
+
+  async write(path: string, text: string): Promise<void> {
+    await mkdir(dirname(join(this.root, path)), { recursive: true });
+    await writeFile(join(this.root, path), text);
+  }
+
+  remove(path: string): Promise<void> {
+    return unlink(join(this.root, path));
+  }
+
+  /** The ledger's rows (read only; call while no run is under way). Empty before the first sync. */
+  rows(): DocumentSummary[] {
+    try {
+      const ledger = openLedger(join(this.root, '.kbsync', 'ledger.sqlite'), { readonly: true, lock: false });
+      try {
+        return [...ledger.documents.allSummaries()];
+      } finally {
+        ledger.close();
+      }
+    } catch {
+      return [];
+    }
+  }
+}
+
+/** The service, two or three workstations, and a CI checkout made afresh from the first one's files for each run. */
+export class World {
+  readonly machines: Machine[];
+  #dirs: string[];
+
+  private constructor(
+    readonly em: RunningEmulator,
+    machines: Machine[],
+  ) {
+    this.machines = machines;
+    this.#dirs = machines.map((m) => m.settings.dir);
+  }
+
+  static async create(seed: number, machineCount: number): Promise<World> {
+    const em = await startEmulator({ rateLimit: 0, seed });
+    em.admin.freezeClock(EPOCH);
+    const machines: Machine[] = [];
+    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name)));
+    return new World(em, machines);
+  }
+
+  /** The documents of the synced workspace (kbsync's state folder left out). */
+  docs(): DumpedNode[] {
+    return userNodes(this.em.admin.dump().nodes).filter((node) => node.docType === 'DOC' && node.workspaceId === this.em.seed.workspaceId);
+  }
+
+  /** Minutes pass only here: the service's modifiedTime moves on, so listings can tell later edits apart. */
+  #minutes = 0;
+  tick(minutes = 1): void {
+    this.#minutes += minutes;
+    this.em.admin.setClockOffset(this.#minutes * 60_000);
+  }
+
+  /** The service's current minute, as its modifiedTime would stamp it. */
+  minute(): string {
+    return `${new Date(EPOCH + this.#minutes * 60_000).toISOString().slice(0, 16)}Z`;
+  }
+
+  /**
+   * A stateless docs-as-code run: a fresh checkout of the first workstation's files (no ledger, no state
+   * folder) pushed with `kbsync sync --push`, then thrown away, as a CI runner does.
+   */
+  async ci(from: Machine): Promise<{ readonly outcome: Outcome; readonly files: Map<string, string>; readonly rows: DocumentSummary[] }> {
+    const settings = await settingsFor(this.em, 'ci');
+    try {
+      await cp(from.root, settings.root, { recursive: true, filter: (src) => !src.includes(`${join(from.root, '.kbsync')}`) && !/\.conflict-[^/]*\.md$/.test(src) });
+      const files = await localFiles(settings.root);
+      const outcome = await syncInProcess(settings, 'push', false);
+      return { outcome, files, rows: new Machine('CI', settings).rows() };
+    } finally {
+      await rm(settings.dir, { recursive: true, force: true });
+    }
+  }
+
+  /** With KBSYNC_MODEL_KEEP=1 the folders stay, and the service's documents are written beside them, for a post-mortem. */
+  async close(): Promise<void> {
+    if (process.env['KBSYNC_MODEL_KEEP'] === '1') {
+      const dump = join(this.#dirs[0] ?? tmpdir(), 'service-dump.json');
+      await writeFile(dump, JSON.stringify(this.em.admin.dump(), null, 2));
+      console.error(`kept: ${this.#dirs.join(' ')} (service: ${dump})`);
+      await this.em.close();
+      return;
+    }
+    await this.em.close();
+    for (const dir of this.#dirs) await rm(dir, { recursive: true, force: true });
+  }
+}
