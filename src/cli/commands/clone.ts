@@ -1,7 +1,7 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { KbClient, RemoteNode } from '../../api/index.js';
+import { TreeBounds, type KbClient, type RemoteNode } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { safeName } from '../../local/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
@@ -24,13 +24,18 @@ type Target = { readonly folder: TreeNodeId | null; readonly title: string; read
  * workspace's root, breadth first, stopping as soon as the document turns up.
  */
 async function parentOf(client: KbClient, rootId: TreeNodeId, wanted: TreeNodeId): Promise<RemoteNode | null> {
+  const bounds = new TreeBounds(rootId);
   let level: (RemoteNode | null)[] = [null];
-  while (level.length > 0) {
+  for (let depth = 1; level.length > 0; depth += 1) {
     const next: RemoteNode[] = [];
     for (const parent of level) {
       for await (const child of client.listNodes(parent?.treeNodeId ?? rootId)) {
+        bounds.counted();
         if (child.treeNodeId === wanted) return parent;
-        if (child.type === 'FOLDER' || child.hasChildren) next.push(child);
+        if (child.type === 'FOLDER' || child.hasChildren) {
+          bounds.enter(child.treeNodeId, child.title, depth);
+          next.push(child);
+        }
       }
     }
     level = next;
