@@ -3,8 +3,8 @@
  * a diff) reaches a person's terminal. A control character in it could retitle the window, clear the
  * screen, move the cursor or reverse the text to fake a result line. Every printer (the terminal's lines,
  * the log, error messages) passes text through here, and each such character is shown as a visible escape
- * (`\x1b`, `\u202e`) instead: a person sees what the text holds, and the terminal obeys none of it.
- * JSON output needs none of this: JSON.stringify escapes C0 characters itself, and the rest are inert there.
+ * (`\u001b`, `\u202e`) instead: a person sees what the text holds, and the terminal obeys none of it.
+ * The escapes are JSON's own, so a JSON line passed through here (a `--json` report) is still the same JSON.
  */
 
 // C0 controls (ESC, CR, BEL, backspace…) but tab and line feed; DEL and the C1 controls (U+0080–U+009F, which
@@ -17,10 +17,7 @@ const STEERING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const STEERING_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-const visible = (char: string): string => {
-  const code = char.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-};
+const visible = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** Lines of text for a terminal: line breaks and tabs stay, every other control character is made visible. */
 export const printable = (text: string): string => text.replace(STEERING, visible);

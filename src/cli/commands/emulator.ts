@@ -4,6 +4,7 @@ import type { CliCommand } from '../command.js';
 import { waitForStopSignal } from '../stop-signal.js';
 // Types only: the emulator itself is loaded lazily inside the action, so the daemon never loads it.
 import type { EmulatorOptions, EmulatorSeed } from '../../emulator/index.js';
+import { terminal } from '../../terminal.js';
 
 type RawOptions = {
   readonly host: string;
@@ -69,7 +70,7 @@ async function run(raw: RawOptions): Promise<void> {
     }
     throw error;
   }
-  console.log(raw.json ? JSON.stringify(emulator.seed) : describe(emulator.seed, options.statePath));
+  terminal.out(raw.json ? JSON.stringify(emulator.seed) : describe(emulator.seed, options.statePath));
   await waitForStopSignal();
   await emulator.close();
 }

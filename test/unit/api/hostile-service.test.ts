@@ -167,10 +167,10 @@ void describe("the service's words are quoted short, on one line, with no contro
       clientFor(service).getNode(asTreeNodeId('n1')),
       rejectsWith('API_BAD_REQUEST', (error) => {
         assert.doesNotMatch(error.message, RAW_CONTROL);
-        assert.match(error.message, /\\x1b\]0;pwned\\x07\\x1b\[2J\\x0d\\x0a✓ all synced \\u202e/);
+        assert.match(error.message, /\\u001b\]0;pwned\\u0007\\u001b\[2J\\u000d\\u000a✓ all synced \\u202e/);
         assert.ok(error.message.length < SERVICE_LIMITS.quotedChars + 1000, `${error.message.length} characters`);
-        assert.equal(error.serviceCode, 'paramError\\x1b[31m');
-        assert.equal(error.requestId, 'r\\x0a1');
+        assert.equal(error.serviceCode, 'paramError\\u001b[31m');
+        assert.equal(error.requestId, 'r\\u000a1');
       }),
     );
   });
