@@ -99,7 +99,8 @@ Examples:
   $ kbsync emulator --rate-limit 0                  # no throttling
 
 Admin (JSON, outside the service paths): GET /_emulator/state, GET /_emulator/calls, PUT /_emulator/faults,
-POST /_emulator/documents, POST /_emulator/documents/<dentryUuid>/edit. Stops cleanly on Ctrl+C or SIGTERM.`,
+POST /_emulator/documents, POST /_emulator/documents/<dentryUuid>/edit; by IP address or localhost only, and
+all but GET with content-type: application/json. Stops cleanly on Ctrl+C or SIGTERM.`,
       )
       .action(run);
   },
