@@ -12,11 +12,11 @@ export type ServiceErrorBody = {
 
 /**
  * The service's own words end up in kbsync's messages, logs and reports: each is quoted on one line, control
- * characters made visible, and cut at SERVICE_LIMITS.quotedChars (a code or a scope name at a tenth of it).
+ * characters made visible, and cut at SERVICE_LIMITS.quotedChars (a code, an id or a scope name at a third of it).
  */
 const text = (value: unknown, maxChars: number = SERVICE_LIMITS.quotedChars): string | undefined =>
   typeof value === 'string' && value !== '' ? quoted(value, maxChars) : undefined;
-const NAME_CHARS = SERVICE_LIMITS.quotedChars / 10;
+const NAME_CHARS = SERVICE_LIMITS.quotedChars / 3;
 const MAX_SCOPES = 20;
 const scopes = (value: unknown): string[] | undefined =>
   Array.isArray(value)
@@ -29,9 +29,9 @@ const scopes = (value: unknown): string[] | undefined =>
 export function parseErrorBody(json: unknown): ServiceErrorBody {
   const body = objectOrEmpty(json);
   return {
-    code: text(body['code'], NAME_CHARS * 2),
+    code: text(body['code'], NAME_CHARS),
     message: text(body['message']),
-    requestId: text(body['requestid'], NAME_CHARS * 2) ?? text(body['requestId'], NAME_CHARS * 2),
+    requestId: text(body['requestid'], NAME_CHARS) ?? text(body['requestId'], NAME_CHARS),
     requiredScopes: scopes(body['requiredScopes']) ?? scopes(objectOrEmpty(body['accessdenieddetail'])['requiredScopes']),
   };
 }
