@@ -199,8 +199,11 @@ function throttledError(endpoint: Endpoint, status: number, throttles: number): 
 }
 
 /** A Retry-After past what kbsync waits (an hour, a date in 2100): said at once, with when to come back. */
+/** Past this a wait is not a time anyone will see (a Date cannot even hold some of them): about three centuries. */
+const FOREVER_MS = 1e13;
+
 function waitTooLongError(endpoint: Endpoint, status: number, askedMs: number, maxMs: number): ApiError {
-  const until = Number.isFinite(askedMs) && askedMs < 1e13 ? new Date(Date.now() + askedMs).toISOString().replace(/\.\d+Z$/, 'Z') : 'a time too far away to say';
+  const until = askedMs < FOREVER_MS ? new Date(Date.now() + askedMs).toISOString().replace(/\.\d+Z$/, 'Z') : 'a time too far away to say';
   return new ApiError('API_THROTTLED', `The service asked kbsync to wait ${duration(askedMs)} before calling ${endpoint} again (Retry-After), longer than kbsync waits (${duration(maxMs)}).`, { endpoint, status }, {
     hint: `The app's rate or its monthly call quota is spent: run again after ${until}. Nothing more was sent.`,
   });
@@ -215,6 +218,7 @@ function oversizedError(endpoint: Endpoint, status: number, limitBytes: number):
 
 /** A wait in words: `45 s`, `60 min`, `29 h`, `27394 days`. */
 function duration(ms: number): string {
+  if (!(ms < FOREVER_MS)) return 'centuries';
   const seconds = Math.round(ms / 1000);
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;

@@ -49,6 +49,15 @@ void describe('a throttle that asks for more than kbsync waits fails at once, wi
     });
   }
 
+  void test('a Retry-After no date can hold (1e300 seconds): the same, in words that make sense', async (t) => {
+    const service = await startFakeService(() => ({ status: 429, headers: { 'retry-after': '1e300' }, json: {} }));
+    t.after(() => service.close());
+    await assert.rejects(
+      realClockClient(service).getNode(asTreeNodeId('n1')),
+      rejectsWith('API_THROTTLED', (error) => assert.match(error.message, /wait centuries before .*run again after a time too far away to say/)),
+    );
+  });
+
   void test('waits within the bound are obeyed, but not past the total a call may wait', async (t) => {
     const service = await startFakeService(() => ({ status: 429, headers: { 'retry-after': '59' }, json: {} }));
     t.after(() => service.close());
