@@ -4,8 +4,9 @@ import { oneLine, printable } from './printable.js';
  * Every line kbsync prints for a person goes through here: results on stdout, log lines and warnings on
  * stderr, and one transient status line (a progress bar, "listing the knowledge base…") at the bottom of
  * a terminal. What a line holds from outside (a title, a name, the service's message) cannot steer the
- * terminal: every control character but line feed and tab is written as a visible escape (printable.ts). Before any line is written the status line is erased, and it is drawn again after, so a
- * warning in the middle of a run is never overwritten and no fragment of the bar is left on screen.
+ * terminal: every control character but line feed and tab is written as a visible escape (printable.ts).
+ * Before any line is written the status line is erased, and it is drawn again after, so a warning in the
+ * middle of a run is never overwritten and no fragment of the bar is left on screen.
  * The status line uses only carriage return and erase-line: no saved cursor positions, which go wrong
  * as soon as the screen scrolls.
  */
