@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
 import { InputError } from './errors.js';
+import { oneLine, printable } from './printable.js';
 import { redact } from './secrets.js';
 import { terminal, type Terminal } from './terminal.js';
 
@@ -67,7 +68,22 @@ export type LogOptions = {
   readonly terminal?: Terminal;
 };
 
-type Prettify = (line: string) => string;
+type Prettify = (record: string | Record<string, unknown>) => string;
+
+/**
+ * A log record's text made printable before pino-pretty lays it out (and colours it): the message keeps its
+ * line breaks, every other value is one line. JSON lines need none of this (JSON escapes control characters),
+ * but pino-pretty prints the values raw.
+ */
+function printableRecord(line: string): Record<string, unknown> {
+  const clean = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') return key === 'msg' ? printable(value) : oneLine(value);
+    if (Array.isArray(value)) return value.map((item) => clean(item, ''));
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [oneLine(k), clean(v, k)]));
+    return value;
+  };
+  return clean(JSON.parse(line), '') as Record<string, unknown>;
+}
 
 /**
  * pino-pretty, run in this thread: as a transport it would write to fd 2 from a worker thread, past the
@@ -102,9 +118,10 @@ export function createLogger(options: LogOptions = {}): Logger {
   const { destination } = options;
   if (destination) return lazyLogger(level, (now) => pino({ level: now, hooks, formatters, base: { pid: process.pid } }, destination));
   return lazyLogger(level, (now) => {
-    const format = pretty ? prettifier(out.color, now === 'debug' || now === 'trace') : (line: string) => line;
+    const format = pretty ? prettifier(out.color, now === 'debug' || now === 'trace') : undefined;
     // Through the terminal, so a log line is never drawn over (or under) a progress line.
-    return pino({ level: now, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, { write: (line: string) => out.err(format(line)) });
+    const write = format ? (line: string) => out.log(format(printableRecord(line))) : (line: string) => out.err(line);
+    return pino({ level: now, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, { write });
   });
 }
 

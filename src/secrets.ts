@@ -22,3 +22,42 @@ export function redactValue<T>(value: T): T {
   if (secrets.size === 0) return value;
   return JSON.parse(redact(JSON.stringify(value) ?? 'null')) as T;
 }
+
+/**
+ * Variables that hold kbsync's secrets: the default token variable, the token given as a value, and the
+ * variable the configuration reads the token from (registered when the token source is made). A command
+ * kbsync runs (images.upload, a diagram renderer, notify.command, a merge tool, the token command) never
+ * gets them, nor any variable whose value holds a registered secret, unless `service.shareToken` asks for it.
+ */
+const secretVariables = new Set(['KBSYNC_TOKEN', 'KBSYNC_SERVICE_TOKEN_VALUE']);
+let shareWithCommands = false;
+
+export function registerSecretVariable(name: string): void {
+  secretVariables.add(name);
+}
+
+/** `service.shareToken: true`: the person asked for the commands kbsync runs to see the token. */
+export function shareSecretsWithCommands(share: boolean): void {
+  shareWithCommands = share;
+}
+
+const holdsSecret = (value: string): boolean => [...secrets].some((secret) => value.includes(secret));
+
+/** The environment a command kbsync runs gets: `env` without kbsync's secrets (rule 9). */
+export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (shareWithCommands) return { ...env };
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !secretVariables.has(name) && !holdsSecret(value)) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * What a failing token command printed, safe to show: it may echo the token it failed to deliver, which no
+ * registry knows yet, so every run of 20 or more token characters that holds a digit is masked as well.
+ * Words, paths and variable names (no digit, or broken by `/` and `.`) stay readable.
+ */
+export function redactTokenLike(text: string): string {
+  return redact(text).replace(/[A-Za-z0-9_+=-]{20,}/g, (run) => (/\d/.test(run) ? MASK : run));
+}

@@ -1,8 +1,12 @@
+import { oneLine, printable } from './printable.js';
+
 /**
  * Every line kbsync prints for a person goes through here: results on stdout, log lines and warnings on
  * stderr, and one transient status line (a progress bar, "listing the knowledge base…") at the bottom of
- * a terminal. Before any line is written the status line is erased, and it is drawn again after, so a
- * warning in the middle of a run is never overwritten and no fragment of the bar is left on screen.
+ * a terminal. What a line holds from outside (a title, a name, the service's message) cannot steer the
+ * terminal: every control character but line feed and tab is written as a visible escape (printable.ts).
+ * Before any line is written the status line is erased, and it is drawn again after, so a warning in the
+ * middle of a run is never overwritten and no fragment of the bar is left on screen.
  * The status line uses only carriage return and erase-line: no saved cursor positions, which go wrong
  * as soon as the screen scrolls.
  */
@@ -11,6 +15,11 @@ export type Terminal = {
   out(line: string): void;
   /** One line on stderr (a trailing newline is not doubled). */
   err(line: string): void;
+  /**
+   * One log line on stderr, as the logger made it: its values already made printable, coloured by the
+   * logger when colour is allowed. Colour (SGR) sequences pass; any other control character is escaped.
+   */
+  log(line: string): void;
   /** Shows (or, with undefined, removes) the status line; a no-op unless stderr is a terminal. */
   status(text: string | undefined): void;
   /** Can a status line be drawn (stderr is a terminal)? */
@@ -22,6 +31,9 @@ export type Terminal = {
 type Stream = Pick<NodeJS.WriteStream, 'write'> & { readonly isTTY?: boolean; readonly columns?: number };
 
 const ERASE_LINE = '\r\x1b[2K';
+/** A colour or style sequence (SGR): the only escape a coloured log line may carry. */
+// eslint-disable-next-line no-control-regex -- the escape character is what this finds
+const SGR = /(\x1b\[[0-9;]*m)/;
 /** Redrawing a status line more often than this only costs time: a person cannot read it. */
 const REDRAW_MS = 50;
 
@@ -49,7 +61,7 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (wanted === undefined) return erase();
-    stderr.write(`${ERASE_LINE}${fit(wanted)}`);
+    stderr.write(`${ERASE_LINE}${fit(oneLine(wanted))}`);
     drawn = true;
     lastDraw = Date.now();
   };
@@ -58,6 +70,8 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     stream.write(text.endsWith('\n') ? text : `${text}\n`);
     if (wanted !== undefined) draw();
   };
+  // Split at the colour sequences (kept, as the split's odd parts) and escape the rest.
+  const coloured = (text: string): string => text.split(SGR).map((part, i) => (i % 2 === 1 ? part : printable(part))).join('');
   // A status line left behind would mix with the shell's prompt.
   if (live) process.once('exit', () => drawn && erase());
 
@@ -66,8 +80,9 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     get color() {
       return colorAllowed(env, stderr);
     },
-    out: (text) => line(stdout, text),
-    err: (text) => line(stderr, text),
+    out: (text) => line(stdout, printable(text)),
+    err: (text) => line(stderr, printable(text)),
+    log: (text) => line(stderr, colorAllowed(env, stderr) ? coloured(text) : printable(text)),
     status(text) {
       if (!live) return;
       wanted = text;

@@ -1,6 +1,8 @@
 import type * as z from 'zod/mini';
 import type { Endpoint } from './endpoints.js';
+import { quoted } from '../printable.js';
 import { ApiError } from './errors.js';
+import { SERVICE_LIMITS } from './limits.js';
 
 type Answer = { readonly status: number; readonly contentType: string; readonly body: string };
 
@@ -32,7 +34,8 @@ export function readAnswer<T>(endpoint: Endpoint, answer: Answer, schema: z.ZodM
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue ? `${issue.path.join('.') || '(top level)'}: ${issue.message}` : 'unknown';
+  // The path may name the answer's own keys: the service's words, quoted like its messages.
+  const where = issue ? quoted(`${issue.path.join('.') || '(top level)'}: ${issue.message}`, SERVICE_LIMITS.quotedChars) : 'unknown';
   throw new ApiError(
     'API_BAD_RESPONSE',
     `The service's answer to ${endpoint} does not have the expected shape (${where}).`,

@@ -5,6 +5,7 @@ import { registerSecret } from '../secrets.js';
 import { jsonOf, notJsonError, readAnswer } from './answer.js';
 import { REPEATABLE, type Endpoint } from './endpoints.js';
 import { ApiError, OutcomeUnknownError, isNotFound } from './errors.js';
+import { SERVICE_LIMITS } from './limits.js';
 import { isThrottleAnswer, mapServiceError, parseErrorBody } from './service-errors.js';
 import type { TokenSource } from './token.js';
 import type { HttpOutcome, HttpRequest, Transport } from './transport.js';
@@ -16,9 +17,23 @@ export type RetryPolicy = {
   readonly maxDelayMs: number;
   /** Throttle answers tolerated for one call before giving up (each waits at least 1 s). */
   readonly maxThrottles: number;
+  /**
+   * Longest one throttle answer is waited out (its Retry-After). A service that asks for longer is not
+   * waited for at all: the call fails at once, saying when to try again.
+   */
+  readonly maxRetryAfterMs: number;
+  /** Longest the throttle answers of one call are waited out in all, before it fails as throttled. */
+  readonly maxThrottleWaitMs: number;
 };
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4000, maxThrottles: 30 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 4000,
+  maxThrottles: 30,
+  maxRetryAfterMs: SERVICE_LIMITS.retryAfterMs,
+  maxThrottleWaitMs: 5 * SERVICE_LIMITS.retryAfterMs,
+};
 
 export type CallSpec<T> = HttpRequest & {
   readonly endpoint: Endpoint;
@@ -70,12 +85,20 @@ export class Caller {
     const { endpoint } = spec;
     let failures = 0;
     let throttles = 0;
+    let waited = 0;
     let refreshed = false;
     let token = await this.#currentToken();
     for (;;) {
       const sentToken = token;
-      const outcome = await attempts.send(() => this.#transport.send(spec, sentToken));
+      const outcome = await attempts.send((signal) => this.#transport.send(spec, sentToken, signal));
+      // kbsync is stopping and the request was cut short: not a failure of the service, and never retried.
+      if (outcome.kind === 'failed' && attempts.signal.aborted) throw attempts.signal.reason;
       this.#noteServerClock(outcome);
+      if (outcome.kind === 'oversized') {
+        const error = oversizedError(endpoint, outcome.status, outcome.limitBytes);
+        // A create that answered too much was executed all the same: what it made is looked for, never made twice.
+        throw outcome.status < 300 && !REPEATABLE[endpoint] ? this.#outcomeUnknown(endpoint, error) : error;
+      }
       if (outcome.kind === 'answer' && outcome.status < 300) {
         try {
           return readAnswer(endpoint, outcome, spec.schema);
@@ -87,7 +110,11 @@ export class Caller {
       }
       if (outcome.kind === 'answer' && isThrottleAnswer(outcome.status, parseErrorBody(jsonOf(outcome)).code)) {
         if (++throttles > this.#retry.maxThrottles) throw throttledError(endpoint, outcome.status, throttles);
+        const asked = outcome.retryAfterMs ?? 0;
+        if (asked > this.#retry.maxRetryAfterMs) throw waitTooLongError(endpoint, outcome.status, asked, this.#retry.maxRetryAfterMs);
+        if (waited + asked > this.#retry.maxThrottleWaitMs) throw throttledError(endpoint, outcome.status, throttles);
         const pauseMs = attempts.throttled(outcome.retryAfterMs);
+        waited += pauseMs;
         this.#logger.debug({ endpoint, pauseMs }, 'throttled by the service; waiting');
         attempts.retrying();
         continue;
@@ -110,7 +137,7 @@ export class Caller {
       if (this.#retrySaid) this.#logger.debug(fields, 'transient failure; retrying');
       else this.#logger.warn(fields, `the service failed a request (${failure.error.message}); retrying it (further retries are logged at debug level)`);
       this.#retrySaid = true;
-      await attempts.clock.sleep(delayMs);
+      await attempts.clock.sleep(delayMs, attempts.signal);
       attempts.retrying();
     }
   }
@@ -139,11 +166,11 @@ export class Caller {
 }
 
 /** 5xx, resets, timeouts, refused connections: the service or the network was unwell. */
-function isTransientFailure(outcome: HttpOutcome): boolean {
+function isTransientFailure(outcome: Exclude<HttpOutcome, { kind: 'oversized' }>): boolean {
   return outcome.kind === 'failed' || outcome.status >= 500;
 }
 
-function classify(endpoint: Endpoint, outcome: HttpOutcome): Failure {
+function classify(endpoint: Endpoint, outcome: Exclude<HttpOutcome, { kind: 'oversized' }>): Failure {
   if (outcome.kind === 'failed') {
     const error = new ApiError(
       'API_NETWORK',
@@ -169,4 +196,32 @@ function throttledError(endpoint: Endpoint, status: number, throttles: number): 
   return new ApiError('API_THROTTLED', `The service kept throttling ${endpoint} (${throttles} times in a row).`, { endpoint, status }, {
     hint: 'Another program may be using the same app credentials, or the monthly call quota is exhausted: wait, then try again.',
   });
+}
+
+/** A Retry-After past what kbsync waits (an hour, a date in 2100): said at once, with when to come back. */
+/** Past this a wait is not a time anyone will see (a Date cannot even hold some of them): about three centuries. */
+const FOREVER_MS = 1e13;
+
+function waitTooLongError(endpoint: Endpoint, status: number, askedMs: number, maxMs: number): ApiError {
+  const until = askedMs < FOREVER_MS ? new Date(Date.now() + askedMs).toISOString().replace(/\.\d+Z$/, 'Z') : 'a time too far away to say';
+  return new ApiError('API_THROTTLED', `The service asked kbsync to wait ${duration(askedMs)} before calling ${endpoint} again (Retry-After), longer than kbsync waits (${duration(maxMs)}).`, { endpoint, status }, {
+    hint: `The app's rate or its monthly call quota is spent: run again after ${until}. Nothing more was sent.`,
+  });
+}
+
+/** An answer longer than kbsync reads: refused as it arrived, so it was not read whole (and nothing of it used). */
+function oversizedError(endpoint: Endpoint, status: number, limitBytes: number): ApiError {
+  return new ApiError('API_BAD_RESPONSE', `The service's answer to ${endpoint} (HTTP ${status}) is longer than ${limitBytes / (1024 * 1024)} MiB, the most kbsync reads of one answer; it was cut off unread.`, { endpoint, status }, {
+    hint: 'No real answer is that long: check that service.baseUrl points at the knowledge-base API and not at something else (a proxy, a download). Nothing was recorded from it.',
+  });
+}
+
+/** A wait in words: `45 s`, `60 min`, `29 h`, `27394 days`. */
+function duration(ms: number): string {
+  if (!(ms < FOREVER_MS)) return 'centuries';
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 2 * 86_400) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
 }

@@ -18,6 +18,8 @@ export {
   isUnauthorized,
 } from './errors.js';
 export type { ApiErrorCode, ApiErrorDetails } from './errors.js';
+export { SERVICE_LIMITS } from './limits.js';
+export { TreeBounds } from './tree-bounds.js';
 export { staticToken } from './token.js';
 export type { TokenSource } from './token.js';
 export type { CreatedDocument, Member, MemberRole, NodePage, ReadBlocksOptions, RemoteNode, SearchHit, Workspace } from './types.js';

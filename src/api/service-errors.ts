@@ -1,5 +1,7 @@
 import type { Endpoint } from './endpoints.js';
+import { quoted } from '../printable.js';
 import { ApiError, type ApiErrorCode } from './errors.js';
+import { SERVICE_LIMITS } from './limits.js';
 
 export type ServiceErrorBody = {
   readonly code: string | undefined;
@@ -8,17 +10,28 @@ export type ServiceErrorBody = {
   readonly requiredScopes: readonly string[] | undefined;
 };
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/**
+ * The service's own words end up in kbsync's messages, logs and reports: each is quoted on one line, control
+ * characters made visible, and cut at SERVICE_LIMITS.quotedChars (a code, an id or a scope name at a third of it).
+ */
+const text = (value: unknown, maxChars: number = SERVICE_LIMITS.quotedChars): string | undefined =>
+  typeof value === 'string' && value !== '' ? quoted(value, maxChars) : undefined;
+const NAME_CHARS = SERVICE_LIMITS.quotedChars / 3;
+const MAX_SCOPES = 20;
 const scopes = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : typeof value === 'string' ? [value] : undefined;
+  Array.isArray(value)
+    ? value.filter((s): s is string => typeof s === 'string').slice(0, MAX_SCOPES).map((s) => quoted(s, NAME_CHARS))
+    : typeof value === 'string'
+      ? [quoted(value, NAME_CHARS)]
+      : undefined;
 
 /** The error body of the real service: `{ code, message, requestid }`, scopes at the top or under `accessdenieddetail`. */
 export function parseErrorBody(json: unknown): ServiceErrorBody {
   const body = objectOrEmpty(json);
   return {
-    code: text(body['code']),
+    code: text(body['code'], NAME_CHARS),
     message: text(body['message']),
-    requestId: text(body['requestid']) ?? text(body['requestId']),
+    requestId: text(body['requestid'], NAME_CHARS) ?? text(body['requestId'], NAME_CHARS),
     requiredScopes: scopes(body['requiredScopes']) ?? scopes(objectOrEmpty(body['accessdenieddetail'])['requiredScopes']),
   };
 }

@@ -2,6 +2,7 @@ import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Got } from 'got';
 import { redact } from '../secrets.js';
+import { SERVICE_LIMITS } from './limits.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -23,6 +24,12 @@ export type HttpOutcome =
       readonly body: string;
       /** The service's clock from the HTTP Date header (whole seconds), when sent. */
       readonly date: string | undefined;
+    }
+  | {
+      /** The answer was longer than SERVICE_LIMITS.answerBytes: refused while it streamed in, never held whole. */
+      readonly kind: 'oversized';
+      readonly status: number;
+      readonly limitBytes: number;
     }
   | {
       readonly kind: 'failed';
@@ -107,18 +114,39 @@ export class Transport {
     return this.#got;
   }
 
-  async send(request: HttpRequest, token: string): Promise<HttpOutcome> {
+  /**
+   * One attempt. `signal` aborts the request at once (kbsync is stopping). An answer longer than
+   * SERVICE_LIMITS.answerBytes (announced, or counted as it arrives, decompressed) is cut off where it
+   * passes the limit: memory holds at most that much of it.
+   */
+  async send(request: HttpRequest, token: string, signal?: AbortSignal): Promise<HttpOutcome> {
     const searchParams: Record<string, string | number> = {};
     for (const [key, value] of Object.entries(request.query)) if (value !== undefined) searchParams[key] = value;
     const { got, isRequestError } = await this.#client();
     dropStaleConnections(Date.now());
+    const limitBytes = SERVICE_LIMITS.answerBytes;
+    let refusedStatus: number | undefined;
+    let status = 0;
+    const pending = got(`${this.#baseUrl}${request.path}`, {
+      method: request.method,
+      searchParams,
+      headers: { [this.#tokenHeader]: token },
+      ...(request.body === undefined ? {} : { json: request.body }),
+      ...(signal ? { signal } : {}),
+    });
+    const refuse = (): void => {
+      refusedStatus ??= status;
+      pending.cancel();
+    };
+    void pending.on('response', (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
+      status = response.statusCode;
+      if (Number(response.headers['content-length']) > limitBytes) refuse();
+    });
+    void pending.on('downloadProgress', (progress: { transferred: number }) => {
+      if (progress.transferred > limitBytes) refuse();
+    });
     try {
-      const response = await got(`${this.#baseUrl}${request.path}`, {
-        method: request.method,
-        searchParams,
-        headers: { [this.#tokenHeader]: token },
-        ...(request.body === undefined ? {} : { json: request.body }),
-      });
+      const response = await pending;
       lastActivity = Date.now();
       return {
         kind: 'answer',
@@ -129,6 +157,7 @@ export class Transport {
         date: response.headers.date,
       };
     } catch (error) {
+      if (refusedStatus !== undefined) return { kind: 'oversized', status: refusedStatus, limitBytes };
       const code = isRequestError(error) ? error.code : 'ERR_UNKNOWN';
       const message = redact(error instanceof Error ? error.message : String(error));
       return { kind: 'failed', maybeSent: !NEVER_SENT.has(code), code, message };
@@ -136,7 +165,10 @@ export class Transport {
   }
 }
 
-/** Retry-After is seconds or an HTTP date; anything else is ignored. */
+/**
+ * Retry-After is seconds or an HTTP date; anything else is ignored. The wait is returned as asked, however
+ * long (a date in 2100 included): the caller decides what it is willing to wait (SERVICE_LIMITS.retryAfterMs).
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);

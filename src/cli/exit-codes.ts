@@ -12,7 +12,7 @@ export const EXIT_CODES = [
   { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed. Nothing was done.' },
   { name: 'service', code: 4, means: 'The service could not be used: unreachable, token rejected, a scope missing, a wrong API path.' },
   { name: 'brokenLinks', code: 5, means: '`sync --check-links` found a link that cannot work in the knowledge base (`LINK_BROKEN`); nothing was sent.' },
-  { name: 'interrupted', code: 130, means: 'Stopped by Ctrl+C (SIGINT): the work under way was finished and reported; the next run does the rest.' },
+  { name: 'interrupted', code: 130, means: 'Stopped by Ctrl+C (SIGINT): the work under way was finished (what was still pending 3 s later was cut) and reported; the next run does the rest.' },
   { name: 'terminated', code: 143, means: 'Stopped by SIGTERM (a service manager, a cancelled CI job): the same as 130.' },
 ] as const;
 

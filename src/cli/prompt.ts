@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { terminal } from '../terminal.js';
 
 /** A person at a terminal on both ends: only then does kbsync ask questions instead of failing with a hint. */
 export const isInteractive = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -19,6 +20,6 @@ export async function choose(question: string, count: number): Promise<number> {
     const answer = await ask(question);
     const n = Number(answer);
     if (Number.isInteger(n) && n >= 1 && n <= count) return n - 1;
-    console.log(`Please type a number from 1 to ${count}.`);
+    terminal.out(`Please type a number from 1 to ${count}.`);
   }
 }

@@ -1,5 +1,6 @@
 import type { KbClient, Workspace } from '../api/index.js';
 import { createLogger } from '../log.js';
+import { oneLine } from '../printable.js';
 import { createServiceClient } from '../setup/index.js';
 import { resolveService, type ResolvedService, type ServiceFlags } from './service-flags.js';
 
@@ -23,7 +24,9 @@ export async function clientFromFlags(
   return { client, ...resolved };
 }
 
+/** One line per workspace; its name, id and URL are the service's, so each is kept to one line (oneLine). */
 export function workspaceLines(workspaces: readonly Workspace[]): string[] {
-  const width = Math.max(4, ...workspaces.map((w) => w.name.length));
-  return workspaces.map((w, i) => `${String(i + 1).padStart(3)}. ${w.name.padEnd(width)}  ${w.workspaceId}  ${w.url}`);
+  const names = workspaces.map((w) => oneLine(w.name));
+  const width = Math.max(4, ...names.map((name) => name.length));
+  return workspaces.map((w, i) => `${String(i + 1).padStart(3)}. ${(names[i] ?? '').padEnd(width)}  ${oneLine(w.workspaceId)}  ${oneLine(w.url)}`);
 }

@@ -49,6 +49,12 @@ const ServiceSchema = described(
     rateLimit: option('Requests per second per endpoint (the real service allows about 20).', positive(), 20),
     concurrency: option('Requests in flight at once.', positiveInt(), 8),
     timeoutMs: option('Timeout of one request, in milliseconds.', positiveInt(), 30_000),
+    shareToken: option(
+      'Let the commands kbsync runs (images.upload, images.diagrams.command, notify.command, resolve --tool, the token command) see the token: ' +
+        'false (the default) removes KBSYNC_TOKEN, the token variable configured here and any variable holding the token from their environment.',
+      z.boolean({ error: 'expected true or false' }),
+      false,
+    ),
   }),
 );
 

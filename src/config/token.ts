@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import { InputError, messageOf } from '../errors.js';
-import { redact, registerSecret } from '../secrets.js';
+import { commandEnv, redactTokenLike, registerSecret, registerSecretVariable } from '../secrets.js';
 import type { Env } from './env.js';
 import { resolveUserPath } from './home.js';
 import type { TokenSourceConfig } from './schema.js';
@@ -21,6 +21,8 @@ export type TokenSourceOptions = {
   readonly cwd?: string;
   /** Longest a token command may run. Default 30 s. */
   readonly commandTimeoutMs?: number;
+  /** Aborted when kbsync stops: a token command still running is stopped then (its reason is the error). */
+  readonly signal?: AbortSignal;
 };
 
 /** The access token from the configured source; registered as a secret so no log or error shows it. */
@@ -53,6 +55,7 @@ type Reader = (() => Promise<string>) & { description: string };
 
 function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOptions): Reader {
   if ('env' in config) {
+    registerSecretVariable(config.env);
     const source = `the environment variable ${config.env}`;
     const hint = `Set it (export ${config.env}=...), or configure service.token in sync.config.json.`;
     return describe(source, async () => checked(env[config.env], source, hint));
@@ -83,16 +86,23 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions)
   const timeout = options.commandTimeoutMs ?? 30_000;
   const source = `the command "${command}"`;
   return new Promise((resolve, reject) => {
+    const { signal } = options;
     execFile(
       '/bin/sh',
       ['-c', command],
-      { timeout, env: { ...env }, cwd: options.cwd, maxBuffer: 1024 * 1024, encoding: 'utf8', windowsHide: true },
+      { timeout, env: commandEnv(env), cwd: options.cwd, maxBuffer: 1024 * 1024, encoding: 'utf8', windowsHide: true, ...(signal ? { signal } : {}) },
       (error, stdout, stderr) => {
+        if (error && signal?.aborted) {
+          reject(signal.reason instanceof Error ? signal.reason : error);
+          return;
+        }
         if (error) {
           const timedOut = error.killed === true && error.signal !== null;
           const why = timedOut ? `did not finish within ${timeout / 1000} s` : `failed (exit code ${String(error.code ?? error.signal)})`;
-          // Its output may hold the token or other secrets: show a short, redacted stderr only.
-          const detail = redact(stderr.trim()).slice(0, 200);
+          // A line it printed before failing may be the token after all (a word without spaces): never shown, anywhere.
+          for (const line of stdout.split('\n')) if (!/\s/.test(line.trim())) registerSecret(line.trim());
+          // Its stderr may echo the token or other secrets: a short, redacted part of it only.
+          const detail = redactTokenLike(stderr.trim()).slice(0, 200);
           reject(
             new InputError('TOKEN_COMMAND_FAILED', `The token command "${command}" ${why}${detail ? `: ${detail}` : ''}.`, {
               hint: 'Run it by hand to check it prints the token, or fix service.token.command.',

@@ -5,8 +5,10 @@ import { createLimit } from '../local/limit.js';
 import type { LinkSite } from '../links/types.js';
 import { encodeLinkPath } from '../links/url.js';
 import { applyEdits, type SpanEdit } from '../links/rewrite.js';
+import type { FilterOptions } from '../local/index.js';
+import { ImagePlaces } from './allowed.js';
 import { findImages, type Found } from './find.js';
-import { ImageFiles, type ImageFile, type Located } from './locate.js';
+import { ImageFiles, NotAnImage, type ImageFile, type Located } from './locate.js';
 import type { ImageProblem, ImageSettings, ImageUrlCache, SentImage } from './types.js';
 import { renderAndUpload, uploadImage, UploadFailure } from './upload.js';
 
@@ -24,6 +26,10 @@ export type ImagePublisherDeps = {
   readonly shared?: () => Promise<ReadonlyMap<string, string>>;
   /** The images a file's document was last sent with (the ledger's or the shared state's record). */
   readonly sentBefore?: (path: string) => readonly SentImage[] | undefined;
+  /** The configuration's state folder and excludes: no image is read from where kbsync does not sync (ImagePlaces). */
+  readonly places?: Pick<FilterOptions, 'stateDir' | 'exclude'>;
+  /** Aborted when kbsync stops: an upload or a render still running is stopped. */
+  readonly signal?: AbortSignal;
 };
 
 /** One image of a body, resolved: what a push sends in its place, and what it stands for. */
@@ -54,7 +60,7 @@ export class ImagePublisher {
   #uploaded = 0;
 
   constructor(private readonly deps: ImagePublisherDeps) {
-    this.#files = new ImageFiles(deps.root, deps.site, deps.settings.maxBytes);
+    this.#files = new ImageFiles(deps.root, deps.site, deps.settings.maxBytes, new ImagePlaces(deps.root, deps.places));
   }
 
   /** Images (and diagrams) this publisher uploaded. */
@@ -206,7 +212,10 @@ export class ImagePublisher {
       try {
         digest = hash ?? file.hash();
       } catch (error) {
-        return { key: '', url: undefined, problem: { kind: 'problem', reason: 'missing', path: file.path, detail: `${file.path} cannot be read (${messageOf(error)})` } };
+        const problem = error instanceof NotAnImage
+          ? { reason: 'not-an-image' as const, detail: `${messageOf(error)}: kbsync publishes only images` }
+          : { reason: 'missing' as const, detail: `${file.path} cannot be read (${messageOf(error)})` };
+        return { key: '', url: undefined, problem: { kind: 'problem', path: file.path, ...problem } };
       }
       const key = `sha256:${digest}`;
       return { key, url: this.deps.cache.get(key) };
@@ -227,8 +236,9 @@ export class ImagePublisher {
   async #publish(r: Extract<Resolved, { key: string }>): Promise<string> {
     const { settings, root } = this.deps;
     const env = this.deps.env ?? process.env;
-    const upload = (file: { readonly absolute: string; readonly hash: string }) => this.#slot(() => uploadImage(settings, file, root, env));
-    if (r.found.kind === 'diagram') return renderAndUpload(settings, r.found, upload, root, env);
+    const { signal } = this.deps;
+    const upload = (file: { readonly absolute: string; readonly hash: string }) => this.#slot(() => uploadImage(settings, file, root, env, signal));
+    if (r.found.kind === 'diagram') return renderAndUpload(settings, r.found, upload, root, env, signal);
     return upload({ absolute: join(root, r.sent.p), hash: r.key.slice('sha256:'.length) });
   }
 

@@ -27,7 +27,7 @@ export type SentImage = {
   readonly m?: number;
 };
 
-export type ImageProblemReason = 'not-configured' | 'missing' | 'outside-root' | 'too-large' | 'malformed' | 'no-upload';
+export type ImageProblemReason = 'not-configured' | 'missing' | 'outside-root' | 'too-large' | 'malformed' | 'no-upload' | 'hidden' | 'excluded' | 'not-an-image';
 
 /** A local image the knowledge base will not show (IMAGE_NOT_PUBLISHED): sent as written, said with file and line. */
 export type ImageProblem = {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { runCommand } from '../shell/run-command.js';
-import { mediaTypeOf } from './media-type.js';
+import { SNIFF_BYTES, mediaTypeOf, sniffImageType } from './media-type.js';
 import type { ImageSettings } from './types.js';
 
 /** Why an upload or a render did not give a URL, in words for the person who configured it. */
@@ -14,7 +14,13 @@ export class UploadFailure extends Error {}
  * gets the file, its SHA-256 and media type as $1 $2 $3 and as variables, plus a content-addressed name
  * (`KBSYNC_IMAGE_KEY`, `<sha256>.<ext>`) so the same bytes always land at the same place.
  */
-export async function uploadImage(settings: ImageSettings, file: { readonly absolute: string; readonly hash: string }, root: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function uploadImage(
+  settings: ImageSettings,
+  file: { readonly absolute: string; readonly hash: string },
+  root: string,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<string> {
   const command = settings.upload as string;
   const type = mediaTypeOf(file.absolute);
   const outcome = await runCommand({
@@ -32,6 +38,7 @@ export async function uploadImage(settings: ImageSettings, file: { readonly abso
     timeoutMs: settings.timeoutMs,
     cwd: root,
     keepChars: 4000,
+    ...(signal ? { signal } : {}),
   });
   if (!outcome.ok) throw new UploadFailure(`the upload command failed: ${outcome.failure}`);
   const last = outcome.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '').at(-1);
@@ -60,6 +67,7 @@ export async function renderAndUpload(
   upload: (file: { readonly absolute: string; readonly hash: string }) => Promise<string>,
   root: string,
   env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
 ): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'kbsync-diagram-'));
   try {
@@ -73,11 +81,15 @@ export async function renderAndUpload(
       env: { ...env, KBSYNC_DIAGRAM_INPUT: input, KBSYNC_DIAGRAM_OUTPUT: output, KBSYNC_DIAGRAM_LANGUAGE: diagram.language },
       timeoutMs: settings.timeoutMs,
       cwd: root,
+      ...(signal ? { signal } : {}),
     });
     if (!outcome.ok) throw new UploadFailure(`the diagram command failed: ${outcome.failure}`);
     const size = await stat(output).then((s) => (s.isFile() ? s.size : 0)).catch(() => 0);
     if (size === 0) throw new UploadFailure(`the diagram command wrote no image to $2 (${output})`);
-    const hash = createHash('sha256').update(await readFile(output)).digest('hex');
+    const bytes = await readFile(output);
+    // Only an image goes to images.upload, whoever made the file.
+    if (!sniffImageType(bytes.subarray(0, SNIFF_BYTES))) throw new UploadFailure(`the diagram command wrote something that is not a ${settings.diagrams.format} image to $2`);
+    const hash = createHash('sha256').update(bytes).digest('hex');
     return await upload({ absolute: output, hash });
   } finally {
     await rm(folder, { recursive: true, force: true });

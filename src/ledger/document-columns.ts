@@ -1,4 +1,5 @@
 import { KbsyncError } from '../errors.js';
+import { REFUSED_VALUE_HINT } from './errors.js';
 import type { Block } from '../model/blocks.js';
 import { parseJson, toJson } from './json.js';
 import { checkRelativePath } from './rel-path.js';
@@ -67,7 +68,7 @@ export function encodeField(c: Column, value: unknown, path: string): DbValue {
     throw new KbsyncError(
       'LEDGER_INVALID_RECORD',
       `The ledger was given ${c.field} = ${preview(value)} for ${JSON.stringify(path)}, but it must be ${expected}.`,
-      { hint: 'This is a kbsync bug: please report it with the log.' },
+      { hint: REFUSED_VALUE_HINT },
     );
   };
   switch (c.kind) {

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { KbsyncError } from '../errors.js';
 import type { TreeNodeId } from '../model/ids.js';
 import type { DocumentsRepo } from './documents.js';
-import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
+import { REFUSED_VALUE_HINT, duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
 import type { FolderRecord } from './types.js';
@@ -38,9 +38,7 @@ export class FoldersRepo {
     const path = checkRelativePath('a folder path', folder.path, { allowRoot: true });
     const bad = !isId(folder.treeNodeId) ? 'treeNodeId' : folder.nodeId !== null && !isId(folder.nodeId) ? 'nodeId' : typeof folder.remoteTitle !== 'string' ? 'remoteTitle' : undefined;
     if (bad) {
-      throw new KbsyncError('LEDGER_INVALID_RECORD', `The ledger was given an invalid ${bad} for folder ${JSON.stringify(path)}.`, {
-        hint: 'This is a kbsync bug: please report it with the log.',
-      });
+      throw new KbsyncError('LEDGER_INVALID_RECORD', `The ledger was given an invalid ${bad} for folder ${JSON.stringify(path)}.`, { hint: REFUSED_VALUE_HINT });
     }
     try {
       this.#sql

@@ -1,4 +1,5 @@
 import { KbsyncError } from '../errors.js';
+import { REFUSED_VALUE_HINT } from './errors.js';
 import type { JsonValue } from './types.js';
 
 /** Serialises a value for a JSON column, refusing what JSON would silently change or drop. */
@@ -26,8 +27,5 @@ export function parseJson<T = JsonValue>(what: string, text: string): T {
 }
 
 function invalid(what: string, problem: string, cause?: unknown): KbsyncError {
-  return new KbsyncError('LEDGER_INVALID_RECORD', `The ledger was given ${what} that ${problem}.`, {
-    hint: 'This is a kbsync bug: please report it with the log.',
-    cause,
-  });
+  return new KbsyncError('LEDGER_INVALID_RECORD', `The ledger was given ${what} that ${problem}.`, { hint: REFUSED_VALUE_HINT, cause });
 }

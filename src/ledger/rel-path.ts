@@ -1,4 +1,5 @@
 import { KbsyncError } from '../errors.js';
+import { REFUSED_VALUE_HINT } from './errors.js';
 
 /**
  * Ledger keys are paths relative to the sync root with POSIX separators, exactly one spelling per file:
@@ -29,6 +30,6 @@ export function isWithin(path: string, folder: string): boolean {
 
 function badPath(what: string, path: unknown, why: string): KbsyncError {
   return new KbsyncError('LEDGER_INVALID_PATH', `The ledger was given ${what} ${JSON.stringify(path)}, but ${why}.`, {
-    hint: 'Ledger paths are relative to the sync root with / separators; this is a kbsync bug: please report it.',
+    hint: `Ledger paths are relative to the sync root with / separators. ${REFUSED_VALUE_HINT}`,
   });
 }

@@ -2,6 +2,7 @@
 export { scanLocal, type LocalFile, type LocalScan, type ScanFs, type ScanOptions, type ScanProblem, type ScanSkip } from './scan.js';
 export { ScanCache, type LocalScanner } from './scan-cache.js';
 export { DEFAULT_INCLUDE, PathFilter, type FileVerdict, type FilterOptions } from './path-filter.js';
+export { IgnoreTree } from './ignore-tree.js';
 export {
   DEFAULT_STATE_DIR,
   IGNORE_FILE_NAME,

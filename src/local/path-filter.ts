@@ -60,6 +60,11 @@ export class PathFilter {
     return this.#exclude !== null && this.#exclude(rel);
   }
 
+  /** The file matches an `exclude` glob (whatever `include` says): kbsync never reads it for the user. */
+  fileExcluded(rel: string): boolean {
+    return this.#exclude !== null && this.#exclude(rel);
+  }
+
   fileVerdict(rel: string): FileVerdict {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     if (isTransientFileName(name)) return 'ignored';

@@ -4,10 +4,19 @@ import path from 'node:path';
 import { InputError, SafetyError } from '../errors.js';
 import { isInside } from './paths.js';
 
-function unsafe(rel: string, why: string): SafetyError {
-  return new SafetyError('UNSAFE_PATH', `Refusing to touch "${rel}": ${why}.`, {
-    hint: 'kbsync only writes inside the sync folder and never through a symlink. Replace the symlink with a real folder, or exclude the path.',
-  });
+/** The fix for a path in the way on this machine: a symlink. */
+const SYMLINK_HINT = 'kbsync only writes inside the sync folder and never through a symlink. Replace the symlink with a real folder, or exclude the path.';
+/**
+ * A path no file here can have (absolute, `..`, a NUL) was not made by this machine: it came from the knowledge
+ * base, whose shared state anyone who can edit the workspace can change. Saying "replace the symlink" would
+ * send the person looking for something that is not there.
+ */
+const FOREIGN_PATH_HINT =
+  'Such a path is never the name of a file here: it came from the knowledge base (the shared state in its .kbsync folder, which anyone who can edit the workspace can change). ' +
+  'Nothing was written. `kbsync state` shows whether the state is damaged; `kbsync state rewrite` on a machine whose ledger is intact writes it anew.';
+
+function unsafe(rel: string, why: string, hint = FOREIGN_PATH_HINT): SafetyError {
+  return new SafetyError('UNSAFE_PATH', `Refusing to touch "${rel}": ${why}.`, { hint });
 }
 
 /**
@@ -62,7 +71,7 @@ export async function ensureParentFolders(root: string, rel: string, options: { 
     }
     if (stat === null) throw new InputError('PATH_MISSING', `The folder "${shown}" does not exist.`, { hint: 'Run a fresh sync: the folder was moved or deleted meanwhile.' });
     // Named by the folder, not `rel`: callers pass a child name (`folder/_`) just to have the folder made.
-    if (stat.isSymbolicLink()) throw unsafe(shown, 'that folder is a symlink');
+    if (stat.isSymbolicLink()) throw unsafe(shown, 'that folder is a symlink', SYMLINK_HINT);
     if (!stat.isDirectory()) {
       throw new InputError('PATH_NOT_FOLDER', `Cannot write "${rel}": "${shown}" is a file, not a folder.`, {
         hint: 'Rename or move that file, then sync again.',

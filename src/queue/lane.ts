@@ -57,7 +57,8 @@ export class Lane {
       const wait = due - this.#clock.now();
       if (wait <= 0) return;
       this.#dueAt = due;
-      await this.#clock.sleep(wait);
+      // Woken early by the signal (the queue closed): the loop's first line then refuses the attempt.
+      await this.#clock.sleep(wait, signal);
     }
   }
 }

@@ -24,13 +24,18 @@ export type RequestQueueOptions = {
 
 /** What one operation may do with the queue: start paced attempts and report how they went. */
 export type Attempts = {
-  /** Runs one HTTP attempt when the endpoint's limiter and the global bound allow. Counted as a call. */
-  send<T>(attempt: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one HTTP attempt when the endpoint's limiter and the global bound allow. Counted as a call. The
+   * attempt gets the queue's signal, aborted when the queue is closed: it must stop (abort its request) then.
+   */
+  send<T>(attempt: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The service throttled the last attempt: the endpoint backs off. Returns the pause in ms. */
   throttled(retryAfterMs?: number): number;
   /** The operation will send another attempt (after a throttle or a transient failure). */
   retrying(): void;
   readonly clock: Clock;
+  /** Aborted when the queue is closed: every wait of the operation (a backoff) ends then. */
+  readonly signal: AbortSignal;
 };
 
 export type QueueEvents = {
@@ -78,6 +83,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
    * An operation that rejects counts as a failure of that endpoint.
    */
   async run<T>(endpoint: string, operation: (attempts: Attempts) => Promise<T>): Promise<T> {
+    if (this.closed) throw this.#abort.signal.reason as QueueClosedError;
     if (this.#draining) throw new QueueClosedError(`The request queue is draining; a new ${endpoint} call was refused.`);
     const lane = this.#lane(endpoint);
     const attempts: Attempts = {
@@ -85,6 +91,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
       throttled: (retryAfterMs) => this.#throttled(endpoint, lane, retryAfterMs),
       retrying: () => void lane.counts.retries++,
       clock: this.#clock,
+      signal: this.#abort.signal,
     };
     this.#operations++;
     try {
@@ -100,8 +107,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
 
   /**
    * Stops accepting new operations and resolves when every accepted one has settled. With
-   * `deadlineMs`, attempts not yet started by then are refused (QueueClosedError) and the result
-   * says what was still running; calls already sent are never abandoned mid-flight.
+   * `deadlineMs`, the queue is closed then (see `close`) and the result says what was still running.
    */
   async drain(options: { deadlineMs?: number } = {}): Promise<DrainResult> {
     this.#draining = true;
@@ -118,8 +124,34 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
     const timeUp = deadline === undefined ? [] : [this.#clock.sleep(deadline, stopTimer.signal).then(() => false)];
     const drained = await Promise.race([idle, ...timeUp]);
     stopTimer.abort();
-    if (!drained) this.#abort.abort(new QueueClosedError('The request queue was closed by its drain deadline before this call was sent.'));
-    return { drained, inFlight: this.#inFlight, operations: this.#operations };
+    const inFlight = this.#inFlight;
+    if (!drained) this.close(new QueueClosedError('The request queue was closed by its drain deadline before this call was answered.'));
+    return { drained, inFlight, operations: this.#operations };
+  }
+
+  /**
+   * Closes the queue now, whatever is pending: new operations and attempts not started are refused, every
+   * wait (a pause a throttle asked for, a backoff, a turn) ends, and attempts in flight are told to abort
+   * their requests. All of them reject with `reason`. Ctrl+C and the daemon's shutdown deadline end here,
+   * so nothing the service answers (or does not) can keep kbsync from stopping.
+   */
+  close(reason: QueueClosedError = new QueueClosedError('kbsync is stopping, so this call was not sent or its answer not awaited.')): void {
+    this.#draining = true;
+    if (!this.#abort.signal.aborted) this.#abort.abort(reason);
+  }
+
+  /** True once the queue was closed (`close`, or a drain's deadline). */
+  get closed(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  /**
+   * Aborted when the queue closes, with its reason: kbsync is stopping now. Work that is no call but runs
+   * on behalf of one (the token command, an image upload) listens to it too, so that nothing keeps kbsync
+   * from stopping.
+   */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
   }
 
   stats(): QueueStats {
@@ -149,7 +181,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
     return pauseMs;
   }
 
-  #send<T>(lane: Lane, attempt: () => Promise<T>): Promise<T> {
+  #send<T>(lane: Lane, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const signal = this.#abort.signal;
     return new Promise<T>((resolve, reject) => {
       this.#queued++;
@@ -175,7 +207,7 @@ export class RequestQueue extends EventEmitter<QueueEvents> {
                 lane.started(this.#clock.now());
                 began(true);
                 try {
-                  resolve(await attempt());
+                  resolve(await attempt(signal));
                 } catch (error) {
                   reject(error);
                 } finally {

@@ -3,6 +3,7 @@ import { createTokenSource, type Config, type Env, type TokenSource } from '../c
 import type { Logger } from '../log.js';
 import { asUnionId } from '../model/ids.js';
 import { RequestQueue } from '../queue/index.js';
+import { shareSecretsWithCommands } from '../secrets.js';
 
 /** The `service` section of the configuration: all a client needs. */
 export type ServiceSettings = Config['service'];
@@ -14,13 +15,16 @@ export type ServiceClient = { readonly client: KbClient; readonly token: TokenSo
  * openSession; `init`, `clone` and `workspaces` build one before any configuration exists.
  */
 export function createServiceClient(service: ServiceSettings, context: { readonly env: Env; readonly cwd: string; readonly logger: Logger }): ServiceClient {
-  const token = createTokenSource(service.token, { env: context.env, cwd: context.cwd });
+  shareSecretsWithCommands(service.shareToken);
+  const queue = new RequestQueue({ rate: service.rateLimit, concurrency: service.concurrency });
+  // A token command still running when kbsync stops (the queue closes) is stopped with it.
+  const token = createTokenSource(service.token, { env: context.env, cwd: context.cwd, signal: queue.signal });
   const client = new KbClient({
     baseUrl: service.baseUrl,
     tokenHeader: service.tokenHeader,
     token,
     operatorId: asUnionId(service.operatorId),
-    queue: new RequestQueue({ rate: service.rateLimit, concurrency: service.concurrency }),
+    queue,
     timeoutMs: service.timeoutMs,
     logger: context.logger,
   });

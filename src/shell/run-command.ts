@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { commandEnv } from '../secrets.js';
 
 export type CommandRun = {
   /** The command line, run by `/bin/sh -c` like a git hook, so users can write pipes and variables. */
@@ -11,6 +12,8 @@ export type CommandRun = {
   readonly cwd?: string;
   /** Keep what it prints (at most this many characters of each stream's end). */
   readonly keepChars?: number;
+  /** Aborted when kbsync stops: the command is stopped then, like one that ran too long. */
+  readonly signal?: AbortSignal;
 };
 
 export type CommandOutcome =
@@ -19,15 +22,16 @@ export type CommandOutcome =
 
 /**
  * Runs a user's command (notify, image upload, diagram render) and says how it ended, never throwing. A
- * command that outlives `timeoutMs` is killed with its whole process group: a script that started a
- * `sleep` or an upload client must not leave it running, nor hold kbsync waiting on its output pipe.
+ * command that outlives `timeoutMs`, or is still running when kbsync stops, is killed with its whole process
+ * group: a script that started a `sleep` or an upload client must not leave it running, nor hold kbsync
+ * waiting on its output pipe. It runs without kbsync's secrets in its environment (commandEnv).
  */
 export function runCommand(run: CommandRun): Promise<CommandOutcome> {
   const keep = run.keepChars ?? 500;
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', run.command, run.name ?? 'kbsync', ...(run.args ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: run.env,
+      env: commandEnv(run.env),
       detached: true,
       ...(run.cwd ? { cwd: run.cwd } : {}),
     });
@@ -44,12 +48,19 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      run.signal?.removeEventListener('abort', stop);
       resolve(failure === undefined ? { ok: true, stdout, stderr } : { ok: false, failure, stdout, stderr });
     };
     const timer = setTimeout(() => {
       killGroup(child.pid);
       settle(`it did not finish within ${run.timeoutMs} ms and was stopped`);
     }, run.timeoutMs);
+    const stop = (): void => {
+      killGroup(child.pid);
+      settle('it was stopped because kbsync is stopping');
+    };
+    if (run.signal?.aborted) stop();
+    else run.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => settle(error.message));
     child.on('close', (code, signal) => {
       const said = stderr.trim();

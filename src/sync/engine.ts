@@ -16,6 +16,7 @@ import type { LinkProblem, LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
 import { imageReport, imagesToUpload, prepareImages, runImages, sentBodies } from './run-images.js';
 import type { ImageSettings } from '../images/types.js';
+import { oneLine } from '../printable.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly dryRun: boolean;
@@ -92,6 +93,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       return shared.state.images;
     },
     sentBefore: (path) => seen.records?.get(path)?.images,
+    // kbsync is stopping now (Ctrl+C, SIGTERM, the daemon's deadline): an upload still running is stopped.
+    signal: client.queue.signal,
   });
   const observation = await observeAndPlan(
     { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
@@ -191,7 +194,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       ...store.foreign().map((title) => ({
         path: `${STATE_FOLDER}/${title}`,
         code: 'STATE_FOLDER_SHARED' as const,
-        message: `"${title}" is in the ${STATE_FOLDER} folder at the synced root, which is kbsync's own (its state): it is not synced and kbsync leaves it alone. Move it to another folder to sync it.`,
+        message: `"${oneLine(title)}" is in the ${STATE_FOLDER} folder at the synced root, which is kbsync's own (its state): it is not synced and kbsync leaves it alone. Move it to another folder to sync it.`,
       })),
     ],
     results,

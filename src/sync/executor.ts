@@ -1,4 +1,4 @@
-import { isForbidden, isUnauthorized } from '../api/index.js';
+import { isForbidden, isThrottled, isUnauthorized } from '../api/index.js';
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { explainFsError, hashText } from '../local/index.js';
@@ -102,9 +102,11 @@ export function assessIO(ctx: SyncContext): AssessIO {
 /**
  * Failures about the credentials, not the document: every further call would fail the same way. A scope
  * missing only for sharing (front matter `members`) is the exception: bodies still sync, so it stays per file.
+ * So is a throttle kbsync gave up waiting out (the service asked for more than it waits, or kept throttling):
+ * the next call would only be throttled too.
  */
 const stopsTheRun = (error: unknown): boolean =>
-  isUnauthorized(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0 && !MEMBER_ENDPOINTS.has(error.endpoint));
+  isUnauthorized(error) || isThrottled(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0 && !MEMBER_ENDPOINTS.has(error.endpoint));
 
 const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
 

@@ -4,6 +4,7 @@ import type { BodyDecision } from './decide/body.js';
 import { pushMarkdown } from './decide/push-markdown.js';
 import type { Previewed } from './decisions.js';
 import type { UrlOfPath } from './links.js';
+import { oneLine } from '../printable.js';
 
 /**
  * What a sync would write for one file, drawn from its decision (the one the run would carry out):
@@ -63,7 +64,7 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
 }
 
 function newLocalNote(assessment: Assessment): { note?: string } {
-  return assessment.action.kind === 'new-local' ? { note: `a new file from the document "${assessment.action.remote.title}"` } : {};
+  return assessment.action.kind === 'new-local' ? { note: `a new file from the document "${oneLine(assessment.action.remote.title)}"` } : {};
 }
 
 /** The two diffs of a body decision: the file rewritten, the document written. */

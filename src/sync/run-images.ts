@@ -16,11 +16,12 @@ const decisionOf = (kind: ActionKind | undefined): DecisionKind => (kind === 'cr
 /** The run's image publisher: the config's `images`, URLs cached in `cache` (the ledger; a map for a preview without one). */
 export function runImages(
   root: string,
-  options: { readonly site?: LinkSite | undefined; readonly images?: ImageSettings | undefined },
+  options: { readonly site?: LinkSite | undefined; readonly images?: ImageSettings | undefined; readonly stateDir?: string; readonly exclude?: readonly string[] | undefined },
   cache: ImageUrlCache,
-  more: Pick<ImagePublisherDeps, 'shared' | 'sentBefore'> = {},
+  more: Pick<ImagePublisherDeps, 'shared' | 'sentBefore' | 'signal'> = {},
 ): ImagePublisher {
-  return new ImagePublisher({ root, site: options.site ?? DEFAULT_SITE, settings: options.images ?? NO_IMAGES, cache, ...more });
+  const places = { ...(options.stateDir ? { stateDir: options.stateDir } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) };
+  return new ImagePublisher({ root, site: options.site ?? DEFAULT_SITE, settings: options.images ?? NO_IMAGES, cache, places, ...more });
 }
 
 /** A cache that lives for one preview: what the ledger knows, nothing written. */

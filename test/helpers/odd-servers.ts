@@ -48,3 +48,61 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** A request as the hostile proxy saw it. */
+export type ProxiedRequest = { readonly method: string; readonly path: string; readonly query: URLSearchParams; readonly body: string };
+
+/** What the proxy answers in the service's place: an answer, `hang` (never answer), or undefined to let the service answer. */
+export type ProxyAnswer = { readonly status: number; readonly headers?: Record<string, string>; readonly body: string } | 'hang' | undefined;
+
+export type HostileProxy = OddServer & { readonly seen: readonly ProxiedRequest[] };
+
+/**
+ * A service gone bad in one place: every request is passed to the real one (the emulator at `target`)
+ * except those `intercept` answers itself. So a whole sync runs against a service that, say, lists a
+ * folder inside itself or throttles one endpoint for an hour.
+ */
+export async function startHostileProxy(target: string, intercept: (request: ProxiedRequest) => ProxyAnswer): Promise<HostileProxy> {
+  const seen: ProxiedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => void answer(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  async function answer(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+    const request: ProxiedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body };
+    seen.push(request);
+    const own = intercept(request);
+    if (own === 'hang') return;
+    if (own) {
+      res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
+      res.end(own.body);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
+    try {
+      const upstream = await fetch(`${target}${url.pathname}${url.search}`, { method: request.method, headers, ...(body === '' ? {} : { body }) });
+      const text = await upstream.text();
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', date: upstream.headers.get('date') ?? new Date().toUTCString() });
+      res.end(text);
+    } catch {
+      req.socket.destroy();
+    }
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    get requests() {
+      return seen.length;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

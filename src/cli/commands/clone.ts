@@ -1,10 +1,12 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { KbClient, RemoteNode } from '../../api/index.js';
+import { TreeBounds, type KbClient, type RemoteNode } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { safeName } from '../../local/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
+import { oneLine } from '../../printable.js';
+import { terminal } from '../../terminal.js';
 import { fullySynced } from '../../sync/report.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
@@ -24,13 +26,18 @@ type Target = { readonly folder: TreeNodeId | null; readonly title: string; read
  * workspace's root, breadth first, stopping as soon as the document turns up.
  */
 async function parentOf(client: KbClient, rootId: TreeNodeId, wanted: TreeNodeId): Promise<RemoteNode | null> {
+  const bounds = new TreeBounds(rootId);
   let level: (RemoteNode | null)[] = [null];
-  while (level.length > 0) {
+  for (let depth = 1; level.length > 0; depth += 1) {
     const next: RemoteNode[] = [];
     for (const parent of level) {
       for await (const child of client.listNodes(parent?.treeNodeId ?? rootId)) {
+        bounds.counted();
         if (child.treeNodeId === wanted) return parent;
-        if (child.type === 'FOLDER' || child.hasChildren) next.push(child);
+        if (child.type === 'FOLDER' || child.hasChildren) {
+          bounds.enter(child.treeNodeId, child.title, depth);
+          next.push(child);
+        }
       }
     }
     level = next;
@@ -89,12 +96,12 @@ async function cloneInto(dir: string, { node, target, service, tokenSource }: Or
     },
     { force: false },
   );
-  console.log(`Cloning "${target.title}" into ${dir}${target.document ? ` (the folder holding "${target.document.title}")` : ''}`);
+  terminal.out(`Cloning "${oneLine(target.title)}" into ${dir}${target.document ? ` (the folder holding "${oneLine(target.document.title)}")` : ''}`);
   // The clone's own settings win over the shell's for this first pull: they are what it just wrote.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLONE_DECIDES.includes(name)));
   const session = await openSession({ config: configPath ?? undefined, quiet: true, env });
-  const report = await syncAndPrint(session, 'pull', (line) => console.log(line));
-  console.log(`Linked. From ${path.relative(process.cwd(), dir) || '.'}, \`kbsync sync\` keeps it in step.`);
+  const report = await syncAndPrint(session, 'pull', (line) => terminal.out(line));
+  terminal.out(`Linked. From ${path.relative(process.cwd(), dir) || '.'}, \`kbsync sync\` keeps it in step.`);
   return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
 }
 

@@ -16,6 +16,7 @@ import { writeNewConfig } from '../write-config.js';
 import { packageRoot } from '../../package-root.js';
 // Types only: the emulator is loaded lazily, so no other command ever loads it.
 import type { RunningEmulator } from '../../emulator/index.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly keep?: boolean; readonly open: boolean };
 
@@ -25,8 +26,8 @@ const CHECKLIST = 'guides/release-checklist.md';
 const LOCAL_EDIT = 'welcome.md';
 const COLLEAGUE_LINE = '- Write the release notes (added by Grace in the web editor)';
 
-const say = (line = ''): void => console.log(line);
-const indent = (line: string): void => console.log(`    ${line}`);
+const say = (line = ''): void => terminal.out(line);
+const indent = (line: string): void => terminal.out(`    ${line}`);
 
 async function demoFolder(keep: boolean): Promise<string> {
   if (!keep) return fsp.mkdtemp(path.join(tmpdir(), 'kbsync-demo-'));

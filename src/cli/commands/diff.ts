@@ -10,6 +10,7 @@ import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean; readonly format: 'text' | 'markdown' };
 
@@ -51,7 +52,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
       const where = `${path.relative(process.cwd(), session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
       const problems = inspection.local.problems.filter((p) => !only || only(p.path));
       const broken = (urlOf ? linkReport(urlOf, inspection, true) : []).filter((l) => !only || only(l.path));
-      console.log(markdownPreview({ where, previews, pending, problems, links: broken }));
+      terminal.out(markdownPreview({ where, previews, pending, problems, links: broken }));
       return;
     }
     if (flags.json) {
@@ -60,13 +61,13 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
       return;
     }
     if (decided.length === 0) {
-      console.log(`Nothing to ${mode === 'two-way' ? 'sync' : mode}${wanted ? ` for ${wanted}` : ''}.`);
+      terminal.out(`Nothing to ${mode === 'two-way' ? 'sync' : mode}${wanted ? ` for ${wanted}` : ''}.`);
     } else {
-      console.log(`A ${mode} sync would do ${decided.length} action(s):`);
-      for (const d of decided) console.log(`  ${d.kind.padEnd(16)} ${d.path}`);
+      terminal.out(`A ${mode} sync would do ${decided.length} action(s):`);
+      for (const d of decided) terminal.out(`  ${d.kind.padEnd(16)} ${d.path}`);
     }
-    for (const item of pending) console.log(`… ${item.path}: ${item.reason}`);
-    for (const preview of previews) console.log(['', ...previewLines(preview)].join('\n'));
+    for (const item of pending) terminal.out(`… ${item.path}: ${item.reason}`);
+    for (const preview of previews) terminal.out(['', ...previewLines(preview)].join('\n'));
   });
 }
 

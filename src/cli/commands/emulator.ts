@@ -4,6 +4,7 @@ import type { CliCommand } from '../command.js';
 import { waitForStopSignal } from '../stop-signal.js';
 // Types only: the emulator itself is loaded lazily inside the action, so the daemon never loads it.
 import type { EmulatorOptions, EmulatorSeed } from '../../emulator/index.js';
+import { terminal } from '../../terminal.js';
 
 type RawOptions = {
   readonly host: string;
@@ -69,7 +70,7 @@ async function run(raw: RawOptions): Promise<void> {
     }
     throw error;
   }
-  console.log(raw.json ? JSON.stringify(emulator.seed) : describe(emulator.seed, options.statePath));
+  terminal.out(raw.json ? JSON.stringify(emulator.seed) : describe(emulator.seed, options.statePath));
   await waitForStopSignal();
   await emulator.close();
 }
@@ -98,7 +99,8 @@ Examples:
   $ kbsync emulator --rate-limit 0                  # no throttling
 
 Admin (JSON, outside the service paths): GET /_emulator/state, GET /_emulator/calls, PUT /_emulator/faults,
-POST /_emulator/documents, POST /_emulator/documents/<dentryUuid>/edit. Stops cleanly on Ctrl+C or SIGTERM.`,
+POST /_emulator/documents, POST /_emulator/documents/<dentryUuid>/edit; by IP address or localhost only, and
+all but GET with content-type: application/json. Stops cleanly on Ctrl+C or SIGTERM.`,
       )
       .action(run);
   },

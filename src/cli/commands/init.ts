@@ -9,6 +9,8 @@ import { ask, choose, isInteractive } from '../prompt.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
+import { terminal } from '../../terminal.js';
+import { oneLine } from '../../printable.js';
 
 type Flags = ServiceFlags & { readonly dir?: string; readonly workspace?: string; readonly root: string; readonly force?: boolean };
 
@@ -65,8 +67,8 @@ async function run(given: Flags): Promise<void> {
   const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
   await fsp.mkdir(loaded.root, { recursive: true });
   const tokenHint = 'env' in tokenSource ? ` (with ${tokenSource.env} set)` : '';
-  console.log(`Wrote ${configPath}: "${workspace.name}" (${workspace.workspaceId}) ⇄ ${loaded.root}`);
-  console.log(`Next: put Markdown files in ${path.relative(process.cwd(), loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
+  terminal.out(`Wrote ${configPath}: "${oneLine(workspace.name)}" (${oneLine(workspace.workspaceId)}) ⇄ ${loaded.root}`);
+  terminal.out(`Next: put Markdown files in ${path.relative(process.cwd(), loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
 }
 
 export const initCommand: CliCommand = {

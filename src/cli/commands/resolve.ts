@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { InputError, KbsyncError } from '../../errors.js';
 import type { Ledger } from '../../ledger/index.js';
-import { redactValue } from '../../secrets.js';
+import { commandEnv, redactValue } from '../../secrets.js';
 import { acceptHiddenEdit, hasHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
 import type { CliCommand } from '../command.js';
 import { openSession, openSyncLedger, type Session } from '../session.js';
@@ -51,7 +51,7 @@ async function mergeWithTool(tool: string, conflict: OpenConflict, stateDir: str
     await writeFile(abs.REMOTE, conflict.theirs);
     await writeFile(abs.MERGED, conflict.mine);
     await new Promise<void>((resolve, reject) => {
-      execFile('/bin/sh', ['-c', tool], { env: { ...process.env, ...abs }, timeout: 0 }, (error) => {
+      execFile('/bin/sh', ['-c', tool], { env: { ...commandEnv(process.env), ...abs }, timeout: 0 }, (error) => {
         if (!error) return resolve();
         reject(
           new InputError('MERGE_TOOL_FAILED', `The merge tool ended with an error for ${conflict.path} (${error.message.split('\n')[0] ?? ''}); nothing was changed.`, {

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { SearchHit } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { asWorkspaceId } from '../../model/ids.js';
+import { oneLine } from '../../printable.js';
+import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession } from '../session.js';
@@ -23,10 +25,11 @@ async function run(keyword: string, flags: Flags): Promise<void> {
     process.stdout.write(`${JSON.stringify(found)}\n`);
     return;
   }
-  if (found.length === 0) console.log(`No document in the workspace matches "${keyword}".`);
+  if (found.length === 0) terminal.out(`No document in the workspace matches "${oneLine(keyword)}".`);
   for (const hit of found) {
     const local = hit.localPath ? path.relative(process.cwd(), path.join(session.config.root, hit.localPath)) : '(not synced here)';
-    console.log(`${hit.title}\n  ${hit.url}\n  ${local}`);
+    // A title or URL from the service is one line each: a line break in it would print a line that is not one.
+    terminal.out(`${oneLine(hit.title)}\n  ${oneLine(hit.url)}\n  ${local}`);
   }
 }
 

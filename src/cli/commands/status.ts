@@ -12,6 +12,7 @@ import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean; readonly offline?: boolean; readonly all?: boolean; readonly push?: boolean; readonly pull?: boolean };
 
@@ -84,7 +85,7 @@ async function run(flags: Flags): Promise<void> {
       refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
     };
     if (flags.json) process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-    else for (const line of statusLines(report, Boolean(flags.all))) console.log(line);
+    else for (const line of statusLines(report, Boolean(flags.all))) terminal.out(line);
   });
 }
 

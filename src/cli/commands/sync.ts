@@ -19,6 +19,13 @@ import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../ses
 
 type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; checkLinks?: boolean; retitle?: boolean };
 
+/**
+ * After the first Ctrl+C or SIGTERM, how long the work under way may take before whatever is still pending
+ * (a call awaiting its answer, a wait the service asked for, an upload) is cut: one signal always stops the
+ * run within a few seconds, and what was cut is journalled for the next run.
+ */
+const STOP_GRACE_MS = 3000;
+
 /** --check-links fails on a broken link; otherwise a run is whole when every file synced. */
 function exitCodeOfReport(report: SyncReport, checkLinks: boolean): ExitCode {
   if (checkLinks && report.links.length > 0) return ExitCode.brokenLinks;
@@ -48,6 +55,8 @@ class RunRecord {
   readonly started = Date.now();
   readonly results: ActionResult[] = [];
   session: Session | undefined;
+  /** The first SIGINT or SIGTERM, once received. */
+  stopSignal: NodeJS.Signals | undefined;
   constructor(
     readonly mode: SyncMode,
     readonly flags: SyncFlags,
@@ -88,10 +97,13 @@ async function runOnce(run: RunRecord): Promise<void> {
     return;
   }
   const progress = createProgress(terminal, format !== 'json');
+  let cut: NodeJS.Timeout | undefined;
   const stop = trapStopSignals(
     (signal) => {
+      run.stopSignal = signal;
       progress.stop();
       terminal.err(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
+      cut = setTimeout(() => session.client.queue.close(), STOP_GRACE_MS).unref();
     },
     exitCodeForSignal,
     (signal) => run.print(run.stopped(true), { exitCode: exitCodeForSignal(signal) }),
@@ -123,6 +135,7 @@ async function runOnce(run: RunRecord): Promise<void> {
     run.print(report, { exitCode });
     process.exitCode = exitCode;
   } finally {
+    clearTimeout(cut);
     stop.release();
     progress.stop();
     ledger?.close();
@@ -180,8 +193,15 @@ ${exitCodesHelp()}`,
         try {
           await runOnce(run);
         } catch (error) {
-          // Refused or stopped: the message once on stderr, then the report all the same, with the code.
           const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
+          // Cut short by the stop it was asked for (a signal, then the grace was over): stopped, not failed.
+          if (run.stopSignal && code === 'QUEUE_CLOSED') {
+            const exitCode = exitCodeForSignal(run.stopSignal);
+            run.print(run.stopped(true), { exitCode });
+            process.exitCode = exitCode;
+            return;
+          }
+          // Refused or stopped: the message once on stderr, then the report all the same, with the code.
           // A failure that stops the run (a scope missing) was met on a file, whose line already said it.
           const said = run.format !== 'json' && run.results.some((r) => !r.ok && r.code === code && r.error === messageOf(error));
           if (!said) printError(error);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliCommand } from '../command.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = ServiceFlags & { readonly json?: boolean };
 
@@ -30,9 +31,9 @@ Examples:
           const rows = workspaces.map((w) => ({ workspaceId: w.workspaceId, name: w.name, url: w.url, rootNodeId: w.rootNodeId, description: w.description }));
           process.stdout.write(`${JSON.stringify(rows)}\n`);
         } else if (workspaces.length === 0) {
-          console.log('No workspaces: the operator cannot see any knowledge base. Check operatorId and that the user is a member of one.');
+          terminal.out('No workspaces: the operator cannot see any knowledge base. Check operatorId and that the user is a member of one.');
         } else {
-          for (const line of workspaceLines(workspaces)) console.log(line);
+          for (const line of workspaceLines(workspaces)) terminal.out(line);
         }
       });
   },

@@ -10,6 +10,7 @@ import { observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
 import { ExitCode, exitCodeOf } from '../exit-codes.js';
 import type { Checks } from './checks.js';
 import { operatorRefused, runProbe, SCOPE_PROBES } from './probes.js';
+import { oneLine } from '../../printable.js';
 
 const CLOCK_TOLERANCE_MS = 60_000;
 
@@ -19,7 +20,7 @@ export async function checkService(checks: Checks, client: KbClient, config: Con
   try {
     const workspace = await client.getWorkspace(asWorkspaceId(config.workspaceId));
     checks.pass('service', `service ${base} answers on /v2.0; operatorId ${config.service.operatorId} is accepted`);
-    checks.pass('workspace', `workspace "${workspace.name}" (${workspace.workspaceId}) exists`);
+    checks.pass('workspace', `workspace "${oneLine(workspace.name)}" (${oneLine(workspace.workspaceId)}) exists`);
   } catch (error) {
     if (operatorRefused(error)) {
       checks.pass('service', `service ${base} answers on /v2.0`);
@@ -42,7 +43,7 @@ export async function checkService(checks: Checks, client: KbClient, config: Con
   if (config.remoteFolder) {
     try {
       const folder = await client.getNode(asTreeNodeId(config.remoteFolder));
-      checks.pass('remote-folder', `remoteFolder "${folder.title}" exists`);
+      checks.pass('remote-folder', `remoteFolder "${oneLine(folder.title)}" exists`);
     } catch (error) {
       checks.fail('remote-folder', `remoteFolder ${config.remoteFolder} cannot be read: ${messageOf(error)}`, 'Set remoteFolder to a folder node id of the workspace, or null for its root.', exitCodeOf(error), isApiError(error) ? error.code : undefined);
     }

@@ -4,6 +4,7 @@ import { paramError, ServiceError } from '../errors.js';
 import { parseJsonObject, readBody, sendJson } from '../http.js';
 import type { SeedRecord } from '../seed.js';
 import type { EmulatorAdmin, RemoteCreateInput } from './admin.js';
+import { checkAdminRequest } from './guard.js';
 
 type Body = Readonly<Record<string, unknown>>;
 type AdminRoute = { readonly method: string; readonly pattern: RegExp; run(admin: EmulatorAdmin, body: Body, id: string): unknown };
@@ -60,6 +61,7 @@ function adminRoutes(seed: SeedRecord): readonly AdminRoute[] {
 
 export async function handleAdmin(admin: EmulatorAdmin, seed: SeedRecord, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   try {
+    checkAdminRequest(req);
     const method = req.method ?? 'GET';
     for (const route of adminRoutes(seed)) {
       const match = route.method === method ? route.pattern.exec(pathname) : null;

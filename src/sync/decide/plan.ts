@@ -5,6 +5,7 @@ import { held, holdStands } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
+import { oneLine } from '../../printable.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
 /** `uncertain`: the listing cannot tell (our own write, or an edit possible within the same minute); a read decides. */
@@ -77,8 +78,8 @@ export function plan(given: PlanInput): Plan {
         code: 'TITLE_KEPT',
         message:
           record.nodeId === null
-            ? `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename, and kbsync did not create this document, so it cannot replace it. Rename it in the web editor.`
-            : `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename. Run \`kbsync sync --retitle\` to replace it with a new document under the new title (a new URL; the old one is deleted).`,
+            ? `its title is now "${retitled}", but the document keeps "${oneLine(record.remoteTitle)}": the service cannot rename, and kbsync did not create this document, so it cannot replace it. Rename it in the web editor.`
+            : `its title is now "${retitled}", but the document keeps "${oneLine(record.remoteTitle)}": the service cannot rename. Run \`kbsync sync --retitle\` to replace it with a new document under the new title (a new URL; the old one is deleted).`,
       });
     }
 

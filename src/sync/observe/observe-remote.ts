@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { KbClient, RemoteNode } from '../../api/index.js';
+import { TreeBounds, type KbClient, type RemoteNode } from '../../api/index.js';
 import type { DocKey, TreeNodeId } from '../../model/ids.js';
 import { fileNameForTitle, safeName } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
@@ -15,17 +15,22 @@ export type KnownPaths = {
 /**
  * Lists the whole remote tree under `rootId`, every page of every folder, and maps each node to a
  * local path. Any failure rejects: a partial listing must never become a snapshot, because the
- * planner would read every document it missed as deleted (design rule 4).
+ * planner would read every document it missed as deleted (design rule 4). So does a tree past its bounds
+ * (a folder inside itself, nesting or size without end: TreeBounds).
  */
 export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout: Layout, known: KnownPaths, onFolderListed?: (listed: number) => void): Promise<RemoteSnapshot> {
   const docs = new Map<DocKey, RemoteDoc>();
   const folders: RemoteFolder[] = [];
   let state: RemoteSnapshot['state'];
   let listed = 0;
+  const bounds = new TreeBounds(rootId);
 
-  async function walk(parentId: TreeNodeId, parentPath: string): Promise<void> {
+  async function walk(parentId: TreeNodeId, parentPath: string, depth: number): Promise<void> {
     const children: RemoteNode[] = [];
-    for await (const node of client.listNodes(parentId)) children.push(node);
+    for await (const node of client.listNodes(parentId)) {
+      bounds.counted();
+      children.push(node);
+    }
     onFolderListed?.((listed += 1));
     const names = new Set<string>();
     const descend: Promise<void>[] = [];
@@ -41,7 +46,8 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
         const folderPath = recorded ?? join(parentPath, safeName(node.title, { siblings: names }));
         names.add(posix.basename(folderPath));
         if (node.type === 'FOLDER') folders.push({ treeNodeId: node.treeNodeId, parentTreeNodeId: parentId, title: node.title, localPath: folderPath });
-        descend.push(walk(node.treeNodeId, folderPath));
+        bounds.enter(node.treeNodeId, node.title, depth + 1);
+        descend.push(walk(node.treeNodeId, folderPath, depth + 1));
       }
       if (node.type !== 'FILE' || !node.isRichDoc || !node.docKey) continue;
       const recorded = known.docPaths.get(node.docKey);
@@ -60,7 +66,7 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
     await Promise.all(descend);
   }
 
-  await walk(rootId, '');
+  await walk(rootId, '', 0);
   return { rootId, docs, folders, ...(state ? { state } : {}) };
 }
 

@@ -16,7 +16,7 @@ test('kbsync watch: replacing an image a note shows sends that note again with t
     const config = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(f.configPath, 'utf8'))) as Record<string, unknown>;
     const upload = `cp "$1" "${bucket}/$KBSYNC_IMAGE_KEY" && echo "http://127.0.0.1:9/$KBSYNC_IMAGE_KEY"`;
     await writeFile(f.configPath, JSON.stringify({ ...config, images: { upload }, watch: { fullSweepMinutes: 60, rescanMinutes: 60 } }));
-    const first = Buffer.from('first screenshot');
+    const first = Buffer.from('GIF89a first screenshot');
     await mkdir(join(f.root, 'img'));
     await writeFile(join(f.root, 'img/shot.png'), first);
     await f.write('howto.md', '# How to\n\n![the screen](img/shot.png)\n\nDone.\n');
@@ -26,7 +26,7 @@ test('kbsync watch: replacing an image a note shows sends that note again with t
     const d = startDaemon(f);
     try {
       await d.waitForLog(firstSweepDone, 'the first full cycle');
-      const second = Buffer.from('second screenshot, retaken');
+      const second = Buffer.from('GIF89a second screenshot, retaken');
       await writeFile(join(f.root, 'img/shot.png'), second);
       await waitUntil(() => (f.remoteDoc('How to').markdown ?? '').includes(keyOf(second)), 'the note to show the new image', 30_000);
       assert.ok(!(f.remoteDoc('How to').markdown ?? '').includes(keyOf(first)));

@@ -66,7 +66,7 @@ describe('emulator: admin (remote edits, dump) and the state file', () => {
   test('the admin over HTTP: seed, state, calls, remote edits', () =>
     withEmulator(async (em) => {
       const json = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(`${em.url}/_emulator${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const r = await fetch(`${em.url}/_emulator${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
         return { status: r.status, body: (await r.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
       };
       assert.equal((await json('GET', '/seed')).body.operatorId, em.seed.operatorId);

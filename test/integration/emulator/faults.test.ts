@@ -108,11 +108,12 @@ describe('emulator: injected faults', () => {
     });
     await assert.rejects(startEmulator({ faults: 'nonsense=1' }), /nonsense/);
     await withEmulator(async (em) => {
-      const put = await fetch(`${em.url}/_emulator/faults`, { method: 'PUT', body: JSON.stringify({ spec: '5xx=1,only=getWorkspace' }) });
+      const json = { 'content-type': 'application/json' };
+      const put = await fetch(`${em.url}/_emulator/faults`, { method: 'PUT', headers: json, body: JSON.stringify({ spec: '5xx=1,only=getWorkspace' }) });
       assert.equal(put.status, 200);
       assert.deepEqual(await (await fetch(`${em.url}/_emulator/faults`)).json(), { error5xx: 1, only: ['getWorkspace'] });
       assert.equal((await call(em, 'GET', `/v2.0/wiki/workspaces/${em.seed.workspaceId}`, { query: { operatorId: em.seed.operatorId } })).status, 500);
-      const bad = await fetch(`${em.url}/_emulator/faults`, { method: 'PUT', body: JSON.stringify({ wat: 1 }) });
+      const bad = await fetch(`${em.url}/_emulator/faults`, { method: 'PUT', headers: json, body: JSON.stringify({ wat: 1 }) });
       assert.equal(bad.status, 400);
       assert.match(((await bad.json()) as { message: string }).message, /wat/);
     });

@@ -43,9 +43,11 @@ const uploader = (host: ImageHost): string =>
 /** A stand-in for a diagram CLI: the SVG holds the source, so another source renders to other bytes. */
 const RENDERER = `printf '<svg xmlns="http://www.w3.org/2000/svg"><desc>%s</desc></svg>' "$(tr -d '\\n' < "$1")" > "$2"`;
 
-const PNG_A = Buffer.from('89504e470d0a1a0a0000000d49484452-flow', 'utf8');
-const PNG_B = Buffer.from('89504e470d0a1a0a0000000d49484452-screenshot', 'utf8');
-const PNG_C = Buffer.from('89504e470d0a1a0a0000000d49484452-architecture', 'utf8');
+/** PNG files as far as anyone can tell from their first bytes (kbsync publishes only files whose bytes are an image's). */
+const png = (text: string): Buffer => Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(text)]);
+const PNG_A = png('-flow');
+const PNG_B = png('-screenshot');
+const PNG_C = png('-architecture');
 
 const GUIDE = [
   '# Deploy guide',

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         rateLimit: 20,
         concurrency: 8,
         timeoutMs: 30000,
+        shareToken: false,
       },
       include: ['**/*.md'],
       exclude: [],
@@ -174,7 +175,7 @@ describe('loadConfig', () => {
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 40);
+    assert.equal(names.length, 41);
   });
 
   test('a bad variable names the variable and its value', async (t) => {

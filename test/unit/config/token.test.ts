@@ -71,6 +71,32 @@ describe('createTokenSource', () => {
     });
   });
 
+  test('a failing command that echoes the token it could not deliver: the token is masked, the rest of what it said kept', async () => {
+    const env = { PATH: process.env['PATH'] };
+    // Made by the command, so that only its output can show it: on stderr only, then on stdout too.
+    const make = 't=tok9f8e7d6c; t="${t}5b4a39281706"';
+    await assert.rejects(createTokenSource({ command: `${make}; echo "vault: token $t expired, run: vault login -method=oidc" >&2; exit 2` }, { env }).get(), (error: Error) => {
+      assert.equal((error as { code?: string }).code, 'TOKEN_COMMAND_FAILED');
+      assert.doesNotMatch(error.message, /tok9f8e7d6c5b4a39281706/);
+      assert.match(error.message, /vault: token \[redacted\] expired, run: vault login -method=oidc/);
+      return true;
+    });
+    const other = 'out-token-1a2b3c4d5e';
+    await assert.rejects(createTokenSource({ command: `t=out-token-; echo "\${t}1a2b3c4d5e"; exit 1` }, { env }).get(), { code: 'TOKEN_COMMAND_FAILED' });
+    // What it printed on stdout before failing is a secret from then on, wherever it turns up.
+    assert.equal(redact(`header ${other}`), 'header [redacted]');
+  });
+
+  test('the token command gets no KBSYNC_TOKEN from the environment, and is stopped when kbsync stops', async () => {
+    const env = { PATH: process.env['PATH'], KBSYNC_TOKEN: 'the-other-token-123456' };
+    assert.equal(await createTokenSource({ command: 'echo "got-${KBSYNC_TOKEN:-none}-000"' }, { env }).get(), 'got-none-000');
+    const controller = new AbortController();
+    const reason = new Error('kbsync is stopping');
+    const pending = createTokenSource({ command: 'sleep 30' }, { env, signal: controller.signal }).get();
+    setTimeout(() => controller.abort(reason), 100);
+    await assert.rejects(pending, (error: unknown) => error === reason);
+  });
+
   test('a token with a line break or control character is refused (it could inject headers)', async () => {
     await assert.rejects(createTokenSource({ value: 'abc\r\nX-Evil: 1' }).get(), { code: 'TOKEN_INVALID' });
   });

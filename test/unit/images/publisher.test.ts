@@ -11,7 +11,9 @@ import { NO_IMAGES, type ImageSettings, type ImageUrlCache, type SentImage } fro
 import type { LinkSite } from '../../../src/links/types.js';
 
 const hex = (bytes: string | Buffer): string => createHash('sha256').update(bytes).digest('hex');
-const fileKey = (bytes: string | Buffer): string => `sha256:${hex(bytes)}`;
+/** An image file's content in these tests: a GIF signature (only files whose bytes are an image's are published), then the text. */
+const image = (text: string): string => `GIF89a${text}`;
+const fileKey = (text: string): string => `sha256:${hex(image(text))}`;
 /** The diagram key as the publisher derives it: the format, the language as written and the source, NUL-separated. */
 const diagramKey = (format: string, language: string, source: string): string => `diagram:${hex(`${format}\0${language}\0${source}`)}`;
 
@@ -31,9 +33,10 @@ async function tempDir(t: { after: (fn: () => Promise<void>) => void }, prefix =
   return dir;
 }
 
-async function put(root: string, path: string, bytes: string | Buffer): Promise<void> {
+/** Writes an image file holding `text` after its signature (see `image`). */
+async function put(root: string, path: string, text: string): Promise<void> {
   await mkdir(dirname(join(root, path)), { recursive: true });
-  await writeFile(join(root, path), bytes);
+  await writeFile(join(root, path), image(text));
 }
 
 function publisherOf(root: string, settings: ImageSettings, more: Partial<ImagePublisherDeps> = {}): { images: ImagePublisher; cache: MemoryCache } {
@@ -263,7 +266,7 @@ describe('image problems', () => {
     await put(root, 'docs/big.png', '12345');
     await put(root, 'docs/a&b.png', 'AB');
     await symlink(join(outside, 'secret.png'), join(root, 'docs/link.png'));
-    const { images } = publisherOf(root, { ...UPLOAD, maxBytes: 4 });
+    const { images } = publisherOf(root, { ...UPLOAD, maxBytes: image('1234').length });
     const body = ['![ok](ok.png)', '![gone](gone.png)', '![up](../../x.png)', '![link](link.png)', '![big](big.png)', ''].join('\n');
     const problems = images.problems('docs/page.md', body, 3);
     assert.deepEqual(
@@ -276,7 +279,7 @@ describe('image problems', () => {
       ],
     );
     assert.match(problems[0]?.message ?? '', /no file docs\/gone\.png/);
-    assert.match(problems[3]?.message ?? '', /5 bytes, over images\.maxBytes \(4\)/);
+    assert.match(problems[3]?.message ?? '', /11 bytes, over images\.maxBytes \(10\)/);
     assert.equal(images.rewrite(body, 'docs/page.md'), body, 'nothing cached: every byte as written');
 
     // An entity in src: the file is there, but where its URL is written cannot be told apart.
@@ -348,7 +351,7 @@ describe('stale: did an image a document was sent with change?', () => {
     assert.equal(images.stale(sent), false);
     assert.equal(images.stale([]), false);
 
-    await writeFile(join(root, 'a.png'), 'AAAA-longer');
+    await writeFile(join(root, 'a.png'), image('AAAA-longer'));
     assert.equal(publisherOf(root, UPLOAD, { cache: memoryCache({ [fileKey('AAA')]: 'https://cdn.example/a' }) }).images.stale(sent), true);
     assert.equal(images.stale(sent), true, 'the same publisher sees the change too');
 
@@ -394,7 +397,7 @@ describe('stale: did an image a document was sent with change?', () => {
 
     // Other bytes of the same size, the mtime put back: the stat matches, so the recorded hash stands and the
     // file is not read. This is the intended trade (a stat per image, no hashing), like git's index.
-    await writeFile(file, 'BBBB');
+    await writeFile(file, image('BBBB'));
     await utimes(file, mtime, mtime);
     assert.equal(publisherOf(root, UPLOAD, { cache: memoryCache(cache) }).images.stale(sent), false);
 
@@ -430,14 +433,14 @@ describe('prepare: uploading what the cache lacks', () => {
     await images.prepare(body, 'p.md');
     assert.equal((await uploads()).length, 2, 'one upload per content');
     assert.deepEqual(Object.fromEntries(cache.map), {
-      [fileKey('AAA')]: `http://127.0.0.1:9/${hex('AAA')}.png`,
-      [fileKey('BBB')]: `http://127.0.0.1:9/${hex('BBB')}.jpg`,
+      [fileKey('AAA')]: `http://127.0.0.1:9/${hex(image('AAA'))}.png`,
+      [fileKey('BBB')]: `http://127.0.0.1:9/${hex(image('BBB'))}.jpg`,
     });
-    assert.deepEqual((await readdir(store)).sort(), [`${hex('AAA')}.png`, `${hex('BBB')}.jpg`].sort());
-    assert.equal(await readFile(join(store, `${hex('BBB')}.jpg`), 'utf8'), 'BBB');
+    assert.deepEqual((await readdir(store)).sort(), [`${hex(image('AAA'))}.png`, `${hex(image('BBB'))}.jpg`].sort());
+    assert.equal(await readFile(join(store, `${hex(image('BBB'))}.jpg`), 'utf8'), image('BBB'));
     assert.equal(
       images.rewrite(body, 'p.md'),
-      `![a](http://127.0.0.1:9/${hex('AAA')}.png) ![again](http://127.0.0.1:9/${hex('AAA')}.png) ![copy](http://127.0.0.1:9/${hex('AAA')}.png)\n\n<img src="http://127.0.0.1:9/${hex('BBB')}.jpg">\n\n![e](https://example.com/e.png)\n`,
+      `![a](http://127.0.0.1:9/${hex(image('AAA'))}.png) ![again](http://127.0.0.1:9/${hex(image('AAA'))}.png) ![copy](http://127.0.0.1:9/${hex(image('AAA'))}.png)\n\n<img src="http://127.0.0.1:9/${hex(image('BBB'))}.jpg">\n\n![e](https://example.com/e.png)\n`,
     );
 
     await images.prepare(body, 'p.md');
@@ -520,6 +523,54 @@ describe('prepare: uploading what the cache lacks', () => {
     assert.equal(await readFile(join(store, `${hex('<svg/>')}.svg`), 'utf8'), '<svg/>');
     assert.equal((await uploads()).length, 1);
     assert.equal(images.rewrite(body, 'p.md'), `Flow:\n\n![mermaid diagram](${url})\n`);
+  });
+
+  test('a diagram command that writes something else than an image: IMAGE_UPLOAD_FAILED, and nothing uploaded', async (t) => {
+    const { images, uploads } = await setUp(t, { diagrams: { command: `cat "$HOME/.netrc" > "$2" 2>/dev/null || printf 'machine x password y' > "$2"`, languages: ['mermaid'], format: 'svg' } });
+    const message = await uploadFailure(() => images.prepare('```mermaid\na\n```\n', 'p.md'));
+    assert.match(message, /wrote something that is not a svg image/);
+    assert.deepEqual(await uploads(), []);
+  });
+
+  test('only an image the synced folder shows is ever read or uploaded (.git, the ledger, node_modules, excludes, non-images, links into them)', async (t) => {
+    const { root, images, cache, uploads } = await setUp(t, {}, { places: { stateDir: 'state', exclude: ['private/**'] } });
+    await put(root, 'img/real.png', 'REAL');
+    await put(root, 'node_modules/pkg/logo.png', 'LOGO');
+    await put(root, 'private/shot.png', 'PRIVATE');
+    await put(root, 'drafts/wip.png', 'WIP');
+    await put(root, 'ignored.png', 'IGNORED');
+    await put(root, '.hidden.png', 'HIDDEN');
+    await put(root, 'state/ledger.png', 'STATE');
+    await mkdir(join(root, '.git'));
+    await writeFile(join(root, '.git/config'), '[remote "origin"]\n\turl = https://user:ghp_secret@github.com/x/y\n');
+    await mkdir(join(root, '.kbsync'));
+    await writeFile(join(root, '.kbsync/ledger.db'), 'SQLite format 3\0');
+    await writeFile(join(root, 'notes.txt'), 'plain text');
+    await writeFile(join(root, 'fake.png'), '[core]\n\tbare = false\n');
+    await writeFile(join(root, '.kbsyncignore'), 'drafts/\nignored.png\n');
+    await symlink(join(root, '.git/config'), join(root, 'img/config.png'));
+    const targets = ['img/real.png', '.git/config', '.kbsync/ledger.db', 'state/ledger.png', 'node_modules/pkg/logo.png', 'private/shot.png', 'drafts/wip.png', 'ignored.png', '.hidden.png', 'notes.txt', 'fake.png', 'img/config.png'];
+    const body = targets.map((target, i) => (i % 2 === 0 ? `![x](${target})` : `<img src="${target}" width="0" height="0">`)).join('\n\n') + '\n';
+    await images.prepare(body, 'page.md');
+    assert.deepEqual(await uploads(), [join(root, 'img/real.png')], 'only the real image was handed to images.upload');
+    assert.deepEqual(
+      images.problems('page.md', body).map((p) => [p.target, p.reason]),
+      [
+        ['.git/config', 'hidden'],
+        ['.kbsync/ledger.db', 'hidden'],
+        ['state/ledger.png', 'excluded'],
+        ['node_modules/pkg/logo.png', 'excluded'],
+        ['private/shot.png', 'excluded'],
+        ['drafts/wip.png', 'excluded'],
+        ['ignored.png', 'excluded'],
+        ['.hidden.png', 'hidden'],
+        ['notes.txt', 'not-an-image'],
+        ['fake.png', 'not-an-image'],
+        ['img/config.png', 'hidden'],
+      ],
+    );
+    // Refused images are sent as written: only the real one's reference becomes its URL.
+    assert.equal(images.rewrite(body, 'page.md'), body.replace('img/real.png', cache.get(fileKey('REAL')) ?? 'not uploaded'));
   });
 
   test('a diagram command that writes nothing fails with IMAGE_UPLOAD_FAILED: wrote no image', async (t) => {

@@ -12,7 +12,7 @@ function deferred(): Deferred {
 }
 
 /** An operation of exactly one attempt. */
-const call = <T>(queue: RequestQueue, endpoint: string, attempt: () => Promise<T>): Promise<T> => queue.run(endpoint, (attempts) => attempts.send(attempt));
+const call = <T>(queue: RequestQueue, endpoint: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> => queue.run(endpoint, (attempts) => attempts.send(attempt));
 
 /** Starts `count` one-attempt calls on `endpoint` and returns the virtual start time of each. */
 function startTimes(queue: RequestQueue, clock: FakeClock, endpoint: string, count: number): Promise<number[]> {
@@ -169,5 +169,35 @@ void describe('RequestQueue drain', () => {
   void test('drain of an idle queue resolves at once', async () => {
     const queue = new RequestQueue();
     assert.deepEqual(await queue.drain({ deadlineMs: 10_000 }), { drained: true, inFlight: 0, operations: 0 });
+  });
+});
+
+void describe('RequestQueue close', () => {
+  void test('ends every wait at once, refuses what was not sent, and tells attempts in flight to abort', async () => {
+    const clock = new FakeClock();
+    const queue = new RequestQueue({ rate: 20, concurrency: 2, clock });
+    let inFlightSignal: AbortSignal | undefined;
+    const gate = deferred();
+    // In flight until the gate opens.
+    const running = call(queue, 'a', (signal) => ((inFlightSignal = signal), gate.promise));
+    // Throttled for a minute, then waiting for its turn again.
+    const throttled = queue.run('b', async (attempts) => {
+      await attempts.send(async () => undefined);
+      attempts.throttled(60_000);
+      attempts.retrying();
+      return attempts.send(async () => 'sent after all');
+    });
+    // Queued behind it on the same endpoint.
+    const queued = call(queue, 'b', async () => 'sent after all');
+    while (queue.stats().endpoints['b']?.throttled !== 1) await new Promise((resolve) => setImmediate(resolve));
+    queue.close();
+    await assert.rejects(throttled, QueueClosedError);
+    await assert.rejects(queued, QueueClosedError);
+    assert.equal(inFlightSignal?.aborted, true, 'the attempt in flight was told to abort');
+    assert.ok(clock.now() < 60_000, `the minute's pause was not waited out (${clock.now()} ms)`);
+    await assert.rejects(call(queue, 'd', async () => 'late'), QueueClosedError);
+    gate.resolve();
+    await running;
+    assert.equal(queue.stats().endpoints['b']?.calls, 1, 'only the throttled attempt was sent');
   });
 });

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../../../src/shell/run-command.js';
+import { registerSecret, registerSecretVariable, shareSecretsWithCommands } from '../../../src/secrets.js';
 
 const env = { PATH: process.env.PATH };
 
@@ -86,5 +87,28 @@ describe('running a user command', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('kbsync is stopping (its signal aborts): the command is stopped with its process group', async () => {
+    const controller = new AbortController();
+    const outcome = runCommand({ command: 'echo started; sleep 30', env, timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const ended = await outcome;
+    assert.ok(!ended.ok);
+    assert.equal(ended.failure, 'it was stopped because kbsync is stopping');
+  });
+
+  test("kbsync's secrets never reach a command's environment, unless service.shareToken asks for it", async (t) => {
+    const token = 'tok-in-env-0123456789abcdef';
+    registerSecret(token);
+    registerSecretVariable('TEAM_KB_TOKEN');
+    const given = { ...env, KBSYNC_TOKEN: token, TEAM_KB_TOKEN: 'another-secret-value', COPY: `Bearer ${token}`, KBSYNC_SERVICE_TOKEN_VALUE: 'v', HARMLESS: 'kept' };
+    const print = 'echo "[$KBSYNC_TOKEN][$TEAM_KB_TOKEN][$COPY][$KBSYNC_SERVICE_TOKEN_VALUE][$HARMLESS]"';
+    const scrubbed = await runCommand({ command: print, env: given, timeoutMs: 10_000 });
+    assert.deepEqual(scrubbed, { ok: true, stdout: '[][][][][kept]\n', stderr: '' });
+    shareSecretsWithCommands(true);
+    t.after(() => shareSecretsWithCommands(false));
+    const shared = await runCommand({ command: print, env: given, timeoutMs: 10_000 });
+    assert.equal(shared.ok && shared.stdout, `[${token}][another-secret-value][Bearer ${token}][v][kept]\n`);
   });
 });
