@@ -1,4 +1,4 @@
-import { isNotFound } from '../api/index.js';
+import { isNotFound, type KbClient } from '../api/index.js';
 import type { DocumentRecord, OpenIntent } from '../ledger/index.js';
 import { hashText, type TextFile } from '../local/index.js';
 import type { Block } from '../model/blocks.js';
@@ -52,6 +52,11 @@ export type AssessIO = {
   record(path: string): DocumentRecord | undefined;
   /** The document as this run's listing showed it. */
   listed(docKey: DocumentRecord['docKey']): RemoteDoc | undefined;
+  /**
+   * Where the document is and when it last changed, for a run that did not list it: one call, made only
+   * before a write could destroy what reads cannot show (an edit inside code leaves the blocks as they were).
+   */
+  node(record: DocumentRecord): Promise<Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'> | undefined>;
   /** A file's text as last synced, from the shared state's sources (read once per run, only when asked). */
   source(hash: string): Promise<string | undefined>;
   /**
@@ -146,17 +151,18 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await io.readBlocks(action.record.docKey);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
+      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
       // Another machine's write shows as a remote change, or (inside code, a link's address) as a later time
       // only: the shared state is read for its Markdown then (a state read with this run's listing is asked always).
-      const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(io.listed(record.docKey)?.modifiedTime, record.remoteModifiedTime);
+      const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
       const published = await io.published(record, moved);
-      const body = decideBody({ ...bodyFacts(io, record, path, before, remote), ...(published ? { published } : {}) });
+      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
     case 'delete-remote': {
       const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, record.docKey);
-      const listed = io.listed(record.docKey);
+      const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decision = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
     }
@@ -177,8 +183,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!before) return plain('held', { held: held('VANISHED') });
       const record = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, record.docKey);
+      // A move makes the document anew: an edit reads cannot show must be seen first.
+      const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decision = decideMove({
-        body: bodyFacts(io, record, action.to, before, []),
+        body: bodyFacts(io, record, action.to, before, [], seen),
         record,
         samePlace: action.samePlace,
         remote,
@@ -203,13 +211,15 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
   return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: { tag: 'create', before, body, title, replaces } };
 }
 
-function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[]): BodyFacts {
-  const listed = io.listed(record.docKey);
+type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
+
+function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen): BodyFacts {
+  const listed = seen ?? io.listed(record.docKey);
   return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
 }
 
 /** A rename or move in the web editor moves the document's time too: that is no hidden edit. */
-const relocatedSince = (record: DocumentRecord, listed: RemoteDoc): boolean =>
+const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean =>
   record.remoteTitle !== '' && (listed.title !== record.remoteTitle || listed.parentTreeNodeId !== record.parentTreeNodeId);
 
 /**
@@ -265,6 +275,20 @@ async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promi
     return await io.readBlocks(docKey);
   } catch (error) {
     if (isNotFound(error)) return 'gone';
+    throw error;
+  }
+}
+
+/**
+ * The document's time and title as the service gives them now (one call), for a run that did not list it;
+ * undefined when it is gone. Its folder cannot be told from one node, so the record's stands.
+ */
+export async function nodeOf(client: Pick<KbClient, 'getNode'>, record: DocumentRecord): Promise<Seen | undefined> {
+  try {
+    const node = await client.getNode(record.treeNodeId);
+    return { modifiedTime: node.modifiedTime, title: node.title, parentTreeNodeId: record.parentTreeNodeId };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }

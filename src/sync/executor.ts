@@ -12,7 +12,7 @@ import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
 import { dropRecord, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
-import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { assess, nodeOf, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import { publishedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
@@ -92,6 +92,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     readBlocks: (docKey) => ctx.client.readBlocks(docKey),
     record: (path) => ctx.ledger.documents.get(path),
     listed: (docKey) => ctx.remote?.docs.get(docKey),
+    node: (record) => nodeOf(ctx.client, record),
     source: async (hash) => (await ctx.store.sources(new Set([hash]))).get(hash),
     published: publishedVersions(ctx.store, ctx.shared),
     fileText: (path) => currentText(ctx, path),

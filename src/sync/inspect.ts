@@ -4,7 +4,7 @@ import type { Ledger } from '../ledger/index.js';
 import { lstatOrNull, readTextFile } from '../local/index.js';
 import { silentLogger } from '../log.js';
 import { RemoteStateStore, type StateDoc } from '../remote-state/store.js';
-import type { AssessIO } from './assess.js';
+import { nodeOf, type AssessIO } from './assess.js';
 import { publishedVersions } from './published-version.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
@@ -77,6 +77,7 @@ function readOnlyIO(
     readBlocks: (docKey) => client.readBlocks(docKey),
     record: (path) => ledger?.documents.get(path),
     listed: (docKey) => observation.remote?.docs.get(docKey),
+    node: (record) => nodeOf(client, record),
     source: async (hash) => (store ? (await store.sources(new Set([hash]))).get(hash) : undefined),
     published: publishedVersions(store, observation.shared?.state),
     async fileText(path) {

@@ -54,7 +54,8 @@ const OPERATIONS = {
   'colleague-edit': 6,
   'colleague-create': 0.5,
   'colleague-delete': 0.3,
-  sync: 9,
+  sync: 8,
+  daemon: 3,
   push: 1,
   ci: 1,
   'fault-sync': 1.2,
@@ -191,6 +192,10 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       say(`#${step} colleague deletes "${doc.title}"`);
       return [];
     }
+    case 'daemon':
+      await settleConflicts(run, m, step);
+      // It lists nothing, so it brings in only what its writes read: checked as a push is.
+      return syncAndCheck(run, m, 'push', false, step, '(daemon cycle) ', () => m.daemonCycle());
     case 'sync':
     case 'push':
       await settleConflicts(run, m, step);

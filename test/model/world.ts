@@ -42,14 +42,18 @@ async function settingsFor(em: RunningEmulator, name: string): Promise<Settings>
   return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token } };
 }
 
-/** Runs one sync of a folder in this process, as `kbsync sync [--push|--pull] [--force]` would, and never throws. */
-async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean): Promise<Outcome> {
+/**
+ * Runs one sync of a folder in this process, as `kbsync sync [--push|--pull] [--force]` would (or, with
+ * `listRemote: 'if-needed'`, as the daemon's cycle after a save does: no listing unless a new file needs one),
+ * and never throws.
+ */
+async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean, listRemote?: 'if-needed'): Promise<Outcome> {
   const { config } = await loadConfig({ path: settings.configPath, cwd: settings.dir, env: settings.env });
   const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger });
   await mkdir(config.stateDir, { recursive: true });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {
-    return { report: await runSync({ client, ledger, logger: silentLogger }, syncOptionsOf(config, { mode, dryRun: false, force })) };
+    return { report: await runSync({ client, ledger, logger: silentLogger }, { ...syncOptionsOf(config, { mode, dryRun: false, force }), ...(listRemote ? { listRemote } : {}) }) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return { report: undefined, error: { code: typeof code === 'string' ? code : 'UNEXPECTED', message: error instanceof Error ? error.message : String(error) } };
@@ -71,6 +75,11 @@ export class Machine {
 
   sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false): Promise<Outcome> {
     return syncInProcess(this.settings, mode, force);
+  }
+
+  /** The daemon's cycle after a local save: two-way, listing only when a new file needs it. */
+  daemonCycle(): Promise<Outcome> {
+    return syncInProcess(this.settings, 'two-way', false, 'if-needed');
   }
 
   /** The real CLI in a child process that kills itself at a crash point (`point:n`). */
