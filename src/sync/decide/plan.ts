@@ -77,7 +77,7 @@ export function plan(given: PlanInput): Plan {
         code: 'TITLE_KEPT',
         message:
           record.nodeId === null
-            ? `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename, and kbsync did not create this document, so it cannot replace it. Rename it in the web editor.`
+            ? `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename, and ${record.origin === 'created' ? 'the id that deletes this document is known only from the unauthenticated shared state (no state key)' : 'kbsync did not create this document'}, so it cannot replace it. Rename it in the web editor.`
             : `its title is now "${retitled}", but the document keeps "${record.remoteTitle}": the service cannot rename. Run \`kbsync sync --retitle\` to replace it with a new document under the new title (a new URL; the old one is deleted).`,
       });
     }

@@ -197,7 +197,7 @@ export type Refusal = {
 };
 
 /** Something a person should know about a file that changes nothing by itself (said once per change). */
-export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED'; readonly message: string };
+export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK'; readonly message: string };
 
 export type Plan = {
   readonly actions: readonly Action[];

@@ -4,7 +4,6 @@ import type { DocumentSummary, Ledger } from '../../ledger/index.js';
 import { scanLocal, type LocalScan } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
 import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
-import type { SharedState } from '../../remote-state/state.js';
 import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
 import type { LocalEntry, Plan, RecordEntry, RemoteSnapshot } from '../decide/types.js';
@@ -12,6 +11,7 @@ import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
+import { sharedRecords, usableState } from './shared-entries.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -29,6 +29,8 @@ export type Observation = {
   readonly remote: RemoteSnapshot | undefined;
   /** The knowledge base's shared state, read with the listing (undefined: not listed this run). */
   readonly shared: LoadedState | undefined;
+  /** The plan paired files from the shared state's entries (files this ledger has no row for). */
+  readonly sharedUsed?: boolean;
   readonly plan: Plan;
   /**
    * The scan's fingerprint (settled-tree.ts) when every file was settled and every row's file was there: a
@@ -121,8 +123,10 @@ export async function observeAndPlan(
     if (needed && listed.state) shared = await store.load();
   }
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
+  // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
+  const usable = shared ? usableState(shared, options) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
-  if (shared) for (const [path, record] of records) if (record.nodeId === null && shared.state.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, shared.state.nodeIds.get(record.docKey) as string));
+  if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
 
   const folderIds = new Map<string, TreeNodeId>();
   if (remote) {
@@ -131,7 +135,7 @@ export async function observeAndPlan(
   }
   for (const folder of knownFolders) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
-  const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
+  const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
   const planned = plan({
     mode: options.mode,
@@ -162,6 +166,7 @@ export async function observeAndPlan(
     settled,
     remote,
     shared,
+    ...(sharedByPath && sharedByPath.size > 0 ? { sharedUsed: true } : {}),
     plan: planned,
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
   };
@@ -208,43 +213,6 @@ function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: str
 }
 
 const withNodeId = (record: RecordEntry, nodeId: string): RecordEntry => ({ ...record, nodeId: asCreationNodeId(nodeId), origin: 'created' });
-
-/**
- * The shared state's entries for paths this ledger has no row for, as planner records: for documents the
- * listing shows, and for documents gone remotely whose file is still here (so a deletion reads as one).
- */
-function sharedRecords(
-  state: SharedState,
-  remote: RemoteSnapshot,
-  summaries: ReadonlyMap<string, DocumentSummary>,
-  local: ReadonlyMap<string, unknown>,
-): Map<string, RecordEntry> {
-  const recordedKeys = new Set([...summaries.values()].map((summary) => summary.docKey as string));
-  const records = new Map<string, RecordEntry>();
-  for (const entry of state.entries.values()) {
-    if (summaries.has(entry.p) || recordedKeys.has(entry.k)) continue;
-    const listed = remote.docs.get(asDocKey(entry.k));
-    if (!listed && !local.has(entry.p)) continue;
-    records.set(entry.p, {
-      path: entry.p,
-      docKey: asDocKey(entry.k),
-      nodeId: entry.n === null ? null : asCreationNodeId(entry.n),
-      treeNodeId: listed?.treeNodeId ?? asTreeNodeId(entry.k),
-      parentTreeNodeId: listed?.parentTreeNodeId ?? remote.rootId,
-      localHash: entry.h,
-      ino: 0,
-      remoteTitle: listed?.title ?? '',
-      remoteModifiedTime: entry.m,
-      remoteBlocksHash: entry.rb,
-      recheck: entry.m === '',
-      origin: entry.o,
-      held: null,
-      shared: true,
-      ...(entry.im ? { images: entry.im } : {}),
-    });
-  }
-  return records;
-}
 
 export function recordEntryOf(summary: DocumentSummary): RecordEntry {
   return {
