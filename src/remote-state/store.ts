@@ -244,15 +244,20 @@ export class RemoteStateStore {
   /**
    * Appends records (index) and sources: each family in as few calls as its size allows, every batch
    * stamped with this writer's clock. Sources go first, and where they went is recorded in the index in
-   * the same append as the records. `fresh`: into new documents only (a compaction). Returns the index
-   * tokens written, each confirmed in the knowledge base.
+   * the same append as the records. `fresh`: into new documents only (a compaction). Returns the records
+   * written with their stamps, each confirmed in the knowledge base.
    */
-  async publish(records: readonly StateRecord[], sources: readonly Source[] = [], options: { readonly fresh?: boolean } = {}): Promise<readonly string[]> {
+  async publish(records: readonly StateRecord[], sources: readonly Source[] = [], options: { readonly fresh?: boolean } = {}): Promise<readonly Stamped[]> {
     const all = [...records, ...(await this.placeSources(sources, options))];
     if (all.length === 0) return [];
-    const tokens = this.encode(all);
+    const stamped: Stamped[] = [];
+    const tokens = batches(all).map((batch) => {
+      const c = this.clock.next();
+      stamped.push(...batch.map((record, i) => ({ record, c, w: this.clock.writer, i })));
+      return encodeRecords(batch, { w: this.clock.writer, c }, this.#key);
+    });
     await this.#append('state', tokens, options.fresh);
-    return tokens;
+    return stamped;
   }
 
   /** Appends sources; returns the index records that say where each one went (to be appended by the caller). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentSummary, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { sharedImagesOf } from '../images/sent.js';
-import { decodeTokens } from '../remote-state/codec.js';
+import type { Stamped } from '../remote-state/codec.js';
 import type { DocRecord, StateRecord } from '../remote-state/records.js';
 import type { StateEntry } from '../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../remote-state/store.js';
@@ -70,7 +70,7 @@ export function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, stri
   return ledger.documents.allSummaries().some((row) => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row));
 }
 
-export type Published = { readonly records: number; readonly sources: number; readonly tokens: readonly string[] };
+export type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
 
 /**
  * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or
@@ -89,24 +89,22 @@ export async function publishState(deps: {
   readonly removed: ReadonlyMap<string, string>;
 }): Promise<Published> {
   const { ledger, store } = deps;
-  if (deps.loaded === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, tokens: [] };
+  if (deps.loaded === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
   const loaded = deps.loaded ?? (await store.load());
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
-  const tokens = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
+  const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');
-  const clocks = clocksOf(tokens);
+  const clocks = clocksOf(written);
   ledger.transaction(() => {
     for (const mark of plan.marks) ledger.documents.update(mark.path, { publishedRecord: markOf(mark.hash, clocks.get(mark.path) ?? mark.clock), publishedSource: mark.source });
     ledger.images.markPublished(plan.images);
   });
-  return { records: plan.records.length, sources: plan.sources.length, tokens };
+  return { records: plan.records.length, sources: plan.sources.length, written };
 }
 
-/** The clock each path's record was written with, read back from the tokens written. */
-export function clocksOf(tokens: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const token of decodeTokens(tokens.join(' '), undefined).index) for (const { record, c } of token.records) if (record.t === 'doc') out.set(record.p, c);
-  return out;
+/** The clock each path's record was written with. */
+export function clocksOf(written: readonly Stamped[]): Map<string, number> {
+  return new Map(written.flatMap(({ record, c }) => (record.t === 'doc' ? [[record.p, c] as const] : [])));
 }
 
 type Publication = {

@@ -30,11 +30,10 @@ export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Pro
   const sources = [...new Map([...rows.map((row) => [row.localHash, row.baseMarkdown] as const), ...kept]).entries()].map(([hash, text]) => ({ hash, text }));
   const superseded = (await store.documents()).map((doc) => doc.docKey as string);
   const places = await store.placeSources(sources, { fresh: true });
-  const tokens = store.encode([...records, ...places]);
-  await store.appendTokens(tokens, { fresh: true });
+  const written = await store.publish([...records, ...places], [], { fresh: true });
   // Last, once the new documents hold everything: a crash before it leaves both, read together (the new records win).
   await store.publish([{ t: 'retire', docs: superseded }]);
-  const clocks = clocksOf(tokens);
+  const clocks = clocksOf(written);
   ledger.transaction(() => {
     for (const row of rows) ledger.documents.update(row.path, { publishedRecord: markOf(hashOf(stateRecordOf(row)), clocks.get(row.path) ?? 0), publishedSource: row.localHash });
     ledger.images.markPublished([...images.keys()]);

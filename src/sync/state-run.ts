@@ -1,6 +1,5 @@
 import type { JsonValue, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
-import { decodeTokens } from '../remote-state/codec.js';
 import { maintainState } from '../remote-state/compaction.js';
 import { describeJunk, hasJunk } from '../remote-state/junk.js';
 import { STATE_FOLDER, type LoadedState, type RemoteStateStore } from '../remote-state/store.js';
@@ -49,10 +48,9 @@ export async function publishAndMaintain(
   if (ledger.meta.get(PENDING_GONE_KEY) !== undefined) ledger.meta.delete(PENDING_GONE_KEY);
   if (published.records + published.sources > 0) logger.debug({ records: published.records, sources: published.sources }, 'the shared state in the knowledge base was brought up to date');
   const loaded = store.loaded;
-  if (loaded && published.tokens.length > 0) {
-    const written = decodeTokens(published.tokens.join(' '), undefined).index.flatMap((token) => token.records);
+  if (loaded && published.written.length > 0) {
     const upkeep = { store, logger, now: Date.now, deletableId: deletableStateDoc(store, ownStateDocs(ledger, deps.rootId)), onStep: crashPoint };
-    await maintainState(upkeep, loaded, written).catch((error: unknown) => logger.warn({ err: error }, `compacting the shared state failed (${messageOf(error)}); it stays as it is and is tried again later`));
+    await maintainState(upkeep, loaded, published.written).catch((error: unknown) => logger.warn({ err: error }, `compacting the shared state failed (${messageOf(error)}); it stays as it is and is tried again later`));
   }
   rememberOwnStateDocs(ledger, deps.rootId, store, loaded ? new Set(loaded.docs.map((doc) => doc.docKey)) : undefined);
   return [];
