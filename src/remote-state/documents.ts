@@ -10,8 +10,17 @@ export const STATE_FOLDER = '.kbsync';
 /** Index documents hold the records every run reads; sources documents the files' text, read only when needed. */
 export type Family = 'state' | 'sources';
 
-/** Characters of tokens per state document: under the 50,000 the service takes in one overwrite, with the note. */
-export const DOC_CHARS = 45_000;
+/**
+ * Characters of tokens per state document: under the 50,000 the service takes in one overwrite, with the
+ * note. `KBSYNC_STATE_DOC_CHARS` (for tests, like KBSYNC_CRASH_AT) makes documents fill, and compactions
+ * come, after a few dozen records rather than thousands.
+ */
+export const DOC_CHARS = docChars(process.env['KBSYNC_STATE_DOC_CHARS']);
+
+function docChars(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n >= 2_000 && n <= 45_000 ? n : 45_000;
+}
 
 /** A state document as last listed, read or written: where the next append goes, and how full it is. */
 export type StateDoc = {

@@ -22,7 +22,12 @@ const MAX_DOC_CHARS = 2 * DOC_CHARS;
 const MAX_RECORDS = 400_000;
 
 /** Where the last run appended, per family, and when it last confirmed that document the newest: kept in the ledger. */
-export type TargetCache = { read(): readonly CachedTarget[] | undefined; write(docs: readonly CachedTarget[]): void };
+export type TargetCache = {
+  read(): readonly CachedTarget[] | undefined;
+  write(docs: readonly CachedTarget[]): void;
+  /** The state folder the last run found. */
+  readonly folder?: { read(): string | undefined; write(id: string): void };
+};
 export type CachedTarget = StateDoc & { readonly confirmedAt: number };
 
 export type LoadedState = {
@@ -315,23 +320,33 @@ export class RemoteStateStore {
 
   async #listDocs(fresh = false): Promise<StateDoc[]> {
     if (this.#docs && !fresh) return this.#docs;
-    const folder = this.#folderId ?? (this.#searched ? undefined : await this.#findFolder());
-    this.#folderId = folder;
+    // The folder the last run found (kept by the ledger) saves listing the root; if it is gone, the root is listed.
+    const remembered = this.#folderId === undefined && !this.#searched ? this.#cache?.folder?.read() : undefined;
+    let folder = this.#folderId ?? (remembered as TreeNodeId | undefined) ?? (this.#searched ? undefined : await this.#findFolder());
     this.#searched = true;
-    const children: RemoteNode[] = [];
-    if (folder) {
-      try {
-        for await (const node of this.#client.listNodes(folder)) children.push(node);
-      } catch (error) {
-        // The folder was deleted (by hand) since it was found: there is no state.
-        if (!isNotFound(error)) throw error;
-        this.#folderId = undefined;
-      }
+    let children = folder ? await this.#children(folder) : [];
+    if (children === undefined && remembered !== undefined) {
+      folder = await this.#findFolder();
+      children = folder ? await this.#children(folder) : [];
     }
-    this.#docs = children.flatMap((node) => stateDocOf(node) ?? []).sort(bySeq);
+    this.#folderId = children === undefined ? undefined : folder;
+    if (this.#folderId !== undefined && this.#folderId !== remembered) this.#cache?.folder?.write(this.#folderId);
+    this.#docs = (children ?? []).flatMap((node) => stateDocOf(node) ?? []).sort(bySeq);
     this.#listedAt = this.#now();
-    this.#foreign = children.filter((node) => !stateDocOf(node)).map((node) => node.title);
+    this.#foreign = (children ?? []).filter((node) => !stateDocOf(node)).map((node) => node.title);
     return this.#docs;
+  }
+
+  /** The state folder's children; undefined when the folder is gone (deleted by hand since it was found). */
+  async #children(folder: TreeNodeId): Promise<RemoteNode[] | undefined> {
+    const children: RemoteNode[] = [];
+    try {
+      for await (const node of this.#client.listNodes(folder)) children.push(node);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      return undefined;
+    }
+    return children;
   }
 
   async #findFolder(): Promise<TreeNodeId | undefined> {
@@ -346,6 +361,7 @@ export class RemoteStateStore {
     try {
       const made = await this.#client.createDocument(this.#workspaceId, { name: STATE_FOLDER, parentNodeId: this.#rootId, folder: true });
       this.#folderId = made.treeNodeId;
+      this.#cache?.folder?.write(made.treeNodeId);
     } catch (error) {
       if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
       const found = await this.#findFolder();
@@ -362,10 +378,9 @@ export class RemoteStateStore {
    * after retiring it, so an append never lands in a document about to be deleted.
    */
   async #target(family: Family): Promise<StateDoc | undefined> {
-    const now = this.#now();
-    if (this.#docs === undefined || now - this.#listedAt > GRACE_MS / 2) {
-      const cached = this.#cache?.read()?.find((doc) => doc.family === family);
-      if (cached && cached.dataBlockId !== undefined && now - cached.confirmedAt <= GRACE_MS / 2 && cached.chars < DOC_CHARS) return cached;
+    const cached = this.#freshTarget(family);
+    if (this.#docs === undefined || this.#now() - this.#listedAt > GRACE_MS / 2) {
+      if (cached && cached.chars < DOC_CHARS) return cached;
       await this.#listDocs(true);
     }
     // Which documents are kbsync's (their creation ids recorded) and which are retired is the index's to say.
@@ -373,9 +388,27 @@ export class RemoteStateStore {
     const eligible = (this.#docs ?? []).filter(
       (doc) => doc.family === family && this.#trusted(doc) && !state.retired.has(doc.docKey) && (this.#made.has(doc.docKey) || state.journals.has(doc.docKey) || this.#isCached(doc)),
     );
-    const newest = eligible.at(-1);
-    if (!newest || newest.chars >= DOC_CHARS) return undefined;
-    return newest.dataBlockId === undefined ? this.#refresh(newest) : newest;
+    let newest = eligible.at(-1);
+    if (!newest) return undefined;
+    // The document the last run appended to, still the newest: its paragraph is known without a read.
+    const last = this.#cache?.read()?.find((doc) => doc.docKey === newest?.docKey);
+    if (newest.dataBlockId === undefined && last?.dataBlockId !== undefined) newest = { ...newest, dataBlockId: last.dataBlockId, chars: last.chars };
+    if (newest.dataBlockId === undefined) newest = await this.#refresh(newest);
+    return newest.chars < DOC_CHARS ? newest : undefined;
+  }
+
+  /** The document the last run appended to, while it was confirmed the newest within half the grace period. */
+  #freshTarget(family: Family): CachedTarget | undefined {
+    const cached = this.#cache?.read()?.find((doc) => doc.family === family);
+    return cached && cached.dataBlockId !== undefined && this.#now() - cached.confirmedAt <= GRACE_MS / 2 ? cached : undefined;
+  }
+
+  /**
+   * Whether a publish should read the state first: not read this run, and no document known to append to
+   * (the state is then read at least once per half grace period by a writer that keeps writing).
+   */
+  get needsLoad(): boolean {
+    return this.#loaded === undefined && this.#freshTarget('state') === undefined;
   }
 
   #isCached(doc: StateDoc): boolean {
@@ -482,14 +515,21 @@ export class RemoteStateStore {
    * assumed either way: the document is read, and the append is sent again only when its tokens are not
    * there. A document compacted away meanwhile (or a cached target gone) sends them to the newest one.
    */
-  async #appendTo(doc: StateDoc, tokens: readonly string[]): Promise<void> {
+  async #appendTo(target: StateDoc, tokens: readonly string[]): Promise<void> {
+    let doc = target;
     const text = ` ${tokens.join(' ')}`;
     for (let attempt = 1; ; attempt += 1) {
       let whole: string | undefined;
       try {
         whole = await this.#client.appendText(doc.docKey, doc.dataBlockId as BlockId, text);
       } catch (error) {
-        if (isNotFound(error)) return this.#appendElsewhere(doc, tokens, error);
+        if (isNotFound(error)) {
+          // The paragraph is not the one remembered (the document was rewritten), or the document is gone.
+          const now = await this.#client.readBlocks(doc.docKey).then(dataOf, (gone: unknown) => (isNotFound(gone) ? undefined : Promise.reject(gone)));
+          if (now?.dataBlockId === undefined || now.dataBlockId === doc.dataBlockId) return this.#appendElsewhere(doc, tokens, error);
+          doc = { ...doc, dataBlockId: now.dataBlockId, chars: now.text.length };
+          continue;
+        }
         if (!isOutcomeUnknown(error) || attempt >= 4) throw error;
         this.#logger.debug({ document: doc.title, attempt }, 'the answer to a state append was lost; reading the document to see whether it was applied');
         const now = dataOf(await this.#client.readBlocks(doc.docKey));

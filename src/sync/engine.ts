@@ -162,7 +162,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     }
     if (!options.signal?.aborted) {
       stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, removed: ctx.removed, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), migrating });
-      ledger.meta.set(STATE_PUBLISHED_KEY, true);
+      // Only when it changes: any write to the meta drops the settled-tree fingerprint.
+      if (stateProblems.length === 0 && ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0) ledger.meta.set(STATE_PUBLISHED_KEY, true);
     }
     if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
       const pruned = await pruneBackups(options.stateDir, options.backups);

@@ -17,7 +17,7 @@ export class IdJournal {
   #flushing = false;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(append: (records: readonly StateRecord[]) => Promise<unknown>, windowMs = 150) {
+  constructor(append: (records: readonly StateRecord[]) => Promise<unknown>, windowMs = 100) {
     this.#append = append;
     this.#windowMs = windowMs;
   }

@@ -89,8 +89,11 @@ export async function publishState(deps: {
   readonly removed: ReadonlyMap<string, string>;
 }): Promise<Published> {
   const { ledger, store } = deps;
-  if (deps.loaded === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
-  const loaded = deps.loaded ?? (await store.load());
+  const read = deps.loaded ?? store.loaded;
+  if (read === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
+  // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
+  // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
+  const loaded = read ?? (store.needsLoad ? await store.load() : undefined);
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
   const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');
@@ -114,36 +117,36 @@ type Publication = {
   readonly images: string[];
 };
 
-function planPublication(ledger: Ledger, loaded: LoadedState, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean): Publication {
-  const { state } = loaded;
+function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean): Publication {
+  const state = loaded?.state;
   const out: Publication = { records: [], sources: [], marks: [], images: [] };
-  const entryOfDoc = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
+  const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
-    const held = state.entries.get(row.path);
+    const held = state?.entries.get(row.path);
     if (held !== undefined && hashOf(held) === hash) {
       // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
       if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== hash) out.marks.push({ path: row.path, hash, clock: held.c, source: row.localHash });
       continue;
     }
-    if (!needsPublishing(row, hash, held ?? entryOfDoc.get(row.docKey))) continue;
+    // Without the state read, a row published as it is stands as published.
+    if (state === undefined ? parseMark(row.publishedRecord)?.hash === hash : !needsPublishing(row, hash, held ?? entryOfDoc.get(row.docKey))) continue;
     const full = ledger.documents.get(row.path);
     out.records.push(stateRecordOf(row, full?.members ?? []));
-    if (full && row.localHash !== '' && held?.h !== row.localHash && !hasSource(row.localHash) && !out.sources.some((s) => s.hash === row.localHash)) {
-      out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
-    }
+    const kept = held?.h === row.localHash || hasSource(row.localHash) || (state === undefined && row.publishedSource === row.localHash);
+    if (full && row.localHash !== '' && !kept && !out.sources.some((source) => source.hash === row.localHash)) out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
     out.marks.push({ path: row.path, hash, clock: 0, source: row.localHash });
   }
   for (const [docKey, path] of removed) {
-    if (state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey });
+    if (state === undefined || state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey });
   }
   // Image URLs uploaded here: every machine and CI run reuses them instead of uploading again.
   for (const image of ledger.images.unpublished()) {
-    if (state.images.get(image.key) !== image.url) out.records.push({ t: 'img', k: image.key, u: image.url });
+    if (state?.images.get(image.key) !== image.url) out.records.push({ t: 'img', k: image.key, u: image.url });
     out.images.push(image.key);
   }
   for (const folder of ledger.folders.all()) {
-    if (folder.path === '' || folder.nodeId === null || state.folders.has(folder.path)) continue;
+    if (folder.path === '' || folder.nodeId === null || state === undefined || state.folders.has(folder.path)) continue;
     out.records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
   }
   return out;

@@ -44,6 +44,13 @@ function targetCache(ledger: Ledger, rootId: string): TargetCache {
       return Array.isArray(value) ? (value as unknown as CachedTarget[]).map((doc) => ({ ...doc, confirmedAt: doc.confirmedAt ?? 0 })) : undefined;
     },
     write: (docs) => ledger.meta.set(key, docs as unknown as JsonValue),
+    folder: {
+      read: () => {
+        const value = ledger.meta.get(`state.folder:${rootId}`);
+        return typeof value === 'string' ? value : undefined;
+      },
+      write: (id) => ledger.meta.set(`state.folder:${rootId}`, id),
+    },
   };
 }
 
