@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Stamped } from './codec.js';
-import { DOC_CHARS, type StateDoc } from './documents.js';
+import type { StateDoc } from './documents.js';
 import { foldState, type SharedState } from './state.js';
 import { GRACE_MS, type LoadedState, type RemoteStateStore } from './store.js';
 
@@ -32,30 +32,39 @@ export type CompactionDeps = {
 export async function maintainState(deps: CompactionDeps, loaded: LoadedState, written: readonly Stamped[]): Promise<void> {
   const state = foldState([...loaded.state.live, ...written]);
   const retiring = loaded.docs.filter((doc) => state.retired.has(doc.docKey));
-  await finishRetirements(deps, loaded, state, retiring);
+  // Documents deleted now make this run's view of the state out of date: a compaction waits for the next run.
+  if (await finishRetirements(deps, loaded, state, retiring)) return;
   // One compaction at a time: a new one waits until the last one's grace period is over.
   if (retiring.some((doc) => (state.retired.get(doc.docKey) ?? 0) + GRACE_MS >= deps.now())) return;
   await startCompaction(deps, loaded, state);
 }
 
-async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, state: SharedState, retiring: readonly StateDoc[]): Promise<void> {
+/** Deletes the retired documents whose grace period is over (after copying on what only they hold); true when any was. */
+async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, state: SharedState, retiring: readonly StateDoc[]): Promise<boolean> {
   const due = retiring.filter((doc) => (state.retired.get(doc.docKey) ?? Infinity) + GRACE_MS < deps.now());
   const deletable = due.flatMap((doc) => {
     const nodeId = deps.deletableId(doc.docKey, state);
     return nodeId ? [{ doc, nodeId }] : [];
   });
-  if (deletable.length === 0) return;
+  if (deletable.length === 0) return false;
   const retired = new Set<string>(retiring.map((doc) => doc.docKey));
-  const held = new Set<string>();
-  for (const [docKey, tokens] of loaded.tokens) if (!retired.has(docKey)) for (const token of tokens) held.add(token);
+  // What the documents that stay hold, record by record (a compaction's copies keep their stamps).
+  const kept = [...loaded.records].filter(([docKey]) => !retired.has(docKey)).flatMap(([, records]) => records);
+  const keptStamps = new Set(kept.map(stampOf));
+  const late: Stamped[] = [];
+  for (const { doc } of deletable) {
+    if (doc.family !== 'state') continue;
+    // Read once more, now that nothing can be appended to it any more.
+    late.push(...((await deps.store.readTokens(doc)) ?? []).flatMap((token) => token.records));
+  }
+  // What those documents say that the kept ones do not (another writer's append after the compaction read
+  // them, or anything at all if the retirement was not a real compaction's): copied on, stamps kept.
+  const missing = foldState([...kept, ...late]).live.filter((stamped) => stamped.record.t !== 'retire' && !keptStamps.has(stampOf(stamped)));
+  if (missing.length > 0) await deps.store.appendTokens(deps.store.encodeCopies(missing));
   const sourcesHeld = new Set([...state.sourceDocs].filter(([, docs]) => docs.some((docKey) => !retired.has(docKey))).map(([hash]) => hash));
   const live = new Set([...state.entries.values()].map((entry) => entry.h));
   for (const { doc, nodeId } of deletable) {
-    if (doc.family === 'state') {
-      const tokens = await deps.store.readTokens(doc);
-      if (tokens === undefined) continue;
-      await deps.store.appendTokens(tokens.map((token) => token.token).filter((token) => !held.has(token)));
-    } else {
+    if (doc.family === 'sources') {
       // A source another writer kept here late (and no other document has) moves on before this one goes.
       const wanted = [...live].filter((hash) => hash !== '' && !sourcesHeld.has(hash) && (state.sourceDocs.get(hash) ?? []).includes(doc.docKey));
       const texts = await deps.store.sources(new Set(wanted));
@@ -64,6 +73,7 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
     await deps.store.deleteDocument(nodeId);
   }
   deps.logger.info({ documents: deletable.length }, `deleted ${deletable.length} state document(s) a compaction retired`);
+  return true;
 }
 
 async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState): Promise<void> {
@@ -74,7 +84,11 @@ async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state:
   const deadSources = [...state.sourceDocs.keys()].filter((hash) => !liveHashes.has(hash)).length;
   const compactSources = sources.length >= 2 && (deadSources > liveHashes.size || sources.some((doc) => !mapped.has(doc.docKey)));
   // A retirement's own record is done with, and the sources' places are written anew when the sources are.
-  const live = state.live.filter((s) => s.record.t !== 'retire' && !(compactSources && s.record.t === 'src') && !oldTombstone(s, deps.now()));
+  // The ids of state documents that are gone are of no more use (those still listed may yet be deleted).
+  const listed = new Set<string>(loaded.docs.map((doc) => doc.docKey));
+  const live = state.live.filter(
+    (s) => s.record.t !== 'retire' && !(compactSources && s.record.t === 'src') && !(s.record.t === 'journal' && !listed.has(s.record.k)) && !oldTombstone(s, deps.now()),
+  );
   const copies = deps.store.encodeCopies(live);
   const compactIndex = index.length >= 3 && copies.join(' ').length * 2 < loaded.chars;
   if (!compactIndex && !compactSources) return;
@@ -88,8 +102,7 @@ async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state:
   deps.logger.info({ documents: retire.length }, `compacted kbsync's state in the knowledge base (${retire.length} documents retired, deleted after ${GRACE_MS / 60_000} minutes)`);
 }
 
+const stampOf = (stamped: Stamped): string => `${stamped.c}/${stamped.w}/${stamped.i}`;
+
 /** `gone` records are kept for 30 days: a late copy of a document's older records cannot bring it back meanwhile. */
 const oldTombstone = (stamped: Stamped, now: number): boolean => stamped.record.t === 'gone' && stamped.c > 0 && now - stamped.c > 30 * 24 * 60 * 60 * 1000;
-
-/** The share of a state document that is full: for `kbsync state`. */
-export const fullness = (doc: StateDoc): number => doc.chars / DOC_CHARS;

@@ -13,7 +13,7 @@ export type StateJunk = {
   droppedRecords: number;
   /** Documents with a state title that the team's key does not sign: not read at all. */
   unverifiedDocs: string[];
-  /** State documents beyond what one run reads (MAX_DOCS_READ): not read. */
+  /** State documents a run did not read: beyond what one run reads, or after several in a row that held nothing kbsync wrote. */
   unreadDocs: number;
   /** Documents longer than kbsync writes: only their start was read. */
   oversized: string[];
@@ -36,7 +36,7 @@ export function describeJunk(junk: StateJunk): string {
     junk.damagedTokens > 0 ? `${plural(junk.damagedTokens, 'piece')} that are not kbsync's or were changed by hand` : '',
     junk.droppedRecords > 0 ? `${plural(junk.droppedRecords, 'record')} with paths, ids or URLs kbsync never writes` : '',
     junk.unverifiedDocs.length > 0 ? `${plural(junk.unverifiedDocs.length, 'document')} whose title the key does not sign (not read)` : '',
-    junk.unreadDocs > 0 ? `${plural(junk.unreadDocs, 'older document')} beyond what one run reads (not read)` : '',
+    junk.unreadDocs > 0 ? `${plural(junk.unreadDocs, 'more document')} not read (past the newest ones a run reads, or after documents that held nothing kbsync wrote)` : '',
     junk.oversized.length > 0 ? `${plural(junk.oversized.length, 'document')} longer than kbsync writes (only the start read)` : '',
   ].filter(Boolean);
   const named = [...new Set([...junk.docs, ...junk.oversized])];

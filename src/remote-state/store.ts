@@ -16,8 +16,10 @@ export { STATE_FOLDER, DOC_CHARS, type Family, type StateDoc } from './documents
 export const GRACE_MS = 10 * 60 * 1000;
 /** Most index documents one run reads (a compacted state of 20,000 files needs about 60), and sources documents. */
 export const MAX_DOCS_READ = 96;
-/** Most characters read from one state document: kbsync writes at most DOC_CHARS. */
-const MAX_DOC_CHARS = 2 * DOC_CHARS;
+/** Most characters read from one state document: kbsync writes at most 50,000 (the service takes no more in one overwrite). */
+const MAX_DOC_CHARS = 100_000;
+/** Documents in a row holding nothing kbsync wrote after which a run reads no more of the state folder. */
+const MAX_JUNK_DOCS = 8;
 /** Most records one run folds. */
 const MAX_RECORDS = 400_000;
 
@@ -40,8 +42,8 @@ export type LoadedState = {
   readonly junk: StateJunk;
   /** Read with the team's key: every record used was verified. */
   readonly authenticated: boolean;
-  /** Each index document's tokens as read (docKey → tokens): a compaction copies what it has not written. */
-  readonly tokens: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Each index document's records as read (docKey → records): what a compaction finds in the documents it keeps. */
+  readonly records: ReadonlyMap<string, readonly Stamped[]>;
 };
 
 /** A source to keep: the file's text under its sha256. */
@@ -64,6 +66,7 @@ export class RemoteStateStore {
   readonly clock: WriterClock;
   readonly #cache: TargetCache | undefined;
   readonly #now: () => number;
+  readonly #docChars: number;
   #folderId: TreeNodeId | undefined;
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
@@ -88,6 +91,8 @@ export class RemoteStateStore {
     readonly key?: StateKey;
     readonly clock?: WriterClock;
     readonly now?: () => number;
+    /** Characters of tokens a state document takes before a new one starts (tests make it small). */
+    readonly docChars?: number;
   }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
@@ -96,6 +101,7 @@ export class RemoteStateStore {
     this.#cache = deps.cache;
     this.#key = deps.key;
     this.#now = deps.now ?? Date.now;
+    this.#docChars = deps.docChars ?? DOC_CHARS;
     this.clock = deps.clock ?? new WriterClock({ now: this.#now });
   }
 
@@ -135,20 +141,25 @@ export class RemoteStateStore {
     const junk = emptyJunk();
     const index = listed.filter((doc) => doc.family === 'state');
     const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
-    // The newest first: a state larger than a run reads is one whose oldest documents are left, and said.
-    const toRead = [...readable].sort((a, b) => bySeq(b, a)).slice(0, MAX_DOCS_READ);
-    junk.unreadDocs = readable.length - toRead.length;
     const seen = new Set<string>();
     const stamped: Stamped[] = [];
-    const tokens = new Map<string, Set<string>>();
+    const records = new Map<string, Stamped[]>();
     const docs: StateDoc[] = [];
     const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
     let chars = 0;
-    for (const doc of toRead.sort(bySeq)) {
+    let junkInARow = 0;
+    // The newest first: a state larger than a run reads is one whose oldest documents are left; and after a
+    // few documents in a row that hold nothing kbsync wrote (a colleague's junk), the rest are left. Both said.
+    for (const doc of [...readable].sort(newestFirst)) {
+      if (docs.length >= MAX_DOCS_READ || junkInARow >= MAX_JUNK_DOCS) {
+        junk.unreadDocs += 1;
+        continue;
+      }
       const { text, dataBlockId } = await this.#read(doc, junk);
       const decoded = decodeTokens(text, this.#key, doc.seq);
+      junkInARow = decoded.index.length + decoded.chunks.length === 0 ? junkInARow + 1 : 0;
       let dropped = decoded.dropped;
-      tokens.set(doc.docKey, new Set(decoded.index.map((token) => token.token)));
+      records.set(doc.docKey, decoded.index.flatMap((token) => token.records));
       for (const token of decoded.index) {
         if (seen.has(token.token)) continue;
         seen.add(token.token);
@@ -159,6 +170,7 @@ export class RemoteStateStore {
       chars += text.length;
       docs.push({ ...doc, dataBlockId, chars: text.length });
     }
+    docs.sort(bySeq);
     const state = foldState(stamped);
     this.clock.observe(state.clock);
     // What a retired document holds is on its way out (its good tokens are copied on): not said again.
@@ -170,7 +182,7 @@ export class RemoteStateStore {
       junk.docs.push(doc.title);
     }
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#trusted(doc));
-    this.#loaded = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, tokens };
+    this.#loaded = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
     this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);
     return this.#loaded;
   }
@@ -380,7 +392,7 @@ export class RemoteStateStore {
   async #target(family: Family): Promise<StateDoc | undefined> {
     const cached = this.#freshTarget(family);
     if (this.#docs === undefined || this.#now() - this.#listedAt > GRACE_MS / 2) {
-      if (cached && cached.chars < DOC_CHARS) return cached;
+      if (cached && cached.chars < this.#docChars) return cached;
       await this.#listDocs(true);
     }
     // Which documents are kbsync's (their creation ids recorded) and which are retired is the index's to say.
@@ -394,7 +406,7 @@ export class RemoteStateStore {
     const last = this.#cache?.read()?.find((doc) => doc.docKey === newest?.docKey);
     if (newest.dataBlockId === undefined && last?.dataBlockId !== undefined) newest = { ...newest, dataBlockId: last.dataBlockId, chars: last.chars };
     if (newest.dataBlockId === undefined) newest = await this.#refresh(newest);
-    return newest.chars < DOC_CHARS ? newest : undefined;
+    return newest.chars < this.#docChars ? newest : undefined;
   }
 
   /** The document the last run appended to, while it was confirmed the newest within half the grace period. */
@@ -427,7 +439,7 @@ export class RemoteStateStore {
     if (target) {
       const taken: string[] = [];
       let chars = target.chars;
-      for (; next < tokens.length && chars + (tokens[next] as string).length + 1 <= DOC_CHARS; next += 1) {
+      for (; next < tokens.length && chars + (tokens[next] as string).length + 1 <= this.#docChars; next += 1) {
         taken.push(tokens[next] as string);
         chars += (tokens[next] as string).length + 1;
       }
@@ -436,7 +448,7 @@ export class RemoteStateStore {
         placed.set(target.docKey, taken);
       }
     }
-    const groups = pack(tokens.slice(next));
+    const groups = pack(tokens.slice(next), this.#docChars - 300);
     if (groups.length === 0) return placed;
     const made = await this.#createDocs(family, groups.length);
     for (const [i, doc] of made.entries()) {
@@ -566,6 +578,15 @@ export class RemoteStateStore {
 }
 
 /**
+ * The order a run reads index documents in: titles kbsync writes now before the older plain form (which
+ * a colleague's copy is likelier to take), each newest first.
+ */
+function newestFirst(a: StateDoc, b: StateDoc): number {
+  const legacy = (doc: StateDoc): number => (parseTitle(doc.title, undefined)?.signed === 'legacy' ? 1 : 0);
+  return legacy(a) - legacy(b) || bySeq(b, a);
+}
+
+/**
  * A machine without the key must not write into a team's signed state: its records would be ignored by every
  * kbsync that has the key (the creation ids of what it makes lost to them), so it stops before doing anything.
  */
@@ -582,7 +603,7 @@ function refuseWithoutKey(docs: readonly StateDoc[]): void {
 const hashOfChunk = (token: string): string => decodeTokens(token, undefined).chunks[0]?.h ?? '';
 
 /** Tokens in groups that each fill one new document (with room for its creation ids). */
-function pack(tokens: readonly string[], room = DOC_CHARS - 300): string[][] {
+function pack(tokens: readonly string[], room: number): string[][] {
   const groups: string[][] = [];
   let group: string[] = [];
   let chars = 0;

@@ -41,6 +41,8 @@ export type FixtureOptions = {
   readonly config?: Record<string, unknown>;
   /** Reuse a running emulator (two workstations on one workspace). */
   readonly shared?: RunningEmulator;
+  /** More environment for every run (a test knob such as KBSYNC_STATE_DOC_CHARS); '' unsets a variable. */
+  readonly env?: Record<string, string>;
 };
 
 export async function createSyncFixture(options: FixtureOptions = {}): Promise<SyncFixture> {
@@ -57,7 +59,7 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
   // Every fixture of a test run shares one state key, as a team does: two workstations on one emulator agree.
-  const env = { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY };
+  const env: Record<string, string> = { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY, ...options.env };
   const abs = (rel: string) => join(root, rel);
   const withReport = (result: CliResult): CliResult & { report?: SyncReport } => {
     const line = result.stdout.trim().split('\n').pop() ?? '';
