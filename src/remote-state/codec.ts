@@ -141,17 +141,51 @@ function parseChunk(bytes: Buffer): SourceChunk {
 
 /**
  * A file's source from its chunks, or undefined while a chunk is missing or when the chunks do not make
- * the text their hash names (a forged or mixed-up source is never used).
+ * the text their hash names (a forged or mixed-up source is never used). Several chunks for one place
+ * (a copy, or someone else's forged one) are each tried, within a bound: only the genuine ones hash right.
  */
 export function joinSource(chunks: readonly SourceChunk[]): string | undefined {
   const first = chunks[0];
   if (first === undefined) return undefined;
-  const parts: (Buffer | undefined)[] = Array.from({ length: first.of });
-  for (const chunk of chunks) if (chunk.of === first.of && chunk.h === first.h) parts[chunk.i] = chunk.data;
-  if (parts.some((part) => part === undefined)) return undefined;
+  const hash = first.h;
+  for (const of of new Set(chunks.map((chunk) => chunk.of))) {
+    const places: Buffer[][] = Array.from({ length: of }, () => []);
+    for (const chunk of chunks) {
+      const place = places[chunk.i];
+      if (chunk.of === of && chunk.h === hash && place && !place.some((data) => data.equals(chunk.data))) place.push(chunk.data);
+    }
+    if (places.some((place) => place.length === 0)) continue;
+    for (const parts of assemblies(places, MAX_ASSEMBLIES)) {
+      const text = inflated(Buffer.concat(parts));
+      if (text !== undefined && createHash('sha256').update(text).digest('hex') === hash) return text;
+    }
+  }
+  return undefined;
+}
+
+/** Assemblies of a source tried before it counts as not kept (each costs an inflate of up to a megabyte). */
+const MAX_ASSEMBLIES = 8;
+
+/** One part from each place, in order: the first choices first, at most `max` of them. */
+function* assemblies(places: readonly (readonly Buffer[])[], max: number): Generator<Buffer[]> {
+  let made = 0;
+  const choose = function* (at: number, chosen: Buffer[]): Generator<Buffer[]> {
+    if (at === places.length) {
+      made += 1;
+      yield chosen;
+      return;
+    }
+    for (const part of places[at] ?? []) {
+      if (made >= max) return;
+      yield* choose(at + 1, [...chosen, part]);
+    }
+  };
+  yield* choose(0, []);
+}
+
+function inflated(bytes: Buffer): string | undefined {
   try {
-    const text = zlib().inflateRawSync(Buffer.concat(parts as Buffer[]), { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
-    return createHash('sha256').update(text).digest('hex') === first.h ? text : undefined;
+    return zlib().inflateRawSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
   } catch {
     return undefined;
   }

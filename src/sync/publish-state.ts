@@ -8,7 +8,12 @@ import type { StateEntry } from '../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../remote-state/store.js';
 import { crashPoint } from './crash-points.js';
 
-/** What the shared state should say of one ledger row. */
+/**
+ * What the shared state should say of one ledger row. A modified time this machine is not sure of (it
+ * still re-checks it: its own write's, or a listing made before a read another writer's write may have
+ * fallen between) is published as unknown: another machine taking it for certain would see every later
+ * listing as a remote edit, and hold that file's changes and its deletion for good.
+ */
 export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = []): DocRecord {
   return {
     t: 'doc',
@@ -17,7 +22,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     n: row.nodeId,
     h: row.localHash,
     rb: row.remoteBlocksHash,
-    m: row.remoteModifiedTime,
+    m: row.recheck ? '' : row.remoteModifiedTime,
     o: row.origin,
     ...(members.length > 0 ? { mem: members } : {}),
     ...sharedImagesOf(row.imagesSent),

@@ -1,15 +1,16 @@
-import { decodeTokens, type Stamped } from '../../src/remote-state/codec.js';
+import { createHash } from 'node:crypto';
+import { decodeTokens, encodeRecords, encodeSource, type Stamped, type StateRecord } from '../../src/remote-state/codec.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import { foldState, type SharedState } from '../../src/remote-state/state.js';
 import { stateKey } from '../../src/remote-state/token.js';
 import { stateNodes, TEST_STATE_KEY, type SyncFixture } from './sync-fixture.js';
 
 /**
- * The shared state as a reader with the test team's key folds it, read straight from the emulator (no
- * call counted, nothing cached): what every later run will see.
+ * The shared state as a reader with the test team's key (null: a keyless reader) folds it, read straight
+ * from the emulator (no call counted, nothing cached): what every later run will see.
  */
-export function foldedState(f: SyncFixture, key: string | undefined = TEST_STATE_KEY): SharedState {
-  const state = key === undefined ? undefined : stateKey(key, f.em.seed.workspaceId);
+export function foldedState(f: SyncFixture, key: string | null = TEST_STATE_KEY): SharedState {
+  const state = key === null ? undefined : stateKey(key, f.em.seed.workspaceId);
   const records: Stamped[] = [];
   const seen = new Set<string>();
   for (const node of stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'))) {
@@ -44,4 +45,26 @@ export function idProblems(f: SyncFixture, state: SharedState = foldedState(f)):
     else if (entry.n !== nodeId) problems.push(`"${title}" (${entry.p}): the state's creation id is ${String(entry.n)}, the service's ${nodeId}`);
   }
   return problems;
+}
+
+/**
+ * What a colleague with edit rights can write into the state: tokens with a correct checksum (anyone can
+ * compute it) but no signature of the team's key, stamped later than anything written so far.
+ */
+export function forgedToken(records: readonly StateRecord[], clock = Date.now() + 60_000): string {
+  return encodeRecords(records, { w: 'forger', c: clock });
+}
+
+/** A forged source: its text under its own hash, as tokens. */
+export const forgedSource = (text: string): { readonly hash: string; readonly tokens: readonly string[] } => {
+  const hash = createHash('sha256').update(text).digest('hex');
+  return { hash, tokens: encodeSource(hash, text) };
+};
+
+/** Appends text as a new paragraph to the newest state document of a family, as the web editor would. */
+export function appendToState(f: SyncFixture, text: string, family: 'state' | 'sources' = 'state'): void {
+  const docs = stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith(`kbsync-${family}-`)).sort((a, b) => (a.title < b.title ? -1 : 1));
+  const target = docs.at(-1);
+  if (!target) throw new Error(`no ${family} document to append to`);
+  f.em.admin.editDocument(target.dentryUuid, `${(target.markdown ?? '').trimEnd()}\n\n${text}\n`);
 }

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
 import { held, holdStands } from './held.js';
-import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, fitsPlace, fitTitle, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
@@ -33,6 +33,12 @@ export function plan(given: PlanInput): Plan {
     records.filter((record) => !input.local.has(record.path)),
     unrecorded,
   );
+  // An unverified entry follows a file to a new path only when its document bears the file's title.
+  for (const [from, to] of moves) {
+    const record = input.records.get(from);
+    const local = input.local.get(to);
+    if (record && local && !corroborated(input, record, local, to, false)) moves.delete(from);
+  }
   const movedTo = new Set(moves.values());
 
   for (const record of records) {
@@ -210,9 +216,23 @@ function withSharedRecords(input: PlanInput): PlanInput {
   if (!input.stateless) return input;
   for (const [path, record] of input.shared) {
     if (records.has(path) || recordedKeys.has(record.docKey)) continue;
-    if (input.local.has(path) || input.mode === 'push') records.set(path, record);
+    const local = input.local.get(path);
+    if (local ? corroborated(input, record, local, path, true) : input.mode === 'push') records.set(path, record);
   }
   return { ...input, records };
+}
+
+/**
+ * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
+ * that document bears the title kbsync would give the file (and, `inPlace`, sits in the file's folder).
+ * Otherwise the file is paired like any file with no shared history, by its title: a forged entry can then
+ * neither send a file into another document nor trash a file for a document that is not its own.
+ */
+function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
+  if (!input.sharedUnverified || !record.shared) return true;
+  if (inPlace && fitsPlace(input, record, path) === false) return false;
+  const wanted = fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
+  return record.remoteTitle !== '' && record.remoteTitle.replace(/ \(\d+\)$/, '') === wanted.replace(/ \(\d+\)$/, '');
 }
 
 /** Local files and remote documents that the ledger does not pair yet: adopt twins, create the rest. */
@@ -228,15 +248,23 @@ function placeUnrecorded(
   if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
   const titles = assignTitles(unrecorded, records, input.layout);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
-  const sharedByKey = new Map([...(input.shared?.values() ?? [])].map((record) => [record.docKey as string, record]));
-  const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...sharedByKey.keys()]);
+  // An unverified entry holds its document only where the document corroborates it (its file here, titled
+  // for it): a forged one cannot orphan another file. It may still name where a document to pull goes.
+  const shared = [...(input.shared?.values() ?? [])];
+  const holds = (record: RecordEntry): boolean => {
+    const local = input.local.get(record.path);
+    return !input.sharedUnverified || (local !== undefined && corroborated(input, record, local, record.path, true));
+  };
+  const sharedByKey = new Map(shared.filter((record) => holds(record) || fitsPlace(input, record, record.path) !== false).map((record) => [record.docKey as string, record]));
+  const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...shared.filter(holds).map((record) => record.docKey)]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
   const adopted = new Set<string>();
 
   for (const entry of unrecorded) {
     const title = titles.get(entry.path) ?? entry.path;
     // The document the shared state pairs with this path comes first (identity by path), then one of the same title.
-    const known = input.shared?.get(entry.path);
+    const shared = input.shared?.get(entry.path);
+    const known = shared && corroborated(input, shared, entry, entry.path, true) ? shared : undefined;
     const listedKnown = known ? input.remote?.docs.get(known.docKey) : undefined;
     if (known && listedKnown && !adopted.has(known.docKey)) {
       adopted.add(known.docKey);

@@ -111,6 +111,8 @@ export type PlanInput = {
   readonly shared?: ReadonlyMap<string, RecordEntry>;
   /** The ledger had no row at all when the run began: this run's view of the folder is the whole truth. */
   readonly stateless?: boolean;
+  /** The shared state is not authenticated (no state key): its entries pair only where the document corroborates them (plan.ts). */
+  readonly sharedUnverified?: true;
   /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has

@@ -122,6 +122,8 @@ export async function observeAndPlan(
       [...known].some((docKey) => !listed.docs.has(asDocKey(docKey)));
     if (needed && listed.state) shared = await store.load();
   }
+  // Old documents of moved files that an interrupted run promised to delete are deleted before this run acts: never new files.
+  for (const retirement of ledger?.retirements.all() ?? []) leftAlone.add(retirement.docKey);
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
   const usable = shared ? usableState(shared, options) : undefined;
@@ -148,7 +150,7 @@ export async function observeAndPlan(
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
     ...(settled.size > 0 ? { settled } : {}),
-    ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
+    ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
