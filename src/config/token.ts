@@ -30,6 +30,8 @@ export type TokenSourceOptions = {
 export type SecretWords = {
   /** "the access token", "the state key". */
   readonly noun: string;
+  /** "token", "state key": what the hints call it. */
+  readonly short: string;
   /** The config key that sets the source (`service.token`, `state.key`). */
   readonly configKey: string;
   readonly missing: 'TOKEN_MISSING' | 'STATE_KEY_MISSING';
@@ -37,7 +39,7 @@ export type SecretWords = {
   readonly commandFailed: 'TOKEN_COMMAND_FAILED' | 'STATE_KEY_MISSING';
 };
 
-const TOKEN_WORDS: SecretWords = { noun: 'the access token', configKey: 'service.token', missing: 'TOKEN_MISSING', invalid: 'TOKEN_INVALID', commandFailed: 'TOKEN_COMMAND_FAILED' };
+const TOKEN_WORDS: SecretWords = { noun: 'the access token', short: 'token', configKey: 'service.token', missing: 'TOKEN_MISSING', invalid: 'TOKEN_INVALID', commandFailed: 'TOKEN_COMMAND_FAILED' };
 
 /** The access token from the configured source; registered as a secret so no log or error shows it. */
 export function createTokenSource(config: TokenSourceConfig, options: TokenSourceOptions = {}): TokenSource {
@@ -73,7 +75,6 @@ export function createSecretSource(config: TokenSourceConfig, options: TokenSour
 type Reader = (() => Promise<string>) & { description: string };
 
 function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOptions, words: SecretWords): Reader {
-  const what = words.noun.replace(/^the /, '');
   if ('env' in config) {
     const source = `the environment variable ${config.env}`;
     const hint = `Set it (export ${config.env}=...), or configure ${words.configKey} in sync.config.json.`;
@@ -82,7 +83,7 @@ function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOpti
   if ('file' in config) {
     const file = resolveUserPath(options.cwd ?? process.cwd(), config.file, env);
     const source = `the file ${file}`;
-    const hint = `Write ${words.noun} as its only content (chmod 600), or fix ${words.configKey}.file.`;
+    const hint = `Write the ${words.short} as its only content (chmod 600), or fix ${words.configKey}.file.`;
     return describe(source, async () => {
       let text: string;
       try {
@@ -98,7 +99,7 @@ function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOpti
     return describe(`the command "${command}"`, () => runTokenCommand(command, env, options, words));
   }
   const source = `${words.configKey}.value in the configuration`;
-  return describe(source, async () => checked(config.value, source, `Set a ${what} source in sync.config.json.`, words));
+  return describe(source, async () => checked(config.value, source, `Set a ${words.short} source in sync.config.json.`, words));
 }
 
 const capital = (text: string): string => `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`;
@@ -118,8 +119,8 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions,
           // Its output may hold the token or other secrets: show a short, redacted stderr only.
           const detail = redact(stderr.trim()).slice(0, 200);
           reject(
-            new InputError(words.commandFailed, `The ${words.noun.replace(/^the /, '')} command "${command}" ${why}${detail ? `: ${detail}` : ''}.`, {
-              hint: `Run it by hand to check it prints ${words.noun}, or fix ${words.configKey}.command.`,
+            new InputError(words.commandFailed, `The ${words.short} command "${command}" ${why}${detail ? `: ${detail}` : ''}.`, {
+              hint: `Run it by hand to check it prints the ${words.short}, or fix ${words.configKey}.command.`,
             }),
           );
           return;
@@ -127,7 +128,7 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions,
         // Like `pass show`, the token is the first line; later lines are metadata.
         const firstLine = stdout.split('\n').find((line) => line.trim() !== '') ?? '';
         try {
-          resolve(checked(firstLine, source, `Make it print ${words.noun} on its first line.`, words));
+          resolve(checked(firstLine, source, `Make it print the ${words.short} on its first line.`, words));
         } catch (problem) {
           reject(problem instanceof Error ? problem : new Error(String(problem)));
         }
@@ -143,7 +144,7 @@ function checked(value: string | undefined, source: string, hint: string, words:
   // eslint-disable-next-line no-control-regex -- looking for control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(token)) {
     registerSecret(token);
-    throw new InputError(words.invalid, `${capital(words.noun)} from ${source} holds a line break or control character, so it cannot be one.`, { hint });
+    throw new InputError(words.invalid, `${capital(words.noun)} from ${source} holds a line break or control character, so it cannot be a ${words.short}.`, { hint });
   }
   return token;
 }

@@ -12,8 +12,17 @@ import type { StateKey } from './token.js';
 
 export { STATE_FOLDER, DOC_CHARS, type Family, type StateDoc } from './documents.js';
 
-/** How long a retired state document stays (and is read) before a compaction deletes it: see compaction.ts. */
-export const GRACE_MS = 10 * 60 * 1000;
+/**
+ * How long a retired state document stays (and is read) before a compaction deletes it: see compaction.ts.
+ * `KBSYNC_STATE_GRACE_MS` (for tests, like KBSYNC_CRASH_AT) shortens it, so a randomized run sees whole
+ * compactions; writers then confirm their target more often (within half of it).
+ */
+export const GRACE_MS = graceMs(process.env['KBSYNC_STATE_GRACE_MS']);
+
+function graceMs(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n >= 1_000 && n <= 600_000 ? n : 600_000;
+}
 /** Most index documents one run reads (a compacted state of 20,000 files needs about 60), and sources documents. */
 export const MAX_DOCS_READ = 96;
 /** Most characters read from one state document: kbsync writes at most 50,000 (the service takes no more in one overwrite). */

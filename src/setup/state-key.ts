@@ -39,7 +39,7 @@ export function createStateKeySource(config: TokenSourceConfig | null, context: 
         })),
     };
   }
-  const source = createSecretSource(config, { env: context.env, cwd: context.cwd }, { noun: 'the state key', configKey: 'state.key', missing: 'STATE_KEY_MISSING', invalid: 'STATE_KEY_INVALID', commandFailed: 'STATE_KEY_MISSING' });
+  const source = createSecretSource(config, { env: context.env, cwd: context.cwd }, { noun: 'the state key', short: 'state key', configKey: 'state.key', missing: 'STATE_KEY_MISSING', invalid: 'STATE_KEY_INVALID', commandFailed: 'STATE_KEY_MISSING' });
   return { description: source.description, get: async () => checkedKey(await source.get(), source.description) };
 }
 

@@ -2,7 +2,8 @@ import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
 import { held, holdStands } from './held.js';
-import { assignTitles, compare, fitsPlace, fitTitle, flatTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 
@@ -214,25 +215,14 @@ function withSharedRecords(input: PlanInput): PlanInput {
   // that history. A machine with a ledger that lacks the path made the file itself: it is paired like any
   // file with no shared history (placeUnrecorded), so an independent creation is never taken for an edit.
   if (!input.stateless) return input;
+  const fitted = input.sharedUnverified ? fittingFiles(input) : undefined;
   for (const [path, record] of input.shared) {
     if (records.has(path) || recordedKeys.has(record.docKey)) continue;
     const local = input.local.get(path);
-    if (local ? corroborated(input, record, local, path, true) : input.mode === 'push') records.set(path, record);
+    // An unverified entry of a file not here does not keep its document from a file here that it fits.
+    if (local ? corroborated(input, record, local, path, true) : input.mode === 'push' && !fitted?.has(placeOf(input, record))) records.set(path, record);
   }
   return { ...input, records };
-}
-
-/**
- * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
- * that document bears the title kbsync would give the file (and, `inPlace`, sits in the file's folder).
- * Otherwise the file is paired like any file with no shared history, by its title: a forged entry can then
- * neither send a file into another document nor trash a file for a document that is not its own.
- */
-function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
-  if (!input.sharedUnverified || !record.shared) return true;
-  if (inPlace && fitsPlace(input, record, path) === false) return false;
-  const wanted = fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
-  return record.remoteTitle !== '' && record.remoteTitle.replace(/ \(\d+\)$/, '') === wanted.replace(/ \(\d+\)$/, '');
 }
 
 /** Local files and remote documents that the ledger does not pair yet: adopt twins, create the rest. */

@@ -135,7 +135,10 @@ const SCENARIOS: readonly Scenario[] = [
     async change(f, r) {
       const markers = Array.from({ length: 30 }, (_, n) => `compacted${r}n${n}marker`);
       for (const [n, marker] of markers.entries()) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}, ${marker}.\n`);
-      return { remote: markers, local: markers };
+      // A new file: the run lists the service and reads the state, which a compaction needs.
+      const added = `compactednew${r}marker`;
+      await f.write(`new-${r}.md`, `# New ${r}\n\n${para(added)}`);
+      return { remote: [...markers, added], local: [...markers, added] };
     },
   },
 ];

@@ -115,7 +115,7 @@ async function corruptionProperty(options: FixtureOptions, runs: number): Promis
             await assert.rejects(readFile(log), 'nothing uploaded');
           } catch (error) {
             // fast-check names the corruption; the assertion it broke is said here.
-            console.log(`this corruption broke the property: ${error instanceof Error ? error.message : String(error)}`);
+            console.log(`this corruption broke the property: ${error instanceof Error ? error.message : String(error)}: ${JSON.stringify(c)}`);
             throw error;
           }
         }),
