@@ -50,7 +50,9 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
   const retired = new Set<string>(retiring.map((doc) => doc.docKey));
   // What the documents that stay hold, record by record (a compaction's copies keep their stamps).
   const kept = [...loaded.records].filter(([docKey]) => !retired.has(docKey)).flatMap(([, records]) => records);
-  const keptStamps = new Set(kept.map(stampOf));
+  // A record kept as it is; one the fold completed (a creation id learnt from a record only the retired
+  // documents hold) is written again, completed.
+  const keptAsIs = new Set(kept.map((stamped) => `${stampOf(stamped)} ${JSON.stringify(stamped.record)}`));
   const late: Stamped[] = [];
   for (const { doc } of deletable) {
     if (doc.family !== 'state') continue;
@@ -59,7 +61,7 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
   }
   // What those documents say that the kept ones do not (another writer's append after the compaction read
   // them, or anything at all if the retirement was not a real compaction's): copied on, stamps kept.
-  const missing = foldState([...kept, ...late]).live.filter((stamped) => stamped.record.t !== 'retire' && !keptStamps.has(stampOf(stamped)));
+  const missing = foldState([...kept, ...late]).live.filter((stamped) => stamped.record.t !== 'retire' && !keptAsIs.has(`${stampOf(stamped)} ${JSON.stringify(stamped.record)}`));
   if (missing.length > 0) await deps.store.appendTokens(deps.store.encodeCopies(missing));
   const sourcesHeld = new Set([...state.sourceDocs].filter(([, docs]) => docs.some((docKey) => !retired.has(docKey))).map(([hash]) => hash));
   const live = new Set([...state.entries.values()].map((entry) => entry.h));

@@ -46,7 +46,10 @@ export async function publishAndMaintain(
   }
   if (dirty) ledger.meta.delete(DIRTY_KEY);
   if (ledger.meta.get(PENDING_GONE_KEY) !== undefined) ledger.meta.delete(PENDING_GONE_KEY);
-  if (published.records + published.sources > 0) logger.debug({ records: published.records, sources: published.sources }, 'the shared state in the knowledge base was brought up to date');
+  if (published.records + published.sources > 0) {
+    const what = published.written.map(({ record }) => ('p' in record ? `${record.t} ${record.p}` : record.t));
+    logger.debug({ records: published.records, sources: published.sources, what }, 'the shared state in the knowledge base was brought up to date');
+  }
   const loaded = store.loaded;
   if (loaded && published.written.length > 0) {
     const upkeep = { store, logger, now: Date.now, deletableId: deletableStateDoc(store, ownStateDocs(ledger, deps.rootId)), onStep: crashPoint };

@@ -59,6 +59,14 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
   };
   let counter = 0;
   let commits = 0;
+  /**
+   * Documents whose creation id a kill lost: made by a create that answered after the run's last append
+   * (the window a ledger has too; state-crash-matrix.test.ts). Their deletion is held, not lost silently.
+   */
+  const window = new Set<string>();
+  const noteWindow = (): void => {
+    for (const problem of idProblems(f)) window.add(/^"(.*?)"/.exec(problem)?.[1] ?? problem);
+  };
   try {
     const repo = join(f.dir, 'repo');
     const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => f.sync(args, env) };
@@ -117,7 +125,10 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
       if (how === 'kill') {
         const at = `${rng.pick(KILLS)}:${rng.int(1, 2)}`;
         result = await w.sync([], { KBSYNC_CRASH_AT: at });
-        if (result.signal === 'SIGKILL') stats.killed += 1;
+        if (result.signal === 'SIGKILL') {
+          stats.killed += 1;
+          noteWindow();
+        }
         say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
       } else if (how === 'faults') {
         const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
@@ -160,6 +171,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
           for (const { r, kill } of runs) {
             stats.ciJobs += 1;
             if (r.signal === 'SIGKILL') stats.killed += 1;
+            if (r.signal === 'SIGKILL') noteWindow();
             say(`#${step} CI job of commit ${commits}${kill ? ` killed at ${kill}` : ''}${spec ? ` under ${spec}` : ''} → ${r.signal ?? `exit ${String(r.code)}`}${summary(r.report)}`);
           }
         } finally {
@@ -168,7 +180,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
       }
       if (step % (options.quiesceEvery ?? 8) === 0 || step === options.steps) {
         stats.quiescences += 1;
-        const problems = await quiesce(f, { a, b, ci: () => ci(`q${step}`), repo }, say, step);
+        const problems = await quiesce(f, { a, b, ci: () => ci(`q${step}`), repo, window }, say, step);
         if (problems.length > 0) fail(step, problems);
         say(`#${step} quiet: ${f.remoteDocs().length} documents, the state and every writer agree`);
       }
@@ -197,6 +209,12 @@ const summary = (report: SyncReport | undefined): string => {
   return `${counts.length > 0 ? ` [${counts.join(', ')}]` : ''}${failures.length > 0 ? ` failed: ${failures.join('; ')}` : ''}`;
 };
 
+/** A run whose only unfinished work is deletions held because the document's creation id was lost (the window). */
+const onlyHeldForLostIds = (report: SyncReport | undefined): boolean =>
+  report !== undefined &&
+  report.problems.length === 0 &&
+  report.results.every((r) => r.ok && (r.result !== 'held' || r.reason === 'NOT_CREATED' || r.reason === 'CREATE_ANSWER_LOST' || r.reason === 'ID_UNVERIFIED'));
+
 const WRITES = ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'] as const;
 const writesOf = (report: SyncReport | undefined): number => WRITES.reduce((sum, endpoint) => sum + (report?.callsByEndpoint[endpoint] ?? 0), 0);
 
@@ -206,7 +224,7 @@ const writesOf = (report: SyncReport | undefined): number => WRITES.reduce((sum,
  */
 async function quiesce(
   f: SyncFixture,
-  w: { readonly a: Writer; readonly b: Writer; readonly ci: () => Promise<CliResult & { report?: SyncReport }>; readonly repo: string },
+  w: { readonly a: Writer; readonly b: Writer; readonly ci: () => Promise<CliResult & { report?: SyncReport }>; readonly repo: string; readonly window: ReadonlySet<string> },
   say: (line: string) => void,
   step: number,
 ): Promise<string[]> {
@@ -215,7 +233,7 @@ async function quiesce(
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const result = await run();
       say(`#${step} quiesce: ${name} → exit ${String(result.code)}${summary(result.report)}`);
-      if (result.code === 0) return result.report;
+      if (result.code === 0 || (result.code === 1 && onlyHeldForLostIds(result.report))) return result.report;
     }
     problems.push(`${name} did not succeed in three fault-free runs`);
     return undefined;
@@ -231,12 +249,14 @@ async function quiesce(
   const aFiles = new Map([...(await localFiles(w.a.root))].filter(([path]) => !isConflictCopy(path)));
   const bFiles = new Map([...(await localFiles(w.b.root))].filter(([path]) => !isConflictCopy(path) && path !== 'sync.config.json'));
   const titles = f.remoteDocs().map((doc) => doc.title);
-  if (new Set(titles).size !== titles.length) problems.push(`a title twice: ${titles.sort().join(', ')}`);
-  if (titles.length !== aFiles.size) problems.push(`${titles.length} documents for ${aFiles.size} files: ${titles.sort().join(', ')} / ${[...aFiles.keys()].sort().join(', ')}`);
-  for (const [path, text] of aFiles) if (bFiles.get(path) !== text) problems.push(`${path}: A and B differ`);
-  // Every creation id in the state; each entry is what A, the last writer, published of its path.
-  problems.push(...idProblems(f));
   const state = foldedState(f);
+  // Documents of the window whose file is gone are held (their id was never recorded): not counted as files.
+  const heldLost = [...state.entries.values()].filter((entry) => !aFiles.has(entry.p) && w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '')).length;
+  if (new Set(titles).size !== titles.length) problems.push(`a title twice: ${titles.sort().join(', ')}`);
+  if (titles.length !== aFiles.size + heldLost) problems.push(`${titles.length} documents for ${aFiles.size} files: ${titles.sort().join(', ')} / ${[...aFiles.keys()].sort().join(', ')}`);
+  for (const [path, text] of aFiles) if (bFiles.get(path) !== text) problems.push(`${path}: A and B differ`);
+  // Every creation id in the state (but the window's); each entry is what A, the last writer, published of its path.
+  problems.push(...idProblems(f, state).filter((problem) => !w.window.has(/^"(.*?)"/.exec(problem)?.[1] ?? '')));
   const byDoc = new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc]));
   for (const row of ledgerRows(f)) {
     const entry = state.entries.get(row.path);
@@ -250,17 +270,21 @@ async function quiesce(
     const doc = byDoc.get(entry.k);
     if (entry.m !== '' && entry.m !== doc?.modifiedTime) problems.push(`${row.path}: the state's modified time ${entry.m} is not the document's ${String(doc?.modifiedTime)}`);
   }
-  for (const path of state.entries.keys()) if (!aFiles.has(path)) problems.push(`${path}: an entry for no file`);
+  for (const [path, entry] of state.entries) {
+    const lostId = w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '');
+    if (!aFiles.has(path) && !lostId) problems.push(`${path}: an entry for no file`);
+  }
   // Without a ledger, nothing to write: a fresh checkout of the commit, and a copy of A's folder.
   const fresh = await w.ci();
-  if (writesOf(fresh.report) !== 0 || (fresh.report?.planned.length ?? 1) !== 0) problems.push(`a fresh CI checkout still acts: ${JSON.stringify(fresh.report?.planned)} ${JSON.stringify(fresh.report?.callsByEndpoint)}`);
+  const acts = fresh.report?.planned.filter((p) => p.kind !== 'held') ?? [{ path: '', kind: 'none' }];
+  if (writesOf(fresh.report) !== 0 || acts.length !== 0) problems.push(`a fresh CI checkout still acts: ${JSON.stringify(fresh.report?.planned)} ${JSON.stringify(fresh.report?.callsByEndpoint)}`);
   const copy = join(f.dir, `a-copy-${step}`);
   await cp(w.a.root, copy, { recursive: true, filter: (path) => !path.includes(`${'/'}.kbsync`) });
   const config = join(f.dir, `a-copy-${step}.config.json`);
   await writeFile(config, JSON.stringify({ root: `./a-copy-${step}`, workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
-  const lost = await runCli(['sync', '--json', '--config', config], { cwd: f.dir, env: f.env });
+  const lost = await runCli(['sync', '--json', '--config', config], { cwd: f.dir, env: { ...f.env, KBSYNC_LOG_LEVEL: 'debug' } });
   const lostReport = reportOf(lost);
-  if (lost.code !== 0 || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)}`);
+  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => l.includes('brought up')).join(' ')}`);
   await rm(copy, { recursive: true, force: true });
   for (const dir of await readdir(f.dir)) if (dir.startsWith('ci-')) await rm(join(f.dir, dir), { recursive: true, force: true });
   return problems;

@@ -94,6 +94,12 @@ export function plan(given: PlanInput): Plan {
       actions.push({ kind: 'move-local', record, to: movedRemotely, remote });
       continue;
     }
+    // Renamed by another machine, and unchanged here: the file takes the name the others know it by.
+    const renamed = remote && localSide === 'unchanged' && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
+    if (remote && renamed !== undefined && !input.local.has(renamed) && !input.records.has(renamed)) {
+      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true });
+      continue;
+    }
 
     const decision = decide(localSide, remoteSide ?? 'unchanged');
     switch (decision) {

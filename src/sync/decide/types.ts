@@ -114,6 +114,11 @@ export type PlanInput = {
   /** The shared state is not authenticated (no state key): its entries pair only where the document corroborates them (plan.ts). */
   readonly sharedUnverified?: true;
   /**
+   * Files another writer renamed since this machine last published them (the shared state holds a later
+   * record of the same document at another path): path here → the path there. An unchanged file follows.
+   */
+  readonly renamedElsewhere?: ReadonlyMap<string, string>;
+  /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has
    * no unrecorded local file.
@@ -177,7 +182,7 @@ export type Action =
       readonly title?: string;
     }
   /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
-  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
+  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true }
   /** Left as it is, for a reason that stands (or needs no read to know): no call until something changes. */
   | { readonly kind: 'held'; readonly record: RecordEntry; readonly held: Held }
   /**

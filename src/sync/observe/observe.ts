@@ -11,7 +11,7 @@ import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
-import { sharedRecords, usableState } from './shared-entries.js';
+import { renamedElsewhere, sharedRecords, usableState } from './shared-entries.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -109,13 +109,15 @@ export async function observeAndPlan(
       )
     : undefined;
   // The shared state (what every machine knows of which file is which document) is read when this ledger
-  // cannot pair everything on its own: no ledger, new files, documents it does not know or no longer sees.
+  // cannot pair everything on its own (no ledger, new files, documents it does not know or no longer sees),
+  // and by every run that lists the whole tree anyway: it learns the renames of other machines.
   let shared: LoadedState | undefined;
-  if (rootId && listed) {
-    const store = deps.store(rootId);
+  const store = rootId && listed ? deps.store(rootId) : undefined;
+  if (store && listed) {
     store.seen(listed.state?.folderId);
     const known = new Set([...summaries.values()].map((s) => s.docKey as string));
     const needed =
+      options.listRemote === 'always' ||
       summaries.size === 0 ||
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
@@ -127,6 +129,7 @@ export async function observeAndPlan(
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
   const usable = shared ? usableState(shared, options) : undefined;
+  const renamed = shared && usable && store ? renamedElsewhere(shared, usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
   if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
 
@@ -151,6 +154,7 @@ export async function observeAndPlan(
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
+    ...(renamed && renamed.size > 0 ? { renamedElsewhere: renamed } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,

@@ -1,4 +1,5 @@
 import type { DocumentSummary } from '../../ledger/index.js';
+import { parseMark } from '../publish-state.js';
 import { PathFilter } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../model/ids.js';
 import type { LoadedState } from '../../remote-state/store.js';
@@ -65,4 +66,22 @@ export function sharedRecords(
     });
   }
   return records;
+}
+
+/**
+ * The files another writer renamed since this machine last published them: the state holds a later record
+ * of the same document, by another writer, at a path this ledger does not use. "Later" is against this
+ * machine's own publish of the file (or, never published, when it synced it). Only an authenticated state
+ * renames files: without the key a keyless team keeps its own paths.
+ */
+export function renamedElsewhere(loaded: LoadedState, state: SharedState, summaries: ReadonlyMap<string, DocumentSummary>, self: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!loaded.authenticated) return out;
+  const byDoc = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
+  for (const summary of summaries.values()) {
+    const entry = byDoc.get(summary.docKey);
+    if (!entry || entry.p === summary.path || entry.w === self || summaries.has(entry.p)) continue;
+    if (entry.c > (parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt)) out.set(summary.path, entry.p);
+  }
+  return out;
 }

@@ -88,4 +88,28 @@ describe('several writers of the shared state', () => {
       assert.equal(await readFile(join(clone, 'archive/plan.md'), 'utf8'), await a.read('archive/plan.md'), 'the other workstation gets the file exactly, formatting and all');
     });
   });
+
+  test('a file renamed on one workstation is renamed on the other (unchanged there), and a fresh checkout then has nothing to do', async () => {
+    await withSyncFixture(async (a) => {
+      await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
+      await a.write('notes/other.md', '# Other\n\nOther text.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+
+      await rename(join(a.root, 'notes/plan.md'), join(a.root, 'notes/roadmap.md'));
+      assert.equal((await a.sync()).code, 0);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.match(followed.stdout, /moved from notes\/plan\.md, as another machine renamed it/);
+      assert.equal(await readFile(join(clone, 'notes/roadmap.md'), 'utf8'), '# Plan\n\nGoals.\n');
+      await assert.rejects(readFile(join(clone, 'notes/plan.md')));
+      assert.deepEqual([...foldedState(a).entries.keys()].sort(), ['notes/other.md', 'notes/roadmap.md']);
+      // Both machines agree, so neither writes again.
+      const again = await b();
+      assert.equal(writes(again.stdout), 0, again.stdout);
+      assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
 });
