@@ -3,7 +3,7 @@ import { makeRow } from '../lib/row.js';
 import { SERVICE_LIMIT, settle } from '../lib/site.js';
 import { fileCount } from '../lib/tree.js';
 
-const STATE_TITLE = /^kbsync-(state|sources)-\d{6}$/;
+const STATE_TITLE = /^kbsync-(state|sources)-\d{6}(-[a-z2-7]{8}(-[0-9a-f]{16})?)?$/;
 
 /** Row 3: the first push of 1,000 documents against the emulator at its default per-endpoint limit. */
 export const initialPushSection: Section = {

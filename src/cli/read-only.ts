@@ -32,7 +32,7 @@ export async function withInspection<T>(
   const session = await openSession({ config: flags.config, quiet: true });
   return withReadOnlyLedger(session, async (ledger) => {
     const options = syncOptionsOf(session.config, { mode: flags.mode, dryRun: true, force: false });
-    const inspection = await inspect({ client: session.client, ledger }, { ...options, offline: flags.offline });
+    const inspection = await inspect({ client: session.client, ledger }, { ...options, stateKey: session.stateKey, offline: flags.offline });
     return fn({ session, ledger, inspection });
   });
 }

@@ -12,6 +12,7 @@ export async function syncAndPrint(session: Session, mode: SyncMode, print: (lin
       { client: session.client, ledger, logger: session.logger },
       {
         ...syncOptionsOf(session.config, { mode, dryRun: false, force: false }),
+        stateKey: session.stateKey,
         onResult: (result) => {
           const line = resultLine(result);
           if (line) print(line);

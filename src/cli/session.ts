@@ -4,6 +4,7 @@ import { loadConfig, type Config, type TokenSource } from '../config/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { createServiceClient, openStateLedger } from '../setup/index.js';
+import { createStateKeySource, type StateKeySource } from '../setup/state-key.js';
 
 export { ledgerPath, syncOptionsOf } from '../setup/index.js';
 
@@ -13,6 +14,8 @@ export type Session = {
   readonly configPath: string | undefined;
   readonly client: KbClient;
   readonly token: TokenSource;
+  /** The team's state key (config `state.key`), read when first needed. */
+  readonly stateKey: StateKeySource;
   readonly logger: Logger;
   /** Service settings the configuration lacks (only with `localOnly`): the client must not be used then. */
   readonly unconfigured: readonly string[];
@@ -35,8 +38,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const { config, configPath, warnings, unconfigured } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env, localOnly: options.localOnly ?? false });
   const logger = createLogger({ level: options.quiet ? 'warn' : config.log.level });
   for (const warning of warnings) logger.warn(warning);
-  const { client, token } = createServiceClient(config.service, { env, cwd: configPath ? join(configPath, '..') : cwd, logger });
-  return { config, configPath: configPath ?? undefined, client, token, logger, unconfigured };
+  const configDir = configPath ? join(configPath, '..') : cwd;
+  const { client, token } = createServiceClient(config.service, { env, cwd: configDir, logger });
+  const stateKey = createStateKeySource(config.state.key, { env, cwd: configDir });
+  return { config, configPath: configPath ?? undefined, client, token, stateKey, logger, unconfigured };
 }
 
 export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {

@@ -156,6 +156,20 @@ const SiteSchema = described(
   }),
 );
 
+const StateSchema = described(
+  "kbsync's shared state in the knowledge base (the .kbsync folder): how its records are authenticated.",
+  z.strictObject({
+    key: option(
+      "The team's state key: every record kbsync writes to the shared state is signed with it, and only records it verifies are used " +
+        '(creation ids, paths, kept sources, image URLs). Read like the token: {"env": NAME}, {"file": PATH} or {"command": COMMAND}. ' +
+        'Every machine and CI run of the team needs the same key (`kbsync init` makes one). An unset environment variable, or null, ' +
+        'means no key: the state is then unauthenticated, and kbsync uses it only where no forged record can do harm (see the README).',
+      z.nullable(TokenSourceSchema),
+      { env: 'KBSYNC_STATE_KEY' },
+    ),
+  }),
+);
+
 const LogSchema = described(
   'Logging.',
   z.strictObject({
@@ -199,6 +213,7 @@ export const ConfigSchema = described(
     images: z.prefault(ImagesSchema, {}),
     watch: z.prefault(WatchSchema, {}),
     notify: z.prefault(NotifySchema, {}),
+    state: z.prefault(StateSchema, {}),
     log: z.prefault(LogSchema, {}),
   }),
 );

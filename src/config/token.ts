@@ -25,10 +25,33 @@ export type TokenSourceOptions = {
   readonly signal?: AbortSignal;
 };
 
+/**
+ * What a secret is called in messages, the codes its problems carry and where it is configured: the
+ * access token and the state key are read the same way (env, file, command or value) and said apart.
+ */
+export type SecretWords = {
+  /** "the access token", "the state key". */
+  readonly noun: string;
+  /** "token", "state key": what the hints call it. */
+  readonly short: string;
+  /** The config key that sets the source (`service.token`, `state.key`). */
+  readonly configKey: string;
+  readonly missing: 'TOKEN_MISSING' | 'STATE_KEY_MISSING';
+  readonly invalid: 'TOKEN_INVALID' | 'STATE_KEY_INVALID';
+  readonly commandFailed: 'TOKEN_COMMAND_FAILED' | 'STATE_KEY_MISSING';
+};
+
+const TOKEN_WORDS: SecretWords = { noun: 'the access token', short: 'token', configKey: 'service.token', missing: 'TOKEN_MISSING', invalid: 'TOKEN_INVALID', commandFailed: 'TOKEN_COMMAND_FAILED' };
+
 /** The access token from the configured source; registered as a secret so no log or error shows it. */
 export function createTokenSource(config: TokenSourceConfig, options: TokenSourceOptions = {}): TokenSource {
+  return createSecretSource(config, options, TOKEN_WORDS);
+}
+
+/** A secret from the configured source, read once and cached; registered so no log or error shows it. */
+export function createSecretSource(config: TokenSourceConfig, options: TokenSourceOptions, words: SecretWords): TokenSource {
   const env = options.env ?? process.env;
-  const read = readerFor(config, env, options);
+  const read = readerFor(config, env, options, words);
   let cached: string | undefined;
   let inFlight: Promise<string> | undefined;
   const load = (): Promise<string> => {
@@ -53,36 +76,38 @@ export function createTokenSource(config: TokenSourceConfig, options: TokenSourc
 
 type Reader = (() => Promise<string>) & { description: string };
 
-function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOptions): Reader {
+function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOptions, words: SecretWords): Reader {
   if ('env' in config) {
     registerSecretVariable(config.env);
     const source = `the environment variable ${config.env}`;
-    const hint = `Set it (export ${config.env}=...), or configure service.token in sync.config.json.`;
-    return describe(source, async () => checked(env[config.env], source, hint));
+    const hint = `Set it (export ${config.env}=...), or configure ${words.configKey} in sync.config.json.`;
+    return describe(source, async () => checked(env[config.env], source, hint, words));
   }
   if ('file' in config) {
     const file = resolveUserPath(options.cwd ?? process.cwd(), config.file, env);
     const source = `the file ${file}`;
-    const hint = 'Write the token as its only content (chmod 600), or fix service.token.file.';
+    const hint = `Write the ${words.short} as its only content (chmod 600), or fix ${words.configKey}.file.`;
     return describe(source, async () => {
       let text: string;
       try {
         text = await fsp.readFile(file, 'utf8');
       } catch (error) {
-        throw new InputError('TOKEN_MISSING', `The access token cannot be read from ${source}: ${messageOf(error)}.`, { hint, cause: error });
+        throw new InputError(words.missing, `${capital(words.noun)} cannot be read from ${source}: ${messageOf(error)}.`, { hint, cause: error });
       }
-      return checked(text, source, hint);
+      return checked(text, source, hint, words);
     });
   }
   if ('command' in config) {
     const command = config.command;
-    return describe(`the command "${command}"`, () => runTokenCommand(command, env, options));
+    return describe(`the command "${command}"`, () => runTokenCommand(command, env, options, words));
   }
-  const source = 'service.token.value in the configuration';
-  return describe(source, async () => checked(config.value, source, 'Set a token source in sync.config.json.'));
+  const source = `${words.configKey}.value in the configuration`;
+  return describe(source, async () => checked(config.value, source, `Set a ${words.short} source in sync.config.json.`, words));
 }
 
-function runTokenCommand(command: string, env: Env, options: TokenSourceOptions): Promise<string> {
+const capital = (text: string): string => `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`;
+
+function runTokenCommand(command: string, env: Env, options: TokenSourceOptions, words: SecretWords): Promise<string> {
   const timeout = options.commandTimeoutMs ?? 30_000;
   const source = `the command "${command}"`;
   return new Promise((resolve, reject) => {
@@ -104,8 +129,8 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions)
           // Its stderr may echo the token or other secrets: a short, redacted part of it only.
           const detail = redactTokenLike(stderr.trim()).slice(0, 200);
           reject(
-            new InputError('TOKEN_COMMAND_FAILED', `The token command "${command}" ${why}${detail ? `: ${detail}` : ''}.`, {
-              hint: 'Run it by hand to check it prints the token, or fix service.token.command.',
+            new InputError(words.commandFailed, `The ${words.short} command "${command}" ${why}${detail ? `: ${detail}` : ''}.`, {
+              hint: `Run it by hand to check it prints the ${words.short}, or fix ${words.configKey}.command.`,
             }),
           );
           return;
@@ -113,7 +138,7 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions)
         // Like `pass show`, the token is the first line; later lines are metadata.
         const firstLine = stdout.split('\n').find((line) => line.trim() !== '') ?? '';
         try {
-          resolve(checked(firstLine, source, 'Make it print the token on its first line.'));
+          resolve(checked(firstLine, source, `Make it print the ${words.short} on its first line.`, words));
         } catch (problem) {
           reject(problem instanceof Error ? problem : new Error(String(problem)));
         }
@@ -122,14 +147,14 @@ function runTokenCommand(command: string, env: Env, options: TokenSourceOptions)
   });
 }
 
-function checked(value: string | undefined, source: string, hint: string): string {
+function checked(value: string | undefined, source: string, hint: string, words: SecretWords): string {
   const token = value?.trim() ?? '';
-  if (token === '') throw new InputError('TOKEN_MISSING', `The access token is missing: ${source} gave none (unset or empty).`, { hint });
+  if (token === '') throw new InputError(words.missing, `${capital(words.noun)} is missing: ${source} gave none (unset or empty).`, { hint });
   // A line break would let the token inject headers; other control characters are never valid.
   // eslint-disable-next-line no-control-regex -- looking for control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(token)) {
     registerSecret(token);
-    throw new InputError('TOKEN_INVALID', `The access token from ${source} holds a line break or control character, so it cannot be a token.`, { hint });
+    throw new InputError(words.invalid, `${capital(words.noun)} from ${source} holds a line break or control character, so it cannot be a ${words.short}.`, { hint });
   }
   return token;
 }

@@ -12,6 +12,7 @@ import { IdleMemory } from './idle-memory.js';
 import { LocalSource } from './local-source.js';
 import { Notifier } from './notify.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
+import { createStateKeySource, type StateKeySource } from '../setup/state-key.js';
 
 export type RuntimeContext = {
   readonly config: Config;
@@ -36,9 +37,11 @@ export class DaemonRuntime {
   readonly #local: LocalSource;
   readonly #scheduler: CycleScheduler;
   readonly #meter: CallMeter;
+  readonly #stateKey: StateKeySource;
 
-  private constructor(config: Config, client: KbClient, ledger: Ledger, local: LocalSource, scheduler: CycleScheduler, meter: CallMeter) {
+  private constructor(config: Config, client: KbClient, ledger: Ledger, local: LocalSource, scheduler: CycleScheduler, meter: CallMeter, stateKey: StateKeySource) {
     this.#config = config;
+    this.#stateKey = stateKey;
     this.#client = client;
     this.#ledger = ledger;
     this.#local = local;
@@ -49,7 +52,11 @@ export class DaemonRuntime {
   /** Opens the ledger (refusing if another kbsync holds it), starts watching, then the first full cycle. */
   static async start(context: RuntimeContext): Promise<DaemonRuntime> {
     const { config, logger } = context;
-    const { client } = createServiceClient(config.service, { env: context.env, cwd: context.configPath ? dirname(context.configPath) : context.cwd, logger });
+    const configDir = context.configPath ? dirname(context.configPath) : context.cwd;
+    const { client } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
+    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir });
+    // Read now: a key that cannot be read stops the start, not the first cycle.
+    await stateKey.get();
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
     // Every cycle reads every row's summary; a save changes one or two of them.
     ledger.documents.keepSummaries();
@@ -62,7 +69,7 @@ export class DaemonRuntime {
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
         { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
-        settingsOf(config),
+        settingsOf(config, stateKey),
       );
       const local = new LocalSource({
         root: config.root,
@@ -85,7 +92,7 @@ export class DaemonRuntime {
       await local.ready();
       scheduler.start();
       logger.info({ root: config.root, workspaceId: config.workspaceId }, `watching ${config.root}`);
-      return new DaemonRuntime(config, client, ledger, local, scheduler, meter);
+      return new DaemonRuntime(config, client, ledger, local, scheduler, meter, stateKey);
     } catch (error) {
       ledger.close();
       throw error;
@@ -99,7 +106,7 @@ export class DaemonRuntime {
   /** New timings, guards or link rewriting: no restart needed. */
   update(config: Config): void {
     this.#config = config;
-    this.#scheduler.update(settingsOf(config));
+    this.#scheduler.update(settingsOf(config, this.#stateKey));
   }
 
   /**
@@ -119,8 +126,8 @@ export class DaemonRuntime {
   }
 }
 
-function settingsOf(config: Config): SchedulerSettings {
-  return { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch };
+function settingsOf(config: Config, stateKey: StateKeySource): SchedulerSettings {
+  return { sync: { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey }, watch: config.watch };
 }
 
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {

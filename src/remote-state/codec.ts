@@ -1,181 +1,192 @@
 import { createHash } from 'node:crypto';
 import type * as Zlib from 'node:zlib';
+import { checkRecord, isId, type StateRecord } from './records.js';
+import { frame, unframe, type StateKey, type Trust } from './token.js';
+
+export type { DocRecord, FolderRecord, GoneRecord, ImageRecord, JournalRecord, RetireRecord, SharedImage, SourcesRecord, StateRecord } from './records.js';
 
 /** zlib, loaded on first use: a run that reads or writes no state (a no-op push) does not pay for it. */
 const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
 
 /**
- * How kbsync's state is written into documents of the knowledge base so that it reads back exactly: the
- * service turns Markdown into blocks and gives paragraphs back as plain text, so a record must be plain
- * text that Markdown reads as itself. A token is one letter, base64 (letters, digits, `+`, `/`; no `=`),
- * a dot and 12 hex characters of checksum: no emphasis, link, escape or line break can form from those, in
- * the middle of a one-line paragraph. Tokens are separated by single spaces, so appends can add more.
+ * What the tokens of kbsync's state hold (see token.ts for how a token is framed and signed). An index
+ * token (`k`) holds a deflated batch of records with what orders them: the writer's id and its hybrid
+ * logical clock (see clock.ts), so the fold gives the same state however writers, compactions and crashes
+ * interleave their tokens. A sources token (`s`) holds one chunk of a file's deflated source.
  *
- * Each token holds a deflated JSON batch of records (index) or one chunk of a file's source (sources),
- * and its checksum is verified on read: a token altered by hand is found, never trusted.
+ * Everything read is bounded: a token inflates to at most a megabyte, a source to at most a megabyte and
+ * must hash to the hash it is filed under, and a record that fails its check (records.ts) is dropped.
  */
 
-/** One synced file, as the last run that synced it saw it. */
-export type DocRecord = {
-  readonly t: 'doc';
-  /** The file's path, relative to the synced root. */
-  readonly p: string;
-  /** The document's docKey (also its node id in the tree). */
-  readonly k: string;
-  /** The creation nodeId, which alone deletes the document and manages its members; null when unknown. */
-  readonly n: string | null;
-  /** sha256 of the file text last synced (the source kept in the sources documents). */
-  readonly h: string;
-  /** What the document's blocks said right after that sync (kbsync's blocks hash). */
-  readonly rb: string;
-  /** The document's modifiedTime as last listed ('' when not listed since kbsync wrote it). */
-  readonly m: string;
-  /** 1: `m`'s minute was not over when it was taken, so an edit later in that minute may not show in it: read before trusting it. */
-  readonly r?: 1;
-  /** How the document came to be linked (see the ledger's origin). */
-  readonly o: 'created' | 'create-answer-lost' | 'linked' | 'pulled';
-  /** Members kbsync applied from front matter. */
-  readonly mem?: readonly { readonly userId: string; readonly role: string }[];
-  /** The images the document was last sent with (path or diagram language, content key, URL): a changed image is sent again. */
-  readonly im?: readonly SharedImage[];
-  /**
-   * 1: the document holds more than this source says (a colleague's edit taken in from the service's plain
-   * reading): another machine must not take the source for the document's exact Markdown.
-   */
-  readonly l?: 1;
-  /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
-  readonly a?: number;
-};
+/** Who wrote a batch, and when by its clock: records are ordered by (clock, writer, place in the batch). */
+export type Stamp = { readonly w: string; readonly c: number };
 
-/** One image of a document, as every machine may check it (no stat: that is one machine's). */
-export type SharedImage = { readonly p: string; readonly h: string; readonly u: string; readonly d?: 1 };
-
-/** An image uploaded once, for every machine: its content key and its URL. */
-export type ImageRecord = { readonly t: 'img'; readonly k: string; readonly u: string };
-
-/** A file's record ends: deleted, or moved to another path (whose own record follows). */
-export type GoneRecord = { readonly t: 'gone'; readonly p: string; readonly k: string };
-
-/** A folder kbsync created (or found) for a local folder. */
-export type FolderRecord = { readonly t: 'dir'; readonly p: string; readonly tn: string; readonly n: string | null };
-
-/** A state document's own creation ids: any machine may then delete it when the state is compacted. */
-export type JournalRecord = { readonly t: 'journal'; readonly k: string; readonly n: string };
-
-/** Documents of a family numbered below `below` are superseded (a rewrite of the state): never read again. */
-export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
-
-export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | ResetRecord | ImageRecord;
+/** A record with its place in the order of all records. */
+export type Stamped = { readonly record: StateRecord; readonly c: number; readonly w: string; readonly i: number };
 
 /** One piece of one file's source (a file's deflated text may be split over several tokens). */
 export type SourceChunk = { readonly h: string; readonly i: number; readonly of: number; readonly data: Buffer };
 
 const INDEX = 'k';
 const SOURCE = 's';
-const CHECK_CHARS = 12;
+/** Most bytes one index token or one file's source may inflate to: a "zip bomb" costs no more. */
+export const MAX_INFLATED_BYTES = 1024 * 1024;
+const MAX_RECORDS_PER_TOKEN = 20_000;
+const MAX_CHUNKS = 64;
+/** Token places per document in the order of legacy tokens (a document holds far fewer). */
+const LEGACY_PLACES = 100_000;
 
-const base64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
-const check = (body: string): string => createHash('sha256').update(body).digest('hex').slice(0, CHECK_CHARS);
-
-function token(kind: string, bytes: Buffer): string {
-  const body = `${kind}${base64(bytes)}`;
-  return `${body}.${check(body)}`;
-}
-
-/** A batch of index records as one token. */
-export function encodeRecords(records: readonly StateRecord[]): string {
-  return token(INDEX, zlib().deflateRawSync(Buffer.from(JSON.stringify(records), 'utf8')));
+/** A batch of index records as one token. `@` on a record (a compaction's copy) keeps the stamp it was first written with. */
+export function encodeRecords(records: readonly (StateRecord & { readonly '@'?: readonly [number, string, number] })[], stamp: Stamp, key?: StateKey): string {
+  return frame(INDEX, zlib().deflateRawSync(Buffer.from(JSON.stringify({ w: stamp.w, c: stamp.c, r: records }), 'utf8')), key);
 }
 
 /** A file's source as tokens of at most `chunkBytes` compressed bytes each. */
-export function encodeSource(hash: string, text: string, chunkBytes = 24_000): string[] {
+export function encodeSource(hash: string, text: string, key?: StateKey, chunkBytes = 24_000): string[] {
   const packed = zlib().deflateRawSync(Buffer.from(text, 'utf8'));
   const count = Math.max(1, Math.ceil(packed.length / chunkBytes));
   return Array.from({ length: count }, (_, i) => {
     const header = Buffer.from(`${JSON.stringify({ h: hash, i, of: count })}\n`, 'utf8');
-    return token(SOURCE, Buffer.concat([header, packed.subarray(i * chunkBytes, (i + 1) * chunkBytes)]));
+    return frame(SOURCE, Buffer.concat([header, packed.subarray(i * chunkBytes, (i + 1) * chunkBytes)]), key);
   });
 }
 
+/** An index token, read. */
+export type IndexToken = { readonly token: string; readonly records: readonly Stamped[]; readonly dropped: number };
+
 export type Decoded = {
-  readonly records: StateRecord[];
+  readonly index: IndexToken[];
   readonly chunks: SourceChunk[];
-  /** Tokens that failed their checksum or could not be read: the text was changed by someone else. */
-  readonly damaged: string[];
+  /** Whole tokens this reader cannot trust: unsigned or signed with another key (with a key); they are not used. */
+  readonly unverified: number;
+  /** Tokens that are not whole, not kbsync's, or do not read: someone else's text. */
+  readonly damaged: number;
+  /** Records that failed their check (records.ts), in tokens otherwise read. */
+  readonly dropped: number;
 };
 
-/** Reads the tokens of a state document's text (its paragraphs joined by spaces). */
-export function decodeTokens(text: string): Decoded {
-  const out: Decoded = { records: [], chunks: [], damaged: [] };
+/**
+ * Reads the tokens of a state document's text (its paragraphs joined by spaces). With a key, only the
+ * tokens it verifies are used; without one, every whole token is (and nothing read is authenticated).
+ * `order` places legacy tokens, which carry no clock, in the order they sit.
+ */
+export function decodeTokens(text: string, key: StateKey | undefined, order = 0): Decoded {
+  const out = { index: [] as IndexToken[], chunks: [] as SourceChunk[], unverified: 0, damaged: 0, dropped: 0 };
+  let position = 0;
   for (const raw of text.split(/\s+/)) {
     if (raw === '') continue;
-    const dot = raw.lastIndexOf('.');
-    const body = dot > 0 ? raw.slice(0, dot) : raw;
-    if (dot < 0 || raw.slice(dot + 1) !== check(body)) {
-      out.damaged.push(raw);
+    position += 1;
+    const framed = unframe(raw, key);
+    if (framed.trust === 'damaged') {
+      out.damaged += 1;
+      continue;
+    }
+    if (!usable(framed.trust, key)) {
+      out.unverified += 1;
       continue;
     }
     try {
-      const bytes = Buffer.from(body.slice(1), 'base64');
-      if (body[0] === INDEX) out.records.push(...parseRecords(zlib().inflateRawSync(bytes).toString('utf8')));
-      else if (body[0] === SOURCE) out.chunks.push(parseChunk(bytes));
-      else out.damaged.push(raw);
+      if (framed.kind === INDEX) {
+        const token = indexToken(raw, zlib().inflateRawSync(framed.bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'), order * LEGACY_PLACES + position);
+        out.index.push(token);
+        out.dropped += token.dropped;
+      } else if (framed.kind === SOURCE) out.chunks.push(parseChunk(framed.bytes));
+      else out.damaged += 1;
     } catch {
-      out.damaged.push(raw);
+      out.damaged += 1;
     }
   }
   return out;
 }
 
-function parseRecords(json: string): StateRecord[] {
+// Without a key nothing can be checked: every whole token is read (and the state counts as unauthenticated).
+const usable = (trust: Trust, key: StateKey | undefined): boolean => (key ? trust === 'verified' : true);
+
+/** A batch: `{ w, c, r }` (or, written by kbsync before records carried a clock, a bare list ordered by `legacy`). */
+function indexToken(token: string, json: string, legacy: number): IndexToken {
   const value: unknown = JSON.parse(json);
-  if (!Array.isArray(value) || !value.every(isRecord)) throw new Error('not a list of state records');
-  return value;
+  const batch = Array.isArray(value) ? { w: '', c: 0, r: value } : (value as { w?: unknown; c?: unknown; r?: unknown });
+  if (!Array.isArray(batch.r) || batch.r.length > MAX_RECORDS_PER_TOKEN || !isClock(batch.c) || !(batch.w === '' || isId(batch.w))) throw new Error('not a batch of state records');
+  const w = batch.w as string;
+  const c = batch.c as number;
+  const records: Stamped[] = [];
+  let dropped = 0;
+  for (const [i, raw] of batch.r.entries()) {
+    const { '@': at, ...rest } = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const record = checkRecord(rest);
+    const stamp = at === undefined ? { c, w, i: c === 0 ? legacy * MAX_RECORDS_PER_TOKEN + i : i } : stampOf(at);
+    if (!record || !stamp) dropped += 1;
+    else records.push({ record, ...stamp });
+  }
+  return { token, records, dropped };
+}
+
+const isClock = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+function stampOf(value: unknown): { c: number; w: string; i: number } | undefined {
+  if (!Array.isArray(value) || value.length !== 3) return undefined;
+  const [c, w, i] = value as unknown[];
+  return isClock(c) && (w === '' || isId(w)) && isClock(i) ? { c, w: w as string, i } : undefined;
 }
 
 function parseChunk(bytes: Buffer): SourceChunk {
   const newline = bytes.indexOf(0x0a);
+  if (newline < 0 || newline > 200) throw new Error('not a source chunk');
   const header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as { h?: unknown; i?: unknown; of?: unknown };
-  if (typeof header.h !== 'string' || !Number.isInteger(header.i) || !Number.isInteger(header.of)) throw new Error('not a source chunk');
-  return { h: header.h, i: header.i as number, of: header.of as number, data: bytes.subarray(newline + 1) };
+  const { h, i, of } = header;
+  if (typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h) || !Number.isInteger(i) || !Number.isInteger(of)) throw new Error('not a source chunk');
+  if ((of as number) < 1 || (of as number) > MAX_CHUNKS || (i as number) < 0 || (i as number) >= (of as number)) throw new Error('not a source chunk');
+  return { h, i: i as number, of: of as number, data: bytes.subarray(newline + 1) };
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isNullableString = (value: unknown): boolean => value === null || isString(value);
-const ORIGINS = new Set(['created', 'create-answer-lost', 'linked', 'pulled']);
-
-function isRecord(value: unknown): value is StateRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
-  switch (r['t']) {
-    case 'doc':
-      return (
-        isString(r['p']) && isString(r['k']) && isNullableString(r['n']) && isString(r['h']) && isString(r['rb']) && isString(r['m']) && ORIGINS.has(String(r['o'])) && (r['im'] === undefined || isImageList(r['im']))
-      );
-    case 'img':
-      return isString(r['k']) && isString(r['u']);
-    case 'gone':
-      return isString(r['p']) && isString(r['k']);
-    case 'dir':
-      return isString(r['p']) && isString(r['tn']) && isNullableString(r['n']);
-    case 'journal':
-      return isString(r['k']) && isString(r['n']);
-    case 'reset':
-      return (r['family'] === 'state' || r['family'] === 'sources') && Number.isInteger(r['below']);
-    default:
-      return false;
-  }
-}
-
-const isImageList = (value: unknown): boolean =>
-  Array.isArray(value) && value.every((image: unknown) => typeof image === 'object' && image !== null && isString((image as SharedImage).p) && isString((image as SharedImage).h) && isString((image as SharedImage).u));
-
-/** A file's source from its chunks, or undefined while a chunk is missing. */
+/**
+ * A file's source from its chunks, or undefined while a chunk is missing or when the chunks do not make
+ * the text their hash names (a forged or mixed-up source is never used). Several chunks for one place
+ * (a copy, or someone else's forged one) are each tried, within a bound: only the genuine ones hash right.
+ */
 export function joinSource(chunks: readonly SourceChunk[]): string | undefined {
-  const of = chunks[0]?.of;
-  if (of === undefined) return undefined;
-  const parts: (Buffer | undefined)[] = Array.from({ length: of });
-  for (const chunk of chunks) if (chunk.of === of) parts[chunk.i] = chunk.data;
-  if (parts.some((part) => part === undefined)) return undefined;
-  return zlib().inflateRawSync(Buffer.concat(parts as Buffer[])).toString('utf8');
+  const first = chunks[0];
+  if (first === undefined) return undefined;
+  const hash = first.h;
+  for (const of of new Set(chunks.map((chunk) => chunk.of))) {
+    const places: Buffer[][] = Array.from({ length: of }, () => []);
+    for (const chunk of chunks) {
+      const place = places[chunk.i];
+      if (chunk.of === of && chunk.h === hash && place && !place.some((data) => data.equals(chunk.data))) place.push(chunk.data);
+    }
+    if (places.some((place) => place.length === 0)) continue;
+    for (const parts of assemblies(places, MAX_ASSEMBLIES)) {
+      const text = inflated(Buffer.concat(parts));
+      if (text !== undefined && createHash('sha256').update(text).digest('hex') === hash) return text;
+    }
+  }
+  return undefined;
+}
+
+/** Assemblies of a source tried before it counts as not kept (each costs an inflate of up to a megabyte). */
+const MAX_ASSEMBLIES = 8;
+
+/** One part from each place, in order: the first choices first, at most `max` of them. */
+function* assemblies(places: readonly (readonly Buffer[])[], max: number): Generator<Buffer[]> {
+  let made = 0;
+  const choose = function* (at: number, chosen: Buffer[]): Generator<Buffer[]> {
+    if (at === places.length) {
+      made += 1;
+      yield chosen;
+      return;
+    }
+    for (const part of places[at] ?? []) {
+      if (made >= max) return;
+      yield* choose(at + 1, [...chosen, part]);
+    }
+  };
+  yield* choose(0, []);
+}
+
+function inflated(bytes: Buffer): string | undefined {
+  try {
+    return zlib().inflateRawSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,10 @@
-import type { DocRecord, StateRecord } from './codec.js';
+import type { Stamped } from './codec.js';
+import type { DocRecord, StateRecord } from './records.js';
 
-/** What the knowledge base remembers of one synced file. */
-export type StateEntry = Omit<DocRecord, 't'>;
+/** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
+export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
 
-/** The state after reading every record, oldest first: later records win, ids once learnt are kept. */
+/** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
   /** path → the file's entry. */
   readonly entries: ReadonlyMap<string, StateEntry>;
@@ -15,34 +16,54 @@ export type SharedState = {
   readonly journals: ReadonlyMap<string, string>;
   /** Image content key → the URL it was uploaded to (by any machine). */
   readonly images: ReadonlyMap<string, string>;
+  /** State documents a compaction retired → the clock of the (first) retirement. */
+  readonly retired: ReadonlyMap<string, number>;
+  /** Source hash → the sources documents holding it. */
+  readonly sourceDocs: ReadonlyMap<string, readonly string[]>;
+  /** The records the state consists of, each with its stamp: what a compaction writes (see liveRecords). */
+  readonly live: readonly Stamped[];
+  /** The highest clock among the records. */
+  readonly clock: number;
 };
 
-export const EMPTY_STATE: SharedState = { entries: new Map(), nodeIds: new Map(), folders: new Map(), journals: new Map(), images: new Map() };
+export const EMPTY_STATE: SharedState = foldState([]);
+
+/** The order of all records: by clock, then writer, then place in the batch. */
+export function byStamp(a: Stamped, b: Stamped): number {
+  return a.c - b.c || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0) || a.i - b.i;
+}
 
 /**
- * Folds records in the order they were written. Writers append without reading first (the service has no
- * conditional write), so the fold must give the same answer however their records interleave: a path's
- * latest record wins, a document is at one path only, and a creation nodeId is never lost to a record
- * from a machine that did not know it.
+ * Folds records in the order of their stamps, so the answer is the same however they were interleaved in
+ * the documents: a path's latest record wins, a document is at one path only, a creation nodeId is never
+ * lost to a record from a machine that did not know it, and a `gone` ends only its own document at its path.
  */
-export function foldState(records: Iterable<StateRecord>): SharedState {
+export function foldState(records: readonly Stamped[]): SharedState {
   const entries = new Map<string, StateEntry>();
   const pathOfDoc = new Map<string, string>();
-  const nodeIds = new Map<string, string>();
-  const folders = new Map<string, { tn: string; n: string | null }>();
-  const journals = new Map<string, string>();
-  const images = new Map<string, string>();
-  for (const record of records) {
+  const nodeIds = new Map<string, Stamped>();
+  const folders = new Map<string, Stamped>();
+  const journals = new Map<string, Stamped>();
+  const images = new Map<string, Stamped>();
+  const retired = new Map<string, Stamped>();
+  const sources = new Map<string, Stamped>();
+  const history: History = { byPath: new Map(), byDoc: new Map(), gone: new Map() };
+  let clock = 0;
+  for (const stamped of [...records].sort(byStamp)) {
+    const { record } = stamped;
+    clock = Math.max(clock, stamped.c);
     switch (record.t) {
       case 'doc': {
         const { t: _t, ...entry } = record;
-        if (entry.n !== null) nodeIds.set(entry.k, entry.n);
+        if (entry.n !== null && !nodeIds.has(entry.k)) nodeIds.set(entry.k, stamped);
         const previous = pathOfDoc.get(entry.k);
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
         if (displaced && displaced.k !== entry.k) pathOfDoc.delete(displaced.k);
-        entries.set(entry.p, { ...entry, n: entry.n ?? nodeIds.get(entry.k) ?? null });
+        entries.set(entry.p, { ...entry, c: stamped.c, w: stamped.w });
         pathOfDoc.set(entry.k, entry.p);
+        history.byPath.set(entry.p, stamped);
+        history.byDoc.set(entry.k, stamped);
         break;
       }
       case 'gone':
@@ -50,33 +71,80 @@ export function foldState(records: Iterable<StateRecord>): SharedState {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
         }
+        history.gone.set(`${record.k}\0${record.p}`, stamped);
         break;
-      case 'dir':
-        folders.set(record.p, { tn: record.tn, n: record.n ?? folders.get(record.p)?.n ?? null });
+      case 'dir': {
+        // A record that does not know the folder's creation id keeps the one learnt before.
+        const known = (folders.get(record.p)?.record as typeof record | undefined)?.n ?? null;
+        folders.set(record.p, record.n === null && known !== null ? { ...stamped, record: { ...record, n: known } } : stamped);
         break;
+      }
       case 'journal':
-        journals.set(record.k, record.n);
+        journals.set(record.k, stamped);
         break;
       case 'img':
         // The same content may have been uploaded twice (two machines at once): either URL shows it; the first stays.
-        if (!images.has(record.k)) images.set(record.k, record.u);
+        if (!images.has(record.k)) images.set(record.k, stamped);
+        break;
+      case 'retire':
+        for (const docKey of record.docs) if (!retired.has(docKey)) retired.set(docKey, stamped);
+        break;
+      case 'src':
+        sources.set(`${record.d}\0${record.h.join(',')}`, stamped);
         break;
       case 'reset':
-        // Read before folding (see RemoteStateStore): which documents count at all.
+        // Written by kbsync before compactions retired documents: it never disables anything now.
         break;
     }
   }
-  // A nodeId learnt after the entry was written (another machine's record) fills it in.
-  for (const [path, entry] of entries) if (entry.n === null && nodeIds.has(entry.k)) entries.set(path, { ...entry, n: nodeIds.get(entry.k) ?? null });
-  return { entries, nodeIds, folders, journals, images };
+  const nodeIdOf = (k: string): string | null => (nodeIds.get(k)?.record as DocRecord | undefined)?.n ?? null;
+  // A nodeId learnt from another record of the document (another machine's) fills the entry in.
+  for (const [path, entry] of entries) if (entry.n === null && nodeIds.has(entry.k)) entries.set(path, { ...entry, n: nodeIdOf(entry.k) });
+  return {
+    entries,
+    nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
+    folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
+    journals: new Map([...journals].map(([k, s]) => [k, (s.record as { n: string }).n])),
+    images: new Map([...images].map(([k, s]) => [k, (s.record as { u: string }).u])),
+    retired: new Map([...retired].map(([k, s]) => [k, s.c])),
+    sourceDocs: sourceDocsOf(sources.values()),
+    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf), ...history.gone.values(), ...images.values(), ...sources.values()],
+    clock,
+  };
 }
 
-/** The records that say everything `state` knows: what a compaction writes. */
-export function recordsOf(state: SharedState): StateRecord[] {
-  return [
-    ...[...state.journals].map(([k, n]): StateRecord => ({ t: 'journal', k, n })),
-    ...[...state.folders].map(([p, f]): StateRecord => ({ t: 'dir', p, tn: f.tn, n: f.n })),
-    ...[...state.entries.values()].map((entry): StateRecord => ({ t: 'doc', ...entry })),
-    ...[...state.images].map(([k, u]): StateRecord => ({ t: 'img', k, u })),
-  ];
+/** The latest doc record of each path and of each document, and the latest `gone` of each document at each path. */
+type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<string, Stamped>; readonly gone: Map<string, Stamped> };
+
+/**
+ * The doc records a compaction keeps, each with its original stamp and the creation id learnt from any
+ * record: the latest of each path and of each document. Those are exactly the records a record appended
+ * later (with any stamp) can meet in the fold: every other one was overtaken both at its path and for its
+ * document. So the compacted state folds, with whatever comes later, to what the whole history would.
+ */
+function docRecords(history: History, nodeIdOf: (k: string) => string | null): Stamped[] {
+  const kept = new Set([...history.byPath.values(), ...history.byDoc.values()]);
+  return [...kept].map((stamped) => {
+    const record = stamped.record as DocRecord;
+    const n = record.n ?? nodeIdOf(record.k);
+    return n === record.n ? stamped : { ...stamped, record: { ...record, n } };
+  });
 }
+
+function retirementsOf(retired: ReadonlyMap<string, Stamped>): Stamped[] {
+  const byRecord = new Map<Stamped, string[]>();
+  for (const [docKey, stamped] of retired) byRecord.set(stamped, [...(byRecord.get(stamped) ?? []), docKey]);
+  return [...byRecord].map(([stamped, docs]) => ({ ...stamped, record: { t: 'retire', docs } }));
+}
+
+function sourceDocsOf(records: Iterable<Stamped>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { record } of records) {
+    if (record.t !== 'src') continue;
+    for (const hash of record.h) out.set(hash, [...(out.get(hash) ?? []), record.d]);
+  }
+  return out;
+}
+
+/** The records of a state, for writing it anew: what `kbsync state rewrite` keeps of the old one. */
+export const recordsOf = (state: SharedState): StateRecord[] => state.live.map((stamped) => stamped.record);

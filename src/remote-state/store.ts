@@ -1,90 +1,127 @@
 import { isConflict, isNotFound, isOutcomeUnknown, type KbClient, type RemoteNode } from '../api/index.js';
 import { SafetyError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Block } from '../model/blocks.js';
-import { asCreationNodeId, type BlockId, type DocKey, type TreeNodeId, type WorkspaceId } from '../model/ids.js';
-import { decodeTokens, encodeRecords, encodeSource, joinSource, type SourceChunk, type StateRecord } from './codec.js';
+import type { BlockId, DocKey, TreeNodeId, WorkspaceId } from '../model/ids.js';
+import { WriterClock } from './clock.js';
+import { decodeTokens, encodeRecords, encodeSource, joinSource, type IndexToken, type SourceChunk, type Stamped } from './codec.js';
+import { bySeq, dataOf, DOC_CHARS, NOTES, newTitle, parseTitle, STATE_FOLDER, stateDocOf, type Family, type StateDoc } from './documents.js';
+import { emptyJunk, type StateJunk } from './junk.js';
+import type { StateRecord } from './records.js';
 import { foldState, type SharedState } from './state.js';
+import type { StateKey } from './token.js';
 
-/** The folder, under the synced root, that holds kbsync's state documents. */
-export const STATE_FOLDER = '.kbsync';
+export { STATE_FOLDER, DOC_CHARS, type Family, type StateDoc } from './documents.js';
 
-/** Index documents hold the records every run reads; sources documents the files' text, read only when needed. */
-export type Family = 'state' | 'sources';
+/**
+ * How long a retired state document stays (and is read) before a compaction deletes it: see compaction.ts.
+ * `KBSYNC_STATE_GRACE_MS` (for tests, like KBSYNC_CRASH_AT) shortens it, so a randomized run sees whole
+ * compactions; writers then confirm their target more often (within half of it).
+ */
+export const GRACE_MS = graceMs(process.env['KBSYNC_STATE_GRACE_MS']);
 
-/** Characters of tokens per state document: under the 50,000 the service takes in one overwrite, with the note. */
-export const DOC_CHARS = 45_000;
-/** Room a new index document keeps for its own creation ids beside the tokens it starts with. */
-const JOURNAL_ROOM = 200;
+function graceMs(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n >= 1_000 && n <= 600_000 ? n : 600_000;
+}
+/** Most index documents one run reads (a compacted state of 20,000 files needs about 60), and sources documents. */
+export const MAX_DOCS_READ = 96;
+/** Most characters read from one state document: kbsync writes at most 50,000 (the service takes no more in one overwrite). */
+const MAX_DOC_CHARS = 100_000;
+/** Documents in a row holding nothing kbsync wrote after which a run reads no more of the state folder. */
+const MAX_JUNK_DOCS = 8;
+/** Most records one run folds. */
+const MAX_RECORDS = 400_000;
 
-const NOTES: Record<Family, string> = {
-  state:
-    "kbsync state (index): this document records which file of the synced folder is which document, so that every workstation and CI run syncs this folder the same way and never duplicates a document. kbsync writes it; do not edit, move or delete it. If kbsync reports it damaged, see 'Remote state' in kbsync's README.",
-  sources:
-    "kbsync state (sources): this document keeps the Markdown of each synced file as last synced, so that another workstation gets the files back exactly and merges against the right text. kbsync writes it; do not edit, move or delete it. If kbsync reports it damaged, see 'Remote state' in kbsync's README.",
+/** Where the last run appended, per family, and when it last confirmed that document the newest: kept in the ledger. */
+export type TargetCache = {
+  read(): readonly CachedTarget[] | undefined;
+  write(docs: readonly CachedTarget[]): void;
+  /** The state folder the last run found. */
+  readonly folder?: { read(): string | undefined; write(id: string): void };
 };
-
-/** Where the last run appended, per family: kept in the ledger so the next run's append needs no lookup. */
-export type TargetCache = { read(): readonly StateDoc[] | undefined; write(docs: readonly StateDoc[]): void };
-
-/** A state document as last read or written: where the next append goes, and how full it is. */
-export type StateDoc = {
-  readonly family: Family;
-  readonly seq: number;
-  readonly docKey: DocKey;
-  readonly title: string;
-  /** The paragraph appends go to. */
-  readonly dataBlockId: BlockId | undefined;
-  readonly chars: number;
-  /** As listed ('' when not listed: made or read by this run). */
-  readonly modifiedTime?: string;
-};
+export type CachedTarget = StateDoc & { readonly confirmedAt: number };
 
 export type LoadedState = {
   readonly state: SharedState;
+  /** The state documents that count (index documents read, sources documents listed). */
   readonly docs: readonly StateDoc[];
-  /** Characters of every index token, for the compaction rule and `kbsync status`. */
+  /** Characters of every index document read, for the compaction rule and `kbsync state`. */
   readonly chars: number;
+  /** What was found that is not kbsync's, or could not be trusted: not used, counted. */
+  readonly junk: StateJunk;
+  /** Read with the team's key: every record used was verified. */
+  readonly authenticated: boolean;
+  /** Each index document's records as read (docKey → records): what a compaction finds in the documents it keeps. */
+  readonly records: ReadonlyMap<string, readonly Stamped[]>;
 };
 
-const TITLE = /^kbsync-(state|sources)-(\d{6})$/;
-export const titleFor = (family: Family, seq: number): string => `kbsync-${family}-${String(seq).padStart(6, '0')}`;
+/** A source to keep: the file's text under its sha256. */
+export type Source = { readonly hash: string; readonly text: string };
 
 /**
  * kbsync's record in the knowledge base: which file is which document, the creation ids the service gives
- * only once, and the Markdown last synced. Every run that lists the service reads the index documents;
- * writes are appends (the service applies them in order, so concurrent writers do not overwrite each
- * other) into the newest document, and a new document when it is full. The sources documents are read
- * only when a file's text is needed (a clone, a merge).
+ * only once, and the Markdown last synced. Every run that needs it reads the index documents; writes are
+ * appends of signed, stamped tokens into the newest document, and new documents when it is full. Records
+ * are ordered by their stamps (clock.ts), not by where they sit, and a record read from here is checked
+ * (records.ts) and, with the team's key, verified (token.ts) before anything uses it; anything else is
+ * junk, counted and left alone. The sources documents are read only when a file's text is needed.
  */
 export class RemoteStateStore {
   readonly #client: KbClient;
   readonly #workspaceId: WorkspaceId;
   readonly #rootId: TreeNodeId;
   readonly #logger: Logger;
+  readonly #key: StateKey | undefined;
+  readonly clock: WriterClock;
+  readonly #cache: TargetCache | undefined;
+  readonly #now: () => number;
+  readonly #docChars: number;
   #folderId: TreeNodeId | undefined;
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
   #docs: StateDoc[] | undefined;
+  #listedAt = 0;
   #foreign: string[] = [];
-  #sourcesCache: Map<string, string> | undefined;
-  /** Documents numbered below these were superseded by a rewrite (see #readIndex). */
-  #below = { state: 0, sources: 0 };
+  #loaded: LoadedState | undefined;
+  #loading: Promise<LoadedState> | undefined;
+  #sources = new Map<string, SourceChunk[]>();
+  /** Sources documents read (or being read) this run: concurrent asks share one read. */
+  #sourcesRead = new Map<string, Promise<void>>();
+  /** Documents this writer made this run: appends may go to them before any state lists them. */
+  readonly #made = new Map<string, string | null>();
 
-  readonly #cache: TargetCache | undefined;
-
-  constructor(deps: { readonly client: KbClient; readonly workspaceId: WorkspaceId; readonly rootId: TreeNodeId; readonly logger: Logger; readonly cache?: TargetCache }) {
+  constructor(deps: {
+    readonly client: KbClient;
+    readonly workspaceId: WorkspaceId;
+    readonly rootId: TreeNodeId;
+    readonly logger: Logger;
+    readonly cache?: TargetCache;
+    /** The team's state key: tokens are signed with it, and only tokens it verifies are used. */
+    readonly key?: StateKey;
+    readonly clock?: WriterClock;
+    readonly now?: () => number;
+    /** Characters of tokens a state document takes before a new one starts (tests make it small). */
+    readonly docChars?: number;
+  }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
     this.#rootId = deps.rootId;
     this.#logger = deps.logger;
     this.#cache = deps.cache;
+    this.#key = deps.key;
+    this.#now = deps.now ?? Date.now;
+    this.#docChars = deps.docChars ?? DOC_CHARS;
+    this.clock = deps.clock ?? new WriterClock({ now: this.#now });
   }
 
-  /** The state documents (listed, not read): where the state lives and how much of it there is. */
+  /** Whether this machine holds the team's key (records are then verified). */
+  get authenticated(): boolean {
+    return this.#key !== undefined;
+  }
+
+  /** The state documents that count (listed, not read): where the state lives and how much of it there is. */
   async documents(): Promise<readonly StateDoc[]> {
-    const below = this.#below;
-    return (await this.#listDocs()).filter((doc) => doc.seq >= below[doc.family]);
+    return (await this.#listDocs()).filter((doc) => this.#trusted(doc));
   }
 
   /**
@@ -107,138 +144,239 @@ export class RemoteStateStore {
     this.#searched = true;
   }
 
+  /** The state as this run last read it (undefined: not read). */
+  get loaded(): LoadedState | undefined {
+    return this.#loaded;
+  }
+
   /**
-   * Reads every index document and folds its records. A token that fails its checksum (the text was
-   * edited) refuses the run: a damaged state is never trusted, and never the cause of a deletion.
+   * Reads the index documents and folds their records. Nothing someone else put there stops the run: a
+   * token that is not whole, not verified (with a key) or not a valid record is left out and counted.
    */
   async load(): Promise<LoadedState> {
-    const index = await this.#readIndex();
-    if (index.damaged.length > 0) throw damagedError(index.damaged);
-    return { state: foldState(index.records), docs: index.docs, chars: index.chars };
-  }
-
-  /** Everything the index says, damaged documents named rather than refused: for `kbsync state`. */
-  async inspect(): Promise<LoadedState & { readonly damaged: readonly string[] }> {
-    const index = await this.#readIndex();
-    return { state: foldState(index.records), docs: index.docs, chars: index.chars, damaged: index.damaged };
-  }
-
-  /**
-   * Reads every index document. A rewrite of the state (`kbsync state rewrite`) leaves a reset record: the
-   * documents it superseded are skipped, damaged or not.
-   */
-  async #readIndex(): Promise<{ records: StateRecord[]; damaged: string[]; docs: StateDoc[]; chars: number }> {
-    const read: (StateDoc & { decoded?: ReturnType<typeof decodeTokens>; text: string })[] = [];
-    for (const doc of await this.#listDocs()) {
-      if (doc.family !== 'state') {
-        read.push({ ...doc, text: '' });
+    const listed = await this.#listDocs(true);
+    if (!this.#key) refuseWithoutKey(listed);
+    const junk = emptyJunk();
+    const index = listed.filter((doc) => doc.family === 'state');
+    const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
+    const seen = new Set<string>();
+    const stamped: Stamped[] = [];
+    const records = new Map<string, Stamped[]>();
+    const docs: StateDoc[] = [];
+    const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
+    let chars = 0;
+    let junkInARow = 0;
+    // The newest first: a state larger than a run reads is one whose oldest documents are left; and after a
+    // few documents in a row that hold nothing kbsync wrote (a colleague's junk), the rest are left. Both said.
+    for (const doc of [...readable].sort(newestFirst)) {
+      if (docs.length >= MAX_DOCS_READ || junkInARow >= MAX_JUNK_DOCS) {
+        junk.unreadDocs += 1;
         continue;
       }
-      const { text, dataBlockId } = dataOf(await this.#client.readBlocks(doc.docKey));
-      read.push({ ...doc, dataBlockId, chars: text.length, text, decoded: decodeTokens(text) });
+      const { text, dataBlockId } = await this.#read(doc, junk);
+      const decoded = decodeTokens(text, this.#key, doc.seq);
+      junkInARow = decoded.index.length + decoded.chunks.length === 0 ? junkInARow + 1 : 0;
+      let dropped = decoded.dropped;
+      records.set(doc.docKey, decoded.index.flatMap((token) => token.records));
+      for (const token of decoded.index) {
+        if (seen.has(token.token)) continue;
+        seen.add(token.token);
+        if (stamped.length + token.records.length > MAX_RECORDS) dropped += token.records.length;
+        else stamped.push(...token.records);
+      }
+      found.push({ doc, unverified: decoded.unverified, damaged: decoded.damaged, dropped });
+      chars += text.length;
+      docs.push({ ...doc, dataBlockId, chars: text.length });
     }
-    const below = { state: 0, sources: 0 };
-    for (const doc of read) {
-      for (const record of doc.decoded?.records ?? []) if (record.t === 'reset') below[record.family] = Math.max(below[record.family], record.below);
+    docs.sort(bySeq);
+    const state = foldState(stamped);
+    this.clock.observe(state.clock);
+    // What a retired document holds is on its way out (its good tokens are copied on): not said again.
+    for (const { doc, unverified, damaged, dropped } of found) {
+      if (state.retired.has(doc.docKey) || unverified + damaged + dropped === 0) continue;
+      junk.unverifiedTokens += unverified;
+      junk.damagedTokens += damaged;
+      junk.droppedRecords += dropped;
+      junk.docs.push(doc.title);
     }
-    this.#below = below;
-    const live = read.filter((doc) => doc.seq >= below[doc.family]);
-    const damaged = live.flatMap((doc) => {
-      const bad = (doc.decoded?.damaged.length ?? 0) + (doc.decoded?.chunks.length ?? 0);
-      return bad > 0 ? [`${doc.title} (${bad} damaged piece(s))`] : [];
-    });
-    const strip = ({ decoded: _decoded, text: _text, ...doc }: (typeof read)[number]): StateDoc => doc;
-    // Every document stays known (a new one must not take a superseded one's number); only the live ones count.
-    this.#docs = read.map(strip);
-    const docs = live.map(strip);
-    return { records: live.flatMap((doc) => doc.decoded?.records ?? []), damaged, docs, chars: live.reduce((sum, doc) => sum + doc.text.length, 0) };
+    const sources = listed.filter((doc) => doc.family === 'sources' && this.#trusted(doc));
+    this.#loaded = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);
+    return this.#loaded;
+  }
+
+  /** The state as this run read it, read now if it was not (callers at once share one read). */
+  #loadOnce(): Promise<LoadedState> {
+    if (this.#loaded) return Promise.resolve(this.#loaded);
+    this.#loading ??= this.load().finally(() => (this.#loading = undefined));
+    return this.#loading;
+  }
+
+  async #read(doc: StateDoc, junk: StateJunk): Promise<{ text: string; dataBlockId: BlockId | undefined }> {
+    const read = dataOf(await this.#client.readBlocks(doc.docKey));
+    if (read.text.length <= MAX_DOC_CHARS) return read;
+    junk.oversized.push(doc.title);
+    return { text: read.text.slice(0, MAX_DOC_CHARS).replace(/\S*$/, ''), dataBlockId: undefined };
   }
 
   /**
-   * Writes the state anew: the sources and records given into fresh documents, behind a reset that makes
-   * every earlier document (damaged ones included) superseded; those whose creation ids are known are deleted.
+   * A document counts when it can be kbsync's: with a key, only documents whose title the key signs (a
+   * reader with the key reads nothing else); without one, every document with a state title.
    */
-  async rewrite(records: readonly StateRecord[], sources: readonly { readonly hash: string; readonly text: string }[], oldJournals: ReadonlyMap<string, string>): Promise<void> {
-    const all = await this.#listDocs();
-    const next = (family: Family): number => Math.max(0, ...all.filter((d) => d.family === family).map((d) => d.seq)) + 1;
-    const resets: StateRecord[] = [
-      { t: 'reset', family: 'sources', below: next('sources') },
-      { t: 'reset', family: 'state', below: next('state') },
-    ];
-    if (sources.length > 0) await this.#append('sources', sources.flatMap((source) => encodeSource(source.hash, source.text)), true);
-    await this.#append('state', batches([...resets, ...records]).map(encodeRecords), true);
-    for (const doc of all) {
-      const nodeId = oldJournals.get(doc.docKey);
-      if (nodeId) await this.#client.deleteDocument(this.#workspaceId, asCreationNodeId(nodeId)).catch((error: unknown) => (isNotFound(error) ? undefined : Promise.reject(error)));
-    }
+  #trusted(doc: StateDoc): boolean {
+    if (this.#made.has(doc.docKey)) return true;
+    const signed = parseTitle(doc.title, this.#key)?.signed;
+    return this.#key ? signed === 'signed' : signed !== undefined;
   }
 
-  /** The text of each file whose source hash is asked for (those found): reads the sources documents once per run. */
+  /**
+   * The text of each file whose source hash is asked for (those found). Only the sources documents the
+   * index names for those hashes are read, each once per run; documents it names for none (written before
+   * the index named them) are read when a hash is not found otherwise.
+   */
   async sources(hashes: ReadonlySet<string>): Promise<Map<string, string>> {
-    if (!this.#sourcesCache) {
-      const chunks = new Map<string, SourceChunk[]>();
-      const damaged: string[] = [];
-      for (const doc of (await this.#listDocs()).filter((d) => d.family === 'sources' && d.seq >= this.#below.sources)) {
-        const decoded = decodeTokens(dataOf(await this.#client.readBlocks(doc.docKey)).text);
-        if (decoded.damaged.length > 0) damaged.push(`${doc.title} (${decoded.damaged.length} damaged piece(s))`);
-        for (const chunk of decoded.chunks) chunks.set(chunk.h, [...(chunks.get(chunk.h) ?? []), chunk]);
-      }
-      if (damaged.length > 0) throw damagedError(damaged);
-      this.#sourcesCache = new Map();
-      for (const [hash, parts] of chunks) {
-        const text = joinSource(parts);
-        if (text !== undefined) this.#sourcesCache.set(hash, text);
-      }
+    const wanted = [...hashes].filter((hash) => !this.#sources.has(hash));
+    if (wanted.length > 0) {
+      const state = (await this.#loadOnce()).state;
+      const all = (await this.documents()).filter((doc) => doc.family === 'sources');
+      const named = new Set(wanted.flatMap((hash) => state.sourceDocs.get(hash) ?? []));
+      const mapped = new Set([...state.sourceDocs.values()].flat());
+      const missing = wanted.some((hash) => !state.sourceDocs.has(hash));
+      const toRead = all.filter((doc) => named.has(doc.docKey) || (missing && !mapped.has(doc.docKey))).slice(0, MAX_DOCS_READ);
+      await Promise.all(toRead.map((doc) => this.#readSources(doc)));
     }
-    return new Map([...hashes].flatMap((hash) => (this.#sourcesCache?.has(hash) ? [[hash, this.#sourcesCache.get(hash) as string]] : [])));
+    const out = new Map<string, string>();
+    for (const hash of hashes) {
+      const text = joinSource(this.#sources.get(hash) ?? []);
+      if (text !== undefined) out.set(hash, text);
+    }
+    return out;
   }
 
-  /** Appends records (index) and sources; each family in as few calls as its size allows. */
-  async publish(records: readonly StateRecord[], sources: readonly { readonly hash: string; readonly text: string }[]): Promise<void> {
-    if (sources.length > 0) await this.#append('sources', sources.flatMap((source) => encodeSource(source.hash, source.text)));
-    if (records.length > 0) await this.#append('state', batches(records).map(encodeRecords));
-    for (const source of sources) this.#sourcesCache?.set(source.hash, source.text);
+  #readSources(doc: StateDoc): Promise<void> {
+    let reading = this.#sourcesRead.get(doc.docKey);
+    if (!reading) {
+      reading = this.#decodeSources(doc);
+      this.#sourcesRead.set(doc.docKey, reading);
+    }
+    return reading;
+  }
+
+  async #decodeSources(doc: StateDoc): Promise<void> {
+    const junk = this.#loaded?.junk ?? emptyJunk();
+    const decoded = decodeTokens((await this.#read(doc, junk)).text, this.#key);
+    junk.unverifiedTokens += decoded.unverified;
+    junk.damagedTokens += decoded.damaged;
+    if (decoded.damaged + decoded.unverified > 0) junk.docs.push(doc.title);
+    for (const chunk of decoded.chunks) this.#sources.set(chunk.h, [...(this.#sources.get(chunk.h) ?? []), chunk]);
+  }
+
+  /** Known to the state this run read (or kept by this run): no need to keep it again. */
+  hasSource(hash: string): boolean {
+    return this.#sources.has(hash) || (this.#loaded?.state.sourceDocs.has(hash) ?? false);
   }
 
   /**
-   * Rewrites the index into fresh documents when most of what it holds is superseded (a path's older
-   * records), then deletes the old documents. Records appended by another writer between the read and the
-   * deletion are copied over first, so none is lost.
+   * Appends records (index) and sources: each family in as few calls as its size allows, every batch
+   * stamped with this writer's clock. Sources go first, and where they went is recorded in the index in
+   * the same append as the records. `fresh`: into new documents only (a compaction). Returns the records
+   * written with their stamps, each confirmed in the knowledge base.
    */
-  async compact(loaded: LoadedState, liveRecords: readonly StateRecord[]): Promise<boolean> {
-    const old = loaded.docs.filter((doc) => doc.family === 'state');
-    const liveChars = batches(liveRecords).map(encodeRecords).join(' ').length;
-    if (old.length < 3 || liveChars * 2 > loaded.chars) return false;
-    const seen = new Set<string>();
-    for (const doc of old) for (const token of dataOf(await this.#client.readBlocks(doc.docKey)).text.split(/\s+/)) seen.add(token);
-    await this.#append('state', batches(liveRecords).map(encodeRecords), true);
-    // Whatever another writer appended to the old documents meanwhile moves to the new ones.
-    const late: string[] = [];
-    for (const doc of old) for (const token of dataOf(await this.#client.readBlocks(doc.docKey)).text.split(/\s+/)) if (token !== '' && !seen.has(token)) late.push(token);
-    if (late.length > 0) await this.#append('state', late);
-    for (const doc of old) {
-      const nodeId = loaded.state.journals.get(doc.docKey);
-      if (!nodeId) continue;
-      try {
-        await this.#client.deleteDocument(this.#workspaceId, asCreationNodeId(nodeId));
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
-    }
-    this.#logger.info({ documents: old.length }, `compacted kbsync's state in the knowledge base (${old.length} documents rewritten)`);
-    return true;
+  async publish(records: readonly StateRecord[], sources: readonly Source[] = [], options: { readonly fresh?: boolean } = {}): Promise<readonly Stamped[]> {
+    const all = [...records, ...(await this.placeSources(sources, options))];
+    if (all.length === 0) return [];
+    const stamped: Stamped[] = [];
+    const tokens = batches(all).map((batch) => {
+      const c = this.clock.next();
+      stamped.push(...batch.map((record, i) => ({ record, c, w: this.clock.writer, i })));
+      return encodeRecords(batch, { w: this.clock.writer, c }, this.#key);
+    });
+    await this.#append('state', tokens, options.fresh);
+    return stamped;
   }
 
-  async #listDocs(): Promise<StateDoc[]> {
-    if (this.#docs) return this.#docs;
-    const folder = this.#folderId ?? (this.#searched ? undefined : await this.#findFolder());
-    this.#folderId = folder;
+  /** Appends sources; returns the index records that say where each one went (to be appended by the caller). */
+  async placeSources(sources: readonly Source[], options: { readonly fresh?: boolean } = {}): Promise<StateRecord[]> {
+    if (sources.length === 0) return [];
+    const placed = await this.#append('sources', sources.flatMap((source) => encodeSource(source.hash, source.text, this.#key)), options.fresh);
+    for (const source of sources) this.#sources.set(source.hash, encodeSource(source.hash, source.text).flatMap((token) => decodeTokens(token, undefined).chunks));
+    return [...placed].map(([docKey, tokens]): StateRecord => ({ t: 'src', d: docKey, h: [...new Set(tokens.map(hashOfChunk))] }));
+  }
+
+  /** Index tokens written as they are (a compaction's copies, whose stamps they keep). */
+  async appendTokens(tokens: readonly string[], options: { readonly fresh?: boolean } = {}): Promise<void> {
+    if (tokens.length > 0) await this.#append('state', tokens, options.fresh);
+  }
+
+  /** Records as stamped, signed tokens (one per batch), for the caller to append with others. */
+  encode(records: readonly StateRecord[]): string[] {
+    return batches(records).map((batch) => this.#stampedToken(batch));
+  }
+
+  /** A stamped copy of records: what a compaction writes (each record keeps the stamp it was first written with). */
+  encodeCopies(records: readonly Stamped[]): string[] {
+    const stamp = { w: this.clock.writer, c: this.clock.next() };
+    return batches(records).map((batch) => encodeRecords(batch.map((s) => ({ ...s.record, '@': [s.c, s.w, s.i] as const })), stamp, this.#key));
+  }
+
+  /** Deletes a state document (already gone counts as done). */
+  async deleteDocument(nodeId: string): Promise<void> {
+    try {
+      await this.#client.deleteDocument(this.#workspaceId, nodeId as Parameters<KbClient['deleteDocument']>[1]);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  /** Creation ids of state documents this writer made (this run): a keyless writer deletes only those. */
+  madeIds(): ReadonlyMap<string, string | null> {
+    return this.#made;
+  }
+
+  /** Reads one index document now (a compaction's last look before it deletes it); undefined when it is gone. */
+  async readTokens(doc: StateDoc): Promise<IndexToken[] | undefined> {
+    try {
+      return decodeTokens((await this.#read(doc, emptyJunk())).text, this.#key, doc.seq).index;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Forgets what this run listed: the next look lists the state folder again. */
+  forgetListing(): void {
+    this.#docs = undefined;
+  }
+
+  async #listDocs(fresh = false): Promise<StateDoc[]> {
+    if (this.#docs && !fresh) return this.#docs;
+    // The folder the last run found (kept by the ledger) saves listing the root; if it is gone, the root is listed.
+    const remembered = this.#folderId === undefined && !this.#searched ? this.#cache?.folder?.read() : undefined;
+    let folder = this.#folderId ?? (remembered as TreeNodeId | undefined) ?? (this.#searched ? undefined : await this.#findFolder());
     this.#searched = true;
-    const children: RemoteNode[] = [];
-    if (folder) for await (const node of this.#client.listNodes(folder)) children.push(node);
-    this.#docs = children.flatMap((node) => docOf(node));
-    this.#foreign = children.filter((node) => docOf(node).length === 0).map((node) => node.title);
+    let children = folder ? await this.#children(folder) : [];
+    if (children === undefined && remembered !== undefined) {
+      folder = await this.#findFolder();
+      children = folder ? await this.#children(folder) : [];
+    }
+    this.#folderId = children === undefined ? undefined : folder;
+    if (this.#folderId !== undefined && this.#folderId !== remembered) this.#cache?.folder?.write(this.#folderId);
+    this.#docs = (children ?? []).flatMap((node) => stateDocOf(node) ?? []).sort(bySeq);
+    this.#listedAt = this.#now();
+    this.#foreign = (children ?? []).filter((node) => !stateDocOf(node)).map((node) => node.title);
     return this.#docs;
+  }
+
+  /** The state folder's children; undefined when the folder is gone (deleted by hand since it was found). */
+  async #children(folder: TreeNodeId): Promise<RemoteNode[] | undefined> {
+    const children: RemoteNode[] = [];
+    try {
+      for await (const node of this.#client.listNodes(folder)) children.push(node);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      return undefined;
+    }
+    return children;
   }
 
   async #findFolder(): Promise<TreeNodeId | undefined> {
@@ -253,6 +391,7 @@ export class RemoteStateStore {
     try {
       const made = await this.#client.createDocument(this.#workspaceId, { name: STATE_FOLDER, parentNodeId: this.#rootId, folder: true });
       this.#folderId = made.treeNodeId;
+      this.#cache?.folder?.write(made.treeNodeId);
     } catch (error) {
       if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
       const found = await this.#findFolder();
@@ -263,108 +402,182 @@ export class RemoteStateStore {
   }
 
   /**
-   * The document appends of a family go to: the newest one this run knows, else the one the last run used
-   * (kept by the ledger, so a push appends without listing or reading anything), else found by listing.
+   * The document appends of a family go to: the newest one that is kbsync's, not retired and not full.
+   * The one the last run used (kept by the ledger) serves without a listing while it was confirmed newest
+   * within half the grace period; a compaction deletes a document no sooner than a whole grace period
+   * after retiring it, so an append never lands in a document about to be deleted.
    */
   async #target(family: Family): Promise<StateDoc | undefined> {
-    const cached = this.#docs === undefined ? this.#cache?.read()?.find((doc) => doc.family === family) : undefined;
-    if (cached?.dataBlockId !== undefined) return cached;
-    const newest = (await this.#listDocs()).filter((doc) => doc.family === family).at(-1);
-    return newest && newest.dataBlockId === undefined ? this.#refresh(newest) : newest;
+    const cached = this.#freshTarget(family);
+    if (this.#docs === undefined || this.#now() - this.#listedAt > GRACE_MS / 2) {
+      if (cached && cached.chars < this.#docChars) return cached;
+      await this.#listDocs(true);
+    }
+    // Which documents are kbsync's (their creation ids recorded) and which are retired is the index's to say.
+    const state = (await this.#loadOnce()).state;
+    const eligible = (this.#docs ?? []).filter(
+      (doc) => doc.family === family && this.#trusted(doc) && !state.retired.has(doc.docKey) && (this.#made.has(doc.docKey) || state.journals.has(doc.docKey) || this.#isCached(doc)),
+    );
+    let newest = eligible.at(-1);
+    if (!newest) return undefined;
+    // The document the last run appended to, still the newest: its paragraph is known without a read.
+    const last = this.#cache?.read()?.find((doc) => doc.docKey === newest?.docKey);
+    if (newest.dataBlockId === undefined && last?.dataBlockId !== undefined) newest = { ...newest, dataBlockId: last.dataBlockId, chars: last.chars };
+    if (newest.dataBlockId === undefined) newest = await this.#refresh(newest);
+    return newest.chars < this.#docChars ? newest : undefined;
+  }
+
+  /** The document the last run appended to, while it was confirmed the newest within half the grace period. */
+  #freshTarget(family: Family): CachedTarget | undefined {
+    const cached = this.#cache?.read()?.find((doc) => doc.family === family);
+    return cached && cached.dataBlockId !== undefined && this.#now() - cached.confirmedAt <= GRACE_MS / 2 ? cached : undefined;
   }
 
   /**
-   * Appends tokens to the family's newest document, starting new documents as they fill up. A new document
-   * takes in its one overwrite as many of the next tokens as it holds; only the last one made is read back
-   * (for the paragraph the next append goes to): a full one is never appended to again. Publishing the
-   * sources of a thousand new pages (sixty documents, written one after the other at the end of a push)
-   * took five calls a document, now three.
+   * Whether a publish should read the state first: not read this run, and no document known to append to
+   * (the state is then read at least once per half grace period by a writer that keeps writing).
    */
-  async #append(family: Family, tokens: readonly string[], fresh = false): Promise<void> {
-    let target = fresh ? undefined : await this.#target(family);
-    let pending: string[] = [];
-    let pendingChars = 0;
-    const flush = async (): Promise<void> => {
-      if (!target || pending.length === 0) return;
-      target = await this.#appendTo(target, ` ${pending.join(' ')}`);
-      pending = [];
-      pendingChars = 0;
-    };
-    for (let next = 0; next < tokens.length; ) {
-      const token = tokens[next] as string;
-      if (target && target.dataBlockId !== undefined && target.chars + pendingChars + token.length + 1 <= DOC_CHARS) {
-        pending.push(token);
-        pendingChars += token.length + 1;
-        next += 1;
-        continue;
-      }
-      await flush();
-      const group = [token];
-      let chars = token.length + JOURNAL_ROOM;
-      for (next += 1; next < tokens.length && chars + (tokens[next] as string).length + 1 <= DOC_CHARS; next += 1) {
-        group.push(tokens[next] as string);
+  get needsLoad(): boolean {
+    return this.#loaded === undefined && this.#freshTarget('state') === undefined;
+  }
+
+  #isCached(doc: StateDoc): boolean {
+    return (this.#cache?.read() ?? []).some((cached) => cached.docKey === doc.docKey);
+  }
+
+  /**
+   * Appends tokens to the family's newest document, then to new documents as it fills up: each new one
+   * takes as many tokens as it holds in its one overwrite, after its creation ids are recorded in the
+   * index (so no crash leaves a state document nobody can delete). Returns which tokens went where.
+   */
+  async #append(family: Family, tokens: readonly string[], fresh = false): Promise<Map<string, string[]>> {
+    const placed = new Map<string, string[]>();
+    let next = 0;
+    const target = tokens.length > 0 && !fresh ? await this.#target(family) : undefined;
+    if (target) {
+      const taken: string[] = [];
+      let chars = target.chars;
+      for (; next < tokens.length && chars + (tokens[next] as string).length + 1 <= this.#docChars; next += 1) {
+        taken.push(tokens[next] as string);
         chars += (tokens[next] as string).length + 1;
       }
-      const started = await this.#startDoc(family, group, next === tokens.length);
-      target = started.doc;
-      // Another writer made that document first: what it did not take goes through the appends.
-      next -= group.length - started.taken;
+      if (taken.length > 0) {
+        await this.#appendTo(target, taken);
+        placed.set(target.docKey, taken);
+      }
     }
-    await flush();
-  }
-
-  async #appendTo(doc: StateDoc, text: string): Promise<StateDoc> {
-    let whole: string | undefined;
-    try {
-      whole = await this.#client.appendText(doc.docKey, doc.dataBlockId as BlockId, text);
-    } catch (error) {
-      // Compacted away by another writer meanwhile (or a cached target gone): the newest document takes it.
-      if (!isNotFound(error)) throw error;
-      this.#docs = undefined;
-      this.#searched = false;
-      this.#folderId = undefined;
-      const docs = await this.#listDocs();
-      const newest = docs.filter((d) => d.family === doc.family).at(-1);
-      if (!newest || newest.docKey === doc.docKey) throw error;
-      return this.#appendTo(await this.#refresh(newest), text);
+    const groups = pack(tokens.slice(next), this.#docChars - 300);
+    if (groups.length === 0) return placed;
+    const made = await this.#createDocs(family, groups.length);
+    for (const [i, doc] of made.entries()) {
+      const group = groups[i] as string[];
+      await this.#fill(doc.doc, [...(doc.journal ? [doc.journal] : []), ...group], i === made.length - 1);
+      placed.set(doc.doc.docKey, group);
     }
-    // The answer holds the whole paragraph: its true length, other writers' appends included.
-    const updated = { ...doc, chars: whole?.length ?? doc.chars + text.length };
-    this.#remember(updated);
-    return updated;
+    return placed;
   }
 
   /**
-   * A new document for the family, holding its note and `tokens` (and, for the index, its own creation ids);
-   * read back when `last` (the next append goes to it). `taken`: how many of `tokens` it holds.
+   * Makes `count` new documents for a family. Each one's first token names it (its creation ids: a reader
+   * tells the document kbsync made under a title from a copy). A sources document's ids also go into the
+   * index before it is written, so a crash in between leaves no sources document nobody can delete.
    */
-  async #startDoc(family: Family, tokens: readonly string[], last: boolean): Promise<{ readonly doc: StateDoc; readonly taken: number }> {
+  async #createDocs(family: Family, count: number): Promise<{ doc: StateDoc; journal: string | undefined }[]> {
+    const index = family === 'sources' ? await this.#target('state') : undefined;
     const folder = await this.#ensureFolder();
-    const docs = await this.#listDocs();
-    const seq = Math.max(0, ...docs.filter((d) => d.family === family).map((d) => d.seq)) + 1;
-    const title = titleFor(family, seq);
-    let made: { docKey: DocKey; nodeId: string | null };
+    let seq = Math.max(0, ...(await this.#listDocs()).filter((d) => d.family === family).map((d) => d.seq));
+    const made: { doc: StateDoc; journal: string | undefined }[] = [];
+    const journals: StateRecord[] = [];
+    for (let i = 0; i < count; i += 1) {
+      seq += 1;
+      const title = newTitle(family, seq, this.#key);
+      const created = await this.#create(folder, title);
+      this.#made.set(created.docKey, created.nodeId);
+      const journal: StateRecord[] = created.nodeId ? [{ t: 'journal', k: created.docKey, n: created.nodeId }] : [];
+      journals.push(...journal);
+      const doc: StateDoc = { family, seq, docKey: created.docKey, title, dataBlockId: undefined, chars: 0 };
+      made.push({ doc, journal: journal.length > 0 ? this.#stampedToken(journal) : undefined });
+      this.#docs = [...(this.#docs ?? []), doc].sort(bySeq);
+    }
+    if (family === 'sources' && journals.length > 0) {
+      const token = this.#stampedToken(journals);
+      if (index) await this.#appendTo(index, [token]);
+      else await this.#append('state', [token]);
+    }
+    return made;
+  }
+
+  #stampedToken(records: readonly StateRecord[]): string {
+    return encodeRecords(records, { w: this.clock.writer, c: this.clock.next() }, this.#key);
+  }
+
+  async #create(folder: TreeNodeId, title: string): Promise<{ docKey: DocKey; nodeId: string | null }> {
     try {
       const created = await this.#client.createDocument(this.#workspaceId, { name: title, parentNodeId: folder });
-      made = { docKey: created.docKey, nodeId: created.nodeId };
+      return { docKey: created.docKey, nodeId: created.nodeId };
     } catch (error) {
-      // Another writer started this very document a moment ago: append to it instead.
+      // The answer was lost: the title is this writer's alone (its nonce), so the document found under it is this one.
       if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
-      this.#docs = undefined;
-      const found = (await this.#listDocs()).find((d) => d.title === title);
-      if (!found) throw error;
-      return { doc: await this.#refresh(found), taken: 0 };
+      for await (const node of this.#client.listNodes(folder)) if (node.title === title && node.docKey) return { docKey: node.docKey, nodeId: null };
+      throw error;
     }
-    const ids: StateRecord[] = made.nodeId ? [{ t: 'journal', k: made.docKey, n: made.nodeId }] : [];
-    const first = family === 'state' ? [encodeRecords(ids), ...tokens] : tokens;
-    const text = first.join(' ');
-    await this.#client.overwrite(made.docKey, `${NOTES[family]}\n\n${text}\n`);
-    const written: StateDoc = { family, seq, docKey: made.docKey, title, dataBlockId: undefined, chars: text.length };
-    const doc = last ? await this.#refresh(written) : written;
-    if (!last) this.#remember(doc);
-    // A sources document's ids go into the index, the record every machine reads.
-    if (family === 'sources' && made.nodeId) await this.#append('state', [encodeRecords([{ t: 'journal', k: made.docKey, n: made.nodeId }])]);
-    return { doc, taken: tokens.length };
+  }
+
+  /** Writes a new document whole (its note, then its tokens), checked when the answer is lost; read back when appends go to it next. */
+  async #fill(doc: StateDoc, tokens: readonly string[], last: boolean): Promise<void> {
+    const text = tokens.join(' ');
+    const body = `${NOTES[doc.family]}\n\n${text}\n`;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#client.overwrite(doc.docKey, body);
+        break;
+      } catch (error) {
+        if (!isOutcomeUnknown(error) || attempt >= 3) throw error;
+        if (dataOf(await this.#client.readBlocks(doc.docKey)).text === text) break;
+      }
+    }
+    const written = { ...doc, chars: text.length };
+    this.#remember(last ? await this.#refresh(written) : written);
+  }
+
+  /**
+   * Appends tokens to a document. An answer lost on the way (the service may have applied it) is never
+   * assumed either way: the document is read, and the append is sent again only when its tokens are not
+   * there. A document compacted away meanwhile (or a cached target gone) sends them to the newest one.
+   */
+  async #appendTo(target: StateDoc, tokens: readonly string[]): Promise<void> {
+    let doc = target;
+    const text = ` ${tokens.join(' ')}`;
+    for (let attempt = 1; ; attempt += 1) {
+      let whole: string | undefined;
+      try {
+        whole = await this.#client.appendText(doc.docKey, doc.dataBlockId as BlockId, text);
+      } catch (error) {
+        if (isNotFound(error)) {
+          // The paragraph is not the one remembered (the document was rewritten), or the document is gone.
+          const now = await this.#client.readBlocks(doc.docKey).then(dataOf, (gone: unknown) => (isNotFound(gone) ? undefined : Promise.reject(gone)));
+          if (now?.dataBlockId === undefined || now.dataBlockId === doc.dataBlockId) return this.#appendElsewhere(doc, tokens, error);
+          doc = { ...doc, dataBlockId: now.dataBlockId, chars: now.text.length };
+          continue;
+        }
+        if (!isOutcomeUnknown(error) || attempt >= 4) throw error;
+        this.#logger.debug({ document: doc.title, attempt }, 'the answer to a state append was lost; reading the document to see whether it was applied');
+        const now = dataOf(await this.#client.readBlocks(doc.docKey));
+        if (!tokens.every((token) => now.text.includes(token))) continue;
+        whole = now.text;
+      }
+      // The answer holds the whole paragraph: its true length, other writers' appends included.
+      this.#remember({ ...doc, chars: whole?.length ?? doc.chars + text.length });
+      return;
+    }
+  }
+
+  async #appendElsewhere(doc: StateDoc, tokens: readonly string[], error: unknown): Promise<void> {
+    this.#docs = undefined;
+    this.#cache?.write((this.#cache.read() ?? []).filter((cached) => cached.docKey !== doc.docKey));
+    const target = await this.#target(doc.family);
+    if (target?.docKey === doc.docKey) throw error;
+    await this.#append(doc.family, tokens);
   }
 
   async #refresh(doc: StateDoc): Promise<StateDoc> {
@@ -376,29 +589,59 @@ export class RemoteStateStore {
 
   #remember(doc: StateDoc): void {
     if (this.#docs) this.#docs = [...this.#docs.filter((d) => d.docKey !== doc.docKey), doc].sort(bySeq);
+    if (doc.dataBlockId === undefined) return;
     const cached = (this.#cache?.read() ?? []).filter((d) => d.family !== doc.family);
-    this.#cache?.write([...cached, doc]);
+    this.#cache?.write([...cached, { ...doc, confirmedAt: this.#now() }]);
   }
 }
 
-function docOf(node: RemoteNode): StateDoc[] {
-  const match = TITLE.exec(node.title);
-  if (node.type !== 'FILE' || !node.docKey || !match) return [];
-  return [{ family: match[1] as Family, seq: Number(match[2]), docKey: node.docKey, title: node.title, dataBlockId: undefined, chars: 0, modifiedTime: node.modifiedTime }];
+/**
+ * The order a run reads index documents in: titles kbsync writes now before the older plain form (which
+ * a colleague's copy is likelier to take), each newest first.
+ */
+function newestFirst(a: StateDoc, b: StateDoc): number {
+  const legacy = (doc: StateDoc): number => (parseTitle(doc.title, undefined)?.signed === 'legacy' ? 1 : 0);
+  return legacy(a) - legacy(b) || bySeq(b, a);
 }
 
-const bySeq = (a: StateDoc, b: StateDoc): number => (a.family === b.family ? a.seq - b.seq : a.family < b.family ? -1 : 1);
+/**
+ * A machine without the key must not write into a team's signed state: its records would be ignored by every
+ * kbsync that has the key (the creation ids of what it makes lost to them), so it stops before doing anything.
+ */
+function refuseWithoutKey(docs: readonly StateDoc[]): void {
+  const signed = docs.filter((doc) => parseTitle(doc.title, undefined)?.signed === 'keyed');
+  if (signed.length === 0) return;
+  throw new SafetyError(
+    'STATE_KEY_NEEDED',
+    `This workspace's shared state is signed with a state key (${signed[0]?.title}${signed.length > 1 ? ` and ${signed.length - 1} more` : ''} in the ${STATE_FOLDER} folder), and this machine has none. Nothing was done.`,
+    { hint: "Set the team's key in the environment variable KBSYNC_STATE_KEY (or configure state.key); in CI, pass it from a secret." },
+  );
+}
 
-/** The tokens of a state document: every paragraph after the note, joined; appends go to the last one. */
-function dataOf(blocks: readonly Block[]): { text: string; dataBlockId: BlockId | undefined } {
-  const paragraphs = blocks.filter((block): block is Extract<Block, { type: 'paragraph' }> => block.type === 'paragraph').slice(1);
-  return { text: paragraphs.map((p) => p.text).join(' '), dataBlockId: paragraphs.at(-1)?.id };
+const hashOfChunk = (token: string): string => decodeTokens(token, undefined).chunks[0]?.h ?? '';
+
+/** Tokens in groups that each fill one new document (with room for its creation ids). */
+function pack(tokens: readonly string[], room: number): string[][] {
+  const groups: string[][] = [];
+  let group: string[] = [];
+  let chars = 0;
+  for (const token of tokens) {
+    if (group.length > 0 && chars + token.length + 1 > room) {
+      groups.push(group);
+      group = [];
+      chars = 0;
+    }
+    group.push(token);
+    chars += token.length + 1;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /** Records in batches whose tokens stay well under one document. */
-function batches(records: readonly StateRecord[], chars = 30_000): StateRecord[][] {
-  const out: StateRecord[][] = [];
-  let batch: StateRecord[] = [];
+export function batches<T>(records: readonly T[], chars = 30_000): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
   let size = 0;
   for (const record of records) {
     const length = JSON.stringify(record).length;
@@ -412,16 +655,4 @@ function batches(records: readonly StateRecord[], chars = 30_000): StateRecord[]
   }
   if (batch.length > 0) out.push(batch);
   return out;
-}
-
-function damagedError(docs: readonly string[]): SafetyError {
-  return new SafetyError(
-    'REMOTE_STATE_DAMAGED',
-    `kbsync's state in the knowledge base was changed by hand or damaged: ${docs.join(', ')} (in the ${STATE_FOLDER} folder). Nothing was done: a damaged state is never trusted, and never the cause of a deletion.`,
-    {
-      hint:
-        'On a machine that has synced this folder (its ledger intact), run `kbsync state rewrite` to write the state anew from that ledger; ' +
-        `or delete the ${STATE_FOLDER} folder in the web editor, and the next run rebuilds the state by title (kbsync will not be able to delete documents whose creation ids were only in it).`,
-    },
-  );
 }

@@ -11,6 +11,9 @@ export const CRASH_POINTS = [
   'after-local-write',
   'before-ledger-commit',
   'mid-pull',
+  'after-id-append',
+  'after-state-append',
+  'mid-compaction',
 ] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 

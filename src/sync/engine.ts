@@ -1,15 +1,19 @@
 import type { KbClient } from '../api/index.js';
 import { pruneBackups, type BackupRetention } from '../local/index.js';
 import { SafetyError } from '../errors.js';
-import type { JsonValue, Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
-import { RemoteStateStore, STATE_FOLDER, type LoadedState, type StateDoc, type TargetCache } from '../remote-state/store.js';
+import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
-import { publishState } from './publish-state.js';
+import { publishAndMaintain, stateNotices } from './state-run.js';
+import { openStateStore } from './state-store.js';
+import { IdJournal } from './id-journal.js';
+import type { StateKeySource } from '../setup/state-key.js';
+import type { LocalProblem } from './observe/observe-local.js';
 import { assertSameWorkspace, observeAndPlan, stateSeenKey, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkProblem, LinkSite } from '../links/index.js';
@@ -41,22 +45,12 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly signal?: AbortSignal;
   /** How many backups of replaced bodies are kept; applied after each run that changed something. */
   readonly backups?: BackupRetention;
+  /** The team's state key (config `state.key`): the shared state is signed and verified with it. */
+  readonly stateKey?: StateKeySource;
 };
 
 /** Ledger meta key: this ledger's rows were published to the shared state at least once. */
 const STATE_PUBLISHED_KEY = 'state.published';
-
-/** The state documents the last run appended to under this root, kept in the ledger (see RemoteStateStore). */
-function targetCache(ledger: Ledger, rootId: string): TargetCache {
-  const key = `state.targets:${rootId}`;
-  return {
-    read: () => {
-      const value = ledger.meta.get(key);
-      return Array.isArray(value) ? (value as unknown as StateDoc[]) : undefined;
-    },
-    write: (docs) => ledger.meta.set(key, docs as unknown as JsonValue),
-  };
-}
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };
 
@@ -78,7 +72,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   }
 
   const rootId = await workspaceRoot(client, ledger, options, true);
-  const store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger, cache: targetCache(ledger, rootId) });
+  const store = openStateStore(deps, { workspaceId: options.workspaceId, rootId }, await options.stateKey?.get());
   // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
   const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
   let shared: LoadedState | undefined;
@@ -120,6 +114,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const linksBlock = gate !== undefined && gate.length > 0;
 
   let results: ActionResult[] = [];
+  let stateProblems: LocalProblem[] = [];
   let decided: Omit<Previewed, 'assessment'>[];
   const ctx: SyncContext = {
     root: scan.root,
@@ -140,6 +135,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     removed: new Map(),
     shared: shared?.state,
     store,
+    // Each new document's creation id goes to the shared state before anything depends on it.
+    ids: new IdJournal(async (records) => store.publish(records)),
     now: deps.now ?? (() => new Date()),
     serverNow: () => client.serverTime() ?? new Date(),
   };
@@ -168,10 +165,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       // Everything the state said was acted on: it need not be read again until it changes.
       if (observation.stateSeen !== undefined && ledger.meta.get(stateSeenKey(rootId)) !== observation.stateSeen) ledger.meta.set(stateSeenKey(rootId), observation.stateSeen);
     }
-    if (!options.signal?.aborted && (shared || migrating || results.some((result) => result.ok && result.result !== 'unchanged') || ctx.removed.size > 0)) {
-      const published = await publishState({ ledger, store, logger, loaded: shared, removed: ctx.removed });
-      if (published.records + published.sources > 0) logger.debug({ ...published }, 'the shared state in the knowledge base was brought up to date');
-      ledger.meta.set(STATE_PUBLISHED_KEY, true);
+    if (!options.signal?.aborted) {
+      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, removed: ctx.removed, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), migrating });
+      // Only when it changes: any write to the meta drops the settled-tree fingerprint.
+      if (stateProblems.length === 0 && ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0) ledger.meta.set(STATE_PUBLISHED_KEY, true);
     }
     if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
       const pruned = await pruneBackups(options.stateDir, options.backups);
@@ -191,14 +188,15 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     pending: planned.pending,
     notices: [
       ...planned.notices,
-      ...store.foreign().map((title) => ({
+      ...stateNotices(store, observation.sharedUsed === true),
+      ...store.foreign().slice(0, 20).map((title) => ({
         path: `${STATE_FOLDER}/${title}`,
         code: 'STATE_FOLDER_SHARED' as const,
         message: `"${oneLine(title)}" is in the ${STATE_FOLDER} folder at the synced root, which is kbsync's own (its state): it is not synced and kbsync leaves it alone. Move it to another folder to sync it.`,
       })),
     ],
     results,
-    problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason }))],
+    problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     links,

@@ -191,7 +191,7 @@ async function performPlain(ctx: SyncContext, action: Action, assessment: Assess
     case 'new-local-folder':
       return newLocalFolder(ctx, action.folder);
     case 'move-local':
-      return moveLocal(ctx, action.record, action.to, action.remote);
+      return moveLocal(ctx, action.record, action.to, action.remote, action.renamedElsewhere === true);
     default:
       throw new Error(`no way to carry out ${assessment.kind} for ${assessment.path}`);
   }

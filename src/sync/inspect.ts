@@ -3,7 +3,8 @@ import type { KbClient } from '../api/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { lstatOrNull, readTextFile } from '../local/index.js';
 import { silentLogger } from '../log.js';
-import { RemoteStateStore, type StateDoc } from '../remote-state/store.js';
+import type { RemoteStateStore, StateDoc } from '../remote-state/store.js';
+import { openStateStore } from './state-store.js';
 import { nodeOf, type AssessIO } from './assess.js';
 import { publishedVersions } from './published-version.js';
 import { decideAll, type Previewed } from './decisions.js';
@@ -19,7 +20,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } 
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images'> & {
+export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images' | 'stateKey'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -42,12 +43,14 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   let store: RemoteStateStore | undefined;
   const seen: { records?: Observation['records'] } = {};
   const images = runImages(options.root, options, previewCache(ledger?.images), { sentBefore: (path) => seen.records?.get(path)?.images });
+  // Verified with the team's key, as the run verifies it: a preview plans from the same records.
+  const secret = options.offline ? undefined : await options.stateKey?.get();
   const observation = await observeAndPlan(
     {
       client,
       ledger,
       rootId: () => workspaceRoot(client, ledger, options, false),
-      store: (rootId) => (store = new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger })),
+      store: (rootId) => (store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret)),
       imagesStale: (sent) => images.stale(sent),
     },
     { ...options, listRemote: options.offline ? 'never' : 'always' },

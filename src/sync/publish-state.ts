@@ -2,11 +2,19 @@ import { createHash } from 'node:crypto';
 import type { DocumentSummary, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { sharedImagesOf } from '../images/sent.js';
-import type { DocRecord, StateRecord } from '../remote-state/codec.js';
-import { foldState, recordsOf } from '../remote-state/state.js';
-import type { LoadedState, RemoteStateStore } from '../remote-state/store.js';
+import type { Stamped } from '../remote-state/codec.js';
+import type { DocRecord, StateRecord } from '../remote-state/records.js';
+import type { StateEntry } from '../remote-state/state.js';
+import type { LoadedState, RemoteStateStore, Source } from '../remote-state/store.js';
+import { crashPoint } from './crash-points.js';
 
-/** What the shared state should say of one ledger row. */
+/**
+ * What the shared state should say of one ledger row. A modified time this machine is not sure of (it
+ * still re-checks it: its own write's, or a listing made before a read another writer's write may have
+ * fallen between) is published with `r`: another machine reads the document before trusting it (taking it
+ * for certain would see every later listing as a remote edit, and hold that file's changes and its deletion
+ * for good), and still sees an edit made after it (a colleague's edit inside code reads the same otherwise).
+ */
 export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly lossyBase: boolean; readonly hiddenEdit: string | null; readonly agreedAt: number }): DocRecord {
   return {
     t: 'doc',
@@ -26,13 +34,28 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
   };
 }
 
-/** What a record says, members aside (they change only with the file, which changes the record anyway). */
-export const hashOf = (record: DocRecord): string => {
-  const { mem: _members, ...rest } = record;
+/**
+ * What a record says, members aside (they change only with the file, which changes the record anyway). A
+ * time still to be re-checked counts as unknown: learning it is not news another machine needs.
+ */
+export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
   // Images only count when there are some, so rows published before images were tracked keep their hash.
-  const fields = [rest.p, rest.k, rest.n, rest.h, rest.rb, rest.m, rest.o, ...(rest.im ? [rest.im] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
+
+/**
+ * The ledger's mark of what it published for a row: the record's hash and the clock it was written with
+ * (`<hash>@<clock>`; marks written before records carried a clock have no clock). With the clock, a state
+ * entry that differs can be told apart: older than ours (ours was lost: publish again) or newer (another
+ * writer's later record: it stands).
+ */
+export const markOf = (hash: string, clock: number): string => `${hash}@${clock}`;
+export function parseMark(mark: string | null): { readonly hash: string; readonly clock: number | undefined } | undefined {
+  if (mark === null) return undefined;
+  const at = mark.indexOf('@');
+  return at < 0 ? { hash: mark, clock: undefined } : { hash: mark.slice(0, at), clock: Number(mark.slice(at + 1)) };
+}
 
 /**
  * The hash a row is published under, kept per summary object: a summary never changes, and the daemon
@@ -45,20 +68,30 @@ function publishedHashOf(row: DocumentSummary): string {
   let hash = hashes.get(row);
   if (hash === undefined) {
     const record = stateRecordOf(row);
-    // A re-check that only learnt the modified time of our own write ('' until then) changes nothing another
-    // machine needs: with '' it re-checks once itself. Republishing it would cost every push a second append.
-    hash = row.publishedRecord === hashOf({ ...record, m: '' }) ? row.publishedRecord : hashOf(record);
+    // A re-check that only learnt the modified time of our own write changes nothing another machine needs:
+    // it re-checks once itself. Republishing it would cost every push a second append.
+    const published = parseMark(row.publishedRecord)?.hash;
+    hash = published === hashOf({ ...record, r: 1 }) ? published : hashOf(record);
     hashes.set(row, hash);
   }
   return hash;
 }
 
+/** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
+export function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
+  if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;
+  return ledger.documents.allSummaries().some((row) => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row));
+}
+
+export type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
+
 /**
- * Brings the knowledge base's shared state up to this ledger, after a run: one append of the records that
- * changed (new documents, new versions, moves, deletions) and one of the sources whose text changed.
- * Zero calls when nothing changed. With the state read this run (`loaded`), entries it already holds are
- * only marked, and rows it lacks (another writer's compaction, a state deleted by hand) are published
- * again; a newer record of another machine for the same path is never overwritten by an older one.
+ * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or
+ * as this run read it), so each row is compared with what the state now says of its path: a record that
+ * is missing, or older than what this ledger published (lost to a compaction race, or appended where it
+ * lost), is published again, and a newer record of another writer stands. A source another writer already
+ * kept is not kept twice. Then one append of the records and one of the sources (two calls, whatever the
+ * number of files), each confirmed; zero calls when nothing differs.
  */
 export async function publishState(deps: {
   readonly ledger: Ledger;
@@ -67,51 +100,83 @@ export async function publishState(deps: {
   readonly loaded: LoadedState | undefined;
   /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
   readonly removed: ReadonlyMap<string, string>;
-}): Promise<{ readonly records: number; readonly sources: number }> {
-  const { ledger, store, loaded } = deps;
-  const records: StateRecord[] = [];
-  const sources: { hash: string; text: string }[] = [];
-  const marks: { path: string; record: string; source: string }[] = [];
-  const statePathOf = new Map([...(loaded?.state.entries.values() ?? [])].map((entry) => [entry.k, entry.p]));
+}): Promise<Published> {
+  const { ledger, store } = deps;
+  const read = deps.loaded ?? store.loaded;
+  if (read === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
+  // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
+  // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
+  const loaded = read ?? (store.needsLoad ? await store.load() : undefined);
+  const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
+  const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
+  crashPoint('after-state-append');
+  const clocks = clocksOf(written);
+  ledger.transaction(() => {
+    for (const mark of plan.marks) ledger.documents.update(mark.path, { publishedRecord: markOf(mark.hash, clocks.get(mark.path) ?? mark.clock), publishedSource: mark.source });
+    ledger.images.markPublished(plan.images);
+  });
+  return { records: plan.records.length, sources: plan.sources.length, written };
+}
 
+/** The clock each path's record was written with. */
+export function clocksOf(written: readonly Stamped[]): Map<string, number> {
+  return new Map(written.flatMap(({ record, c }) => (record.t === 'doc' ? [[record.p, c] as const] : [])));
+}
+
+type Publication = {
+  readonly records: StateRecord[];
+  readonly sources: Source[];
+  readonly marks: { readonly path: string; readonly hash: string; readonly clock: number; readonly source: string }[];
+  readonly images: string[];
+};
+
+function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean): Publication {
+  const state = loaded?.state;
+  const out: Publication = { records: [], sources: [], marks: [], images: [] };
+  const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
-    const held = loaded?.state.entries.get(row.path);
-    if (row.publishedRecord === hash) {
-      // Published as it is. Only a state read this run can show it went missing (a compaction race, a
-      // state deleted by hand); another machine's newer record for the path, or a move, is left standing.
-      const lost = loaded !== undefined && held === undefined && !statePathOf.has(row.docKey);
-      if (!lost) continue;
+    const held = state?.entries.get(row.path);
+    if (held !== undefined && hashOf(held) === hash) {
+      // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
+      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== hash) out.marks.push({ path: row.path, hash, clock: held.c, source: row.localHash });
+      continue;
     }
-    const known = held !== undefined && hashOf({ t: 'doc', ...held }) === hash;
-    const sourceKnown = held?.h === row.localHash || row.publishedSource === row.localHash;
-    if (!known || !sourceKnown) {
-      const full = ledger.documents.get(row.path);
-      if (!known) records.push(stateRecordOf(row, full?.members ?? [], full));
-      if (!sourceKnown && full) sources.push({ hash: row.localHash, text: full.baseMarkdown });
-    }
-    marks.push({ path: row.path, record: hash, source: row.localHash });
+    // Without the state read, a row published as it is stands as published.
+    if (state === undefined ? parseMark(row.publishedRecord)?.hash === hash : !needsPublishing(row, hash, held ?? entryOfDoc.get(row.docKey))) continue;
+    const full = ledger.documents.get(row.path);
+    out.records.push(stateRecordOf(row, full?.members ?? [], full));
+    const kept = held?.h === row.localHash || hasSource(row.localHash) || (state === undefined && row.publishedSource === row.localHash);
+    if (full && row.localHash !== '' && !kept && !out.sources.some((source) => source.hash === row.localHash)) out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
+    out.marks.push({ path: row.path, hash, clock: 0, source: row.localHash });
   }
-  for (const [docKey, path] of deps.removed) {
-    const entry = loaded?.state.entries.get(path);
-    if (!loaded || entry?.k === docKey || statePathOf.get(docKey) === path) records.push({ t: 'gone', p: path, k: docKey });
+  for (const [docKey, path] of removed) {
+    if (state === undefined || state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey });
   }
   // Image URLs uploaded here: every machine and CI run reuses them instead of uploading again.
-  const images = ledger.images.unpublished();
-  for (const image of images) if (loaded?.state.images.get(image.key) !== image.url) records.push({ t: 'img', k: image.key, u: image.url });
+  for (const image of ledger.images.unpublished()) {
+    if (state?.images.get(image.key) !== image.url) out.records.push({ t: 'img', k: image.key, u: image.url });
+    out.images.push(image.key);
+  }
   for (const folder of ledger.folders.all()) {
-    if (folder.path === '' || folder.nodeId === null || !loaded || loaded.state.folders.has(folder.path)) continue;
-    records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
+    if (folder.path === '' || folder.nodeId === null || state === undefined || state.folders.has(folder.path)) continue;
+    out.records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
   }
+  return out;
+}
 
-  if (records.length > 0 || sources.length > 0) await store.publish(records, sources);
-  ledger.transaction(() => {
-    for (const mark of marks) ledger.documents.update(mark.path, { publishedRecord: mark.record, publishedSource: mark.source });
-    ledger.images.markPublished(images.map((image) => image.key));
-  });
-  if (loaded && records.length > 0) {
-    const live = recordsOf(foldState([...recordsOf(loaded.state), ...records]));
-    await store.compact(loaded, live).catch((error: unknown) => deps.logger.warn({ err: error }, 'compacting the shared state failed; it stays as it is and is tried again later'));
-  }
-  return { records: records.length, sources: sources.length };
+/**
+ * Whether a row the state does not agree with is to be published: when it changed since it was published,
+ * or the state has no record of its path or document, or that record is older than the one this ledger
+ * published (another writer's later record stands: this machine learns of that change from the document).
+ */
+function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | undefined): boolean {
+  const mark = parseMark(row.publishedRecord);
+  if (mark?.hash !== hash || held === undefined) return true;
+  return mark.clock !== undefined && held.c < mark.clock;
+}
+
+/** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
+export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {
+  return planPublication(ledger, loaded, new Map(), () => true).records.flatMap((record) => (record.t === 'doc' ? [record.p] : []));
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { openLedger, type Ledger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createServiceClient } from '../../src/setup/index.js';
+import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync, type SyncOptions } from '../../src/sync/engine.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import type { KbClient } from '../../src/api/index.js';
@@ -21,7 +22,8 @@ export async function withInProcess<T>(f: SyncFixture, mode: SyncOptions['mode']
   const { client } = createServiceClient(config.service, { env: f.env, cwd: f.dir, logger: silentLogger });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {
-    return await fn({ client, ledger, options: syncOptionsOf(config, { mode, dryRun, force: false }) });
+    const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir });
+    return await fn({ client, ledger, options: { ...syncOptionsOf(config, { mode, dryRun, force: false }), stateKey } });
   } finally {
     ledger.close();
   }

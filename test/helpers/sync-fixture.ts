@@ -32,12 +32,17 @@ export type SyncFixture = {
   close(): Promise<void>;
 };
 
+/** The team's state key in sync tests (a test that wants a keyless team passes KBSYNC_STATE_KEY: ''). */
+export const TEST_STATE_KEY = 'kbsync-test-state-key-2f6c1e9a47b3d805';
+
 export type FixtureOptions = {
   readonly emulator?: EmulatorOptions;
   /** Merged over the generated config. */
   readonly config?: Record<string, unknown>;
   /** Reuse a running emulator (two workstations on one workspace). */
   readonly shared?: RunningEmulator;
+  /** More environment for every run (a test knob such as KBSYNC_STATE_DOC_CHARS); '' unsets a variable. */
+  readonly env?: Record<string, string>;
 };
 
 export async function createSyncFixture(options: FixtureOptions = {}): Promise<SyncFixture> {
@@ -53,7 +58,8 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
     ...options.config,
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
-  const env = { KBSYNC_TOKEN: em.seed.token };
+  // Every fixture of a test run shares one state key, as a team does: two workstations on one emulator agree.
+  const env: Record<string, string> = { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY, ...options.env };
   const abs = (rel: string) => join(root, rel);
   const withReport = (result: CliResult): CliResult & { report?: SyncReport } => {
     const line = result.stdout.trim().split('\n').pop() ?? '';
@@ -107,7 +113,7 @@ export function userNodes<T extends Pick<DumpedNode, 'dentryUuid' | 'parentId' |
 }
 
 /** kbsync's state documents in a workspace (index and sources). */
-export const stateNodes = (nodes: readonly DumpedNode[]): DumpedNode[] => nodes.filter((node) => node.docType === 'DOC' && /^kbsync-(state|sources)-\d{6}$/.test(node.title));
+export const stateNodes = (nodes: readonly DumpedNode[]): DumpedNode[] => nodes.filter((node) => node.docType === 'DOC' && /^kbsync-(state|sources)-\d{6}(-[a-z2-7]{8}(-[0-9a-f]{16})?)?$/.test(node.title));
 
 /** Runs `fn` with a fresh fixture and always cleans up. */
 export async function withSyncFixture<T>(fn: (fixture: SyncFixture) => Promise<T>, options: FixtureOptions = {}): Promise<T> {

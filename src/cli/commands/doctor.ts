@@ -9,6 +9,8 @@ import type { CliCommand } from '../command.js';
 import { Checks } from '../doctor/checks.js';
 import { checkLedger, checkRoot, checkStateFolder } from '../doctor/local.js';
 import { checkImages } from '../doctor/images.js';
+import { checkStateKey } from '../doctor/state-key.js';
+import { createStateKeySource } from '../../setup/state-key.js';
 import { checkClock, checkPlan, checkScopes, checkService } from '../doctor/service.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -28,18 +30,21 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
     checkLedger(checks, config);
   }
   await checkImages(checks, config);
-  const { client, token } = createServiceClient(config.service, { env: process.env, cwd: configPath ? path.dirname(configPath) : process.cwd(), logger: silentLogger });
+  const configDir = configPath ? path.dirname(configPath) : process.cwd();
+  const { client, token } = createServiceClient(config.service, { env: process.env, cwd: configDir, logger: silentLogger });
   try {
     await token.get();
     checks.pass('token', `token from ${token.description}`);
   } catch (error) {
     return checks.error('token', error, `token from ${token.description}`);
   }
+  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: process.env, cwd: configDir }));
+  if (secret === null) return;
   if (await checkService(checks, client, config)) {
     await checkScopes(checks, client, config);
     checkClock(checks, client);
   }
-  if (!checks.list.some((check) => check.status === 'fail')) await checkPlan(checks, client, config);
+  if (!checks.list.some((check) => check.status === 'fail')) await checkPlan(checks, client, config, secret);
 }
 
 async function run(flags: { readonly config?: string; readonly json?: boolean }): Promise<void> {
@@ -57,7 +62,7 @@ export const doctorCommand: CliCommand = {
   register(program: Command) {
     program
       .command('doctor')
-      .description('Check the setup, each with ✓, ! or ✗ and what to do: config, folder, state folder, ledger, token, service, scopes, operatorId, workspace, clock.')
+      .description('Check the setup, each with ✓, ! or ✗ and what to do: config, folder, state folder, ledger, token, state key, service, scopes, operatorId, workspace, clock.')
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print the checks as one JSON document: { ok, exitCode, checks: [{ name, status, message, fix, code, exitCode }] }')
       .addHelpText(

@@ -7,6 +7,7 @@ import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
+import { setUpStateKey } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
 import { terminal } from '../../terminal.js';
@@ -54,6 +55,7 @@ async function run(given: Flags): Promise<void> {
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
+  const key = await setUpStateKey(process.env, workspace.workspaceId);
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,
@@ -63,11 +65,13 @@ async function run(given: Flags): Promise<void> {
       ...(service.tokenHeader === DEFAULT_TOKEN_HEADER ? {} : { tokenHeader: service.tokenHeader }),
       token: tokenSource,
     },
+    ...(key.config ? { state: { key: key.config } } : {}),
   };
   const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
   await fsp.mkdir(loaded.root, { recursive: true });
   const tokenHint = 'env' in tokenSource ? ` (with ${tokenSource.env} set)` : '';
   terminal.out(`Wrote ${configPath}: "${oneLine(workspace.name)}" (${oneLine(workspace.workspaceId)}) ⇄ ${loaded.root}`);
+  for (const line of key.lines) terminal.out(line);
   terminal.out(`Next: put Markdown files in ${path.relative(process.cwd(), loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
 }
 
@@ -87,6 +91,8 @@ export const initCommand: CliCommand = {
         'after',
         `
 The token is read from the environment (KBSYNC_TOKEN, or --token-env NAME), never from an argument.
+The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one in a file
+of your own (~/.config/kbsync), which every machine and CI run of the team then needs.
 At a terminal, init asks for what is missing; in a script, pass it as options.
 
 Examples:

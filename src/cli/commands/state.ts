@@ -1,8 +1,12 @@
 import type { Command } from 'commander';
-import { STATE_FOLDER, RemoteStateStore } from '../../remote-state/store.js';
+import type { Ledger } from '../../ledger/index.js';
+import { describeJunk, hasJunk, type StateJunk } from '../../remote-state/junk.js';
+import { STATE_FOLDER, type RemoteStateStore } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
 import { workspaceRoot } from '../../sync/observe/observe.js';
+import { unpublishedPaths } from '../../sync/publish-state.js';
 import { rewriteState } from '../../sync/rewrite-state.js';
+import { openStateStore } from '../../sync/state-store.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
@@ -12,41 +16,55 @@ type Flags = { readonly config?: string; readonly json?: boolean };
 /** What `kbsync state --json` prints. */
 export type StateReport = {
   readonly folder: string;
-  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number }[];
+  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number; readonly retired: boolean }[];
   readonly entries: number;
   readonly indexChars: number;
-  readonly damaged: readonly string[];
+  /** Read with the team's key (every record used was verified). */
+  readonly authenticated: boolean;
+  /** What the state holds that was left out (not whole, not verified, out of bounds, not read). */
+  readonly junk: StateJunk;
+  /** Files this machine's ledger knows that the state lacks or holds an older record of (the next sync publishes them). */
+  readonly stale: readonly string[];
 };
 
-async function storeOf(session: Session, ledger: Parameters<typeof workspaceRoot>[1]): Promise<RemoteStateStore> {
+async function storeOf(session: Session, ledger: Ledger | undefined): Promise<RemoteStateStore> {
   const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: true, force: false });
   const rootId = await workspaceRoot(session.client, ledger, options, false);
-  return new RemoteStateStore({ client: session.client, workspaceId: options.workspaceId, rootId, logger: session.logger });
+  return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, await session.stateKey.get());
 }
 
 async function show(flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
   const report = await withReadOnlyLedger(session, async (ledger) => {
-    const inspected = await (await storeOf(session, ledger)).inspect();
+    const loaded = await (await storeOf(session, ledger)).load();
     return {
       folder: STATE_FOLDER,
-      documents: inspected.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.chars })),
-      entries: inspected.state.entries.size,
-      indexChars: inspected.chars,
-      damaged: inspected.damaged,
+      documents: loaded.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.chars, retired: loaded.state.retired.has(doc.docKey) })),
+      entries: loaded.state.entries.size,
+      indexChars: loaded.chars,
+      authenticated: loaded.authenticated,
+      junk: loaded.junk,
+      stale: ledger ? unpublishedPaths(ledger, loaded) : [],
     } satisfies StateReport;
   });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-    return;
+  } else {
+    console.log(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
+    for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.family === 'state' ? 'index' : 'sources'}, ${doc.chars} characters${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);
+    console.log(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
+    console.log(
+      report.authenticated
+        ? "Authenticated: only records signed with the team's state key were read."
+        : "Not authenticated: this machine has no state key (state.key), so the state's records are used only where a forged one can do no harm; kbsync deletes nothing on their word.",
+    );
+    if (hasJunk(report.junk)) console.log(describeJunk(report.junk));
+    if (report.stale.length > 0) {
+      const shown = report.stale.slice(0, 10).join(', ');
+      console.log(`Stale: the state lacks, or holds an older record of, ${report.stale.length} file(s) this machine's ledger knows (${shown}${report.stale.length > 10 ? ', ...' : ''}); the next sync publishes them.`);
+    }
   }
-  console.log(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
-  for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.family === 'state' ? 'index' : 'sources'}, ${doc.chars} characters`);
-  console.log(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
-  if (report.damaged.length > 0) {
-    console.log(`Damaged (edited by hand?): ${report.damaged.join(', ')}. Run \`kbsync state rewrite\` on a machine whose ledger is intact.`);
-    process.exitCode = 1;
-  }
+  if (hasJunk(report.junk) || report.stale.length > 0) process.exitCode = 1;
 }
 
 async function rewrite(flags: Flags): Promise<void> {
@@ -54,11 +72,12 @@ async function rewrite(flags: Flags): Promise<void> {
   const ledger = openSyncLedger(session);
   try {
     const done = await rewriteState(ledger, await storeOf(session, ledger));
-    const summary = { entries: done.entries, sources: done.sources, superseded: done.damaged };
+    const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
     if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else {
-      console.log(`Wrote kbsync's state anew: ${done.entries} file(s), ${done.sources} source(s), from this machine's ledger and the readable part of the old state.`);
-      if (done.damaged.length > 0) console.log(`The damaged documents (${done.damaged.join(', ')}) are superseded and no longer read.`);
+      console.log(`Wrote kbsync's state anew: ${done.entries} file(s), ${done.sources} source(s), from this machine's ledger and the verified part of the old state.`);
+      console.log('The old state documents are retired: the first sync after ten minutes deletes them (what was appended to them meanwhile is kept).');
+      if (done.junk) console.log(`Left out of the new state: ${done.junk}`);
     }
   } finally {
     ledger.close();
@@ -79,15 +98,19 @@ export const stateCommand: CliCommand = {
 Every workstation and CI run shares this state: which file is which document, the ids the service gives
 only when a document is created (needed to delete it), and each file's Markdown as last synced (so another
 machine gets the files back exactly). It is read when a run needs it and written only when it changed.
+With the team's state key (state.key, default KBSYNC_STATE_KEY) every record is signed and verified.
+
+Exits 1 when the state holds something left out (not kbsync's, not verified, damaged) or lacks what this
+machine's ledger knows.
 
 Examples:
-  kbsync state                 where it lives, its size, and whether it is damaged
-  kbsync state rewrite         after "REMOTE_STATE_DAMAGED": write it anew from this machine's ledger`,
+  kbsync state                 where it lives, its size, what was left out, what is stale
+  kbsync state rewrite         write it anew from this machine's ledger (after STATE_JUNK, or to adopt a key)`,
       )
       .action(show);
     state
       .command('rewrite')
-      .description("Write the shared state anew from this machine's ledger; damaged state documents are superseded and never read again.")
+      .description("Write the shared state anew from this machine's ledger and the verified part of the old state; the old documents are retired.")
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print a machine-readable summary on stdout')
       .action(rewrite);

@@ -115,6 +115,7 @@ async function runOnce(run: RunRecord): Promise<void> {
       { client: session.client, ledger, logger: session.logger },
       {
         ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force), checkLinks }),
+        stateKey: session.stateKey,
         retitle: Boolean(flags.retitle),
         signal: stop.signal,
         onPhase: (phase) => progress.phase(phase),

@@ -4,7 +4,7 @@ import { messageOf, SafetyError } from '../../errors.js';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { silentLogger } from '../../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
-import { RemoteStateStore } from '../../remote-state/store.js';
+import { openStateStore } from '../../sync/state-store.js';
 import { ledgerPath, syncOptionsOf } from '../../setup/index.js';
 import { observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
 import { ExitCode, exitCodeOf } from '../exit-codes.js';
@@ -82,7 +82,7 @@ export function checkClock(checks: Checks, client: KbClient): void {
  * observation and planner as a run, read-only, so a refusal sync would make now is a failed check too.
  * Costs the listing calls of one sync, and only runs when nothing before it failed.
  */
-export async function checkPlan(checks: Checks, client: KbClient, config: Config): Promise<void> {
+export async function checkPlan(checks: Checks, client: KbClient, config: Config, secret: string | undefined): Promise<void> {
   let ledger: Ledger | undefined;
   try {
     ledger = openLedger(ledgerPath(config), { readonly: true, lock: false, logger: silentLogger });
@@ -92,7 +92,7 @@ export async function checkPlan(checks: Checks, client: KbClient, config: Config
   try {
     const options = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
     const observed = await observeAndPlan(
-      { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger }) },
+      { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret) },
       { ...options, listRemote: 'always' },
     );
     const refusal = observed.plan.refusal;

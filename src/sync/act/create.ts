@@ -45,7 +45,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       // A create whose answer was lost is looked for before it is tried again (once): never two documents.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const made = await ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId });
+          const made = await ctx.ids.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
           crashPoint('after-create');
           return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, fresh: true };
         } catch (error) {
@@ -68,6 +68,9 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
     },
   );
+  // The id the service gives only now reaches the shared state before the body is sent: a run killed from
+  // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
+  if (created.nodeId !== null) await ctx.ids.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created' });
   return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
 }
 

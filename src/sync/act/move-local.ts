@@ -6,11 +6,11 @@ import { withIntent } from './intent.js';
 import { fingerprintOf } from './local-files.js';
 
 /**
- * A document moved to another folder in the knowledge base: its file moves to the mirrored folder with
- * its exact bytes (front matter, code and formatting the service does not show stay as written), and
- * the record follows both.
+ * A document moved to another folder in the knowledge base, or its file renamed by another machine (the
+ * shared state says so): the file moves with its exact bytes (front matter, code and formatting the
+ * service does not show stay as written), and the record follows both.
  */
-export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: string, listed: RemoteDoc): Promise<DocOutcome> {
+export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: string, listed: RemoteDoc, renamedElsewhere = false): Promise<DocOutcome> {
   const expect = await fingerprintOf(ctx, record.path);
   await withIntent(
     ctx,
@@ -22,5 +22,6 @@ export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: strin
       ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId });
     },
   );
-  return { path: to, result: 'pulled', detail: `moved from ${record.path}, as its document was moved in the knowledge base` };
+  const why = renamedElsewhere ? 'as another machine renamed it' : 'as its document was moved in the knowledge base';
+  return { path: to, result: 'pulled', detail: `moved from ${record.path}, ${why}` };
 }

@@ -20,6 +20,10 @@ export const HELD_REASONS = {
   CREATE_ANSWER_LOST:
     'deleted locally, but the answer to the request that created this document was lost, and the service deletes a document ' +
     'only by the id that answer carried. Delete it in the web editor; the next sync then forgets it.',
+  ID_UNVERIFIED:
+    "deleted locally, but the id that deletes this document is known only from the shared state, and this machine has no state key " +
+    'to verify it (anyone who can edit the workspace could have written it), so kbsync does not delete on its word. Set the team\'s key ' +
+    '(KBSYNC_STATE_KEY or state.key; see Remote state in the README), or delete the document in the web editor; the next sync then forgets it.',
   DELETE_EDITED:
     'deleted locally but edited in the knowledge base since; a two-way sync (`kbsync sync`) restores the file with that edit.',
   TRASH_EDITED: 'deleted in the knowledge base but edited locally; a push (`kbsync sync`) creates it again.',

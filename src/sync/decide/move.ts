@@ -19,6 +19,13 @@ export type MoveDecision =
   | { readonly kind: 'held'; readonly held: Held; readonly body: BodyDecision }
   | { readonly kind: 'recreate' };
 
+/** Why the old document of a move stays, by the hold that blocks its deletion. */
+const WHY_NOT_DELETABLE: Partial<Record<Held['code'], string>> = {
+  NOT_CREATED: 'kbsync did not create it',
+  CREATE_ANSWER_LOST: 'the answer that created it was lost',
+  ID_UNVERIFIED: 'the id that deletes it comes only from the unauthenticated shared state (no state key)',
+};
+
 export function decideMove(facts: {
   readonly body: Omit<BodyFacts, 'remote'>;
   readonly record: { readonly nodeId: string | null; readonly origin: Origin };
@@ -34,7 +41,7 @@ export function decideMove(facts: {
   if ((body.lossy || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
   const blocked = deletionBlocked(facts.record);
   if (blocked) {
-    return { kind: 'rename', body, note: `the document stays in its old place: ${blocked.code === 'NOT_CREATED' ? 'kbsync did not create it' : 'the answer that created it was lost'}, so it cannot delete it there; move it in the web editor` };
+    return { kind: 'rename', body, note: `the document stays in its old place: ${WHY_NOT_DELETABLE[blocked.code] ?? 'kbsync cannot delete it'}, so it cannot delete it there; move it in the web editor` };
   }
   if (body.kind === 'held') return { kind: 'held', held: body.held ?? held('MOVE_EDITED'), body };
   if (body.remoteChanged && facts.body.mode === 'push') return { kind: 'held', held: held('MOVE_EDITED'), body };

@@ -3,6 +3,7 @@ import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
 import { held, holdStands } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
+import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
 import { oneLine } from '../../printable.js';
@@ -34,6 +35,12 @@ export function plan(given: PlanInput): Plan {
     records.filter((record) => !input.local.has(record.path)),
     unrecorded,
   );
+  // An unverified entry follows a file to a new path only when its document bears the file's title.
+  for (const [from, to] of moves) {
+    const record = input.records.get(from);
+    const local = input.local.get(to);
+    if (record && local && !corroborated(input, record, local, to, false)) moves.delete(from);
+  }
   const movedTo = new Set(moves.values());
 
   for (const record of records) {
@@ -78,7 +85,7 @@ export function plan(given: PlanInput): Plan {
         code: 'TITLE_KEPT',
         message:
           record.nodeId === null
-            ? `its title is now "${retitled}", but the document keeps "${oneLine(record.remoteTitle)}": the service cannot rename, and kbsync did not create this document, so it cannot replace it. Rename it in the web editor.`
+            ? `its title is now "${retitled}", but the document keeps "${oneLine(record.remoteTitle)}": the service cannot rename, and ${record.origin === 'created' ? 'the id that deletes this document is known only from the unauthenticated shared state (no state key)' : 'kbsync did not create this document'}, so it cannot replace it. Rename it in the web editor.`
             : `its title is now "${retitled}", but the document keeps "${oneLine(record.remoteTitle)}": the service cannot rename. Run \`kbsync sync --retitle\` to replace it with a new document under the new title (a new URL; the old one is deleted).`,
       });
     }
@@ -86,6 +93,12 @@ export function plan(given: PlanInput): Plan {
     const movedRemotely = remote && local && canPull ? remoteMove(input, record, remote) : undefined;
     if (remote && movedRemotely !== undefined) {
       actions.push({ kind: 'move-local', record, to: movedRemotely, remote });
+      continue;
+    }
+    // Renamed by another machine, and unchanged here: the file takes the name the others know it by.
+    const renamed = remote && localSide === 'unchanged' && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
+    if (remote && renamed !== undefined && !input.local.has(renamed) && !input.records.has(renamed)) {
+      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true });
       continue;
     }
 
@@ -213,9 +226,12 @@ function withSharedRecords(input: PlanInput): PlanInput {
   // that history. A machine with a ledger that lacks the path made the file itself: it is paired like any
   // file with no shared history (placeUnrecorded), so an independent creation is never taken for an edit.
   if (!input.stateless) return input;
+  const fitted = input.sharedUnverified ? fittingFiles(input) : undefined;
   for (const [path, record] of input.shared) {
     if (records.has(path) || recordedKeys.has(record.docKey)) continue;
-    if (input.local.has(path) || input.mode === 'push') records.set(path, record);
+    const local = input.local.get(path);
+    // An unverified entry of a file not here does not keep its document from a file here that it fits.
+    if (local ? corroborated(input, record, local, path, true) : input.mode === 'push' && !fitted?.has(placeOf(input, record))) records.set(path, record);
   }
   return { ...input, records };
 }
@@ -233,15 +249,23 @@ function placeUnrecorded(
   if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
   const titles = assignTitles(unrecorded, records, input.layout);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
-  const sharedByKey = new Map([...(input.shared?.values() ?? [])].map((record) => [record.docKey as string, record]));
-  const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...sharedByKey.keys()]);
+  // An unverified entry holds its document only where the document corroborates it (its file here, titled
+  // for it): a forged one cannot orphan another file. It may still name where a document to pull goes.
+  const shared = [...(input.shared?.values() ?? [])];
+  const holds = (record: RecordEntry): boolean => {
+    const local = input.local.get(record.path);
+    return !input.sharedUnverified || (local !== undefined && corroborated(input, record, local, record.path, true));
+  };
+  const sharedByKey = new Map(shared.filter((record) => holds(record) || fitsPlace(input, record, record.path) !== false).map((record) => [record.docKey as string, record]));
+  const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...shared.filter(holds).map((record) => record.docKey)]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
   const adopted = new Set<string>();
 
   for (const entry of unrecorded) {
     const title = titles.get(entry.path) ?? entry.path;
     // The document the shared state pairs with this path comes first (identity by path), then one of the same title.
-    const known = input.shared?.get(entry.path);
+    const shared = input.shared?.get(entry.path);
+    const known = shared && corroborated(input, shared, entry, entry.path, true) ? shared : undefined;
     const listedKnown = known ? input.remote?.docs.get(known.docKey) : undefined;
     if (known && listedKnown && !adopted.has(known.docKey)) {
       adopted.add(known.docKey);

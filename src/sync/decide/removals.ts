@@ -17,10 +17,13 @@ type RecordBase = {
   readonly hiddenEdit: string | null;
 };
 
-/** Why a document may not be deleted by kbsync, or undefined when it may. */
+/**
+ * Why a document may not be deleted by kbsync, or undefined when it may. A document kbsync created whose
+ * creation id it does not hold can only have been learnt from a shared state it cannot verify (no key).
+ */
 export function deletionBlocked(record: { readonly nodeId: string | null; readonly origin: Origin }): Held | undefined {
   if (record.nodeId !== null) return undefined;
-  return held(record.origin === 'create-answer-lost' ? 'CREATE_ANSWER_LOST' : 'NOT_CREATED');
+  return held(record.origin === 'create-answer-lost' ? 'CREATE_ANSWER_LOST' : record.origin === 'created' ? 'ID_UNVERIFIED' : 'NOT_CREATED');
 }
 
 export type DeleteDecision =

@@ -124,6 +124,13 @@ export type PlanInput = {
   readonly stateless?: boolean;
   /** Records whose document another kbsync writer published a newer version of (the shared state says so). */
   readonly republished?: ReadonlySet<string>;
+  /** The shared state is not authenticated (no state key): its entries pair only where the document corroborates them (plan.ts). */
+  readonly sharedUnverified?: true;
+  /**
+   * Files another writer renamed since this machine last published them (the shared state holds a later
+   * record of the same document at another path): path here → the path there. An unchanged file follows.
+   */
+  readonly renamedElsewhere?: ReadonlyMap<string, string>;
   /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has
@@ -188,7 +195,7 @@ export type Action =
       readonly title?: string;
     }
   /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
-  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc }
+  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true }
   /**
    * Left as it is, for a reason that stands (or needs no read to know): no call until something changes.
    * `to`: where the file is now, when the hold is of a move (the record stays at its old path meanwhile).
@@ -213,7 +220,7 @@ export type Refusal = {
 };
 
 /** Something a person should know about a file that changes nothing by itself (said once per change). */
-export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED'; readonly message: string };
+export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK'; readonly message: string };
 
 export type Plan = {
   readonly actions: readonly Action[];

@@ -12,6 +12,7 @@ import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
+import { renamedElsewhere, sharedRecords, usableState } from './shared-entries.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -31,6 +32,8 @@ export type Observation = {
   readonly shared: LoadedState | undefined;
   /** The listed index documents when the state was read: the run remembers them, and reads it next only when they change. */
   readonly stateSeen?: string;
+  /** The plan paired files from the shared state's entries (files this ledger has no row for). */
+  readonly sharedUsed?: boolean;
   readonly plan: Plan;
   /**
    * The scan's fingerprint (settled-tree.ts) when every file was settled and every row's file was there: a
@@ -109,11 +112,12 @@ export async function observeAndPlan(
       )
     : undefined;
   // The shared state (what every machine knows of which file is which document) is read when this ledger
-  // cannot pair everything on its own: no ledger, new files, documents it does not know or no longer sees.
+  // cannot pair everything on its own (no ledger, new files, documents it does not know or no longer sees),
+  // and by every run that lists the whole tree anyway: it learns the renames of other machines.
   let shared: LoadedState | undefined;
   let stateSeen: string | undefined;
-  if (rootId && listed) {
-    const store = deps.store(rootId);
+  const store = rootId && listed ? deps.store(rootId) : undefined;
+  if (store && rootId && listed) {
     store.seen(listed.state?.folderId);
     const known = new Set([...summaries.values()].map((s) => s.docKey as string));
     // A run that may pull reads it whenever it changed (one listing of its folder tells): another machine's
@@ -122,15 +126,21 @@ export async function observeAndPlan(
     stateSeen = options.mode !== 'push' && listed.state ? await store.indexFingerprint() : undefined;
     const needed =
       (stateSeen !== undefined && ledger?.meta.get(stateSeenKey(rootId)) !== stateSeen) ||
+      options.listRemote === 'always' ||
       summaries.size === 0 ||
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
       [...known].some((docKey) => !listed.docs.has(asDocKey(docKey)));
     if (needed && listed.state) shared = await store.load();
   }
+  // Old documents of moved files that an interrupted run promised to delete are deleted before this run acts: never new files.
+  for (const retirement of ledger?.retirements.all() ?? []) leftAlone.add(retirement.docKey);
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
+  // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
+  const usable = shared ? usableState(shared, options) : undefined;
+  const renamed = shared && usable && store ? renamedElsewhere(shared, usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
-  if (shared) for (const [path, record] of records) if (record.nodeId === null && shared.state.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, shared.state.nodeIds.get(record.docKey) as string));
+  if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
 
   const folderIds = new Map<string, TreeNodeId>();
   if (remote) {
@@ -139,7 +149,7 @@ export async function observeAndPlan(
   }
   for (const folder of knownFolders) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
-  const sharedByPath = shared && remote ? sharedRecords(shared.state, remote, summaries, local.entries) : undefined;
+  const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
   const planned = plan({
     mode: options.mode,
@@ -152,8 +162,9 @@ export async function observeAndPlan(
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
     ...(settled.size > 0 ? { settled } : {}),
-    ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0 } : {}),
+    ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
     ...(shared ? { republished: republished(shared.state, records) } : {}),
+    ...(renamed && renamed.size > 0 ? { renamedElsewhere: renamed } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,
@@ -172,6 +183,7 @@ export async function observeAndPlan(
     remote,
     shared,
     ...(shared && stateSeen !== undefined ? { stateSeen } : {}),
+    ...(sharedByPath && sharedByPath.size > 0 ? { sharedUsed: true } : {}),
     plan: planned,
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
   };
@@ -233,45 +245,6 @@ function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: str
 }
 
 const withNodeId = (record: RecordEntry, nodeId: string): RecordEntry => ({ ...record, nodeId: asCreationNodeId(nodeId), origin: 'created' });
-
-/**
- * The shared state's entries for paths this ledger has no row for, as planner records: for documents the
- * listing shows, and for documents gone remotely whose file is still here (so a deletion reads as one).
- */
-function sharedRecords(
-  state: SharedState,
-  remote: RemoteSnapshot,
-  summaries: ReadonlyMap<string, DocumentSummary>,
-  local: ReadonlyMap<string, unknown>,
-): Map<string, RecordEntry> {
-  const recordedKeys = new Set([...summaries.values()].map((summary) => summary.docKey as string));
-  const records = new Map<string, RecordEntry>();
-  for (const entry of state.entries.values()) {
-    if (summaries.has(entry.p) || recordedKeys.has(entry.k)) continue;
-    const listed = remote.docs.get(asDocKey(entry.k));
-    if (!listed && !local.has(entry.p)) continue;
-    records.set(entry.p, {
-      path: entry.p,
-      docKey: asDocKey(entry.k),
-      nodeId: entry.n === null ? null : asCreationNodeId(entry.n),
-      treeNodeId: listed?.treeNodeId ?? asTreeNodeId(entry.k),
-      parentTreeNodeId: listed?.parentTreeNodeId ?? remote.rootId,
-      localHash: entry.h,
-      ino: 0,
-      remoteTitle: listed?.title ?? '',
-      remoteModifiedTime: entry.m,
-      remoteBlocksHash: entry.rb,
-      recheck: entry.m === '' || entry.r === 1,
-      origin: entry.o,
-      held: null,
-      shared: true,
-      ...(entry.im ? { images: entry.im } : {}),
-      ...(entry.l === 1 ? { lossy: true as const } : {}),
-      ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
-    });
-  }
-  return records;
-}
 
 export function recordEntryOf(summary: DocumentSummary): RecordEntry {
   return {

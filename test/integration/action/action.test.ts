@@ -11,7 +11,7 @@ const WRITES = ['createDocument', 'deleteDocument', 'overwriteContent', 'appendT
 
 test('action.yml declares the inputs the README shows and runs kbsync from its own checkout', async () => {
   const action = await readAction();
-  for (const input of ['mode', 'root', 'token', 'base-url', 'operator-id', 'workspace-id', 'check-links', 'site-root']) assert.ok(input in action.inputs, input);
+  for (const input of ['mode', 'root', 'token', 'state-key', 'base-url', 'operator-id', 'workspace-id', 'check-links', 'site-root']) assert.ok(input in action.inputs, input);
   assert.equal(action.inputs['mode']?.default, 'publish');
   assert.ok(action.runs.steps.some((step) => step.run?.includes('$GITHUB_ACTION_PATH')));
 });
@@ -24,7 +24,7 @@ test('the GitHub Action, run step by step as a runner would: publish with annota
         await mkdir(join(workspace, 'docs', 'guides'), { recursive: true });
         await writeFile(join(workspace, 'docs', 'index.md'), '# Handbook\n\nStart with [setup](/guides/setup).\nSee [the gone page](/guides/gone).\n');
         await writeFile(join(workspace, 'docs', 'guides', 'setup.md'), '# Setup\n\nBack [home](../).\n');
-        const service = { 'base-url': em.seed.baseUrl, 'operator-id': em.seed.operatorId, 'workspace-id': em.seed.workspaceId };
+        const service = { 'base-url': em.seed.baseUrl, 'operator-id': em.seed.operatorId, 'workspace-id': em.seed.workspaceId, 'state-key': 'action-test-state-key-0123456789' };
 
         const publish = await runAction({ mode: 'publish', root: 'docs', token: em.seed.token, ...service }, workspace);
         assert.equal(publish.code, 0, publish.stderr + publish.stdout);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/index.js';
@@ -17,14 +17,22 @@ async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 }
 
 const serviceArgs = (em: RunningEmulator): string[] => ['--base-url', em.seed.baseUrl, '--operator-id', em.seed.operatorId];
-const tokenEnv = (em: RunningEmulator) => ({ KBSYNC_TOKEN: em.seed.token });
+const tokenEnv = (em: RunningEmulator) => ({ KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: '' });
 
 test('init writes a valid config for the chosen workspace, refuses to overwrite it, and replaces it with --force', async () => {
   await withEmulator(async (em) => {
     await withDir(async (dir) => {
-      const result = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: tokenEnv(em) });
+      const home = { XDG_CONFIG_HOME: join(dir, 'config-home') };
+      const result = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: { ...tokenEnv(em), ...home } });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /Wrote .*sync\.config\.json: "Team Docs"/);
+      // The team's state key: made in a file of the user's own, named in the config, never printed.
+      const keyFile = join(dir, 'config-home', 'kbsync', `state-key-${em.seed.workspaceId}`);
+      const key = (await readFile(keyFile, 'utf8')).trim();
+      assert.ok(key.length >= 40, 'a key of 32 random bytes');
+      assert.equal((await stat(keyFile)).mode & 0o777, 0o600);
+      assert.doesNotMatch(result.stdout + result.stderr, new RegExp(key.replace(/[-_]/g, '.')), 'the key is not shown');
+      assert.match(result.stdout, /state key .* is in .*state-key-.*readable by you alone[\s\S]*CI the same value as a secret/);
       const file = join(dir, 'sync.config.json');
       const written = await readFile(file, 'utf8');
       assert.doesNotMatch(written, new RegExp(em.seed.token), 'the token itself is never written');
@@ -33,6 +41,7 @@ test('init writes a valid config for the chosen workspace, refuses to overwrite 
       assert.equal(config.service.baseUrl, em.seed.baseUrl);
       assert.equal(config.service.operatorId, em.seed.operatorId);
       assert.deepEqual(config.service.token, { env: 'KBSYNC_TOKEN' });
+      assert.deepEqual(config.state.key, { file: keyFile });
       assert.equal(config.root, join(dir, 'docs'));
 
       const again = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: tokenEnv(em) });
@@ -40,9 +49,16 @@ test('init writes a valid config for the chosen workspace, refuses to overwrite 
       assert.match(again.stderr, /already exists.*--force.*\[CONFIG_EXISTS\]/s);
       assert.equal(await readFile(file, 'utf8'), written);
 
-      const forced = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--token-env', 'MY_TOKEN', '--force'], { env: { MY_TOKEN: em.seed.token } });
+      const forced = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--token-env', 'MY_TOKEN', '--force'], { env: { MY_TOKEN: em.seed.token, KBSYNC_STATE_KEY: '', ...home } });
       assert.equal(forced.code, 0, forced.stderr);
       assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).service.token, { env: 'MY_TOKEN' });
+      assert.equal((await readFile(keyFile, 'utf8')).trim(), key, 'the key made before stays the key');
+
+      // A key in the environment is the team's: used as it is, no file.
+      const keyed = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--force'], { env: { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: 'the-teams-key-0123456789abcdef', ...home } });
+      assert.equal(keyed.code, 0, keyed.stderr);
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).state, undefined, 'the default (KBSYNC_STATE_KEY) reads it');
+      assert.match(keyed.stdout, /The state key in KBSYNC_STATE_KEY signs the shared state/);
     });
   });
 });

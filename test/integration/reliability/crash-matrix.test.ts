@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRASH_POINTS } from '../../../src/sync/crash-points.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { createSyncFixture, type FixtureOptions, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { convergenceProblems, isConflictCopy, localFiles, locallyPresent, remotelyPresent, steadyProblems } from '../../helpers/reliability.js';
 
 /**
@@ -19,6 +19,7 @@ type Scenario = {
   readonly name: string;
   /** The crash points this scenario passes; each must really kill the run (else the engine changed and the matrix must follow). */
   readonly reaches: readonly string[];
+  readonly fixture?: FixtureOptions;
   readonly setup: (f: SyncFixture) => Promise<void>;
   /** Applies this cell's change (round `r` keeps markers unique) and says where each edit must end up. */
   readonly change: (f: SyncFixture, r: number) => Promise<Expectation>;
@@ -39,7 +40,7 @@ async function syncOk(f: SyncFixture): Promise<void> {
 const SCENARIOS: readonly Scenario[] = [
   {
     name: 'new files pushed',
-    reaches: ['after-intent', 'after-create', 'after-overwrite', 'before-ledger-commit', 'after-create:2', 'after-overwrite:2'],
+    reaches: ['after-intent', 'after-create', 'after-id-append', 'after-overwrite', 'before-ledger-commit', 'after-state-append', 'after-create:2', 'after-overwrite:2'],
     setup: async () => {},
     async change(f, r) {
       const a = `newa${r}marker`;
@@ -53,7 +54,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'local edit pushed',
-    reaches: ['after-intent', 'after-overwrite', 'before-ledger-commit', 'after-overwrite:2'],
+    reaches: ['after-intent', 'after-overwrite', 'before-ledger-commit', 'after-state-append', 'after-overwrite:2'],
     async setup(f) {
       for (const n of [1, 2, 3]) await f.write(`e${n}.md`, `# E${n}\n\nFirst paragraph of e${n}.\n\nLast paragraph of e${n}\n`);
       await syncOk(f);
@@ -71,7 +72,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'remote edit pulled',
-    reaches: ['after-intent', 'mid-pull', 'after-local-write', 'before-ledger-commit', 'after-local-write:2'],
+    reaches: ['after-intent', 'mid-pull', 'after-local-write', 'before-ledger-commit', 'after-state-append', 'after-local-write:2'],
     async setup(f) {
       for (const n of [1, 2]) await f.write(`p${n}.md`, `# P${n}\n\nOne of p${n}.\n\nTwo of p${n}.\n`);
       await syncOk(f);
@@ -122,6 +123,24 @@ const SCENARIOS: readonly Scenario[] = [
       await syncOk(f);
     },
   },
+  {
+    // Small state documents (a test knob): the edit's records fill a third index document, and the run compacts.
+    name: 'shared state compacted',
+    reaches: ['mid-compaction'],
+    fixture: { env: { KBSYNC_STATE_DOC_CHARS: '2000' } },
+    async setup(f) {
+      for (let n = 0; n < 30; n += 1) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}.\n`);
+      await syncOk(f);
+    },
+    async change(f, r) {
+      const markers = Array.from({ length: 30 }, (_, n) => `compacted${r}n${n}marker`);
+      for (const [n, marker] of markers.entries()) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}, ${marker}.\n`);
+      // A new file: the run lists the service and reads the state, which a compaction needs.
+      const added = `compactednew${r}marker`;
+      await f.write(`new-${r}.md`, `# New ${r}\n\n${para(added)}`);
+      return { remote: [...markers, added], local: [...markers, added] };
+    },
+  },
 ];
 
 async function syncOkAfterSeed(f: SyncFixture): Promise<void> {
@@ -154,7 +173,7 @@ async function runCell(f: SyncFixture, scenario: Scenario, point: string, round:
 }
 
 async function runScenario(scenario: Scenario): Promise<Cell[]> {
-  const f = await createSyncFixture();
+  const f = await createSyncFixture(scenario.fixture);
   try {
     await scenario.setup(f);
     const cells: Cell[] = [];

@@ -4,7 +4,7 @@ import { appendFile, lstat, mkdir, readFile, rename, rm, utimes, writeFile } fro
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { silentLogger } from '../../../src/log.js';
-import { RemoteStateStore } from '../../../src/remote-state/store.js';
+import { openStateStore } from '../../../src/sync/state-store.js';
 import { pathOf } from '../../../src/sync/decide/placement.js';
 import type { Plan } from '../../../src/sync/decide/types.js';
 import { runSync } from '../../../src/sync/engine.js';
@@ -19,14 +19,15 @@ import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js
  */
 
 /** The push's observation, with or without the settled-tree fingerprint. */
-function observe(run: InProcess, settledTree: boolean): Promise<Observation> {
+async function observe(run: InProcess, settledTree: boolean): Promise<Observation> {
   const { client, ledger, options } = run;
+  const secret = await options.stateKey?.get();
   return observeAndPlan(
     {
       client,
       ledger,
       rootId: () => workspaceRoot(client, ledger, options, false),
-      store: (rootId) => new RemoteStateStore({ client, workspaceId: options.workspaceId, rootId, logger: silentLogger }),
+      store: (rootId) => openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret),
     },
     { ...options, listRemote: 'if-needed', settledTree },
   );

@@ -235,35 +235,38 @@ describe('the shared state: a workstation that lost its ledger, a second worksta
     });
   });
 
-  test('a state document changed by hand: a clear error saying how to repair it, nothing deleted; kbsync state rewrite repairs it', async () => {
+  test("a state document changed by hand: the changed piece is left out and said once, the run goes on with the rest; kbsync state shows it; kbsync state rewrite writes the state anew", async () => {
     await withSyncFixture(async (f) => {
       for (const [path, text] of Object.entries(TITLED)) await f.write(path, text);
       assert.equal((await f.sync()).code, 0);
       const [index] = stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'));
       assert.ok(index);
-      f.em.admin.editDocument(index.dentryUuid, (index.markdown ?? '').replace(/k[A-Za-z0-9+/]{20}/, (token) => `${token.slice(0, -1)}Q`));
+      // One character of the first token (the document's own ids) changed: that token no longer reads.
+      f.em.admin.editDocument(index.dentryUuid, (index.markdown ?? '').replace(/\n\nk([A-Za-z0-9+/]{20})/, (_all, rest: string) => `\n\nk${rest.slice(0, -1)}Q`));
       await rm(join(f.root, 'daily/mon.md'));
       await f.write('new.md', '# New\n\nA new file: the run reads the shared state to place it.\n');
-      const refused = await f.sync(['--push']);
-      assert.equal(refused.code, 3, refused.stdout);
-      assert.match(refused.stderr, /kbsync's state in the knowledge base was changed by hand or damaged: kbsync-state-000001/);
-      assert.match(refused.stderr, /kbsync state rewrite/);
-      assert.match(refused.stderr, /REMOTE_STATE_DAMAGED/);
-      assert.equal(f.remoteDocs().length, Object.keys(TITLED).length, 'nothing was deleted');
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const run = await f.sync(['--push']);
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+      assert.deepEqual(run.report?.notices.map((n) => n.code), ['STATE_JUNK']);
+      assert.match(run.report?.notices[0]?.message ?? '', /1 piece that are not kbsync's or were changed by hand .*left out, and syncing goes on/);
+      assert.deepEqual(run.report?.planned.map((p) => `${p.kind} ${p.path}`).sort(), ['create new.md', 'delete-remote daily/mon.md'], 'the rest of the state still pairs every file');
+      assert.equal(f.remoteDocs().length, Object.keys(TITLED).length, 'mon.md deleted (its id was in an untouched piece), new.md created');
       const shown = await f.cli(['state']);
       assert.equal(shown.code, 1);
-      assert.match(shown.stdout, /Damaged \(edited by hand\?\): kbsync-state-000001/);
+      assert.match(shown.stdout, /1 piece that are not kbsync's or were changed by hand \(in kbsync-state-000001-/);
 
       const rewritten = await f.cli(['state', 'rewrite']);
       assert.equal(rewritten.code, 0, rewritten.stderr);
-      assert.match(rewritten.stdout, /superseded and no longer read/);
-      const after = await f.sync(['--push']);
-      assert.equal(after.code, 0, `${after.stdout}\n${after.stderr}`);
-      assert.equal(f.remoteDocs().length, Object.keys(TITLED).length, 'mon.md deleted, new.md created');
-      // A fresh checkout trusts the rewritten state: nothing to do.
+      assert.match(rewritten.stdout, /old state documents are retired/);
+      const after = await f.cli(['state', '--json']);
+      assert.equal(after.code, 0, after.stdout);
+      assert.equal((JSON.parse(after.stdout) as { entries: number }).entries, Object.keys(TITLED).length);
+      // A fresh checkout trusts the rewritten state: nothing to do, nothing said.
       await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
       const fresh = await f.sync(['--push']);
       assert.deepEqual(fresh.report?.planned, []);
+      assert.deepEqual(fresh.report?.notices, []);
     });
   });
 });

@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       images: { upload: null, baseUrl: null, timeoutMs: 60000, maxBytes: 10485760, diagrams: { command: null, languages: ['mermaid'], format: 'svg' } },
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
       notify: { command: null, timeoutMs: 10000 },
+      state: { key: { env: 'KBSYNC_STATE_KEY' } },
       log: { level: 'info' },
     });
   });
@@ -171,11 +172,12 @@ describe('loadConfig', () => {
       'KBSYNC_GUARDS_MAX_DELETE_RATIO', 'KBSYNC_GUARDS_MAX_DELETES', 'KBSYNC_LINKS', 'KBSYNC_SITE_ROOT', 'KBSYNC_SITE_BASE_PATH', 'KBSYNC_WATCH_DEBOUNCE_MS', 'KBSYNC_WATCH_POLL_BUDGET_PER_HOUR',
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
       'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
-      'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT',
+      'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT', 'KBSYNC_STATE_KEY_ENV', 'KBSYNC_STATE_KEY_FILE', 'KBSYNC_STATE_KEY_COMMAND',
+      'KBSYNC_STATE_KEY_VALUE',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 41);
+    assert.equal(names.length, 45);
   });
 
   test('a bad variable names the variable and its value', async (t) => {

@@ -1,37 +1,99 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { silentLogger } from '../../../src/log.js';
-import type { StateRecord } from '../../../src/remote-state/codec.js';
-import type { RemoteStateStore } from '../../../src/remote-state/store.js';
-import { publishState } from '../../../src/sync/publish-state.js';
+import type { Stamped } from '../../../src/remote-state/codec.js';
+import { emptyJunk } from '../../../src/remote-state/junk.js';
+import type { StateRecord } from '../../../src/remote-state/records.js';
+import { foldState } from '../../../src/remote-state/state.js';
+import type { LoadedState, RemoteStateStore, Source } from '../../../src/remote-state/store.js';
+import { publishState, stateRecordOf } from '../../../src/sync/publish-state.js';
 import { sampleDocument, tempLedger } from '../ledger/helpers.js';
 
-/** A store that only records what it is asked to publish. */
-function recordingStore(): { store: RemoteStateStore; published: StateRecord[][] } {
-  const published: StateRecord[][] = [];
-  const store = { publish: async (records: StateRecord[]) => void published.push(records) } as unknown as RemoteStateStore;
-  return { store, published };
+/**
+ * A store that keeps what it is asked to publish as the knowledge base would (stamped, folded on load),
+ * and lets a test add what another writer appends or lose what a race would.
+ */
+function memoryStore() {
+  let clock = 100;
+  const records: Stamped[] = [];
+  const kept = new Set<string>();
+  const published: { records: StateRecord[]; sources: Source[] }[] = [];
+  let loaded: LoadedState | undefined;
+  const store = {
+    get loaded() {
+      return loaded;
+    },
+    load: async (): Promise<LoadedState> => (loaded = { state: foldState(records), docs: [], chars: 0, junk: emptyJunk(), authenticated: true, records: new Map() }),
+    hasSource: (hash: string) => kept.has(hash),
+    publish: async (batch: StateRecord[], sources: Source[] = []) => {
+      published.push({ records: batch, sources });
+      for (const source of sources) kept.add(source.hash);
+      const c = (clock += 1);
+      const stamped = batch.map((record, i) => ({ record, c, w: 'me', i }));
+      records.push(...stamped);
+      return stamped;
+    },
+  };
+  return {
+    store: store as unknown as RemoteStateStore,
+    published,
+    /** Another writer appends, with its own clock. */
+    other: (record: StateRecord, c: number) => records.push({ record, c, w: 'other', i: 0 }),
+    /** Everything this writer wrote for a path is lost (a compaction race, before this fix). */
+    lose: (path: string) => records.splice(0, records.length, ...records.filter((r) => !(r.w === 'me' && r.record.t === 'doc' && r.record.p === path))),
+  };
 }
 
-describe('publishState with kept summaries (the daemon)', () => {
-  test('each push publishes exactly the rows written since, however often the unchanged rows were hashed before', async (t) => {
+describe('publishState', () => {
+  test('the daemon (kept summaries): each push publishes exactly the rows written since, however often the unchanged rows were hashed before', async (t) => {
     const ledger = tempLedger(t);
     ledger.documents.keepSummaries();
     for (const n of [1, 2, 3]) ledger.documents.upsert(sampleDocument(n));
-    const { store, published } = recordingStore();
+    const { store, published } = memoryStore();
     const publish = () => publishState({ ledger, store, logger: silentLogger, loaded: undefined, removed: new Map() });
 
-    assert.deepEqual(await publish(), { records: 3, sources: 3 });
-    assert.deepEqual(await publish(), { records: 0, sources: 0 }, 'nothing changed: nothing sent');
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [3, 3]);
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [0, 0], 'nothing changed: nothing sent');
 
     ledger.documents.update(sampleDocument(2).path, { localHash: 'pushed-again', remoteModifiedTime: '2024-05-02 09:00' });
-    assert.deepEqual(await publish(), { records: 1, sources: 1 });
-    assert.deepEqual(published.at(-1)?.map((record) => ('p' in record ? record.p : undefined)), [sampleDocument(2).path]);
-    assert.equal((published.at(-1)?.[0] as { h?: string } | undefined)?.h, 'pushed-again');
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 1]);
+    assert.deepEqual(published.at(-1)?.records.map((record) => ('p' in record ? record.p : undefined)), [sampleDocument(2).path]);
+    assert.equal((published.at(-1)?.records[0] as { h?: string } | undefined)?.h, 'pushed-again');
 
     // Only the modified time of our own write learnt: another machine needs nothing new.
     ledger.documents.update(sampleDocument(3).path, { remoteModifiedTime: '2024-05-02 09:01' });
-    assert.deepEqual(await publish(), { records: 1, sources: 0 }, 'a record published with a modified time is republished when it changes');
-    assert.deepEqual(await publish(), { records: 0, sources: 0 });
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 0], 'a record published with a modified time is republished when it changes');
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [0, 0]);
+  });
+
+  test('a stale entry is repaired: a record lost (only an older one left) or missing is published again; a newer one of another writer stands', async (t) => {
+    const ledger = tempLedger(t);
+    for (const n of [1, 2, 3]) ledger.documents.upsert(sampleDocument(n));
+    const memory = memoryStore();
+    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    const [one, two, three] = [1, 2, 3].map((n) => sampleDocument(n).path) as [string, string, string];
+
+    // 1: only an older record of it is left; 2: nothing is left; 3: another writer wrote a later record.
+    memory.lose(one);
+    memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'older' }), 50);
+    memory.lose(two);
+    memory.other(stateRecordOf({ ...sampleDocument(3), localHash: 'theirs, later' }), 10_000);
+    const loaded = await memory.store.load();
+    const repaired = await publishState({ ledger, store: memory.store, logger: silentLogger, loaded, removed: new Map() });
+    assert.deepEqual(memory.published.at(-1)?.records.map((record) => ('p' in record ? record.p : '')).sort(), [one, two].sort());
+    assert.equal(repaired.sources, 0, 'the sources were kept already: not again');
+    const state = (await memory.store.load()).state;
+    assert.equal(state.entries.get(one)?.h, sampleDocument(1).localHash);
+    assert.equal(state.entries.get(three)?.h, 'theirs, later', "the later record of another writer is not overwritten by this ledger's older one");
+  });
+
+  test('a source another writer kept (the same merged text) is not kept twice', async (t) => {
+    const ledger = tempLedger(t);
+    const memory = memoryStore();
+    memory.other(stateRecordOf({ ...sampleDocument(9), path: 'elsewhere.md' }), 50);
+    await memory.store.publish([], [{ hash: sampleDocument(1).localHash, text: sampleDocument(1).baseMarkdown }]);
+    ledger.documents.upsert(sampleDocument(1));
+    const published = await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    assert.deepEqual([published.records, published.sources], [1, 0]);
   });
 });

@@ -1,0 +1,156 @@
+import type { SentImage } from '../images/types.js';
+
+/**
+ * The records of kbsync's shared state, and the check every record read from the knowledge base passes
+ * before anything uses it. A record is input, not authority (anyone who can edit the workspace can write
+ * one), so the check is strict: a path is one that kbsync could have synced (relative, no hidden or
+ * dependency folder, no `..`), an id is a plain opaque id, a URL is http(s) and cannot break out of a
+ * Markdown link, and every list and string has a size limit. A record that fails is dropped and counted.
+ * Fields a record does not know are kept (a newer kbsync may add optional ones).
+ */
+
+/** One synced file, as the last run that synced it saw it. */
+export type DocRecord = {
+  readonly t: 'doc';
+  /** The file's path, relative to the synced root. */
+  readonly p: string;
+  /** The document's docKey (also its node id in the tree). */
+  readonly k: string;
+  /** The creation nodeId, which alone deletes the document and manages its members; null when unknown. */
+  readonly n: string | null;
+  /** sha256 of the file text last synced (the source kept in the sources documents); '' when none was kept yet. */
+  readonly h: string;
+  /** What the document's blocks said right after that sync (kbsync's blocks hash); '' when not known yet. */
+  readonly rb: string;
+  /** The document's modifiedTime as last listed ('' when not listed since kbsync wrote it). */
+  readonly m: string;
+  /** 1: `m`'s minute was not over when it was taken, so an edit later in that minute may not show in it: read before trusting it. */
+  readonly r?: 1;
+  /** How the document came to be linked (see the ledger's origin). */
+  readonly o: 'created' | 'create-answer-lost' | 'linked' | 'pulled';
+  /** Members kbsync applied from front matter. */
+  readonly mem?: readonly { readonly userId: string; readonly role: string }[];
+  /** The images the document was last sent with (path or diagram language, content key, URL): a changed image is sent again. */
+  readonly im?: readonly SharedImage[];
+  /**
+   * 1: the document holds more than this source says (a colleague's edit taken in from the service's plain
+   * reading): another machine must not take the source for the document's exact Markdown.
+   */
+  readonly l?: 1;
+  /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
+  readonly a?: number;
+};
+
+/** One image of a document, as every machine may check it (no stat: that is one machine's). */
+export type SharedImage = Pick<SentImage, 'p' | 'h' | 'u' | 'd'>;
+
+/** An image uploaded once, for every machine: its content key and its URL. */
+export type ImageRecord = { readonly t: 'img'; readonly k: string; readonly u: string };
+
+/** A file's record ends: deleted, or moved to another path (whose own record follows). */
+export type GoneRecord = { readonly t: 'gone'; readonly p: string; readonly k: string };
+
+/** A folder kbsync created (or found) for a local folder. */
+export type FolderRecord = { readonly t: 'dir'; readonly p: string; readonly tn: string; readonly n: string | null };
+
+/** A state document's own creation ids: a compaction may delete it once it is retired. */
+export type JournalRecord = { readonly t: 'journal'; readonly k: string; readonly n: string };
+
+/**
+ * A compaction copied everything the listed state documents said into newer ones: they are deleted once
+ * the grace period is over (after whatever was appended to them meanwhile is copied on too).
+ */
+export type RetireRecord = { readonly t: 'retire'; readonly docs: readonly string[] };
+
+/**
+ * Where a sources document's texts are: the hashes whose chunks it holds, so a run that needs a few
+ * sources reads only the documents that have them.
+ */
+export type SourcesRecord = { readonly t: 'src'; readonly d: string; readonly h: readonly string[] };
+
+/** Written by kbsync before compactions retired documents ("documents numbered below are superseded"): read, never obeyed. */
+export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
+
+export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord;
+
+/** Longest path, id, URL and list a record may hold: generous for real use, small enough to bound a hostile state. */
+export const LIMITS = { path: 1024, id: 128, url: 2048, members: 200, images: 500, docs: 10_000, hashes: 5_000 } as const;
+
+const ID = /^[A-Za-z0-9_.:=+-]+$/;
+const HASH = /^[0-9a-f]{64}$/;
+const IMAGE_KEY = /^(sha256|diagram):[0-9a-f]{64}$|^url:/;
+const ORIGINS: ReadonlySet<string> = new Set(['created', 'create-answer-lost', 'linked', 'pulled']);
+/** Folders a synced path never goes through, whatever its spelling. */
+const NEVER = new Set(['node_modules']);
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value);
+const isNullableId = (value: unknown): boolean => value === null || isId(value);
+const isHash = (value: unknown): boolean => isString(value) && (value === '' || HASH.test(value));
+const isShort = (value: unknown, max: number = LIMITS.id): value is string => isString(value) && value.length <= max && !CONTROL.test(value);
+
+/**
+ * A relative path kbsync could have synced: NFC, no empty, `.` or `..` segment, no segment starting with a
+ * dot (hidden folders, `.git`, kbsync's own `.kbsync`), no `node_modules`, no backslash or control character.
+ */
+export function isSyncablePath(value: unknown): value is string {
+  if (!isString(value) || value === '' || value.length > LIMITS.path || CONTROL.test(value) || value.includes('\\')) return false;
+  if (value.normalize('NFC') !== value) return false;
+  return value.split('/').every((segment) => segment !== '' && !segment.startsWith('.') && !NEVER.has(segment.toLowerCase()));
+}
+
+const isDocPath = (value: unknown): value is string => isSyncablePath(value) && /\.md$/i.test(value);
+
+/**
+ * An http(s) URL that reads as itself inside a Markdown link or image: no whitespace, quotes, brackets,
+ * parentheses or backslashes (each could end the destination and start something else).
+ */
+export function isSafeUrl(value: unknown): value is string {
+  if (!isString(value) || value.length > LIMITS.url || /[\s"'<>()[\]\\`]/.test(value) || CONTROL.test(value)) return false;
+  if (!/^https?:\/\//i.test(value)) return false;
+  return URL.canParse(value);
+}
+
+const isList = (value: unknown, max: number): value is unknown[] => Array.isArray(value) && value.length <= max;
+
+function isImage(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const image = value as Record<string, unknown>;
+  // A diagram's p is its language; an image's, the file it was read from (a path kbsync could sync).
+  const p = image['d'] === 1 ? isShort(image['p']) && isId(image['p']) : isSyncablePath(image['p']);
+  return p && isShort(image['h'], LIMITS.url) && (image['u'] === '' || isSafeUrl(image['u'])) && (image['d'] === undefined || image['d'] === 1);
+}
+
+const isMember = (value: unknown): boolean => typeof value === 'object' && value !== null && isId((value as Record<string, unknown>)['userId']) && isId((value as Record<string, unknown>)['role']);
+
+/** The record, if `value` is one kbsync may use; undefined when anything in it is out of bounds. */
+export function checkRecord(value: unknown): StateRecord | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const r = value as Record<string, unknown>;
+  return VALID[String(r['t'])]?.(r) === true ? (value as StateRecord) : undefined;
+}
+
+const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> = {
+  doc: (r) =>
+    isDocPath(r['p']) &&
+    isId(r['k']) &&
+    isNullableId(r['n']) &&
+    isHash(r['h']) &&
+    isHash(r['rb']) &&
+    isShort(r['m'], 40) &&
+    (r['r'] === undefined || r['r'] === 1) &&
+    (r['l'] === undefined || r['l'] === 1) &&
+    (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
+    ORIGINS.has(String(r['o'])) &&
+    (r['mem'] === undefined || (isList(r['mem'], LIMITS.members) && r['mem'].every(isMember))) &&
+    (r['im'] === undefined || (isList(r['im'], LIMITS.images) && r['im'].every(isImage))),
+  img: (r) => isShort(r['k'], LIMITS.url) && IMAGE_KEY.test(r['k']) && isSafeUrl(r['u']),
+  gone: (r) => isDocPath(r['p']) && isId(r['k']),
+  dir: (r) => isSyncablePath(r['p']) && isId(r['tn']) && isNullableId(r['n']),
+  journal: (r) => isId(r['k']) && isId(r['n']),
+  retire: (r) => isList(r['docs'], LIMITS.docs) && r['docs'].every(isId),
+  reset: (r) => (r['family'] === 'state' || r['family'] === 'sources') && Number.isInteger(r['below']),
+  src: (r) => isId(r['d']) && isList(r['h'], LIMITS.hashes) && r['h'].every((h) => isString(h) && HASH.test(h)),
+};

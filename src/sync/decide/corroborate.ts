@@ -1,0 +1,35 @@
+import { posix } from 'node:path';
+import { fitsPlace, fitTitle, flatTitle, folderOf } from './placement.js';
+import type { LocalEntry, PlanInput, RecordEntry } from './types.js';
+
+/** A document's place as a file's would be: its folder's local path and its title, uniquifying suffix dropped. */
+export function placeOf(input: PlanInput, record: RecordEntry): string {
+  const folder = [...input.folderIds].find(([, id]) => id === record.parentTreeNodeId)?.[0] ?? '\0';
+  return `${folder}\0${stem(record.remoteTitle)}`;
+}
+
+/** The places (folder and title) of the files here that the shared state has no corroborated entry for. */
+export function fittingFiles(input: PlanInput): Set<string> {
+  const places = new Set<string>();
+  for (const [path, local] of input.local) {
+    const entry = input.shared?.get(path);
+    if (entry && corroborated(input, entry, local, path, true)) continue;
+    places.add(`${folderOf(path, input.layout)}\0${stem(wantedTitle(input, local, path))}`);
+  }
+  return places;
+}
+
+const stem = (title: string): string => title.replace(/ \(\d+\)$/, '');
+const wantedTitle = (input: PlanInput, local: LocalEntry, path: string): string => fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
+
+/**
+ * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
+ * that document bears the title kbsync would give the file (and, `inPlace`, sits in the file's folder).
+ * Otherwise the file is paired like any file with no shared history, by its title: a forged entry can then
+ * neither send a file into another document nor trash a file for a document that is not its own.
+ */
+export function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
+  if (!input.sharedUnverified || !record.shared) return true;
+  if (inPlace && fitsPlace(input, record, path) === false) return false;
+  return record.remoteTitle !== '' && stem(record.remoteTitle) === stem(wantedTitle(input, local, path));
+}

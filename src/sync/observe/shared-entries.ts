@@ -1,0 +1,89 @@
+import type { DocumentSummary } from '../../ledger/index.js';
+import { parseMark } from '../publish-state.js';
+import { PathFilter } from '../../local/index.js';
+import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../model/ids.js';
+import type { LoadedState } from '../../remote-state/store.js';
+import type { SharedState, StateEntry } from '../../remote-state/state.js';
+import type { RecordEntry, RemoteSnapshot } from '../decide/types.js';
+import type { ObserveOptions } from './options.js';
+
+/**
+ * The part of the shared state a run may plan with. A record is input, not authority:
+ * - a path the scan would never sync (excluded by the config, or in kbsync's state folder) is left out,
+ *   so nothing is written or trashed there on the state's word (records.ts already refuses hidden folders,
+ *   `.git`, `node_modules` and `..`);
+ * - without the team's key nothing in the state is authenticated, so no creation id is taken from it: a
+ *   document known only from the state is never deleted (nor its members changed) on a record anyone
+ *   could have written. Files are still paired by path and kept sources still used.
+ */
+export function usableState(loaded: LoadedState, options: Pick<ObserveOptions, 'root' | 'include' | 'exclude' | 'stateDir'>): SharedState {
+  const filter = new PathFilter(options.root, { ...(options.include ? { include: options.include } : {}), ...(options.exclude ? { exclude: options.exclude } : {}), stateDir: options.stateDir });
+  const synced = (path: string): boolean => filter.fileVerdict(path) === 'file' && !ancestors(path).some((dir) => filter.dirIgnored(dir));
+  const trusted = loaded.authenticated;
+  const entries = new Map<string, StateEntry>();
+  for (const [path, entry] of loaded.state.entries) if (synced(path)) entries.set(path, trusted ? entry : { ...entry, n: null });
+  return { ...loaded.state, entries, nodeIds: trusted ? loaded.state.nodeIds : new Map() };
+}
+
+/** `a/b/c.md` → `a`, `a/b`. */
+function ancestors(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * The shared state's entries for paths this ledger has no row for, as planner records: for documents the
+ * listing shows, and for documents gone remotely whose file is still here (so a deletion reads as one).
+ */
+export function sharedRecords(
+  state: SharedState,
+  remote: RemoteSnapshot,
+  summaries: ReadonlyMap<string, DocumentSummary>,
+  local: ReadonlyMap<string, unknown>,
+): Map<string, RecordEntry> {
+  const recordedKeys = new Set([...summaries.values()].map((summary) => summary.docKey as string));
+  const records = new Map<string, RecordEntry>();
+  for (const entry of state.entries.values()) {
+    if (summaries.has(entry.p) || recordedKeys.has(entry.k)) continue;
+    const listed = remote.docs.get(asDocKey(entry.k));
+    if (!listed && !local.has(entry.p)) continue;
+    records.set(entry.p, {
+      path: entry.p,
+      docKey: asDocKey(entry.k),
+      nodeId: entry.n === null ? null : asCreationNodeId(entry.n),
+      treeNodeId: listed?.treeNodeId ?? asTreeNodeId(entry.k),
+      parentTreeNodeId: listed?.parentTreeNodeId ?? remote.rootId,
+      localHash: entry.h,
+      ino: 0,
+      remoteTitle: listed?.title ?? '',
+      remoteModifiedTime: entry.m,
+      remoteBlocksHash: entry.rb,
+      recheck: entry.m === '' || entry.r === 1,
+      origin: entry.o,
+      held: null,
+      shared: true,
+      ...(entry.im ? { images: entry.im } : {}),
+      ...(entry.l === 1 ? { lossy: true as const } : {}),
+      ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
+    });
+  }
+  return records;
+}
+
+/**
+ * The files another writer renamed since this machine last published them: the state holds a later record
+ * of the same document, by another writer, at a path this ledger does not use. "Later" is against this
+ * machine's own publish of the file (or, never published, when it synced it). Only an authenticated state
+ * renames files: without the key a keyless team keeps its own paths.
+ */
+export function renamedElsewhere(loaded: LoadedState, state: SharedState, summaries: ReadonlyMap<string, DocumentSummary>, self: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!loaded.authenticated) return out;
+  const byDoc = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
+  for (const summary of summaries.values()) {
+    const entry = byDoc.get(summary.docKey);
+    if (!entry || entry.p === summary.path || entry.w === self || summaries.has(entry.p)) continue;
+    if (entry.c > (parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt)) out.set(summary.path, entry.p);
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+import type { JsonValue, Ledger } from '../ledger/index.js';
+import type { Logger } from '../log.js';
+import { maintainState } from '../remote-state/compaction.js';
+import { describeJunk, hasJunk } from '../remote-state/junk.js';
+import { STATE_FOLDER, type LoadedState, type RemoteStateStore } from '../remote-state/store.js';
+import { messageOf } from '../errors.js';
+import { crashPoint } from './crash-points.js';
+import type { Notice } from './decide/types.js';
+import type { LocalProblem } from './observe/observe-local.js';
+import { publishState } from './publish-state.js';
+import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './state-store.js';
+
+/** Ledger meta keys: a publish that failed (the next run publishes, whatever else it does), and the removals it had to tell. */
+const DIRTY_KEY = 'state.dirty';
+const PENDING_GONE_KEY = 'state.pendingGone';
+
+/**
+ * After a run's actions: the shared state brought up to the ledger (publish-state.ts), then kept small
+ * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails is
+ * remembered, with the removals it had to tell, so the next run publishes even if nothing else changed;
+ * and it is reported as a problem of this run (exit 1): in CI, whose ledger is discarded, a run must not
+ * end quietly with creation ids the shared state does not have.
+ */
+export async function publishAndMaintain(
+  deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
+  run: { readonly loaded: LoadedState | undefined; readonly removed: ReadonlyMap<string, string>; readonly wrote: boolean; readonly migrating: boolean },
+): Promise<LocalProblem[]> {
+  const { ledger, store, logger } = deps;
+  const removed = new Map([...pendingGone(ledger), ...run.removed]);
+  const dirty = ledger.meta.get(DIRTY_KEY) === true;
+  if (!(run.loaded || run.migrating || run.wrote || removed.size > 0 || dirty)) return [];
+  let published: Awaited<ReturnType<typeof publishState>>;
+  try {
+    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed });
+  } catch (error) {
+    ledger.meta.set(DIRTY_KEY, true);
+    ledger.meta.set(PENDING_GONE_KEY, Object.fromEntries(removed));
+    logger.debug({ err: error }, 'publishing the shared state failed');
+    return [
+      {
+        path: STATE_FOLDER,
+        code: 'STATE_NOT_PUBLISHED',
+        message: `kbsync could not bring its shared state in the knowledge base up to date (${messageOf(error)}). This run's records, creation ids included, are in this machine's ledger, and the next run publishes them; in CI, where the ledger is discarded, run the job again.`,
+      },
+    ];
+  }
+  if (dirty) ledger.meta.delete(DIRTY_KEY);
+  if (ledger.meta.get(PENDING_GONE_KEY) !== undefined) ledger.meta.delete(PENDING_GONE_KEY);
+  if (published.records + published.sources > 0) {
+    const what = published.written.map(({ record }) => ('p' in record ? `${record.t} ${record.p}` : record.t));
+    logger.debug({ records: published.records, sources: published.sources, what }, 'the shared state in the knowledge base was brought up to date');
+  }
+  const loaded = store.loaded;
+  if (loaded && published.written.length > 0) {
+    const upkeep = { store, logger, now: Date.now, deletableId: deletableStateDoc(store, ownStateDocs(ledger, deps.rootId)), onStep: crashPoint };
+    await maintainState(upkeep, loaded, published.written).catch((error: unknown) => logger.warn({ err: error }, `compacting the shared state failed (${messageOf(error)}); it stays as it is and is tried again later`));
+  }
+  rememberOwnStateDocs(ledger, deps.rootId, store, loaded ? new Set(loaded.docs.map((doc) => doc.docKey)) : undefined);
+  return [];
+}
+
+function pendingGone(ledger: Ledger): Map<string, string> {
+  const value: JsonValue | undefined = ledger.meta.get(PENDING_GONE_KEY);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new Map();
+  return new Map(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/**
+ * What a run says once about the shared state: that it planned from an unauthenticated one (no key), and
+ * what it held that was left out. Said on the run's report, never as an error: syncing went on.
+ */
+export function stateNotices(store: RemoteStateStore, planned: boolean): Notice[] {
+  const loaded = store.loaded;
+  const notices: Notice[] = [];
+  if (planned && !store.authenticated) {
+    notices.push({
+      path: STATE_FOLDER,
+      code: 'STATE_UNAUTHENTICATED',
+      message:
+        "the shared state is not authenticated: this machine has no state key (state.key, default the environment variable KBSYNC_STATE_KEY), so anyone who can edit the workspace could have written it. kbsync pairs files by path and uses kept sources from it, but deletes no document on its word alone. Set the team's key (`kbsync init` makes one) to have every record verified.",
+    });
+  }
+  if (loaded && hasJunk(loaded.junk)) notices.push({ path: STATE_FOLDER, code: 'STATE_JUNK', message: describeJunk(loaded.junk) });
+  return notices;
+}

@@ -1,0 +1,291 @@
+import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import { hashText } from '../../src/local/index.js';
+import { CRASH_POINTS } from '../../src/sync/crash-points.js';
+import type { SyncReport } from '../../src/sync/report.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { isConflictCopy, ledgerRows, localFiles } from '../helpers/reliability.js';
+import { foldedState, idProblems } from '../helpers/state-reader.js';
+import { createSyncFixture, type SyncFixture } from '../helpers/sync-fixture.js';
+import { Random } from './random.js';
+
+/**
+ * The randomized test of the shared state's writers: two workstations (A and B, two-way, each with its
+ * ledger) edit their own parts of the tree, while CI jobs publish a repository's `docs/` (push, no ledger:
+ * a fresh checkout each time, several jobs of one commit at once, some killed at a crash point), with
+ * faults and latency on the state's endpoints to widen the windows, and state documents small enough
+ * (and a grace period short enough) that churn compacts the state and finishes its retirements.
+ *
+ * After quiescence (every writer synced once more, no fault) it checks what must hold whatever the
+ * interleaving: one document per file, every creation id in the state, the state's entry of each path
+ * what its last writer published (the document, the file's text, the creation id), a fresh checkout and
+ * a workstation without its ledger writing nothing, and no deletion left pending. A seed replays the
+ * sequence of actions (kbsync's own timing may vary; the step log is what to read first).
+ */
+export type StateChaosOptions = { readonly seed: number; readonly steps: number; readonly quiesceEvery?: number; readonly onStep?: (line: string) => void };
+
+export type StateChaosStats = { steps: number; ciJobs: number; killed: number; faultRuns: number; quiescences: number; stateDocuments: number };
+
+export class StateChaosFailure extends Error {}
+
+/** Writers' crash points: not between a create's answer and its id's append (that window loses the id by design; state-crash-matrix.test.ts). */
+const KILLS = CRASH_POINTS.filter((point) => point !== 'after-create');
+const FAULTS = ['latency=30,only=appendText|listNodes', '5xx=0.2,only=appendText', 'drop=0.3,only=appendText', 'latency=20,5xx=0.1,only=appendText|overwriteContent|readBlocks'];
+const ENV = { KBSYNC_STATE_DOC_CHARS: '3000', KBSYNC_STATE_GRACE_MS: '2000' };
+
+type Writer = { readonly name: string; readonly root: string; readonly area: string; sync(args?: readonly string[], env?: Record<string, string>): Promise<CliResult & { report?: SyncReport }> };
+
+const reportOf = (result: CliResult): SyncReport | undefined => {
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  try {
+    const parsed = JSON.parse(line) as SyncReport | { error: unknown };
+    return 'error' in parsed ? undefined : parsed;
+  } catch {
+    return undefined;
+  }
+};
+
+export async function runStateChaos(options: StateChaosOptions): Promise<StateChaosStats> {
+  const rng = new Random(options.seed);
+  const f = await createSyncFixture({ emulator: { seed: options.seed }, env: ENV });
+  const log: string[] = [];
+  const say = (line: string): void => {
+    log.push(line);
+    options.onStep?.(line);
+  };
+  const stats: StateChaosStats = { steps: 0, ciJobs: 0, killed: 0, faultRuns: 0, quiescences: 0, stateDocuments: 0 };
+  const fail = (step: number, problems: readonly string[]): never => {
+    throw new StateChaosFailure(`state chaos seed ${options.seed} failed at step ${step}:\n  ${problems.join('\n  ')}\n\nstep log (replay: npm run chaos:state -- --seed ${options.seed} --steps ${step}):\n${log.join('\n')}`);
+  };
+  let counter = 0;
+  let commits = 0;
+  /**
+   * Documents whose creation id a kill lost: made by a create that answered after the run's last append
+   * (the window a ledger has too; state-crash-matrix.test.ts). Their deletion is held, not lost silently.
+   */
+  const window = new Set<string>();
+  const noteWindow = (): void => {
+    for (const problem of idProblems(f)) window.add(/^"(.*?)"/.exec(problem)?.[1] ?? problem);
+  };
+  try {
+    const repo = join(f.dir, 'repo');
+    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => f.sync(args, env) };
+    await f.write('team/a/start.md', `# A start\n\nFirst words of A.\n`);
+    await mkdir(join(repo, 'docs'), { recursive: true });
+    await writeFile(join(repo, 'docs', 'index.md'), '# Docs index\n\nWelcome.\n');
+    assert(await a.sync(), 'the first sync of A');
+    const bRoot = join(f.dir, 'b');
+    assert(await f.cli(['clone', f.em.seed.workspaceUrl, bRoot]), 'the clone of B');
+    const bConfig = join(bRoot, 'sync.config.json');
+    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...env } }).then((r) => ({ ...r, ...withReport(r) })) };
+    const ci = async (job: string, env: Record<string, string> = {}) => {
+      const root = join(f.dir, `ci-${job}`);
+      await rm(root, { recursive: true, force: true });
+      await cp(repo, root, { recursive: true });
+      const config = join(f.dir, `ci-${job}.config.json`);
+      await writeFile(config, JSON.stringify({ root: `./ci-${job}`, include: ['docs/**/*.md'], workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
+      const result = await runCli(['sync', '--json', '--push', '--config', config], { cwd: f.dir, env: { ...f.env, ...env } });
+      return { ...result, ...withReport(result) };
+    };
+    const withReport = (result: CliResult): { report?: SyncReport } => {
+      const report = reportOf(result);
+      return report ? { report } : {};
+    };
+
+    /** One change a person makes to the files of `root` under `area`; a line for the log. */
+    const change = async (root: string, area: string, who: string): Promise<string> => {
+      const files = [...(await localFiles(root)).keys()].filter((p) => p.startsWith(`${area}/`) && !isConflictCopy(p)).sort();
+      const kind = files.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, rename: 1, move: 1, delete: 1.5 });
+      const k = ++counter;
+      if (kind === 'create') {
+        const path = `${area}/${rng.chance(0.3) ? 'sub/' : ''}n${k}.md`;
+        await write(root, path, `# ${who} note ${k}\n\nText ${k} by ${who}.\n`);
+        return `${who}: create ${path}`;
+      }
+      const path = rng.pick(files);
+      if (kind === 'edit') {
+        await write(root, path, `${(await localFiles(root)).get(path) ?? ''}\nMore by ${who}, ${k}.\n`);
+        return `${who}: edit ${path}`;
+      }
+      if (kind === 'delete') {
+        await rm(join(root, path));
+        return `${who}: delete ${path}`;
+      }
+      const to = kind === 'rename' ? `${posix.dirname(path)}/renamed${k}.md` : path.includes('/sub/') ? `${area}/${posix.basename(path)}` : `${area}/sub/${posix.basename(path)}`;
+      if (to === path || files.includes(to)) return `${who}: (no ${kind})`;
+      await mkdir(dirname(join(root, to)), { recursive: true });
+      await rename(join(root, path), join(root, to));
+      return `${who}: ${kind} ${path} -> ${to}`;
+    };
+
+    /** A sync of a writer, plain, killed at a crash point, or under faults. */
+    const syncOf = async (w: Writer, step: number): Promise<void> => {
+      const how = rng.weighted({ plain: 5, kill: 2, faults: 2 });
+      let result;
+      if (how === 'kill') {
+        const at = `${rng.pick(KILLS)}:${rng.int(1, 2)}`;
+        result = await w.sync([], { KBSYNC_CRASH_AT: at });
+        if (result.signal === 'SIGKILL') {
+          stats.killed += 1;
+          noteWindow();
+        }
+        say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
+      } else if (how === 'faults') {
+        const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
+        f.em.admin.setFaults(spec);
+        try {
+          result = await w.sync();
+        } finally {
+          f.em.admin.setFaults({});
+        }
+        stats.faultRuns += 1;
+        say(`#${step} ${w.name} sync under ${spec} → exit ${String(result.code)}`);
+      } else {
+        result = await w.sync();
+        say(`#${step} ${w.name} sync → exit ${String(result.code)}${summary(result.report)}`);
+      }
+    };
+
+    for (let step = 1; step <= options.steps; step += 1) {
+      stats.steps = step;
+      const action = rng.weighted({ a: 3, b: 3, commit: 2, ci: 3 });
+      if (action === 'a' || action === 'b') {
+        const w = action === 'a' ? a : b;
+        for (let i = rng.int(1, 2); i > 0; i -= 1) say(`#${step} ${await change(w.root, w.area, w.name)}`);
+        await syncOf(w, step);
+      } else if (action === 'commit') {
+        commits += 1;
+        for (let i = rng.int(1, 3); i > 0; i -= 1) say(`#${step} commit ${commits}: ${await change(repo, 'docs', 'CI')}`);
+      } else {
+        // Jobs of the latest commit at once (a re-run racing the first), some killed, some under faults.
+        const jobs = rng.int(1, 3);
+        const spec = rng.chance(0.3) ? `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}` : undefined;
+        if (spec) f.em.admin.setFaults(spec);
+        try {
+          const runs = await Promise.all(
+            Array.from({ length: jobs }, (_, j) => {
+              const kill = rng.chance(0.25) ? `${rng.pick(KILLS)}:${rng.int(1, 2)}` : undefined;
+              return ci(`${step}-${j}`, kill ? { KBSYNC_CRASH_AT: kill } : {}).then((r) => ({ r, kill }));
+            }),
+          );
+          for (const { r, kill } of runs) {
+            stats.ciJobs += 1;
+            if (r.signal === 'SIGKILL') stats.killed += 1;
+            if (r.signal === 'SIGKILL') noteWindow();
+            say(`#${step} CI job of commit ${commits}${kill ? ` killed at ${kill}` : ''}${spec ? ` under ${spec}` : ''} → ${r.signal ?? `exit ${String(r.code)}`}${summary(r.report)}`);
+          }
+        } finally {
+          f.em.admin.setFaults({});
+        }
+      }
+      if (step % (options.quiesceEvery ?? 8) === 0 || step === options.steps) {
+        stats.quiescences += 1;
+        const problems = await quiesce(f, { a, b, ci: () => ci(`q${step}`), repo, window }, say, step);
+        if (problems.length > 0) fail(step, problems);
+        say(`#${step} quiet: ${f.remoteDocs().length} documents, the state and every writer agree`);
+      }
+    }
+    stats.stateDocuments = f.em.admin.dump().nodes.filter((n) => /^kbsync-(state|sources)-/.test(n.title)).length;
+    return stats;
+  } finally {
+    await f.close();
+  }
+}
+
+async function write(root: string, path: string, text: string): Promise<void> {
+  await mkdir(dirname(join(root, path)), { recursive: true });
+  await writeFile(join(root, path), text);
+}
+
+function assert(result: CliResult, what: string): true {
+  if (result.code !== 0) throw new StateChaosFailure(`${what} failed: ${result.stdout}\n${result.stderr}`);
+  return true;
+}
+
+const summary = (report: SyncReport | undefined): string => {
+  if (!report) return '';
+  const counts = Object.entries(report.counts).filter(([key]) => key !== 'unchanged').map(([key, n]) => `${key} ${n}`);
+  const failures = report.results.flatMap((r) => (r.ok ? [] : [`${r.path}: ${r.code}`]));
+  return `${counts.length > 0 ? ` [${counts.join(', ')}]` : ''}${failures.length > 0 ? ` failed: ${failures.join('; ')}` : ''}`;
+};
+
+/** A run whose only unfinished work is deletions held because the document's creation id was lost (the window). */
+const onlyHeldForLostIds = (report: SyncReport | undefined): boolean =>
+  report !== undefined &&
+  report.problems.length === 0 &&
+  report.results.every((r) => r.ok && (r.result !== 'held' || r.reason === 'NOT_CREATED' || r.reason === 'CREATE_ANSWER_LOST' || r.reason === 'ID_UNVERIFIED'));
+
+const WRITES = ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'] as const;
+const writesOf = (report: SyncReport | undefined): number => WRITES.reduce((sum, endpoint) => sum + (report?.callsByEndpoint[endpoint] ?? 0), 0);
+
+/**
+ * Every writer syncs until it succeeds (CI, then A, B and A again, so each has the others' changes),
+ * then the checks. Returns the problems found (none: the invariants hold).
+ */
+async function quiesce(
+  f: SyncFixture,
+  w: { readonly a: Writer; readonly b: Writer; readonly ci: () => Promise<CliResult & { report?: SyncReport }>; readonly repo: string; readonly window: ReadonlySet<string> },
+  say: (line: string) => void,
+  step: number,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const settle = async (name: string, run: () => Promise<CliResult & { report?: SyncReport }>): Promise<SyncReport | undefined> => {
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const result = await run();
+      say(`#${step} quiesce: ${name} → exit ${String(result.code)}${summary(result.report)}`);
+      if (result.code === 0 || (result.code === 1 && onlyHeldForLostIds(result.report))) return result.report;
+    }
+    problems.push(`${name} did not succeed in three fault-free runs`);
+    return undefined;
+  };
+  await settle('CI job', w.ci);
+  await settle('A', () => w.a.sync());
+  await settle('B', () => w.b.sync());
+  const last = await settle('A', () => w.a.sync());
+  if (problems.length > 0) return problems;
+  if ((last?.pending.length ?? 0) > 0) problems.push(`pending after quiescence: ${JSON.stringify(last?.pending)}`);
+
+  // One document per file, and the two workstations hold the same tree.
+  const aFiles = new Map([...(await localFiles(w.a.root))].filter(([path]) => !isConflictCopy(path)));
+  const bFiles = new Map([...(await localFiles(w.b.root))].filter(([path]) => !isConflictCopy(path) && path !== 'sync.config.json'));
+  const titles = f.remoteDocs().map((doc) => doc.title);
+  const state = foldedState(f);
+  // Documents of the window whose file is gone are held (their id was never recorded): not counted as files.
+  const heldLost = [...state.entries.values()].filter((entry) => !aFiles.has(entry.p) && w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '')).length;
+  if (new Set(titles).size !== titles.length) problems.push(`a title twice: ${titles.sort().join(', ')}`);
+  if (titles.length !== aFiles.size + heldLost) problems.push(`${titles.length} documents for ${aFiles.size} files: ${titles.sort().join(', ')} / ${[...aFiles.keys()].sort().join(', ')}`);
+  for (const [path, text] of aFiles) if (bFiles.get(path) !== text) problems.push(`${path}: A and B differ`);
+  // Every creation id in the state (but the window's); each entry is what A, the last writer, published of its path.
+  problems.push(...idProblems(f, state).filter((problem) => !w.window.has(/^"(.*?)"/.exec(problem)?.[1] ?? '')));
+  const byDoc = new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc]));
+  for (const row of ledgerRows(f)) {
+    const entry = state.entries.get(row.path);
+    if (!entry) {
+      problems.push(`${row.path}: no entry in the state`);
+      continue;
+    }
+    if (entry.k !== row.docKey) problems.push(`${row.path}: the state pairs it with ${entry.k}, A's ledger with ${row.docKey}`);
+    const text = aFiles.get(row.path);
+    if (text !== undefined && entry.h !== hashText(text)) problems.push(`${row.path}: the state's source is not the file's text`);
+    const doc = byDoc.get(entry.k);
+    if (entry.m !== '' && entry.m !== doc?.modifiedTime) problems.push(`${row.path}: the state's modified time ${entry.m} is not the document's ${String(doc?.modifiedTime)}`);
+  }
+  for (const [path, entry] of state.entries) {
+    const lostId = w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '');
+    if (!aFiles.has(path) && !lostId) problems.push(`${path}: an entry for no file`);
+  }
+  // Without a ledger, nothing to write: a fresh checkout of the commit, and a copy of A's folder.
+  const fresh = await w.ci();
+  const acts = fresh.report?.planned.filter((p) => p.kind !== 'held') ?? [{ path: '', kind: 'none' }];
+  if (writesOf(fresh.report) !== 0 || acts.length !== 0) problems.push(`a fresh CI checkout still acts: ${JSON.stringify(fresh.report?.planned)} ${JSON.stringify(fresh.report?.callsByEndpoint)}`);
+  const copy = join(f.dir, `a-copy-${step}`);
+  await cp(w.a.root, copy, { recursive: true, filter: (path) => !path.includes(`${'/'}.kbsync`) });
+  const config = join(f.dir, `a-copy-${step}.config.json`);
+  await writeFile(config, JSON.stringify({ root: `./a-copy-${step}`, workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
+  const lost = await runCli(['sync', '--json', '--config', config], { cwd: f.dir, env: { ...f.env, KBSYNC_LOG_LEVEL: 'debug' } });
+  const lostReport = reportOf(lost);
+  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => l.includes('brought up')).join(' ')}`);
+  await rm(copy, { recursive: true, force: true });
+  for (const dir of await readdir(f.dir)) if (dir.startsWith('ci-')) await rm(join(f.dir, dir), { recursive: true, force: true });
+  return problems;
+}

@@ -1,0 +1,168 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { silentLogger } from '../../../src/log.js';
+import { asTreeNodeId, asWorkspaceId } from '../../../src/model/ids.js';
+import { WriterClock } from '../../../src/remote-state/clock.js';
+import { maintainState } from '../../../src/remote-state/compaction.js';
+import type { DocRecord } from '../../../src/remote-state/records.js';
+import { GRACE_MS, RemoteStateStore, type CachedTarget } from '../../../src/remote-state/store.js';
+import { stateKey } from '../../../src/remote-state/token.js';
+import { withEmulator, type RunningEmulator } from '../../helpers/emulator.js';
+import { dataText } from '../../helpers/state-reader.js';
+import { stateNodes } from '../../helpers/sync-fixture.js';
+import { emulatorClient } from '../api/emulator-client.js';
+
+const SECRET = 'store-test-key-0123456789abcdef';
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+const doc = (p: string, version: string): DocRecord => ({ t: 'doc', p, k: `K${sha(p).slice(0, 10)}`, n: `N${sha(p).slice(0, 10)}`, h: sha(version), rb: sha(`rb ${version}`), m: '', o: 'created' });
+
+type Writer = { readonly store: RemoteStateStore; now: number; readonly targets: CachedTarget[] };
+
+/** One writer (a machine or a CI run) of the state, with its own clock and remembered targets; `now` is its wall clock. */
+function writer(em: RunningEmulator, options: { readonly key?: boolean; readonly docChars?: number; readonly targets?: CachedTarget[] } = {}): Writer {
+  const self: Writer = {
+    store: undefined as unknown as RemoteStateStore,
+    now: Date.now(),
+    targets: options.targets ?? [],
+  };
+  const targets = self.targets;
+  Object.assign(self, {
+    store: new RemoteStateStore({
+      client: emulatorClient(em),
+      workspaceId: asWorkspaceId(em.seed.workspaceId),
+      rootId: asTreeNodeId(em.seed.rootNodeId),
+      logger: silentLogger,
+      ...(options.key === false ? {} : { key: stateKey(SECRET, em.seed.workspaceId) }),
+      clock: new WriterClock({ now: () => self.now }),
+      now: () => self.now,
+      docChars: options.docChars ?? 2000,
+      cache: { read: () => targets, write: (docs) => targets.splice(0, targets.length, ...docs) },
+    }),
+  });
+  return self;
+}
+
+/** What a new reader (another machine) folds. */
+async function freshState(em: RunningEmulator, key = true) {
+  return (await writer(em, { key }).store.load()).state;
+}
+
+const indexDocs = (em: RunningEmulator) => stateNodes(em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'));
+
+describe('the shared state store against the service', () => {
+  test('an append whose answer is lost is read back: applied once, never assumed, never doubled', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      await a.store.publish([doc('a.md', 'v1')]);
+      // Every append is applied and its answer dropped: each is confirmed by reading the document.
+      em.admin.setFaults('drop=1,only=appendText');
+      await a.store.publish([doc('a.md', 'v2')]);
+      em.admin.setFaults({});
+      assert.equal((await freshState(em)).entries.get('a.md')?.h, sha('v2'));
+      const [index] = indexDocs(em);
+      assert.equal(dataText(index ?? ({} as never)).split(' ').length, new Set(dataText(index ?? ({} as never)).split(' ')).size, 'no token twice');
+      // Resets before any work: the append never happened, so it is sent again until it does.
+      em.admin.setFaults('reset=0.5,only=appendText,seed=7');
+      for (const v of ['v3', 'v4', 'v5']) await a.store.publish([doc('a.md', v)]);
+      em.admin.setFaults({});
+      assert.equal((await freshState(em)).entries.get('a.md')?.h, sha('v5'));
+    });
+  });
+
+  test('a writer appending to the document it used last (an older one) is not beaten by an older record in a newer document', async () => {
+    await withEmulator(async (em) => {
+      const b = writer(em);
+      await b.store.publish([doc('p.md', 'b-first')]);
+      // A fills the document B used and starts newer ones, with an older view of p.md written before B's next edit.
+      const a = writer(em);
+      a.now = b.now + 1000;
+      for (let i = 0; i < 12; i += 1) await a.store.publish([doc(`filler-${i}.md`, 'x'), doc('p.md', 'a-older')]);
+      assert.ok(indexDocs(em).length >= 2, 'A started newer documents');
+      b.now = a.now + 60_000;
+      const again = writer(em, { targets: b.targets });
+      again.now = b.now;
+      await again.store.publish([doc('p.md', 'b-later')]);
+      assert.equal((await freshState(em)).entries.get('p.md')?.h, sha('b-later'), "B's later record wins wherever it sits");
+    });
+  });
+
+  test('compaction: nothing another writer appends meanwhile is lost, the old documents go after the grace period, and the state shrinks', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      // Churn: four files, each rewritten many times, until the index spans several documents mostly superseded.
+      for (let round = 0; round < 10; round += 1) await a.store.publish(['a.md', 'b.md', 'c.md', 'd.md'].map((p) => doc(p, `v${round}`)));
+      const before = indexDocs(em);
+      assert.ok(before.length >= 3, `${before.length} index documents before`);
+      // B read the state and remembers where it appends.
+      const b = writer(em);
+      await b.store.load();
+      await b.store.publish([doc('b.md', 'b-before')]);
+      const loaded = await a.store.load();
+      const upkeep = { store: a.store, logger: silentLogger, now: () => a.now, deletableId: (docKey: string, state: { journals: ReadonlyMap<string, string> }) => state.journals.get(docKey) };
+      await maintainState(upkeep, loaded, []);
+      const retired = (await a.store.load()).state.retired;
+      assert.deepEqual(before.filter((d) => !retired.has(d.dentryUuid)), [], 'every old document is retired, none deleted yet');
+      // B appends where it did (its target, now retired), within half the grace period.
+      b.now += GRACE_MS / 3;
+      const b2 = writer(em, { targets: b.targets });
+      b2.now = b.now;
+      await b2.store.publish([doc('e.md', 'appended during the compaction')]);
+      // A, who has not seen B's late record, then (by its clock, later) writes the same file without its creation id.
+      a.now = b2.now + 1000;
+      await a.store.publish([{ ...doc('e.md', 'A, later, without the id'), n: null }]);
+      // Before the grace period is over, nothing is deleted.
+      a.now += GRACE_MS / 10;
+      await maintainState(upkeep, await a.store.load(), []);
+      assert.equal(indexDocs(em).filter((d) => retired.has(d.dentryUuid)).length, before.length, 'nothing deleted before the grace period is over');
+      // After it, the late record is copied on and the old documents are deleted.
+      a.now += GRACE_MS;
+      await maintainState(upkeep, await a.store.load(), []);
+      const after = indexDocs(em);
+      assert.deepEqual(after.filter((d) => retired.has(d.dentryUuid)), [], 'the retired documents are deleted');
+      const state = await freshState(em);
+      assert.equal(state.entries.get('e.md')?.h, sha('A, later, without the id'), "A's later record wins");
+      assert.equal(state.entries.get('e.md')?.n, doc('e.md', '').n, 'the creation id only the late record held survives the deletion of its document');
+      assert.equal(state.entries.get('b.md')?.h, sha('b-before'));
+      for (const p of ['a.md', 'c.md', 'd.md']) assert.equal(state.entries.get(p)?.h, sha('v9'));
+      const chars = after.reduce((sum, d) => sum + dataText(d).length, 0);
+      const was = before.reduce((sum, d) => sum + dataText(d).length, 0);
+      assert.ok(chars < was / 2, `the state shrank: ${was} → ${chars} characters`);
+    });
+  });
+
+  test('junk in the state folder: 300 documents with state-like titles cost no read with a key, and a few without one', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      await a.store.publish([doc('a.md', 'v1')]);
+      const folder = em.admin.dump().nodes.find((n) => n.title === '.kbsync');
+      assert.ok(folder);
+      for (let i = 0; i < 300; i += 1) em.admin.createDocument({ name: `kbsync-state-${String(900 + i).padStart(6, '0')}`, parentNodeId: folder.dentryUuid, markdown: `Junk ${i}.\n\njunk junk ${i}\n` });
+      em.admin.resetCalls();
+      const keyed = await writer(em).store.load();
+      assert.equal(keyed.state.entries.get('a.md')?.h, sha('v1'));
+      assert.equal(keyed.junk.unverifiedDocs.length, 300);
+      assert.equal(em.admin.calls().byEndpoint['readBlocks']?.calls, 1, 'with the key only the genuine document is read');
+
+      em.admin.resetCalls();
+      const keyless = await writer(em, { key: false }).store.load().catch((error: unknown) => error);
+      // The genuine state is signed: a keyless machine is refused before it reads or writes anything of it.
+      assert.equal((keyless as { code?: string }).code, 'STATE_KEY_NEEDED');
+    });
+  });
+
+  test('junk in a keyless team\'s state folder: a run reads a few of them, not 300, and says the rest', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em, { key: false });
+      await a.store.publish([doc('a.md', 'v1')]);
+      const folder = em.admin.dump().nodes.find((n) => n.title === '.kbsync');
+      assert.ok(folder);
+      for (let i = 0; i < 300; i += 1) em.admin.createDocument({ name: `kbsync-state-${String(900 + i).padStart(6, '0')}`, parentNodeId: folder.dentryUuid, markdown: `Junk ${i}.\n\njunk junk ${i}\n` });
+      em.admin.resetCalls();
+      const loaded = await writer(em, { key: false }).store.load();
+      const reads = em.admin.calls().byEndpoint['readBlocks']?.calls ?? 0;
+      assert.ok(reads <= 10, `${reads} documents read`);
+      assert.ok(loaded.junk.unreadDocs >= 290, 'the rest are counted, to be said');
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appendToState, foldedState, forgedSource, forgedToken } from '../../helpers/state-reader.js';
+import { TEST_STATE_KEY, withSyncFixture, type FixtureOptions, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * A colleague with edit rights in the workspace attacks the shared state as the web editor lets them:
+ * records with a correct checksum (anyone can compute it) but without the team's key. Each attack must
+ * leave documents and files untouched, or be refused clearly while the rest of the run goes on, for a
+ * team with a state key (the forged records are not verified, so not used) and for one without (the
+ * records are used only where a forged one can do no harm).
+ */
+const KEYLESS: FixtureOptions = { env: { KBSYNC_STATE_KEY: '' } };
+const TEAMS: readonly (readonly [string, FixtureOptions])[] = [
+  ['a team with a state key', {}],
+  ['a team without one', KEYLESS],
+];
+
+async function ciRun(f: SyncFixture, args: readonly string[] = ['--push']) {
+  await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+  return f.sync(args);
+}
+
+/** Every file under `dir`, relative, kbsync's own state folder left out. */
+async function filesUnder(dir: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of await readdir(join(dir, rel))) {
+    const path = rel === '' ? name : `${rel}/${name}`;
+    if (path === '.kbsync') continue;
+    if ((await stat(join(dir, path))).isDirectory()) out.push(...(await filesUnder(dir, path)));
+    else out.push(path);
+  }
+  return out.sort();
+}
+
+/** The state as the team's own kbsync reads it (with its key, or without one). */
+const stateOf = (f: SyncFixture, options: FixtureOptions) => foldedState(f, options.env ? null : TEST_STATE_KEY);
+
+const docIds = (f: SyncFixture) => new Map(f.remoteDocs().map((d) => [d.title, { k: d.dentryUuid, n: d.creationNodeId, markdown: d.markdown }]));
+
+async function published(f: SyncFixture, files: Readonly<Record<string, string>>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) await f.write(path, text);
+  const run = await ciRun(f);
+  assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+}
+
+describe('attacks on the shared state', () => {
+  for (const [team, options] of TEAMS) {
+    test(`${team}: a record pairing one document with another's creation id never deletes that other document`, async () => {
+      await withSyncFixture(async (f) => {
+        await published(f, { 'a.md': '# Alpha\n\nA.\n', 'b.md': '# Beta\n\nB.\n' });
+        const ids = docIds(f);
+        const alpha = ids.get('Alpha');
+        const beta = ids.get('Beta');
+        assert.ok(alpha && beta);
+        const entry = stateOf(f, options).entries.get('a.md');
+        appendToState(f, forgedToken([{ t: 'doc', p: 'a.md', k: alpha.k, n: beta.n, h: entry?.h ?? '', rb: entry?.rb ?? '', m: entry?.m ?? '', o: 'created' }]));
+        await f.remove('a.md');
+        const run = await ciRun(f);
+        assert.ok(run.code === 0 || run.code === 1, `${run.stdout}\n${run.stderr}`);
+        assert.ok(f.remoteDocs().some((d) => d.title === 'Beta' && d.markdown === beta.markdown), 'Beta is untouched');
+        if (options.env) {
+          // Without a key no creation id comes from the state: Alpha's deletion is held and said.
+          assert.deepEqual(run.report?.results.map((r) => [r.path, r.ok && r.result, r.ok ? r.reason : r.code]), [['a.md', 'held', 'ID_UNVERIFIED']]);
+          assert.ok(run.report?.notices.some((n) => n.code === 'STATE_UNAUTHENTICATED'), 'the unauthenticated state is said');
+        } else {
+          assert.deepEqual(run.report?.planned, [{ path: 'a.md', kind: 'delete-remote' }], 'the forged record is not used: Alpha is deleted with its own id');
+          assert.ok(!f.remoteDocs().some((d) => d.title === 'Alpha'));
+          assert.ok(run.report?.notices.some((n) => n.code === 'STATE_JUNK'), 'the forged piece is said');
+        }
+      }, options);
+    });
+
+    test(`${team}: forged paths into .git, .kbsync and node_modules write no file there; a forged reset switches nothing off`, async () => {
+      await withSyncFixture(async (f) => {
+        await published(f, { 'a.md': '# Alpha\n\nA.\n', 'b.md': '# Beta\n\nB.\n' });
+        const alpha = docIds(f).get('Alpha');
+        assert.ok(alpha);
+        const forged = ['.git/hooks/pre-commit.md', '.kbsync/ledger.md', 'node_modules/x/readme.md', 'sub/.git/config.md', '../outside.md'].map((p) => ({ t: 'doc' as const, p, k: alpha.k, n: alpha.n, h: '', rb: '', m: '', o: 'created' as const }));
+        appendToState(f, [forgedToken(forged), forgedToken([{ t: 'reset', family: 'state', below: 999 }, { t: 'reset', family: 'sources', below: 999 }])].join(' '));
+        // A fresh machine pulls everything (two-way, no ledger).
+        await rm(join(f.root, 'a.md'));
+        await rm(join(f.root, 'b.md'));
+        const run = await ciRun(f, []);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        assert.deepEqual(await filesUnder(f.root), ['a.md', 'b.md'], 'the files come back where they were synced, nowhere else');
+        await assert.rejects(stat(join(f.dir, 'outside.md')));
+        assert.ok(run.report?.notices.some((n) => n.code === 'STATE_JUNK' || n.code === 'STATE_UNAUTHENTICATED'));
+        // The state is still on: a fresh checkout pairs both files and has nothing to do.
+        const again = await ciRun(f);
+        assert.deepEqual(again.report?.planned, []);
+      }, options);
+    });
+
+    test(`${team}: forged image URLs never reach a document: no javascript:, nothing that breaks out of the image`, async () => {
+      const dir = await import('node:fs/promises').then((fs) => fs.mkdtemp(join((process.env['TMPDIR'] ?? '/tmp'), 'kbsync-upload-')));
+      const log = join(dir, 'uploads.log');
+      const upload = `echo "$1" >> "${log}" && echo "https://img.example/$KBSYNC_IMAGE_KEY"`;
+      try {
+        await withSyncFixture(async (f) => {
+          await f.write('img/logo.png', 'not really a png, but bytes');
+          await published(f, { 'a.md': '# Alpha\n\nA.\n' });
+          const hash = (await import('node:crypto')).createHash('sha256').update(await readFile(join(f.root, 'img/logo.png'))).digest('hex');
+          appendToState(
+            f,
+            forgedToken([
+              { t: 'img', k: `sha256:${hash}`, u: 'javascript:alert(1)' },
+              { t: 'img', k: `sha256:${hash}`, u: 'https://img.example/x.png) [sign in again](https://phish.example' },
+            ]),
+          );
+          await f.write('a.md', '# Alpha\n\nA.\n\n![logo](img/logo.png)\n');
+          const run = await ciRun(f);
+          assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+          const body = f.remoteDocs().find((d) => d.title === 'Alpha')?.markdown ?? '';
+          assert.doesNotMatch(body, /javascript:|phish|sign in again/);
+          assert.match(body, /!\[logo\]\(https:\/\/img\.example\/[^)\s]+\)/, 'the image was uploaded by this run and linked properly');
+        }, { ...options, config: { images: { upload } } });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test(`${team}: a "zip bomb" source and a colleague's junk appended to the state stop nothing`, async () => {
+      await withSyncFixture(async (f) => {
+        await published(f, { 'a.md': '---\ntitle: Alpha\n---\n# Alpha\n\nA **bold** word.\n' });
+        const { deflateRawSync } = await import('node:zlib');
+        const { frame } = await import('../../../src/remote-state/token.js');
+        const bomb = deflateRawSync(Buffer.alloc(30 * 1024 * 1024));
+        const entry = stateOf(f, options).entries.get('a.md');
+        assert.ok(entry);
+        const header = Buffer.from(`${JSON.stringify({ h: entry.h, i: 0, of: 1 })}\n`);
+        appendToState(f, frame('s', Buffer.concat([header, bomb]), undefined), 'sources');
+        appendToState(f, 'hello from a colleague, who wonders what these documents are');
+        // A fresh machine clones: the genuine source is used, the bomb is not inflated past its bound.
+        await rm(join(f.root, 'a.md'));
+        const run = await ciRun(f, []);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        assert.equal(await f.read('a.md'), '---\ntitle: Alpha\n---\n# Alpha\n\nA **bold** word.\n');
+        assert.ok(run.report?.notices.some((n) => n.code === 'STATE_JUNK'), 'the junk is said once');
+        assert.equal(run.report?.notices.filter((n) => n.code === 'STATE_JUNK').length, 1);
+      }, options);
+    });
+  }
+
+  test('a team with a state key: a forged kept source (with an image of .git/config) is not used; a fresh machine gets the genuine file', async () => {
+    await withSyncFixture(async (f) => {
+      const text = '---\ntitle: Alpha\n---\n# Alpha\n\nA.\n';
+      await published(f, { 'a.md': text });
+      const alpha = docIds(f).get('Alpha');
+      const entry = foldedState(f).entries.get('a.md');
+      assert.ok(alpha && entry);
+      const evil = forgedSource('---\ntitle: Alpha\n---\n# Alpha\n\nA.\n\n<img src=".git/config" width="0" height="0">\n');
+      appendToState(f, evil.tokens.join(' '), 'sources');
+      appendToState(f, forgedToken([{ ...entry, t: 'doc', h: evil.hash }]));
+      await rm(join(f.root, 'a.md'));
+      const run = await ciRun(f, []);
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+      assert.equal(await f.read('a.md'), text);
+    });
+  });
+});

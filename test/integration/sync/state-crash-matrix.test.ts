@@ -1,0 +1,98 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { foldedState, idProblems } from '../../helpers/state-reader.js';
+import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * The crash matrix over every shared-state write of a docs-as-code job: the job killed (SIGKILL) at each
+ * point, then jobs without a ledger (a fresh checkout each time). Every creation id the service gave must
+ * be in the state, no document may be made twice, and a later deletion in the repository must delete
+ * the document (not hold it as one kbsync cannot delete). A create's id is appended before its body is
+ * sent; what a kill can still lose is the id of a create that answered after the last append finished.
+ */
+async function ciRun(f: SyncFixture, env: Record<string, string> = {}) {
+  await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+  return f.sync(['--push'], env);
+}
+
+const titles = (f: SyncFixture): string[] => f.remoteDocs().map((doc) => doc.title).sort();
+
+/**
+ * Killed at `point`, then: every document made by then is in the state with its creation id, except those
+ * whose create answered after the last append the run finished (the window; none once `complete`); a
+ * rerun converges with one document per file and is steady; deleting files deletes their documents (a
+ * document of the window, adopted by its title, is held instead: its id was never recorded).
+ */
+async function crashAndRecover(f: SyncFixture, point: string, expected: { readonly titles: readonly string[]; readonly remove: readonly string[]; readonly complete: boolean }): Promise<void> {
+  const killed = await ciRun(f, { KBSYNC_CRASH_AT: point });
+  assert.equal(killed.signal, 'SIGKILL', `the run reached ${point}: ${killed.stdout}\n${killed.stderr}`);
+  const window = new Set(unrecorded(f));
+  if (expected.complete) assert.deepEqual([...window], [], `killed at ${point}: every document made so far is in the state with its creation id`);
+  const rerun = await ciRun(f);
+  assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
+  assert.deepEqual(titles(f), [...expected.titles].sort(), 'one document per file');
+  assert.deepEqual(unrecorded(f).filter((title) => !window.has(title)), [], 'every id recorded before the kill, and every id of the rerun, is in the state');
+  const steady = await ciRun(f);
+  assert.deepEqual(steady.report?.planned, [], 'a further fresh checkout has nothing to do');
+  const titleOf = new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc.title]));
+  const docOf = (path: string): string => titleOf.get([...foldedState(f).entries.values()].find((entry) => entry.p === path)?.k ?? '') ?? '';
+  const removed = expected.remove.map((path) => ({ path, title: docOf(path) }));
+  for (const { path } of removed) await f.remove(path);
+  const deleted = await ciRun(f);
+  assert.deepEqual(
+    deleted.report?.planned.map((p) => `${p.kind} ${p.path}`).sort(),
+    removed.map(({ path, title }) => `${window.has(title) ? 'held' : 'delete-remote'} ${path}`).sort(),
+  );
+  const gone = new Set(removed.filter(({ title }) => !window.has(title)).map(({ title }) => title));
+  assert.deepEqual(titles(f), expected.titles.filter((title) => !gone.has(title)).sort());
+}
+
+/** Titles of the documents whose creation id the state lacks (or has wrong). */
+const unrecorded = (f: SyncFixture): string[] => idProblems(f).map((problem) => /^"(.*?)"/.exec(problem)?.[1] ?? problem);
+
+const FIRST: Readonly<Record<string, string>> = {
+  'intro.md': '# Intro\n\nWelcome.\n',
+  'setup.md': '# Setup\n\nInstall it.\n',
+  'faq.md': '# FAQ\n\nQuestions.\n',
+  'news.md': '# News\n\nNothing yet.\n',
+};
+
+describe('the shared state at every crash point of a CI job', () => {
+  for (const point of ['after-id-append:1', 'before-ledger-commit:3', 'after-overwrite:4', 'after-state-append:1']) {
+    test(`the first publish, killed at ${point}`, async () => {
+      await withSyncFixture(async (f) => {
+        for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
+        await crashAndRecover(f, point, { titles: ['FAQ', 'Intro', 'News', 'Setup'], remove: ['setup.md', 'news.md'], complete: point === 'after-overwrite:4' || point === 'after-state-append:1' });
+      });
+    });
+  }
+
+  for (const point of ['after-id-append:1', 'after-state-append:1']) {
+    test(`a later job that moves a file to a new folder, adds one and deletes one, killed at ${point}`, async () => {
+      await withSyncFixture(async (f) => {
+        for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
+        assert.equal((await ciRun(f)).code, 0);
+        await mkdir(join(f.root, 'guide'));
+        await rename(join(f.root, 'setup.md'), join(f.root, 'guide/setup.md'));
+        await f.write('guide/usage.md', '# Usage\n\nRun it.\n');
+        await f.remove('news.md');
+        await crashAndRecover(f, point, { titles: ['FAQ', 'Intro', 'Setup', 'Usage'], remove: ['guide/setup.md', 'intro.md'], complete: point === 'after-state-append:1' });
+      });
+    });
+  }
+
+  test('killed right after a create answers, before its id is appended (the window the ledger has too): no duplicate', async () => {
+    await withSyncFixture(async (f) => {
+      for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
+      const killed = await ciRun(f, { KBSYNC_CRASH_AT: 'after-create:1' });
+      assert.equal(killed.signal, 'SIGKILL');
+      const rerun = await ciRun(f);
+      assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
+      assert.deepEqual(titles(f), ['FAQ', 'Intro', 'News', 'Setup'], 'a document whose answer was lost is adopted, not made again');
+      const steady = await ciRun(f);
+      assert.deepEqual(steady.report?.planned, [], 'a further fresh checkout has nothing to do');
+    });
+  });
+});

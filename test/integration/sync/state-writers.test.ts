@@ -1,0 +1,115 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdir, rename, rm, writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/cli.js';
+import { foldedState, idProblems } from '../../helpers/state-reader.js';
+import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { hashText } from '../../../src/local/index.js';
+
+/** A fresh checkout of the fixture's folder (`checkout-<name>`), with its own config: another CI job on the same commit. */
+async function checkout(f: SyncFixture, name: string): Promise<(args?: readonly string[]) => ReturnType<typeof runCli>> {
+  const root = join(f.dir, `checkout-${name}`);
+  await rm(root, { recursive: true, force: true });
+  await cp(f.root, root, { recursive: true, filter: (path) => !path.includes('.kbsync') });
+  const config = join(f.dir, `${name}.config.json`);
+  await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), root: `./checkout-${name}` }));
+  return (args = []) => runCli(['sync', '--json', '--push', ...args, '--config', config], { cwd: f.dir, env: f.env });
+}
+
+const writes = (stdout: string): number => {
+  const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { callsByEndpoint?: Record<string, number> };
+  return ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'].reduce((sum, endpoint) => sum + (report.callsByEndpoint?.[endpoint] ?? 0), 0);
+};
+
+describe('several writers of the shared state', () => {
+  test('three CI jobs of one commit at once, then a later commit that deletes a file: one document per file, no stale entry, the delete deletes', async () => {
+    await withSyncFixture(async (f) => {
+      for (let i = 0; i < 6; i += 1) await f.write(`docs/page-${i}.md`, `# Page ${i}\n\nText ${i}.\n`);
+      // Slow appends and creates widen the windows in which the jobs see each other's half-done work.
+      f.em.admin.setFaults('latency=40,only=appendText|createDocument|overwriteContent');
+      const jobs = await Promise.all(['one', 'two', 'three'].map((name) => checkout(f, name)));
+      const runs = await Promise.all(jobs.map((job) => job()));
+      f.em.admin.setFaults({});
+      for (const run of runs) assert.ok(run.code === 0 || run.code === 1, `${run.stdout}\n${run.stderr}`);
+      // A re-run of the commit finishes what a job lost a race on; then the next one has nothing to do.
+      const settle = await (await checkout(f, 'four'))();
+      assert.equal(settle.code, 0, `${settle.stdout}\n${settle.stderr}`);
+      const steady = await (await checkout(f, 'five'))();
+      assert.equal(writes(steady.stdout), 0, `a fresh checkout of the same commit writes nothing: ${steady.stdout}`);
+      assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), [0, 1, 2, 3, 4, 5].map((i) => `Page ${i}`), 'one document per file');
+      assert.deepEqual(idProblems(f), []);
+      // No entry is stale: each names its document, the file's text and the blocks the document now shows.
+      const state = foldedState(f);
+      for (let i = 0; i < 6; i += 1) {
+        const entry = state.entries.get(`docs/page-${i}.md`);
+        assert.equal(entry?.h, hashText(await f.read(`docs/page-${i}.md`)), `page ${i}: the file's text`);
+        const doc = f.remoteDocs().find((d) => d.title === `Page ${i}`);
+        assert.equal(entry?.k, doc?.dentryUuid);
+        assert.ok(entry?.m === '' || entry.m === doc?.modifiedTime, `page ${i}: the modified time recorded (${entry?.m}) is the document's (${doc?.modifiedTime}) or unknown`);
+      }
+
+      // The next commit deletes a page: the CI job deletes its document (not held as edited, not left pending).
+      await f.remove('docs/page-3.md');
+      const next = await (await checkout(f, 'six'))();
+      assert.equal(next.code, 0, next.stdout);
+      const report = JSON.parse(next.stdout.trim().split('\n').pop() ?? '{}') as { planned: { path: string; kind: string }[]; pending: unknown[] };
+      assert.deepEqual(report.planned, [{ path: 'docs/page-3.md', kind: 'delete-remote' }]);
+      assert.deepEqual(report.pending, []);
+      assert.equal(f.remoteDocs().length, 5);
+    });
+  });
+
+  test('a workstation moves a file while its state append fails: the next run publishes it though nothing else changed, and the other workstation keeps the file as it was', async () => {
+    await withSyncFixture(async (a) => {
+      await a.write('plan.md', '---\ntitle: Plan\n---\n# Plan\n\nThe **bold** goal and a [link](https://example.com).\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+
+      await mkdir(join(a.root, 'archive'));
+      await rename(join(a.root, 'plan.md'), join(a.root, 'archive/plan.md'));
+      a.em.admin.setFaults('5xx=1,only=appendText');
+      const failed = await a.sync();
+      a.em.admin.setFaults({});
+      assert.equal(failed.code, 1, 'the run says the state was not published');
+      assert.ok(failed.report?.problems.some((p) => p.code === 'STATE_NOT_PUBLISHED'), JSON.stringify(failed.report?.problems));
+      // Nothing changed since, and still the next run publishes what the failed one could not.
+      const retried = await a.sync();
+      assert.equal(retried.code, 0, retried.stdout);
+      assert.ok((retried.report?.callsByEndpoint['appendText'] ?? 0) > 0, 'the state is written');
+      assert.deepEqual(idProblems(a), []);
+      const state = foldedState(a);
+      assert.deepEqual([...state.entries.keys()], ['archive/plan.md']);
+
+      const pulled = await b();
+      assert.equal(pulled.code, 0, pulled.stdout);
+      assert.equal(await readFile(join(clone, 'archive/plan.md'), 'utf8'), await a.read('archive/plan.md'), 'the other workstation gets the file exactly, formatting and all');
+    });
+  });
+
+  test('a file renamed on one workstation is renamed on the other (unchanged there), and a fresh checkout then has nothing to do', async () => {
+    await withSyncFixture(async (a) => {
+      await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
+      await a.write('notes/other.md', '# Other\n\nOther text.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+
+      await rename(join(a.root, 'notes/plan.md'), join(a.root, 'notes/roadmap.md'));
+      assert.equal((await a.sync()).code, 0);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.match(followed.stdout, /moved from notes\/plan\.md, as another machine renamed it/);
+      assert.equal(await readFile(join(clone, 'notes/roadmap.md'), 'utf8'), '# Plan\n\nGoals.\n');
+      await assert.rejects(readFile(join(clone, 'notes/plan.md')));
+      assert.deepEqual([...foldedState(a).entries.keys()].sort(), ['notes/other.md', 'notes/roadmap.md']);
+      // Both machines agree, so neither writes again.
+      const again = await b();
+      assert.equal(writes(again.stdout), 0, again.stdout);
+      assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
+});
