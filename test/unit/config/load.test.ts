@@ -196,9 +196,11 @@ describe('loadConfig', () => {
   test('a mistyped KBSYNC_ variable is a warning, not silently ignored', async (t) => {
     const dir = await tempDir(t);
     await writeConfig(dir, minimal);
-    const { warnings } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_BASEURL: 'x', KBSYNC_WATCH_NOPE: '1', KBSYNC_TOKEN: 't', KBSYNC_CRASH_AT: 'x' } });
+    const { warnings } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_BASEURL: 'x', KBSYNC_WATCH_NOPE: '1', KBSYNC_TOKEN: 't', KBSYNC_CRASH_AT: 'x', KBSYNC_TOKNE: 't', KBSYNC_DEBUG: '1' } });
     assert.deepEqual(warnings, [
       'KBSYNC_SERVICE_BASEURL is not a kbsync option and is ignored (did you mean KBSYNC_SERVICE_BASE_URL?).',
+      // The variables that are not options are names to suggest too (not KBSYNC_ROOT, the nearest option).
+      'KBSYNC_TOKNE is not a kbsync option and is ignored (did you mean KBSYNC_TOKEN?).',
       'KBSYNC_WATCH_NOPE is not a kbsync option and is ignored.',
     ]);
   });
