@@ -12,7 +12,8 @@ type Flags = { readonly config?: string; readonly json?: boolean };
 /** What `kbsync state --json` prints. */
 export type StateReport = {
   readonly folder: string;
-  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number }[];
+  /** `chars`: null for a sources document, which `kbsync state` does not read (only the index is read). */
+  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number | null }[];
   readonly entries: number;
   readonly indexChars: number;
   readonly damaged: readonly string[];
@@ -30,7 +31,7 @@ async function show(flags: Flags): Promise<void> {
     const inspected = await (await storeOf(session, ledger)).inspect();
     return {
       folder: STATE_FOLDER,
-      documents: inspected.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.chars })),
+      documents: inspected.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.family === 'state' ? doc.chars : null })),
       entries: inspected.state.entries.size,
       indexChars: inspected.chars,
       damaged: inspected.damaged,
@@ -41,7 +42,7 @@ async function show(flags: Flags): Promise<void> {
     return;
   }
   console.log(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
-  for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.family === 'state' ? 'index' : 'sources'}, ${doc.chars} characters`);
+  for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.chars === null ? "sources (not read here: they are read only when a file's text is needed)" : `index, ${doc.chars} characters`}`);
   console.log(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
   if (report.damaged.length > 0) {
     console.log(`Damaged (edited by hand?): ${report.damaged.join(', ')}. Run \`kbsync state rewrite\` on a machine whose ledger is intact.`);
