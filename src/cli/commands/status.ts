@@ -7,6 +7,8 @@ import { STATE_FOLDER } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
 import { openConflicts } from '../../sync/resolve.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
+import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.js';
+import { asWorkspaceId } from '../../model/ids.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
@@ -19,6 +21,8 @@ type Flags = { readonly config?: string; readonly json?: boolean; readonly offli
 export type StatusReport = {
   readonly root: string;
   readonly workspaceId: string;
+  /** The workspace's name, as the ledger last learnt it (null: not known yet). */
+  readonly workspaceName: string | null;
   readonly offline: boolean;
   readonly files: readonly FileStatus[];
   readonly counts: Readonly<Partial<Record<FileState, number>>>;
@@ -64,6 +68,7 @@ async function run(flags: Flags): Promise<void> {
     const report: StatusReport = {
       root: session.config.root,
       workspaceId: session.config.workspaceId,
+      workspaceName: knownWorkspaceName(ledger, asWorkspaceId(session.config.workspaceId)) ?? null,
       offline,
       files,
       counts,
@@ -91,7 +96,7 @@ async function run(flags: Flags): Promise<void> {
 const formatBytes = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 
 function statusLines(report: StatusReport, all: boolean): string[] {
-  const lines = [`${report.root} ⇄ workspace ${report.workspaceId}${report.offline ? ' (offline: remote not checked)' : ''}`];
+  const lines = [`${report.root} ⇄ ${workspaceLabel(report.workspaceId, report.workspaceName ?? undefined)}${report.offline ? ' (offline: remote not checked)' : ''}`];
   if (report.lock) {
     lines.push(report.lock.alive ? `In use by pid ${report.lock.pid} on ${report.lock.hostname}: ${report.lock.command}` : `A stale lock of pid ${report.lock.pid} (no longer running) is left; the next sync takes it over.`);
   }

@@ -287,9 +287,30 @@ export async function workspaceRoot(
   if (options.remoteFolder) return options.remoteFolder;
   const cached = ledger?.meta.get(rootKey(options.workspaceId));
   if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
-  const { rootNodeId } = await client.getWorkspace(options.workspaceId);
-  if (remember) ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);
+  const { rootNodeId, name } = await client.getWorkspace(options.workspaceId);
+  if (remember) {
+    ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);
+    ledger?.meta.set(nameKey(options.workspaceId), name);
+  }
   return rootNodeId;
+}
+
+const nameKey = (workspaceId: WorkspaceId): string => `workspaceName:${workspaceId}`;
+
+/** The workspace's name as the ledger last learnt it (undefined: not known yet), so it is named without a call. */
+export function knownWorkspaceName(ledger: Ledger | undefined, workspaceId: WorkspaceId): string | undefined {
+  const name = ledger?.meta.get(nameKey(workspaceId));
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/**
+ * The workspace as a person knows it: `"Team Docs" (ws-…)`, or its id alone while its name is unknown. The
+ * name comes from the service: control characters go and it is cut short, so it cannot garble a terminal.
+ */
+export function workspaceLabel(workspaceId: string, name: string | undefined): string {
+  if (name === undefined) return `workspace ${workspaceId}`;
+  const shown = name.replace(/\p{Cc}/gu, ' ');
+  return `"${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}" (${workspaceId})`;
 }
 
 /**

@@ -62,6 +62,7 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     // The human form lists what is not clean.
     const human = await f.cli(['status']);
     assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`^\\S+notes ⇄ "Team Docs" \\(${f.em.seed.workspaceId}\\)\\n`), 'the workspace by name, learnt by the first sync');
     assert.match(human.stdout, /local-changed\s+b\.md\s+→ your edits will be pushed/);
     assert.match(human.stdout, /remote-changed\s+c\.md\s+→ edits from the knowledge base will be pulled into the file/);
     assert.match(human.stdout, /Conflict copies waiting/);
