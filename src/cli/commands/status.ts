@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { SyncMode } from '../../sync/decide/types.js';
+import type { Notice, SyncMode } from '../../sync/decide/types.js';
 import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { backupsSize } from '../../local/index.js';
@@ -27,6 +27,8 @@ export type StatusReport = {
   readonly files: readonly FileStatus[];
   readonly counts: Readonly<Partial<Record<FileState, number>>>;
   readonly conflictCopies: readonly string[];
+  /** What a sync would say once without changing anything (a title the service cannot rename): the run's own notices. */
+  readonly notices: readonly Notice[];
   /** Work an interrupted run began and did not record; the next sync finishes it. */
   readonly openIntents: readonly Pick<OpenIntent, 'kind' | 'subject' | 'createdAt' | 'pid'>[];
   /** The process using the ledger now (a daemon or a sync), if any. */
@@ -73,6 +75,7 @@ async function run(flags: Flags): Promise<void> {
       files,
       counts,
       conflictCopies: inspection.scan.conflictCopies.map((file) => file.path),
+      notices: inspection.plan.notices,
       openIntents: (ledger?.intents.open() ?? []).map(({ kind, subject, createdAt, pid }) => ({ kind, subject, createdAt, pid })),
       lock,
       queue: lock?.alive && /\bwatch\b/.test(lock.command) ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
@@ -109,6 +112,7 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
   lines.push(report.files.length === 0 ? 'No files and no documents yet.' : `${counts}.`);
   if (report.refusal) lines.push(`A sync now would refuse: ${report.refusal}`);
+  for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
   if (report.conflictCopies.length > 0) lines.push(`Conflict copies waiting (merge, then delete them): ${report.conflictCopies.join(', ')}`);
   if (report.openIntents.length > 0) {
     lines.push(`Interrupted work: ${report.openIntents.length} operation(s) begun and not recorded (${report.openIntents.map((i) => `${i.kind} ${i.subject}`).join(', ')}); the next sync finishes them.`);

@@ -97,3 +97,16 @@ test('status before the first sync shows every file as new and works without a l
     assert.match(human.stdout, /new-remote\s+From the web\.md\s+→ new in the knowledge base: it will be pulled/);
   });
 });
+
+test('status shows the notices a sync would give (a title the service cannot rename), as a sync says them', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('plan.md', '# Plan\n\nText.\n');
+    assert.equal((await f.sync()).code, 0);
+    await f.write('plan.md', '# Roadmap\n\nText.\n');
+    const report = await status(f);
+    assert.deepEqual(report.notices.map((notice) => [notice.path, notice.code]), [['plan.md', 'TITLE_KEPT']]);
+    const human = await f.cli(['status']);
+    assert.match(human.stdout, /^i plan\.md: its title is now "Roadmap", but the document keeps "Plan".*\[TITLE_KEPT\]$/m);
+    assert.deepEqual((await f.sync()).report?.notices, report.notices, 'the sync says the same');
+  });
+});
