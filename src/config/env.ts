@@ -19,7 +19,7 @@ export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leave
 
 /** Variables that are kbsync's but not options (the token itself, the config path, stack traces). */
 const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG']);
-const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_'];
+const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_', 'KBSYNC_MERGE_'];
 
 export function envOverrides(env: Env): EnvOverrides {
   const values: Record<string, unknown> = {};

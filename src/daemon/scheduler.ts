@@ -7,7 +7,9 @@ import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
-import { describeFailure, failureKey, logReport, logResult } from './cycle-log.js';
+import { describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
+import { workspaceLabel, workspaceName } from '../sync/observe/observe.js';
+import type { SyncReport } from '../sync/report.js';
 import type { HotDocuments } from './hot-documents.js';
 import type { IdleMemory } from './idle-memory.js';
 import { eventOf, type Notifier } from './notify.js';
@@ -42,6 +44,8 @@ export type SchedulerDeps = {
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** How often the daemon asks SQLite whether another process (kbsync resolve) wrote the ledger: a counter read, no I/O. */
+const RELEASE_POLL_MS = 1000;
 
 /**
  * Runs one cycle at a time and decides what comes next: local hints ask for a local cycle, timers for
@@ -67,6 +71,8 @@ export class CycleScheduler {
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
   #problems = new Set<string>();
+  /** The folder's state was said (after the first cycle that went through). */
+  #greeted = false;
   #idleWaiters: Array<() => void> = [];
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
@@ -77,6 +83,19 @@ export class CycleScheduler {
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
   start(): void {
     this.request('sweep');
+    this.#watchReleases();
+  }
+
+  /**
+   * A person's answer to a hold (kbsync resolve --mine / --theirs) is written beside the daemon into the
+   * ledger: once one is there, a sweep carries it out (it lists the service, so the document's time is checked).
+   */
+  #watchReleases(): void {
+    this.#timers.set('releases', RELEASE_POLL_MS, () => {
+      const { ledger } = this.#deps;
+      if (ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0) this.request('sweep');
+      this.#watchReleases();
+    });
   }
 
   request(kind: CycleKind): void {
@@ -190,6 +209,17 @@ export class CycleScheduler {
     ).finally(() => gauge.cycleEnded());
     this.#problems = logReport(logger, kind, report, this.#problems);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+    if (!this.#greeted) await this.#greet(report);
+  }
+
+  /** Once, after the first cycle: which workspace (by name), and whether the folder is in step with it. */
+  async #greet(report: SyncReport): Promise<void> {
+    const { client, ledger, logger } = this.#deps;
+    const workspaceId = this.#settings.sync.workspaceId;
+    // The name costs one call the first time only; without it, the id says which workspace.
+    const name = await workspaceName(client, ledger, workspaceId).catch(() => undefined);
+    this.#greeted = true;
+    logger.info({ workspaceId, files: ledger.documents.count() }, folderStateLine(workspaceLabel(workspaceId, name), ledger.documents.count(), report));
   }
 
   /** One getNode per hot document; a change found brings the sweep forward if the budget allows it. */

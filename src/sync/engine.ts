@@ -7,6 +7,7 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
+import { pathOf } from './decide/placement.js';
 import { RemoteStateStore, STATE_FOLDER, type LoadedState, type StateDoc, type TargetCache } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
 import { publishState } from './publish-state.js';
@@ -124,6 +125,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     mode: options.mode,
     layout: options.layout,
     force: options.guards.force,
+    released: planned.released ?? new Map(),
     urlOf: options.mode !== 'pull' ? linker : undefined,
     client,
     ledger,
@@ -160,6 +162,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
         if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
       }
     });
+    closeReleases(ledger, observation, results);
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     }
@@ -205,6 +208,22 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,
   });
+}
+
+/**
+ * A release (kbsync resolve) is spent once its file was acted on (or needed nothing), and void once its file
+ * or document changed (the plan said so): both are removed. One whose action failed, or did not start (a
+ * stopped run), stays for the next run.
+ */
+function closeReleases(ledger: Ledger, observation: Observation, results: readonly ActionResult[]): void {
+  if (observation.releases.length === 0) return;
+  const honoured = observation.plan.released ?? new Map<string, string>();
+  const planned = new Set(observation.plan.actions.map(pathOf));
+  const done = new Set(results.filter((result) => result.ok).map((result) => result.path));
+  for (const release of observation.releases) {
+    const waiting = honoured.has(release.path) && planned.has(release.path) && !done.has(release.path);
+    if (!waiting) ledger.releases.done(release.path, release.requestedAt);
+  }
 }
 
 /**

@@ -51,8 +51,9 @@ describe('loadConfig', () => {
       links: true,
       site: { root: null, basePath: '/' },
       images: { upload: null, baseUrl: null, timeoutMs: 60000, maxBytes: 10485760, diagrams: { command: null, languages: ['mermaid'], format: 'svg' } },
-      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
+      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000, deleteDelayMinutes: 5, checkoutDelayMinutes: 60 },
       notify: { command: null, timeoutMs: 10000 },
+      merge: { tool: null },
       log: { level: 'info' },
     });
   });
@@ -170,11 +171,11 @@ describe('loadConfig', () => {
       'KBSYNC_GUARDS_MAX_DELETE_RATIO', 'KBSYNC_GUARDS_MAX_DELETES', 'KBSYNC_LINKS', 'KBSYNC_SITE_ROOT', 'KBSYNC_SITE_BASE_PATH', 'KBSYNC_WATCH_DEBOUNCE_MS', 'KBSYNC_WATCH_POLL_BUDGET_PER_HOUR',
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
       'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
-      'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT',
+      'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_MERGE_TOOL',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 40);
+    assert.equal(names.length, 43);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
