@@ -26,8 +26,9 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
   }
   const words = eventWords(result);
   const fields = { path: result.path, action: result.action, result: result.result, ...(result.reason ? { code: result.reason } : {}), ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
-  // A hold that already stood was said when it began: saying it every cycle would drown everything else.
-  if (!words || result.repeated) {
+  // A hold that already stood was said when it began: saying it every cycle would drown everything else. A
+  // delete that waits is said when it goes (or its file comes back): one line per event.
+  if (!words || result.repeated || result.reason === 'DELETE_WAITING') {
     logger.debug(fields, `${result.path}: ${words ?? 'unchanged'}`);
     return;
   }
@@ -75,12 +76,16 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
  * person (holds, open conflicts, files that did not sync), which the cycle said before only when it was new.
  */
 export function folderStateLine(workspace: string, files: number, report: SyncReport): string {
-  const conflicts = report.results.filter((r) => r.ok && (r.result === 'conflict' || r.reason === 'CONFLICT_OPEN')).length;
-  const held = report.results.filter((r) => r.ok && r.result === 'held' && r.reason !== 'CONFLICT_OPEN').length;
-  const failed = report.results.filter((r) => !r.ok).length + report.problems.length;
+  const reasons = report.results.map((r) => (r.ok ? (r.result === 'conflict' ? 'CONFLICT_OPEN' : r.result === 'held' ? r.reason : undefined) : 'failed'));
+  const count = (match: (reason: string | undefined) => boolean): number => reasons.filter(match).length;
+  const conflicts = count((reason) => reason === 'CONFLICT_OPEN');
+  const deletes = count((reason) => reason === 'DELETE_WAITING');
+  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && reason !== 'DELETE_WAITING' && reason !== 'failed');
+  const failed = count((reason) => reason === 'failed') + report.problems.length;
   const waiting = [held > 0 ? `${held} held` : '', conflicts > 0 ? `${conflicts} conflict(s) to settle` : '', failed > 0 ? `${failed} not synced` : ''].filter(Boolean);
-  if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)`;
-  return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync status\` lists them)`;
+  const later = deletes > 0 ? `; ${deletes} delete(s) waiting a while (watch.deleteDelayMinutes)` : '';
+  if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)${later}`;
+  return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
 }
 
 /** A failed cycle: the code and message, never a bare "failed". */

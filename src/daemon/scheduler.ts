@@ -15,6 +15,8 @@ import type { IdleMemory } from './idle-memory.js';
 import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
+import { DeleteDelays } from './delete-delays.js';
+import { GitBranch } from './git-head.js';
 import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
@@ -73,11 +75,16 @@ export class CycleScheduler {
   #problems = new Set<string>();
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
+  /** Deletes of files gone here wait (watch.deleteDelayMinutes), longer after a git checkout. */
+  readonly #delays: DeleteDelays;
+  readonly #branch: GitBranch;
   #idleWaiters: Array<() => void> = [];
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.#deps = deps;
     this.#settings = settings;
+    this.#delays = new DeleteDelays(settings.watch);
+    this.#branch = new GitBranch(settings.sync.root);
   }
 
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
@@ -108,6 +115,7 @@ export class CycleScheduler {
   /** New timings, guards or options that need no restart. */
   update(settings: SchedulerSettings): void {
     this.#settings = settings;
+    this.#delays.update(settings.watch);
     this.#reschedule();
   }
 
@@ -189,10 +197,12 @@ export class CycleScheduler {
   async #sync(kind: 'sweep' | 'local'): Promise<void> {
     const { client, ledger, logger, hot, gauge } = this.#deps;
     gauge.cycleStarted();
+    const deferDeletes = this.#deleteWaits();
     const report = await runSync(
       { client, ledger, logger },
       {
         ...this.#settings.sync,
+        ...(deferDeletes ? { deferDeletes } : {}),
         mode: 'two-way',
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
@@ -209,7 +219,40 @@ export class CycleScheduler {
     ).finally(() => gauge.cycleEnded());
     this.#problems = logReport(logger, kind, report, this.#problems);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+    this.#learnDeletes(report);
     if (!this.#greeted) await this.#greet(report);
+  }
+
+  /** Which deletes may go this cycle; a branch switch seen now makes them all wait for the branch to stay. */
+  #deleteWaits(): { readonly due: ReadonlySet<string> } | undefined {
+    const now = Date.now();
+    const switched = this.#branch.switched();
+    if (switched) {
+      this.#delays.checkout(now);
+      const minutes = this.#settings.watch.checkoutDelayMinutes;
+      this.#deps.logger.info(
+        { from: switched.from, to: switched.to },
+        `git checkout: the branch is now ${switched.to} (was ${switched.from}); files it removes keep their documents until it has stayed ${minutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\``,
+      );
+    }
+    return this.#delays.deferring(now) ? { due: this.#delays.due(now) } : undefined;
+  }
+
+  /** What this cycle says about waiting deletes (a burst, files back), and the timer for the next one due. */
+  #learnDeletes(report: SyncReport): void {
+    const { logger } = this.#deps;
+    const now = Date.now();
+    const news = this.#delays.observe(report.results, now);
+    if (news.burst.length > 0) {
+      logger.info(
+        { files: news.burst.length },
+        `${news.burst.length} files are gone at once (a checkout, or a folder moved away?): their documents stay until the folder has stayed so for ${this.#settings.watch.checkoutDelayMinutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\` (\`kbsync resolve\` lists them)`,
+      );
+    }
+    for (const path of news.back) logger.info({ path }, `${path}: back before its delete was sent; its document (and URL) stays`);
+    const due = this.#delays.nextDue();
+    if (due === undefined) this.#timers.clear('deletes');
+    else this.#timers.set('deletes', due - now, () => this.request('local'));
   }
 
   /** Once, after the first cycle: which workspace (by name), and whether the folder is in step with it. */

@@ -163,6 +163,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
       }
     });
     closeReleases(ledger, observation, results);
+    endStaleHolds(ledger, observation);
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     }
@@ -208,6 +209,18 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,
   });
+}
+
+/**
+ * A hold recorded for a file this plan did not hold, nor act on, has ended without an action (a deleted file
+ * came back, an emptied one got its text back): it is forgotten, so nothing lists it as waiting any more.
+ */
+function endStaleHolds(ledger: Ledger, observation: Observation): void {
+  const acted = new Set(observation.plan.actions.flatMap((action) => ('record' in action ? [action.record.path] : [])));
+  for (const [path, record] of observation.records) {
+    if (record.shared || !record.held || record.held.code === 'CONFLICT_OPEN' || acted.has(path)) continue;
+    ledger.documents.update(path, { heldCode: null, heldLocalHash: null, heldRemoteTime: null });
+  }
 }
 
 /**

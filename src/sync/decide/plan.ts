@@ -125,6 +125,8 @@ export function plan(given: PlanInput): Plan {
         const blocked = remoteSide === 'unchanged' ? deletionBlocked(record) : undefined;
         if (!canPush) holdBack(record.path, 'deleted locally; a push deletes the document');
         else if (blocked) actions.push({ kind: 'held', record, held: blocked });
+        // The daemon lets a delete wait (a branch switched away and back, a file saved by delete-and-create).
+        else if (input.deferDeletes && release !== 'mine' && !input.deferDeletes.due.has(record.path)) actions.push({ kind: 'held', record, held: held('DELETE_WAITING') });
         else actions.push({ kind: 'delete-remote', record });
         break;
       }

@@ -121,6 +121,11 @@ export type PlanInput = {
   readonly openConflicts?: ReadonlySet<string>;
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
   readonly retitle?: boolean;
+  /**
+   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its path is
+   * in `due` (it stayed gone long enough, and no checkout is under way); until then it is held (DELETE_WAITING).
+   */
+  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
   /** A person's answers to holds (kbsync resolve --mine / --theirs), by path: honoured while they match (see `Release`). */
   readonly releases?: ReadonlyMap<string, PlanRelease>;
   readonly layout: Layout;

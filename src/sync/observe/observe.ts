@@ -158,6 +158,7 @@ export async function observeAndPlan(
     layout: options.layout,
     guards: options.guards,
     ...(options.retitle ? { retitle: true } : {}),
+    ...(options.deferDeletes ? { deferDeletes: options.deferDeletes } : {}),
     ...(releases.length > 0 ? { releases: new Map(releases.map((release) => [release.path, release])) } : {}),
   });
   // What the run and its previews see as records: the ledger's, and the shared state's for files here.
