@@ -16,6 +16,7 @@ import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
 import { DeleteDelays } from './delete-delays.js';
+import { ACTIVITY_KEY, activityJson, type Activity } from './activity.js';
 import { GitBranch } from './git-head.js';
 import type { WorkGauge } from './work-gauge.js';
 
@@ -70,6 +71,9 @@ export class CycleScheduler {
   #lastProbeAt = Date.now();
   #lastScanAt = Date.now();
   #failures = 0;
+  /** The last cycle, as `kbsync doctor` reads it (ACTIVITY_KEY); `#lastFailure` is the code it failed with. */
+  #lastCycle: Omit<Activity, 'nextSweepAt' | 'deletesWaiting'> | undefined;
+  #lastFailure = 'UNEXPECTED';
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
   #problems = new Set<string>();
@@ -187,6 +191,7 @@ export class CycleScheduler {
     if (kind !== 'local') this.#lastProbeAt = now;
     if (kind !== 'probe') this.#lastScanAt = now;
     meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
+    this.#lastCycle = { kind, at: now, failed: ok ? null : this.#lastFailure };
     const total = meter.persist();
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
@@ -303,6 +308,7 @@ export class CycleScheduler {
     }
     this.#failures += 1;
     const { code, message } = describeFailure(error);
+    this.#lastFailure = code;
     const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
     const key = failureKey(code, message);
@@ -349,5 +355,13 @@ export class CycleScheduler {
       { keepAlive: true },
     );
     if (retry) this.#timers.set('retry', retryMs, () => this.request(retry));
+    this.#recordActivity(sweepEveryMs === null ? null : Math.max(now, this.#lastSweepAt + sweepEveryMs));
+  }
+
+  /** What `kbsync doctor` shows of the daemon: its last cycle and the next sweep, written as a cycle ends. */
+  #recordActivity(nextSweepAt: number | null): void {
+    const { ledger } = this.#deps;
+    if (!this.#lastCycle || !ledger.isOpen) return;
+    ledger.meta.set(ACTIVITY_KEY, activityJson({ ...this.#lastCycle, nextSweepAt, deletesWaiting: this.#delays.waiting }));
   }
 }
