@@ -5,8 +5,11 @@ import type { ActionResult } from '../sync/executor.js';
 import type { SyncReport } from '../sync/report.js';
 import { eventWords } from './event-words.js';
 
-/** What makes two failures the same one: the code and the words. */
-export const failureKey = (code: string, message: string): string => `${code} ${message}`;
+/** Failures of the service or the token as a whole: met by every call alike, whichever endpoint said it. */
+const OUTAGES: ReadonlySet<string> = new Set(['API_UNAUTHORIZED', 'API_NETWORK', 'API_SERVER', 'API_THROTTLED', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_COMMAND_FAILED']);
+
+/** What makes two failures the same one: an outage by its code alone, anything else by its code and words. */
+export const failureKey = (code: string, message: string): string => (OUTAGES.has(code) ? code : `${code} ${message}`);
 
 /**
  * One line per file that changed or failed; unchanged files only at debug level. A failure already in
