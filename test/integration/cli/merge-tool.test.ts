@@ -64,6 +64,10 @@ describe('kbsync resolve with a merge tool, the way git mergetool runs one', () 
     await withSyncFixture(async (f) => {
       await clash(f);
       const env = { ...(await fakeTools(f, { meld: FAKE_MELD })), RECORD: join(f.dir, 'args.json') };
+      // --no-tool chooses block by block all the same (here: no answer, so nothing changes).
+      const blockwise = await f.cli(['resolve', 'plan.md', '--no-tool'], { ...env, KBSYNC_MERGE_TOOL: 'meld' });
+      assert.equal(blockwise.code, 2);
+      assert.match(blockwise.stderr, /No answer for plan\.md, line 3.*\[RESOLVE_NO_ANSWER\]/s);
       // What a shell makes of --tool "meld $LOCAL $REMOTE $MERGED": the variables expanded to nothing.
       const run = await f.cli(['resolve', 'plan.md'], { ...env, KBSYNC_MERGE_TOOL: 'meld   ' });
       assert.equal(run.code, 0, run.stderr);
