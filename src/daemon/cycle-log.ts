@@ -91,6 +91,16 @@ export function folderStateLine(workspace: string, files: number, report: SyncRe
   return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
 }
 
+/**
+ * A guard's refusal says "run again with --force", which `kbsync sync` refuses while the daemon runs: what
+ * works beside it instead. Empty for anything else.
+ */
+export function daemonAdvice(code: string): string {
+  if (code === 'MASS_DELETE') return ' While kbsync watch runs: `kbsync resolve` lists the deletes that wait and `kbsync resolve --mine` sends them; or stop the daemon and run `kbsync sync --force`.';
+  if (code === 'EMPTY_LOCAL' || code === 'EMPTY_REMOTE') return ' While kbsync watch runs, `kbsync sync --force` is refused: stop the daemon (Ctrl+C where it runs, or `systemctl --user stop` the unit `kbsync service status` names), run it, then start the daemon again.';
+  return '';
+}
+
 /** A failed cycle: the code and message, never a bare "failed". */
 export function describeFailure(error: unknown): { code: string; message: string } {
   // A Node errno (ENOSPC...) is still a code a person can look up; anything else is ours or UNEXPECTED.

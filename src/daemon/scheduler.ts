@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
-import { describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
+import { daemonAdvice, describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
 import { workspaceLabel, workspaceName } from '../sync/observe/observe.js';
 import type { SyncReport } from '../sync/report.js';
 import type { HotDocuments } from './hot-documents.js';
@@ -313,7 +313,7 @@ export class CycleScheduler {
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
     const key = failureKey(code, message);
     if (this.#said.has(key)) this.#deps.logger.debug(fields, `${kind} cycle failed again: ${message}`);
-    else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}`);
+    else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}${daemonAdvice(code)}`);
     else this.#deps.logger.warn(fields, `${kind} cycle failed: ${message}`);
     this.#said.add(key);
   }

@@ -144,8 +144,8 @@ Needs nothing but this package: no account, no token, no network beyond 127.0.0.
 emulator keeps running until Ctrl+C so you can open the printed pages; elsewhere (CI) the demo ends by itself.
 
 Examples:
-  npx kbsync demo
-  npx kbsync demo --keep --no-open     keep ./kbsync-demo to look at the files afterwards
+  kbsync demo
+  kbsync demo --keep --no-open         keep ./kbsync-demo to look at the files afterwards
   npm run demo                         the same, after building`,
       )
       .action(run);

@@ -88,6 +88,24 @@ describe('kbsync watch: deletes that can wait, wait', () => {
     }, QUICK);
   });
 
+  test('deletes over the guard: the cycle is refused with what works beside the daemon, and kbsync resolve --mine sends them', async () => {
+    await withSyncFixture(
+      async (f) => {
+        await withPages(f, 6);
+        await withDaemon(f, async (d) => {
+          for (const n of [1, 2, 3]) await f.remove(`p${n}.md`);
+          const refused = await d.waitForLog((line) => line.msg.includes('cycle refused, nothing was changed: This run would delete 3 of 6'), 'the guard to refuse');
+          assert.match(refused.msg, /While kbsync watch runs: `kbsync resolve` lists the deletes that wait and `kbsync resolve --mine` sends them/);
+          assert.equal(deletes(f), 0);
+          assert.match((await f.cli(['resolve'])).stdout, /p1\.md {2}held \(DELETE_WAITING\)/);
+          assert.equal((await f.cli(['resolve', '--mine'])).code, 0);
+          await waitUntil(() => deletes(f) === 3, 'the released deletes to be sent');
+        });
+      },
+      { config: { guards: { maxDeletes: 2 }, watch: { debounceMs: 100, fullSweepMinutes: 0.01, deleteDelayMinutes: 0.02 } } },
+    );
+  });
+
   test('in a git repository, a branch round trip (away and back within a minute) deletes no document, and every page keeps its URL', async (t) => {
     try {
       execFileSync('git', ['--version'], { stdio: 'ignore' });
