@@ -4,7 +4,7 @@ import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolveReport } from '../../../src/cli/commands/resolve.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { firstSweepDone, startDaemon, waitUntil } from '../daemon/daemon-process.js';
+import { waitUntil, withDaemon } from '../daemon/daemon-process.js';
 
 const NOTE = '# Note\n\nWords worth keeping.\n';
 
@@ -106,9 +106,7 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
       async (f) => {
         await f.write('note.md', NOTE);
         await f.write('other.md', '# Other\n\nStays.\n');
-        const d = startDaemon(f);
-        try {
-          await d.waitForLog(firstSweepDone, 'the first full cycle');
+        await withDaemon(f, {}, async (d) => {
           await truncate(join(f.root, 'note.md'), 0);
           await d.waitForLog((line) => line.msg.startsWith('note.md: held: it is empty now'), 'the hold');
           const released = await f.cli(['resolve', '--mine', 'note.md']);
@@ -117,9 +115,7 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
           await waitUntil(() => (f.remoteDoc('Note').markdown ?? '').trim() === '', 'the daemon to publish the empty file');
           await d.waitForLog((line) => line.msg === 'note.md: sent to the knowledge base', 'the line for it');
           assert.equal(f.remoteDoc('Other').markdown, '# Other\n\nStays.\n');
-        } finally {
-          await d.dispose();
-        }
+        });
       },
       { config: { watch: { debounceMs: 100, pollBudgetPerHour: 0 } } },
     );

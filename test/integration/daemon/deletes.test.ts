@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { firstSweepDone, startDaemon, waitUntil, type Daemon } from './daemon-process.js';
+import { firstSweepDone, waitUntil, withDaemon, type Daemon } from './daemon-process.js';
 
 const page = (n: number): string => `# Page ${n}\n\nWhat page ${n} says.\n`;
 /** Each page's document id, which its URL is made of: a page made again would have another. */
@@ -24,16 +24,6 @@ async function withPages(f: SyncFixture, count: number): Promise<void> {
   assert.equal((await f.sync()).code, 0);
 }
 
-async function withDaemon(f: SyncFixture, fn: (d: Daemon) => Promise<void>): Promise<void> {
-  const d = startDaemon(f);
-  try {
-    await d.waitForLog(firstSweepDone, 'the first full cycle');
-    await fn(d);
-  } finally {
-    await d.dispose();
-  }
-}
-
 /** Deletes wait a moment (1.2 s) so the tests see them go; a checkout's wait is the default hour. */
 const QUICK = { config: { watch: { debounceMs: 100, fullSweepMinutes: 0.01, deleteDelayMinutes: 0.02 } } };
 
@@ -41,7 +31,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
   test('a file deleted here: its document goes once the file stayed gone, said in one line', async () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 3);
-      await withDaemon(f, async (d) => {
+      await withDaemon(f, {}, async (d) => {
         await f.remove('p1.md');
         await waitUntil(() => deletes(f) === 1, 'the delete to be sent');
         assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['Page 2', 'Page 3']);
@@ -55,7 +45,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 3);
       const before = urls(f);
-      await withDaemon(f, async (d) => {
+      await withDaemon(f, {}, async (d) => {
         await f.remove('p1.md');
         await twoSweeps(d); // the delete is waiting now
         await f.write('p1.md', page(1));
@@ -71,7 +61,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
   test('many files gone at once wait (a checkout-like burst) until kbsync resolve --mine releases them', async () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 6);
-      await withDaemon(f, async (d) => {
+      await withDaemon(f, {}, async (d) => {
         for (let n = 1; n <= 5; n += 1) await f.remove(`p${n}.md`);
         await d.waitForLog((line) => line.msg.startsWith('5 files are gone at once'), 'the burst to be said');
         await sleep(2500);
@@ -92,7 +82,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
     await withSyncFixture(
       async (f) => {
         await withPages(f, 6);
-        await withDaemon(f, async (d) => {
+        await withDaemon(f, {}, async (d) => {
           for (const n of [1, 2, 3]) await f.remove(`p${n}.md`);
           const refused = await d.waitForLog((line) => line.msg.includes('cycle refused, nothing was changed: This run would delete 3 of 6'), 'the guard to refuse');
           assert.match(refused.msg, /While kbsync watch runs: `kbsync resolve` lists the deletes that wait and `kbsync resolve --mine` sends them/);
@@ -128,7 +118,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
       assert.equal(before.size, 10);
       f.em.admin.resetCalls();
 
-      await withDaemon(f, async (d) => {
+      await withDaemon(f, {}, async (d) => {
         git('checkout', '-q', 'lean');
         await d.waitForLog((line) => line.msg.startsWith('git checkout: the branch is now lean (was main)'), 'the switch to be said');
         await sleep(2500); // past the plain delete delay: only the checkout keeps them
