@@ -13,6 +13,7 @@ import { mergeWithTool } from '../resolve/merge-tool.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { ledgerPath, openSession, openSyncLedger, type Session } from '../session.js';
 import { childEnv } from '../../shell/child-env.js';
+import { isDaemon } from '../../setup/lock-holder.js';
 import type { TokenSourceConfig } from '../../config/index.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?: boolean; readonly theirs?: boolean; readonly tool?: string | false };
@@ -75,9 +76,9 @@ function openLedgerForResolve(session: Session): { readonly ledger: Ledger; read
 /** The variables a token may be read from, which a merge tool must not get. */
 const tokenVariables = (source: TokenSourceConfig): string[] => ('env' in source ? [source.env] : []);
 
-/** Who carries a release out: the running daemon at once, or the next sync. */
+/** Who carries a settled conflict or a release out: the running daemon at once, or the next sync. */
 const whoActs = (holder: LockStatus | undefined): string =>
-  holder === undefined ? 'the next `kbsync sync`' : /\bwatch\b/.test(holder.command) ? `the running daemon (pid ${holder.pid}), now,` : `the next sync after pid ${holder.pid} finishes`;
+  holder === undefined ? 'the next `kbsync sync`' : isDaemon(holder) ? `the running daemon (pid ${holder.pid})` : `the next sync after pid ${holder.pid} finishes`;
 
 function releasedLine(done: Released, holder: LockStatus | undefined): string {
   const who = whoActs(holder);
@@ -120,7 +121,8 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
       } else for (const line of listLines(conflicts, held)) console.log(line);
       return;
     }
-    if (side === undefined && held.length > 0) {
+    // A held file named without a side: which version wins is the person's to say.
+    if (side === undefined && wanted.length > 0 && held.length > 0) {
       const names = held.map((file) => shellQuote(file.path)).join(' ');
       throw new InputError('USAGE', `${held.map((file) => `${file.path} is held (${file.code})`).join('; ')}: say which version wins.`, {
         hint: `\`kbsync resolve --mine ${names}\` publishes it as it is; \`kbsync resolve --theirs ${names}\` takes the knowledge base's version.`,
@@ -145,7 +147,7 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
         text = merged.text;
       }
       await settle({ ledger, root, stateDir, readonly: holder !== undefined }, conflict, text);
-      console.log(`${conflict.path}: settled (${how}); the conflict copy is removed and ${holder ? `the running daemon (pid ${holder.pid}) publishes` : 'the next sync publishes'} the file.`);
+      console.log(`${conflict.path}: settled (${how}); the conflict copy is removed and ${whoActs(holder)} publishes the file.`);
     }
   } finally {
     ledger.close();

@@ -111,7 +111,7 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
           await d.waitForLog((line) => line.msg.startsWith('note.md: held: it is empty now'), 'the hold');
           const released = await f.cli(['resolve', '--mine', 'note.md']);
           assert.equal(released.code, 0, released.stderr);
-          assert.match(released.stdout, new RegExp(`released \\(--mine\\): the running daemon \\(pid ${d.pid}\\), now, publishes the file as it is`));
+          assert.match(released.stdout, new RegExp(`released \\(--mine\\): the running daemon \\(pid ${d.pid}\\) publishes the file as it is`));
           await waitUntil(() => (f.remoteDoc('Note').markdown ?? '').trim() === '', 'the daemon to publish the empty file');
           await d.waitForLog((line) => line.msg === 'note.md: sent to the knowledge base', 'the line for it');
           assert.equal(f.remoteDoc('Other').markdown, '# Other\n\nStays.\n');

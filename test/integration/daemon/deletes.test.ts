@@ -71,7 +71,7 @@ describe('kbsync watch: deletes that can wait, wait', () => {
         assert.match(listed.stdout, /p3\.md {2}held \(DELETE_WAITING\)/);
         const released = await f.cli(['resolve', '--mine']);
         assert.equal(released.code, 0, released.stderr);
-        assert.match(released.stdout, /p1\.md: released \(--mine\): the running daemon \(pid \d+\), now, deletes its document/);
+        assert.match(released.stdout, /p1\.md: released \(--mine\): the running daemon \(pid \d+\) deletes its document/);
         await waitUntil(() => deletes(f) === 5, 'the daemon to send the released deletes (no guard: a person named them)');
         assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Page 6']);
       });
