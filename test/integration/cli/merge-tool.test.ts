@@ -106,6 +106,21 @@ describe('kbsync resolve with a merge tool, the way git mergetool runs one', () 
     });
   });
 
+  test('at a terminal, a tool that left MERGED as it was is asked about, as git asks; "n" settles nothing', async (t) => {
+    if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
+    await withSyncFixture(async (f) => {
+      const copy = await clash(f);
+      const run = runInPty(['resolve', 'plan.md', '--tool', 'true "$MERGED"', '--config', f.configPath], { cwd: f.dir, env: f.env });
+      for (let i = 0; i < 400 && !run.output().includes('Was the merge successful? [y/N]'); i += 1) await sleep(25);
+      assert.match(run.output(), /plan\.md: the merge tool left the merged file as it was\. Was the merge successful\? \[y\/N\]/);
+      run.type('n\r');
+      assert.equal(await run.done, 2, run.output());
+      assert.match(run.output(), /plan\.md is not settled: the merge tool left the merged file as it was/);
+      assert.equal(await f.exists(copy), true);
+      assert.deepEqual(await leftovers(f), []);
+    });
+  });
+
   test('Ctrl+C while the tool runs: the tool ends, nothing is settled, no work folder is left, exit 130', async (t) => {
     if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
     await withSyncFixture(async (f) => {

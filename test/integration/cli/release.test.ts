@@ -91,6 +91,39 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
     });
   });
 
+  test('FLATTEN: --mine publishes the file as it is, once; from then on the file is the source', async () => {
+    await withSyncFixture(async (f) => {
+      f.em.admin.createDocument({ name: 'Guide', markdown: '# Guide\n\nRead the [install notes](https://example.com/install).\n\nThis part is **important**.\n' });
+      assert.equal((await f.sync()).code, 0);
+      const pulled = await f.read('Guide.md');
+      await f.write('Guide.md', pulled.replace('This part', 'This section'));
+      const held = await f.sync();
+      assert.ok(resultOf(held, 'Guide.md')?.ok && held.report?.results[0]?.reason === 'FLATTEN', JSON.stringify(held.report?.results));
+      assert.match(resultOf(held, 'Guide.md')?.detail ?? '', /run `kbsync resolve --mine Guide\.md` to publish the file as it is/);
+      assert.equal((await f.cli(['resolve', '--mine', 'Guide.md'])).code, 0);
+      assert.equal((await f.sync()).code, 0);
+      assert.match(f.remoteDoc('Guide').markdown ?? '', /This section/);
+      await f.write('Guide.md', (await f.read('Guide.md')).replace('This section', 'This chapter'));
+      assert.equal((await f.sync()).code, 0, 'an ordinary push now');
+      assert.match(f.remoteDoc('Guide').markdown ?? '', /This chapter/);
+    });
+  });
+
+  test('REMOTE_EDITED (a push over a colleague\'s edit): --mine replaces the document with the file at the next push', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('note.md', NOTE);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(120_000);
+      f.em.admin.editDocument(f.remoteDoc('Note').dentryUuid, '# Note\n\nTheir words.\n');
+      await f.write('note.md', '# Note\n\nMy words.\n');
+      const held = await f.sync(['--push']);
+      assert.equal(resultOf(held, 'note.md')?.ok && held.report?.results[0]?.reason, 'REMOTE_EDITED');
+      assert.equal((await f.cli(['resolve', '--mine', 'note.md'])).code, 0);
+      assert.equal((await f.sync(['--push'])).code, 0);
+      assert.equal(f.remoteDoc('Note').markdown, '# Note\n\nMy words.\n');
+    });
+  });
+
   test('a file with nothing held or open is refused by name', async () => {
     await withSyncFixture(async (f) => {
       await f.write('note.md', NOTE);
