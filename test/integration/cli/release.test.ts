@@ -9,6 +9,11 @@ import { waitUntil, withDaemon } from '../daemon/daemon-process.js';
 const NOTE = '# Note\n\nWords worth keeping.\n';
 
 const resultOf = (run: Awaited<ReturnType<SyncFixture['sync']>>, path: string) => run.report?.results.find((result) => result.path === path);
+/** Why the run held `path` (undefined: it did not), and what it said. */
+const heldOf = (run: Awaited<ReturnType<SyncFixture['sync']>>, path: string): { reason?: string; detail?: string } | undefined => {
+  const result = resultOf(run, path);
+  return result?.ok && result.result === 'held' ? { ...(result.reason ? { reason: result.reason } : {}), ...(result.detail ? { detail: result.detail } : {}) } : undefined;
+};
 
 /** A synced note, then emptied: held as EMPTIED (exit 1), its document untouched. */
 async function emptied(f: SyncFixture): Promise<void> {
@@ -98,8 +103,8 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
       const pulled = await f.read('Guide.md');
       await f.write('Guide.md', pulled.replace('This part', 'This section'));
       const held = await f.sync();
-      assert.ok(resultOf(held, 'Guide.md')?.ok && held.report?.results[0]?.reason === 'FLATTEN', JSON.stringify(held.report?.results));
-      assert.match(resultOf(held, 'Guide.md')?.detail ?? '', /run `kbsync resolve --mine Guide\.md` to publish the file as it is/);
+      assert.equal(heldOf(held, 'Guide.md')?.reason, 'FLATTEN', JSON.stringify(held.report?.results));
+      assert.match(heldOf(held, 'Guide.md')?.detail ?? '', /run `kbsync resolve --mine Guide\.md` to publish the file as it is/);
       assert.equal((await f.cli(['resolve', '--mine', 'Guide.md'])).code, 0);
       assert.equal((await f.sync()).code, 0);
       assert.match(f.remoteDoc('Guide').markdown ?? '', /This section/);
@@ -117,7 +122,7 @@ describe('kbsync resolve --mine / --theirs for held files', () => {
       f.em.admin.editDocument(f.remoteDoc('Note').dentryUuid, '# Note\n\nTheir words.\n');
       await f.write('note.md', '# Note\n\nMy words.\n');
       const held = await f.sync(['--push']);
-      assert.equal(resultOf(held, 'note.md')?.ok && held.report?.results[0]?.reason, 'REMOTE_EDITED');
+      assert.equal(heldOf(held, 'note.md')?.reason, 'REMOTE_EDITED');
       assert.equal((await f.cli(['resolve', '--mine', 'note.md'])).code, 0);
       assert.equal((await f.sync(['--push'])).code, 0);
       assert.equal(f.remoteDoc('Note').markdown, '# Note\n\nMy words.\n');
