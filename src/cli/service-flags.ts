@@ -45,7 +45,7 @@ export async function resolveService(flags: ServiceFlags, context: ServiceContex
   const baseUrl = flags.baseUrl ?? context.env['KBSYNC_SERVICE_BASE_URL'];
   const operatorId = flags.operatorId ?? context.env['KBSYNC_SERVICE_OPERATOR_ID'];
   const fromFile = baseUrl && operatorId ? undefined : await serviceOfConfig(flags, context);
-  const tokenSource: TokenSourceConfig = flags.tokenEnv ? { env: flags.tokenEnv } : (fromFile?.service.token ?? { env: DEFAULT_TOKEN_ENV });
+  const tokenSource = tokenSourceOf(flags, fromFile);
   const input = { ...fromFile?.service, ...(baseUrl ? { baseUrl } : {}), ...(operatorId ? { operatorId } : {}), token: tokenSource };
   if (input.baseUrl === undefined || input.operatorId === undefined) {
     throw new InputError('SERVICE_UNKNOWN', `kbsync does not know which service to use: ${input.baseUrl === undefined ? 'the base URL' : 'the operatorId'} is missing.`, {
@@ -63,6 +63,18 @@ export async function resolveService(flags: ServiceFlags, context: ServiceContex
     });
   }
   return { service: { ...parsed.data, baseUrl: parsed.data.baseUrl.replace(/\/+$/, '') }, baseDir: fromFile?.dir ?? context.cwd, tokenSource };
+}
+
+const tokenSourceOf = (flags: ServiceFlags, fromFile: { readonly service: ServiceSettings } | undefined): TokenSourceConfig =>
+  flags.tokenEnv ? { env: flags.tokenEnv } : (fromFile?.service.token ?? { env: DEFAULT_TOKEN_ENV });
+
+/**
+ * Where the token will come from, and where a relative token file starts: what `resolveService` will use,
+ * known before the base URL and operatorId are (`init` checks the token before asking for them).
+ */
+export async function tokenSourceFor(flags: ServiceFlags, context: ServiceContext): Promise<{ readonly tokenSource: TokenSourceConfig; readonly baseDir: string }> {
+  const fromFile = flags.tokenEnv ? undefined : await serviceOfConfig(flags, context);
+  return { tokenSource: tokenSourceOf(flags, fromFile), baseDir: fromFile?.dir ?? context.cwd };
 }
 
 async function serviceOfConfig(flags: ServiceFlags, context: ServiceContext): Promise<{ service: ServiceSettings; dir: string } | undefined> {

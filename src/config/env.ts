@@ -17,9 +17,9 @@ export type EnvOverrides = {
 /** Every option and its variable: service.baseUrl ↔ KBSYNC_SERVICE_BASE_URL, service.token.file ↔ KBSYNC_SERVICE_TOKEN_FILE... */
 export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leavesOf(ConfigSchema).map((leaf) => ({ ...leaf, env: envNameOf(leaf.path) }));
 
-/** Variables that are kbsync's but not options (the token itself, the state key itself, the config path). */
-const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG']);
-const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_'];
+/** Variables that are kbsync's but not options (the token itself, the state key itself, the config path, stack traces). */
+const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG']);
+const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_', 'KBSYNC_MERGE_'];
 
 export function envOverrides(env: Env): EnvOverrides {
   const values: Record<string, unknown> = {};
@@ -94,11 +94,12 @@ function coerce(option: Leaf & { readonly env: string }, raw: string): unknown {
 
 /** A KBSYNC_ variable that looks like an option but is none is a typo: say so rather than ignore it. */
 function unknownVariables(env: Env): string[] {
-  const known = ENV_OPTIONS.map((option) => option.env);
+  // The variables that are not options are suggested too: KBSYNC_TOKNE means KBSYNC_TOKEN, not KBSYNC_ROOT.
+  const known = [...ENV_OPTIONS.map((option) => option.env), ...NOT_OPTIONS];
   const knownSet = new Set(known);
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('KBSYNC_') || knownSet.has(name) || NOT_OPTIONS.has(name)) continue;
+    if (!name.startsWith('KBSYNC_') || knownSet.has(name)) continue;
     const suggestion = closest(name, known);
     if (suggestion === null && !SECTIONS.some((section) => name.startsWith(section))) continue;
     warnings.push(`${name} is not a kbsync option and is ignored${suggestion ? ` (did you mean ${suggestion}?)` : ''}.`);

@@ -16,6 +16,10 @@ const countFromZero = () => {
   const error = 'expected a whole number ≥ 0';
   return z.number({ error }).check(z.int({ error }), z.gte(0, { error }));
 };
+const minutes = () => {
+  const error = 'expected a number of minutes ≥ 0';
+  return z.number({ error }).check(z.gte(0, { error }));
+};
 const text = (what: string) => z.string({ error: `expected ${what}` }).check(z.minLength(1, { error: `expected ${what}, not an empty string` }));
 const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of glob patterns' });
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
@@ -78,6 +82,28 @@ const WatchSchema = described(
     fullSweepMinutes: option('Minutes between full listings of the remote side.', positive(), 60),
     rescanMinutes: option('Minutes between full scans of the local folder (catches what the watcher missed).', positive(), 10),
     shutdownDeadlineMs: option('On SIGTERM, how long in-flight work may take before the daemon exits, in milliseconds.', positiveInt(), 10_000),
+    deleteDelayMinutes: option(
+      'A file deleted here has its document deleted once it has stayed gone this long; if it comes back first, its document (and URL) stays. 0: at once.',
+      minutes(),
+      5,
+    ),
+    checkoutDelayMinutes: option(
+      'After a git checkout (or many files gone at once), deletions wait until the branch has stayed this long, or for kbsync resolve --mine.',
+      minutes(),
+      60,
+    ),
+  }),
+);
+
+const MergeSchema = described(
+  'Settling conflicts (kbsync resolve).',
+  z.strictObject({
+    tool: option(
+      'The merge tool kbsync resolve FILE runs: a name git mergetool knows (meld, vimdiff, nvimdiff, emerge, kdiff3, vscode, bc, p4merge, …), ' +
+        'or a shell command using $BASE $LOCAL $REMOTE $MERGED. null: choose block by block.',
+      z.nullable(text('a merge tool name or command')),
+      null,
+    ),
   }),
 );
 
@@ -214,6 +240,7 @@ export const ConfigSchema = described(
     watch: z.prefault(WatchSchema, {}),
     notify: z.prefault(NotifySchema, {}),
     state: z.prefault(StateSchema, {}),
+    merge: z.prefault(MergeSchema, {}),
     log: z.prefault(LogSchema, {}),
   }),
 );

@@ -3,18 +3,13 @@ import { KbsyncError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ActionResult } from '../sync/executor.js';
 import type { SyncReport } from '../sync/report.js';
+import { eventWords } from './event-words.js';
 
-/** What happened to a file, in words, for the one info line per synced file. */
-const DONE: Record<string, string> = {
-  pushed: 'sent to the knowledge base',
-  pulled: 'updated from the knowledge base',
-  merged: 'merged with edits from the knowledge base',
-  conflict: 'conflicting edits: both versions kept',
-  held: 'left as is for now',
-};
+/** Failures of the service or the token as a whole: met by every call alike, whichever endpoint said it. */
+const OUTAGES: ReadonlySet<string> = new Set(['API_UNAUTHORIZED', 'API_NETWORK', 'API_SERVER', 'API_THROTTLED', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_COMMAND_FAILED']);
 
-/** What makes two failures the same one: the code and the words. */
-export const failureKey = (code: string, message: string): string => `${code} ${message}`;
+/** What makes two failures the same one: an outage by its code alone, anything else by its code and words. */
+export const failureKey = (code: string, message: string): string => (OUTAGES.has(code) ? code : `${code} ${message}`);
 
 /**
  * One line per file that changed or failed; unchanged files only at debug level. A failure already in
@@ -32,18 +27,17 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
     said?.add(key);
     return;
   }
-  const what = DONE[result.result];
-  const fields = { path: result.path, action: result.action, result: result.result, ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
-  // A hold that already stood was said when it began: saying it every cycle would drown everything else.
-  if (!what || result.repeated) {
-    logger.debug(fields, `${result.path}: ${result.detail ?? 'unchanged'}`);
+  const words = eventWords(result);
+  const fields = { path: result.path, action: result.action, result: result.result, ...(result.reason ? { code: result.reason } : {}), ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
+  // A hold that already stood was said when it began: saying it every cycle would drown everything else. A
+  // delete that waits is said when it goes (or its file comes back): one line per event.
+  if (!words || result.repeated || result.reason === 'DELETE_WAITING') {
+    logger.debug(fields, `${result.path}: ${words ?? 'unchanged'}`);
     return;
   }
-  const detail = result.detail ? ` (${result.detail})` : '';
-  const copy = result.conflictPath ? `; the other version is in ${result.conflictPath}` : '';
   // Held work and conflicts wait for the user: a warning, said once per change.
   const level = result.result === 'held' || result.result === 'conflict' ? 'warn' : 'info';
-  logger[level](fields, `${result.path}: ${what}${detail}${copy}`);
+  logger[level](fields, `${result.path}: ${words}`);
 }
 
 /**
@@ -57,17 +51,54 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
     now.add(key);
     if (!known.has(key)) logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
   }
+  // What the one-shot run says once per run (a title the service cannot rename): said once, while it stands.
+  for (const notice of report.notices) {
+    const key = `${notice.path}\0${notice.code}\0${notice.message}`;
+    now.add(key);
+    if (!known.has(key)) logger.info({ path: notice.path, code: notice.code }, `${notice.path}: ${notice.message}`);
+  }
   // Reported for the files this cycle sent, so each broken link is said once per change of its file.
   for (const link of report.links) {
     logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, `${link.path}:${link.line}: broken link "${link.target}": ${link.message}`);
   }
   for (const image of report.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
-  for (const item of report.pending) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
+  for (const item of report.pending) {
+    const key = `${item.path}\0pending\0${item.reason}`;
+    now.add(key);
+    if (!known.has(key)) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
+  }
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },
     `${kind} cycle done: ${report.planned.length} action(s), ${report.calls} call(s)`,
   );
   return now;
+}
+
+/**
+ * The folder's state after the daemon's first cycle, said once at start: in step, or what waits for the
+ * person (holds, open conflicts, files that did not sync), which the cycle said before only when it was new.
+ */
+export function folderStateLine(workspace: string, files: number, report: SyncReport): string {
+  const reasons = report.results.map((r) => (r.ok ? (r.result === 'conflict' ? 'CONFLICT_OPEN' : r.result === 'held' ? r.reason : undefined) : 'failed'));
+  const count = (match: (reason: string | undefined) => boolean): number => reasons.filter(match).length;
+  const conflicts = count((reason) => reason === 'CONFLICT_OPEN');
+  const deletes = count((reason) => reason === 'DELETE_WAITING');
+  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && reason !== 'DELETE_WAITING' && reason !== 'failed');
+  const failed = count((reason) => reason === 'failed') + report.problems.length;
+  const waiting = [held > 0 ? `${held} held` : '', conflicts > 0 ? `${conflicts} conflict(s) to settle` : '', failed > 0 ? `${failed} not synced` : ''].filter(Boolean);
+  const later = deletes > 0 ? `; ${deletes} delete(s) waiting a while (watch.deleteDelayMinutes)` : '';
+  if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)${later}`;
+  return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
+}
+
+/**
+ * A guard's refusal says "run again with --force", which `kbsync sync` refuses while the daemon runs: what
+ * works beside it instead. Empty for anything else.
+ */
+export function daemonAdvice(code: string): string {
+  if (code === 'MASS_DELETE') return ' While kbsync watch runs: `kbsync resolve` lists the deletes that wait and `kbsync resolve --mine` sends them; or stop the daemon and run `kbsync sync --force`.';
+  if (code === 'EMPTY_LOCAL' || code === 'EMPTY_REMOTE') return ' While kbsync watch runs, `kbsync sync --force` is refused: stop the daemon (Ctrl+C where it runs, or `systemctl --user stop` the unit `kbsync service status` names), run it, then start the daemon again.';
+  return '';
 }
 
 /** A failed cycle: the code and message, never a bare "failed". */

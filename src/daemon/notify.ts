@@ -9,7 +9,8 @@ export type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: 
 
 /** The events a cycle's result gives: a new conflict, or a hold said for the first time (not a repeat). */
 export function eventOf(result: ActionResult): NotifyEvent | undefined {
-  if (!result.ok || result.repeated) return undefined;
+  // A delete that waits is no work for the person: it goes by itself, or its file comes back.
+  if (!result.ok || result.repeated || result.reason === 'DELETE_WAITING') return undefined;
   if (result.result === 'conflict') return { event: 'conflict', path: result.path, message: `${result.path}: conflicting edits: ${result.detail ?? `the other version is in ${result.conflictPath ?? 'a conflict copy'}`}` };
   if (result.result === 'held') return { event: 'held', path: result.path, message: `${result.path}: ${result.detail ?? 'left as is for now'}` };
   return undefined;

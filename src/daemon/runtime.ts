@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import { createServiceClient, openStateLedger, syncOptionsOf } from '../setup/index.js';
-import type { Config } from '../config/index.js';
+import type { Config, TokenSource } from '../config/index.js';
+import { KbsyncError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
@@ -53,7 +54,8 @@ export class DaemonRuntime {
   static async start(context: RuntimeContext): Promise<DaemonRuntime> {
     const { config, logger } = context;
     const configDir = context.configPath ? dirname(context.configPath) : context.cwd;
-    const { client } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
+    const { client, token } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
+    await tokenThere(token);
     const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir });
     // Read now: a key that cannot be read stops the start, not the first cycle.
     await stateKey.get();
@@ -123,6 +125,19 @@ export class DaemonRuntime {
     this.#meter.persist();
     this.#ledger.close();
     return { finished, operations: drained.operations };
+  }
+}
+
+/**
+ * A token that is not there (an unset variable, a missing or empty file) will not come by waiting: the daemon
+ * refuses to start (exit 2) rather than run and fail every cycle, so a service manager shows it failed, with
+ * the reason. A token command that fails may work later (a vault back online): the cycles say it, and retry.
+ */
+async function tokenThere(token: TokenSource): Promise<void> {
+  try {
+    await token.get();
+  } catch (error) {
+    if (error instanceof KbsyncError && (error.code === 'TOKEN_MISSING' || error.code === 'TOKEN_INVALID')) throw error;
   }
 }
 

@@ -7,12 +7,17 @@ import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/executor.js';
 import type { CallMeter } from './call-meter.js';
-import { describeFailure, failureKey, logReport, logResult } from './cycle-log.js';
+import { daemonAdvice, describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
+import { workspaceLabel, workspaceName } from '../sync/observe/observe.js';
+import type { SyncReport } from '../sync/report.js';
 import type { HotDocuments } from './hot-documents.js';
 import type { IdleMemory } from './idle-memory.js';
 import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
+import { DeleteDelays } from './delete-delays.js';
+import { ACTIVITY_KEY, activityJson, type Activity } from './activity.js';
+import { GitBranch } from './git-head.js';
 import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
@@ -42,6 +47,8 @@ export type SchedulerDeps = {
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** How often the daemon asks SQLite whether another process (kbsync resolve) wrote the ledger: a counter read, no I/O. */
+const RELEASE_POLL_MS = 1000;
 
 /**
  * Runs one cycle at a time and decides what comes next: local hints ask for a local cycle, timers for
@@ -64,19 +71,42 @@ export class CycleScheduler {
   #lastProbeAt = Date.now();
   #lastScanAt = Date.now();
   #failures = 0;
+  /** The last cycle, as `kbsync doctor` reads it (ACTIVITY_KEY); `#lastFailure` is the code it failed with. */
+  #lastCycle: Omit<Activity, 'nextSweepAt' | 'deletesWaiting'> | undefined;
+  #lastFailure = 'UNEXPECTED';
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
   #problems = new Set<string>();
+  /** The folder's state was said (after the first cycle that went through). */
+  #greeted = false;
+  /** Deletes of files gone here wait (watch.deleteDelayMinutes), longer after a git checkout. */
+  readonly #delays: DeleteDelays;
+  readonly #branch: GitBranch;
   #idleWaiters: Array<() => void> = [];
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.#deps = deps;
     this.#settings = settings;
+    this.#delays = new DeleteDelays(settings.watch);
+    this.#branch = new GitBranch(settings.sync.root);
   }
 
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
   start(): void {
     this.request('sweep');
+    this.#watchReleases();
+  }
+
+  /**
+   * A person's answer to a hold (kbsync resolve --mine / --theirs) is written beside the daemon into the
+   * ledger: once one is there, a sweep carries it out (it lists the service, so the document's time is checked).
+   */
+  #watchReleases(): void {
+    this.#timers.set('releases', RELEASE_POLL_MS, () => {
+      const { ledger } = this.#deps;
+      if (ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0) this.request('sweep');
+      this.#watchReleases();
+    });
   }
 
   request(kind: CycleKind): void {
@@ -89,6 +119,7 @@ export class CycleScheduler {
   /** New timings, guards or options that need no restart. */
   update(settings: SchedulerSettings): void {
     this.#settings = settings;
+    this.#delays.update(settings.watch);
     this.#reschedule();
   }
 
@@ -160,6 +191,7 @@ export class CycleScheduler {
     if (kind !== 'local') this.#lastProbeAt = now;
     if (kind !== 'probe') this.#lastScanAt = now;
     meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
+    this.#lastCycle = { kind, at: now, failed: ok ? null : this.#lastFailure };
     const total = meter.persist();
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
@@ -170,10 +202,12 @@ export class CycleScheduler {
   async #sync(kind: 'sweep' | 'local'): Promise<void> {
     const { client, ledger, logger, hot, gauge } = this.#deps;
     gauge.cycleStarted();
+    const deferDeletes = this.#deleteWaits();
     const report = await runSync(
       { client, ledger, logger },
       {
         ...this.#settings.sync,
+        ...(deferDeletes ? { deferDeletes } : {}),
         mode: 'two-way',
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
@@ -190,6 +224,50 @@ export class CycleScheduler {
     ).finally(() => gauge.cycleEnded());
     this.#problems = logReport(logger, kind, report, this.#problems);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+    this.#learnDeletes(report);
+    if (!this.#greeted) await this.#greet(report);
+  }
+
+  /** Which deletes may go this cycle; a branch switch seen now makes them all wait for the branch to stay. */
+  #deleteWaits(): { readonly due: ReadonlySet<string> } | undefined {
+    const now = Date.now();
+    const switched = this.#branch.switched();
+    if (switched) {
+      this.#delays.checkout(now);
+      const minutes = this.#settings.watch.checkoutDelayMinutes;
+      this.#deps.logger.info(
+        { from: switched.from, to: switched.to },
+        `git checkout: the branch is now ${switched.to} (was ${switched.from}); files it removes keep their documents until it has stayed ${minutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\``,
+      );
+    }
+    return this.#delays.deferring(now) ? { due: this.#delays.due(now) } : undefined;
+  }
+
+  /** What this cycle says about waiting deletes (a burst, files back), and the timer for the next one due. */
+  #learnDeletes(report: SyncReport): void {
+    const { logger } = this.#deps;
+    const now = Date.now();
+    const news = this.#delays.observe(report.results, now);
+    if (news.burst.length > 0) {
+      logger.info(
+        { files: news.burst.length },
+        `${news.burst.length} files are gone at once (a checkout, or a folder moved away?): their documents stay until the folder has stayed so for ${this.#settings.watch.checkoutDelayMinutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\` (\`kbsync resolve\` lists them)`,
+      );
+    }
+    for (const path of news.back) logger.info({ path }, `${path}: back before its delete was sent; its document (and URL) stays`);
+    const due = this.#delays.nextDue();
+    if (due === undefined) this.#timers.clear('deletes');
+    else this.#timers.set('deletes', due - now, () => this.request('local'));
+  }
+
+  /** Once, after the first cycle: which workspace (by name), and whether the folder is in step with it. */
+  async #greet(report: SyncReport): Promise<void> {
+    const { client, ledger, logger } = this.#deps;
+    const workspaceId = this.#settings.sync.workspaceId;
+    // The name costs one call the first time only; without it, the id says which workspace.
+    const name = await workspaceName(client, ledger, workspaceId).catch(() => undefined);
+    this.#greeted = true;
+    logger.info({ workspaceId, files: ledger.documents.count() }, folderStateLine(workspaceLabel(workspaceId, name), ledger.documents.count(), report));
   }
 
   /** One getNode per hot document; a change found brings the sweep forward if the budget allows it. */
@@ -230,11 +308,12 @@ export class CycleScheduler {
     }
     this.#failures += 1;
     const { code, message } = describeFailure(error);
+    this.#lastFailure = code;
     const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
     const key = failureKey(code, message);
     if (this.#said.has(key)) this.#deps.logger.debug(fields, `${kind} cycle failed again: ${message}`);
-    else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}`);
+    else if (error instanceof SafetyError) this.#deps.logger.error(fields, `${kind} cycle refused, nothing was changed: ${message}${daemonAdvice(code)}`);
     else this.#deps.logger.warn(fields, `${kind} cycle failed: ${message}`);
     this.#said.add(key);
   }
@@ -276,5 +355,13 @@ export class CycleScheduler {
       { keepAlive: true },
     );
     if (retry) this.#timers.set('retry', retryMs, () => this.request(retry));
+    this.#recordActivity(sweepEveryMs === null ? null : Math.max(now, this.#lastSweepAt + sweepEveryMs));
+  }
+
+  /** What `kbsync doctor` shows of the daemon: its last cycle and the next sweep, written as a cycle ends. */
+  #recordActivity(nextSweepAt: number | null): void {
+    const { ledger } = this.#deps;
+    if (!this.#lastCycle || !ledger.isOpen) return;
+    ledger.meta.set(ACTIVITY_KEY, activityJson({ ...this.#lastCycle, nextSweepAt, deletesWaiting: this.#delays.waiting }));
   }
 }

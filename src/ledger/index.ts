@@ -1,5 +1,5 @@
 // The ledger's public surface: re-exports only.
-export { openLedger, type LedgerOptions } from './open.js';
+export { openLedger, openLedgerBeside, type LedgerOptions } from './open.js';
 export { Ledger } from './ledger.js';
 export { readLockHolder, lockPathOf, type LockStatus } from './lock.js';
 export { LEDGER_SCHEMA_VERSION } from './migrations.js';
@@ -8,5 +8,6 @@ export type { FoldersRepo } from './folders.js';
 export type { IntentsJournal } from './intents.js';
 export type { MetaStore } from './meta.js';
 export type { RetirementsRepo, Retirement } from './retirements.js';
+export type { ReleasesRepo, Release } from './releases.js';
 export type { SettledTreeStore } from './settled-tree.js';
 export type * from './types.js';

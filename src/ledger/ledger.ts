@@ -6,6 +6,7 @@ import { ImagesRepo } from './images.js';
 import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
+import { ReleasesRepo } from './releases.js';
 import { RetirementsRepo } from './retirements.js';
 import { SettledTreeStore } from './settled-tree.js';
 import { Statements } from './statements.js';
@@ -25,6 +26,8 @@ export class Ledger {
   readonly images: ImagesRepo;
   readonly meta: MetaStore;
   readonly retirements: RetirementsRepo;
+  /** A person's answers to holds (kbsync resolve --mine / --theirs), waiting for the next run. */
+  readonly releases: ReleasesRepo;
   /** The fingerprint of the last tree a push found settled throughout. */
   readonly settledTree: SettledTreeStore;
   readonly #db: Database;
@@ -45,6 +48,7 @@ export class Ledger {
     this.images = new ImagesRepo(statements);
     this.meta = new MetaStore(statements);
     this.retirements = new RetirementsRepo(statements);
+    this.releases = new ReleasesRepo(statements);
     this.settledTree = new SettledTreeStore(statements);
     // A process that exits without close() should still free the ledger for the next run.
     this.#onExit = () => this.#lock?.release();
@@ -54,6 +58,18 @@ export class Ledger {
   get isOpen(): boolean {
     return !this.#closed;
   }
+
+  /**
+   * True when another connection committed to the file since the last call (SQLite's data_version): the
+   * daemon learns of a release `kbsync resolve` wrote beside it without reading any table.
+   */
+  changedElsewhere(): boolean {
+    const version = this.#db.pragma('data_version', { simple: true }) as number;
+    const changed = this.#dataVersion !== undefined && version !== this.#dataVersion;
+    this.#dataVersion = version;
+    return changed;
+  }
+  #dataVersion: number | undefined;
 
   /** Runs `fn` in one transaction (nested calls become savepoints); `fn` must be synchronous. */
   transaction<T>(fn: () => T): T {
@@ -66,7 +82,8 @@ export class Ledger {
     this.#closed = true;
     process.removeListener('exit', this.#onExit);
     try {
-      if (!this.readonly) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      // Only the lock's holder folds the log: a connection beside it (kbsync resolve next to the daemon) leaves that to it.
+      if (!this.readonly && this.#lock) this.#db.pragma('wal_checkpoint(TRUNCATE)');
       this.#db.close();
     } finally {
       this.#lock?.release();

@@ -151,6 +151,25 @@ const migrations: readonly ((db: Database) => void)[] = [
       -- The service's clock (ms) when this version was agreed on (its text or its document last changed); 0:
       -- unknown. Orders this machine's version against another writer's, whatever order they were published in.
       ALTER TABLE document_bodies ADD COLUMN agreed_at INTEGER NOT NULL DEFAULT 0;
+      `);
+    },
+    (db) => {
+    // A person's answer to a hold (kbsync resolve --mine / --theirs), for the next run to carry out while the
+    // file and the document are still what it was given for (the file's hash, '' when gone; the document's
+    // time, '' when unknown). kbsync resolve may write it beside a running daemon, which holds the lock:
+    // it is the one table another process writes, one row per file, and the run deletes each row it acts on.
+    const triggers = ['INSERT', 'UPDATE', 'DELETE'].map(
+      (event) => `CREATE TRIGGER settled_tree_releases_${event.toLowerCase()} AFTER ${event} ON releases BEGIN DELETE FROM settled_tree; END;`,
+    );
+    db.exec(`
+      CREATE TABLE releases (
+        path         TEXT PRIMARY KEY NOT NULL,
+        side         TEXT NOT NULL CHECK (side IN ('mine', 'theirs')),
+        local_hash   TEXT NOT NULL,
+        remote_time  TEXT NOT NULL,
+        requested_at INTEGER NOT NULL
+      ) STRICT;
+      ${triggers.join('\n      ')}
     `);
   },
 ];

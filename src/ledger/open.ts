@@ -81,6 +81,36 @@ function openReadonly(file: string, logger: Logger): Ledger {
   }
 }
 
+/**
+ * Opens the ledger for writing without taking its lock, beside the process that holds it (a running
+ * `kbsync watch`), for `kbsync resolve` to record a person's answers (releases) and nothing else. The file must
+ * exist and be exactly this kbsync's schema: it is never migrated under a process that holds it, nor
+ * written by a kbsync that does not know every table.
+ */
+export function openLedgerBeside(path: string, logger: Logger = silentLogger): Ledger {
+  const file = resolve(path);
+  const inspection = inspectLedgerFile(file);
+  if (!inspection.exists) {
+    throw new KbsyncError('LEDGER_MISSING', `There is no ledger at ${file}.`, { hint: 'Nothing has been synced with this configuration yet: run `kbsync sync` first.' });
+  }
+  if (inspection.userVersion !== LEDGER_SCHEMA_VERSION) {
+    const older = inspection.userVersion < LEDGER_SCHEMA_VERSION;
+    throw new KbsyncError(older ? 'LEDGER_OUTDATED' : 'LEDGER_TOO_NEW', `The ledger ${file} uses schema ${inspection.userVersion}, and the kbsync that holds it is ${older ? 'older' : 'newer'} than this one (schema ${LEDGER_SCHEMA_VERSION}).`, {
+      hint: 'Stop the running kbsync (it holds the ledger), then run this command again: it then upgrades the ledger itself if needed.',
+    });
+  }
+  let db: Database | undefined;
+  try {
+    // The holder's transactions are short: wait for one to end rather than fail.
+    db = new Database(file, { fileMustExist: true, timeout: 10_000 });
+    db.pragma('synchronous = FULL');
+    return new Ledger(db, file, undefined, logger);
+  } catch (error) {
+    db?.close();
+    throw asOpenError(file, error);
+  }
+}
+
 function createPrivateFolder(folder: string): void {
   if (existsSync(folder)) return;
   mkdirSync(folder, { recursive: true, mode: 0o700 });

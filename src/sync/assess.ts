@@ -48,6 +48,8 @@ export type AssessIO = {
   readonly layout: Layout;
   readonly urlOf: UrlOfPath | undefined;
   readonly workspaceId: WorkspaceId;
+  /** The releases the plan honours (kbsync resolve --mine / --theirs), by path. */
+  readonly released?: ReadonlyMap<string, 'mine' | 'theirs'>;
   readBlocks(docKey: DocumentRecord['docKey']): Promise<readonly Block[]>;
   record(path: string): DocumentRecord | undefined;
   /** The document as this run's listing showed it. */
@@ -215,7 +217,9 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen): BodyFacts {
   const listed = seen ?? io.listed(record.docKey);
-  return { mode: io.mode, force: io.force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
+  // --force for the whole run, or `kbsync resolve --mine` for this file alone.
+  const force = io.force || io.released?.get(record.path) === 'mine';
+  return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
 }
 
 /** A rename or move in the web editor moves the document's time too: that is no hidden edit. */
@@ -230,7 +234,8 @@ async function recordFor(io: AssessIO, entry: RecordEntry, fileText?: string): P
   if (!entry.shared) {
     const record = io.record(entry.path);
     if (!record) throw new Error(`the ledger has no row for "${entry.path}" any more`);
-    return record;
+    // `kbsync resolve --theirs`: what was held (a hidden edit seen) is dropped, and the document read as if unseen.
+    return io.released?.get(entry.path) === 'theirs' ? { ...record, hiddenEdit: null, heldCode: null, recheck: true } : record;
   }
   const base = fileText !== undefined && hashText(fileText) === entry.localHash ? fileText : await io.source(entry.localHash);
   return base === undefined ? undefined : sharedRecordOf(io, entry, base);

@@ -16,6 +16,8 @@ export type SyncContext = {
   readonly mode: SyncMode;
   readonly layout: Layout;
   readonly force: boolean;
+  /** The releases this run's plan honours (kbsync resolve --mine / --theirs), by path. */
+  readonly released: ReadonlyMap<string, 'mine' | 'theirs'>;
   /** With link rewriting on: the URL of the synced document at a path. */
   readonly urlOf: UrlOfPath | undefined;
   readonly client: KbClient;

@@ -7,6 +7,7 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
+import { pathOf } from './decide/placement.js';
 import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
 import { publishAndMaintain, stateNotices } from './state-run.js';
@@ -122,6 +123,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     mode: options.mode,
     layout: options.layout,
     force: options.guards.force,
+    released: planned.released ?? new Map(),
     urlOf: options.mode !== 'pull' ? linker : undefined,
     client,
     ledger,
@@ -160,6 +162,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
         if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
       }
     });
+    closeReleases(ledger, observation, results);
+    endStaleHolds(ledger, observation);
     if (!options.signal?.aborted && results.every((result) => result.ok)) {
       for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
       // Everything the state said was acted on: it need not be read again until it changes.
@@ -208,6 +212,34 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     endpointCalls: client.queue.stats().endpoints,
     durationMs: Date.now() - started,
   });
+}
+
+/**
+ * A hold recorded for a file this plan did not hold, nor act on, has ended without an action (a deleted file
+ * came back, an emptied one got its text back): it is forgotten, so nothing lists it as waiting any more.
+ */
+function endStaleHolds(ledger: Ledger, observation: Observation): void {
+  const acted = new Set(observation.plan.actions.flatMap((action) => ('record' in action ? [action.record.path] : [])));
+  for (const [path, record] of observation.records) {
+    if (record.shared || !record.held || record.held.code === 'CONFLICT_OPEN' || acted.has(path)) continue;
+    ledger.documents.update(path, { heldCode: null, heldLocalHash: null, heldRemoteTime: null });
+  }
+}
+
+/**
+ * A release (kbsync resolve) is spent once its file was acted on (or needed nothing), and void once its file
+ * or document changed (the plan said so): both are removed. One whose action failed, or did not start (a
+ * stopped run), stays for the next run.
+ */
+function closeReleases(ledger: Ledger, observation: Observation, results: readonly ActionResult[]): void {
+  if (observation.releases.length === 0) return;
+  const honoured = observation.plan.released ?? new Map<string, string>();
+  const planned = new Set(observation.plan.actions.map(pathOf));
+  const done = new Set(results.filter((result) => result.ok).map((result) => result.path));
+  for (const release of observation.releases) {
+    const waiting = honoured.has(release.path) && planned.has(release.path) && !done.has(release.path);
+    if (!waiting) ledger.releases.done(release.path, release.requestedAt);
+  }
 }
 
 /**

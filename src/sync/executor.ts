@@ -1,3 +1,4 @@
+import { heldMessage } from './decide/held.js';
 import { isForbidden, isThrottled, isUnauthorized } from '../api/index.js';
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
@@ -89,6 +90,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     layout: ctx.layout,
     urlOf: ctx.urlOf,
     workspaceId: ctx.workspaceId,
+    released: ctx.released,
     readBlocks: (docKey) => ctx.client.readBlocks(docKey),
     record: (path) => ctx.ledger.documents.get(path),
     listed: (docKey) => ctx.remote?.docs.get(docKey),
@@ -148,7 +150,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
       const file = await currentText(ctx, path).catch(() => undefined);
       fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime: listed?.modifiedTime ?? action.record.remoteModifiedTime });
     }
-    return { path, result: 'held', detail: held.message, ...(fresh ? {} : { repeated: true }) };
+    return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
   }
   switch (detail.tag) {
     case 'plain':

@@ -77,6 +77,7 @@ function readOnlyIO(
     layout: options.layout,
     urlOf,
     workspaceId: options.workspaceId,
+    ...(observation.plan.released ? { released: observation.plan.released } : {}),
     readBlocks: (docKey) => client.readBlocks(docKey),
     record: (path) => ledger?.documents.get(path),
     listed: (docKey) => observation.remote?.docs.get(docKey),

@@ -1,3 +1,4 @@
+import { heldMessage } from './decide/held.js';
 import { blocksToMarkdown } from '../markdown/index.js';
 import type { Assessment, DecisionKind } from './assess.js';
 import type { BodyDecision } from './decide/body.js';
@@ -35,7 +36,7 @@ const NOTES: Partial<Record<DecisionKind, string>> = {
 
 export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview {
   const { path, kind } = previewed;
-  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held?.message ?? previewed.note ?? NOTES[kind]);
+  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : (previewed.note ?? NOTES[kind]));
   const base = { path, kind, conflicts: 0, ...(note ? { note } : {}) };
   const assessment = previewed.assessment;
   if (!assessment) return base;

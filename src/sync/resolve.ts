@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diff3Merge } from 'node-diff3';
-import type { DocumentRecord, Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import { backupText, lstatOrNull, readTextFile, statFingerprint, writeFileAtomic, type TextFile } from '../local/index.js';
 
 /** One region of a conflict: where the two versions agree, or a clash with the text of each side. */
@@ -93,27 +93,22 @@ export function resolved(regions: readonly Region[], choose: (clash: Extract<Reg
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-/** Someone's edit of what the service hides stands for this document: seen and remembered, or holding an overwrite now. */
-export const hasHiddenEdit = (record: Pick<DocumentRecord, 'hiddenEdit' | 'heldCode'>): boolean => record.hiddenEdit !== null || record.heldCode === 'HIDDEN_EDIT';
+/** The marker lines a merge tool's MERGED file starts with around each clash (git's, with kbsync's labels). */
+export const MARKERS = { mine: '<<<<<<< yours', middle: '=======', theirs: '>>>>>>> theirs (the knowledge base)' } as const;
 
 /**
- * Ends a HIDDEN_EDIT hold the person settled in the web editor: the file's unpublished change is dropped (it
- * is backed up) and the file goes back to the text last agreed on, so the next sync takes the knowledge
- * base's version. Returns false when the file has no such hold.
+ * The text a merge tool starts from, as git mergetool's MERGED: what both versions agree on, and each clash
+ * between conflict markers, so a tool that saves nothing leaves the markers (and settles nothing).
  */
-export async function acceptHiddenEdit(deps: { readonly ledger: Ledger; readonly root: string; readonly stateDir: string }, path: string): Promise<boolean> {
-  const record = deps.ledger.documents.get(path);
-  if (!record || !hasHiddenEdit(record)) return false;
-  const fileAbs = join(deps.root, path);
-  const before = await lstatOrNull(fileAbs);
-  if (before) {
-    const file = await readTextFile(fileAbs, { displayPath: path });
-    await backupText(deps.stateDir, 'local', path, file.text, { now: new Date() });
-    if (file.text !== record.baseMarkdown) await writeFileAtomic(deps.root, path, record.baseMarkdown, { eol: file.eol, bom: file.bom, expect: statFingerprint(before) });
-  }
-  // Re-read next run whatever the listing says: the web editor's merge must come back into the file.
-  deps.ledger.documents.update(path, { hiddenEdit: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null, recheck: true });
-  return true;
+export function markedText(regions: readonly Region[]): string {
+  const lines = regions.flatMap((region) => (region.kind === 'same' ? region.lines : [MARKERS.mine, ...region.mine, MARKERS.middle, ...region.theirs, MARKERS.theirs]));
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** The first line (1-based) still holding one of kbsync's conflict markers, or undefined. */
+export function markerLine(text: string): number | undefined {
+  const at = text.split('\n').findIndex((line) => line === MARKERS.mine || line === MARKERS.theirs);
+  return at === -1 ? undefined : at + 1;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
 import type { DecisionKind } from './assess.js';
 import { detectMoves } from './decide/moves.js';
@@ -44,7 +45,8 @@ export function fileStates(inspection: Inspection): FileStatus[] {
   const add = (path: string, state: FileState, extra: Omit<FileStatus, 'path' | 'state' | 'action' | 'reason'> = {}): void => {
     const decision = decided.get(path);
     const action = decision && decision.kind !== 'none' ? decision.kind : undefined;
-    const why = decision?.assessment?.held?.message ?? decision?.note ?? (decision?.error ? `${decision.error.message} [${decision.error.code}]` : undefined);
+    const hold = decision?.assessment?.held;
+    const why = (hold ? heldMessage(hold, path) : undefined) ?? decision?.note ?? (decision?.error ? `${decision.error.message} [${decision.error.code}]` : undefined);
     states.push({
       path,
       // An open conflict is held too, but "conflict" says more: which kind of hold, and that a person settles it.

@@ -14,6 +14,8 @@ import { openSession, type Session } from '../session.js';
 import { waitForStopSignal } from '../stop-signal.js';
 import { writeNewConfig } from '../write-config.js';
 import { packageRoot } from '../../package-root.js';
+import { shellQuote } from '../../shell/quote.js';
+import { selfCommand } from '../../shell/self-command.js';
 // Types only: the emulator is loaded lazily, so no other command ever loads it.
 import type { RunningEmulator } from '../../emulator/index.js';
 import { terminal } from '../../terminal.js';
@@ -114,12 +116,13 @@ async function run(flags: Flags): Promise<void> {
     if (keep) say(`The folder stays: ${dir}`);
     if (process.stdin.isTTY && process.stdout.isTTY) {
       say('The emulator keeps running so you can browse and edit; press Ctrl+C to stop it.');
-      if (keep) say(`In another terminal: cd ${dir} && KBSYNC_TOKEN=${em.seed.token} npx kbsync status`);
+      if (keep) say(`In another terminal: cd ${shellQuote(dir)} && KBSYNC_TOKEN=${em.seed.token} ${selfCommand()} status`);
       await waitForStopSignal();
     } else {
       say('Not at a terminal, so the demo ends here and stops the emulator.');
     }
-    say('Next: `kbsync emulator` for a sandbox that keeps running, then `kbsync init` and `kbsync sync` (see README.md).');
+    const kbsync = selfCommand();
+    say(`Next: \`${kbsync} emulator\` for a sandbox that keeps running, then \`${kbsync} init\` and \`${kbsync} sync\` (see README.md).`);
     process.exitCode = reports.every(fullySynced) ? ExitCode.ok : ExitCode.partial;
   } finally {
     await em.close();
@@ -142,8 +145,8 @@ Needs nothing but this package: no account, no token, no network beyond 127.0.0.
 emulator keeps running until Ctrl+C so you can open the printed pages; elsewhere (CI) the demo ends by itself.
 
 Examples:
-  npx kbsync demo
-  npx kbsync demo --keep --no-open     keep ./kbsync-demo to look at the files afterwards
+  kbsync demo
+  kbsync demo --keep --no-open         keep ./kbsync-demo to look at the files afterwards
   npm run demo                         the same, after building`,
       )
       .action(run);

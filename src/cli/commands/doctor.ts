@@ -74,6 +74,8 @@ pass, a guard on what a sync would do now: mass delete, an empty side) is a fail
 and doctor exits with the code sync would: 0 all checks passed (warnings allowed), 2 a configuration or
 local problem, 3 a safety refusal (the ledger), 4 the service cannot be used. A scope that only one
 feature needs (search, members from front matter) is a warning naming what it disables.
+A running \`kbsync watch\` for the folder is the healthy state of a service: a ✓ line with its pid and
+what it is doing (a warning if its last cycle failed), and every other check is made beside it.
 The scope checks call each endpoint family once with made-up ids, so they change nothing.
 
 Examples:

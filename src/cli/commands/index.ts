@@ -12,6 +12,7 @@ import { doctorCommand } from './doctor.js';
 import { demoCommand } from './demo.js';
 import { stateCommand } from './state.js';
 import { resolveCommand } from './resolve.js';
+import { serviceCommand } from './service.js';
 
 /** The command table, in the order `kbsync --help` lists them. */
-export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, resolveCommand, searchCommand, stateCommand, cloneCommand, workspacesCommand, doctorCommand, demoCommand, emulatorCommand];
+export const commands: readonly CliCommand[] = [initCommand, syncCommand, watchCommand, statusCommand, diffCommand, resolveCommand, searchCommand, stateCommand, cloneCommand, workspacesCommand, doctorCommand, serviceCommand, demoCommand, emulatorCommand];

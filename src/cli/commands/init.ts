@@ -3,10 +3,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Workspace } from '../../api/index.js';
 import type { ConfigInput } from '../../config/index.js';
+import { createTokenSource } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
-import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
+import { addServiceOptions, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
 import { setUpStateKey } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
@@ -52,6 +53,9 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
 async function run(given: Flags): Promise<void> {
   const dir = path.resolve(given.dir ?? '.');
   await refuseExistingConfig(dir, { force: Boolean(given.force) });
+  // A missing token is said before any question: answering them would be wasted work.
+  const source = await tokenSourceFor(given, { env: process.env, cwd: dir, configOptional: true });
+  await createTokenSource(source.tokenSource, { env: process.env, cwd: source.baseDir }).get();
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);

@@ -1,23 +1,31 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { InputError, KbsyncError } from '../../errors.js';
-import type { Ledger } from '../../ledger/index.js';
-import { commandEnv, redactValue } from '../../secrets.js';
-import { acceptHiddenEdit, hasHiddenEdit, openConflicts, resolved, settle, type Choice, type OpenConflict } from '../../sync/resolve.js';
+import { openLedgerBeside, readLockHolder, type Ledger, type LockStatus } from '../../ledger/index.js';
+import { redactValue } from '../../secrets.js';
+import { shellQuote } from '../../shell/quote.js';
+import { HELD_REASONS, heldMessage, type HeldCode } from '../../sync/decide/held.js';
+import { releaseHold, standingHold, type Released, type Side } from '../../sync/release.js';
+import { openConflicts, resolved, settle, type OpenConflict } from '../../sync/resolve.js';
 import type { CliCommand } from '../command.js';
-import { openSession, openSyncLedger, type Session } from '../session.js';
+import { chooseEach, clashesOf } from '../resolve/choose-each.js';
+import { mergeWithTool } from '../resolve/merge-tool.js';
+import { exitCodeForSignal } from '../exit-codes.js';
+import { ledgerPath, openSession, openSyncLedger, type Session } from '../session.js';
+import { childEnv } from '../../shell/child-env.js';
+import { isDaemon } from '../../setup/lock-holder.js';
+import type { TokenSourceConfig } from '../../config/index.js';
 
-const CHOICES: Readonly<Record<string, Choice>> = { m: 'mine', mine: 'mine', t: 'theirs', theirs: 'theirs', b: 'both', both: 'both' };
-
-type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?: boolean; readonly theirs?: boolean; readonly tool?: string };
+type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?: boolean; readonly theirs?: boolean; readonly tool?: string | false };
 
 /** What `kbsync resolve --json` prints when it lists. */
 export type ResolveReport = {
   readonly conflicts: readonly { readonly path: string; readonly copy: string; readonly clashes: readonly { readonly line: number; readonly base: string; readonly mine: string; readonly theirs: string }[] }[];
+  /** Files held until a person answers (kbsync resolve --mine or --theirs FILE). */
+  readonly held: readonly { readonly path: string; readonly code: string; readonly message: string }[];
 };
+
+type HeldFile = { readonly path: string; readonly code: Exclude<HeldCode, 'CONFLICT_OPEN'> };
 
 /** `path` from the command line: relative to the current folder when it points into the root, else to the root. */
 const relativeToRoot = (root: string, wanted: string): string => {
@@ -25,135 +33,121 @@ const relativeToRoot = (root: string, wanted: string): string => {
   return (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? wanted : fromCwd).split(path.sep).join('/');
 };
 
-const clashesOf = (conflict: OpenConflict) =>
-  conflict.regions.flatMap((region) => (region.kind === 'clash' ? [{ line: region.line, base: region.base.join('\n'), mine: region.mine.join('\n'), theirs: region.theirs.join('\n') }] : []));
-
-function listLines(conflicts: readonly OpenConflict[]): string[] {
-  if (conflicts.length === 0) return ['No open conflicts.'];
-  return [
-    ...conflicts.flatMap((conflict) => [
-      `${conflict.path}  (the knowledge base's version: ${conflict.copy})`,
-      ...clashesOf(conflict).map((clash) => `  line ${clash.line}: yours and theirs differ`),
-    ]),
-    'Settle one with `kbsync resolve FILE --mine`, `--theirs`, `--tool "meld $LOCAL $REMOTE $MERGED"`, or block by block: `kbsync resolve FILE`.',
-  ];
+function listLines(conflicts: readonly OpenConflict[], held: readonly HeldFile[]): string[] {
+  if (conflicts.length === 0 && held.length === 0) return ['No open conflicts, and nothing held.'];
+  const lines = conflicts.flatMap((conflict) => [
+    `${conflict.path}  (the knowledge base's version: ${conflict.copy})`,
+    ...clashesOf(conflict).map((clash) => `  line ${clash.line}: yours and theirs differ`),
+  ]);
+  for (const file of held) lines.push(`${file.path}  held (${file.code}): ${heldMessage({ message: HELD_REASONS[file.code] }, file.path)}`);
+  if (conflicts.length > 0) {
+    lines.push("Settle a conflict block by block with `kbsync resolve FILE`, or with `--mine`, `--theirs` or a merge tool (`--tool meld`; any command works: `--tool 'mytool \"$LOCAL\" \"$REMOTE\" \"$MERGED\"'`).");
+  }
+  if (held.length > 0) lines.push('Release a held file with `kbsync resolve --mine FILE` (publish it as it is) or `kbsync resolve --theirs FILE` (take the knowledge base\'s version).');
+  return lines;
 }
 
-/** Runs a merge tool the way git mergetool does: $BASE $LOCAL $REMOTE $MERGED in the command, and in the environment. */
-async function mergeWithTool(tool: string, conflict: OpenConflict, stateDir: string): Promise<string> {
-  const dir = await mkdtemp(path.join(stateDir, 'resolve-'));
-  try {
-    const name = path.posix.basename(conflict.path, '.md');
-    const files = { BASE: `${name}.BASE.md`, LOCAL: `${name}.LOCAL.md`, REMOTE: `${name}.REMOTE.md`, MERGED: `${name}.md` };
-    const abs = Object.fromEntries(Object.entries(files).map(([key, file]) => [key, path.join(dir, file)])) as Record<keyof typeof files, string>;
-    await writeFile(abs.BASE, conflict.base);
-    await writeFile(abs.LOCAL, conflict.mine);
-    await writeFile(abs.REMOTE, conflict.theirs);
-    await writeFile(abs.MERGED, conflict.mine);
-    await new Promise<void>((resolve, reject) => {
-      execFile('/bin/sh', ['-c', tool], { env: { ...commandEnv(process.env), ...abs }, timeout: 0 }, (error) => {
-        if (!error) return resolve();
-        reject(
-          new InputError('MERGE_TOOL_FAILED', `The merge tool ended with an error for ${conflict.path} (${error.message.split('\n')[0] ?? ''}); nothing was changed.`, {
-            hint: 'Check the --tool command (it gets $BASE $LOCAL $REMOTE $MERGED, like git mergetool), or settle with --mine or --theirs.',
-          }),
-        );
-      });
-    });
-    return await readFile(abs.MERGED, 'utf8');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Block by block on a terminal (or from answers piped in): yours, theirs, or both. */
-async function chooseEach(conflict: OpenConflict): Promise<string> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  // Read as a stream of lines: it ends when the input does (a question left waiting would hang the process).
-  const answers = rl[Symbol.asyncIterator]();
-  const choices: Choice[] = [];
-  try {
-    for (const clash of clashesOf(conflict)) {
-      process.stdout.write(`\n${conflict.path}, line ${clash.line}:\n--- as agreed before\n${clash.base}\n--- yours\n${clash.mine}\n--- theirs (the knowledge base)\n${clash.theirs}\n`);
-      for (;;) {
-        process.stdout.write('Keep [m]ine, [t]heirs or [b]oth? ');
-        const next = await answers.next();
-        if (next.done) {
-          throw new InputError('RESOLVE_NO_ANSWER', `No answer for ${conflict.path}, line ${clash.line}: nothing was changed.`, {
-            hint: 'Answer on a terminal, pipe the answers in (one of m, t, b per line), or choose for the whole file with --mine, --theirs or --tool.',
-          });
-        }
-        const choice = CHOICES[next.value.trim().toLowerCase()];
-        if (choice) {
-          choices.push(choice);
-          break;
-        }
-      }
-    }
-  } finally {
-    rl.close();
-  }
-  return resolved(conflict.regions, (_clash, index) => choices[index] ?? 'mine');
+/** Held files, from the ledger: all of them, or those named (a named file is read whole, for a hidden edit it remembers). */
+function heldFiles(ledger: Ledger, only: readonly string[], conflicted: ReadonlySet<string>): HeldFile[] {
+  const candidates = only.length > 0 ? only.flatMap((wanted) => ledger.documents.get(wanted) ?? []) : ledger.documents.allSummaries().filter((summary) => summary.heldCode !== null);
+  return candidates.flatMap((record) => {
+    const hiddenEdit = 'hiddenEdit' in record && typeof record.hiddenEdit === 'string' ? record.hiddenEdit : null;
+    const code = conflicted.has(record.path) ? undefined : standingHold({ heldCode: record.heldCode, hiddenEdit });
+    return code ? [{ path: record.path, code }] : [];
+  });
 }
 
 /**
- * The ledger, locked as usual; or, while `kbsync watch` (or a sync) holds it, read without the lock: settling
- * a conflict then only writes the file and removes the copy, and the daemon's next cycle publishes it.
- * `busy` is the lock error, for the one thing that needs the ledger written (ending a HIDDEN_EDIT hold).
+ * The ledger, locked as usual; or, while `kbsync watch` (or a sync) holds it, opened beside that process:
+ * settling a conflict then only writes the file and removes the copy, and releasing a hold writes one row
+ * the daemon reads (it notices at once and acts on it in its next cycle).
  */
-function openLedgerForResolve(session: Session): { readonly ledger: Ledger; readonly busy?: KbsyncError } {
+function openLedgerForResolve(session: Session): { readonly ledger: Ledger; readonly holder?: LockStatus } {
   try {
     return { ledger: openSyncLedger(session) };
   } catch (error) {
     if (!(error instanceof KbsyncError) || (error.code !== 'DAEMON_RUNNING' && error.code !== 'LEDGER_LOCKED')) throw error;
-    return { ledger: openSyncLedger(session, { readonly: true }), busy: error };
+    const file = ledgerPath(session.config);
+    const holder = readLockHolder(file);
+    return { ledger: openLedgerBeside(file), ...(holder ? { holder } : {}) };
   }
+}
+
+/** The variables a token may be read from, which a merge tool must not get. */
+const tokenVariables = (source: TokenSourceConfig): string[] => ('env' in source ? [source.env] : []);
+
+/** Who carries a settled conflict or a release out: the running daemon at once, or the next sync. */
+const whoActs = (holder: LockStatus | undefined): string =>
+  holder === undefined ? 'the next `kbsync sync`' : isDaemon(holder) ? `the running daemon (pid ${holder.pid})` : `the next sync after pid ${holder.pid} finishes`;
+
+function releasedLine(done: Released, holder: LockStatus | undefined): string {
+  const who = whoActs(holder);
+  if (done.side === 'mine') {
+    const what = done.code === 'DELETE_WAITING' ? 'deletes its document' : 'publishes the file as it is';
+    return `${done.path}: released (--mine): ${who} ${what} (the document's body is backed up first).`;
+  }
+  const back = done.rewrote ? 'the file is back to the text last synced (what it held is in the backups); ' : '';
+  const caveat =
+    done.code === 'HIDDEN_EDIT'
+      ? ' The file cannot receive what the service does not show: if the hidden edit was in a code block or a table, copy it into the file too, or a later overwrite from the file undoes it.'
+      : '';
+  return `${done.path}: released (--theirs): ${back}${who} takes the knowledge base's version.${caveat}`;
 }
 
 async function run(files: readonly string[], flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
-  const { ledger, busy } = openLedgerForResolve(session);
+  const { ledger, holder } = openLedgerForResolve(session);
   try {
-    const root = session.config.root;
-    const only = files.length > 0 ? new Set(files.map((file) => relativeToRoot(root, file))) : undefined;
-    const conflicts = await openConflicts(ledger, root, only);
-    for (const wanted of only ?? []) {
-      const record = ledger.documents.get(wanted);
-      // Ending that hold writes the ledger, which the running daemon holds: say so rather than fail inside SQLite.
-      if (busy && flags.theirs && record && hasHiddenEdit(record)) throw busy;
-      if (flags.theirs && !conflicts.some((conflict) => conflict.path === wanted) && (await acceptHiddenEdit({ ledger, root, stateDir: session.config.stateDir }, wanted))) {
-        console.log(
-          `${wanted}: your unpublished change is dropped (it is in the backups) and the next sync takes the knowledge base's version. ` +
-            'The file cannot receive what the service does not show: if the hidden edit was in a code block or a table, copy it into the file too, or a later overwrite from the file undoes it.',
-        );
-        only?.delete(wanted);
-        continue;
-      }
-      if (!conflicts.some((conflict) => conflict.path === wanted)) {
-        throw new InputError('RESOLVE_NOTHING_OPEN', `${wanted} has no open conflict.`, { hint: 'Run `kbsync resolve` without a file to list the open ones.' });
+    const { root, stateDir } = session.config;
+    const wanted = files.map((file) => relativeToRoot(root, file));
+    const conflicts = await openConflicts(ledger, root, wanted.length > 0 ? new Set(wanted) : undefined);
+    const held = heldFiles(ledger, wanted, new Set(conflicts.map((conflict) => conflict.path)));
+    for (const file of wanted) {
+      if (!conflicts.some((c) => c.path === file) && !held.some((h) => h.path === file)) {
+        throw new InputError('RESOLVE_NOTHING_OPEN', `${file} has no open conflict and nothing held.`, { hint: 'Run `kbsync resolve` without a file to list what waits for you.' });
       }
     }
-    if (only?.size === 0) return;
-    const settleWith = flags.mine ? 'mine' : flags.theirs ? 'theirs' : flags.tool !== undefined ? 'tool' : files.length > 0 ? 'each' : undefined;
-    if (settleWith === undefined) {
+    const side: Side | undefined = flags.mine ? 'mine' : flags.theirs ? 'theirs' : undefined;
+    // --tool, else the configured merge tool (merge.tool, KBSYNC_MERGE_TOOL); --no-tool chooses block by block.
+    const tool = flags.tool === false ? undefined : (flags.tool ?? session.config.merge.tool ?? undefined);
+    // Nothing named and no way to settle given: list (a configured merge tool is for the files you name).
+    if (side === undefined && wanted.length === 0 && typeof flags.tool !== 'string') {
       if (flags.json) {
-        const report: ResolveReport = { conflicts: conflicts.map((c) => ({ path: c.path, copy: c.copy, clashes: clashesOf(c) })) };
+        const report: ResolveReport = {
+          conflicts: conflicts.map((c) => ({ path: c.path, copy: c.copy, clashes: clashesOf(c) })),
+          held: held.map((file) => ({ path: file.path, code: file.code, message: heldMessage({ message: HELD_REASONS[file.code] }, file.path) })),
+        };
         process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-      } else for (const line of listLines(conflicts)) console.log(line);
+      } else for (const line of listLines(conflicts, held)) console.log(line);
       return;
     }
+    // A held file named without a side: which version wins is the person's to say.
+    if (side === undefined && wanted.length > 0 && held.length > 0) {
+      const names = held.map((file) => shellQuote(file.path)).join(' ');
+      throw new InputError('USAGE', `${held.map((file) => `${file.path} is held (${file.code})`).join('; ')}: say which version wins.`, {
+        hint: `\`kbsync resolve --mine ${names}\` publishes it as it is; \`kbsync resolve --theirs ${names}\` takes the knowledge base's version.`,
+      });
+    }
+    for (const file of side === undefined ? [] : held) console.log(releasedLine(await releaseHold({ ledger, root, stateDir }, file.path, side as Side), holder));
+    const toolEnv = childEnv(process.env, tokenVariables(session.config.service.token));
     for (const conflict of conflicts) {
-      const text =
-        settleWith === 'mine'
-          ? conflict.mine
-          : settleWith === 'theirs'
-            ? // Their side of each clash; your edits elsewhere (made since the conflict, too) stay.
-              resolved(conflict.regions, () => 'theirs')
-            : settleWith === 'tool'
-              ? await mergeWithTool(flags.tool ?? '', conflict, session.config.stateDir)
-              : await chooseEach(conflict);
-      await settle({ ledger, root, stateDir: session.config.stateDir, readonly: busy !== undefined }, conflict, text);
-      console.log(`${conflict.path}: settled (${settleWith === 'each' ? 'block by block' : settleWith}); the conflict copy is removed and the next sync publishes the file.`);
+      const how = side ?? (tool !== undefined ? 'tool' : 'block by block');
+      let text: string;
+      if (side === 'mine') text = conflict.mine;
+      // Their side of each clash; your edits elsewhere (made since the conflict, too) stay.
+      else if (side === 'theirs') text = resolved(conflict.regions, () => 'theirs');
+      else if (tool === undefined) text = await chooseEach(conflict);
+      else {
+        const merged = await mergeWithTool(tool, conflict, stateDir, toolEnv);
+        if (merged.kind === 'stopped') {
+          console.log(`${conflict.path}: not settled: the merge was stopped (${merged.signal}); nothing was changed.`);
+          process.exitCode = exitCodeForSignal(merged.signal);
+          return;
+        }
+        text = merged.text;
+      }
+      await settle({ ledger, root, stateDir, readonly: holder !== undefined }, conflict, text);
+      console.log(`${conflict.path}: settled (${how}); the conflict copy is removed and ${whoActs(holder)} publishes the file.`);
     }
   } finally {
     ledger.close();
@@ -165,31 +159,44 @@ export const resolveCommand: CliCommand = {
   register(program: Command) {
     program
       .command('resolve')
-      .argument('[files...]', 'files with an open conflict (default: list them all)')
-      .description("List open conflicts, or settle them: keep yours, keep the knowledge base's, choose block by block, or use a merge tool.")
+      .argument('[files...]', 'files with an open conflict or a hold (default: list them all)')
+      .description("List open conflicts and held files, or settle them: keep yours, keep the knowledge base's, choose block by block, or use a merge tool.")
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
-      .addOption(new Option('--mine', 'keep your version (the file)').conflicts(['theirs', 'tool']))
-      .addOption(new Option('--theirs', "keep the knowledge base's version (the conflict copy)").conflicts(['mine', 'tool']))
-      .addOption(new Option('--tool <command>', 'run a merge tool: $BASE $LOCAL $REMOTE $MERGED as in git mergetool').conflicts(['mine', 'theirs']))
-      .option('--json', 'list the open conflicts as JSON')
+      .addOption(new Option('--mine', 'keep your version: the file as it is (for a hold: publish it, or send the delete)').conflicts(['theirs', 'tool']))
+      .addOption(new Option('--theirs', "keep the knowledge base's version (the conflict copy; for a hold: the document)").conflicts(['mine', 'tool']))
+      .addOption(new Option('--tool <command>', 'settle conflicts with a merge tool: a name (meld, vimdiff, kdiff3, code, …) or a command using $BASE $LOCAL $REMOTE $MERGED').conflicts(['mine', 'theirs']))
+      .option('--no-tool', 'choose block by block even when merge.tool is configured')
+      .option('--json', 'list the open conflicts and held files as JSON')
       .addHelpText(
         'after',
         `
 When both sides change the same part of a document differently, the file keeps your version, the
 knowledge base's goes beside it as NAME.conflict-WHEN.md, and the knowledge base keeps its version until
 you settle it here. Settling writes the file (both versions are backed up in the state folder first),
-removes the copy, and the next sync publishes the result. It works while \`kbsync watch\` runs: the
-daemon then publishes it.
+removes the copy, and the next sync publishes the result.
 
---theirs FILE also ends a HIDDEN_EDIT hold (someone edited a code block or a table, which the service
-does not show): after you merged your change in the web editor, it drops the file's unpublished change
-(backed up) so the next sync takes the knowledge base's version.
+A held file (an emptied file, an overwrite held over an edit the service hides or over a plain-text
+base, a delete that waits) is released with --mine FILE (publish the file as it is, or send the delete)
+or --theirs FILE (take the knowledge base's version: the file goes back to the text last synced, backed
+up first, and the next sync brings the document's version in). Without FILE, --mine and --theirs apply
+to everything listed.
+
+All of it works while \`kbsync watch\` runs: the daemon then does the rest at once.
+
+Merge tools run attached to your terminal, the way git mergetool runs them: a name from git's list gets
+the files in its usual order (meld, vimdiff, nvimdiff, gvimdiff, emerge, kdiff3, opendiff, vscode, bc,
+p4merge, tkdiff, smerge, diffmerge); anything else is a shell command that uses $BASE $LOCAL $REMOTE
+$MERGED (quote it in single quotes, so your shell leaves the variables for kbsync). Set merge.tool in the
+config (or KBSYNC_MERGE_TOOL) and \`kbsync resolve FILE\` uses it. A tool that leaves the merged file as it
+was, or with conflict markers, settles nothing.
 
 Examples:
-  kbsync resolve                          list open conflicts and the lines that clash
-  kbsync resolve notes/plan.md            choose yours, theirs or both for each clash
+  kbsync resolve                          list open conflicts (and the lines that clash) and held files
+  kbsync resolve notes/plan.md            choose yours, theirs or both for each clash (or the merge tool)
   kbsync resolve notes/plan.md --theirs   take the knowledge base's version
-  kbsync resolve notes/plan.md --tool 'meld "$LOCAL" "$MERGED" "$REMOTE"'`,
+  kbsync resolve notes/plan.md --tool meld
+  kbsync resolve notes/plan.md --tool 'vimdiff "$LOCAL" "$MERGED" "$REMOTE"'
+  kbsync resolve --mine notes/emptied.md  publish a file held as EMPTIED, as it is`,
       )
       .action(run);
   },

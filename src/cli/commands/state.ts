@@ -16,7 +16,8 @@ type Flags = { readonly config?: string; readonly json?: boolean };
 /** What `kbsync state --json` prints. */
 export type StateReport = {
   readonly folder: string;
-  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number; readonly retired: boolean }[];
+  /** `chars`: null for a sources document, which `kbsync state` does not read (only the index is read). */
+  readonly documents: readonly { readonly title: string; readonly family: string; readonly chars: number | null; readonly retired: boolean }[];
   readonly entries: number;
   readonly indexChars: number;
   /** Read with the team's key (every record used was verified). */
@@ -39,7 +40,7 @@ async function show(flags: Flags): Promise<void> {
     const loaded = await (await storeOf(session, ledger)).load();
     return {
       folder: STATE_FOLDER,
-      documents: loaded.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.chars, retired: loaded.state.retired.has(doc.docKey) })),
+      documents: loaded.docs.map((doc) => ({ title: doc.title, family: doc.family, chars: doc.family === 'state' ? doc.chars : null, retired: loaded.state.retired.has(doc.docKey) })),
       entries: loaded.state.entries.size,
       indexChars: loaded.chars,
       authenticated: loaded.authenticated,
@@ -51,7 +52,7 @@ async function show(flags: Flags): Promise<void> {
     process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
   } else {
     console.log(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
-    for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.family === 'state' ? 'index' : 'sources'}, ${doc.chars} characters${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);
+    for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.chars === null ? "sources (not read here: they are read only when a file's text is needed)" : `index, ${doc.chars} characters`}${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);
     console.log(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
     console.log(
       report.authenticated

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { SyncMode } from '../../sync/decide/types.js';
+import type { Notice, SyncMode } from '../../sync/decide/types.js';
 import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { backupsSize } from '../../local/index.js';
@@ -7,6 +7,8 @@ import { STATE_FOLDER } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
 import { openConflicts } from '../../sync/resolve.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
+import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.js';
+import { asWorkspaceId } from '../../model/ids.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
@@ -20,10 +22,14 @@ type Flags = { readonly config?: string; readonly json?: boolean; readonly offli
 export type StatusReport = {
   readonly root: string;
   readonly workspaceId: string;
+  /** The workspace's name, as the ledger last learnt it (null: not known yet). */
+  readonly workspaceName: string | null;
   readonly offline: boolean;
   readonly files: readonly FileStatus[];
   readonly counts: Readonly<Partial<Record<FileState, number>>>;
   readonly conflictCopies: readonly string[];
+  /** What a sync would say once without changing anything (a title the service cannot rename): the run's own notices. */
+  readonly notices: readonly Notice[];
   /** Work an interrupted run began and did not record; the next sync finishes it. */
   readonly openIntents: readonly Pick<OpenIntent, 'kind' | 'subject' | 'createdAt' | 'pid'>[];
   /** The process using the ledger now (a daemon or a sync), if any. */
@@ -65,10 +71,12 @@ async function run(flags: Flags): Promise<void> {
     const report: StatusReport = {
       root: session.config.root,
       workspaceId: session.config.workspaceId,
+      workspaceName: knownWorkspaceName(ledger, asWorkspaceId(session.config.workspaceId)) ?? null,
       offline,
       files,
       counts,
       conflictCopies: inspection.scan.conflictCopies.map((file) => file.path),
+      notices: inspection.plan.notices,
       openIntents: (ledger?.intents.open() ?? []).map(({ kind, subject, createdAt, pid }) => ({ kind, subject, createdAt, pid })),
       lock,
       queue: lock?.alive && /\bwatch\b/.test(lock.command) ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
@@ -92,7 +100,7 @@ async function run(flags: Flags): Promise<void> {
 const formatBytes = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 
 function statusLines(report: StatusReport, all: boolean): string[] {
-  const lines = [`${report.root} ⇄ workspace ${report.workspaceId}${report.offline ? ' (offline: remote not checked)' : ''}`];
+  const lines = [`${report.root} ⇄ ${workspaceLabel(report.workspaceId, report.workspaceName ?? undefined)}${report.offline ? ' (offline: remote not checked)' : ''}`];
   if (report.lock) {
     lines.push(report.lock.alive ? `In use by pid ${report.lock.pid} on ${report.lock.hostname}: ${report.lock.command}` : `A stale lock of pid ${report.lock.pid} (no longer running) is left; the next sync takes it over.`);
   }
@@ -105,6 +113,7 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
   lines.push(report.files.length === 0 ? 'No files and no documents yet.' : `${counts}.`);
   if (report.refusal) lines.push(`A sync now would refuse: ${report.refusal}`);
+  for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
   if (report.conflictCopies.length > 0) lines.push(`Conflict copies waiting (merge, then delete them): ${report.conflictCopies.join(', ')}`);
   if (report.openIntents.length > 0) {
     lines.push(`Interrupted work: ${report.openIntents.length} operation(s) begun and not recorded (${report.openIntents.map((i) => `${i.kind} ${i.subject}`).join(', ')}); the next sync finishes them.`);

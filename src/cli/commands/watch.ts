@@ -14,8 +14,15 @@ export const watchCommand: CliCommand = {
       .addHelpText(
         'after',
         `
-Starts with a full two-way sync, then syncs each saved file within moments and looks for
-knowledge-base changes within watch.pollBudgetPerHour calls an hour. One daemon per folder.
+Starts with a full two-way sync (and says which workspace, and whether the folder is in step), then
+syncs each saved file within moments and looks for knowledge-base changes within
+watch.pollBudgetPerHour calls an hour. One daemon per folder; one line per event.
+
+A file deleted here has its document deleted once it has stayed gone for watch.deleteDelayMinutes
+(default 5): if it comes back first, its document keeps its URL. After a git checkout (or many files
+gone at once) deletes wait until the branch has stayed for watch.checkoutDelayMinutes (default 60), or
+for \`kbsync resolve --mine FILE\`. Held files and conflicts are settled with \`kbsync resolve\`, which
+works beside the daemon; \`kbsync doctor\` and \`kbsync status\` too.
 
 Signals: SIGTERM or SIGINT stop it gracefully (a second one exits at once; the next start
 finishes the work); SIGHUP re-reads the config file.
@@ -23,7 +30,7 @@ finishes the work); SIGHUP re-reads the config file.
 Examples:
   kbsync watch                              with ./sync.config.json, until Ctrl+C
   kbsync watch --config ~/notes/sync.config.json --json-logs
-  systemctl --user start kbsync             as a service (see systemd/kbsync.service)
+  kbsync service install                    as a service that starts at login (systemd, launchd)
 
 Exit codes: 0 stopped, 2 bad usage or config, 3 already running for this folder,
 4 the service could not be used, 130 stopped by a second signal.`,

@@ -1,13 +1,15 @@
 import { constants, promises as fsp } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
 import { KbsyncError, messageOf, SafetyError } from '../../errors.js';
-import { openLedger, readLockHolder, type Ledger } from '../../ledger/index.js';
+import { openLedger, readLockHolder, type Ledger, type LockStatus } from '../../ledger/index.js';
+import { ACTIVITY_KEY, describeActivity, readActivity } from '../../daemon/activity.js';
+import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
 import { assertNarrowRoot, assertRootDirectorySync } from '../../local/index.js';
 import { silentLogger } from '../../log.js';
 import { asWorkspaceId } from '../../model/ids.js';
-import { explainLocked } from '../../setup/lock-holder.js';
+import { explainLocked, isDaemon } from '../../setup/lock-holder.js';
 import { ledgerPath } from '../../setup/index.js';
 import { assertSameWorkspace } from '../../sync/observe/observe.js';
 import { ExitCode } from '../exit-codes.js';
@@ -43,27 +45,44 @@ export async function checkStateFolder(checks: Checks, config: Config): Promise<
   else checks.pass('state-folder', `state folder ${config.stateDir} is private and writable`);
 }
 
-/** Who holds the ledger: a live holder makes sync refuse (LEDGER_LOCKED, or DAEMON_RUNNING for the daemon). */
-function checkLock(checks: Checks, config: Config, file: string): void {
+/**
+ * Who holds the ledger. The daemon (kbsync watch) holding it is the healthy state of a service: a ✓ with its
+ * pid and what it is doing. Any other live holder makes sync refuse (LEDGER_LOCKED). Returns the live holder.
+ */
+function checkLock(checks: Checks, config: Config, file: string): LockStatus | undefined {
   const holder = readLockHolder(file);
-  if (!holder) return;
+  if (!holder) return undefined;
   if (!holder.alive) {
     checks.warn('lock', `ledger lock left by pid ${holder.pid}, which no longer runs`, 'Nothing to do: the next run takes it over.');
-    return;
+    return undefined;
   }
+  if (isDaemon(holder)) return holder; // said with what it is doing, once the ledger is open
   const locked = new SafetyError('LEDGER_LOCKED', `The ledger ${file} is in use by pid ${holder.pid} on ${holder.hostname} (${holder.command}), so kbsync sync would be refused now.`, {
     hint: `Wait for it to finish or stop it (kill ${holder.pid}), then try again. \`kbsync status\` works meanwhile.`,
   });
   checks.error('lock', explainLocked(locked, { root: config.root, ledgerPath: file, command: 'other' }), 'ledger lock');
+  return holder;
+}
+
+/** The running daemon, as a check: healthy while its cycles go through (a failing one is a warning: its log says why). */
+function checkDaemon(checks: Checks, holder: LockStatus, ledger: Ledger | undefined): void {
+  const activity = readActivity(ledger?.meta.get(ACTIVITY_KEY));
+  const waiting = ledger?.meta.get(QUEUE_LENGTH_KEY);
+  const doing = describeActivity(activity, typeof waiting === 'number' ? waiting : 0, Date.now());
+  const where = `kbsync watch runs for this folder (pid ${holder.pid}${holder.hostname === hostname() ? '' : ` on ${holder.hostname}`}, since ${new Date(holder.startedAt).toISOString()}): ${doing}`;
+  if (activity?.failed) checks.warn('daemon', where, `Its log (journalctl --user -u kbsync, or the terminal it runs in) says what failed; the checks below look at the same things.`);
+  else checks.pass('daemon', where);
 }
 
 export function checkLedger(checks: Checks, config: Config): void {
   const file = ledgerPath(config);
-  checkLock(checks, config, file);
+  const holder = checkLock(checks, config, file);
+  const daemon = holder && isDaemon(holder) ? holder : undefined;
   let ledger: Ledger;
   try {
     ledger = openLedger(file, { readonly: true, lock: false, logger: silentLogger });
   } catch (error) {
+    if (daemon) checkDaemon(checks, daemon, undefined);
     const code = error instanceof KbsyncError ? error.code : undefined;
     if (code === 'LEDGER_MISSING') return checks.pass('ledger', 'ledger: none yet (nothing synced with this config)');
     if (code === 'LEDGER_OUTDATED') return checks.pass('ledger', `ledger ${path.relative(config.root, file)} is from an older kbsync: the next sync upgrades it`);
@@ -71,13 +90,15 @@ export function checkLedger(checks: Checks, config: Config): void {
     return checks.error('ledger', error, 'ledger');
   }
   try {
+    if (daemon) checkDaemon(checks, daemon, ledger);
     checks.pass('ledger', `ledger ${path.relative(config.root, file)}: ${ledger.documents.count()} document(s) synced`);
     try {
       assertSameWorkspace(ledger, asWorkspaceId(config.workspaceId), false);
     } catch (error) {
       checks.error('ledger-workspace', error, 'ledger');
     }
-    const intents = ledger.intents.open();
+    // Beside a running daemon, open operations are its work in progress, not an interrupted run's.
+    const intents = holder ? [] : ledger.intents.open();
     if (intents.length > 0) checks.warn('intents', `${intents.length} interrupted operation(s) (${intents.map((i) => `${i.kind} ${i.subject}`).join(', ')})`, 'Run `kbsync sync`: it finishes them before anything else.');
   } finally {
     ledger.close();

@@ -19,7 +19,7 @@ const WORDS: Record<DecisionKind, string> = {
   move: 'moved: a new document in the new folder, the old one deleted',
   'move-local': 'moved in the knowledge base: the file will follow',
   'new-local': 'new in the knowledge base: it will be pulled',
-  'new-local-folder': 'new folder in the knowledge base: it will be made here',
+  'new-local-folder': 'a folder of the knowledge base with no folder here: it will be made here',
 };
 
 export const describeDecision = (kind: DecisionKind): string => WORDS[kind];

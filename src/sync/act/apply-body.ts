@@ -6,7 +6,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
 import type { BodyDecision, Send } from '../decide/body.js';
-import { HELD_REASONS } from '../decide/held.js';
+import { HELD_REASONS, heldMessage } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../document-text.js';
@@ -45,7 +45,7 @@ export async function applyBody(
   const holdOn = (text: string): DocOutcome | undefined => {
     if (body.kind !== 'held' || !body.held) return undefined;
     const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
-    return { path, result: 'held', detail: body.held.message, ...(fresh ? {} : { repeated: true }) };
+    return { path, result: 'held', detail: heldMessage(body.held, path), ...(fresh ? {} : { repeated: true }) };
   };
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.

@@ -80,5 +80,5 @@ export async function newLocalFolder(ctx: SyncContext, folder: RemoteFolder): Pr
   // Made as the parent of a name inside it: ensureParentFolders never creates through a symlink.
   await ensureParentFolders(ctx.root, `${folder.localPath}/_`, { create: true });
   ctx.ledger.folders.upsert({ path: folder.localPath, treeNodeId: folder.treeNodeId, nodeId: null, remoteTitle: folder.title });
-  return { path: folder.localPath, result: 'pulled', detail: 'new folder in the knowledge base' };
+  return { path: folder.localPath, result: 'pulled', detail: 'folder made here, as in the knowledge base' };
 }

@@ -1,3 +1,4 @@
+import { heldMessage } from '../decide/held.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { backupText, hashText, type TextFile } from '../../local/index.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
@@ -30,7 +31,7 @@ export async function move(
   switch (decision.kind) {
     case 'held': {
       const fresh = recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
-      return { path: to, result: 'held', detail: decision.held.message, ...(fresh ? {} : { repeated: true }) };
+      return { path: to, result: 'held', detail: heldMessage(decision.held, to), ...(fresh ? {} : { repeated: true }) };
     }
     case 'recreate': {
       dropRecord(ctx, from, record.docKey);

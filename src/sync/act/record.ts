@@ -129,8 +129,9 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     recheck: remoteTime.recheck,
     conflict: conflictPath !== null,
     conflictPath,
-    // Agreement ends any hold: the next hold is decided, and said, afresh.
-    heldCode: null,
+    // Agreement ends any hold: the next hold is decided, and said, afresh. A new conflict was said as one,
+    // so the hold it puts on the document (CONFLICT_OPEN, from the next run on) is not news.
+    heldCode: conflictPath !== null ? 'CONFLICT_OPEN' : null,
     heldLocalHash: null,
     heldRemoteTime: null,
     ...published,
@@ -157,14 +158,21 @@ export function dropRecord(ctx: SyncContext, path: string, docKey: string): void
 
 /**
  * Remembers a hold with what it was decided on. Returns false when the same hold already stood, so it
- * is not said again (a daemon cycle, a rerun): held work is said once per change.
+ * is not said again (a daemon cycle, a rerun): held work is said once per change. An open conflict is the
+ * same hold while its copy stands, whatever the file and the document do. A document time unknown on
+ * either side ('': not listed since our own write) is no change: learning it is not news.
  */
 export function recordHold(ctx: SyncContext, path: string, hold: Omit<HeldState, 'message'>): boolean {
   const summary = ctx.ledger.documents.summary(path);
   if (!summary) return true;
-  if (summary.heldCode === hold.code && summary.heldLocalHash === hold.localHash && summary.heldRemoteTime === hold.remoteModifiedTime) return false;
-  ctx.ledger.documents.update(path, { heldCode: hold.code, heldLocalHash: hold.localHash, heldRemoteTime: hold.remoteModifiedTime });
-  return true;
+  const before = summary.heldRemoteTime ?? '';
+  const known = hold.remoteModifiedTime !== '' ? hold.remoteModifiedTime : before;
+  const same =
+    summary.heldCode === hold.code &&
+    (hold.code === 'CONFLICT_OPEN' || (summary.heldLocalHash === hold.localHash && (before === hold.remoteModifiedTime || before === '' || hold.remoteModifiedTime === '')));
+  if (same && known === before && summary.heldLocalHash === hold.localHash) return false;
+  ctx.ledger.documents.update(path, { heldCode: hold.code, heldLocalHash: hold.localHash, heldRemoteTime: known });
+  return !same;
 }
 
 export type DocumentIds = Pick<DocumentRecord, 'path' | 'docKey' | 'nodeId' | 'origin' | 'treeNodeId' | 'workspaceId' | 'parentTreeNodeId' | 'url' | 'remoteTitle' | 'members'>;

@@ -1,3 +1,4 @@
+import { pathOf } from './placement.js';
 import type { Action, Guards, PlanInput, Refusal } from './types.js';
 
 /**
@@ -35,9 +36,10 @@ export const syncedCount = (input: Pick<PlanInput, 'records' | 'settled'>): numb
 const destructive = new Set<Action['kind']>(['delete-remote', 'trash-local']);
 
 /** The mass-delete guard: a plan that deletes too much at once is refused whole, until --force. */
-export function massDeleteRefusal(actions: readonly Action[], synced: number, guards: Guards): Refusal | undefined {
+export function massDeleteRefusal(actions: readonly Action[], synced: number, guards: Guards, confirmed: ReadonlySet<string> = new Set()): Refusal | undefined {
   if (guards.force) return undefined;
-  const deletes = actions.filter((action) => destructive.has(action.kind)).length;
+  // `confirmed`: files a person named for deletion (kbsync resolve --mine), which count as that person's --force.
+  const deletes = actions.filter((action) => destructive.has(action.kind) && !confirmed.has(pathOf(action))).length;
   // Deleting one document is always allowed: the ratio rule would otherwise forbid removing your only note.
   const overRatio = deletes > 1 && deletes > guards.maxDeleteRatio * synced;
   if (deletes <= guards.maxDeletes && !overRatio) return undefined;

@@ -1,3 +1,5 @@
+import { shellQuote } from '../../shell/quote.js';
+
 /**
  * Why kbsync leaves a file or document as it is until something changes. Each reason is a closed code
  * with one message that says what happened and what to do; the run, every preview and the daemon print
@@ -6,24 +8,25 @@
 export const HELD_REASONS = {
   EMPTIED:
     'it is empty now but was not at the last sync (an editor may be in the middle of saving it), so its document was left as it is. ' +
-    'If you emptied it on purpose, run `kbsync sync --force` to push the empty file.',
+    'If you emptied it on purpose, run `kbsync resolve --mine <file>` to publish the empty file; `kbsync resolve --theirs <file>` puts its last synced text back.',
   REMOTE_EDITED:
     'it changed in the knowledge base since the last sync, so a push alone would overwrite that edit. ' +
     'Run `kbsync sync` to merge both sides, or `kbsync sync --push --force` to replace it (its body is backed up first).',
   PLACEHOLDERS:
     'not pushed: the file still holds kbsync placeholder comments for content the service does not expose (code, images, tables), ' +
-    'and overwriting the document would destroy that content. Edit this document in the web editor, or delete the placeholder ' +
-    'comments from the file (accepting that the hidden content is replaced) and sync again.',
+    'and overwriting the document would destroy that content. Edit this document in the web editor (then `kbsync resolve --theirs <file>` ' +
+    'takes its text back into the file), or delete the placeholder comments from the file (accepting that the hidden content is replaced).',
   NOT_CREATED:
     'deleted locally, but kbsync did not create this document (it was linked or pulled), and the service deletes a ' +
-    'document only by the id returned when it was created. Delete it in the web editor; the next sync then forgets it.',
+    'document only by the id returned when it was created. Delete it in the web editor (kbsync then forgets it), or run ' +
+    '`kbsync resolve --theirs <file>` to get the file back.',
   CREATE_ANSWER_LOST:
     'deleted locally, but the answer to the request that created this document was lost, and the service deletes a document ' +
-    'only by the id that answer carried. Delete it in the web editor; the next sync then forgets it.',
+    'only by the id that answer carried. Delete it in the web editor (kbsync then forgets it), or run `kbsync resolve --theirs <file>` to get the file back.',
   ID_UNVERIFIED:
     "deleted locally, but the id that deletes this document is known only from the shared state, and this machine has no state key " +
     'to verify it (anyone who can edit the workspace could have written it), so kbsync does not delete on its word. Set the team\'s key ' +
-    '(KBSYNC_STATE_KEY or state.key; see Remote state in the README), or delete the document in the web editor; the next sync then forgets it.',
+    '(KBSYNC_STATE_KEY or state.key; see Remote state in the README), or delete the document in the web editor (kbsync then forgets it), or run `kbsync resolve --theirs <file>` to get the file back.',
   DELETE_EDITED:
     'deleted locally but edited in the knowledge base since; a two-way sync (`kbsync sync`) restores the file with that edit.',
   TRASH_EDITED: 'deleted in the knowledge base but edited locally; a push (`kbsync sync`) creates it again.',
@@ -37,13 +40,17 @@ export const HELD_REASONS = {
   HIDDEN_EDIT:
     'someone edited this document in a part the service does not show (inside a code block, a table or an image): its time moved ' +
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +
-    'Merge your change in the web editor, then run `kbsync resolve --theirs <file>`; or run `kbsync sync --force` to replace it (its body is backed up first).',
+    'Merge your change in the web editor, then run `kbsync resolve --theirs <file>`; or run `kbsync resolve --mine <file>` to replace it with the file (its body is backed up first).',
   FLATTEN:
     'not pushed: the document holds more than kbsync can read back. It was edited in the web editor since kbsync last wrote it (or made there, ' +
     'or cloned without kept source), and the service shows kbsync only its plain text, so overwriting it from the file would remove its links, ' +
     'bold and italic text, inline code and whatever else that edit added. Text added at the end of the last paragraph (an append) is still sent. ' +
-    'Make the change in the web editor, or run `kbsync sync --force` once to publish the file as it is (the document is backed up first).',
+    'Make the change in the web editor (then `kbsync resolve --theirs <file>`), or run `kbsync resolve --mine <file>` to publish the file as it is (the document is backed up first).',
   VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
+  DELETE_WAITING:
+    'deleted here; kbsync watch deletes its document once the file has stayed gone for watch.deleteDelayMinutes (after a git checkout, ' +
+    'once the branch has stayed for watch.checkoutDelayMinutes), and keeps it, with its URL, if the file comes back. ' +
+    '`kbsync resolve --mine <file>` deletes it now; `kbsync resolve --theirs <file>` brings the file back.',
   CONFLICT_OPEN:
     "both sides changed the same part of this document differently: your version is in the file, the knowledge base's in the conflict copy beside it, " +
     'and the knowledge base keeps its version until you settle it: run `kbsync resolve <file>` (or merge by hand and delete the copy).',
@@ -55,6 +62,9 @@ export type Held = { readonly code: HeldCode; readonly message: string };
 
 export const held = (code: HeldCode): Held => ({ code, message: HELD_REASONS[code] });
 
+/** A hold's message for one file: the commands it names are written for that file, quoted for the shell. */
+export const heldMessage = (hold: Pick<Held, 'message'>, path: string): string => hold.message.replaceAll('<file>', shellQuote(path));
+
 /**
  * What a hold was decided on: the file's hash ('' when it is gone) and the document's listed
  * modifiedTime ('' when unknown). While both are the same, the decision is the same, so it is not
@@ -64,7 +74,8 @@ export type HeldState = Held & { readonly localHash: string; readonly remoteModi
 
 /** Does the hold still stand for what this run observes? A side this run did not observe (no listing) is taken as unchanged. */
 export function holdStands(state: HeldState | null, localHash: string, remoteModifiedTime: string | undefined): state is HeldState {
-  // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched.
-  if (!state || state.code === 'CONFLICT_OPEN') return false;
+  // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched;
+  // a waiting delete while the daemon says it waits.
+  if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING') return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

@@ -5,7 +5,7 @@ import { held, holdStands } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
-import type { Action, LocalEntry, Notice, Plan, PlanInput, RecordEntry, RemoteDoc } from './types.js';
+import type { Action, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
 import { oneLine } from '../../printable.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
@@ -43,11 +43,16 @@ export function plan(given: PlanInput): Plan {
   }
   const movedTo = new Set(moves.values());
 
-  for (const record of records) {
-    const to = moves.get(record.path);
-    const local = input.local.get(to ?? record.path);
+  const released = new Map<string, PlanRelease['side']>();
+  for (const recorded of records) {
+    const to = moves.get(recorded.path);
+    const local = input.local.get(to ?? recorded.path);
+    const remote = input.remote?.docs.get(recorded.docKey);
+    const release = to === undefined ? releaseOf(input, recorded, local, remote) : undefined;
+    if (release) released.set(recorded.path, release);
+    // Theirs: nothing stays held, and the document is read again, so what the knowledge base holds comes into the file.
+    const record: RecordEntry = release === 'theirs' ? { ...recorded, held: null, recheck: true } : recorded;
     const localSide = sideOfLocal(record, local);
-    const remote = input.remote?.docs.get(record.docKey);
     const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
 
     // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled.
@@ -57,7 +62,8 @@ export function plan(given: PlanInput): Plan {
     }
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
     // --force decides afresh: it is how a user overrides the holds that a guard made.
-    if (!input.guards.force && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
+    // So does a person's `kbsync resolve --mine` for this file.
+    if (!input.guards.force && release !== 'mine' && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
       actions.push({ kind: 'held', record, held: record.held, ...(to !== undefined ? { to } : {}) });
       continue;
     }
@@ -137,6 +143,8 @@ export function plan(given: PlanInput): Plan {
         const blocked = remoteSide === 'unchanged' ? deletionBlocked(record) : undefined;
         if (!canPush) holdBack(record.path, 'deleted locally; a push deletes the document');
         else if (blocked) actions.push({ kind: 'held', record, held: blocked });
+        // The daemon lets a delete wait (a branch switched away and back, a file saved by delete-and-create).
+        else if (input.deferDeletes && release !== 'mine' && !input.deferDeletes.due.has(record.path)) actions.push({ kind: 'held', record, held: held('DELETE_WAITING') });
         else actions.push({ kind: 'delete-remote', record });
         break;
       }
@@ -160,10 +168,25 @@ export function plan(given: PlanInput): Plan {
 
   placeUnrecorded(input, unrecorded.filter((entry) => !movedTo.has(entry.path)), records, actions, holdBack);
 
+  const voidReleases = [...(input.releases?.keys() ?? [])].filter((path) => !released.has(path));
+  for (const path of voidReleases) {
+    holdBack(path, `\`kbsync resolve --${input.releases?.get(path)?.side ?? 'mine'}\` was given for the file and its document as they were then; one of them changed since, so it was decided afresh`);
+  }
   const ordered = actions.sort((a, b) => compare(pathOf(a), pathOf(b)));
-  const deleteRefusal = massDeleteRefusal(ordered, syncedCount(input), input.guards);
-  if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal };
-  return { actions: ordered, pending, notices, refusal: undefined };
+  // Deletes a person asked for by name (kbsync resolve --mine) are not the accident the guard is for.
+  const confirmed = new Set([...released].filter(([, side]) => side === 'mine').map(([path]) => path));
+  const deleteRefusal = massDeleteRefusal(ordered, syncedCount(input), input.guards, confirmed);
+  const said = { ...(released.size > 0 ? { released } : {}), ...(voidReleases.length > 0 ? { voidReleases } : {}) };
+  if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal, ...said };
+  return { actions: ordered, pending, notices, refusal: undefined, ...said };
+}
+
+/** The side of the release that stands for this record now: its file and (where listed) its document as the release was given for. */
+function releaseOf(input: PlanInput, record: RecordEntry, local: LocalEntry | undefined, remote: RemoteDoc | undefined): PlanRelease['side'] | undefined {
+  const release = input.releases?.get(record.path);
+  if (!release || release.localHash !== (local?.hash ?? '')) return undefined;
+  if (input.remote && release.remoteTime !== '' && (remote?.modifiedTime ?? '') !== release.remoteTime) return undefined;
+  return release.side;
 }
 
 type Decision = 'none' | 'check' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';

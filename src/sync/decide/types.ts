@@ -141,6 +141,13 @@ export type PlanInput = {
   readonly openConflicts?: ReadonlySet<string>;
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
   readonly retitle?: boolean;
+  /**
+   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its path is
+   * in `due` (it stayed gone long enough, and no checkout is under way); until then it is held (DELETE_WAITING).
+   */
+  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
+  /** A person's answers to holds (kbsync resolve --mine / --theirs), by path: honoured while they match (see `Release`). */
+  readonly releases?: ReadonlyMap<string, PlanRelease>;
   readonly layout: Layout;
   readonly guards: Guards;
 };
@@ -222,8 +229,18 @@ export type Refusal = {
 /** Something a person should know about a file that changes nothing by itself (said once per change). */
 export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK'; readonly message: string };
 
+/**
+ * A person's answer to a hold on one file: `mine` decides it as --force would (that file alone), `theirs` drops
+ * what is held and reads the document again. It stands while the file hashes to `localHash` ('' when gone) and,
+ * where the run lists the service, the document's time is `remoteTime` ('' when unknown).
+ */
+export type PlanRelease = { readonly side: 'mine' | 'theirs'; readonly localHash: string; readonly remoteTime: string };
+
 export type Plan = {
   readonly actions: readonly Action[];
+  /** The releases this plan honours, by path; those it does not (the file or document changed since) are in `voidReleases`. */
+  readonly released?: ReadonlyMap<string, PlanRelease['side']>;
+  readonly voidReleases?: readonly string[];
   /** Documents whose state is only reported (a pull-mode run that leaves a local edit for later). */
   readonly pending: readonly { readonly path: string; readonly reason: string }[];
   readonly notices: readonly Notice[];

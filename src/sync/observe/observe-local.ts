@@ -71,7 +71,8 @@ async function readEntry(root: string, file: LocalFile, summary: RowStat | undef
       hash,
       ino: file.ino,
       // Known for every file read (new or changed): a new file is titled by it, a changed one is checked against its document's title.
-      title: documentTitle(text.text, file.path),
+      // An emptied file (a save caught half way, held as EMPTIED) asks for no new title: its name is no retitling.
+      ...(text.text.trim() === '' ? {} : { title: documentTitle(text.text, file.path) }),
     });
   } catch (error) {
     // Malformed front matter: the user must fix it; until then nothing is pushed or deleted for this file.

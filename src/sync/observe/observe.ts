@@ -1,6 +1,6 @@
 import type { KbClient } from '../../api/index.js';
 import { SafetyError } from '../../errors.js';
-import type { DocumentSummary, Ledger } from '../../ledger/index.js';
+import type { DocumentSummary, Ledger, Release } from '../../ledger/index.js';
 import { scanLocal, type LocalScan } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
 import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
@@ -35,6 +35,8 @@ export type Observation = {
   /** The plan paired files from the shared state's entries (files this ledger has no row for). */
   readonly sharedUsed?: boolean;
   readonly plan: Plan;
+  /** The releases the ledger held (kbsync resolve --mine / --theirs); the plan says which it honours. */
+  readonly releases: readonly Release[];
   /**
    * The scan's fingerprint (settled-tree.ts) when every file was settled and every row's file was there: a
    * run that then plans and does nothing records it, and the next push with the same scan plans nothing again
@@ -70,6 +72,8 @@ export async function observeAndPlan(
   // Worked out only where it can be taken or recorded: not on every cycle of the daemon, which never settles.
   const fingerprint = narrow && options.settledTree ? treeFingerprint(scan, options, packageVersion()) : undefined;
   if (fingerprint !== undefined && ledger?.settledTree.get() === fingerprint) return settledTreeObservation(scan, fingerprint);
+  // A person's answers to holds (a release drops the settled tree, so a tree taken as settled has none).
+  const releases = ledger?.releases.all() ?? [];
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
   const rows = readRows(ledger, narrow);
   const local = await observeLocal(scan, rows.stats);
@@ -84,7 +88,12 @@ export async function observeAndPlan(
   const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
   const rootId = list ? await deps.rootId() : undefined;
   const knownFolders = ledger?.folders.all() ?? [];
-  const { summaries, settled } = recordedRows(ledger, rows, scan, { settle: !list && !hasUnrecorded, layout: options.layout, folders: knownFolders });
+  const { summaries, settled } = recordedRows(ledger, rows, scan, {
+    settle: !list && !hasUnrecorded,
+    layout: options.layout,
+    folders: knownFolders,
+    ...(releases.length > 0 ? { unsettled: new Set(releases.map((release) => release.path)) } : {}),
+  });
   const records = new Map<string, RecordEntry>();
   /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
   const leftAlone = new Set<string>();
@@ -169,6 +178,8 @@ export async function observeAndPlan(
     layout: options.layout,
     guards: options.guards,
     ...(options.retitle ? { retitle: true } : {}),
+    ...(options.deferDeletes ? { deferDeletes: options.deferDeletes } : {}),
+    ...(releases.length > 0 ? { releases: new Map(releases.map((release) => [release.path, release])) } : {}),
   });
   // What the run and its previews see as records: the ledger's, and the shared state's for files here.
   const recordsHere = sharedByPath && sharedByPath.size > 0 ? new Map(records) : records;
@@ -185,6 +196,7 @@ export async function observeAndPlan(
     ...(shared && stateSeen !== undefined ? { stateSeen } : {}),
     ...(sharedByPath && sharedByPath.size > 0 ? { sharedUsed: true } : {}),
     plan: planned,
+    releases,
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
   };
 }
@@ -206,6 +218,7 @@ function settledTreeObservation(scan: LocalScan, fingerprint: string): Observati
     remote: undefined,
     shared: undefined,
     plan: { actions: [], pending: [], notices: [], refusal: undefined },
+    releases: [],
     settledTree: { fingerprint, recorded: true },
   };
 }
@@ -290,9 +303,39 @@ export async function workspaceRoot(
   if (options.remoteFolder) return options.remoteFolder;
   const cached = ledger?.meta.get(rootKey(options.workspaceId));
   if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
-  const { rootNodeId } = await client.getWorkspace(options.workspaceId);
-  if (remember) ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);
+  const { rootNodeId, name } = await client.getWorkspace(options.workspaceId);
+  if (remember) {
+    ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);
+    ledger?.meta.set(nameKey(options.workspaceId), name);
+  }
   return rootNodeId;
+}
+
+const nameKey = (workspaceId: WorkspaceId): string => `workspaceName:${workspaceId}`;
+
+/** The workspace's name: as the ledger knows it, else asked once (one call) and remembered. */
+export async function workspaceName(client: KbClient, ledger: Ledger, workspaceId: WorkspaceId): Promise<string> {
+  const known = knownWorkspaceName(ledger, workspaceId);
+  if (known !== undefined) return known;
+  const { name } = await client.getWorkspace(workspaceId);
+  ledger.meta.set(nameKey(workspaceId), name);
+  return name;
+}
+
+/** The workspace's name as the ledger last learnt it (undefined: not known yet), so it is named without a call. */
+export function knownWorkspaceName(ledger: Ledger | undefined, workspaceId: WorkspaceId): string | undefined {
+  const name = ledger?.meta.get(nameKey(workspaceId));
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/**
+ * The workspace as a person knows it: `"Team Docs" (ws-…)`, or its id alone while its name is unknown. The
+ * name comes from the service: control characters go and it is cut short, so it cannot garble a terminal.
+ */
+export function workspaceLabel(workspaceId: string, name: string | undefined): string {
+  if (name === undefined) return `workspace ${workspaceId}`;
+  const shown = name.replace(/\p{Cc}/gu, ' ');
+  return `"${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}" (${workspaceId})`;
 }
 
 /**

@@ -15,6 +15,8 @@ export type ObserveOptions = {
   readonly guards: Guards;
   /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
   readonly retitle?: boolean;
+  /** kbsync watch: deletes of files gone here wait until their path is due (PlanInput.deferDeletes). */
+  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
   /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
   readonly listRemote: 'always' | 'if-needed' | 'never';
   /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */

@@ -45,7 +45,7 @@ export function recordedRows(
   ledger: Ledger | undefined,
   rows: LedgerRows,
   scan: LocalScan,
-  options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[] },
+  options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[]; readonly unsettled?: ReadonlySet<string> },
 ): { summaries: ReadonlyMap<string, DocumentSummary>; settled: Set<string> } {
   const settled = new Set<string>();
   if (rows.full || !ledger) return { summaries: rows.full ?? new Map(), settled };
@@ -55,7 +55,8 @@ export function recordedRows(
     const where: SettlePlace = { layout: options.layout, folderIds, remote: undefined };
     for (const file of scan.files) {
       const row = rows.stats.get(file.path);
-      if (statUnchanged(row, file) && isSettled(row, where)) settled.add(file.path);
+      // A file a person released (kbsync resolve) is planned whatever its row says.
+      if (statUnchanged(row, file) && isSettled(row, where) && !options.unsettled?.has(file.path)) settled.add(file.path);
     }
   }
   const summaries = new Map<string, DocumentSummary>();

@@ -102,9 +102,9 @@ export const fileCases: readonly BadInput[] = [
     },
     run: (f) => f.sync(),
     exit: 1,
-    says: [/draft\.md/, /empty/, /--force/],
+    says: [/draft\.md/, /empty/, /kbsync resolve --mine draft\.md/],
     check: async (f) => {
-      // The user really wants it empty: --force pushes it.
+      // The user really wants it empty: --force (or kbsync resolve --mine, tested in release.test.ts) pushes it.
       const forced = await f.sync(['--force']);
       assert.equal(forced.code, 0, forced.stderr);
       assert.equal(f.remoteDoc('Draft').markdown, '');
@@ -120,7 +120,7 @@ export const fileCases: readonly BadInput[] = [
     },
     run: (f) => f.sync(['--push']),
     exit: 1,
-    says: [/both\.md/, /empty now but was not at the last sync/, /kbsync sync --force/],
+    says: [/both\.md/, /empty now but was not at the last sync/, /kbsync resolve --mine both\.md/],
   },
   {
     group: 'files',

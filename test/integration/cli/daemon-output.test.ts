@@ -21,8 +21,8 @@ test('watch at a terminal, at info: one line per edit', async (t) => {
 
       const daemon = runInPty(['watch', '--config', f.configPath], { cwd: f.dir, env: { ...f.env, KBSYNC_LOG_LEVEL: 'info' } });
       try {
-        await until(() => daemon.output().includes('watching '), 'the daemon to start');
-        await sleep(500); // the start's sweep says nothing: both sides are in step
+        // At start, the folder's state: in step, so nothing more.
+        await until(() => daemon.output().includes('in step with "Team Docs"'), 'the daemon to start');
         const before = screen(daemon.output()).lines.length;
         await appendFile(join(f.root, 'a.md'), '\nAppended.\n');
         await until(() => daemon.output().includes('a.md: sent to the knowledge base'), 'the edit to be sent');
@@ -43,22 +43,34 @@ test('watch at a terminal, at info: one line per edit', async (t) => {
   );
 });
 
-test('watch: one outage (no token) is said once, whether a cycle or a file meets it; the repeats are at debug', async (t) => {
+test('watch without a token refuses to start (exit 2, the reason said): a service manager shows it failed instead of running and failing', async (t) => {
+  if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nOne.\n');
+    assert.equal((await f.sync()).code, 0);
+    const daemon = runInPty(['watch', '--config', f.configPath], { cwd: f.dir, env: { ...f.env, KBSYNC_TOKEN: '' } });
+    assert.equal(await daemon.done, 2, daemon.output());
+    assert.match(daemon.output(), /The access token is missing.*KBSYNC_TOKEN.*\[TOKEN_MISSING\]/s);
+    assert.equal(await f.exists('.kbsync/ledger.sqlite.lock'), false, 'it never took the folder');
+  });
+});
+
+test('watch: one outage (a rejected token) is said once, whether a cycle or a file meets it; the repeats are at debug', async (t) => {
   if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
   await withSyncFixture(
     async (f) => {
       await f.write('a.md', '# A\n\nOne.\n');
       assert.equal((await f.sync()).code, 0);
-      const daemon = runInPty(['watch', '--config', f.configPath], { cwd: f.dir, env: { ...f.env, KBSYNC_TOKEN: '', KBSYNC_LOG_LEVEL: 'debug' } });
+      const daemon = runInPty(['watch', '--config', f.configPath], { cwd: f.dir, env: { ...f.env, KBSYNC_TOKEN: 'at-not-a-token-at-all', KBSYNC_LOG_LEVEL: 'debug' } });
       try {
-        await until(() => /cycle failed: The access token is missing/.test(daemon.output()), 'the start to fail');
+        await until(() => /cycle failed: The service rejected the access token/.test(daemon.output()), 'the start to fail');
         await appendFile(join(f.root, 'a.md'), '\nAppended.\n');
-        await until(() => /a\.md: push failed: The access token is missing/.test(daemon.output()), 'the edit to meet the same failure');
+        await until(() => /a\.md: push failed: The service rejected the access token/.test(daemon.output()), 'the edit to meet the same failure');
       } finally {
         daemon.child.kill('SIGTERM');
         await daemon.done;
       }
-      const said = screen(daemon.output()).lines.filter((line) => /^\[[\d:]+\] (WARN|ERROR): .*access token is missing/.test(line));
+      const said = screen(daemon.output()).lines.filter((line) => /^\[[\d:]+\] (WARN|ERROR): .*rejected the access token/.test(line));
       assert.equal(said.length, 1, `said once at warn or error:\n${said.join('\n')}`);
     },
     { config: { watch: { debounceMs: 100, pollBudgetPerHour: 0 } } },

@@ -15,12 +15,15 @@ test('demo runs to completion without a terminal: both edits arrive, URLs printe
   assert.match(result.stdout, /workspace\s+http:\/\/127\.0\.0\.1:\d+\/i\/spaces\/\w+/);
   assert.match(result.stdout, /welcome\.md\s+http:\/\/127\.0\.0\.1:\d+\/i\/nodes\/\w+/);
   assert.match(result.stdout, /Not at a terminal/);
+  // The hint runs this very kbsync: `npx kbsync` elsewhere would fetch whatever package has that name.
+  assert.doesNotMatch(result.stdout, /npx kbsync/);
+  assert.match(result.stdout, /Next: `(kbsync|\S*node\S* \S*bin\/kbsync\.js) emulator`/);
 });
 
 test('every command has --help with Examples', async () => {
   const top = await runCli(['--help']);
   const names = [...top.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1] as string).filter((name) => name !== 'help');
-  for (const expected of ['init', 'sync', 'status', 'diff', 'search', 'clone', 'workspaces', 'doctor', 'demo', 'emulator']) assert.ok(names.includes(expected), `${expected} is listed`);
+  for (const expected of ['init', 'sync', 'status', 'diff', 'search', 'clone', 'workspaces', 'doctor', 'demo', 'emulator', 'state', 'resolve', 'watch']) assert.ok(names.includes(expected), `${expected} is listed`);
   const helps = await Promise.all(names.map((name) => runCli([name, '--help'])));
   helps.forEach((result, i) => {
     assert.equal(result.code, 0, `${names[i]} --help`);

@@ -60,7 +60,6 @@ const CASES: readonly Case[] = [
   },
   { name: 'the ledger is damaged', setup: (f) => writeFile(ledgerFile(f), 'not a database at all, but long enough to have a header '.repeat(4)), exit: 3, code: 'LEDGER_CORRUPT' },
   { name: 'another kbsync holds the ledger', setup: holdLock('node kbsync sync'), exit: 3, code: 'LEDGER_LOCKED' },
-  { name: 'the daemon holds the ledger', setup: holdLock('node kbsync watch'), exit: 3, code: 'DAEMON_RUNNING' },
   {
     name: 'most synced files deleted at once (a guard on the plan)',
     setup: async (f) => {
@@ -132,5 +131,22 @@ test('doctor in text: a missing optional scope is a "!" line naming what it disa
     assert.match(doctor.stdout, /^! scope Document\.WorkspaceDocument\.Write is missing: a file whose front matter has `members` does not sync/m);
     assert.match(doctor.stdout, /All checks passed\./);
     assert.doesNotMatch(doctor.stdout, /✗/);
+  });
+});
+
+test('the one place doctor and sync part: beside a running daemon, sync is refused (DAEMON_RUNNING, exit 3) while doctor says the daemon is healthy (exit 0)', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nSynced.\n');
+    assert.equal((await f.sync()).code, 0);
+    await holdLock('node kbsync watch')(f);
+    const sync = await f.cli(['sync', '--json']);
+    assert.equal(sync.code, 3);
+    assert.match(sync.stderr, /DAEMON_RUNNING/);
+    const doctor = await f.cli(['doctor', '--json']);
+    const checks = JSON.parse(doctor.stdout) as DoctorJson;
+    assert.equal(doctor.code, 0, JSON.stringify(checks.checks.filter((check) => check.status !== 'pass')));
+    const daemon = checks.checks.find((check) => check.name === 'daemon');
+    assert.equal(daemon?.status, 'pass');
+    assert.match(daemon?.message ?? '', new RegExp(`^kbsync watch runs for this folder \\(pid ${process.pid}, since [^)]+\\): it has not finished a cycle yet`));
   });
 });

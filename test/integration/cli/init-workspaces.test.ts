@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/index.js';
 import { runCli } from '../../helpers/cli.js';
 import { withEmulator, type RunningEmulator } from '../../helpers/emulator.js';
+import { ptyAvailable, runInPty } from '../../helpers/pty.js';
 
 async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'kbsync-init-'));
@@ -80,6 +81,16 @@ test('init without a terminal: several workspaces need --workspace (exit 2, the 
       assert.equal(noService.code, 2);
       assert.match(noService.stderr, /--base-url/);
     });
+  });
+});
+
+test('init at a terminal without a token fails at once, before asking a question', async (t) => {
+  if (!ptyAvailable()) return t.skip('util-linux `script` is not installed');
+  await withDir(async (dir) => {
+    const run = runInPty(['init', '--dir', dir], { cwd: dir, env: { KBSYNC_TOKEN: '', KBSYNC_SERVICE_BASE_URL: undefined, KBSYNC_SERVICE_OPERATOR_ID: undefined } });
+    assert.equal(await run.done, 2, run.output());
+    assert.match(run.output(), /KBSYNC_TOKEN.*\[TOKEN_MISSING\]/s);
+    assert.doesNotMatch(run.output(), /base URL|unionId/, 'no question was asked');
   });
 });
 

@@ -4,38 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolveReport } from '../../../src/cli/commands/resolve.js';
 import { runCli } from '../../helpers/cli.js';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-
-const BASE = '# Plan\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n';
-
-/** Both sides change the first two paragraphs differently; the file also changes the third alone. */
-async function clash(f: SyncFixture): Promise<string> {
-  await f.write('plan.md', BASE);
-  assert.equal((await f.sync()).code, 0);
-  f.em.admin.setClockOffset(120_000);
-  f.em.admin.editDocument(f.remoteDoc('Plan').dentryUuid, '# Plan\n\nFirst, theirs.\n\nSecond, theirs.\n\nThird paragraph.\n');
-  await f.write('plan.md', '# Plan\n\nFirst, mine.\n\nSecond, mine.\n\nThird paragraph, mine only.\n');
-  const run = await f.sync();
-  assert.equal(run.code, 1, 'a conflict is not synced yet');
-  const copy = run.report?.conflicts[0];
-  assert.ok(copy, JSON.stringify(run.report));
-  assert.equal(f.remoteDoc('Plan').markdown, '# Plan\n\nFirst, theirs.\n\nSecond, theirs.\n\nThird paragraph.\n', 'the knowledge base keeps the version already published');
-  // Held, for free, until settled.
-  f.em.admin.resetCalls();
-  const held = await f.sync();
-  assert.equal(held.code, 1);
-  assert.deepEqual(held.report?.planned, [{ path: 'plan.md', kind: 'held', reason: 'CONFLICT_OPEN' }]);
-  assert.equal(f.em.admin.calls().byEndpoint.readBlocks.calls, 0);
-  return copy;
-}
-
-async function publishes(f: SyncFixture, expected: string): Promise<void> {
-  const run = await f.sync();
-  assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
-  assert.equal(f.remoteDoc('Plan').markdown, expected);
-  assert.equal(await f.read('plan.md'), expected);
-  assert.deepEqual((await f.sync()).report?.planned, [], 'steady');
-}
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+import { clash, publishes } from '../../helpers/conflict.js';
 
 describe('kbsync resolve', () => {
   test('lists open conflicts with the clashing lines (and as JSON); --theirs takes the knowledge base\'s blocks and keeps your other edits', async () => {

@@ -62,6 +62,7 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     // The human form lists what is not clean.
     const human = await f.cli(['status']);
     assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`^\\S+notes ⇄ "Team Docs" \\(${f.em.seed.workspaceId}\\)\\n`), 'the workspace by name, learnt by the first sync');
     assert.match(human.stdout, /local-changed\s+b\.md\s+→ your edits will be pushed/);
     assert.match(human.stdout, /remote-changed\s+c\.md\s+→ edits from the knowledge base will be pulled into the file/);
     assert.match(human.stdout, /Conflict copies waiting/);
@@ -94,5 +95,18 @@ test('status before the first sync shows every file as new and works without a l
     const human = await f.cli(['status']);
     assert.match(human.stdout, /new-local\s+one\.md\s+→ new file: a document will be created/);
     assert.match(human.stdout, /new-remote\s+From the web\.md\s+→ new in the knowledge base: it will be pulled/);
+  });
+});
+
+test('status shows the notices a sync would give (a title the service cannot rename), as a sync says them', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('plan.md', '# Plan\n\nText.\n');
+    assert.equal((await f.sync()).code, 0);
+    await f.write('plan.md', '# Roadmap\n\nText.\n');
+    const report = await status(f);
+    assert.deepEqual(report.notices.map((notice) => [notice.path, notice.code]), [['plan.md', 'TITLE_KEPT']]);
+    const human = await f.cli(['status']);
+    assert.match(human.stdout, /^i plan\.md: its title is now "Roadmap", but the document keeps "Plan".*\[TITLE_KEPT\]$/m);
+    assert.deepEqual((await f.sync()).report?.notices, report.notices, 'the sync says the same');
   });
 });

@@ -79,3 +79,14 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
 export const isWatching = (line: LogLine): boolean => line.msg.startsWith('watching ');
 /** The first full cycle is done (its debug summary line). */
 export const firstSweepDone = (line: LogLine): boolean => line.msg.startsWith('sweep cycle done');
+
+/** Runs `fn` with a daemon that has finished its first full cycle; always stops it. */
+export async function withDaemon(f: SyncFixture, env: Record<string, string>, fn: (d: Daemon) => Promise<void>): Promise<void> {
+  const d = startDaemon(f, env);
+  try {
+    await d.waitForLog(firstSweepDone, 'the first full cycle');
+    await fn(d);
+  } finally {
+    await d.dispose();
+  }
+}

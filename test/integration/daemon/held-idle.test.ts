@@ -18,7 +18,7 @@ test('an idle daemon beside a held delete spends only its polling budget (no rea
       const d = startDaemon(f);
       try {
         await d.waitForLog(firstSweepDone, 'the first full cycle');
-        await d.waitForLog((line) => line.msg.startsWith('Colleague.md: left as is'), 'the hold to be said');
+        await d.waitForLog((line) => line.msg.startsWith('Colleague.md: held: '), 'the hold to be said');
         f.em.admin.resetCalls();
         const started = Date.now();
         await sleep(16_000);

@@ -46,7 +46,8 @@ describe('kbsync watch: the kept ledger rows follow every write', () => {
         assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['A']);
         assert.deepEqual(ledgerRows(f).map((row) => [row.path, row.treeNodeId]), [['renamed.md', f.remoteDoc('A').dentryUuid]]);
       },
-      { config: { watch: { pollBudgetPerHour: 0 } } },
+      // Deletes go at once here (the daemon's wait is tested in deletes.test.ts).
+      { config: { watch: { pollBudgetPerHour: 0, deleteDelayMinutes: 0 } } },
     );
   });
 });

@@ -25,7 +25,7 @@ test('the daemon runs notify.command once for a new conflict (event, path and me
         assert.equal(event, 'conflict');
         assert.equal(path, 'c.md');
         assert.match(message ?? '', /both sides changed line 3/);
-        assert.ok(d.logs.some((line) => line.level === 40 && line.msg.startsWith('c.md: conflicting edits')), 'and a warning in the log');
+        assert.ok(d.logs.some((line) => line.level === 40 && line.msg.startsWith('c.md: conflict: ')), 'and a warning in the log');
         // Settled while the daemon runs (it holds the ledger): resolve writes the file, and the daemon publishes it.
         const resolved = await f.cli(['resolve', '--mine', 'c.md']);
         assert.equal(resolved.code, 0, resolved.stderr);

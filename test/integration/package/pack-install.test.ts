@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { systemdAnalyzeAvailable, verifyUserUnit } from '../../helpers/systemd-verify.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -73,6 +74,25 @@ test('the npm pack tarball is small, holds what a user needs and nothing else, i
     const demo = spawnSync(kbsync, ['demo', '--no-open'], { cwd: elsewhere, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'], HOME: elsewhere } });
     assert.equal(demo.status, 0, demo.stderr + demo.stdout);
     assert.match(demo.stdout, /welcome\.md\s+http:\/\/127\.0\.0\.1:\d+\/i\/nodes\/\w+/);
+
+    // `kbsync service install` from this install: its unit runs node and this very copy of kbsync by their
+    // absolute paths, so it starts without the shell's PATH (a prefix install, nvm), and systemd accepts it.
+    const home = join(work, 'home');
+    const configFile = join(elsewhere, 'sync.config.json');
+    await mkdir(join(elsewhere, 'docs'));
+    await writeFile(configFile, JSON.stringify({ root: './docs', workspaceId: 'ws-1', service: { baseUrl: 'http://127.0.0.1:9', operatorId: 'u-1' } }));
+    const serviceEnv = { PATH: process.env['PATH'], HOME: home, XDG_CONFIG_HOME: join(home, 'config'), KBSYNC_TOKEN: 'at-a-token-for-the-service' };
+    const installed = spawnSync(kbsync, ['service', 'install', '--no-start', '--config', configFile], { cwd: elsewhere, encoding: 'utf8', env: serviceEnv });
+    assert.equal(installed.status, 0, installed.stderr);
+    const unitFile = /^Wrote (\S+\.service):/m.exec(installed.stdout)?.[1] ?? '';
+    const [node = '', entry = '', ...rest] = (/^ExecStart=(.*)$/m.exec(await readFile(unitFile, 'utf8'))?.[1] ?? '').split(' ');
+    assert.equal(entry, realpathSync(join(prefix, 'node_modules', 'kbsync', 'bin', 'kbsync.js')), 'the installed copy, by its absolute path');
+    assert.ok(isAbsolute(node), node);
+    assert.deepEqual(rest, ['watch', '--config', configFile]);
+    const bare = spawnSync(node, [entry, '--version'], { cwd: '/', encoding: 'utf8', env: {} });
+    assert.equal(bare.status, 0, `ExecStart's node and kbsync run with an empty environment: ${bare.stderr}`);
+    assert.equal(bare.stdout.trim(), version.stdout.trim());
+    if (systemdAnalyzeAvailable()) assert.deepEqual(Object.values(verifyUserUnit(unitFile)), [0, ''], 'systemd-analyze --user verify');
 
     // The systemd unit's Documentation= names the README as npm lays the package out.
     const unit = await readFile(join(repo, 'systemd', 'kbsync.service'), 'utf8');

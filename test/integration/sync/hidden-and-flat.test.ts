@@ -74,7 +74,7 @@ describe('never undo what the service hides', () => {
       f.em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('check the dashboard', 'check the dashboard and the logs'));
       const resolved = await f.cli(['resolve', '--theirs', 'runbook.md']);
       assert.equal(resolved.code, 0, resolved.stderr);
-      assert.match(resolved.stdout, /next sync takes the knowledge base's version/);
+      assert.match(resolved.stdout, /released \(--theirs\): the file is back to the text last synced .*the next `kbsync sync` takes the knowledge base's version/);
       const run = await f.sync();
       assert.equal(run.code, 0, run.stderr + JSON.stringify(run.report?.results));
       assert.match(await f.read('runbook.md'), /check the dashboard and the logs/);

@@ -52,9 +52,10 @@ describe('loadConfig', () => {
       links: true,
       site: { root: null, basePath: '/' },
       images: { upload: null, baseUrl: null, timeoutMs: 60000, maxBytes: 10485760, diagrams: { command: null, languages: ['mermaid'], format: 'svg' } },
-      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000 },
+      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000, deleteDelayMinutes: 5, checkoutDelayMinutes: 60 },
       notify: { command: null, timeoutMs: 10000 },
       state: { key: { env: 'KBSYNC_STATE_KEY' } },
+      merge: { tool: null },
       log: { level: 'info' },
     });
   });
@@ -173,11 +174,11 @@ describe('loadConfig', () => {
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
       'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
       'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT', 'KBSYNC_STATE_KEY_ENV', 'KBSYNC_STATE_KEY_FILE', 'KBSYNC_STATE_KEY_COMMAND',
-      'KBSYNC_STATE_KEY_VALUE',
+      'KBSYNC_STATE_KEY_VALUE', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_MERGE_TOOL',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 45);
+    assert.equal(names.length, 48);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
@@ -199,9 +200,11 @@ describe('loadConfig', () => {
   test('a mistyped KBSYNC_ variable is a warning, not silently ignored', async (t) => {
     const dir = await tempDir(t);
     await writeConfig(dir, minimal);
-    const { warnings } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_BASEURL: 'x', KBSYNC_WATCH_NOPE: '1', KBSYNC_TOKEN: 't', KBSYNC_CRASH_AT: 'x' } });
+    const { warnings } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_BASEURL: 'x', KBSYNC_WATCH_NOPE: '1', KBSYNC_TOKEN: 't', KBSYNC_CRASH_AT: 'x', KBSYNC_TOKNE: 't', KBSYNC_DEBUG: '1' } });
     assert.deepEqual(warnings, [
       'KBSYNC_SERVICE_BASEURL is not a kbsync option and is ignored (did you mean KBSYNC_SERVICE_BASE_URL?).',
+      // The variables that are not options are names to suggest too (not KBSYNC_ROOT, the nearest option).
+      'KBSYNC_TOKNE is not a kbsync option and is ignored (did you mean KBSYNC_TOKEN?).',
       'KBSYNC_WATCH_NOPE is not a kbsync option and is ignored.',
     ]);
   });

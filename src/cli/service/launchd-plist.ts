@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { ServiceSpec } from './spec.js';
+
+const xml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The comment every agent install writes carries: uninstall removes only files that hold it. */
+export const PLIST_MARK = 'Written by kbsync service install';
+
+/**
+ * The launchd agent for one folder (macOS): the same command as the systemd unit, started at login and
+ * restarted when it fails, at most once a minute (launchd has no "do not restart on exit 2"; a config error
+ * is logged every minute until fixed). Logs go to files beside the agent's state.
+ */
+export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
+  const args = [spec.node, spec.entry, 'watch', '--config', spec.configPath].map((arg) => `    <string>${xml(arg)}</string>`).join('\n');
+  const env = spec.tokenFile ? `  <key>EnvironmentVariables</key>\n  <dict>\n    <key>KBSYNC_SERVICE_TOKEN_FILE</key>\n    <string>${xml(spec.tokenFile)}</string>\n  </dict>\n` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<!-- ${PLIST_MARK} for ${xml(spec.root)}; kbsync service uninstall removes it. -->
+<plist version="1.0">
+<dict>
+  <key>Label</key>
+  <string>${xml(label)}</string>
+  <key>ProgramArguments</key>
+  <array>
+${args}
+  </array>
+  <key>WorkingDirectory</key>
+  <string>${xml(path.dirname(spec.configPath))}</string>
+${env}  <key>RunAtLoad</key>
+  <true/>
+  <key>KeepAlive</key>
+  <dict>
+    <key>SuccessfulExit</key>
+    <false/>
+  </dict>
+  <key>ThrottleInterval</key>
+  <integer>60</integer>
+  <key>StandardErrorPath</key>
+  <string>${xml(logFile)}</string>
+  <key>StandardOutPath</key>
+  <string>${xml(logFile)}</string>
+  <key>Umask</key>
+  <integer>63</integer>
+</dict>
+</plist>
+`;
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { InputError } from '../../errors.js';
+import { packageRoot } from '../../package-root.js';
+import { kbsyncEntry } from '../../shell/self-command.js';
+
+/** Which service manager runs the daemon here. */
+export type Platform = 'systemd' | 'launchd';
+
+/** Everything a unit (or agent) for one folder says: built once, written as systemd or launchd text. */
+export type ServiceSpec = {
+  /** `kbsync-notes-1a2b3c4d`: the folder's name, and a hash of its path so two folders never share one. */
+  readonly name: string;
+  readonly root: string;
+  readonly configPath: string;
+  /** node and kbsync's entry point, absolute: the service runs without the shell's PATH (nvm, a prefix install). */
+  readonly node: string;
+  readonly entry: string;
+  /** Where the daemon may write: the root, and the state folder when it lies outside it. */
+  readonly writable: readonly string[];
+  /** The token file the service reads (KBSYNC_SERVICE_TOKEN_FILE), when install wrote one. */
+  readonly tokenFile: string | undefined;
+  readonly readme: string;
+};
+
+/** Where install writes for this platform: the unit (or agent) and the token file. */
+export type ServicePaths = { readonly unit: string; readonly tokenFile: string };
+
+export function platformOf(platform: NodeJS.Platform = process.platform): Platform {
+  if (platform === 'linux') return 'systemd';
+  if (platform === 'darwin') return 'launchd';
+  throw new InputError('SERVICE_UNSUPPORTED', `kbsync service knows systemd (Linux) and launchd (macOS), not ${platform}.`, {
+    hint: 'Run `kbsync watch --config FILE` from your system\'s own service manager or login items.',
+  });
+}
+
+/** The service's name for a folder: readable, and unique per folder path. */
+export function serviceName(root: string): string {
+  const base = path.basename(root).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'root';
+  return `kbsync-${base}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
+}
+
+const home = (env: NodeJS.ProcessEnv): string => env['HOME'] ?? os.homedir();
+
+export function servicePaths(platform: Platform, name: string, env: NodeJS.ProcessEnv): ServicePaths {
+  if (platform === 'launchd') {
+    const support = path.join(home(env), 'Library', 'Application Support', 'kbsync');
+    return { unit: path.join(home(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`), tokenFile: path.join(support, `${name}.token`) };
+  }
+  const config = env['XDG_CONFIG_HOME'] || path.join(home(env), '.config');
+  return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`) };
+}
+
+/** The launchd label of an agent written by install (its file name without `.plist`). */
+export const labelOf = (paths: ServicePaths): string => path.basename(paths.unit, '.plist');
+
+const real = (file: string): string => {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+};
+
+export function serviceSpec(input: { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined }): ServiceSpec {
+  const inside = path.relative(input.root, input.stateDir);
+  const stateOutside = inside.startsWith('..') || path.isAbsolute(inside);
+  return {
+    name: serviceName(input.root),
+    root: input.root,
+    configPath: input.configPath,
+    node: real(process.execPath),
+    entry: real(kbsyncEntry()),
+    writable: stateOutside ? [input.root, input.stateDir] : [input.root],
+    tokenFile: input.tokenFile,
+    readme: path.join(packageRoot(), 'README.md'),
+  };
+}
