@@ -258,7 +258,8 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   const source = known ? await io.source(known.localHash) : undefined;
   if (!known || source === undefined) {
     const blocks = await io.readBlocks(action.remote.docKey);
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks, marks: { lossy: true, hiddenEdit: null } } };
+    // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } } };
   }
   // The listing proves the document unchanged since its source was synced: no read at all.
   const unchanged = known.remoteModifiedTime !== '' && !known.recheck && action.remote.modifiedTime === known.remoteModifiedTime;

@@ -206,7 +206,8 @@ const summary = (report: SyncReport | undefined): string => {
   if (!report) return '';
   const counts = Object.entries(report.counts).filter(([key]) => key !== 'unchanged').map(([key, n]) => `${key} ${n}`);
   const failures = report.results.flatMap((r) => (r.ok ? [] : [`${r.path}: ${r.code}`]));
-  return `${counts.length > 0 ? ` [${counts.join(', ')}]` : ''}${failures.length > 0 ? ` failed: ${failures.join('; ')}` : ''}`;
+  const held = report.results.flatMap((r) => (r.ok && r.result === 'held' ? [`${r.path}: ${r.reason ?? '?'}`] : []));
+  return `${counts.length > 0 ? ` [${counts.join(', ')}]` : ''}${held.length > 0 ? ` held: ${held.join('; ')}` : ''}${failures.length > 0 ? ` failed: ${failures.join('; ')}` : ''}`;
 };
 
 /** A run whose only unfinished work is deletions held because the document's creation id was lost (the window). */

@@ -157,6 +157,11 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       hidden,
     };
   }
+  // The document shows exactly what the file would publish: our own write of this very text whose record was
+  // lost (a run killed after the write, a CI job's state append lost). Nothing to send, and nothing to take in.
+  if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local))) {
+    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: true, hidden: false };
+  }
   if (!remoteChanged) {
     const hidden = unmoved && laterThan(listedTime, record.remoteModifiedTime ?? '');
     return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden, hidden };
@@ -165,7 +170,8 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
   const merged = mergeInto(local, true);
   // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
-  return { theirs: mergeInto(base, false).body, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, known: false, hidden: false };
+  // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first write).
+  return { theirs: mergeInto(base, false).body, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, known: remote.length === 0, hidden: false };
 }
 
 /** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */

@@ -27,6 +27,10 @@ export function decideIncoming(facts: {
     return { text: source, marks: { lossy: facts.lossy, hiddenEdit: hidden ? facts.listedTime : null } };
   }
   const split = splitText(source);
-  const merged = merge3({ base: split.body, remoteBase: predictedBlocks(split.body), remote, local: split.body });
-  return { text: joinText(split.head, merged.body), marks: { lossy: true, hiddenEdit: null } };
+  const predicted = predictedBlocks(split.body);
+  // The document shows exactly the source: the write that stands for it is that writer's (its record came first).
+  if (blocksHash(remote) === blocksHash(predicted)) return { text: source, marks: { lossy: facts.lossy, hiddenEdit: null } };
+  const merged = merge3({ base: split.body, remoteBase: predicted, remote, local: split.body });
+  // Taken from the plain reading: formatting the edit added is not in the file (an emptied document has none).
+  return { text: joinText(split.head, merged.body), marks: { lossy: remote.length > 0, hiddenEdit: null } };
 }

@@ -17,10 +17,12 @@ import {
 import { tempDir, writeTree } from './temp.js';
 
 describe('readTextFile', () => {
-  test('reads text, strips a BOM, remembers CRLF', async (t) => {
+  test('reads text, strips a BOM, keeps line endings exactly (CRLF is remembered only when every line has it)', async (t) => {
     const root = await tempDir(t);
     await fsp.writeFile(path.join(root, 'win.md'), '\uFEFF# Title\r\nline\r\n');
-    assert.deepEqual(await readTextFile(path.join(root, 'win.md')), { text: '# Title\nline\n', bom: true, eol: 'crlf' });
+    assert.deepEqual(await readTextFile(path.join(root, 'win.md')), { text: '# Title\r\nline\r\n', bom: true, eol: 'crlf' });
+    await fsp.writeFile(path.join(root, 'mixed.md'), '# Title\r\nline\n');
+    assert.deepEqual(await readTextFile(path.join(root, 'mixed.md')), { text: '# Title\r\nline\n', bom: false, eol: 'lf' });
   });
 
   test('refuses non-UTF-8, NUL bytes and oversized files with their codes and the path', async (t) => {
