@@ -80,6 +80,8 @@ export class RemoteStateStore {
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
   #docs: StateDoc[] | undefined;
+  /** State documents this run wrote: true while only this run did (an append's answer shows any other writer's). */
+  #written = new Map<string, boolean>();
   #listedAt = 0;
   #foreign: string[] = [];
   #loaded: LoadedState | undefined;
@@ -129,8 +131,27 @@ export class RemoteStateStore {
    * read, the state is too, so a run that only wants to know about other machines' versions need not read it.
    */
   async indexFingerprint(): Promise<string> {
-    const index = (await this.#listDocs()).filter((doc) => doc.family === 'state');
-    return JSON.stringify(index.map((doc) => [doc.docKey, doc.modifiedTime ?? '']));
+    return fingerprintOf(await this.#listDocs(), new Map());
+  }
+
+  /**
+   * The index fingerprint as the next listing will show it after this run's own writes, their times taken as
+   * `minute` (the service's minute as the run ends): a run need not read back what it wrote itself. Undefined
+   * when it cannot tell (the listing was dropped, or an append's answer showed another writer's tokens too):
+   * the next run then reads the state.
+   */
+  fingerprintAfterWrites(minute: string): string | undefined {
+    if (this.#docs === undefined || [...this.#written.values()].some((alone) => !alone)) return undefined;
+    return fingerprintOf(this.#docs, new Map([...this.#written.keys()].map((docKey) => [docKey, minute])));
+  }
+
+  /** Whether this run wrote to the state at all. */
+  get wrote(): boolean {
+    return this.#written.size > 0;
+  }
+
+  #wrote(docKey: string, alone: boolean): void {
+    this.#written.set(docKey, alone && this.#written.get(docKey) !== false);
   }
 
   /** What else the state folder holds (someone's own folder that happens to share its name): never synced, and said. */
@@ -154,7 +175,8 @@ export class RemoteStateStore {
    * token that is not whole, not verified (with a key) or not a valid record is left out and counted.
    */
   async load(): Promise<LoadedState> {
-    const listed = await this.#listDocs(true);
+    // A listing made a moment ago (the run's look at the index's times) is the one to read by.
+    const listed = await this.#listDocs(this.#docs === undefined || this.#now() - this.#listedAt > 2_000);
     if (!this.#key) refuseWithoutKey(listed);
     const junk = emptyJunk();
     const index = listed.filter((doc) => doc.family === 'state');
@@ -537,6 +559,7 @@ export class RemoteStateStore {
       }
     }
     const written = { ...doc, chars: text.length };
+    this.#wrote(doc.docKey, true);
     this.#remember(last ? await this.#refresh(written) : written);
   }
 
@@ -567,6 +590,7 @@ export class RemoteStateStore {
         whole = now.text;
       }
       // The answer holds the whole paragraph: its true length, other writers' appends included.
+      this.#wrote(doc.docKey, whole !== undefined && whole.length === doc.chars + text.length);
       this.#remember({ ...doc, chars: whole?.length ?? doc.chars + text.length });
       return;
     }
@@ -594,6 +618,10 @@ export class RemoteStateStore {
     this.#cache?.write([...cached, { ...doc, confirmedAt: this.#now() }]);
   }
 }
+
+/** The index documents as listed (titles' keys and times), `times` overriding some. */
+const fingerprintOf = (docs: readonly StateDoc[], times: ReadonlyMap<string, string>): string =>
+  JSON.stringify(docs.filter((doc) => doc.family === 'state').map((doc) => [doc.docKey, times.get(doc.docKey) ?? doc.modifiedTime ?? '']));
 
 /**
  * The order a run reads index documents in: titles kbsync writes now before the older plain form (which

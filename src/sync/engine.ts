@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { KbClient } from '../api/index.js';
 import { pruneBackups, type BackupRetention } from '../local/index.js';
 import { SafetyError } from '../errors.js';
@@ -7,6 +8,8 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
+import { minuteOf } from './act/record.js';
+import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
 import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
 import { forgetParses } from '../markdown/parse.js';
@@ -15,7 +18,7 @@ import { openStateStore } from './state-store.js';
 import { IdJournal } from './id-journal.js';
 import type { StateKeySource } from '../setup/state-key.js';
 import type { LocalProblem } from './observe/observe-local.js';
-import { assertSameWorkspace, observeAndPlan, stateSeenKey, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
 import type { LinkProblem, LinkSite } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
@@ -164,15 +167,20 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     });
     closeReleases(ledger, observation, results);
     endStaleHolds(ledger, observation);
-    if (!options.signal?.aborted && results.every((result) => result.ok)) {
-      for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
-      // Everything the state said was acted on: it need not be read again until it changes.
-      if (observation.stateSeen !== undefined && ledger.meta.get(stateSeenKey(rootId)) !== observation.stateSeen) ledger.meta.set(stateSeenKey(rootId), observation.stateSeen);
-    }
+    const allDone = !options.signal?.aborted && results.every((result) => result.ok);
+    if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     if (!options.signal?.aborted) {
       stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, removed: ctx.removed, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), migrating });
       // Only when it changes: any write to the meta drops the settled-tree fingerprint.
       if (stateProblems.length === 0 && ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0) ledger.meta.set(STATE_PUBLISHED_KEY, true);
+    }
+    if (allDone && observation.stateSeen !== undefined) {
+      // Everything the state said was acted on: it need not be read again until it changes, and this run's own
+      // appends are no change to read back (unless another writer's showed up beside them).
+      const now = ctx.serverNow();
+      const fingerprint = store.wrote ? store.fingerprintAfterWrites(minuteOf(now.getTime())) : observation.stateSeen;
+      const seen = fingerprint === undefined ? undefined : stateSeen(fingerprint, now);
+      if (seen !== undefined && !isDeepStrictEqual(ledger.meta.get(stateSeenKey(rootId)), seen)) ledger.meta.set(stateSeenKey(rootId), seen);
     }
     if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
       const pruned = await pruneBackups(options.stateDir, options.backups);

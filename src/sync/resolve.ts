@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diff3Merge } from 'node-diff3';
 import type { Ledger } from '../ledger/index.js';
-import { backupText, lstatOrNull, readTextFile, statFingerprint, writeFileAtomic, type TextFile } from '../local/index.js';
+import { backupText, hashText, lstatOrNull, readTextFile, statFingerprint, writeFileAtomic, type TextFile } from '../local/index.js';
 
 /** One region of a conflict: where the two versions agree, or a clash with the text of each side. */
 export type Region =
@@ -124,8 +124,13 @@ export async function settle(deps: { readonly ledger: Ledger; readonly root: str
   const before = await lstatOrNull(fileAbs);
   if (text !== conflict.mine) await writeFileAtomic(deps.root, conflict.path, text, { ...conflict.format, ...(before ? { expect: statFingerprint(before) } : {}) });
   await rm(copyAbs, { force: true });
-  // With the daemon holding the ledger, the copy's removal is the whole answer: its next cycle finds the
-  // conflict settled (no copy) and publishes the file, which records the end of the conflict.
+  // The person saw both versions and chose this text: it is published as settled, as `resolve --mine` would
+  // publish it (not held again because the knowledge base's side was read as plain text). Releases are the
+  // one table written beside a running daemon.
+  const record = deps.ledger.documents.summary(conflict.path);
+  deps.ledger.releases.put({ path: conflict.path, side: 'mine', localHash: hashText(text), remoteTime: record?.remoteModifiedTime ?? '', requestedAt: now.getTime() });
+  // With the daemon holding the ledger, the copy's removal and the release are the whole answer: its next
+  // cycle finds the conflict settled (no copy) and publishes the file, which records the end of the conflict.
   if (deps.readonly) return;
   deps.ledger.documents.update(conflict.path, { conflict: false, conflictPath: null, conflictBase: null, publishedOver: null, heldCode: null, heldLocalHash: null, heldRemoteTime: null });
 }

@@ -30,7 +30,8 @@ export function writtenTime(ctx: SyncContext): RemoteTime {
   return { modifiedTime: minuteOf(ctx.serverNow().getTime() + 1000), recheck: true };
 }
 
-const minuteOf = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 16)}Z`;
+/** The service's minute stamp (`2026-11-22T10:05Z`) of a moment. */
+export const minuteOf = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 16)}Z`;
 
 /** `2026-11-22T10:05Z` is over once the clock reads 10:06 or later. Unparseable times are never over. */
 export function minutePassed(modifiedTime: string, now: Date): boolean {

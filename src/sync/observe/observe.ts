@@ -12,6 +12,7 @@ import type { SentImage } from '../../images/types.js';
 import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
+import { stateSeenKey, stateUnchanged } from '../state-seen.js';
 import { renamedElsewhere, sharedRecords, usableState } from './shared-entries.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
@@ -134,8 +135,9 @@ export async function observeAndPlan(
     // document), and a two-way run takes it in.
     stateSeen = options.mode !== 'push' && listed.state ? await store.indexFingerprint() : undefined;
     const needed =
-      (stateSeen !== undefined && ledger?.meta.get(stateSeenKey(rootId)) !== stateSeen) ||
-      options.listRemote === 'always' ||
+      (stateSeen !== undefined && !stateUnchanged(ledger?.meta.get(stateSeenKey(rootId)), stateSeen, client.serverTime() ?? new Date())) ||
+      // A run that lists everything learns other machines' renames, but only a changed index can hold new ones.
+      (options.listRemote === 'always' && stateSeen === undefined) ||
       summaries.size === 0 ||
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
@@ -193,7 +195,7 @@ export async function observeAndPlan(
     settled,
     remote,
     shared,
-    ...(shared && stateSeen !== undefined ? { stateSeen } : {}),
+    ...(stateSeen !== undefined ? { stateSeen } : {}),
     ...(sharedByPath && sharedByPath.size > 0 ? { sharedUsed: true } : {}),
     plan: planned,
     releases,
@@ -288,7 +290,6 @@ function heldStateOf(summary: DocumentSummary): HeldState | null {
 const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}`;
 
 /** Ledger meta key: the state's index documents as last read under a root (see RemoteStateStore.indexFingerprint). */
-export const stateSeenKey = (rootId: TreeNodeId): string => `state.seen:${rootId}`;
 
 /**
  * The remote folder synced with the root: configured, or the workspace's root node (asked once; with
