@@ -157,7 +157,8 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // Another machine's write shows as a remote change, or (inside code, a link's address) as a later time
       // only: the shared state is read for its Markdown then (a state read with this run's listing is asked always).
       const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
-      const published = await io.published(record, moved);
+      // A version this machine took in from a plain reading may be one another writer published exactly.
+      const published = await io.published(record, moved || record.lossyBase);
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }

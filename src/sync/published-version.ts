@@ -20,7 +20,7 @@ export function publishedVersions(
     if (!store || !entries) return undefined;
     let entry;
     for (const candidate of entries.values()) if (candidate.k === record.docKey) entry = candidate;
-    if (!entry || entry.h === record.localHash) return undefined;
+    if (!entry) return undefined;
     const text = (await store.sources(new Set([entry.h])).catch(() => new Map<string, string>())).get(entry.h);
     return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0 };
   };

@@ -7,7 +7,7 @@ import { createTokenSource } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
-import { addServiceOptions, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
+import { addServiceOptions, DEFAULT_TOKEN_ENV, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
 import { setUpStateKey } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
@@ -50,8 +50,10 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
   return workspaces[await choose(`Which one [1-${workspaces.length}]? `, workspaces.length)] as Workspace;
 }
 
-async function run(given: Flags): Promise<void> {
-  const dir = path.resolve(given.dir ?? '.');
+async function run(options: Flags): Promise<void> {
+  const dir = path.resolve(options.dir ?? '.');
+  // A new configuration's token: the one named, else the default; never the source of the config it replaces.
+  const given: Flags = { ...options, tokenEnv: options.tokenEnv ?? DEFAULT_TOKEN_ENV };
   await refuseExistingConfig(dir, { force: Boolean(given.force) });
   // A missing token is said before any question: answering them would be wasted work.
   const source = await tokenSourceFor(given, { env: process.env, cwd: dir, configOptional: true });

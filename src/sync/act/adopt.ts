@@ -53,14 +53,15 @@ export async function adopt(
       return applyBody(ctx, ctx.ledger.documents.get(path) as DocumentRecord, listed, before, blocks, decision.body);
     }
     case 'conflict': {
-      // Recorded with the file's own hash and stat: the conflict stays put until the user edits the file.
+      // Recorded with the file's own hash and stat, and the document's version as the base: the file differs
+      // from it, so once the conflict is settled the file is published (as in every conflict).
       const fingerprint = await fingerprintOf(ctx, path);
       const conflictPath = await withIntent(
         ctx,
         { kind: 'adopt-conflict', subject: path, payload: { docKey: listed.docKey } },
         () => writeConflictCopy(ctx, path, decision.conflictCopy),
         // No shared history: resolve shows both versions against an empty base.
-        (copy) => recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: before.text, fingerprint, conflictPath: copy, conflictBase: '' }),
+        (copy) => recordAgreement(ctx, { ...agreed, fileText: before.text, baseText: decision.conflictCopy, fingerprint, conflictPath: copy, conflictBase: '' }),
       );
       return { path, result: 'conflict', conflictPath, detail: 'the file and its existing document differ and share no history' };
     }

@@ -63,7 +63,10 @@ export function plan(given: PlanInput): Plan {
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
     // --force decides afresh: it is how a user overrides the holds that a guard made.
     // So does a person's `kbsync resolve --mine` for this file.
-    if (!input.guards.force && release !== 'mine' && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
+    // Another kbsync writer's new version of the document is news a hold was decided without (it may say
+    // exactly what the document holds): decided afresh.
+    const news = input.republished?.has(record.path) === true;
+    if (!input.guards.force && release !== 'mine' && !news && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
       actions.push({ kind: 'held', record, held: record.held, ...(to !== undefined ? { to } : {}) });
       continue;
     }

@@ -47,7 +47,8 @@ describe('state, backups and secrets are private to the owner', () => {
         f.em.admin.editDocument(f.remoteDoc('A').dentryUuid, '# A\n\nOne, remote.\n\nTwo.\n');
         await f.write('a.md', '# A\n\nOne.\n\nTwo, local.\n');
         f.em.admin.deleteNode(f.remoteDoc('Gone').dentryUuid);
-        const run = await f.sync();
+        // --force: the merge overwrites the colleague's plain-read edit rather than waiting for a word (FLATTEN).
+        const run = await f.sync(['--force']);
         assert.equal(run.code, 0, run.stderr);
 
         const state = join(f.root, '.kbsync');
