@@ -118,6 +118,14 @@ export async function publishState(deps: {
   return { records: plan.records.length, sources: plan.sources.length, written };
 }
 
+/**
+ * The state's entry says what this row does, but for the creation id this machine did not take from it (an
+ * unauthenticated state's ids are not used here, so the row has none): nothing to publish, the id stays.
+ */
+function saysSameBut(held: StateEntry, row: DocumentSummary): boolean {
+  return row.nodeId === null && held.n !== null && hashOf(held) === hashOf({ ...stateRecordOf(row), n: held.n });
+}
+
 /** The clock each path's record was written with. */
 export function clocksOf(written: readonly Stamped[]): Map<string, number> {
   return new Map(written.flatMap(({ record, c }) => (record.t === 'doc' ? [[record.p, c] as const] : [])));
@@ -137,7 +145,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
     const held = state?.entries.get(row.path);
-    if (held !== undefined && hashOf(held) === hash) {
+    if (held !== undefined && (hashOf(held) === hash || saysSameBut(held, row))) {
       // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
       if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== hash) out.marks.push({ path: row.path, hash, clock: held.c, source: row.localHash });
       continue;

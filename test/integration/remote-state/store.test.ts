@@ -165,4 +165,39 @@ describe('the shared state store against the service', () => {
       assert.ok(loaded.junk.unreadDocs >= 290, 'the rest are counted, to be said');
     });
   });
+
+  test('sources: a text another writer kept is not kept again, and churn is compacted to the live texts', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      const text = (p: string, v: number): string => `# ${p}\n\n${'Words that do not compress much. '.repeat(4)}${sha(`${p}${v}`)}\n`;
+      const publish = async (w: Writer, p: string, v: number) => {
+        const source = text(p, v);
+        const known = await w.store.load().then(() => w.store.hasSource(sha(source)));
+        await w.store.publish([{ ...doc(p, ''), h: sha(source) }], known ? [] : [{ hash: sha(source), text: source }]);
+      };
+      await publish(a, 'a.md', 0);
+      // Another machine records the same merged text: it finds it kept, and keeps nothing.
+      const b = writer(em);
+      em.admin.resetCalls();
+      await publish(b, 'a.md', 0);
+      const sourcesDocs = () => stateNodes(em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-sources-'));
+      const keptChars = () => sourcesDocs().reduce((sum, d) => sum + dataText(d).length, 0);
+      const once = keptChars();
+      // Churn: three files rewritten over and over; the sources documents pile up with dead texts.
+      for (let v = 1; v <= 12; v += 1) for (const p of ['a.md', 'b.md', 'c.md']) await publish(a, p, v);
+      const before = keptChars();
+      assert.ok(sourcesDocs().length >= 3 && before > 10 * once, `${sourcesDocs().length} sources documents, ${before} characters`);
+      const upkeep = { store: a.store, logger: silentLogger, now: () => a.now, deletableId: (docKey: string, state: { journals: ReadonlyMap<string, string> }) => state.journals.get(docKey) };
+      await maintainState(upkeep, await a.store.load(), []);
+      // The grace period over, by every writer's clock (B's started later than A's).
+      a.now = Date.now() + GRACE_MS + 60_000;
+      await maintainState(upkeep, await a.store.load(), []);
+      const after = keptChars();
+      assert.ok(after <= 3 * once * 2, `the sources shrank to the live texts: ${before} → ${after} characters (one text: ${once})`);
+      const reader = writer(em);
+      const live = await reader.store.load();
+      const texts = await reader.store.sources(new Set([...live.state.entries.values()].map((entry) => entry.h)));
+      assert.deepEqual([...texts.values()].sort(), ['a.md', 'b.md', 'c.md'].map((p) => text(p, 12)).sort(), 'every live text is still kept');
+    });
+  });
 });

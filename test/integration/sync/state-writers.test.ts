@@ -115,4 +115,32 @@ describe('several writers of the shared state', () => {
       assert.equal(writes((await a.sync()).stdout), 0);
     });
   });
+
+  test('a CI job without a ledger retitles (--retitle), renames and moves: each document follows its file, none twice, a later job has nothing to do', async () => {
+    await withSyncFixture(async (f) => {
+      const ci = async (args: string[] = []) => {
+        await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+        const run = await f.sync(['--push', ...args]);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        return run;
+      };
+      await f.write('alpha.md', '---\ntitle: Alpha\n---\nAlpha text.\n');
+      await f.write('beta.md', '# Beta\n\nBeta text.\n');
+      await f.write('gamma.md', '# Gamma\n\nGamma text.\n');
+      await ci();
+      const before = new Map(f.remoteDocs().map((d) => [d.title, d.dentryUuid]));
+      await f.write('alpha.md', '---\ntitle: Alpha, renamed\n---\nAlpha text.\n');
+      await rename(join(f.root, 'beta.md'), join(f.root, 'beta-2.md'));
+      await mkdir(join(f.root, 'archive'));
+      await rename(join(f.root, 'gamma.md'), join(f.root, 'archive/gamma.md'));
+      const run = await ci(['--retitle']);
+      assert.deepEqual(run.report?.planned.map((p) => `${p.kind} ${p.path}`).sort(), ['move alpha.md', 'move archive/gamma.md', 'rename beta-2.md']);
+      assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), ['Alpha, renamed', 'Beta', 'Gamma']);
+      assert.equal(f.remoteDocs().find((d) => d.title === 'Beta')?.dentryUuid, before.get('Beta'), 'a rename keeps the document');
+      assert.notEqual(f.remoteDocs().find((d) => d.title === 'Gamma')?.dentryUuid, before.get('Gamma'), 'a move makes a new one in the new folder (the service cannot move), the old one deleted');
+      assert.deepEqual(idProblems(f), []);
+      assert.deepEqual([...foldedState(f).entries.keys()].sort(), ['alpha.md', 'archive/gamma.md', 'beta-2.md']);
+      assert.deepEqual((await ci()).report?.planned, [], 'the next job has nothing to do');
+    });
+  });
 });

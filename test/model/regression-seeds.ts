@@ -1,0 +1,7 @@
+/**
+ * Seeds of the model test that once broke a promise, with what they found: `npm test` runs each past the
+ * step it broke at. Add one whenever `npm run torture` finds a failure and the fix lands.
+ */
+export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string }[] = [
+  { seed: 2, steps: 20, found: 'a keyless team: every machine republished the records it could not take creation ids from' },
+];
