@@ -20,6 +20,8 @@ type Scenario = {
   /** The crash points this scenario passes; each must really kill the run (else the engine changed and the matrix must follow). */
   readonly reaches: readonly string[];
   readonly fixture?: FixtureOptions;
+  /** Flags of the crashed run and its rerun. */
+  readonly syncArgs?: readonly string[];
   readonly setup: (f: SyncFixture) => Promise<void>;
   /** Applies this cell's change (round `r` keeps markers unique) and says where each edit must end up. */
   readonly change: (f: SyncFixture, r: number) => Promise<Expectation>;
@@ -100,6 +102,9 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'merge',
     reaches: ['after-intent', 'mid-pull', 'after-local-write', 'after-overwrite', 'before-ledger-commit'],
+    // The colleague's edit is read as plain text: without --force the overwrite waits for a word (FLATTEN)
+    // and the merge's write, whose crash points this scenario is for, never happens.
+    syncArgs: ['--force'],
     async setup(f) {
       for (const n of [1, 2]) await f.write(`m${n}.md`, `# M${n}\n\nAlpha of m${n}.\n\nBeta of m${n}.\n\nGamma of m${n}.\n`);
       await syncOk(f);
@@ -155,10 +160,10 @@ type Cell = { readonly point: string; readonly scenario: string; readonly outcom
 
 async function runCell(f: SyncFixture, scenario: Scenario, point: string, round: number): Promise<Cell> {
   const expected = await scenario.change(f, round);
-  const crashed = await f.sync([], { KBSYNC_CRASH_AT: point });
+  const crashed = await f.sync([...(scenario.syncArgs ?? [])], { KBSYNC_CRASH_AT: point });
   const problems: string[] = [];
   if (crashed.signal !== 'SIGKILL') problems.push(`the run did not reach ${point} (exit ${String(crashed.code)}); update the scenario's reach list`);
-  const rerun = await f.sync();
+  const rerun = await f.sync([...(scenario.syncArgs ?? [])]);
   const conflicts = expected.conflicts ?? 0;
   const open = [...(await localFiles(f.root)).keys()].filter((path) => isConflictCopy(path)).length;
   if (open !== conflicts) problems.push(`rerun left ${open} conflicts open, expected ${conflicts}`);
