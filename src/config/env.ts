@@ -17,8 +17,11 @@ export type EnvOverrides = {
 /** Every option and its variable: service.baseUrl ↔ KBSYNC_SERVICE_BASE_URL, service.token.file ↔ KBSYNC_SERVICE_TOKEN_FILE... */
 export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leavesOf(ConfigSchema).map((leaf) => ({ ...leaf, env: envNameOf(leaf.path) }));
 
-/** Variables that are kbsync's but not options (the token itself, the state key itself, the config path, stack traces). */
-const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG']);
+/**
+ * Variables that are kbsync's but not options: the token itself, the state key itself, the config path,
+ * stack traces, and the test harness's knobs (a crash point, small state documents, a short grace period).
+ */
+const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG', 'KBSYNC_CRASH_AT', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS']);
 const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_', 'KBSYNC_MERGE_'];
 
 export function envOverrides(env: Env): EnvOverrides {

@@ -231,12 +231,14 @@ async function quiesce(
 ): Promise<string[]> {
   const problems: string[] = [];
   const settle = async (name: string, run: () => Promise<CliResult & { report?: SyncReport }>): Promise<SyncReport | undefined> => {
+    let last = '';
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const result = await run();
       say(`#${step} quiesce: ${name} → exit ${String(result.code)}${summary(result.report)}`);
       if (result.code === 0 || (result.code === 1 && onlyHeldForLostIds(result.report))) return result.report;
+      last = result.stderr.split('\n').filter((line) => line.trim() !== '').slice(-3).join(' ');
     }
-    problems.push(`${name} did not succeed in three fault-free runs`);
+    problems.push(`${name} did not succeed in three fault-free runs: ${last}`);
     return undefined;
   };
   await settle('CI job', w.ci);
