@@ -36,7 +36,7 @@ export async function maintainState(deps: CompactionDeps, loaded: LoadedState, w
   if (await finishRetirements(deps, loaded, state, retiring)) return;
   // One compaction at a time: a new one waits until the last one's grace period is over.
   if (retiring.some((doc) => (state.retired.get(doc.docKey) ?? 0) + GRACE_MS >= deps.now())) return;
-  await startCompaction(deps, loaded, state);
+  await startCompaction(deps, loaded, state, written);
 }
 
 /** Deletes the retired documents whose grace period is over (after copying on what only they hold); true when any was. */
@@ -78,7 +78,7 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
   return true;
 }
 
-async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState): Promise<void> {
+async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[]): Promise<void> {
   const index = loaded.docs.filter((doc) => doc.family === 'state');
   const sources = loaded.docs.filter((doc) => doc.family === 'sources');
   const liveHashes = new Set([...state.entries.values()].map((entry) => entry.h).filter((hash) => hash !== ''));
@@ -92,7 +92,9 @@ async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state:
     (s) => s.record.t !== 'retire' && !(compactSources && s.record.t === 'src') && !(s.record.t === 'journal' && !listed.has(s.record.k)) && !oldTombstone(s, deps.now()),
   );
   const copies = deps.store.encodeCopies(live);
-  const compactIndex = index.length >= 3 && copies.join(' ').length * 2 < loaded.chars;
+  // What the index holds now: what was read, and what this run appended since.
+  const held = loaded.chars + deps.store.encodeCopies(written).join(' ').length;
+  const compactIndex = index.length >= 3 && copies.join(' ').length * 2 < held;
   if (!compactIndex && !compactSources) return;
   // The sources first: the index then names where each one now is.
   const places = compactSources ? await deps.store.placeSources([...(await deps.store.sources(liveHashes))].map(([hash, text]) => ({ hash, text })), { fresh: true }) : [];

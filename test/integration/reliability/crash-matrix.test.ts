@@ -136,6 +136,10 @@ const SCENARIOS: readonly Scenario[] = [
     async setup(f) {
       for (let n = 0; n < 30; n += 1) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}.\n`);
       await syncOk(f);
+      // One round of edits: with the cell's, the superseded records outweigh the live ones (a compaction is
+      // started when they do), whatever else the records say (a re-checked time, a minute boundary).
+      for (let n = 0; n < 30; n += 1) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}, edited once.\n`);
+      await syncOk(f);
     },
     async change(f, r) {
       const markers = Array.from({ length: 30 }, (_, n) => `compacted${r}n${n}marker`);
