@@ -39,7 +39,8 @@ void test('quotes with missing text, unknown kinds keep their kind, index defaul
 
 void test('any block-shaped input parses to a valid Block without throwing', () => {
   fc.assert(
-    fc.property(fc.string(), fc.jsonValue(), fc.jsonValue(), (blockType, inner, list) => {
+    // A kind named like one of the block's own fields (`id`, `index`) would overwrite that field in this test's input.
+    fc.property(fc.string().filter((kind) => !['id', 'index', 'blockType', 'list'].includes(kind)), fc.jsonValue(), fc.jsonValue(), (blockType, inner, list) => {
       const block = parseBlock(raw({ blockType, [blockType]: inner, list }), 0);
       assert.equal(block.id, 'b');
       if ('text' in block) assert.equal(typeof block.text, 'string');
