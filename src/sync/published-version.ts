@@ -20,7 +20,9 @@ export function publishedVersions(
     if (!store || !entries) return undefined;
     let entry;
     for (const candidate of entries.values()) if (candidate.k === record.docKey) entry = candidate;
-    if (!entry) return undefined;
+    // This machine's own lossy record tells nothing new; any other (a newer version, or this very text as its
+    // writer published it exactly) is worth its source.
+    if (!entry || (entry.h === record.localHash && entry.l === 1)) return undefined;
     const text = (await store.sources(new Set([entry.h])).catch(() => new Map<string, string>())).get(entry.h);
     return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0 };
   };

@@ -91,6 +91,14 @@ function spacesIn(ctx: Ctx, node: Nodes): number[] {
   return out;
 }
 
+/** A space between two words of a paragraph, drawn at random (undefined: none). */
+function spaceInParagraph(ctx: Ctx): number | undefined {
+  const leaves = textLeaves(ctx, new Set(['paragraph']));
+  if (leaves.length === 0) return undefined;
+  const spaces = spacesIn(ctx, ctx.rng.pick(leaves).node);
+  return spaces.length === 0 ? undefined : ctx.rng.pick(spaces);
+}
+
 /** The top-level block holding an offset. */
 const blockAt = (ctx: Ctx, offset: number): RootContent | undefined => ctx.tree.children.find((node) => start(node) <= offset && offset < end(node));
 
@@ -240,12 +248,8 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
   escape: {
     weight: { user: 1, colleague: 1 },
     run(ctx) {
-      const leaves = textLeaves(ctx, new Set(['paragraph']));
-      if (leaves.length === 0) return undefined;
-      const { node } = ctx.rng.pick(leaves);
-      const spaces = spacesIn(ctx, node);
-      if (spaces.length === 0) return undefined;
-      const at = ctx.rng.pick(spaces);
+      const at = spaceInParagraph(ctx);
+      if (at === undefined) return undefined;
       const token = ctx.token();
       const text = `\\[${token}\\]`;
       const after = splice(ctx, at, at, ` ${text}`);
@@ -273,12 +277,8 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
   autolink: {
     weight: { user: 0.7, colleague: 0.3 },
     run(ctx) {
-      const leaves = textLeaves(ctx, new Set(['paragraph']));
-      if (leaves.length === 0) return undefined;
-      const { node } = ctx.rng.pick(leaves);
-      const spaces = spacesIn(ctx, node);
-      if (spaces.length === 0) return undefined;
-      const at = ctx.rng.pick(spaces);
+      const at = spaceInParagraph(ctx);
+      if (at === undefined) return undefined;
       const token = ctx.token();
       const text = `<https://example.com/${token}>`;
       return { text: splice(ctx, at, at, ` ${text}`), what: `autolink ${text}`, snippets: [{ token, text, kind: 'autolink' }] };
