@@ -154,11 +154,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
-      // Another machine's write shows as a remote change, or (inside code, a link's address) as a later time
-      // only: the shared state is read for its Markdown then (a state read with this run's listing is asked always).
-      const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
-      // A version this machine took in from a plain reading may be one another writer published exactly.
-      const published = await io.published(record, moved || record.lossyBase);
+      const published = await publishedSince(io, record, remote, seen);
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
@@ -188,8 +184,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await readOrGone(io, record.docKey);
       // A move makes the document anew: an edit reads cannot show must be seen first.
       const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
+      // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
+      const published = remote === 'gone' ? undefined : await publishedSince(io, record, remote, seen);
       const decision = decideMove({
-        body: bodyFacts(io, record, action.to, before, [], seen),
+        body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}) },
         record,
         samePlace: action.samePlace,
         remote,
@@ -215,6 +213,17 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
 }
 
 type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
+
+/**
+ * What another kbsync writer published of the document since this record, for the merge to work from.
+ * Another machine's write shows as a remote change, or (inside code, a link's address) as a later time only:
+ * the shared state is read for its Markdown then (a state read with this run's listing is asked always).
+ * A version this machine took in from a plain reading may be one another writer published exactly.
+ */
+async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
+  const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+  return io.published(record, moved || record.lossyBase);
+}
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen): BodyFacts {
   const listed = seen ?? io.listed(record.docKey);
