@@ -105,6 +105,9 @@ export type BodyDecision = {
   readonly lossy: boolean;
 };
 
+/** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
+export const AGREED_SLACK_MS = 2_000;
+
 /** Minute stamps (`2026-11-22T10:05Z`) order as strings; '' is unknown and later than nothing. */
 export const laterThan = (listed: string | undefined, bound: string): boolean => listed !== undefined && bound !== '' && listed > bound;
 
@@ -135,8 +138,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
   const priorBase = record.publishedOver ?? undefined;
-  // Only a version agreed on after ours can replace it (a record published late may be an older one).
-  const newer = published !== undefined && (!record.agreedAt || published.agreedAt > record.agreedAt);
+  // The state's entry is the document's latest record by stamp; only one agreed on clearly before ours (a
+  // record published late) is an older version. Each machine knows the service's clock from a Date header
+  // (±1 s), so agreements closer than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide.
+  const newer = published !== undefined && (!record.agreedAt || published.agreedAt > record.agreedAt - AGREED_SLACK_MS);
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && published.remoteBlocksHash === blocksHash(remote);
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
@@ -275,9 +280,11 @@ export function decideBody(facts: BodyFacts): BodyDecision {
 
 function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localChanged' | 'send' | 'nextFile'>): BodyDecisionKind {
   if (d.conflictCopy) return 'conflict';
-  if (d.remoteChanged && (d.localChanged || d.send)) return 'merge';
+  // Another writer's version can differ where reads show nothing (a link's address): the file takes it all the same.
+  const incoming = d.remoteChanged || d.nextFile !== undefined;
+  if (incoming && (d.localChanged || d.send)) return 'merge';
   if (d.send) return 'push';
-  if (d.remoteChanged) return 'pull';
+  if (incoming) return 'pull';
   return 'none';
 }
 
