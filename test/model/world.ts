@@ -34,7 +34,8 @@ async function settingsFor(em: RunningEmulator, name: string): Promise<Settings>
     root: './notes',
     workspaceId: em.seed.workspaceId,
     // One request at a time: the service then answers in one order, so a seed replays the same run.
-    service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, concurrency: 1 },
+    // The service here has no rate limit, and pacing to the real one's would only make the model slow.
+    service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, concurrency: 1, rateLimit: 1000 },
     // The model deletes freely: the guards are tested elsewhere, and a refusal would only stall it.
     guards: { maxDeleteRatio: 1, maxDeletes: 1000 },
   };
