@@ -2,7 +2,7 @@ import type { SyncReport } from '../../sync/report.js';
 import type { DecisionKind } from '../../sync/assess.js';
 
 /** What a run did (or, dry, would do) to one file's document, in the words of a publishing report. */
-export type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' | 'unchanged' | 'other';
+export type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' | 'recorded' | 'unchanged' | 'other';
 
 export type OutcomeRow = { readonly path: string; readonly outcome: Outcome; readonly detail: string };
 
@@ -28,6 +28,7 @@ export function outcomeRows(report: SyncReport): OutcomeRow[] {
     if (result.result === 'held') return [{ path: result.path, outcome: 'held', detail }];
     if (result.action === 'delete-remote') return [{ path: result.path, outcome: 'deleted', detail }];
     if (result.result === 'unchanged') return detail ? [{ path: result.path, outcome: 'unchanged', detail }] : [];
+    if (result.result === 'recorded') return [{ path: result.path, outcome: 'recorded', detail }];
     if (result.result === 'pulled') return [{ path: result.path, outcome: 'pulled', detail }];
     return [{ path: result.path, outcome: CREATES.has(result.action) ? 'created' : 'updated', detail: result.result === 'pushed' ? detail : `${result.result}${detail ? `: ${detail}` : ''}` }];
   });

@@ -19,7 +19,8 @@ import { recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record
 
 export type DocOutcome = {
   readonly path: string;
-  readonly result: 'unchanged' | 'pushed' | 'pulled' | 'merged' | 'conflict' | 'held';
+  /** `recorded`: the file changed only where the document holds nothing (front matter, line endings): kept in the shared state. */
+  readonly result: 'unchanged' | 'recorded' | 'pushed' | 'pulled' | 'merged' | 'conflict' | 'held';
   readonly detail?: string;
   readonly conflictPath?: string;
   /** A hold that already stood before this run: not news, so the daemon does not say it again. */
@@ -94,8 +95,12 @@ export async function applyBody(
       : undefined;
   const hidden = body.hiddenEditSeen && body.hiddenEdit !== null ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}` : undefined;
   const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, hidden].filter(Boolean).join('; ');
+  // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
+  if (body.kind === 'none' && body.localChanged) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };
   return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(detail ? { detail } : {}) };
 }
+
+const RECORDED = 'changed only where the knowledge base holds nothing (front matter, line endings): kept in the shared state, so other machines get it';
 
 /** Which blocks clash, and why, so the person knows where to look before running kbsync resolve. */
 function conflictDetail(path: string, body: BodyDecision, copy: string): string {

@@ -68,6 +68,24 @@ describe('kbsync sync end to end against the emulator', () => {
     });
   });
 
+  test('an edit of the front matter or the line endings alone is said as recorded (kept in the shared state), never as unchanged; the document is not written', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '---\ntags: [x]\n---\n# A\n\nText.\n');
+      assert.equal((await f.sync()).code, 0);
+      for (const text of ['---\ntags: [x, y]\n---\n# A\n\nText.\n', '---\r\ntags: [x, y]\r\n---\r\n# A\r\n\r\nText.\r\n']) {
+        await f.write('a.md', text);
+        const run = await f.sync();
+        assert.equal(run.code, 0, run.stderr);
+        const result = run.report?.results.find((r) => r.path === 'a.md');
+        assert.ok(result?.ok && result.result === 'recorded', JSON.stringify(result));
+        assert.match(result.detail ?? '', /front matter, line endings/);
+        assert.equal(run.report?.callsByEndpoint['overwriteContent'], undefined, 'the document holds neither');
+      }
+      const human = await f.cli(['sync']);
+      assert.match(human.stdout, /unchanged/, 'bytes that did not change are unchanged');
+    });
+  });
+
   test('both sides edit different paragraphs: a clean merge into the file; the overwrite waits for the user (FLATTEN), then --force publishes both', async () => {
     await withSyncFixture(async (f) => {
       await f.write('m.md', '# M\n\nOne.\n\nTwo.\n\nThree.\n');
