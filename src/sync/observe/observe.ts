@@ -149,7 +149,7 @@ export async function observeAndPlan(
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
   const usable = shared ? usableState(shared, options) : undefined;
-  const renamed = shared && usable && store ? renamedElsewhere(shared, usable, summaries, store.clock.writer) : undefined;
+  const renamed = shared && usable && store ? renamedElsewhere(usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
   if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
 

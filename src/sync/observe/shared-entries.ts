@@ -73,12 +73,12 @@ export function sharedRecords(
 /**
  * The files another writer renamed since this machine last published them: the state holds a later record
  * of the same document, by another writer, at a path this ledger does not use. "Later" is against this
- * machine's own publish of the file (or, never published, when it synced it). Only an authenticated state
- * renames files: without the key a keyless team keeps its own paths.
+ * machine's own publish of the file (or, never published, when it synced it). A keyless team follows them
+ * too: a forged record can rename an unchanged file within the synced set, which moving its document in the
+ * web editor can as well, and machines that keep their own paths would never agree (README "Remote state").
  */
-export function renamedElsewhere(loaded: LoadedState, state: SharedState, summaries: ReadonlyMap<string, DocumentSummary>, self: string): Map<string, string> {
+export function renamedElsewhere(state: SharedState, summaries: ReadonlyMap<string, DocumentSummary>, self: string): Map<string, string> {
   const out = new Map<string, string>();
-  if (!loaded.authenticated) return out;
   const byDoc = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
   for (const summary of summaries.values()) {
     const entry = byDoc.get(summary.docKey);
