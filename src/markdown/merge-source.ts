@@ -40,7 +40,9 @@ function eolOf(text: string): string {
 
 export function mergeSources(input: { readonly base: string; readonly local: string; readonly theirs: string; readonly priorBase?: string }): SourceMerge {
   const { base, local, theirs } = input;
-  if (local === base || local === theirs) return whole(theirs, theirs === local ? 'local' : 'theirs');
+  if (local === theirs) return whole(theirs, 'local');
+  // Nothing changed here: theirs is taken, unless it puts back what our last write changed (a lost update).
+  if (local === base && input.priorBase === undefined) return whole(theirs, 'theirs');
   if (theirs === base) return whole(local, 'local');
   const B = segmentBody(base);
   const L = segmentBody(local);

@@ -1,0 +1,31 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mergeSources } from '../../../src/markdown/merge-source.js';
+
+/**
+ * The source merge against another kbsync writer's Markdown. Found by the two-writers test once another
+ * writer's version agreed within the clock's slack of ours counted as the later one: two machines saving one
+ * file at once, the later overwrite put back what the earlier had published, and with nothing changed here
+ * since, that version was taken whole: the earlier machine's words were gone, with no conflict.
+ */
+const PRIOR = '# Shared\n\nFirst of shared.\n\nLast of shared.\n';
+const OURS = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared.\n';
+const THEIRS = '# Shared\n\nFirst of shared.\n\nLast of shared, edited there.\n';
+
+describe('mergeSources', () => {
+  test('nothing changed here, theirs puts back a block our last write changed: a conflict (a lost update), not a pull', () => {
+    const merged = mergeSources({ base: OURS, local: OURS, theirs: THEIRS, priorBase: PRIOR });
+    assert.equal(merged.conflicts.length, 1);
+    assert.equal(merged.conflicts[0]?.reverted, true);
+    assert.match(merged.body, /edited here/, 'our words stay in the file');
+    assert.match(merged.body, /edited there/, 'their edit of another block comes in');
+    assert.match(merged.conflictCopyBody ?? '', /First of shared\.\n/, "the copy holds theirs as they wrote it");
+  });
+
+  test('nothing changed here and theirs keeps what we wrote: theirs, taken whole', () => {
+    const both = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared, edited there.\n';
+    const merged = mergeSources({ base: OURS, local: OURS, theirs: both, priorBase: PRIOR });
+    assert.deepEqual(merged.conflicts, []);
+    assert.equal(merged.body, both);
+  });
+});
