@@ -154,6 +154,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
   }
   switch (detail.tag) {
     case 'plain':
+      if (action.kind === 'move-local') return moveLocalAndCheck(carrier, action);
       return performPlain(ctx, action, assessment);
     case 'create':
       return create(carrier, path, detail);
@@ -186,14 +187,26 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
   throw new Error(`no way to carry out ${assessment.kind} for ${path} (${detail.tag})`);
 }
 
+/**
+ * A file moved after its document (moved in the web editor, or renamed by another machine): when the
+ * document's time moved too, it is read at the new path in the same run, so an edit made with the move
+ * reaches the file now and is said, not a run later.
+ */
+async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kind: 'move-local' }>): Promise<DocOutcome> {
+  const moved = await moveLocal(carrier.ctx, action.record, action.to, action.remote, action.renamedElsewhere === true);
+  if (action.remote.modifiedTime === action.record.remoteModifiedTime && !action.record.recheck) return moved;
+  const checked = await assess(carrier.io, { kind: 'check', record: { ...action.record, path: action.to }, remote: action.remote });
+  const body = await perform(carrier, checked);
+  if ('after' in body) return moved;
+  return body.result === 'unchanged' && !body.detail ? moved : { ...body, path: action.to, detail: [moved.detail, body.detail ?? body.result].filter(Boolean).join('; ') };
+}
+
 async function performPlain(ctx: SyncContext, action: Action, assessment: Assessment): Promise<DocOutcome> {
   switch (action.kind) {
     case 'forget':
       return forget(ctx, action.record, 'deleted on both sides');
     case 'new-local-folder':
       return newLocalFolder(ctx, action.folder);
-    case 'move-local':
-      return moveLocal(ctx, action.record, action.to, action.remote, action.renamedElsewhere === true);
     default:
       throw new Error(`no way to carry out ${assessment.kind} for ${assessment.path}`);
   }
