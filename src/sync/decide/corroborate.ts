@@ -24,12 +24,14 @@ const wantedTitle = (input: PlanInput, local: LocalEntry, path: string): string 
 
 /**
  * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
- * that document bears the title kbsync would give the file (and, `inPlace`, sits in the file's folder).
+ * that document bears the title kbsync would give the file (and, `inPlace`, sits in the file's folder, or the
+ * file is byte for byte the one the entry records: a document a keyless machine could not move stays in its
+ * old folder, and pairing the very file it published there sends nothing the entry does not already say).
  * Otherwise the file is paired like any file with no shared history, by its title: a forged entry can then
  * neither send a file into another document nor trash a file for a document that is not its own.
  */
 export function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
   if (!input.sharedUnverified || !record.shared) return true;
-  if (inPlace && fitsPlace(input, record, path) === false) return false;
+  if (inPlace && fitsPlace(input, record, path) === false && local.hash !== record.localHash) return false;
   return record.remoteTitle !== '' && stem(record.remoteTitle) === stem(wantedTitle(input, local, path));
 }

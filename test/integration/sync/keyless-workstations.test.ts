@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
@@ -47,6 +47,15 @@ test("a move on B while A changed a link's address: the document keeps A's addre
     assert.match(await b.read('ref/semver.md'), /spec-2/, "A's address comes into B's file");
     assert.equal(a.remoteDocs().length, 1, 'one document');
     assert.match(a.remoteDoc('Semver').markdown ?? '', /spec-2/, "the document keeps A's address");
+
+    // A CI job of B's folder (no ledger): the state pairs ref/semver.md with the document left in the root,
+    // and the file is byte for byte the one recorded there, so it is paired, not created again (seed 34).
+    await rm(join(b.root, '.kbsync'), { recursive: true, force: true });
+    const ci = await b.sync(['--push']);
+    assert.equal(ci.code, 0, `${ci.stderr} ${JSON.stringify(ci.report?.results)}`);
+    const writes = ['createDocument', 'overwriteContent', 'deleteDocument'].filter((endpoint) => ci.report?.callsByEndpoint[endpoint]);
+    assert.deepEqual(writes, [], 'nothing written to documents');
+    assert.equal(a.remoteDocs().length, 1, 'still one document');
   });
 });
 
@@ -66,5 +75,29 @@ test('a file renamed on A (same folder, so the document stays) is renamed on B, 
     assert.equal(await b.exists('guides/picomatch.md'), false);
     assert.equal(await b.read('guides/moved-picomatch.md'), await a.read('guides/moved-picomatch.md'));
     assert.equal(a.remoteDocs().length, 1, 'one document');
+  });
+});
+
+// Found by the model test (seed 23): the file moved, and the colleague's edit came a run later, unsaid.
+test("a rename on A and a colleague's edit of the document: B takes both in one run, and says so", async () => {
+  await withKeylessPair(async (em, a, b) => {
+    await a.write('lev.md', '# Levenshtein\n\nFast distance.\n');
+    assert.equal((await a.sync()).code, 0);
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    await rename(join(a.root, 'lev.md'), join(a.root, 'moved-lev.md'));
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(4 * 60_000);
+    const doc = a.remoteDoc('Levenshtein');
+    em.admin.editDocument(doc.dentryUuid, '# Levenshtein\n\nFast edit distance.\n');
+
+    const followed = await b.sync();
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.match(await b.read('moved-lev.md'), /Fast edit distance\./, 'the edit is in the moved file');
+    const result = followed.report?.results.find((r) => r.path === 'moved-lev.md');
+    assert.ok(result?.ok && result.result === 'pulled', JSON.stringify(result));
+    assert.match(result.detail ?? '', /another machine renamed it/);
+    const again = await b.sync();
+    assert.deepEqual(again.report?.results.filter((r) => !r.ok || r.result !== 'unchanged'), [], 'nothing left for the next run');
   });
 });
