@@ -21,6 +21,8 @@ export type Snippet = {
    * file (the block as the colleague left it), or say FORMATTING_SIMPLIFIED (invariant 4).
    */
   readonly pulled?: string;
+  /** The block before the colleague's edit: a file that never held it so (one made from a plain reading) has no formatting to keep. */
+  readonly original?: string;
 };
 
 export type Edit = { readonly text: string; readonly what: string; readonly snippets: readonly Snippet[] };
@@ -103,15 +105,16 @@ function spaceInParagraph(ctx: Ctx): number | undefined {
 const blockAt = (ctx: Ctx, offset: number): RootContent | undefined => ctx.tree.children.find((node) => start(node) <= offset && offset < end(node));
 
 /** A snippet a pull must reproduce exactly: the whole block, when nothing in it reads differently once published (relative links, images). */
-function pulledBlock(ctx: Ctx, text: string, offset: number): string | undefined {
+function pulledBlock(ctx: Ctx, text: string, offset: number): Pick<Snippet, 'pulled' | 'original'> {
+  if (ctx.author !== 'colleague') return {};
   const block = blockAt(ctx, offset);
-  if (!block || block.type === 'list' || block.type === 'table') return undefined;
+  if (!block || block.type === 'list' || block.type === 'table') return {};
   const kinds = walk({ type: 'root', children: [block] }).map((entry) => entry.node);
-  if (kinds.some((node) => node.type === 'image' || node.type === 'imageReference' || node.type === 'html' || node.type === 'footnoteReference' || (node.type === 'link' && !/^https?:/i.test(node.url)))) return undefined;
-  if (kinds.some((node) => node.type === 'break')) return undefined;
+  if (kinds.some((node) => node.type === 'image' || node.type === 'imageReference' || node.type === 'html' || node.type === 'footnoteReference' || (node.type === 'link' && !/^https?:/i.test(node.url)))) return {};
+  if (kinds.some((node) => node.type === 'break')) return {};
   const bodyStart = ctx.head.length;
   const delta = text.length - (ctx.head.length + ctx.body.length);
-  return text.slice(bodyStart + start(block), bodyStart + end(block) + delta);
+  return { pulled: text.slice(bodyStart + start(block), bodyStart + end(block) + delta), original: ctx.body.slice(start(block), end(block)) };
 }
 
 const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Author, number>>; readonly run: Mutation }>> = {
@@ -241,8 +244,7 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
         inserted = ` ${words}`;
       }
       const text = splice(ctx, at, at, inserted);
-      const pulled = ctx.author === 'colleague' ? pulledBlock(ctx, text, at) : undefined;
-      return { text, what: `words "${words}"`, snippets: [{ token, text: words, kind: 'words', ...(pulled ? { pulled } : {}) }] };
+      return { text, what: `words "${words}"`, snippets: [{ token, text: words, kind: 'words', ...pulledBlock(ctx, text, at) }] };
     },
   },
   escape: {
@@ -253,8 +255,7 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
       const token = ctx.token();
       const text = `\\[${token}\\]`;
       const after = splice(ctx, at, at, ` ${text}`);
-      const pulled = ctx.author === 'colleague' ? pulledBlock(ctx, after, at) : undefined;
-      return { text: after, what: `escaped "${text}"`, snippets: [{ token, text, kind: 'escape', ...(pulled ? { pulled } : {}) }] };
+      return { text: after, what: `escaped "${text}"`, snippets: [{ token, text, kind: 'escape', ...pulledBlock(ctx, after, at) }] };
     },
   },
   'reference-link': {
