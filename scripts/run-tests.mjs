@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node's own test runner, TypeScript loaded by tsx.
+// Runs every test file under test/ with node's own test runner, each compiled first (scripts/build-tests.mjs).
 // Node 20's --test does not expand globs, so the list is built here.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { buildTests } from './build-tests.mjs';
 
 const filters = process.argv.slice(2);
 /** @param {string} dir @returns {string[]} */
@@ -22,11 +23,12 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);
 }
+const compiled = await buildTests(files);
 // Each file is one test for the runner: the crash matrix and the chaos seeds run a few minutes on a busy
 // 2-core machine, so a file gets 5 minutes before it counts as hung.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=300000', ...compiled],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
