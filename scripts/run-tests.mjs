@@ -2,6 +2,7 @@
 // Runs every test file under test/ with node's own test runner, each compiled first (scripts/build-tests.mjs).
 // Node 20's --test does not expand globs, so the list is built here.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
+// With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -28,7 +29,7 @@ const compiled = await buildTests(files);
 // 2-core machine, so a file gets 5 minutes before it counts as hung.
 const result = spawnSync(
   process.execPath,
-  ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=300000', ...compiled],
+  [...(process.env.KBSYNC_TEST_TIMES ? ['--import', './scripts/test-times.mjs'] : []), '--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=300000', ...compiled],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
