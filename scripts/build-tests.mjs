@@ -11,8 +11,12 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** Inside node_modules: bare imports from the bundles resolve to the repository's packages; git and eslint skip it. */
-export const TEST_BUILD_DIR = join('node_modules', '.cache', 'kbsync-tests');
+/**
+ * Inside node_modules: bare imports from the bundles resolve to the repository's packages; git and eslint
+ * skip it. One folder per run, so two runs in one clone (a filtered one beside the whole suite) do not
+ * replace each other's files.
+ */
+export const TEST_BUILD_DIR = join('node_modules', '.cache', 'kbsync-tests', String(process.pid));
 
 /** @type {import('esbuild').Plugin} */
 const sourceUrls = {
@@ -33,7 +37,6 @@ const sourceUrls = {
  * @returns {Promise<string[]>}
  */
 export async function buildTests(files) {
-  await rm(TEST_BUILD_DIR, { recursive: true, force: true });
   await build({
     entryPoints: [...files],
     outdir: TEST_BUILD_DIR,
@@ -54,3 +57,6 @@ export async function buildTests(files) {
   });
   return files.map((file) => join(TEST_BUILD_DIR, relative('.', file).replace(/\.ts$/, '.js')));
 }
+
+/** Removes this run's compiled files. */
+export const removeTestBuild = () => rm(TEST_BUILD_DIR, { recursive: true, force: true });
