@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node's own test runner, TypeScript loaded by tsx.
+// Runs every test file under test/ with node's own test runner, each compiled first (scripts/build-tests.mjs).
 // Node 20's --test does not expand globs, so the list is built here.
-// Usage: node scripts/run-tests.mjs [path-filter ...]
+// Usage: node scripts/run-tests.mjs [--alongside script,script] [path-filter ...]
+// --alongside runs those npm scripts (npm test: typecheck, lint) while the tests run, at a lower priority,
+// and prints their output at the end: the tests leave a core idle much of the time (they wait on child
+// processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
+// With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
 import { readdirSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { buildTests, removeTestBuild } from './build-tests.mjs';
 
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const at = args.indexOf('--alongside');
+const alongside = at === -1 ? [] : (args.splice(at, 2)[1] ?? '').split(',').filter(Boolean);
+const filters = args;
 /** @param {string} dir @returns {string[]} */
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -22,11 +31,41 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);
 }
+
+/**
+ * Runs a command to its end; with `quiet`, its output is kept and returned instead of shown.
+ * @param {string[]} argv @param {{ quiet?: boolean, nice?: boolean }} options
+ * @returns {Promise<{ code: number, output: string }>}
+ */
+function run(argv, { quiet = false, nice = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0] ?? '', argv.slice(1), { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (nice && child.pid !== undefined) setPriority(child.pid, 10); // the tests' waits have timeouts; the checks have none
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result })));
+const compiled = await buildTests(files);
 // Each file is one test for the runner: the crash matrix and the chaos seeds run a few minutes on a busy
 // 2-core machine, so a file gets 5 minutes before it counts as hung.
-const result = spawnSync(
+const tests = await run([
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+  ...(process.env.KBSYNC_TEST_TIMES ? ['--import', './scripts/test-times.mjs'] : []),
+  '--enable-source-maps',
+  '--test',
+  '--test-concurrency=2',
+  '--test-timeout=300000',
+  ...compiled,
+]);
+await removeTestBuild();
+let failed = tests.code !== 0;
+for (const check of await Promise.all(checks)) {
+  console.log(`\nnpm run ${check.script}: ${check.code === 0 ? 'ok' : `FAILED (exit ${check.code})`}`);
+  if (check.output.trim() !== '') console.log(check.output.trimEnd());
+  failed ||= check.code !== 0;
+}
+process.exit(failed ? 1 : 0);

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
 
@@ -21,7 +20,9 @@ test('an idle daemon beside a held delete spends only its polling budget (no rea
         await d.waitForLog((line) => line.msg.startsWith('Colleague.md: held: '), 'the hold to be said');
         f.em.admin.resetCalls();
         const started = Date.now();
-        await sleep(16_000);
+        // Three sweeps past the reset (one every 3 s here), rather than a fixed 16 s: the checks below are
+        // per sweep, and each sweep is what would read the held document if anything did.
+        await waitUntil(() => d.logs.filter((l) => l.msg.startsWith('sweep') && Number(l.time) >= started).length >= 3, 'three sweeps', 60_000);
         await waitUntil(() => !d.logs.some((l) => l.msg.startsWith('sweep') && Date.now() - Number(l.time) < 100), 'a quiet moment');
         const hours = (Date.now() - started) / 3_600_000;
         const calls = f.em.admin.calls();

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
 
@@ -24,7 +23,9 @@ test('the sync folder removed while the daemon is mid-cycle is never re-created,
         await rm(f.root, { recursive: true, force: true });
         await d.waitForLog((line) => line.code === 'ROOT_MISSING' || line.code === 'STATE_DIR_MISSING' || /is gone|does not exist/.test(line.msg), 'the daemon to say the folder is missing', 15_000);
         f.em.admin.setFaults({});
-        await sleep(3000); // more sweeps come and go
+        // More sweeps come and go (one every 1.2 s here): each could re-create the folder or say it again.
+        const from = d.logs.length;
+        await waitUntil(() => d.logs.slice(from).filter((line) => /^sweep cycle (done|failed|refused)/.test(line.msg)).length >= 2, 'two more sweeps');
         assert.equal(existsSync(f.root), false, 'the vanished folder was not re-created');
         assert.ok(d.logs.filter((line) => line.level >= 50 && /ROOT_MISSING/.test(String(line.code))).length <= 1, 'said once, not every cycle');
       } finally {

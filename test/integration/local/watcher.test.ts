@@ -1,6 +1,6 @@
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { mkdirSync, promises as fsp, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createWatcher, type LocalWatcher, type RawListener, type WatcherOptions } from '../../../src/local/watcher.js';
@@ -99,6 +99,23 @@ describe('createWatcher', () => {
     await fsp.rm(path.join(root, 'new'), { recursive: true });
     const removed = await settle(later);
     assert.ok(removed.includes('new') || removed.includes('new/deeper/n.md'), removed.join());
+  });
+
+  test('files written at once into folders just made by mkdir -p are hinted (no pause for the new folders to be watched)', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'keep.md': 'x' });
+    const watcher = await start(t, root);
+    const hints = record(watcher);
+    // The race the watcher was written to win: the inner folders and their files exist before any
+    // event for the outer folder is handled (synchronous calls: this process's watcher cannot run in
+    // between, as it could not keep up with a fast `mkdir -p && cp` in a shell), so a watch added per
+    // folder on its event sees no create for them.
+    mkdirSync(path.join(root, 'fresh', 'a', 'b'), { recursive: true });
+    writeFileSync(path.join(root, 'fresh', 'a', 'b', 'deep.md'), 'deep');
+    writeFileSync(path.join(root, 'fresh', 'a', 'mid.md'), 'mid');
+    writeFileSync(path.join(root, 'fresh', 'top.md'), 'top');
+    const all = await settle(hints);
+    for (const file of ['fresh/a/b/deep.md', 'fresh/a/mid.md', 'fresh/top.md']) assert.ok(all.includes(file), `${file} not hinted: ${all.join()}`);
   });
 
   test('applies the scanner rules: temp files, state folder, node_modules, excluded and .kbsyncignored paths give no hint', async (t) => {
