@@ -94,8 +94,12 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
 
     /** One change a person makes to the files of `root` under `area`; a line for the log. */
     const change = async (root: string, area: string, who: string): Promise<string> => {
-      const files = [...(await localFiles(root)).keys()].filter((p) => p.startsWith(`${area}/`) && !isConflictCopy(p)).sort();
-      const kind = files.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, rename: 1, move: 1, delete: 1.5 });
+      const all = [...(await localFiles(root)).keys()];
+      const files = all.filter((p) => p.startsWith(`${area}/`) && !isConflictCopy(p)).sort();
+      const drawn = files.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, rename: 1, move: 1, delete: 1.5 });
+      // Deleting the folder's last Markdown file makes kbsync refuse (EMPTY_LOCAL: the guard against an
+      // unmounted folder, right to stop there): a person who empties the folder gets an edit instead.
+      const kind = drawn === 'delete' && all.length === 1 ? 'edit' : drawn;
       const k = ++counter;
       if (kind === 'create') {
         const path = `${area}/${rng.chance(0.3) ? 'sub/' : ''}n${k}.md`;
@@ -287,7 +291,7 @@ async function quiesce(
   await writeFile(config, JSON.stringify({ root: `./a-copy-${step}`, workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
   const lost = await runCli(['sync', '--json', '--config', config], { cwd: f.dir, env: { ...f.env, KBSYNC_LOG_LEVEL: 'debug' } });
   const lostReport = reportOf(lost);
-  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => l.includes('brought up')).join(' ')}`);
+  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => /state/i.test(l)).join('\n')}`);
   await rm(copy, { recursive: true, force: true });
   for (const dir of await readdir(f.dir)) if (dir.startsWith('ci-')) await rm(join(f.dir, dir), { recursive: true, force: true });
   return problems;
