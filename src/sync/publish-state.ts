@@ -119,11 +119,19 @@ export async function publishState(deps: {
 }
 
 /**
- * The state's entry says what this row does, but for the creation id this machine did not take from it (an
- * unauthenticated state's ids are not used here, so the row has none): nothing to publish, the id stays.
+ * The mark of a row whose state entry says what it does (undefined: it does not), allowing for two things
+ * this machine knows differently and need not tell: the creation id it did not take from the entry (an
+ * unauthenticated state's ids are not used here, so the row has none), and a modified time the entry's
+ * writer still re-checks that this machine has since learnt by a read (as that writer does once itself:
+ * publishing it would make a fresh checkout or a lost ledger write on a run with nothing to do, and a time
+ * a reader learnt is no more certain for the next reader, who re-checks it anyway).
  */
-function saysSameBut(held: StateEntry, row: DocumentSummary): boolean {
-  return row.nodeId === null && held.n !== null && hashOf(held) === hashOf({ ...stateRecordOf(row), n: held.n });
+function agreement(held: StateEntry, row: DocumentSummary, hash: string): string | undefined {
+  if (hashOf(held) === hash) return hash;
+  const record = stateRecordOf(row);
+  const mine = held.r === 1 || held.m === '' ? { ...record, r: 1 as const } : record;
+  const theirs = row.nodeId === null && held.n !== null ? { ...mine, n: held.n } : mine;
+  return hashOf(held) === hashOf(theirs) ? hashOf(mine) : undefined;
 }
 
 /** The clock each path's record was written with. */
@@ -145,9 +153,10 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
     const held = state?.entries.get(row.path);
-    if (held !== undefined && (hashOf(held) === hash || saysSameBut(held, row))) {
+    const agreed = held && agreement(held, row, hash);
+    if (held !== undefined && agreed !== undefined) {
       // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
-      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== hash) out.marks.push({ path: row.path, hash, clock: held.c, source: row.localHash });
+      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== agreed) out.marks.push({ path: row.path, hash: agreed, clock: held.c, source: row.localHash });
       continue;
     }
     // Without the state read, a row published as it is stands as published.

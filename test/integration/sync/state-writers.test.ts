@@ -7,14 +7,17 @@ import { foldedState, idProblems } from '../../helpers/state-reader.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { hashText } from '../../../src/local/index.js';
 
-/** A fresh checkout of the fixture's folder (`checkout-<name>`), with its own config: another CI job on the same commit. */
-async function checkout(f: SyncFixture, name: string): Promise<(args?: readonly string[]) => ReturnType<typeof runCli>> {
+/**
+ * A fresh checkout of the fixture's folder (`checkout-<name>`), with its own config: another CI job on the same
+ * commit (a push), or (`push` false) a copy of the folder whose ledger was lost, syncing both ways.
+ */
+async function checkout(f: SyncFixture, name: string, push = true): Promise<(args?: readonly string[]) => ReturnType<typeof runCli>> {
   const root = join(f.dir, `checkout-${name}`);
   await rm(root, { recursive: true, force: true });
   await cp(f.root, root, { recursive: true, filter: (path) => !path.includes('.kbsync') });
   const config = join(f.dir, `${name}.config.json`);
   await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), root: `./checkout-${name}` }));
-  return (args = []) => runCli(['sync', '--json', '--push', ...args, '--config', config], { cwd: f.dir, env: f.env });
+  return (args = []) => runCli(['sync', '--json', ...(push ? ['--push'] : []), ...args, '--config', config], { cwd: f.dir, env: f.env });
 }
 
 const writes = (stdout: string): number => {
@@ -57,6 +60,24 @@ describe('several writers of the shared state', () => {
       assert.deepEqual(report.planned, [{ path: 'docs/page-3.md', kind: 'delete-remote' }]);
       assert.deepEqual(report.pending, []);
       assert.equal(f.remoteDocs().length, 5);
+    });
+  });
+
+  test('a folder without its ledger, after the minute of the last write is over: it learns the time the state leaves to re-check, and writes nothing', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('plan.md', '# Plan\n\nGoals.\n');
+      await f.write('notes/other.md', '# Other\n\nOther text.\n');
+      assert.equal((await f.sync()).code, 0);
+      // The writer's own write: its modified time is published as one to re-check (the minute was not over).
+      assert.ok([...foldedState(f).entries.values()].every((entry) => entry.r === 1 || entry.m === ''), JSON.stringify([...foldedState(f).entries.values()]));
+      f.em.admin.setClockOffset(120_000);
+      for (const [name, push] of [['lost-ledger', false], ['ci', true], ['again', false]] as const) {
+        const run = await (await checkout(f, name, push))();
+        assert.equal(run.code, 0, run.stdout);
+        assert.equal(writes(run.stdout), 0, `a run with nothing to do writes nothing: ${run.stdout}`);
+      }
+      // Nor does the writer itself, which learns the same time by its own re-check.
+      assert.equal(writes((await f.sync()).stdout), 0);
     });
   });
 
