@@ -189,8 +189,19 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
  */
 function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | undefined): boolean {
   const mark = parseMark(row.publishedRecord);
+  if (held !== undefined && followed(row, mark?.clock, held)) return false;
   if (mark?.hash !== hash || held === undefined) return true;
   return mark.clock !== undefined && held.c < mark.clock;
+}
+
+/**
+ * The state's entry of this row's path is a later record of the same document than this ledger published,
+ * and the file's text is still the one this ledger published: the row changed only by following that
+ * record (the file renamed as another machine renamed it), or in what it has yet to learn from the
+ * document (the next run pulls it). Publishing it would set this machine's older version over the later one.
+ */
+function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
+  return held.p === row.path && held.k === row.docKey && clock !== undefined && held.c > clock && row.publishedSource === row.localHash;
 }
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */

@@ -124,6 +124,8 @@ describe('several writers of the shared state', () => {
       // The state's times have minute precision: B, whose own clone wrote to the state in the minute of A's
       // append, reads it again once that minute is over.
       a.em.admin.setClockOffset(120_000);
+      // B reads the state once the minute of its last look is over.
+      a.em.admin.setClockOffset(60_000);
       const followed = await b();
       assert.equal(followed.code, 0, followed.stdout);
       assert.match(followed.stdout, /moved from notes\/plan\.md, as another machine renamed it/);
@@ -134,6 +136,39 @@ describe('several writers of the shared state', () => {
       const again = await b();
       assert.equal(writes(again.stdout), 0, again.stdout);
       assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
+
+  test('a file edited, then renamed on one workstation, the other behind: it follows the rename without setting its older text over the later record, then pulls the edit', async () => {
+    await withSyncFixture(async (a) => {
+      // The edit and the rename in one minute: the other workstation cannot tell the edit by the document's time.
+      a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
+      await a.write('team/start.md', '# Start\n\nFirst words.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+      const edited = '# Start\n\nFirst words.\n\nMore words.\n';
+      await a.write('team/start.md', edited);
+      assert.equal((await a.sync()).code, 0);
+      await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
+      assert.equal((await a.sync()).code, 0);
+      const later = foldedState(a).entries.get('team/renamed.md');
+      assert.equal(later?.h, hashText(edited));
+
+      // B reads the state once the minute of its last look is over.
+      a.em.admin.setClockOffset(60_000);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.match(followed.stdout, /moved from team\/start\.md, as another machine renamed it/);
+      assert.deepEqual(foldedState(a).entries.get('team/renamed.md'), later, 'the later record stands');
+      assert.equal(writes(followed.stdout), 0, followed.stdout);
+      const pulled = await b();
+      assert.equal(pulled.code, 0, pulled.stdout);
+      assert.equal(await readFile(join(clone, 'team/renamed.md'), 'utf8'), edited);
+      assert.equal(writes(pulled.stdout), 0, `the state already says what it pulled: ${pulled.stdout}`);
+      const fresh = await (await checkout(a, 'fresh', false))();
+      assert.equal(writes(fresh.stdout), 0, `a copy without a ledger has nothing to do: ${fresh.stdout}`);
     });
   });
 
