@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { hashText } from '../../src/local/index.js';
 import { CRASH_POINTS } from '../../src/sync/crash-points.js';
@@ -79,6 +79,16 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
   };
   let counter = 0;
   let commits = 0;
+  /** With KBSYNC_CHAOS_TRACE=<file>, every run's debug log and report are appended there (to read a failing seed's runs). */
+  let runs = 0;
+  const traced = async <R extends CliResult>(who: string, env: Record<string, string>, run: (env: Record<string, string>) => Promise<R>): Promise<R> => {
+    const file = process.env['KBSYNC_CHAOS_TRACE'];
+    if (!file) return run(env);
+    const n = ++runs;
+    const result = await run({ ...env, KBSYNC_LOG_LEVEL: 'debug' });
+    await appendFile(file, `\n===== run ${n}: ${who} ${JSON.stringify(env)} → ${result.signal ?? String(result.code)}\n${result.stderr}\n${result.stdout}\n`);
+    return result;
+  };
   /**
    * Documents whose creation id a kill lost: made by a create that answered after the run's last append
    * (the window a ledger has too; state-crash-matrix.test.ts). Their deletion is held, not lost silently.
@@ -89,7 +99,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
   };
   try {
     const repo = join(f.dir, 'repo');
-    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => f.sync(args, env) };
+    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => traced('A', env, (more) => f.sync(args, more)) };
     await f.write('team/a/start.md', `# A start\n\nFirst words of A.\n`);
     await mkdir(join(repo, 'docs'), { recursive: true });
     await writeFile(join(repo, 'docs', 'index.md'), '# Docs index\n\nWelcome.\n');
@@ -98,14 +108,14 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     assert(await f.cli(['clone', f.em.seed.workspaceUrl, bRoot]), 'the clone of B');
     const bConfig = join(bRoot, 'sync.config.json');
     await writeFile(bConfig, JSON.stringify({ ...(JSON.parse(await readFile(bConfig, 'utf8')) as object), ...GUARDS }));
-    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...env } }).then((r) => ({ ...r, ...withReport(r) })) };
+    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => traced('B', env, (more) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...more } })).then((r) => ({ ...r, ...withReport(r) })) };
     const ci = async (job: string, env: Record<string, string> = {}) => {
       const root = join(f.dir, `ci-${job}`);
       await rm(root, { recursive: true, force: true });
       await cp(repo, root, { recursive: true });
       const config = join(f.dir, `ci-${job}.config.json`);
       await writeFile(config, JSON.stringify({ ...GUARDS, root: `./ci-${job}`, include: ['docs/**/*.md'], workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
-      const result = await runCli(['sync', '--json', '--push', '--config', config], { cwd: f.dir, env: { ...f.env, ...env } });
+      const result = await traced(`CI ${job}`, env, (more) => runCli(['sync', '--json', '--push', '--config', config], { cwd: f.dir, env: { ...f.env, ...more } }));
       return { ...result, ...withReport(result) };
     };
     const withReport = (result: CliResult): { report?: SyncReport } => {
