@@ -100,13 +100,15 @@ export async function publishState(deps: {
   readonly loaded: LoadedState | undefined;
   /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
   readonly removed: ReadonlyMap<string, string>;
+  /** This run took in another writer's change: that writer's later record (a rename, say) is read before anything is published over it. */
+  readonly pulled?: boolean;
 }): Promise<Published> {
   const { ledger, store } = deps;
   const read = deps.loaded ?? store.loaded;
   if (read === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
   // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
   // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
-  const loaded = read ?? (store.needsLoad ? await store.load() : undefined);
+  const loaded = read ?? (store.needsLoad || deps.pulled === true ? await store.load() : undefined);
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
   const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');
@@ -195,13 +197,16 @@ function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | 
 }
 
 /**
- * The state's entry of this row's path is a later record of the same document than this ledger published,
- * and the file's text is still the one this ledger published: the row changed only by following that
- * record (the file renamed as another machine renamed it), or in what it has yet to learn from the
- * document (the next run pulls it). Publishing it would set this machine's older version over the later one.
+ * The state holds a later record of the row's document than this ledger published, and this machine has
+ * nothing to add to it: the file holds the text that record names (pulled from the document it published),
+ * or, at the record's own path, still the text this ledger published (the row changed only by following
+ * that record, a rename made elsewhere, or in what the next run pulls). Publishing would set this machine's
+ * older view over the later one (its path: the rename undone on every machine). A file still at its old
+ * path follows the rename on a run that reads the state.
  */
 function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
-  return held.p === row.path && held.k === row.docKey && clock !== undefined && held.c > clock && row.publishedSource === row.localHash;
+  if (held.k !== row.docKey || clock === undefined || held.c <= clock) return false;
+  return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
 }
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */

@@ -172,6 +172,35 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  test('a rename, and the other workstation pulls the edit before it: the rename stands on both (not undone by the puller\'s record)', async () => {
+    await withSyncFixture(async (a) => {
+      // All in one minute: B trusts the state it read at its clone, and learns of the edit from the document.
+      a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
+      await a.write('team/start.md', '# Start\n\nFirst words.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+      const edited = '# Start\n\nFirst words.\n\nMore words.\n';
+      await a.write('team/start.md', edited);
+      assert.equal((await a.sync()).code, 0);
+      await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
+      assert.equal((await a.sync()).code, 0);
+      const pulled = await b();
+      assert.equal(pulled.code, 0, pulled.stdout);
+      assert.deepEqual([...foldedState(a).entries.keys()], ['team/renamed.md'], 'the state keeps the rename');
+
+      a.em.admin.setClockOffset(120_000);
+      assert.equal((await a.sync()).code, 0);
+      assert.equal(await a.read('team/renamed.md'), edited, 'A keeps its rename');
+      assert.equal(await a.exists('team/start.md'), false);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.equal(await readFile(join(clone, 'team/renamed.md'), 'utf8'), edited, 'B follows it');
+      assert.deepEqual([...foldedState(a).entries.keys()], ['team/renamed.md']);
+    });
+  });
+
   test('a CI job without a ledger retitles (--retitle), renames and moves: each document follows its file, none twice, a later job has nothing to do', async () => {
     await withSyncFixture(async (f) => {
       const ci = async (args: string[] = []) => {
