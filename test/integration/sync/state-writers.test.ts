@@ -20,6 +20,24 @@ async function checkout(f: SyncFixture, name: string, push = true): Promise<(arg
   return (args = []) => runCli(['sync', '--json', ...(push ? ['--push'] : []), ...args, '--config', config], { cwd: f.dir, env: f.env });
 }
 
+/**
+ * A second workstation (B) cloned from A; then, in one frozen minute, A edits `team/start.md` and renames it
+ * `team/renamed.md`, syncing each: B is behind on both.
+ */
+async function editThenRename(a: SyncFixture): Promise<{ clone: string; b: () => ReturnType<typeof runCli>; edited: string }> {
+  a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
+  await a.write('team/start.md', '# Start\n\nFirst words.\n');
+  assert.equal((await a.sync()).code, 0);
+  const clone = join(a.dir, 'second');
+  assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+  const edited = '# Start\n\nFirst words.\n\nMore words.\n';
+  await a.write('team/start.md', edited);
+  assert.equal((await a.sync()).code, 0);
+  await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
+  assert.equal((await a.sync()).code, 0);
+  return { clone, b: () => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env }), edited };
+}
+
 const writes = (stdout: string): number => {
   const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { callsByEndpoint?: Record<string, number> };
   return ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'].reduce((sum, endpoint) => sum + (report.callsByEndpoint?.[endpoint] ?? 0), 0);
@@ -142,17 +160,7 @@ describe('several writers of the shared state', () => {
   test('a file edited, then renamed on one workstation, the other behind: it follows the rename without setting its older text over the later record, then pulls the edit', async () => {
     await withSyncFixture(async (a) => {
       // The edit and the rename in one minute: the other workstation cannot tell the edit by the document's time.
-      a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
-      await a.write('team/start.md', '# Start\n\nFirst words.\n');
-      assert.equal((await a.sync()).code, 0);
-      const clone = join(a.dir, 'second');
-      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
-      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
-      const edited = '# Start\n\nFirst words.\n\nMore words.\n';
-      await a.write('team/start.md', edited);
-      assert.equal((await a.sync()).code, 0);
-      await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
-      assert.equal((await a.sync()).code, 0);
+      const { clone, b, edited } = await editThenRename(a);
       const later = foldedState(a).entries.get('team/renamed.md');
       assert.equal(later?.h, hashText(edited));
 
@@ -175,17 +183,7 @@ describe('several writers of the shared state', () => {
   test('a rename, and the other workstation pulls the edit before it: the rename stands on both (not undone by the puller\'s record)', async () => {
     await withSyncFixture(async (a) => {
       // All in one minute: B trusts the state it read at its clone, and learns of the edit from the document.
-      a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
-      await a.write('team/start.md', '# Start\n\nFirst words.\n');
-      assert.equal((await a.sync()).code, 0);
-      const clone = join(a.dir, 'second');
-      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
-      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
-      const edited = '# Start\n\nFirst words.\n\nMore words.\n';
-      await a.write('team/start.md', edited);
-      assert.equal((await a.sync()).code, 0);
-      await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
-      assert.equal((await a.sync()).code, 0);
+      const { clone, b, edited } = await editThenRename(a);
       const pulled = await b();
       assert.equal(pulled.code, 0, pulled.stdout);
       assert.deepEqual([...foldedState(a).entries.keys()], ['team/renamed.md'], 'the state keeps the rename');
