@@ -14,14 +14,15 @@ export { STATE_FOLDER, DOC_CHARS, type Family, type StateDoc } from './documents
 
 /**
  * How long a retired state document stays (and is read) before a compaction deletes it: see compaction.ts.
- * `KBSYNC_STATE_GRACE_MS` (for tests, like KBSYNC_CRASH_AT) shortens it, so a randomized run sees whole
- * compactions; writers then confirm their target more often (within half of it).
+ * `KBSYNC_STATE_GRACE_MS` (for tests, like KBSYNC_CRASH_AT) sets it, so a randomized run decides by its seed
+ * which runs see a compaction's grace period over: 0 for a run "long after" (writers then confirm their
+ * target before every append), up to a day for the others.
  */
 export const GRACE_MS = graceMs(process.env['KBSYNC_STATE_GRACE_MS']);
 
 function graceMs(value: string | undefined): number {
   const n = Number(value);
-  return value !== undefined && Number.isInteger(n) && n >= 1_000 && n <= 600_000 ? n : 600_000;
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 && n <= 24 * 60 * 60 * 1000 ? n : 600_000;
 }
 /** Most index documents one run reads (a compacted state of 20,000 files needs about 60), and sources documents. */
 export const MAX_DOCS_READ = 96;

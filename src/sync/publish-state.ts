@@ -100,13 +100,15 @@ export async function publishState(deps: {
   readonly loaded: LoadedState | undefined;
   /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
   readonly removed: ReadonlyMap<string, string>;
+  /** This run took in another writer's change: that writer's later record (a rename, say) is read before anything is published over it. */
+  readonly pulled?: boolean;
 }): Promise<Published> {
   const { ledger, store } = deps;
   const read = deps.loaded ?? store.loaded;
   if (read === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
   // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
   // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
-  const loaded = read ?? (store.needsLoad ? await store.load() : undefined);
+  const loaded = read ?? (store.needsLoad || deps.pulled === true ? await store.load() : undefined);
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
   const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');
@@ -119,11 +121,19 @@ export async function publishState(deps: {
 }
 
 /**
- * The state's entry says what this row does, but for the creation id this machine did not take from it (an
- * unauthenticated state's ids are not used here, so the row has none): nothing to publish, the id stays.
+ * The mark of a row whose state entry says what it does (undefined: it does not), allowing for two things
+ * this machine knows differently and need not tell: the creation id it did not take from the entry (an
+ * unauthenticated state's ids are not used here, so the row has none), and a modified time the entry's
+ * writer still re-checks that this machine has since learnt by a read (as that writer does once itself:
+ * publishing it would make a fresh checkout or a lost ledger write on a run with nothing to do, and a time
+ * a reader learnt is no more certain for the next reader, who re-checks it anyway).
  */
-function saysSameBut(held: StateEntry, row: DocumentSummary): boolean {
-  return row.nodeId === null && held.n !== null && hashOf(held) === hashOf({ ...stateRecordOf(row), n: held.n });
+function agreement(held: StateEntry, row: DocumentSummary, hash: string): string | undefined {
+  if (hashOf(held) === hash) return hash;
+  const record = stateRecordOf(row);
+  const mine = held.r === 1 || held.m === '' ? { ...record, r: 1 as const } : record;
+  const theirs = row.nodeId === null && held.n !== null ? { ...mine, n: held.n } : mine;
+  return hashOf(held) === hashOf(theirs) ? hashOf(mine) : undefined;
 }
 
 /** The clock each path's record was written with. */
@@ -145,9 +155,10 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
     const held = state?.entries.get(row.path);
-    if (held !== undefined && (hashOf(held) === hash || saysSameBut(held, row))) {
+    const agreed = held && agreement(held, row, hash);
+    if (held !== undefined && agreed !== undefined) {
       // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
-      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== hash) out.marks.push({ path: row.path, hash, clock: held.c, source: row.localHash });
+      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== agreed) out.marks.push({ path: row.path, hash: agreed, clock: held.c, source: row.localHash });
       continue;
     }
     // Without the state read, a row published as it is stands as published.
@@ -180,8 +191,22 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
  */
 function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | undefined): boolean {
   const mark = parseMark(row.publishedRecord);
+  if (held !== undefined && followed(row, mark?.clock, held)) return false;
   if (mark?.hash !== hash || held === undefined) return true;
   return mark.clock !== undefined && held.c < mark.clock;
+}
+
+/**
+ * The state holds a later record of the row's document than this ledger published, and this machine has
+ * nothing to add to it: the file holds the text that record names (pulled from the document it published),
+ * or, at the record's own path, still the text this ledger published (the row changed only by following
+ * that record, a rename made elsewhere, or in what the next run pulls). Publishing would set this machine's
+ * older view over the later one (its path: the rename undone on every machine). A file still at its old
+ * path follows the rename on a run that reads the state.
+ */
+function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
+  if (held.k !== row.docKey || clock === undefined || held.c <= clock) return false;
+  return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
 }
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */

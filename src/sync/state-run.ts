@@ -23,7 +23,7 @@ const PENDING_GONE_KEY = 'state.pendingGone';
  */
 export async function publishAndMaintain(
   deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
-  run: { readonly loaded: LoadedState | undefined; readonly removed: ReadonlyMap<string, string>; readonly wrote: boolean; readonly migrating: boolean },
+  run: { readonly loaded: LoadedState | undefined; readonly removed: ReadonlyMap<string, string>; readonly wrote: boolean; readonly pulled?: boolean; readonly migrating: boolean },
 ): Promise<LocalProblem[]> {
   const { ledger, store, logger } = deps;
   const removed = new Map([...pendingGone(ledger), ...run.removed]);
@@ -31,7 +31,7 @@ export async function publishAndMaintain(
   if (!(run.loaded || run.migrating || run.wrote || removed.size > 0 || dirty)) return [];
   let published: Awaited<ReturnType<typeof publishState>>;
   try {
-    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed });
+    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true });
   } catch (error) {
     ledger.meta.set(DIRTY_KEY, true);
     ledger.meta.set(PENDING_GONE_KEY, Object.fromEntries(removed));

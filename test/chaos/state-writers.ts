@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { hashText } from '../../src/local/index.js';
 import { CRASH_POINTS } from '../../src/sync/crash-points.js';
@@ -13,8 +13,13 @@ import { Random } from './random.js';
  * The randomized test of the shared state's writers: two workstations (A and B, two-way, each with its
  * ledger) edit their own parts of the tree, while CI jobs publish a repository's `docs/` (push, no ledger:
  * a fresh checkout each time, several jobs of one commit at once, some killed at a crash point), with
- * faults and latency on the state's endpoints to widen the windows, and state documents small enough
- * (and a grace period short enough) that churn compacts the state and finishes its retirements.
+ * faults and latency on the state's endpoints to widen the windows, and state documents small enough that
+ * churn compacts the state.
+ *
+ * Time is the seed's, not the wall clock's: the service's clock stands still but where a step moves it on
+ * by whole minutes (modified times, and so every same-minute re-check, follow the sequence), and a
+ * compaction's grace period is over only for the runs a step says run "ten minutes later" (they run with
+ * KBSYNC_STATE_GRACE_MS=0, every other run with a grace period longer than the test).
  *
  * After quiescence (every writer synced once more, no fault) it checks what must hold whatever the
  * interleaving: one document per file, every creation id in the state, the state's entry of each path
@@ -31,7 +36,16 @@ export class StateChaosFailure extends Error {}
 /** Writers' crash points: not between a create's answer and its id's append (that window loses the id by design; state-crash-matrix.test.ts). */
 const KILLS = CRASH_POINTS.filter((point) => point !== 'after-create');
 const FAULTS = ['latency=30,only=appendText|listNodes', '5xx=0.2,only=appendText', 'drop=0.3,only=appendText', 'latency=20,5xx=0.1,only=appendText|overwriteContent|readBlocks'];
-const ENV = { KBSYNC_STATE_DOC_CHARS: '3000', KBSYNC_STATE_GRACE_MS: '2000' };
+const ENV = { KBSYNC_STATE_DOC_CHARS: '3000', KBSYNC_STATE_GRACE_MS: String(24 * 60 * 60 * 1000) };
+/** A run long after the last: every retirement's grace period is over. */
+const LATER = { KBSYNC_STATE_GRACE_MS: '0' };
+/** The service's clock, frozen (as the model test's): minutes pass only where a step says so. */
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
+/**
+ * The writers delete a few files of a small tree at once: the mass-deletion guard (MASS_DELETE, right to
+ * stop a run that deletes a large share) is not what this test is about.
+ */
+const GUARDS = { guards: { maxDeleteRatio: 1 } };
 
 type Writer = { readonly name: string; readonly root: string; readonly area: string; sync(args?: readonly string[], env?: Record<string, string>): Promise<CliResult & { report?: SyncReport }> };
 
@@ -47,7 +61,13 @@ const reportOf = (result: CliResult): SyncReport | undefined => {
 
 export async function runStateChaos(options: StateChaosOptions): Promise<StateChaosStats> {
   const rng = new Random(options.seed);
-  const f = await createSyncFixture({ emulator: { seed: options.seed }, env: ENV });
+  const f = await createSyncFixture({ emulator: { seed: options.seed }, env: ENV, config: GUARDS });
+  f.em.admin.freezeClock(EPOCH);
+  let minutes = 0;
+  const tick = (n: number): void => {
+    minutes += n;
+    f.em.admin.setClockOffset(minutes * 60_000);
+  };
   const log: string[] = [];
   const say = (line: string): void => {
     log.push(line);
@@ -59,6 +79,16 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
   };
   let counter = 0;
   let commits = 0;
+  /** With KBSYNC_CHAOS_TRACE=<file>, every run's debug log and report are appended there (to read a failing seed's runs). */
+  let runs = 0;
+  const traced = async <R extends CliResult>(who: string, env: Record<string, string>, run: (env: Record<string, string>) => Promise<R>): Promise<R> => {
+    const file = process.env['KBSYNC_CHAOS_TRACE'];
+    if (!file) return run(env);
+    const n = ++runs;
+    const result = await run({ ...env, KBSYNC_LOG_LEVEL: 'debug' });
+    await appendFile(file, `\n===== run ${n}: ${who} ${JSON.stringify(env)} → ${result.signal ?? String(result.code)}\n${result.stderr}\n${result.stdout}\n`);
+    return result;
+  };
   /**
    * Documents whose creation id a kill lost: made by a create that answered after the run's last append
    * (the window a ledger has too; state-crash-matrix.test.ts). Their deletion is held, not lost silently.
@@ -69,7 +99,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
   };
   try {
     const repo = join(f.dir, 'repo');
-    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => f.sync(args, env) };
+    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => traced('A', env, (more) => f.sync(args, more)) };
     await f.write('team/a/start.md', `# A start\n\nFirst words of A.\n`);
     await mkdir(join(repo, 'docs'), { recursive: true });
     await writeFile(join(repo, 'docs', 'index.md'), '# Docs index\n\nWelcome.\n');
@@ -77,14 +107,15 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     const bRoot = join(f.dir, 'b');
     assert(await f.cli(['clone', f.em.seed.workspaceUrl, bRoot]), 'the clone of B');
     const bConfig = join(bRoot, 'sync.config.json');
-    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...env } }).then((r) => ({ ...r, ...withReport(r) })) };
+    await writeFile(bConfig, JSON.stringify({ ...(JSON.parse(await readFile(bConfig, 'utf8')) as object), ...GUARDS }));
+    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => traced('B', env, (more) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...more } })).then((r) => ({ ...r, ...withReport(r) })) };
     const ci = async (job: string, env: Record<string, string> = {}) => {
       const root = join(f.dir, `ci-${job}`);
       await rm(root, { recursive: true, force: true });
       await cp(repo, root, { recursive: true });
       const config = join(f.dir, `ci-${job}.config.json`);
-      await writeFile(config, JSON.stringify({ root: `./ci-${job}`, include: ['docs/**/*.md'], workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
-      const result = await runCli(['sync', '--json', '--push', '--config', config], { cwd: f.dir, env: { ...f.env, ...env } });
+      await writeFile(config, JSON.stringify({ ...GUARDS, root: `./ci-${job}`, include: ['docs/**/*.md'], workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
+      const result = await traced(`CI ${job}`, env, (more) => runCli(['sync', '--json', '--push', '--config', config], { cwd: f.dir, env: { ...f.env, ...more } }));
       return { ...result, ...withReport(result) };
     };
     const withReport = (result: CliResult): { report?: SyncReport } => {
@@ -94,8 +125,12 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
 
     /** One change a person makes to the files of `root` under `area`; a line for the log. */
     const change = async (root: string, area: string, who: string): Promise<string> => {
-      const files = [...(await localFiles(root)).keys()].filter((p) => p.startsWith(`${area}/`) && !isConflictCopy(p)).sort();
-      const kind = files.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, rename: 1, move: 1, delete: 1.5 });
+      const all = [...(await localFiles(root)).keys()];
+      const files = all.filter((p) => p.startsWith(`${area}/`) && !isConflictCopy(p)).sort();
+      const drawn = files.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, rename: 1, move: 1, delete: 1.5 });
+      // Deleting the folder's last Markdown file makes kbsync refuse (EMPTY_LOCAL: the guard against an
+      // unmounted folder, right to stop there): a person who empties the folder gets an edit instead.
+      const kind = drawn === 'delete' && all.length === 1 ? 'edit' : drawn;
       const k = ++counter;
       if (kind === 'create') {
         const path = `${area}/${rng.chance(0.3) ? 'sub/' : ''}n${k}.md`;
@@ -119,12 +154,12 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     };
 
     /** A sync of a writer, plain, killed at a crash point, or under faults. */
-    const syncOf = async (w: Writer, step: number): Promise<void> => {
+    const syncOf = async (w: Writer, step: number, env: Record<string, string>): Promise<void> => {
       const how = rng.weighted({ plain: 5, kill: 2, faults: 2 });
       let result;
       if (how === 'kill') {
         const at = `${rng.pick(KILLS)}:${rng.int(1, 2)}`;
-        result = await w.sync([], { KBSYNC_CRASH_AT: at });
+        result = await w.sync([], { ...env, KBSYNC_CRASH_AT: at });
         if (result.signal === 'SIGKILL') {
           stats.killed += 1;
           noteWindow();
@@ -134,14 +169,14 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
         const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
         f.em.admin.setFaults(spec);
         try {
-          result = await w.sync();
+          result = await w.sync([], env);
         } finally {
           f.em.admin.setFaults({});
         }
         stats.faultRuns += 1;
         say(`#${step} ${w.name} sync under ${spec} → exit ${String(result.code)}`);
       } else {
-        result = await w.sync();
+        result = await w.sync([], env);
         say(`#${step} ${w.name} sync → exit ${String(result.code)}${summary(result.report)}`);
       }
     };
@@ -149,10 +184,15 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     for (let step = 1; step <= options.steps; step += 1) {
       stats.steps = step;
       const action = rng.weighted({ a: 3, b: 3, commit: 2, ci: 3 });
+      // The same minute as the last step (the hard case for minute-precise times), the next one, or long after.
+      const pause = rng.weighted({ none: 3, minute: 4, later: 1 });
+      tick(pause === 'none' ? 0 : pause === 'minute' ? 1 : 10);
+      const env = pause === 'later' ? LATER : {};
+      if (pause === 'later') say(`#${step} (ten minutes later: compactions' grace periods are over)`);
       if (action === 'a' || action === 'b') {
         const w = action === 'a' ? a : b;
         for (let i = rng.int(1, 2); i > 0; i -= 1) say(`#${step} ${await change(w.root, w.area, w.name)}`);
-        await syncOf(w, step);
+        await syncOf(w, step, env);
       } else if (action === 'commit') {
         commits += 1;
         for (let i = rng.int(1, 3); i > 0; i -= 1) say(`#${step} commit ${commits}: ${await change(repo, 'docs', 'CI')}`);
@@ -165,7 +205,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
           const runs = await Promise.all(
             Array.from({ length: jobs }, (_, j) => {
               const kill = rng.chance(0.25) ? `${rng.pick(KILLS)}:${rng.int(1, 2)}` : undefined;
-              return ci(`${step}-${j}`, kill ? { KBSYNC_CRASH_AT: kill } : {}).then((r) => ({ r, kill }));
+              return ci(`${step}-${j}`, kill ? { ...env, KBSYNC_CRASH_AT: kill } : env).then((r) => ({ r, kill }));
             }),
           );
           for (const { r, kill } of runs) {
@@ -180,6 +220,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
       }
       if (step % (options.quiesceEvery ?? 8) === 0 || step === options.steps) {
         stats.quiescences += 1;
+        tick(1);
         const problems = await quiesce(f, { a, b, ci: () => ci(`q${step}`), repo, window }, say, step);
         if (problems.length > 0) fail(step, problems);
         say(`#${step} quiet: ${f.remoteDocs().length} documents, the state and every writer agree`);
@@ -220,8 +261,8 @@ const WRITES = ['createDocument', 'overwriteContent', 'deleteDocument', 'appendT
 const writesOf = (report: SyncReport | undefined): number => WRITES.reduce((sum, endpoint) => sum + (report?.callsByEndpoint[endpoint] ?? 0), 0);
 
 /**
- * Every writer syncs until it succeeds (CI, then A, B and A again, so each has the others' changes),
- * then the checks. Returns the problems found (none: the invariants hold).
+ * Every writer syncs until it succeeds (CI, then A and B until they settle, and A again, so each has the
+ * others' changes), then the checks. Returns the problems found (none: the invariants hold).
  */
 async function quiesce(
   f: SyncFixture,
@@ -242,8 +283,12 @@ async function quiesce(
     return undefined;
   };
   await settle('CI job', w.ci);
-  await settle('A', () => w.a.sync());
-  await settle('B', () => w.b.sync());
+  // Rounds of A and B until a round changes nothing (a file that follows a rename made elsewhere takes
+  // that document's later edits on the next run), at most three; then A once more, the last writer.
+  for (let round = 1; round <= 3 && problems.length === 0; round += 1) {
+    const reports = [await settle('A', () => w.a.sync()), await settle('B', () => w.b.sync())];
+    if (reports.every((report) => report !== undefined && writesOf(report) === 0 && report.results.every((r) => r.ok && (r.result === 'unchanged' || r.result === 'held')))) break;
+  }
   const last = await settle('A', () => w.a.sync());
   if (problems.length > 0) return problems;
   if ((last?.pending.length ?? 0) > 0) problems.push(`pending after quiescence: ${JSON.stringify(last?.pending)}`);
@@ -284,10 +329,10 @@ async function quiesce(
   const copy = join(f.dir, `a-copy-${step}`);
   await cp(w.a.root, copy, { recursive: true, filter: (path) => !path.includes(`${'/'}.kbsync`) });
   const config = join(f.dir, `a-copy-${step}.config.json`);
-  await writeFile(config, JSON.stringify({ root: `./a-copy-${step}`, workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
+  await writeFile(config, JSON.stringify({ ...GUARDS, root: `./a-copy-${step}`, workspaceId: f.em.seed.workspaceId, service: { baseUrl: f.em.seed.baseUrl, operatorId: f.em.seed.operatorId } }));
   const lost = await runCli(['sync', '--json', '--config', config], { cwd: f.dir, env: { ...f.env, KBSYNC_LOG_LEVEL: 'debug' } });
   const lostReport = reportOf(lost);
-  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => l.includes('brought up')).join(' ')}`);
+  if ((lost.code !== 0 && !(lost.code === 1 && onlyHeldForLostIds(lostReport))) || writesOf(lostReport) !== 0) problems.push(`a workstation without its ledger still writes: exit ${String(lost.code)} ${JSON.stringify(lostReport?.callsByEndpoint)} ${JSON.stringify(lostReport?.planned)} ${lost.stderr.split('\n').filter((l) => /state/i.test(l)).join('\n')}`);
   await rm(copy, { recursive: true, force: true });
   for (const dir of await readdir(f.dir)) if (dir.startsWith('ci-')) await rm(join(f.dir, dir), { recursive: true, force: true });
   return problems;

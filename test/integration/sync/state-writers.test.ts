@@ -7,14 +7,35 @@ import { foldedState, idProblems } from '../../helpers/state-reader.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { hashText } from '../../../src/local/index.js';
 
-/** A fresh checkout of the fixture's folder (`checkout-<name>`), with its own config: another CI job on the same commit. */
-async function checkout(f: SyncFixture, name: string): Promise<(args?: readonly string[]) => ReturnType<typeof runCli>> {
+/**
+ * A fresh checkout of the fixture's folder (`checkout-<name>`), with its own config: another CI job on the same
+ * commit (a push), or (`push` false) a copy of the folder whose ledger was lost, syncing both ways.
+ */
+async function checkout(f: SyncFixture, name: string, push = true): Promise<(args?: readonly string[]) => ReturnType<typeof runCli>> {
   const root = join(f.dir, `checkout-${name}`);
   await rm(root, { recursive: true, force: true });
   await cp(f.root, root, { recursive: true, filter: (path) => !path.includes('.kbsync') });
   const config = join(f.dir, `${name}.config.json`);
   await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), root: `./checkout-${name}` }));
-  return (args = []) => runCli(['sync', '--json', '--push', ...args, '--config', config], { cwd: f.dir, env: f.env });
+  return (args = []) => runCli(['sync', '--json', ...(push ? ['--push'] : []), ...args, '--config', config], { cwd: f.dir, env: f.env });
+}
+
+/**
+ * A second workstation (B) cloned from A; then, in one frozen minute, A edits `team/start.md` and renames it
+ * `team/renamed.md`, syncing each: B is behind on both.
+ */
+async function editThenRename(a: SyncFixture): Promise<{ clone: string; b: () => ReturnType<typeof runCli>; edited: string }> {
+  a.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 30));
+  await a.write('team/start.md', '# Start\n\nFirst words.\n');
+  assert.equal((await a.sync()).code, 0);
+  const clone = join(a.dir, 'second');
+  assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+  const edited = '# Start\n\nFirst words.\n\nMore words.\n';
+  await a.write('team/start.md', edited);
+  assert.equal((await a.sync()).code, 0);
+  await rename(join(a.root, 'team/start.md'), join(a.root, 'team/renamed.md'));
+  assert.equal((await a.sync()).code, 0);
+  return { clone, b: () => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env }), edited };
 }
 
 const writes = (stdout: string): number => {
@@ -57,6 +78,24 @@ describe('several writers of the shared state', () => {
       assert.deepEqual(report.planned, [{ path: 'docs/page-3.md', kind: 'delete-remote' }]);
       assert.deepEqual(report.pending, []);
       assert.equal(f.remoteDocs().length, 5);
+    });
+  });
+
+  test('a folder without its ledger, after the minute of the last write is over: it learns the time the state leaves to re-check, and writes nothing', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('plan.md', '# Plan\n\nGoals.\n');
+      await f.write('notes/other.md', '# Other\n\nOther text.\n');
+      assert.equal((await f.sync()).code, 0);
+      // The writer's own write: its modified time is published as one to re-check (the minute was not over).
+      assert.ok([...foldedState(f).entries.values()].every((entry) => entry.r === 1 || entry.m === ''), JSON.stringify([...foldedState(f).entries.values()]));
+      f.em.admin.setClockOffset(120_000);
+      for (const [name, push] of [['lost-ledger', false], ['ci', true], ['again', false]] as const) {
+        const run = await (await checkout(f, name, push))();
+        assert.equal(run.code, 0, run.stdout);
+        assert.equal(writes(run.stdout), 0, `a run with nothing to do writes nothing: ${run.stdout}`);
+      }
+      // Nor does the writer itself, which learns the same time by its own re-check.
+      assert.equal(writes((await f.sync()).stdout), 0);
     });
   });
 
@@ -103,6 +142,8 @@ describe('several writers of the shared state', () => {
       // The state's times have minute precision: B, whose own clone wrote to the state in the minute of A's
       // append, reads it again once that minute is over.
       a.em.admin.setClockOffset(120_000);
+      // B reads the state once the minute of its last look is over.
+      a.em.admin.setClockOffset(60_000);
       const followed = await b();
       assert.equal(followed.code, 0, followed.stdout);
       assert.match(followed.stdout, /moved from notes\/plan\.md, as another machine renamed it/);
@@ -113,6 +154,48 @@ describe('several writers of the shared state', () => {
       const again = await b();
       assert.equal(writes(again.stdout), 0, again.stdout);
       assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
+
+  test('a file edited, then renamed on one workstation, the other behind: it follows the rename without setting its older text over the later record, then pulls the edit', async () => {
+    await withSyncFixture(async (a) => {
+      // The edit and the rename in one minute: the other workstation cannot tell the edit by the document's time.
+      const { clone, b, edited } = await editThenRename(a);
+      const later = foldedState(a).entries.get('team/renamed.md');
+      assert.equal(later?.h, hashText(edited));
+
+      // B reads the state once the minute of its last look is over.
+      a.em.admin.setClockOffset(60_000);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.match(followed.stdout, /moved from team\/start\.md, as another machine renamed it/);
+      assert.deepEqual(foldedState(a).entries.get('team/renamed.md'), later, 'the later record stands');
+      assert.equal(writes(followed.stdout), 0, followed.stdout);
+      const pulled = await b();
+      assert.equal(pulled.code, 0, pulled.stdout);
+      assert.equal(await readFile(join(clone, 'team/renamed.md'), 'utf8'), edited);
+      assert.equal(writes(pulled.stdout), 0, `the state already says what it pulled: ${pulled.stdout}`);
+      const fresh = await (await checkout(a, 'fresh', false))();
+      assert.equal(writes(fresh.stdout), 0, `a copy without a ledger has nothing to do: ${fresh.stdout}`);
+    });
+  });
+
+  test('a rename, and the other workstation pulls the edit before it: the rename stands on both (not undone by the puller\'s record)', async () => {
+    await withSyncFixture(async (a) => {
+      // All in one minute: B trusts the state it read at its clone, and learns of the edit from the document.
+      const { clone, b, edited } = await editThenRename(a);
+      const pulled = await b();
+      assert.equal(pulled.code, 0, pulled.stdout);
+      assert.deepEqual([...foldedState(a).entries.keys()], ['team/renamed.md'], 'the state keeps the rename');
+
+      a.em.admin.setClockOffset(120_000);
+      assert.equal((await a.sync()).code, 0);
+      assert.equal(await a.read('team/renamed.md'), edited, 'A keeps its rename');
+      assert.equal(await a.exists('team/start.md'), false);
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.equal(await readFile(join(clone, 'team/renamed.md'), 'utf8'), edited, 'B follows it');
+      assert.deepEqual([...foldedState(a).entries.keys()], ['team/renamed.md']);
     });
   });
 
