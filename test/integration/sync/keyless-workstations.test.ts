@@ -59,16 +59,21 @@ test("a move on B while A changed a link's address: the document keeps A's addre
   });
 });
 
+/** `text` published from A and pulled by B; two minutes later A renames the file and syncs; two more pass. */
+async function renamedOnA(em: RunningEmulator, a: SyncFixture, b: SyncFixture, from: string, to: string, text: string): Promise<void> {
+  await a.write(from, text);
+  assert.equal((await a.sync()).code, 0);
+  assert.equal((await b.sync()).code, 0);
+  em.admin.setClockOffset(2 * 60_000);
+  await rename(join(a.root, from), join(a.root, to));
+  assert.equal((await a.sync()).code, 0);
+  em.admin.setClockOffset(4 * 60_000);
+}
+
 // Found by the model test (seed 6): without the key, B kept its old name for good, and nothing said so.
 test('a file renamed on A (same folder, so the document stays) is renamed on B, where it is unchanged', async () => {
   await withKeylessPair(async (em, a, b) => {
-    await a.write('guides/picomatch.md', '# Why picomatch?\n\nBecause.\n');
-    assert.equal((await a.sync()).code, 0);
-    assert.equal((await b.sync()).code, 0);
-    em.admin.setClockOffset(2 * 60_000);
-    await rename(join(a.root, 'guides', 'picomatch.md'), join(a.root, 'guides', 'moved-picomatch.md'));
-    assert.equal((await a.sync()).code, 0);
-    em.admin.setClockOffset(4 * 60_000);
+    await renamedOnA(em, a, b, 'guides/picomatch.md', 'guides/moved-picomatch.md', '# Why picomatch?\n\nBecause.\n');
 
     const followed = await b.sync();
     assert.equal(followed.code, 0, followed.stderr);
@@ -81,13 +86,7 @@ test('a file renamed on A (same folder, so the document stays) is renamed on B, 
 // Found by the model test (seed 23): the file moved, and the colleague's edit came a run later, unsaid.
 test("a rename on A and a colleague's edit of the document: B takes both in one run, and says so", async () => {
   await withKeylessPair(async (em, a, b) => {
-    await a.write('lev.md', '# Levenshtein\n\nFast distance.\n');
-    assert.equal((await a.sync()).code, 0);
-    assert.equal((await b.sync()).code, 0);
-    em.admin.setClockOffset(2 * 60_000);
-    await rename(join(a.root, 'lev.md'), join(a.root, 'moved-lev.md'));
-    assert.equal((await a.sync()).code, 0);
-    em.admin.setClockOffset(4 * 60_000);
+    await renamedOnA(em, a, b, 'lev.md', 'moved-lev.md', '# Levenshtein\n\nFast distance.\n');
     const doc = a.remoteDoc('Levenshtein');
     em.admin.editDocument(doc.dentryUuid, '# Levenshtein\n\nFast edit distance.\n');
 
