@@ -113,7 +113,9 @@ export function mergeSources(input: { readonly base: string; readonly local: str
     }
     insertionsAfter(b);
   });
-  return assembled(pieces, L, T, eolOf(local));
+  // What follows the last block (blank lines, a missing final newline) merges like a block: the side that changed it wins.
+  const tail = tailOf(L) === tailOf(B) ? tailOf(T) : tailOf(L);
+  return assembled(pieces, L, T, eolOf(local), tail);
 }
 
 /** One side's version, taken whole (the other side had nothing to add). */
@@ -131,7 +133,13 @@ const lineOf = (text: string, offset: number): number => text.slice(0, offset).s
  * them byte for byte; elsewhere a gap is kept where it still parts the blocks (a blank line, or a line break
  * between list items), else a blank line in the body's own line ending is written.
  */
-function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody, eol: string): SourceMerge {
+/** What follows a body's last block, or undefined for a body with no block. */
+const tailOf = (body: SegmentedBody): string | undefined => {
+  const last = body.segments.at(-1);
+  return last ? gapOf(body.body, last) : undefined;
+};
+
+function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody, eol: string, tail: string | undefined): SourceMerge {
   const bodies = { local: L, theirs: T };
   const gapAfter = (origin: Origin): string => {
     const body = bodies[origin.side];
@@ -158,8 +166,7 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
       text += markdown;
       previous = piece;
     }
-    const last = L.segments.at(-1);
-    return { text: text + (last ? gapOf(L.body, last) : eol), offsets };
+    return { text: text + (tail ?? eol), offsets };
   };
   const ours = join((piece) => piece.ours);
   const conflicts: Conflict[] = [];

@@ -22,6 +22,16 @@ describe('mergeSources', () => {
     assert.match(merged.conflictCopyBody ?? '', /First of shared\.\n/, "the copy holds theirs as they wrote it");
   });
 
+  // Found by the model test (seed 41): the file of the machine that merged kept its own end, and the two
+  // machines differed by blank lines for good (the document holds none, so no later run saw a change).
+  test('what follows the last block merges like a block: the side that changed it wins', () => {
+    const base = '# T\n\nOne.\n\nTwo.\n';
+    const local = '# T\n\nOne, here.\n\nTwo.\n';
+    const theirs = '# T\n\nOne.\n\nTwo, there.\n\n\n\n';
+    assert.equal(mergeSources({ base, local, theirs }).body, '# T\n\nOne, here.\n\nTwo, there.\n\n\n\n');
+    assert.equal(mergeSources({ base: theirs, local: `${local.trimEnd()}\n\n`, theirs: base }).body, '# T\n\nOne, here.\n\nTwo.\n\n', 'ours changed it: ours');
+  });
+
   test('nothing changed here and theirs keeps what we wrote: theirs, taken whole', () => {
     const both = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared, edited there.\n';
     const merged = mergeSources({ base: OURS, local: OURS, theirs: both, priorBase: PRIOR });
