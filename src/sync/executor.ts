@@ -197,7 +197,8 @@ async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kin
   if (action.remote.modifiedTime === action.record.remoteModifiedTime && !action.record.recheck) return moved;
   const checked = await assess(carrier.io, { kind: 'check', record: { ...action.record, path: action.to }, remote: action.remote });
   const body = await perform(carrier, checked);
-  if ('after' in body) return moved;
+  // Only a new document waits for others (its links' targets): a check of an existing one never does.
+  if ('after' in body) throw new Error(`the check of ${action.to} after its move waited for other documents`);
   return body.result === 'unchanged' && !body.detail ? moved : { ...body, path: action.to, detail: [moved.detail, body.detail ?? body.result].filter(Boolean).join('; ') };
 }
 

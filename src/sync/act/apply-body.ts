@@ -96,7 +96,7 @@ export async function applyBody(
   const hidden = body.hiddenEditSeen && body.hiddenEdit !== null ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}` : undefined;
   const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, hidden].filter(Boolean).join('; ');
   // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
-  if (body.kind === 'none' && body.localChanged) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };
+  if (body.kind === 'none' && body.localChanged && body.baseText === body.fileText) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };
   return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(detail ? { detail } : {}) };
 }
 
