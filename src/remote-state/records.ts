@@ -39,6 +39,12 @@ export type DocRecord = {
   readonly l?: 1;
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
+  /**
+   * The document this one was made to replace (the service cannot move: a move makes a new document and
+   * deletes the old; a file edited here while deleted there is created again). Another machine whose file
+   * is still paired with that one follows it here instead of making a third document.
+   */
+  readonly rp?: string;
 };
 
 /** One image of a document, as every machine may check it (no stat: that is one machine's). */
@@ -143,6 +149,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['r'] === undefined || r['r'] === 1) &&
     (r['l'] === undefined || r['l'] === 1) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
+    (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&
     (r['mem'] === undefined || (isList(r['mem'], LIMITS.members) && r['mem'].every(isMember))) &&
     (r['im'] === undefined || (isList(r['im'], LIMITS.images) && r['im'].every(isImage))),

@@ -10,6 +10,11 @@ export type SharedState = {
   readonly entries: ReadonlyMap<string, StateEntry>;
   /** docKey → creation nodeId: kept for as long as the document is known, whatever a later record says. */
   readonly nodeIds: ReadonlyMap<string, string>;
+  /**
+   * docKey → the documents that replaced it (a move or a re-creation, see DocRecord `rp`), sorted: two when two
+   * machines moved one file at once. What a document replaced is what its first record to say so said.
+   */
+  readonly replacedBy: ReadonlyMap<string, readonly string[]>;
   /** Local folder path → its remote folder (and creation nodeId when kbsync made it). */
   readonly folders: ReadonlyMap<string, { readonly tn: string; readonly n: string | null }>;
   /** State documents' docKey → creation nodeId. */
@@ -42,6 +47,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
   const entries = new Map<string, StateEntry>();
   const pathOfDoc = new Map<string, string>();
   const nodeIds = new Map<string, Stamped>();
+  const replaces = new Map<string, string>();
   const folders = new Map<string, Stamped>();
   const journals = new Map<string, Stamped>();
   const images = new Map<string, Stamped>();
@@ -56,6 +62,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
       case 'doc': {
         const { t: _t, ...entry } = record;
         if (entry.n !== null && !nodeIds.has(entry.k)) nodeIds.set(entry.k, stamped);
+        if (entry.rp !== undefined && !replaces.has(entry.k)) replaces.set(entry.k, entry.rp);
         const previous = pathOfDoc.get(entry.k);
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
@@ -98,17 +105,24 @@ export function foldState(records: readonly Stamped[]): SharedState {
     }
   }
   const nodeIdOf = (k: string): string | null => (nodeIds.get(k)?.record as DocRecord | undefined)?.n ?? null;
-  // A nodeId learnt from another record of the document (another machine's) fills the entry in.
-  for (const [path, entry] of entries) if (entry.n === null && nodeIds.has(entry.k)) entries.set(path, { ...entry, n: nodeIdOf(entry.k) });
+  // A nodeId learnt from another record of the document (another machine's) fills the entry in; so does what it replaced.
+  for (const [path, entry] of entries) {
+    const n = entry.n ?? nodeIdOf(entry.k);
+    const rp = replaces.get(entry.k) ?? entry.rp;
+    if (n !== entry.n || rp !== entry.rp) entries.set(path, { ...entry, n, ...(rp !== undefined ? { rp } : {}) });
+  }
+  const replacedBy = new Map<string, string[]>();
+  for (const [k, old] of replaces) replacedBy.set(old, [...(replacedBy.get(old) ?? []), k].sort());
   return {
     entries,
     nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
+    replacedBy,
     folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
     journals: new Map([...journals].map(([k, s]) => [k, (s.record as { n: string }).n])),
     images: new Map([...images].map(([k, s]) => [k, (s.record as { u: string }).u])),
     retired: new Map([...retired].map(([k, s]) => [k, s.c])),
     sourceDocs: sourceDocsOf(sources.values()),
-    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf), ...history.gone.values(), ...images.values(), ...sources.values()],
+    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf, replaces), ...history.gone.values(), ...images.values(), ...sources.values()],
     clock,
   };
 }
@@ -117,17 +131,18 @@ export function foldState(records: readonly Stamped[]): SharedState {
 type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<string, Stamped>; readonly gone: Map<string, Stamped> };
 
 /**
- * The doc records a compaction keeps, each with its original stamp and the creation id learnt from any
- * record: the latest of each path and of each document. Those are exactly the records a record appended
+ * The doc records a compaction keeps, each with its original stamp and the creation id (and the document it
+ * replaced) learnt from any record: the latest of each path and of each document. Those are exactly the records a record appended
  * later (with any stamp) can meet in the fold: every other one was overtaken both at its path and for its
  * document. So the compacted state folds, with whatever comes later, to what the whole history would.
  */
-function docRecords(history: History, nodeIdOf: (k: string) => string | null): Stamped[] {
+function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>): Stamped[] {
   const kept = new Set([...history.byPath.values(), ...history.byDoc.values()]);
   return [...kept].map((stamped) => {
     const record = stamped.record as DocRecord;
     const n = record.n ?? nodeIdOf(record.k);
-    return n === record.n ? stamped : { ...stamped, record: { ...record, n } };
+    const rp = replaces.get(record.k) ?? record.rp;
+    return n === record.n && rp === record.rp ? stamped : { ...stamped, record: { ...record, n, ...(rp !== undefined ? { rp } : {}) } };
   });
 }
 

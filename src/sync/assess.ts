@@ -16,6 +16,7 @@ import { blocksHash, blocksToMarkdown, predictedBlocks } from '../markdown/index
 import type { WorkspaceId } from '../model/ids.js';
 import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
+import { followPatch } from './decide/follow.js';
 
 /**
  * What a file's sync comes to, in the words every report uses. The run carries out exactly this; `diff`,
@@ -242,8 +243,10 @@ const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' 
  */
 async function recordFor(io: AssessIO, entry: RecordEntry, fileText?: string): Promise<DocumentRecord | undefined> {
   if (!entry.shared) {
-    const record = io.record(entry.path);
-    if (!record) throw new Error(`the ledger has no row for "${entry.path}" any more`);
+    const row = io.record(entry.path);
+    if (!row) throw new Error(`the ledger has no row for "${entry.path}" any more`);
+    // The plan follows a document another writer replaced; a preview reads the row as the run rebinds it.
+    const record = entry.follows !== undefined && row.docKey === entry.follows ? { ...row, ...followPatch(entry, io.listed(entry.docKey)?.url ?? '') } : row;
     // `kbsync resolve --theirs`: what was held (a hidden edit seen) is dropped, and the document read as if unseen.
     return io.released?.get(entry.path) === 'theirs' ? { ...record, hiddenEdit: null, heldCode: null, recheck: true } : record;
   }

@@ -11,7 +11,7 @@ import { newLocal, newLocalFolder, restore } from './act/incoming.js';
 import { currentText } from './act/local-files.js';
 import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
-import { dropRecord, recordHold } from './act/record.js';
+import { dropRecord, followReplacement, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
 import { assess, nodeOf, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import { publishedVersions } from './published-version.js';
@@ -120,6 +120,7 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
   try {
     const started = await slot(async () => {
       if (carrier.stopped()) return undefined;
+      if ('record' in action) followReplacement(ctx, action.record);
       const assessment = await assess(io, action);
       kind = assessment.kind;
       return { assessment, step: await perform(carrier, assessment) };
@@ -224,7 +225,7 @@ async function create(carrier: Carrier, path: string, detail: Extract<Assessment
     const old = ctx.ledger.documents.byDocKey(detail.replaces);
     if (old) dropRecord(ctx, old.path, old.docKey);
   }
-  const minted = await mintDocument(ctx, path, detail.title);
+  const minted = await mintDocument(ctx, path, detail.title, detail.replaces ? { deleted: detail.replaces } : undefined);
   births.born(path);
   const said = (outcome: DocOutcome): DocOutcome => (detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome);
   const after = ctx.urlOf && births.awaited(ctx.urlOf.waitingFor(path));

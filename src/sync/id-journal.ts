@@ -33,10 +33,13 @@ export class IdJournal {
     }
   }
 
-  /** Records a new document's ids (its path and creation nodeId); resolves once they are in the shared state. */
-  identify(doc: Pick<DocRecord, 'p' | 'k' | 'n' | 'o'>): Promise<void> {
+  /**
+   * Records a new document's ids (its path, creation nodeId, and the document it replaces); resolves once they
+   * are in the shared state, so a machine that still pairs the replaced one follows before anything is deleted.
+   */
+  identify(doc: Pick<DocRecord, 'p' | 'k' | 'n' | 'o' | 'rp'>): Promise<void> {
     // No source and no blocks yet ('' for both): a rerun that finds only this adopts the document by its ids.
-    const record: DocRecord = { t: 'doc', p: doc.p, k: doc.k, n: doc.n, h: '', rb: '', m: '', o: doc.o };
+    const record: DocRecord = { t: 'doc', p: doc.p, k: doc.k, n: doc.n, h: '', rb: '', m: '', o: doc.o, ...(doc.rp !== undefined ? { rp: doc.rp } : {}) };
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ record, done: (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))) });
       if (this.#creating === 0) this.#soon();

@@ -14,6 +14,12 @@ import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
 type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
 
+/**
+ * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
+ * the new one exists (a move). The shared state is told (DocRecord `rp`), so no other machine makes a third.
+ */
+export type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
+
 /** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
 export type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
 
@@ -29,14 +35,15 @@ export async function createDocument(
   title: string,
   before: TextFile,
   body: BodyDecision,
-  /** The document this one replaces (a move): its deletion is promised in the same transaction that records this one. */
-  replacing?: DocumentRecord,
+  /** A moved document's deletion is promised in the same transaction that records this one. */
+  replacing?: Replacing,
 ): Promise<DocOutcome> {
   return sendFirstBody(ctx, await mintDocument(ctx, path, title, replacing), before, body);
 }
 
 /** The first half of createDocument: the document made and recorded, its body not sent yet. */
-export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: DocumentRecord): Promise<Minted> {
+export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing): Promise<Minted> {
+  const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
   const created = await withIntent<Created>(
     ctx,
@@ -61,16 +68,17 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       }
     },
     (made) => {
-      if (replacing) {
-        if (replacing.nodeId !== null) ctx.ledger.retirements.add({ docKey: replacing.docKey, nodeId: replacing.nodeId, workspaceId: replacing.workspaceId, path: replacing.path });
-        dropRecord(ctx, replacing.path, replacing.docKey);
+      if (moved) {
+        if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path });
+        dropRecord(ctx, moved.path, moved.docKey);
       }
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
     },
   );
   // The id the service gives only now reaches the shared state before the body is sent: a run killed from
   // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
-  if (created.nodeId !== null) await ctx.ids.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created' });
+  const rp = moved ? moved.docKey : replacing && 'deleted' in replacing ? replacing.deleted : undefined;
+  if (created.nodeId !== null) await ctx.ids.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) });
   return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
 }
 

@@ -35,7 +35,7 @@ export async function move(
     }
     case 'recreate': {
       dropRecord(ctx, from, record.docKey);
-      const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: before.text, urlOf: ctx.urlOf }));
+      const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: before.text, urlOf: ctx.urlOf }), { deleted: record.docKey });
       return { ...outcome, detail: `${moved}; deleted in the knowledge base, so it was created again` };
     }
     case 'rename': {
@@ -60,7 +60,7 @@ export async function move(
         title ?? titleFor(ctx, record, to),
         { ...before, text },
         decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: text, urlOf: ctx.urlOf }),
-        record,
+        { moved: record },
       );
       const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
       if (promised) await retire(ctx, promised);

@@ -5,7 +5,8 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import type { HeldState } from '../decide/held.js';
 import { splitText } from '../document-text.js';
-import type { RemoteDoc } from '../decide/types.js';
+import type { RecordEntry, RemoteDoc } from '../decide/types.js';
+import { followPatch } from '../decide/follow.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
 
@@ -155,6 +156,16 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
 export function dropRecord(ctx: SyncContext, path: string, docKey: string): void {
   ctx.ledger.documents.remove(path);
   ctx.removed.set(docKey, path);
+}
+
+/**
+ * Rebinds the ledger row of a record that follows a document another writer replaced (decide/follow.ts),
+ * before anything else is done with it; the shared state is told this machine no longer pairs the old one.
+ */
+export function followReplacement(ctx: SyncContext, record: RecordEntry): void {
+  if (record.follows === undefined || ctx.ledger.documents.summary(record.path)?.docKey !== record.follows) return;
+  ctx.ledger.documents.update(record.path, followPatch(record, ctx.remote?.docs.get(record.docKey)?.url ?? ''));
+  ctx.removed.set(record.follows, record.path);
 }
 
 /**

@@ -5,6 +5,7 @@ import { held, holdStands } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
+import { withReplacements } from './follow.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
 import { oneLine } from '../../printable.js';
 
@@ -17,7 +18,7 @@ type RemoteSide = Side | 'uncertain';
  * situation is a row in a table test. It decides; the executor acts; nothing else does either.
  */
 export function plan(given: PlanInput): Plan {
-  const input = withSharedRecords(given);
+  const input = withReplacements(withSharedRecords(given));
   const refusal = emptySideRefusal(input);
   if (refusal) return { actions: [], pending: [], notices: [], refusal };
 

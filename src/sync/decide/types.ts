@@ -47,7 +47,15 @@ export type RecordEntry = {
   readonly lossy?: true;
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
+  /**
+   * The document the ledger pairs this file with, which another kbsync writer replaced by this record's
+   * (PlanInput.replaced): the ledger row is rebound to this one before anything else is done with it.
+   */
+  readonly follows?: DocKey;
 };
+
+/** The document that stands in for one another writer replaced, and where the shared state places it. */
+export type Replacement = { readonly docKey: DocKey; readonly path: string; readonly nodeId: CreationNodeId | null; readonly origin: Origin };
 
 /**
  * What a file written from a document lacks of it: `lossy`, formatting or content the service's plain
@@ -131,6 +139,13 @@ export type PlanInput = {
    * record of the same document at another path): path here → the path there. An unchanged file follows.
    */
   readonly renamedElsewhere?: ReadonlyMap<string, string>;
+  /**
+   * Records whose document is gone because another kbsync writer replaced it (a move makes a new document and
+   * deletes the old; a file edited while deleted is created again), by path: the document that stands in
+   * for it, listed and paired with no other record. The record follows it, so no third document is made;
+   * an unchanged file also takes the path the other writer gave it.
+   */
+  readonly replaced?: ReadonlyMap<string, Replacement>;
   /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has

@@ -13,7 +13,7 @@ import { observeLocal, stillOnDisk, type LocalObservation } from './observe-loca
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state-seen.js';
-import { renamedElsewhere, sharedRecords, usableState } from './shared-entries.js';
+import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './shared-entries.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -160,6 +160,7 @@ export async function observeAndPlan(
   }
   for (const folder of knownFolders) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
+  const replaced = usable && remote ? replacementsOf(usable, remote, records) : undefined;
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
   const planned = plan({
@@ -176,6 +177,7 @@ export async function observeAndPlan(
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
     ...(shared ? { republished: republished(shared.state, records) } : {}),
     ...(renamed && renamed.size > 0 ? { renamedElsewhere: renamed } : {}),
+    ...(replaced && replaced.size > 0 ? { replaced } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,

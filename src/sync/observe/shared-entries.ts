@@ -4,7 +4,7 @@ import { PathFilter } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../model/ids.js';
 import type { LoadedState } from '../../remote-state/store.js';
 import type { SharedState, StateEntry } from '../../remote-state/state.js';
-import type { RecordEntry, RemoteSnapshot } from '../decide/types.js';
+import type { RecordEntry, RemoteSnapshot, Replacement } from '../decide/types.js';
 import type { ObserveOptions } from './options.js';
 
 /**
@@ -84,6 +84,47 @@ export function renamedElsewhere(state: SharedState, summaries: ReadonlyMap<stri
     const entry = byDoc.get(summary.docKey);
     if (!entry || entry.p === summary.path || entry.w === self || summaries.has(entry.p)) continue;
     if (entry.c > (parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt)) out.set(summary.path, entry.p);
+  }
+  return out;
+}
+
+/** The longest chain of replacements followed (a file moved again and again before this machine ran): a forged loop ends here. */
+const MAX_HOPS = 64;
+
+/**
+ * The listed document, paired with no record, that stands in for `docKey` along its replacements (breadth
+ * first, so the nearest wins; two at one step, as when two machines moved a file at once: the first listed).
+ */
+function standIn(state: SharedState, remote: RemoteSnapshot, docKey: string, paired: ReadonlySet<string>): string | undefined {
+  const seen = new Set([docKey]);
+  let step = [docKey];
+  for (let hop = 0; hop < MAX_HOPS && step.length > 0; hop++) {
+    const next = step.flatMap((key) => state.replacedBy.get(key) ?? []).filter((key) => !seen.has(key));
+    const found = next.find((key) => remote.docs.has(asDocKey(key)) && !paired.has(key));
+    if (found !== undefined) return found;
+    for (const key of next) seen.add(key);
+    step = next;
+  }
+  return undefined;
+}
+
+/**
+ * The documents that stand in for recorded ones another writer replaced (DocRecord `rp`), by the record's
+ * path: followed along the chain of replacements to one the listing shows and no record pairs yet.
+ */
+export function replacementsOf(state: SharedState, remote: RemoteSnapshot, records: ReadonlyMap<string, RecordEntry>): Map<string, Replacement> {
+  const out = new Map<string, Replacement>();
+  const paired = new Set<string>([...records.values()].map((record) => record.docKey));
+  const entryOf = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
+  for (const record of records.values()) {
+    if (remote.docs.has(record.docKey)) continue;
+    const key = standIn(state, remote, record.docKey, paired);
+    const listed = key === undefined ? undefined : remote.docs.get(asDocKey(key));
+    if (key === undefined || !listed) continue;
+    paired.add(key);
+    const entry = entryOf.get(key);
+    const nodeId = state.nodeIds.get(key);
+    out.set(record.path, { docKey: listed.docKey, path: entry?.p ?? listed.localPath, nodeId: nodeId === undefined ? null : asCreationNodeId(nodeId), origin: entry?.o ?? 'pulled' });
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Stamped } from '../../../src/remote-state/codec.js';
-import type { DocRecord, StateRecord } from '../../../src/remote-state/records.js';
+import { checkRecord, type DocRecord, type StateRecord } from '../../../src/remote-state/records.js';
 import { foldState } from '../../../src/remote-state/state.js';
 
 const doc = (p: string, k: string, n: string | null, h = 'h'): DocRecord => ({ t: 'doc', p, k, n, h, rb: 'rb', m: '', o: n ? 'created' : 'linked' });
@@ -30,12 +30,28 @@ describe('folding the shared state', () => {
     assert.equal(foldState([newer, tie]).entries.get('a.md')?.h, foldState([tie, newer]).entries.get('a.md')?.h);
   });
 
+  test('what a document replaced is learnt from its first record that says so, and kept by later records and by a compaction; two replacements of one document are both known', () => {
+    const identified: DocRecord = { ...doc('guides/a.md', 'K2', 'N2', ''), rp: 'K1' };
+    const records = inOrder([doc('a.md', 'K1', 'N1'), identified, doc('guides/a.md', 'K2', null, 'h2'), { t: 'gone', p: 'a.md', k: 'K1' }]);
+    const state = foldState(records);
+    assert.deepEqual(state.replacedBy.get('K1'), ['K2']);
+    assert.equal(state.entries.get('guides/a.md')?.rp, 'K1', 'the later record of K2 did not say it, and it is kept');
+    assert.deepEqual(foldState(state.live).replacedBy.get('K1'), ['K2'], 'a compaction keeps it');
+    // Another machine moved K1 at the same time: both are known, in one order for every reader.
+    const rival: Stamped = { record: { ...doc('ref/a.md', 'K0', 'N0', ''), rp: 'K1' }, c: 99, w: 'w2', i: 0 };
+    assert.deepEqual(foldState([rival, ...records]).replacedBy.get('K1'), ['K0', 'K2']);
+    // A later record of K2 that names another document changes nothing: the first to say it stands.
+    assert.deepEqual(foldState([...records, { record: { ...doc('guides/a.md', 'K2', null, 'h3'), rp: 'K7' }, c: 50, w: 'w1', i: 0 }]).replacedBy.get('K7'), undefined);
+    assert.equal(checkRecord({ ...identified, rp: 'K2' }), undefined, 'a document does not replace itself');
+    assert.equal(checkRecord({ ...identified, rp: '../x' }), undefined, 'an id is an id');
+  });
+
   test('whatever order writers, compactions and crashes leave the records in: the same state, one path per document, no creation id lost, and a compaction says the same', () => {
     const paths = fc.constantFrom('a.md', 'b.md', 'c.md', 'd/e.md');
     const keys = fc.constantFrom('K1', 'K2', 'K3', 'K4');
     const record: fc.Arbitrary<StateRecord> = fc.oneof(
       // A document has one creation id; a writer either knows it or does not.
-      fc.tuple(paths, keys, fc.boolean(), fc.constantFrom('h1', 'h2', 'h3')).map(([p, k, knows, h]) => doc(p, k, knows ? `N-${k}` : null, h)),
+      fc.tuple(paths, keys, fc.boolean(), fc.constantFrom('h1', 'h2', 'h3'), fc.option(keys, { nil: undefined })).map(([p, k, knows, h, rp]) => ({ ...doc(p, k, knows ? `N-${k}` : null, h), ...(rp !== undefined && rp !== k ? { rp } : {}) })),
       fc.tuple(paths, keys).map(([p, k]): StateRecord => ({ t: 'gone', p, k })),
     );
     const stamped = fc.array(fc.record({ record, c: fc.integer({ min: 1, max: 40 }), w: fc.constantFrom('w1', 'w2', 'w3'), i: fc.nat(3) }), { maxLength: 30 });
@@ -53,6 +69,8 @@ describe('folding the shared state', () => {
           if (known) assert.equal(entry.n, (known.record as DocRecord).n, 'a creation id was lost');
         }
         assert.deepEqual(entriesOf(state.live), entriesOf(unique), 'the compacted records fold to the same state');
+        assert.deepEqual([...foldState(shuffled).replacedBy].sort(), [...state.replacedBy].sort(), 'the order records sit in changes no replacement');
+        assert.deepEqual([...foldState(state.live).replacedBy].sort(), [...state.replacedBy].sort(), 'a compaction keeps every replacement');
         // A record appended after a compaction sorts against the copies as it would against the originals.
         const late: Stamped = { record: doc('a.md', 'K9', null, 'late'), c: 25, w: 'w9', i: 0 };
         assert.deepEqual(entriesOf([...state.live, late]), entriesOf([...unique, late]), 'a late record after a compaction');

@@ -274,6 +274,37 @@ describe('planner: renames and moves', () => {
   });
 });
 
+describe('planner: a document another kbsync writer replaced (moved: a new document; or created again)', () => {
+  const a = record('a.md');
+  // The other writer's document for the file, in folder `dir`, where the shared state places it at dir/a.md.
+  const theirs = remoteDoc('dir/a.md', 'a', { docKey: asDocKey('K2'), treeNodeId: asTreeNodeId('K2'), parentTreeNodeId: asTreeNodeId('dir-id') });
+  const replaced = new Map([['a.md', { docKey: asDocKey('K2'), path: 'dir/a.md', nodeId: null, origin: 'created' as const }]]);
+  const planned = (locals: LocalEntry[], mode: SyncMode = 'two-way') =>
+    plan({ ...input({ mode, locals: [...locals, ...othersLocal], records: [a, ...others], remotes: [theirs, ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }), replaced });
+
+  test('unchanged here → the file follows it to its path: no trash, no pull of a second file', () => {
+    const result = planned([local('a.md')]);
+    assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md']);
+    const [move] = result.actions;
+    assert.equal(move?.kind === 'move-local' && move.record.docKey, 'K2');
+    assert.equal(move?.kind === 'move-local' && move.record.follows, a.docKey);
+  });
+  test('edited here → the edit goes to that document (read first, so a merge): never created again', () => {
+    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['push a.md']);
+    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })], 'push').actions), ['push a.md']);
+  });
+  test('moved here too → this move is made from that document: never a third one', () => {
+    assert.deepEqual(summary(planned([local('ref/a.md', { hash: a.localHash, ino: 42 })]).actions), ['move a.md -> ref/a.md (new place)']);
+  });
+  test('a replacement another record already pairs, or one not listed, is not followed', () => {
+    const mine = record('dir/a.md', { docKey: asDocKey('K2'), treeNodeId: asTreeNodeId('K2'), parentTreeNodeId: asTreeNodeId('dir-id') });
+    const both = plan({ ...input({ locals: [local('a.md', { hash: 'new' }), local('dir/a.md'), ...othersLocal], records: [a, mine, ...others], remotes: [remoteOf(mine), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }), replaced });
+    assert.deepEqual(summary(both.actions), ['recreate a.md']);
+    const unlisted = plan({ ...input({ locals: [local('a.md', { hash: 'new' }), ...othersLocal], records: [a, ...others], remotes: othersRemote }), replaced });
+    assert.deepEqual(summary(unlisted.actions), ['recreate a.md']);
+  });
+});
+
 describe('planner: one-way modes', () => {
   const a = record('a.md');
   const b = record('b.md');

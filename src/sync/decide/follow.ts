@@ -1,0 +1,68 @@
+import type { DocumentPatch } from '../../ledger/index.js';
+import type { PlanInput, RecordEntry, RemoteDoc, Replacement } from './types.js';
+
+/**
+ * Records follow a document another kbsync writer replaced (PlanInput.replaced). Without this, a machine
+ * whose file is still paired with the old document sees it deleted remotely and makes a document of its
+ * own: two documents for one file (two machines moving it at once, or one re-creating what a colleague
+ * deleted while another still had it). Following, the record is the new document's, with the old one's
+ * base: its time unknown, so the document is read before anything is written (a merge with what the other
+ * writer put there), and an unchanged file takes the path the other writer gave it.
+ */
+export function withReplacements(input: PlanInput): PlanInput {
+  if (!input.replaced || input.replaced.size === 0 || !input.remote) return input;
+  const records = new Map(input.records);
+  const renamed = new Map(input.renamedElsewhere ?? []);
+  const paired = new Set<string>([...input.records.values()].map((record) => record.docKey));
+  for (const [path, replacement] of input.replaced) {
+    const record = records.get(path);
+    const listed = input.remote.docs.get(replacement.docKey);
+    if (!record || !listed || input.remote.docs.has(record.docKey) || paired.has(replacement.docKey)) continue;
+    paired.add(replacement.docKey);
+    records.set(path, followed(record, replacement, listed));
+    if (replacement.path !== path) renamed.set(path, replacement.path);
+  }
+  return { ...input, records, ...(renamed.size > 0 ? { renamedElsewhere: renamed } : {}) };
+}
+
+/** The record, rebound to the document that replaced its own: ids from the replacement, the base kept, its time to be read. */
+export function followed(record: RecordEntry, replacement: Replacement, listed: RemoteDoc): RecordEntry {
+  return {
+    ...record,
+    docKey: replacement.docKey,
+    nodeId: replacement.nodeId,
+    origin: replacement.origin,
+    treeNodeId: listed.treeNodeId,
+    parentTreeNodeId: listed.parentTreeNodeId,
+    remoteTitle: listed.title,
+    remoteModifiedTime: '',
+    recheck: true,
+    held: null,
+    follows: record.docKey,
+  };
+}
+
+/**
+ * What the ledger row of a record that follows a replacement changes to: the new document's ids, its time
+ * unknown, nothing held or published of it yet. The base (text, blocks, agreement time) stays: it is what
+ * both sides last agreed on, and the other writer made the new document from that file.
+ */
+export function followPatch(record: RecordEntry, url: string): DocumentPatch {
+  return {
+    docKey: record.docKey,
+    nodeId: record.nodeId,
+    origin: record.origin,
+    treeNodeId: record.treeNodeId,
+    parentTreeNodeId: record.parentTreeNodeId,
+    remoteTitle: record.remoteTitle,
+    url,
+    remoteModifiedTime: '',
+    recheck: true,
+    heldCode: null,
+    heldLocalHash: null,
+    heldRemoteTime: null,
+    publishedRecord: null,
+    publishedOver: null,
+    hiddenEdit: null,
+  };
+}

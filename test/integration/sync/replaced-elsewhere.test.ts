@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { createSyncFixture, userNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * The service cannot move a document: a move makes a new one and deletes the old, and a file edited while its
+ * document was deleted is created again. Another workstation still pairs its file with the old document; it
+ * must follow the new one (the shared state says which replaced which), never make a document of its own.
+ * Found by the model test: seed 47 (two machines moved one file at once) and seed 32 (a colleague deleted a
+ * document, and both machines had edited its file).
+ */
+async function withPair(keyless: boolean, fn: (em: RunningEmulator, a: SyncFixture, b: SyncFixture) => Promise<void>): Promise<void> {
+  const em = await startEmulator({ rateLimit: 0 });
+  const env = keyless ? { env: { KBSYNC_STATE_KEY: '' } } : {};
+  const a = await createSyncFixture({ shared: em, ...env });
+  const b = await createSyncFixture({ shared: em, ...env });
+  try {
+    await fn(em, a, b);
+  } finally {
+    await a.close();
+    await b.close();
+    await em.close();
+  }
+}
+
+const documents = (a: SyncFixture): string[] => userNodes(a.remoteDocs()).filter((node) => node.docType === 'DOC').map((node) => node.title);
+
+/** Both machines sync until a run of each changes nothing; they must then hold the same files. */
+async function settle(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<void> {
+  for (let round = 1; round <= 4; round++) {
+    em.admin.setClockOffset((10 + round * 2) * 60_000);
+    const runs = [await a.sync(), await b.sync()];
+    for (const run of runs) assert.equal(run.code, 0, `${run.stderr} ${JSON.stringify(run.report?.results)}`);
+    if (runs.every((run) => run.report?.results.every((r) => r.ok && r.result === 'unchanged'))) return;
+  }
+  assert.fail('the machines did not settle in four rounds');
+}
+
+const TEXT = '# Section matter\n\nParse sections.\n\nMore text.\n';
+
+for (const keyless of [false, true]) {
+  const team = keyless ? 'a keyless team' : 'a team with a state key';
+
+  test(`${team}: one file moved to two folders at once is one document, and both machines end with one file`, async () => {
+    await withPair(keyless, async (em, a, b) => {
+      await a.write('section-matter.md', TEXT);
+      assert.equal((await a.sync()).code, 0);
+      assert.equal((await b.sync()).code, 0);
+      em.admin.setClockOffset(2 * 60_000);
+
+      await mkdir(join(b.root, 'ref'));
+      await rename(join(b.root, 'section-matter.md'), join(b.root, 'ref', 'section-matter.md'));
+      await mkdir(join(a.root, 'guides'));
+      await rename(join(a.root, 'section-matter.md'), join(a.root, 'guides', 'section-matter.md'));
+      assert.equal((await a.sync()).code, 0);
+      em.admin.setClockOffset(4 * 60_000);
+
+      const second = await b.sync(['--push']);
+      assert.equal(second.code, 0, `${second.stderr} ${JSON.stringify(second.report?.results)}`);
+      assert.deepEqual(documents(a), ['Section matter'], 'one document, not one per move');
+      await settle(em, a, b);
+      assert.deepEqual(documents(a), ['Section matter']);
+      const files = async (f: SyncFixture) => (await Promise.all(['section-matter.md', 'guides/section-matter.md', 'ref/section-matter.md'].map((p) => f.exists(p)))).filter(Boolean).length;
+      assert.equal(await files(a), 1, 'one file on A');
+      assert.equal(await files(b), 1, 'one file on B');
+    });
+  });
+
+  test(`${team}: a document a colleague deleted, edited on both machines, is created again once, with both edits`, async () => {
+    await withPair(keyless, async (em, a, b) => {
+      await a.write('notes.md', '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n');
+      await a.write('other.md', '# Other\n\nStays.\n');
+      assert.equal((await a.sync()).code, 0);
+      assert.equal((await b.sync()).code, 0);
+      em.admin.setClockOffset(2 * 60_000);
+
+      em.admin.deleteNode(a.remoteDoc('Notes').dentryUuid);
+      await a.write('notes.md', '# Notes\n\nFirst paragraph, edited on A.\n\nSecond paragraph.\n');
+      await b.write('notes.md', '# Notes\n\nFirst paragraph.\n\nSecond paragraph, edited on B.\n');
+      const recreated = await a.sync();
+      assert.equal(recreated.code, 0, recreated.stderr);
+      assert.equal(recreated.report?.results.find((r) => r.path === 'notes.md')?.action, 'recreate');
+      em.admin.setClockOffset(4 * 60_000);
+
+      const followed = await b.sync();
+      assert.equal(followed.code, 0, `${followed.stderr} ${JSON.stringify(followed.report?.results)}`);
+      assert.deepEqual(documents(a).sort(), ['Notes', 'Other'], 'one document');
+      const body = a.remoteDoc('Notes').markdown ?? '';
+      assert.match(body, /edited on A/);
+      assert.match(body, /edited on B/);
+      await settle(em, a, b);
+      assert.equal(await b.read('notes.md'), await a.read('notes.md'));
+      assert.deepEqual(documents(a).sort(), ['Notes', 'Other']);
+    });
+  });
+}
+
+test('a file unchanged here, moved on another machine: it follows the new document to its new path, in one run', async () => {
+  await withPair(false, async (em, a, b) => {
+    await a.write('lev.md', '# Levenshtein\n\nFast distance.\n');
+    assert.equal((await a.sync()).code, 0);
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    await mkdir(join(a.root, 'algo'));
+    await rename(join(a.root, 'lev.md'), join(a.root, 'algo', 'lev.md'));
+    await a.write('algo/lev.md', '# Levenshtein\n\nFast edit distance.\n');
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(4 * 60_000);
+
+    const followed = await b.sync();
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.equal(await b.exists('lev.md'), false);
+    assert.equal(await b.read('algo/lev.md'), await a.read('algo/lev.md'));
+    const result = followed.report?.results.find((r) => r.path === 'algo/lev.md');
+    assert.ok(result?.ok && result.result === 'pulled', JSON.stringify(followed.report?.results));
+    assert.equal(followed.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created');
+    assert.deepEqual(documents(a), ['Levenshtein']);
+  });
+});
