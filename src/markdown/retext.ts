@@ -206,18 +206,43 @@ function balanced(reading: Reading, from: number, to: number): boolean {
   );
 }
 
+/**
+ * The same insertion at every place it reads the same: `stone c29z ` after `backer` in `backerstone ` is
+ * `c29z stone ` after `backerstone `. The word diff picks one; the edit may have been made at another (a
+ * colleague's words typed between a link and an emphasis). Only through unchanged text (`from`..`to`).
+ */
+function slid(before: string, hunk: Hunk, from: number, to: number): Hunk[] {
+  const out: Hunk[] = [hunk];
+  for (let { at, inserted } = hunk; at > from && before[at - 1] === inserted.at(-1); ) {
+    at -= 1;
+    inserted = `${before[at] as string}${inserted.slice(0, -1)}`;
+    out.push({ at, removed: 0, inserted });
+  }
+  for (let { at, inserted } = hunk; at < to && before[at] === inserted[0]; ) {
+    inserted = `${inserted.slice(1)}${before[at] as string}`;
+    at += 1;
+    out.push({ at, removed: 0, inserted });
+  }
+  return out;
+}
+
 /** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
-function placeOf(reading: Reading, hunk: Hunk): { from: number; to: number; text: string } | undefined {
-  const end = hunk.at + hunk.removed;
-  const pairs =
-    hunk.removed === 0
-      ? [...slots(reading, hunk.at, 'end'), ...slots(reading, hunk.at, 'start')].map((slot) => ({ from: slot, to: slot }))
-      : slots(reading, hunk.at, 'start').flatMap((from) => slots(reading, end, 'end').map((to) => ({ from, to })));
+function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string } | undefined {
+  const pairs = variants.flatMap((hunk) => {
+    const end = hunk.at + hunk.removed;
+    const found =
+      hunk.removed === 0
+        ? [...slots(reading, hunk.at, 'end'), ...slots(reading, hunk.at, 'start')].map((slot) => ({ from: slot, to: slot }))
+        : slots(reading, hunk.at, 'start').flatMap((from) => slots(reading, end, 'end').map((to) => ({ from, to })));
+    return found.map((pair) => ({ ...pair, hunk }));
+  });
   // Text replaced inside formatting keeps it (a renamed bold word stays bold); text only added or only taken
-  // away at its edge goes outside it, and formatting whose whole text went goes with it.
-  const inner = hunk.removed > 0 && hunk.inserted !== '' ? -1 : 1;
+  // away at its edge goes outside it, and formatting whose whole text went goes with it. An insertion that
+  // reads the same in several places goes where it is least deep (the diff's own place first among equals).
+  const first = variants[0] as Hunk;
+  const inner = first.removed > 0 && first.inserted !== '' ? -1 : 1;
   pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
-  for (const { from, to } of pairs) {
+  for (const { from, to, hunk } of pairs) {
     if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
     const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
     if (code && (from.leaf !== to.leaf || hunk.inserted.includes('`') || /[\r\n]/.test(hunk.inserted))) continue;
@@ -241,8 +266,11 @@ export function retext(source: string, text: string, definitions = ''): string |
   const kept = before.length - hunks.reduce((sum, hunk) => sum + hunk.removed, 0);
   if (kept * 2 < before.length) return undefined;
   let out = source;
-  for (const hunk of [...hunks].reverse()) {
-    const place = placeOf(reading, hunk);
+  for (let i = hunks.length - 1; i >= 0; i--) {
+    const hunk = hunks[i] as Hunk;
+    const previous = hunks[i - 1];
+    const variants = hunk.removed === 0 ? slid(before, hunk, previous ? previous.at + previous.removed : 0, hunks[i + 1]?.at ?? before.length) : [hunk];
+    const place = placeOf(reading, variants);
     if (!place) return undefined;
     out = out.slice(0, place.from) + place.text + out.slice(place.to);
   }

@@ -42,3 +42,28 @@ test('a remote edit of a paragraph\'s plain text: the result reads as the remote
     { numRuns: 1000 },
   );
 });
+
+// Model seed 38: a colleague typed words between a link and an emphasis that touch. The plain reading
+// (`backerstone u19z`) cannot tell where; the word diff put them inside the emphasis, which they were not.
+test('words typed where two formatted runs touch go between them, not into either', () => {
+  const source = 'Help us. [[Become a backer](https://example.com/backer)*stone u19z* ]';
+  assert.equal(retext(source, 'Help us. [Become a backerstone c29z stone u19z ]'), 'Help us. [[Become a backer](https://example.com/backer)stone c29z *stone u19z* ]');
+});
+
+test('a plain word typed before a formatted one, even the same word, keeps every formatted word as written', () => {
+  const formatted = fc.record({ word, style: fc.constantFrom<Part['style']>('em', 'strong', 'code', 'link') });
+  fc.assert(
+    fc.property(fc.array(formatted, { minLength: 2, maxLength: 6 }), fc.nat(), fc.option(word, { nil: undefined }), (parts, at, other) => {
+      const i = 1 + (at % (parts.length - 1));
+      // The colleague's word, plain, right before part i: a new word, or the same word again (the diff cannot tell which copy is new).
+      const added = other ?? (parts[i] as Part).word;
+      const source = parts.map(write).join(' ');
+      const colleague = parts.map((p, k) => `${k === i ? `${added} ` : ''}${write(p)}`).join(' ');
+      const kept = retext(source, plainOf(colleague));
+      assert.ok(kept !== undefined, 'a plain word between formatted ones can be written in place');
+      assert.equal(plainOf(kept), plainOf(colleague), 'reads as the colleague left it');
+      for (const p of parts) assert.ok(kept.includes(write(p)), `${write(p)} kept in ${kept}`);
+    }),
+    { numRuns: 1000 },
+  );
+});
