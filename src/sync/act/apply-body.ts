@@ -5,7 +5,7 @@ import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import type { BodyDecision, Send } from '../decide/body.js';
+import { laterThan, type BodyDecision, type Send } from '../decide/body.js';
 import { HELD_REASONS, heldMessage } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
@@ -76,7 +76,9 @@ export async function applyBody(
         baseText: body.baseText,
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
-        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && !listed),
+        // A change the read shows and the listing's time does not (no later than the record's) was made after
+        // the listing (a sibling CI job's write): the document's time is not known, whatever the listing said.
+        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && (!listed || (record.remoteModifiedTime !== '' && !laterThan(listed.modifiedTime, record.remoteModifiedTime)))),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,
