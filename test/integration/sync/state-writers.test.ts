@@ -100,7 +100,7 @@ describe('several writers of the shared state', () => {
       for (let i = 0; i < 6; i += 1) {
         const entry = state.entries.get(`docs/page-${i}.md`);
         const doc = f.remoteDocs().find((d) => d.title === `Page ${i}`);
-        assert.ok(entry?.m === '' || entry.m === doc?.modifiedTime, `page ${i}: the modified time recorded (${entry?.m}) is the document's (${doc?.modifiedTime}) or unknown`);
+        assert.ok(entry !== undefined && (entry.m === '' || entry.m === doc?.modifiedTime), `page ${i}: the modified time recorded (${entry?.m}) is the document's (${doc?.modifiedTime}) or unknown`);
       }
     });
   });
