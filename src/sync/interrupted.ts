@@ -38,7 +38,7 @@ export const pushIntentPayload = (docKey: string, mode: string, sent: string | u
 /**
  * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
  * the body that push was sending, the write landed and nobody wrote since, so that body (and the text it
- * agreed on) is the last agreement. Otherwise the record as the ledger has it.
+ * agreed on) is the last agreement, at a time not known. Otherwise the record as the ledger has it.
  */
 export function withLandedPush(record: DocumentRecord, intents: readonly OpenIntent[], remote: readonly Block[]): DocumentRecord {
   for (const intent of intents) {
@@ -53,6 +53,10 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
       remoteBlocks: [...remote],
       remoteBlocksHash: blocksHash(remote),
       alignment: align(splitText(agreed).body, remote) as DocumentRecord['alignment'],
+      // That write moved the document's time, to a minute nobody recorded: a later listed time is that write's,
+      // not a hidden edit (a run killed after its overwrite was held HIDDEN_EDIT for good; state chaos seed 15).
+      remoteModifiedTime: '',
+      recheck: true,
       conflict: false,
       conflictPath: null,
     };

@@ -138,3 +138,24 @@ test('a push killed between its writes and their record, run again with no other
     assert.deepEqual(await conflictCopies(f), []);
   });
 });
+
+// State chaos seed 15: the interrupted write landed in a later minute than the last agreement, so the document's
+// listed time moved with its blocks as our own write left them: read as an edit inside code, held HIDDEN_EDIT for good.
+test('a push killed after its overwrite, minutes after the last sync: its own write is no hidden edit, the next edit goes out', async () => {
+  await withSyncFixture(async (f) => {
+    for (const [name, text] of Object.entries(NOTES)) await f.write(name, text);
+    assert.equal((await f.sync()).code, 0);
+    f.em.admin.setClockOffset(2 * 60_000);
+    await editAll(f, FIRST, 'r1');
+    await killedAt('after-overwrite').interrupt(f);
+    f.em.admin.setClockOffset(4 * 60_000);
+    await editAll(f, SECOND, 'r2');
+    const next = await f.sync();
+    assert.equal(next.code, 0, `${next.stderr} ${JSON.stringify(next.report?.results)}`);
+    assert.deepEqual(next.report?.results.filter((r) => !r.ok || r.result === 'held'), [], 'nothing held');
+    for (const text of Object.values(NOTES)) {
+      const title = (/^# (.+)$/m.exec(text) as RegExpExecArray)[1] as string;
+      assert.match(f.remoteDoc(title).markdown ?? '', /Added after the stop r2\./, `${title} reached the knowledge base`);
+    }
+  });
+});
