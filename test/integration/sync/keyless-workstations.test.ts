@@ -2,23 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /** Two workstations of a team without a state key on one workspace; `fn` gets both and the service. */
-async function withKeylessPair(fn: (em: RunningEmulator, a: SyncFixture, b: SyncFixture) => Promise<void>): Promise<void> {
-  const em = await startEmulator({ rateLimit: 0 });
-  const keyless = { env: { KBSYNC_STATE_KEY: '' } };
-  const a = await createSyncFixture({ shared: em, ...keyless });
-  const b = await createSyncFixture({ shared: em, ...keyless });
-  try {
-    await fn(em, a, b);
-  } finally {
-    await a.close();
-    await b.close();
-    await em.close();
-  }
-}
+const withKeylessPair = (fn: (em: RunningEmulator, a: SyncFixture, b: SyncFixture) => Promise<void>): Promise<void> => withWorkstationPair(true, fn);
 
 /**
  * Found by the model test (seed 5): a file moved on one workstation while the other changed a link's address

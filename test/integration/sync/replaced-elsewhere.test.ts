@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, userNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { userNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * The service cannot move a document: a move makes a new one and deletes the old, and a file edited while its
@@ -12,20 +13,6 @@ import { createSyncFixture, userNodes, type SyncFixture } from '../../helpers/sy
  * Found by the model test: seed 47 (two machines moved one file at once) and seed 32 (a colleague deleted a
  * document, and both machines had edited its file).
  */
-async function withPair(keyless: boolean, fn: (em: RunningEmulator, a: SyncFixture, b: SyncFixture) => Promise<void>): Promise<void> {
-  const em = await startEmulator({ rateLimit: 0 });
-  const env = keyless ? { env: { KBSYNC_STATE_KEY: '' } } : {};
-  const a = await createSyncFixture({ shared: em, ...env });
-  const b = await createSyncFixture({ shared: em, ...env });
-  try {
-    await fn(em, a, b);
-  } finally {
-    await a.close();
-    await b.close();
-    await em.close();
-  }
-}
-
 const documents = (a: SyncFixture): string[] => userNodes(a.remoteDocs()).filter((node) => node.docType === 'DOC').map((node) => node.title);
 
 /** Both machines sync until a run of each changes nothing; they must then hold the same files. */
@@ -45,7 +32,7 @@ for (const keyless of [false, true]) {
   const team = keyless ? 'a keyless team' : 'a team with a state key';
 
   test(`${team}: one file moved to two folders at once is one document, and both machines end with one file`, async () => {
-    await withPair(keyless, async (em, a, b) => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
       await a.write('section-matter.md', TEXT);
       assert.equal((await a.sync()).code, 0);
       assert.equal((await b.sync()).code, 0);
@@ -70,7 +57,7 @@ for (const keyless of [false, true]) {
   });
 
   test(`${team}: a document a colleague deleted, edited on both machines, is created again once, with both edits`, async () => {
-    await withPair(keyless, async (em, a, b) => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
       await a.write('notes.md', '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n');
       await a.write('other.md', '# Other\n\nStays.\n');
       assert.equal((await a.sync()).code, 0);
@@ -99,7 +86,7 @@ for (const keyless of [false, true]) {
 }
 
 test('a file unchanged here, moved on another machine: it follows the new document to its new path, in one run', async () => {
-  await withPair(false, async (em, a, b) => {
+  await withWorkstationPair(false, async (em, a, b) => {
     await a.write('lev.md', '# Levenshtein\n\nFast distance.\n');
     assert.equal((await a.sync()).code, 0);
     assert.equal((await b.sync()).code, 0);
