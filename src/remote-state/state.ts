@@ -132,9 +132,9 @@ type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<stri
 
 /**
  * The doc records a compaction keeps, each with its original stamp and the creation id (and the document it
- * replaced) learnt from any record: the latest of each path and of each document. Those are exactly the records a record appended
- * later (with any stamp) can meet in the fold: every other one was overtaken both at its path and for its
- * document. So the compacted state folds, with whatever comes later, to what the whole history would.
+ * replaced) learnt from any record: the latest of each path and of each document. Those are exactly the
+ * records a record appended later (with any stamp) can meet in the fold: every other one was overtaken both
+ * at its path and for its document. So the compacted state folds, with whatever comes later, to what the whole history would.
  */
 function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>): Stamped[] {
   const kept = new Set([...history.byPath.values(), ...history.byDoc.values()]);

@@ -26,7 +26,7 @@ export function withReplacements(input: PlanInput): PlanInput {
 }
 
 /** The record, rebound to the document that replaced its own: ids from the replacement, the base kept, its time to be read. */
-export function followed(record: RecordEntry, replacement: Replacement, listed: RemoteDoc): RecordEntry {
+function followed(record: RecordEntry, replacement: Replacement, listed: RemoteDoc): RecordEntry {
   return {
     ...record,
     docKey: replacement.docKey,
