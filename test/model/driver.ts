@@ -226,6 +226,10 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       // The docs-as-code flow: the first workstation syncs and commits, and CI publishes that commit from a
       // fresh checkout with no ledger. Everything is already published, so CI must write nothing.
       const source = world.machines[0] as Machine;
+      // Another machine's record appended in the minute the workstation last read the state shows to it only
+      // once that minute is over (README "Remote state"), while a stateless CI run reads it at once: a commit
+      // reaches CI minutes after it is made, so the workstation syncs after that minute, as it would.
+      world.tick(1);
       await settleConflicts(run, source, step);
       const synced = await syncAndCheck(run, source, 'two-way', false, step, '(before CI) ');
       if (synced.length > 0) return synced;

@@ -2,6 +2,7 @@ import { parseBlock } from '../../src/api/blocks.js';
 import type { RawBlock } from '../../src/api/schemas.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import type { DocumentSummary } from '../../src/ledger/index.js';
+import { hashText } from '../../src/local/fingerprint.js';
 import { blocksToMarkdown, contentHash } from '../../src/markdown/index.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import { isConflictCopy } from '../helpers/reliability.js';
@@ -215,7 +216,10 @@ export function converged(machines: readonly Settled[], apart: ReadonlySet<strin
   const problems: string[] = [];
   const waiting = (m: (typeof machines)[number], path: string): boolean => {
     const row = m.rows.find((r) => r.path === path);
-    return row?.heldCode != null || row?.conflict === true;
+    if (row) return row.heldCode !== null || row.conflict;
+    // A held move keeps its row at the old path: the file at the new one is the one the hold describes.
+    const text = m.files.get(path);
+    return text !== undefined && m.rows.some((r) => r.heldCode !== null && r.heldLocalHash === hashText(text) && !m.files.has(r.path));
   };
   const paths = new Set(machines.flatMap((m) => [...m.files.keys()].filter((path) => !isConflictCopy(path))));
   for (const path of paths) {
