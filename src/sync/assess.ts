@@ -159,9 +159,15 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
-    case 'delete-remote': {
-      const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, record.docKey);
+    case 'delete-remote':
+    case 'restore': {
+      const recorded = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
+      const remote = await readOrGone(io, recorded.docKey);
+      // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
+      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
+      if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
+        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: restoredText(record, remote) } };
+      }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decision = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
@@ -172,11 +178,6 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash', record, before, decision } };
-    }
-    case 'restore': {
-      const record = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await io.readBlocks(record.docKey);
-      return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: restoredText(record, remote) } };
     }
     case 'move': {
       const before = await io.fileText(action.to);

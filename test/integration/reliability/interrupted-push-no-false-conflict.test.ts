@@ -159,3 +159,27 @@ test('a push killed after its overwrite, minutes after the last sync: its own wr
     }
   });
 });
+
+// State chaos seed 18: a new file's create was killed after its body landed, and the user then deleted the file.
+// The document's change was our own push, yet it was restored as "edited in the knowledge base", from the
+// service's plain reading, which held every later edit of it FLATTEN for good.
+for (const point of ['after-overwrite', 'before-ledger-commit:2']) {
+  test(`a new file's create killed ${point}, the file then deleted: its document is deleted, not restored`, async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('plain.md', NOTES['plain.md'] as string);
+      assert.equal((await f.sync()).code, 0);
+      await f.write('styled.md', NOTES['styled.md'] as string);
+      await killedAt(point).interrupt(f);
+      assert.match(f.remoteDoc('Styled').markdown ?? '', /Last words/, 'the body landed before the kill');
+      await f.remove('styled.md');
+      const next = await f.sync();
+      assert.equal(next.code, 0, `${next.stderr} ${JSON.stringify(next.report?.results)}`);
+      assert.deepEqual(
+        next.report?.results.filter((r) => r.path === 'styled.md').map((r) => r.ok && r.action),
+        ['delete-remote'],
+      );
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Plain']);
+      assert.equal(await f.exists('styled.md'), false, 'the file stays deleted');
+    });
+  });
+}
