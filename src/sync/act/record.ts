@@ -113,7 +113,8 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const sameDocument = prior?.docKey === ids.docKey;
   const published = sameDocument ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
   // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
-  const stat = pendingLocal ? UNMATCHABLE : fingerprint;
+  // Its inode stays known: a held file moved (`mv`, and edited too) is found by it (decide/moves.ts).
+  const stat = pendingLocal ? { ...UNMATCHABLE, ino: fingerprint.ino } : fingerprint;
   const localHash = hashText(pendingLocal ? baseText : fileText);
   const remoteBlocksHash = predictedBlocksHash ?? blocksHash(remoteBlocks);
   ctx.ledger.documents.upsert({

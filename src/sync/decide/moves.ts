@@ -3,7 +3,7 @@ import type { LocalEntry, RecordEntry } from './types.js';
 /**
  * Finds local renames and moves: a ledger path whose file is gone, and a new unrecorded file that is
  * the same file (same inode: an `mv`) or the same bytes (a copy then delete, or an editor that
- * re-creates files). Only unambiguous pairs count: two candidates for one file means we cannot know,
+ * re-creates files; or, for a held file, the bytes it was held with). Only unambiguous pairs count: two candidates for one file means we cannot know,
  * and then the safe reading (a delete guarded by the planner plus a create) applies.
  *
  * Returns old path → new path.
@@ -20,7 +20,8 @@ export function detectMoves(
   pair(
     missing.filter((record) => !moves.has(record.path)),
     unrecorded.filter((entry) => !taken.has(entry.path)),
-    (record, entry) => entry.hash === record.localHash,
+    // A held file has bytes no sync recorded: the ones it had when held (its row's inode may be of an older file).
+    (record, entry) => entry.hash === record.localHash || (record.held !== null && record.held.localHash !== '' && entry.hash === record.held.localHash),
     moves,
     taken,
   );

@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DumpedNode } from '../../../src/emulator/index.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
@@ -132,6 +134,48 @@ describe('never flatten the knowledge base', () => {
       assert.equal((await f.sync()).code, 0);
     });
   });
+
+  // Model seed 139: a held file, moved, was taken for a deleted file and a new one. Its row had no inode (a
+  // hold whose sync took the colleague's edit into the file recorded none) and bytes no sync recorded, so the
+  // document and its formatting were deleted and a second one made from the plain file.
+  const MOVES: readonly { readonly how: string; move(f: SyncFixture): Promise<void> }[] = [
+    {
+      how: 'moved (mv) and edited',
+      async move(f) {
+        await rename(join(f.root, 'Guide.md'), join(f.root, 'docs', 'Guide.md'));
+        await f.write('docs/Guide.md', (await f.read('docs/Guide.md')).replace('This bit', 'This section'));
+      },
+    },
+    {
+      how: 'copied elsewhere, then deleted',
+      async move(f) {
+        await f.write('docs/Guide.md', await f.read('Guide.md'));
+        await f.remove('Guide.md');
+      },
+    },
+  ];
+  for (const { how, move } of MOVES) {
+    test(`a held file ${how} stays one document: no delete and create drops its web-editor formatting`, async () => {
+      await withSyncFixture(async (f) => {
+        f.em.admin.createDocument({ name: 'Guide', markdown: WEB });
+        assert.equal((await f.sync()).code, 0);
+        f.em.admin.setClockOffset(2 * 60_000);
+        f.em.admin.editDocument(f.remoteDoc('Guide').dentryUuid, WEB.replace('run `make`', 'run `make` twice'));
+        await f.write('Guide.md', (await f.read('Guide.md')).replace('This part', 'This bit'));
+        const held = await f.sync();
+        assert.equal(resultOf(held, 'Guide.md')?.reason, 'FLATTEN', JSON.stringify(held.report?.results));
+        assert.match(await f.read('Guide.md'), /twice/, "the colleague's edit was taken into the held file");
+
+        await mkdir(join(f.root, 'docs'));
+        await move(f);
+        const run = await f.sync();
+        assert.equal(run.code, 1, `held, not published: ${run.stderr} ${JSON.stringify(run.report?.results)}`);
+        assert.deepEqual(run.report?.results.filter((r) => !r.ok || r.result !== 'held').map((r) => r.path), [], 'nothing deleted, nothing created');
+        assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Guide'], 'one document');
+        assert.match(f.remoteDoc('Guide').markdown ?? '', /\[install notes\]\(https:\/\/example\.com\/install\) and run `make` twice/, 'its formatting stands');
+      });
+    });
+  }
 
   test('a clone of a document kbsync published keeps its source (the shared state): a one-word edit pushes without --force and keeps the formatting', async () => {
     await withSyncFixture(async (f) => {
