@@ -175,6 +175,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       if (!edit) return [];
       world.em.admin.editDocument(doc.dentryUuid, edit.text);
       run.book.add(edit.snippets, 'colleague');
+      run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
       count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
       say(`#${step} colleague edits "${doc.title}": ${edit.what}`);
       return [];
