@@ -220,7 +220,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const outgoing = pushMarkdown(mode === 'push' ? local.body : merged.body, facts.path, facts.urlOf);
   // Compared as Markdown before links become URLs (the same rewrite on both sides; a changed URL is `mustResend`'s).
   const differs = toPushMarkdown(mode === 'push' ? local.body : merged.body) !== toPushMarkdown(theirs);
-  if (mode === 'push' && remoteChanged && differs && !facts.force) return hold(held('REMOTE_EDITED'));
+  // Another writer's version known from its record (a change inside code reads the same) is a remote edit too.
+  const remoteEdited = remoteChanged || theirs !== base.body;
+  if (mode === 'push' && remoteEdited && differs && !facts.force) return hold(held('REMOTE_EDITED'));
 
   // Front matter never reaches the document: it travels in the kept sources, and merges as one block.
   const head = mergedHead(base.head, local.head, reading.theirsHead);

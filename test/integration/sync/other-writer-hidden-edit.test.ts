@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+
+/**
+ * Another kbsync writer's edit inside a code block reads the same as before (the service shows code as
+ * `unknown`): only that writer's record in the shared state says what changed. Found by the model test
+ * (seed 1005): a push-only run overwrote such an edit with the file.
+ */
+const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
+const THEIRS = TEXT.replace('```sh', '```bash');
+const MINE = TEXT.replace('check the dashboard', 'check the dashboard and the logs');
+const BOTH = THEIRS.replace('check the dashboard', 'check the dashboard and the logs');
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
+
+const runbook = (f: SyncFixture): string => f.remoteDoc('Runbook').markdown ?? '';
+
+async function synced(f: SyncFixture, args: readonly string[] = []): Promise<NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>> {
+  const run = await f.sync(args);
+  assert.ok(run.report, run.stderr);
+  return run.report;
+}
+
+test("another machine's edit inside code: a push-only run of another edit holds REMOTE_EDITED, a two-way run merges both", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    em.admin.freezeClock(EPOCH);
+    await a.write('runbook.md', TEXT);
+    await synced(a);
+    await synced(b);
+    em.admin.setClockOffset(2 * 60_000);
+    await b.write('runbook.md', THEIRS);
+    await synced(b);
+    em.admin.setClockOffset(4 * 60_000);
+
+    await a.write('runbook.md', MINE);
+    const push = await synced(a, ['--push']);
+    assert.deepEqual(
+      push.results.map((r) => r.ok && r.result === 'held' && r.reason),
+      ['REMOTE_EDITED'],
+      JSON.stringify(push.results),
+    );
+    assert.equal(runbook(a), THEIRS, "the other machine's code edit stands");
+
+    await synced(a);
+    assert.equal(await a.read('runbook.md'), BOTH);
+    assert.equal(runbook(a), BOTH);
+  });
+});
