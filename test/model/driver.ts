@@ -151,7 +151,13 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
     case 'local-delete': {
       const path = await pickFile(run, m);
       if (!path || (await m.files()).size < 4) return [];
-      run.book.noteUserEdit(m.name, await m.read(path), '');
+      const text = await m.read(path);
+      run.book.noteUserEdit(m.name, text, '');
+      // A placeholder stands for content the service does not show (a colleague's code block): deleting the
+      // file that says it is there deletes it knowingly.
+      const row = m.rows().find((r) => r.path === path);
+      const doc = row && /<!-- kbsync:/.test(text) ? world.docs().find((d) => d.dentryUuid === row.docKey) : undefined;
+      if (doc) run.book.noteUserEdit(m.name, doc.markdown ?? '', '');
       await m.remove(path);
       say(`#${step} ${m.name} deletes ${path}`);
       return [];
