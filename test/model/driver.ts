@@ -111,6 +111,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
         if (quiet.length > 0) fail(quiet);
       }
     }
+    if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
     return run.stats;
   } finally {
     await world.close();
@@ -307,6 +308,7 @@ async function acceptPlaceholders(run: Run, m: Machine, step: number): Promise<v
 async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forced: boolean, step = 0, label = '', how?: () => Promise<Outcome>): Promise<string[]> {
   const filesBefore = await m.files();
   const docsBefore = run.world.docs();
+  const rowsBefore = m.rows();
   const outcome = how ? await how() : await m.sync(mode, forced);
   const rows = m.rows();
   const filesAfter = await m.files();
@@ -318,7 +320,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
     const row = result.ok && result.detail?.includes('the document stays in its old place') ? rows.find((r) => r.path === result.path) : undefined;
     if (row) run.apart.add(row.docKey);
   }
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, docsBefore, docsAfter });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, docsBefore, docsAfter });
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

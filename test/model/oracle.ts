@@ -3,7 +3,7 @@ import type { RawBlock } from '../../src/api/schemas.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import type { DocumentSummary } from '../../src/ledger/index.js';
 import { hashText } from '../../src/local/fingerprint.js';
-import { blocksToMarkdown, contentHash } from '../../src/markdown/index.js';
+import { blocksHash, blocksToMarkdown, contentHash } from '../../src/markdown/index.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import { isConflictCopy } from '../helpers/reliability.js';
 import type { Snippet } from './mutate.js';
@@ -20,9 +20,21 @@ export const lf = (text: string): string => text.replace(/\r\n?/g, '\n');
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 export const bodyOf = (text: string): string => text.slice(FRONT_MATTER.exec(text)?.[0].length ?? 0);
 
+const blocksOf = (doc: DumpedNode) => (doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i));
+
 /** The Markdown kbsync reads of a document: only what its blocks show (code, tables and formatting hidden). */
 export function visibleReading(doc: DumpedNode): string {
-  return blocksToMarkdown((doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i)));
+  return blocksToMarkdown(blocksOf(doc));
+}
+
+/**
+ * The window README "What is safe" states: another writer's edit that reads the same (inside code, a link's
+ * address) and keeps the document's time (made in the minute of this machine's last sync of it), before a
+ * push-only run, which reads no state for a document that shows no change.
+ */
+function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode): boolean {
+  const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
+  return check.mode === 'push' && row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
 }
 
 export type Tracked = Snippet & { readonly author: string };
@@ -30,6 +42,8 @@ export type Tracked = Snippet & { readonly author: string };
 /** Everything written in the run, and what each workstation's user did with it. */
 export class Book {
   readonly snippets = new Map<string, Tracked>();
+  /** Snippets lost in the stated same-minute window (counted, not failed). */
+  windowed = 0;
   /** Tokens a machine's user (or the colleague, as 'colleague') removed or rewrote by their own edit (deleting a file included): theirs to lose. */
   readonly #dropped = new Map<string, Set<string>>();
 
@@ -81,6 +95,8 @@ export type SyncCheck = {
   readonly filesBefore: ReadonlyMap<string, string>;
   readonly filesAfter: ReadonlyMap<string, string>;
   readonly rows: readonly DocumentSummary[];
+  /** The machine's rows before the run (for the stated same-minute window). */
+  readonly rowsBefore?: readonly DocumentSummary[];
   readonly docsBefore: readonly DumpedNode[];
   readonly docsAfter: readonly DumpedNode[];
 };
@@ -153,6 +169,10 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
       if (book.dropped(check.machine, token)) continue;
+      if (inSameMinuteWindow(check, doc)) {
+        book.windowed += 1;
+        continue;
+      }
       // A deleted document whose text lives on in a file of this machine was moved, not lost.
       if (nowText === undefined && [...check.filesAfter.values()].some((text) => lf(text).includes(lf(snippet.text)))) continue;
       const where = nowText === undefined ? 'its document was deleted' : nowText.includes(token) ? 'its formatting was lost' : 'it is gone';
