@@ -32,6 +32,7 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
   },
   CREATE_ANSWER_LOST: { mine: 'the answer that carried the id the service deletes a document by was lost: delete it in the web editor', theirs: true },
   DELETE_EDITED: { mine: 'its document was edited since: run a two-way `kbsync sync`, which restores the file with that edit', theirs: true },
+  DELETE_LOSSY: { mine: 'its document holds web-editor edits kbsync cannot read: run `kbsync sync --force` to delete it anyway, or delete it in the web editor', theirs: true },
   TRASH_EDITED: { mine: 'a push (`kbsync sync`) creates it again', theirs: 'a push (`kbsync sync`) creates it again' },
   MOVE_EDITED: { mine: 'run a two-way `kbsync sync` to merge the edit first', theirs: 'run a two-way `kbsync sync` to merge the edit first' },
   VANISHED: { mine: 'the next run sees the deletion', theirs: 'the next run sees the deletion' },

@@ -29,6 +29,10 @@ export const HELD_REASONS = {
     '(KBSYNC_STATE_KEY or state.key; see Remote state in the README), or delete the document in the web editor (kbsync then forgets it), or run `kbsync resolve --theirs <file>` to get the file back.',
   DELETE_EDITED:
     'deleted locally but edited in the knowledge base since; a two-way sync (`kbsync sync`) restores the file with that edit.',
+  DELETE_LOSSY:
+    'deleted locally, but its document holds edits made in the web editor that kbsync cannot read back (inside code, a table, ' +
+    'formatting), so the file never showed them and the body backed up before a delete would not hold them either. Delete it in the ' +
+    'web editor (kbsync then forgets it), or run `kbsync sync --force` to delete it anyway; `kbsync resolve --theirs <file>` gets the file back.',
   TRASH_EDITED: 'deleted in the knowledge base but edited locally; a push (`kbsync sync`) creates it again.',
   MOVE_EDITED:
     'moved locally, but its document was edited in the knowledge base since, and a push alone would lose that edit when the old ' +

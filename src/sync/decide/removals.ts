@@ -60,7 +60,11 @@ export function decideDelete(facts: {
     return { kind: 'restore', text: restoredText(facts.record, facts.remote), marks };
   }
   const blocked = deletionBlocked(facts.record);
-  return blocked ? { kind: 'held', held: blocked } : { kind: 'delete-remote' };
+  if (blocked) return { kind: 'held', held: blocked };
+  // The document holds more than the file ever showed (a colleague's edit inside code, read back as `unknown`):
+  // a delete would destroy what nobody here saw, and a backup made from reads cannot keep it (model seed 1015).
+  if (facts.record.lossyBase && facts.force !== true) return { kind: 'held', held: held('DELETE_LOSSY') };
+  return { kind: 'delete-remote' };
 }
 
 export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 'forget' } | { readonly kind: 'recreate' } | { readonly kind: 'held'; readonly held: Held };

@@ -99,6 +99,32 @@ describe('never undo what the service hides', () => {
   });
 });
 
+// Model seed 1015: a colleague's edit of words and of a code line, pulled as one change (the code line reads
+// as \`unknown\`), then the file deleted: the delete took the code edit nobody here had seen, and the backup
+// made from reads could not hold it.
+test("a file deleted after a pull that could not show all of a colleague's edit is held DELETE_LOSSY; --force deletes", async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('runbook.md', RUNBOOK);
+    await f.write('other.md', '# Other\n\nStays.\n');
+    assert.equal((await f.sync()).code, 0);
+    f.em.admin.setClockOffset(2 * 60_000);
+    const doc = f.remoteDoc('Runbook');
+    f.em.admin.editDocument(doc.dentryUuid, RUNBOOK.replace('read this', 'read this twice').replace('restart --all', 'restart --all --graceful'));
+    assert.equal((await f.sync()).code, 0);
+    assert.match(await f.read('runbook.md'), /read this twice/);
+
+    await f.remove('runbook.md');
+    const held = await f.sync();
+    assert.equal(held.code, 1, held.stderr);
+    assert.equal(resultOf(held, 'runbook.md')?.reason, 'DELETE_LOSSY', JSON.stringify(held.report?.results));
+    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code edit stands");
+
+    const forced = await f.sync(['--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.deepEqual(f.remoteDocs().map((d) => d.title), ['Other'], 'deleted, as the user asked');
+  });
+});
+
 describe('never flatten the knowledge base', () => {
   const WEB = '# Guide\n\nRead the [install notes](https://example.com/install) and run `make`.\n\nThis part is **important**.\n';
 
