@@ -243,7 +243,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // A clash is left for a person: the knowledge base keeps its version until the conflict is settled
   // (kbsync resolve), rather than the file's side winning by the clock.
   if (mode !== 'pull' && conflictCopy === undefined && (resend || differs)) {
-    const append = remoteChanged || imagesChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, record.remoteBlocks, record.alignment as Alignment);
+    // The blocks read now read as the record's (no remote change), and carry the ids the append must name: the
+    // record's may be another document's (one this record was rebound to follow replaced it; model seed 1023).
+    const append = remoteChanged || imagesChanged ? undefined : appendOnlyChange(base.body, splitText(written).body, remote, record.alignment as Alignment);
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
     // inside a code block or a table), or what the document holds beyond our plain reading (--force overrides).

@@ -2,6 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
+import type { Block } from '../../../src/model/blocks.js';
+import { asBlockId } from '../../../src/model/ids.js';
 import { AGREED_SLACK_MS, decideBody, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
 
 /**
@@ -43,4 +45,25 @@ describe("another writer's published version", () => {
     assert.equal(decision.kind, 'none');
     assert.equal(decision.nextFile, undefined);
   });
+});
+
+// Model seed 1023: a record rebound to follow the document another writer made in place of its own (decide/
+// follow.ts) keeps the old document's blocks; an append named one of their ids, and failed (404) on every run.
+test('an append names the block as read now, not as recorded (the record may be of a document since replaced)', () => {
+  const recorded = predictedBlocks(OURS);
+  const now: readonly Block[] = recorded.map((block) => ({ ...block, id: asBlockId(`now-${block.id}`) }));
+  const decision = decideBody({
+    mode: 'two-way',
+    force: false,
+    path: 'semver.md',
+    // A lossy base (a colleague's formatting read back as plain text): only an append may go out.
+    record: { baseMarkdown: OURS, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE, lossyBase: true },
+    listedTime: MINUTE,
+    fileText: OURS.replace('More text.', 'More text. And more.'),
+    remote: now,
+    urlOf: undefined,
+  });
+  assert.equal(decision.kind, 'push');
+  assert.equal(decision.send?.append?.text, ' And more.');
+  assert.match(decision.send?.append?.blockId ?? '', /^now-/);
 });
