@@ -129,6 +129,8 @@ function published(book: Book, check: SyncCheck): string[] {
     }
     if (!doc) continue;
     if (check.mode === 'pull') continue;
+    // Published when it was last synced (checked then); a push lists nothing, so what others wrote since is the next two-way run's.
+    if (check.mode === 'push' && contentHash(text) === row.localHash) continue;
     const remote = lf(doc.markdown ?? '');
     const body = lf(bodyOf(text));
     for (const token of tokensIn(body)) {
