@@ -89,3 +89,25 @@ test("a rename on A and a colleague's edit of the document: B takes both in one 
     assert.deepEqual(again.report?.results.filter((r) => !r.ok || r.result !== 'unchanged'), [], 'nothing left for the next run');
   });
 });
+
+// Model seed 1002: a document made in the web editor, whose heading (badges, read back with their alt text)
+// is not its title. Pulled to a file named for its title, then edited and published: a keyless CI job of that
+// folder could not pair the file with it by its heading, and made a second document.
+test('a keyless CI job pairs a file pulled from a web-editor document whose heading is not its title: no second document', async () => {
+  await withKeylessPair(async (em, a, b) => {
+    em.admin.createDocument({ name: 'word-wrap', markdown: '# word-wrap [![NPM version](https://example.com/badge.svg)](https://example.com)\n\nWrap words.\n\nLast words.\n' });
+    assert.equal((await a.sync()).code, 0);
+    assert.equal(await a.exists('word-wrap.md'), true);
+    em.admin.setClockOffset(2 * 60_000);
+    await a.write('word-wrap.md', (await a.read('word-wrap.md')).replace('Last words.', 'Last words. And more.'));
+    const pushed = await a.sync();
+    assert.equal(pushed.code, 0, `${pushed.stderr} ${JSON.stringify(pushed.report?.results)}`);
+
+    // B stands in for the CI checkout: A's files, no ledger, push only.
+    await b.write('word-wrap.md', await a.read('word-wrap.md'));
+    const ci = await b.sync(['--push']);
+    assert.equal(ci.code, 0, `${ci.stderr} ${JSON.stringify(ci.report?.results)}`);
+    assert.equal(ci.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created');
+    assert.deepEqual(a.remoteDocs().map((doc) => doc.title), ['word-wrap']);
+  });
+});
