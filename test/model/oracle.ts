@@ -59,6 +59,17 @@ export class Book {
     }
   }
 
+  /** A run of `machine` said `path`'s document was edited where the service shows nothing (HIDDEN_EDIT): said once, it stands. */
+  noteHidden(machine: string, report: SyncReport | undefined): void {
+    for (const r of report?.results ?? []) if (r.ok && (r.detail ?? '').includes('HIDDEN_EDIT')) this.#hiddenSaid.add(`${machine}\0${r.path}`);
+  }
+
+  hiddenSaid(machine: string, path: string): boolean {
+    return this.#hiddenSaid.has(`${machine}\0${path}`);
+  }
+
+  readonly #hiddenSaid = new Set<string>();
+
   dropped(machine: string, token: string): boolean {
     return this.#dropped.get(machine)?.has(token) ?? false;
   }
@@ -103,6 +114,7 @@ export type SyncCheck = {
 
 /** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
 export function checkSync(book: Book, check: SyncCheck): string[] {
+  book.noteHidden(check.machine, check.report);
   return [...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
 }
 
@@ -136,6 +148,8 @@ function published(book: Book, check: SyncCheck): string[] {
     for (const token of tokensIn(body)) {
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
+      // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
+      if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, path)) continue;
       if (!remote.includes(token)) {
         problems.push(`invariant 1: ${check.machine}:${path} holds ${token} (${book.snippets.get(token)?.kind ?? '?'}) but its document does not, and the run did not say why`);
         continue;
