@@ -6,7 +6,7 @@ import type { PlanInput, RecordEntry, RemoteDoc, Replacement } from './types.js'
  * whose file is still paired with the old document sees it deleted remotely and makes a document of its
  * own: two documents for one file (two machines moving it at once, or one re-creating what a colleague
  * deleted while another still had it). Following, the record is the new document's, with the old one's
- * base: its time unknown, so the document is read before anything is written (a merge with what the other
+ * base: its time to be read again, so the document is read before anything is written (a merge with what the other
  * writer put there), and an unchanged file takes the path the other writer gave it.
  */
 export function withReplacements(input: PlanInput): PlanInput {
@@ -35,7 +35,9 @@ function followed(record: RecordEntry, replacement: Replacement, listed: RemoteD
     treeNodeId: listed.treeNodeId,
     parentTreeNodeId: listed.parentTreeNodeId,
     remoteTitle: listed.title,
-    remoteModifiedTime: '',
+    // The time its writer recorded: an edit since (inside code, where reads show nothing) shows as a later one
+    // (model seed 3021: unknown, it let a colleague's code edit be overwritten).
+    remoteModifiedTime: replacement.modifiedTime,
     recheck: true,
     held: null,
     follows: record.docKey,
@@ -44,7 +46,7 @@ function followed(record: RecordEntry, replacement: Replacement, listed: RemoteD
 
 /**
  * What the ledger row of a record that follows a replacement changes to: the new document's ids, its time
- * unknown, nothing held or published of it yet. The base (text, blocks, agreement time) stays: it is what
+ * as its writer recorded it (to be re-read), nothing held or published of it yet. The base (text, blocks, agreement time) stays: it is what
  * both sides last agreed on, and the other writer made the new document from that file.
  */
 export function followPatch(record: RecordEntry, url: string): DocumentPatch {
@@ -56,7 +58,7 @@ export function followPatch(record: RecordEntry, url: string): DocumentPatch {
     parentTreeNodeId: record.parentTreeNodeId,
     remoteTitle: record.remoteTitle,
     url,
-    remoteModifiedTime: '',
+    remoteModifiedTime: record.remoteModifiedTime,
     recheck: true,
     heldCode: null,
     heldLocalHash: null,

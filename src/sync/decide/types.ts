@@ -55,7 +55,14 @@ export type RecordEntry = {
 };
 
 /** The document that stands in for one another writer replaced, and where the shared state places it. */
-export type Replacement = { readonly docKey: DocKey; readonly path: string; readonly nodeId: CreationNodeId | null; readonly origin: Origin };
+export type Replacement = {
+  readonly docKey: DocKey;
+  readonly path: string;
+  readonly nodeId: CreationNodeId | null;
+  readonly origin: Origin;
+  /** The document's time as its writer's record says ('' when unknown): a later listed time is someone else's edit. */
+  readonly modifiedTime: string;
+};
 
 /**
  * What a file written from a document lacks of it: `lossy`, formatting or content the service's plain

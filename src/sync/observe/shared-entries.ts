@@ -124,7 +124,7 @@ export function replacementsOf(state: SharedState, remote: RemoteSnapshot, recor
     paired.add(key);
     const entry = entryOf.get(key);
     const nodeId = state.nodeIds.get(key);
-    out.set(record.path, { docKey: listed.docKey, path: entry?.p ?? listed.localPath, nodeId: nodeId === undefined ? null : asCreationNodeId(nodeId), origin: entry?.o ?? 'pulled' });
+    out.set(record.path, { docKey: listed.docKey, path: entry?.p ?? listed.localPath, nodeId: nodeId === undefined ? null : asCreationNodeId(nodeId), origin: entry?.o ?? 'pulled', modifiedTime: entry?.m ?? '' });
   }
   return out;
 }

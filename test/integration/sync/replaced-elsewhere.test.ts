@@ -107,3 +107,26 @@ test('a file unchanged here, moved on another machine: it follows the new docume
     assert.deepEqual(documents(a), ['Levenshtein']);
   });
 });
+
+// Model seed 3021: following the new document, the record's time was unknown, so a colleague's edit inside its
+// code (a later time, the same blocks) could not show, and this machine's next edit overwrote it.
+test("a colleague's edit inside code of the document another machine made in place of this one's is not overwritten", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    const runbook = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
+    await a.write('runbook.md', runbook);
+    assert.equal((await a.sync()).code, 0);
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    await mkdir(join(a.root, 'ops'));
+    await rename(join(a.root, 'runbook.md'), join(a.root, 'ops', 'runbook.md'));
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(4 * 60_000);
+    em.admin.editDocument(a.remoteDoc('Runbook').dentryUuid, runbook.replace('restart --all', 'restart --all --graceful'));
+    em.admin.setClockOffset(6 * 60_000);
+
+    await b.write('runbook.md', runbook.replace('check the dashboard', 'check the dashboard and the logs'));
+    const run = await b.sync();
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/, `the colleague's code edit stands: ${JSON.stringify(run.report?.results)}`);
+    assert.deepEqual(documents(a), ['Runbook']);
+  });
+});

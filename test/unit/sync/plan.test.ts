@@ -278,7 +278,7 @@ describe('planner: a document another kbsync writer replaced (moved: a new docum
   const a = record('a.md');
   // The other writer's document for the file, in folder `dir`, where the shared state places it at dir/a.md.
   const theirs = remoteDoc('dir/a.md', 'a', { docKey: asDocKey('K2'), treeNodeId: asTreeNodeId('K2'), parentTreeNodeId: asTreeNodeId('dir-id') });
-  const replaced = new Map([['a.md', { docKey: asDocKey('K2'), path: 'dir/a.md', nodeId: null, origin: 'created' as const }]]);
+  const replaced = new Map([['a.md', { docKey: asDocKey('K2'), path: 'dir/a.md', nodeId: null, origin: 'created' as const, modifiedTime: '2026-11-22T10:05Z' }]]);
   const planned = (locals: LocalEntry[], mode: SyncMode = 'two-way') =>
     plan({ ...input({ mode, locals: [...locals, ...othersLocal], records: [a, ...others], remotes: [theirs, ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }), replaced });
 
@@ -288,6 +288,8 @@ describe('planner: a document another kbsync writer replaced (moved: a new docum
     const [move] = result.actions;
     assert.equal(move?.kind === 'move-local' && move.record.docKey, 'K2');
     assert.equal(move?.kind === 'move-local' && move.record.follows, a.docKey);
+    // Its writer's time: a later listed time with the same blocks is an edit inside code (model seed 3021).
+    assert.equal(move?.kind === 'move-local' && move.record.remoteModifiedTime, '2026-11-22T10:05Z');
   });
   test('edited here → the edit goes to that document (read first, so a merge): never created again', () => {
     assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['push a.md']);
