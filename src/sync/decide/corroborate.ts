@@ -1,5 +1,4 @@
 import { posix } from 'node:path';
-import { fileNameForTitle } from '../../local/safe-name.js';
 import { fitsPlace, fitTitle, flatTitle, folderOf } from './placement.js';
 import type { LocalEntry, PlanInput, RecordEntry } from './types.js';
 
@@ -36,8 +35,9 @@ export function corroborated(input: PlanInput, record: RecordEntry, local: Local
   if (record.remoteTitle === '') return false;
   if (inPlace && fitsPlace(input, record, path) === false && local.hash !== record.localHash) return false;
   if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
-  // A document made in the web editor is pulled to its folder under a name made from its title there, which
+  // A document made in the web editor is pulled to its folder under a file named for its title there, which
   // its heading need not match (a heading with badges reads back with their alt text): the file bearing that
-  // name, in that folder, is the one a pull writes for it (model seed 1002: CI made a second document).
-  return input.layout === 'folders' && fitsPlace(input, record, path) === true && posix.basename(path) === fileNameForTitle(record.remoteTitle);
+  // name, in that folder, is the one a pull writes for it (model seed 1002: CI made a second document). Only
+  // a title that is a file name as it is: the decision may not load the file-name rules (src/local).
+  return input.layout === 'folders' && fitsPlace(input, record, path) === true && posix.basename(path, '.md') === record.remoteTitle;
 }
