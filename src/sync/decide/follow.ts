@@ -6,8 +6,8 @@ import type { PlanInput, RecordEntry, RemoteDoc, Replacement } from './types.js'
  * whose file is still paired with the old document sees it deleted remotely and makes a document of its
  * own: two documents for one file (two machines moving it at once, or one re-creating what a colleague
  * deleted while another still had it). Following, the record is the new document's, with the old one's
- * base: its time to be read again, so the document is read before anything is written (a merge with what the other
- * writer put there), and an unchanged file takes the path the other writer gave it.
+ * base and the time the other writer recorded, re-checked: the document is read before anything is written
+ * (a merge with what the other writer put there), and an unchanged file takes the path that writer gave it.
  */
 export function withReplacements(input: PlanInput): PlanInput {
   if (!input.replaced || input.replaced.size === 0 || !input.remote) return input;
@@ -46,8 +46,9 @@ function followed(record: RecordEntry, replacement: Replacement, listed: RemoteD
 
 /**
  * What the ledger row of a record that follows a replacement changes to: the new document's ids, its time
- * as its writer recorded it (to be re-read), nothing held or published of it yet. The base (text, blocks, agreement time) stays: it is what
- * both sides last agreed on, and the other writer made the new document from that file.
+ * as its writer recorded it (to be re-checked), nothing held or published of it yet. The base (text, blocks,
+ * agreement time) stays: it is what both sides last agreed on, and the other writer made the new document
+ * from that file.
  */
 export function followPatch(record: RecordEntry, url: string): DocumentPatch {
   return {

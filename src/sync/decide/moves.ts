@@ -3,8 +3,9 @@ import type { LocalEntry, RecordEntry } from './types.js';
 /**
  * Finds local renames and moves: a ledger path whose file is gone, and a new unrecorded file that is
  * the same file (same inode: an `mv`) or the same bytes (a copy then delete, or an editor that
- * re-creates files; or, for a held file, the bytes it was held with). Only unambiguous pairs count: two candidates for one file means we cannot know,
- * and then the safe reading (a delete guarded by the planner plus a create) applies.
+ * re-creates files; for a held file, also the bytes it was held with). Only unambiguous pairs count: two
+ * candidates for one file means we cannot know, and then the safe reading (a delete guarded by the planner
+ * plus a create) applies.
  *
  * Returns old path → new path.
  */
