@@ -117,7 +117,7 @@ export type Replacement = { readonly start: number; readonly end: number; readon
  * destinations only (the push's URL rewrite), by text. Such a body has the same blocks with the same
  * texts (a destination is never part of the text the service shows), only further along: working its
  * outline out saves the parse of every rewritten body a push sends and checks its read-back against.
- * Bounded like the parse trees, and dropped with them (forgetParses).
+ * Bounded, and dropped with the facts of parses (forgetParses), not at the end of a run.
  */
 const shifted = new Map<string, OutlineNode[]>();
 const SHIFTED_MAX = 512;

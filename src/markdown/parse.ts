@@ -63,9 +63,19 @@ export const parseCounts = { parsed: 0, reused: 0 };
  */
 const recent = new TextKeyed<Root>(1024 * 1024);
 
-/** Drops the recent trees: a run calls it when it ends, so an idle daemon holds none. */
-export function forgetParses(): void {
+/**
+ * Drops the recent trees: a run calls it when it ends, so an idle daemon holds none. The facts made of
+ * them (factOf, below) stay: they are about the size of their texts and bounded, and a daemon's next
+ * cycle asks them again of the same texts (the titles, anchors and links of the files a push resolves
+ * against), which would otherwise be parsed again every cycle.
+ */
+export function forgetParseTrees(): void {
   recent.clear();
+}
+
+/** Drops the trees and every fact made of them: the next question of any text parses it (benchmarks, tests). */
+export function forgetParses(): void {
+  forgetParseTrees();
   known.clear();
   for (const forget of forgetting) forget();
 }
@@ -97,7 +107,7 @@ export function parseMarkdown(markdown: string): Root {
  * takes ~30× its text, so a thousand pages' trees do not stay: each asked for its tree again (three
  * parses a page at 1,000 pages). So every fact registered here is worked out from the one parse, all at
  * once, and remembered by text: a fact is about the size of its text. Bounded by characters (about 10 MB
- * held at most) and dropped with the trees when a run ends. The facts may be shared: never change them.
+ * held at most), and kept when a run drops its trees. The facts may be shared: never change them.
  */
 export function factOf<T>(derive: (tree: Root, text: string) => T): (text: string) => T {
   const index = facts.push(derive) - 1;

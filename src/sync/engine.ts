@@ -12,7 +12,7 @@ import { minuteOf } from './act/record.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
 import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
-import { forgetParses } from '../markdown/parse.js';
+import { forgetParseTrees } from '../markdown/parse.js';
 import { publishAndMaintain, stateNotices } from './state-run.js';
 import { openStateStore } from './state-store.js';
 import { IdJournal } from './id-journal.js';
@@ -192,8 +192,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   }
 
   const links = gate ?? reportLinks();
-  // The run's parse trees are of no use to the next run, which reads the files again: free them now.
-  forgetParses();
+  // The run's parse trees are ~30× their texts: free them now (what was learnt of them stays, bounded).
+  forgetParseTrees();
   return buildReport({
     options,
     planned: shown(decided),

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forgetParses, parseCounts, parseMarkdown } from '../../../src/markdown/parse.js';
+import { headingAnchors } from '../../../src/links/anchors.js';
+import { forgetParses, forgetParseTrees, parseCounts, parseMarkdown } from '../../../src/markdown/parse.js';
 
 test('parseMarkdown parses a text once while it is recent, and never answers one text with the tree of another', () => {
   const before = { ...parseCounts };
@@ -30,4 +31,18 @@ test('forgetParses drops every recent tree', () => {
   const before = parseCounts.parsed;
   assert.notEqual(parseMarkdown('# forget me\n'), first);
   assert.equal(parseCounts.parsed - before, 1);
+});
+
+test('a run drops its trees but keeps what it learnt of them: the next run asks again without parsing', () => {
+  const text = '# kept *facts*\n\n[a](#kept-facts)\n';
+  const first = headingAnchors(text);
+  forgetParseTrees();
+  const before = parseCounts.parsed;
+  assert.equal(headingAnchors(text), first);
+  assert.equal(parseCounts.parsed - before, 0, 'the anchors come from what was learnt');
+  assert.notEqual(parseMarkdown(text), undefined);
+  assert.equal(parseCounts.parsed - before, 1, 'the tree itself was dropped');
+  forgetParses();
+  headingAnchors(text);
+  assert.equal(parseCounts.parsed - before, 2, 'forgetParses drops the facts too');
 });
