@@ -15,7 +15,7 @@ import { pushIntentPayload } from '../interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
-import { recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
+import { minutePassed, recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
 
 export type DocOutcome = {
   readonly path: string;
@@ -76,9 +76,7 @@ export async function applyBody(
         baseText: body.baseText,
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
-        // A change the read shows and the listing's time does not (no later than the record's) was made after
-        // the listing (a sibling CI job's write): the document's time is not known, whatever the listing said.
-        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && (!listed || (record.remoteModifiedTime !== '' && !laterThan(listed.modifiedTime, record.remoteModifiedTime)))),
+        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && timeHidesTheChange(ctx, listed, record.remoteModifiedTime)),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,
@@ -139,4 +137,17 @@ function changedDuringWrite(path: string): KbsyncError {
       'Nothing was lost: your version is in the file, theirs is in the knowledge base.',
     { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
   );
+}
+
+/**
+ * A change the read shows and the listing's time does not (no later than the record's) was made after the
+ * listing (a sibling CI job's write), and when the listed minute is over its time is not known, whatever the
+ * listing said. While that minute is still the service's, the change was stamped with it (the record's minute,
+ * the same minute): the time is known, and keeping it is what lets a later edit where reads cannot see show
+ * as a later minute (model seed 3031), not as the unknown time becoming known.
+ */
+function timeHidesTheChange(ctx: SyncContext, listed: RemoteDoc | undefined, recorded: string): boolean {
+  if (!listed) return true;
+  if (recorded === '' || laterThan(listed.modifiedTime, recorded)) return false;
+  return minutePassed(listed.modifiedTime, ctx.serverNow());
 }

@@ -47,3 +47,40 @@ test("another machine's edit inside code: a push-only run of another edit holds 
     assert.equal(runbook(a), BOTH);
   });
 });
+
+// Model seed 3031: a machine pulled another machine's write made in the minute of its own last record. The
+// listing's time was no later than the record's, so the pull recorded the time as unknown; the next listing
+// then showed a colleague's later edit inside the code as merely "the time, now known", and the next push
+// overwrote it.
+test("a pull of another machine's write made in the minute of the last record keeps that minute: a colleague's later edit inside code is seen", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    em.admin.freezeClock(EPOCH);
+    await a.write('runbook.md', TEXT);
+    await synced(a);
+    await synced(b);
+    em.admin.setClockOffset(2 * 60_000);
+    await b.write('runbook.md', TEXT.replace('read this', 'read this first'));
+    await synced(b);
+    await a.write('runbook.md', TEXT.replace('check the dashboard', 'check the dashboard and the logs'));
+    await synced(a);
+    const pulled = await synced(b);
+    assert.deepEqual(
+      pulled.results.map((r) => r.ok && r.result),
+      ['pulled'],
+      JSON.stringify(pulled.results),
+    );
+
+    em.admin.setClockOffset(4 * 60_000);
+    em.admin.editDocument(b.remoteDoc('Runbook').dentryUuid, runbook(b).replace('restart --all', 'restart --all --graceful'));
+    const seen = await synced(b);
+    assert.match(JSON.stringify(seen.results), /HIDDEN_EDIT/, 'the edit the service does not show is said');
+    await b.write('runbook.md', (await b.read('runbook.md')).replace('After that', 'Then'));
+    const push = await synced(b);
+    assert.deepEqual(
+      push.results.map((r) => r.ok && r.result === 'held' && r.reason),
+      ['HIDDEN_EDIT'],
+      JSON.stringify(push.results),
+    );
+    assert.match(runbook(b), /--graceful/, "the colleague's edit stands");
+  });
+});
