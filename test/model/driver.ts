@@ -78,6 +78,8 @@ type Run = {
   readonly crashes: boolean;
   /** Documents a run said it could not move to where a machine's file went (kept apart, said once). */
   readonly apart: Set<string>;
+  /** Where the person moved each file (`machine:from` to the path now), so they settle a conflict in the file they moved. */
+  readonly moves: Map<string, string>;
 };
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
@@ -89,7 +91,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set() };
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log);
@@ -170,6 +172,8 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       if (to === path || (await m.files()).has(to)) return [];
       await mkdir(join(m.root, posix.dirname(to)), { recursive: true });
       await rename(join(m.root, path), join(m.root, to));
+      for (const [from, now] of run.moves) if (now === path && from.startsWith(`${m.name}:`)) run.moves.set(from, to);
+      run.moves.set(`${m.name}:${path}`, to);
       say(`#${step} ${m.name} moves ${path} -> ${to}`);
       return [];
     }
@@ -276,7 +280,11 @@ async function settleConflicts(run: Run, m: Machine, step: number): Promise<void
   const files = await m.files();
   for (const [copy, theirs] of files) {
     if (!isConflictCopy(copy)) continue;
-    const path = copy.replace(/\.conflict-[^/]*\.md$/, '.md');
+    const left = copy.replace(/\.conflict-[^/]*\.md$/, '.md');
+    // The person settles in their file: where they moved it, if they did (writing theirs at the old path would
+    // be a second file of one document, made by hand).
+    const movedTo = run.moves.get(`${m.name}:${left}`);
+    const path = files.has(left) || movedTo === undefined || !files.has(movedTo) ? left : movedTo;
     const mine = files.get(path);
     const choice = mine === undefined ? 'theirs' : run.rng.pick(['mine', 'theirs', 'both'] as const);
     const settled = choice === 'mine' ? (mine as string) : choice === 'theirs' ? theirs : `${mine}\n\n${theirs.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')}`;
