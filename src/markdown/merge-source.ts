@@ -113,9 +113,11 @@ export function mergeSources(input: { readonly base: string; readonly local: str
     }
     insertionsAfter(b);
   });
-  // What follows the last block (blank lines, a missing final newline) merges like a block: the side that changed it wins.
+  // What precedes the first block and what follows the last (blank lines, a missing final newline) merge like
+  // blocks: the side that changed it wins. The service reads neither, so a change of one is seen only here.
+  const lead = L.lead === B.lead ? T.lead : L.lead;
   const tail = tailOf(L) === tailOf(B) ? tailOf(T) : tailOf(L);
-  return assembled(pieces, L, T, eolOf(local), tail);
+  return assembled(pieces, L, T, eolOf(local), { lead, tail });
 }
 
 /** One side's version, taken whole (the other side had nothing to add). */
@@ -139,7 +141,7 @@ const tailOf = (body: SegmentedBody): string | undefined => {
   return last ? gapOf(body.body, last) : undefined;
 };
 
-function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody, eol: string, tail: string | undefined): SourceMerge {
+function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody, eol: string, ends: { readonly lead: string; readonly tail: string | undefined }): SourceMerge {
   const bodies = { local: L, theirs: T };
   const gapAfter = (origin: Origin): string => {
     const body = bodies[origin.side];
@@ -147,7 +149,7 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
     return segment ? gapOf(body.body, segment) : '';
   };
   const join = (pick: (piece: Piece) => string): { text: string; offsets: number[] } => {
-    let text = L.lead;
+    let text = ends.lead;
     const offsets: number[] = [];
     let previous: Piece | undefined;
     for (const piece of pieces) {
@@ -166,7 +168,7 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
       text += markdown;
       previous = piece;
     }
-    return { text: text + (tail ?? eol), offsets };
+    return { text: text + (ends.tail ?? eol), offsets };
   };
   const ours = join((piece) => piece.ours);
   const conflicts: Conflict[] = [];

@@ -32,6 +32,18 @@ describe('mergeSources', () => {
     assert.equal(mergeSources({ base: theirs, local: `${local.trimEnd()}\n\n`, theirs: base }).body, '# T\n\nOne, here.\n\nTwo.\n\n', 'ours changed it: ours');
   });
 
+  // Model seed 5008: another machine published the body with a blank first line, and this machine's merge put
+  // its own first line back and published that; the two machines' files differed for good, each write read as
+  // an edit where the service cannot see by the other.
+  test('what precedes the first block merges like a block: the side that changed it wins', () => {
+    const base = '> T\n\nOne.\n\nTwo.\n';
+    const theirs = `\n${base}`;
+    assert.equal(mergeSources({ base, local: base, theirs, priorBase: base.replace('One.', 'Zero.') }).body, theirs, 'nothing changed here: theirs');
+    const local = base.replace('Two.', 'Two, here.');
+    assert.equal(mergeSources({ base, local, theirs }).body, `\n${local}`);
+    assert.equal(mergeSources({ base: theirs, local, theirs: `\n${base.replace('One.', 'One, there.')}` }).body, local.replace('One.', 'One, there.'), 'ours changed it: ours');
+  });
+
   test('nothing changed here and theirs keeps what we wrote: theirs, taken whole', () => {
     const both = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared, edited there.\n';
     const merged = mergeSources({ base: OURS, local: OURS, theirs: both, priorBase: PRIOR });
