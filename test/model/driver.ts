@@ -5,6 +5,7 @@ import { CRASH_POINTS } from '../../src/sync/crash-points.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import { Random } from '../chaos/random.js';
 import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
+import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
 import { editDocument } from './mutate.js';
 import { Book, checkSync, converged, duplicates } from './oracle.js';
@@ -28,6 +29,11 @@ export type ModelOptions = {
   /** Kill runs at crash points (a child process of the built CLI each time: slower). */
   readonly crashes?: boolean;
   readonly quiesceEvery?: number;
+  /**
+   * A colleague also moves and renames documents in the web editor (on by default). Drawn from a random
+   * stream of their own, so a seed recorded before they existed replays the same operations without them.
+   */
+  readonly colleagueMoves?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -104,7 +110,9 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
       const problems = await syncAndCheck(run, m, 'two-way', false);
       if (problems.length > 0) fail(problems);
     }
+    const web = options.colleagueMoves === false ? undefined : new Random(options.seed * 7919 + 17);
     for (step = 1; step <= options.steps; step++) {
+      if (web?.chance(0.05)) colleagueRestructures(run, web, step);
       const operation = rng.weighted(OPERATIONS);
       const problems = await perform(run, operation, step);
       if (problems.length > 0) fail(problems);
@@ -273,6 +281,37 @@ async function pickFile(run: Run, m: Machine): Promise<string | undefined> {
  */
 function avoidSameMinute(run: Run, doc: DumpedNode): void {
   if (doc.modifiedTime === run.world.minute() && doc.modifierId === run.world.em.seed.operatorId) run.world.tick(1);
+}
+
+/**
+ * A colleague moves a document to another folder, or renames it, in the web editor (the API can do neither).
+ * A move moves every machine's file; a rename keeps the files' names (README, "Titles"). The new
+ * title is one no document has: the model's titles are unique.
+ */
+function colleagueRestructures(run: Run, web: Random, step: number): void {
+  const { world } = run;
+  const docs = byTitle(world.docs());
+  if (docs.length === 0) return;
+  const doc = web.pick(docs);
+  const titles = new Set(docs.map((d) => d.title));
+  if (web.chance(0.6)) {
+    const nodes = world.em.admin.dump().nodes;
+    const folders = [world.em.seed.rootNodeId, ...userNodes(nodes).filter((n) => n.docType === 'FOLDER' && n.workspaceId === world.em.seed.workspaceId).map((n) => n.dentryUuid)];
+    const taken = (folder: string): boolean => nodes.some((n) => n.parentId === folder && n.title === doc.title);
+    const targets = folders.filter((folder) => folder !== doc.parentId && !taken(folder));
+    if (targets.length === 0) return;
+    const target = web.pick(targets);
+    world.em.admin.moveNode(doc.dentryUuid, target);
+    count(run, 'colleague-move');
+    run.say(`#${step} colleague moves "${doc.title}" to ${nodes.find((n) => n.dentryUuid === target)?.title ?? 'the top'}`);
+    return;
+  }
+  const plain = doc.title.replace(/ \(rev [a-z]+\)$/, '');
+  const title = `${plain} (rev ${'abcdefgh'[web.int(0, 7)]}${'abcdefgh'[web.int(0, 7)]})`;
+  if (titles.has(title)) return;
+  world.em.admin.renameNode(doc.dentryUuid, title);
+  count(run, 'colleague-rename');
+  run.say(`#${step} colleague renames "${doc.title}" to "${title}"`);
 }
 
 /** A person settles the conflict copies on a machine: keeps theirs, the other side's, or both. */

@@ -8,8 +8,8 @@ import { REGRESSION_SEEDS } from './regression-seeds.js';
  * after every step. The seeds run are those that once broke a promise, each past the step it broke at: a
  * fixed list, so the suite is the same on every machine; new seeds are explored by `npm run torture`.
  */
-for (const { seed, steps, found } of REGRESSION_SEEDS) {
+for (const { seed, steps, found, colleagueMoves } of REGRESSION_SEEDS) {
   test(`model: seed ${seed}, ${steps} steps (${found})`, async () => {
-    await runModel({ seed, steps });
+    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}) });
   });
 }
