@@ -39,6 +39,7 @@ export const COLUMNS: readonly Column[] = [
   col('publishedRecord', 'published_record', 'nullable-text'),
   col('publishedSource', 'published_source', 'nullable-text'),
   col('imagesSent', 'images_sent', 'nullable-text'),
+  col('listedTitle', 'listed_title', 'nullable-text'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -139,6 +140,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     publishedRecord: v[22],
     publishedSource: v[23],
     imagesSent: v[24],
+    listedTitle: v[25],
   } as DocumentSummary;
 }
 

@@ -172,6 +172,13 @@ const migrations: readonly ((db: Database) => void)[] = [
       ${triggers.join('\n      ')}
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The title the listing showed when this version was agreed on; NULL: the one kbsync gave it (remote_title).
+      -- A rename in the web editor moves the document's time once: only a title not seen before excuses that.
+      ALTER TABLE documents ADD COLUMN listed_title TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -50,6 +50,11 @@ export type DocumentSummary = {
   readonly publishedSource: string | null;
   /** The images the document was last sent with (JSON of src/images' SentImage list); null or absent: none. */
   readonly imagesSent: string | null;
+  /**
+   * The title the listing showed when this version was agreed on, when it was not `remoteTitle` (renamed in
+   * the web editor: the file keeps its name, and `remoteTitle` the title kbsync gave); null: that title.
+   */
+  readonly listedTitle: string | null;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

@@ -234,9 +234,15 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
 }
 
-/** A rename or move in the web editor moves the document's time too: that is no hidden edit. */
-const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean =>
-  record.remoteTitle !== '' && (listed.title !== record.remoteTitle || listed.parentTreeNodeId !== record.parentTreeNodeId);
+/**
+ * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
+ * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
+ * later edit inside code of a renamed document was taken for the rename, and overwritten).
+ */
+const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
+  const seen = record.listedTitle ?? record.remoteTitle;
+  return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
+};
 
 /**
  * The full record of a planned record: the ledger's row, or for a file known only from the shared state,

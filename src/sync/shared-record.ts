@@ -22,6 +22,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     parentTreeNodeId: entry.parentTreeNodeId,
     url: context.url,
     remoteTitle: entry.remoteTitle,
+    listedTitle: null,
     localHash: entry.localHash,
     statSize: UNMATCHABLE.size,
     statMtimeMs: UNMATCHABLE.mtimeMs,

@@ -77,6 +77,8 @@ export async function applyBody(
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
         remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && timeHidesTheChange(ctx, listed, record.remoteModifiedTime)),
+        // A rename in the web editor, seen now, excuses the time it moved only this once.
+        ...(listed ? { listedTitle: listed.title } : {}),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,

@@ -67,7 +67,13 @@ export type Agreement = Omit<
   | 'hiddenEdit'
   | 'lossyBase'
   | 'agreedAt'
+  | 'listedTitle'
 > & {
+  /**
+   * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
+   * (spread in with a record, the record's).
+   */
+  readonly listedTitle?: string | null;
   /** Carried over from a record spread in; a write that replaced the whole document ends both (null, false). */
   readonly hiddenEdit?: string | null;
   readonly lossyBase?: boolean;
@@ -102,9 +108,12 @@ export type Agreement = Omit<
 /** A fingerprint no file has: a row recorded with it never passes the stat fast path. */
 export const UNMATCHABLE: FileFingerprint = { size: -1, mtimeMs: -1, ino: -1, dev: -1 };
 
+/** A listed title worth keeping: one that is not the recorded title (renamed in the web editor). */
+const seenTitle = (listed: string | null | undefined, recorded: string): string | null => (listed === undefined || listed === null || listed === recorded ? null : listed);
+
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it.
   const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
   const pendingLocal = baseText !== fileText;
@@ -139,6 +148,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     heldRemoteTime: null,
     ...published,
     imagesSent: imagesSent !== undefined ? imagesSent : sameDocument ? (prior.imagesSent ?? null) : null,
+    listedTitle: seenTitle(listedTitle !== undefined ? listedTitle : sameDocument ? prior.listedTitle : null, ids.remoteTitle),
     // Only the agreement our own write made keeps what it wrote over: any later one (a re-check that found our
     // write standing, a pull) ends the window in which a racing overwrite could undo it.
     publishedOver: wroteOver ?? null,

@@ -34,6 +34,33 @@ async function colleagueEditsTheCode(f: SyncFixture): Promise<DumpedNode> {
 }
 
 describe('never undo what the service hides', () => {
+  // Model seed 11001: the time a rename moved was excused on every later listing too, so a colleague's edit
+  // inside the code of a renamed document was never seen, and the next push overwrote it.
+  test("a document renamed in the web editor: the rename moves its time once, a later edit inside its code is still seen", async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.setClockOffset(4 * 60_000);
+      f.em.admin.renameNode(doc.dentryUuid, 'Runbook (ops)');
+      const renamed = await f.sync();
+      assert.equal(renamed.code, 0, renamed.stderr);
+      assert.doesNotMatch(resultOf(renamed, 'runbook.md')?.detail ?? '', /HIDDEN_EDIT/, 'a rename is no hidden edit');
+
+      f.em.admin.setClockOffset(6 * 60_000);
+      f.em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook (ops)').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      const seen = await f.sync();
+      assert.match(resultOf(seen, 'runbook.md')?.detail ?? '', /HIDDEN_EDIT/, 'the later edit inside code is said');
+      await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
+      const held = await f.sync();
+      const result = resultOf(held, 'runbook.md');
+      assert.ok(result?.ok && result.result === 'held' && result.reason === 'HIDDEN_EDIT', JSON.stringify(result));
+      assert.match(f.remoteDoc('Runbook (ops)').markdown ?? '', /--graceful/, "the colleague's edit stands");
+    });
+  });
+
   test('a colleague\'s edit inside a code block, then a local edit of another paragraph: the overwrite is held, said once, and --force replaces it', async () => {
     await withSyncFixture(async (f) => {
       await colleagueEditsTheCode(f);

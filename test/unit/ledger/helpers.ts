@@ -33,6 +33,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     parentTreeNodeId: asTreeNodeId('tree-root'),
     url: `https://kb.example/doc/${n}`,
     remoteTitle: `Doc ${n}`,
+    listedTitle: null,
     localHash: `hash-${n}`,
     statSize: 100 + n,
     statMtimeMs: 1_700_000_000_000.25 + n,
