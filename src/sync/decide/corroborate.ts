@@ -20,7 +20,7 @@ export function fittingFiles(input: PlanInput): Set<string> {
 }
 
 const stem = (title: string): string => title.replace(/ \(\d+\)$/, '');
-const wantedTitle = (input: PlanInput, local: LocalEntry, path: string): string => fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
+const wantedTitle = (input: Pick<PlanInput, 'layout'>, local: LocalEntry, path: string): string => fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
 
 /**
  * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
@@ -28,16 +28,28 @@ const wantedTitle = (input: PlanInput, local: LocalEntry, path: string): string 
  * file is byte for byte the one the entry records: a document a keyless machine could not move stays in its
  * old folder, and pairing the very file it published there sends nothing the entry does not already say).
  * Otherwise the file is paired like any file with no shared history, by its title: a forged entry can then
- * neither send a file into another document nor trash a file for a document that is not its own.
+ * neither send a file into another document nor trash a file for a document that is not its own. A document
+ * renamed in the web editor is vouched for by its blocks instead (observe/rename-witness.ts).
  */
 export function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
   if (!input.sharedUnverified || !record.shared) return true;
   if (record.remoteTitle === '') return false;
   if (inPlace && fitsPlace(input, record, path) === false && local.hash !== record.localHash) return false;
   if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
+  if (fitsPlace(input, record, path) !== true) return false;
+  // In the file's folder, then: a file named for the document's title (below), or a document renamed in the
+  // web editor whose blocks are still the ones the entry recorded (read this run, in observe). A record that
+  // only claims so, forged or stale, names blocks the document does not hold (model seed 10003: CI made a
+  // second document of every renamed one).
+  return titleFits(input, record, local, path) || record.blocksWitnessed === true;
+}
+
+/** Whether the document bears the title kbsync would give the file, or (pulled) the file bears its title. */
+export function titleFits(input: Pick<PlanInput, 'layout'>, record: Pick<RecordEntry, 'remoteTitle'>, local: LocalEntry, path: string): boolean {
+  if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
   // A document made in the web editor is pulled to its folder under a file named for its title there, which
   // its heading need not match (a heading with badges reads back with their alt text): the file bearing that
-  // name, in that folder, is the one a pull writes for it (model seed 1002: CI made a second document). Only
-  // a title that is a file name as it is: the decision may not load the file-name rules (src/local).
-  return input.layout === 'folders' && fitsPlace(input, record, path) === true && posix.basename(path, '.md') === record.remoteTitle;
+  // name is the one a pull writes for it (model seed 1002: CI made a second document). Only a title that is
+  // a file name as it is: the decision may not load the file-name rules (src/local).
+  return input.layout === 'folders' && posix.basename(path, '.md') === record.remoteTitle;
 }

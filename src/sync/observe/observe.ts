@@ -14,6 +14,7 @@ import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state-seen.js';
 import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './shared-entries.js';
+import { witnessRenamed } from './rename-witness.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { packageVersion } from '../../package-root.js';
@@ -162,6 +163,7 @@ export async function observeAndPlan(
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
   const replaced = usable && remote ? replacementsOf(usable, remote, records) : undefined;
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
+  if (sharedByPath && remote && !shared?.authenticated) await witnessRenamed(client, sharedByPath, local.entries, remote, options.layout);
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
   const planned = plan({
     mode: options.mode,

@@ -111,3 +111,45 @@ test('a keyless CI job pairs a file pulled from a web-editor document whose head
     assert.deepEqual(a.remoteDocs().map((doc) => doc.title), ['word-wrap']);
   });
 });
+
+// Model seed 10003: a keyless CI job made a second document of every document a colleague had renamed.
+test('a keyless CI job pairs a file whose document a colleague renamed, by its blocks: no second document, and a later edit reaches it', async () => {
+  await withKeylessPair(async (em, a, b) => {
+    const text = '# Runbook\n\nBefore you start, read this.\n\nAfter that, check the dashboard.\n';
+    await a.write('runbook.md', text);
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    em.admin.renameNode(a.remoteDoc('Runbook').dentryUuid, 'Runbook (ops)');
+
+    // B stands in for the CI checkout: A's files, no ledger, push only.
+    await b.write('runbook.md', text);
+    const ci = await b.sync(['--push']);
+    assert.equal(ci.code, 0, `${ci.stderr} ${JSON.stringify(ci.report?.results)}`);
+    assert.equal(ci.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created');
+
+    const edited = text.replace('check the dashboard', 'check the dashboard and the logs');
+    await b.write('runbook.md', edited);
+    const next = await b.sync(['--push']);
+    assert.equal(next.code, 0, `${next.stderr} ${JSON.stringify(next.report?.results)}`);
+    assert.equal(next.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created');
+    assert.deepEqual(a.remoteDocs().map((doc) => doc.title), ['Runbook (ops)']);
+    assert.match(a.remoteDoc('Runbook (ops)').markdown ?? '', /and the logs/, 'the edit reached the renamed document');
+  });
+});
+
+test('a keyless state entry naming a document of another title whose blocks it does not hold pairs nothing', async () => {
+  await withKeylessPair(async (em, a, b) => {
+    const text = '# Runbook\n\nBefore you start, read this.\n';
+    await a.write('runbook.md', text);
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    const doc = a.remoteDoc('Runbook');
+    em.admin.renameNode(doc.dentryUuid, 'Somebody else');
+    em.admin.editDocument(doc.dentryUuid, '# Somebody else\n\nTheir own page.\n');
+
+    await b.write('runbook.md', text);
+    const ci = await b.sync(['--push']);
+    assert.equal(ci.code, 0, `${ci.stderr} ${JSON.stringify(ci.report?.results)}`);
+    assert.equal(a.remoteDoc('Somebody else').markdown, '# Somebody else\n\nTheir own page.\n', 'the other document is untouched');
+  });
+});
