@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
 import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
@@ -22,13 +23,18 @@ async function synced(f: SyncFixture, args: readonly string[] = []): Promise<Non
   return run.report;
 }
 
+/** TEXT published by A and pulled by B, in a minute now over. */
+async function publishedOnBoth(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<void> {
+  em.admin.freezeClock(EPOCH);
+  await a.write('runbook.md', TEXT);
+  await synced(a);
+  await synced(b);
+  em.admin.setClockOffset(2 * 60_000);
+}
+
 test("another machine's edit inside code: a push-only run of another edit holds REMOTE_EDITED, a two-way run merges both", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
-    em.admin.freezeClock(EPOCH);
-    await a.write('runbook.md', TEXT);
-    await synced(a);
-    await synced(b);
-    em.admin.setClockOffset(2 * 60_000);
+    await publishedOnBoth(em, a, b);
     await b.write('runbook.md', THEIRS);
     await synced(b);
     em.admin.setClockOffset(4 * 60_000);
@@ -54,11 +60,7 @@ test("another machine's edit inside code: a push-only run of another edit holds 
 // overwrote it.
 test("a pull of another machine's write made in the minute of the last record keeps that minute: a colleague's later edit inside code is seen", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
-    em.admin.freezeClock(EPOCH);
-    await a.write('runbook.md', TEXT);
-    await synced(a);
-    await synced(b);
-    em.admin.setClockOffset(2 * 60_000);
+    await publishedOnBoth(em, a, b);
     await b.write('runbook.md', TEXT.replace('read this', 'read this first'));
     await synced(b);
     await a.write('runbook.md', TEXT.replace('check the dashboard', 'check the dashboard and the logs'));
