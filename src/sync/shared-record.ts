@@ -22,7 +22,8 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     parentTreeNodeId: entry.parentTreeNodeId,
     url: context.url,
     remoteTitle: entry.remoteTitle,
-    listedTitle: null,
+    // A rename the shared state's writer did not see (observe/rename-witness.ts): the title it knew was the file's.
+    listedTitle: entry.renamedFrom ?? null,
     localHash: entry.localHash,
     statSize: UNMATCHABLE.size,
     statMtimeMs: UNMATCHABLE.mtimeMs,

@@ -20,7 +20,7 @@ export function fittingFiles(input: PlanInput): Set<string> {
 }
 
 const stem = (title: string): string => title.replace(/ \(\d+\)$/, '');
-const wantedTitle = (input: Pick<PlanInput, 'layout'>, local: LocalEntry, path: string): string => fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
+export const wantedTitle = (input: Pick<PlanInput, 'layout'>, local: LocalEntry, path: string): string => fitTitle(input.layout === 'flat' ? flatTitle(path) : (local.title ?? posix.basename(path, '.md')));
 
 /**
  * Without the team's key a shared-state entry is anyone's word: it pairs a file with a document only when
@@ -41,7 +41,7 @@ export function corroborated(input: PlanInput, record: RecordEntry, local: Local
   // web editor whose blocks are still the ones the entry recorded (read this run, in observe). A record that
   // only claims so, forged or stale, names blocks the document does not hold (model seed 10003: CI made a
   // second document of every renamed one).
-  return titleFits(input, record, local, path) || record.blocksWitnessed === true;
+  return titleFits(input, record, local, path) || record.renamedFrom !== undefined;
 }
 
 /** Whether the document bears the title kbsync would give the file, or (pulled) the file bears its title. */

@@ -48,10 +48,11 @@ export type RecordEntry = {
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
   /**
-   * From an unverified shared state: the document's blocks, read this run, are the ones its entry recorded, so
-   * it is as that entry's writer left it but for its title (renamed in the web editor). See corroborated().
+   * From an unverified shared state, for a document renamed in the web editor: the title the file gives it,
+   * set only when its blocks, read this run, are the ones its entry recorded, so it is as that entry's writer
+   * left it but for its title. See corroborated().
    */
-  readonly blocksWitnessed?: true;
+  readonly renamedFrom?: string;
   /**
    * The document the ledger pairs this file with, which another kbsync writer replaced by this record's
    * (PlanInput.replaced): the ledger row is rebound to this one before anything else is done with it.

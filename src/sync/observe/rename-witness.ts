@@ -1,6 +1,6 @@
 import type { KbClient } from '../../api/index.js';
 import { blocksHash } from '../../markdown/index.js';
-import { titleFits } from '../decide/corroborate.js';
+import { titleFits, wantedTitle } from '../decide/corroborate.js';
 import type { LocalEntry, RecordEntry, RemoteSnapshot } from '../decide/types.js';
 import type { Layout } from '../decide/types.js';
 
@@ -10,9 +10,9 @@ import type { Layout } from '../decide/types.js';
  * pairing, and a run without a ledger (CI) would make a second document for the file. So the documents whose
  * entries their titles no longer vouch for are read (one call each, only for those), and an entry whose
  * document still holds the very blocks it recorded is marked as witnessed: the document is as that entry's
- * writer left it but for its title. The rename moved the document's time, and that move is the rename's, as a
- * machine with a ledger takes it (sync/assess.ts, relocatedSince): the entry's time becomes the listed one.
- * A failed read stops the run: a guess would make a second document.
+ * writer left it but for its title. The rename moved the document's time too, and that move is the rename's,
+ * as a machine with a ledger takes it (sync/assess.ts, relocatedSince: the title the file gives is the one
+ * listed before). A failed read stops the run: a guess would make a second document.
  */
 export async function witnessRenamed(
   client: KbClient,
@@ -27,7 +27,6 @@ export async function witnessRenamed(
   });
   for (const [path, record] of unvouched) {
     const blocks = await client.readBlocks(record.docKey);
-    const listed = remote.docs.get(record.docKey);
-    if (listed && blocksHash(blocks) === record.remoteBlocksHash) shared.set(path, { ...record, blocksWitnessed: true, remoteModifiedTime: listed.modifiedTime });
+    if (blocksHash(blocks) === record.remoteBlocksHash) shared.set(path, { ...record, renamedFrom: wantedTitle({ layout }, local.get(path) as LocalEntry, path) });
   }
 }
