@@ -11,4 +11,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 139, steps: 14, found: 'a held file moved: taken for a delete and a create, its web-editor formatting deleted with the old document', colleagueMoves: false },
   { seed: 3031, steps: 48, found: "a pull of another machine's write in the minute of the last record left the time unknown: a colleague's later edit inside code was overwritten", colleagueMoves: false },
   { seed: 5008, steps: 25, found: "a merge put this machine's first line back over another machine's: the files differed for good", colleagueMoves: false },
+  { seed: 10003, steps: 17, found: 'a keyless CI job made a second document of a document a colleague renamed' },
 ];
