@@ -122,6 +122,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
       }
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
+    if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
     return run.stats;
   } finally {
     await world.close();

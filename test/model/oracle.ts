@@ -37,6 +37,17 @@ function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode): boolean {
   return check.mode === 'push' && row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
 }
 
+/**
+ * The other window README "What is safe" states: an edit that reads the same, made before a rename or move
+ * of its document in the web editor that this machine had not listed yet: the rename explains the document's
+ * new time. The machine's row still names the old title or folder, and the blocks are the ones it recorded.
+ */
+function inRelocationWindow(check: SyncCheck, doc: DumpedNode): boolean {
+  const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
+  if (!row || row.remoteBlocksHash !== blocksHash(blocksOf(doc))) return false;
+  return (row.listedTitle ?? row.remoteTitle) !== doc.title || row.parentTreeNodeId !== doc.parentId;
+}
+
 export type Tracked = Snippet & { readonly author: string };
 
 /** Everything written in the run, and what each workstation's user did with it. */
@@ -44,6 +55,8 @@ export class Book {
   readonly snippets = new Map<string, Tracked>();
   /** Snippets lost in the stated same-minute window (counted, not failed). */
   windowed = 0;
+  /** Snippets lost in the stated rename-or-move window (counted, not failed). */
+  relocationWindowed = 0;
   /** Tokens a machine's user (or the colleague, as 'colleague') removed or rewrote by their own edit (deleting a file included): theirs to lose. */
   readonly #dropped = new Map<string, Set<string>>();
 
@@ -187,6 +200,10 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (book.dropped(check.machine, token)) continue;
       if (inSameMinuteWindow(check, doc)) {
         book.windowed += 1;
+        continue;
+      }
+      if (inRelocationWindow(check, doc)) {
+        book.relocationWindowed += 1;
         continue;
       }
       // A deleted document whose text lives on in a file of this machine was moved, not lost.
