@@ -28,13 +28,15 @@ export function visibleReading(doc: DumpedNode): string {
 }
 
 /**
- * The window README "What is safe" states: another writer's edit that reads the same (inside code, a link's
- * address) and keeps the document's time (made in the minute of this machine's last sync of it), before a
- * push-only run, which reads no state for a document that shows no change.
+ * The windows README "What is safe" states: an edit that reads the same (inside code, a link's address) and
+ * keeps the document's time (made in the minute of this machine's last reading of it): a colleague's in any
+ * run (the service's times are to the minute), another machine's before a push-only run, which reads no state
+ * for a document that shows no change.
  */
-function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode): boolean {
+function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode, snippet: Tracked): boolean {
   const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
-  return check.mode === 'push' && row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
+  const unseen = row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
+  return unseen && (check.mode === 'push' || snippet.author === 'colleague');
 }
 
 /**
@@ -198,7 +200,7 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
       if (book.dropped(check.machine, token)) continue;
-      if (inSameMinuteWindow(check, doc)) {
+      if (inSameMinuteWindow(check, doc, snippet)) {
         book.windowed += 1;
         continue;
       }
