@@ -34,6 +34,8 @@ export type ModelOptions = {
    * stream of their own, so a seed recorded before they existed replays the same operations without them.
    */
   readonly colleagueMoves?: boolean;
+  /** The team has a state key, as README recommends (default: none, as the recorded seeds were found). */
+  readonly keyed?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -90,7 +92,7 @@ type Run = {
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
   const rng = new Random(options.seed);
-  const world = await World.create(options.seed, options.machines ?? 2);
+  const world = await World.create(options.seed, options.machines ?? 2, options.keyed ?? false);
   const log: string[] = [];
   const say = (line: string): void => {
     log.push(line);

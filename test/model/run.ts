@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util';
 import { ModelFailure, runModel } from './driver.js';
 
 /**
- * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--crashes] [--quiet]`: the
- * long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without --seed one is chosen and
- * printed. A failure prints the seed, the problems and the last steps, and the process exits 1.
+ * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--team keyed|keyless|both]
+ * [--crashes] [--quiet]`: the long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without
+ * --seed one is chosen and printed. `--team both` (the default) gives odd seeds a team with a state key and
+ * even ones a team without. A failure prints the seed, the problems and the last steps, and the process exits 1.
  */
 const { values } = parseArgs({
   options: {
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     machines: { type: 'string', default: '2' },
     docs: { type: 'string', default: '5' },
     crashes: { type: 'boolean', default: false },
+    team: { type: 'string', default: 'both' },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -27,13 +29,18 @@ function whole(name: string, text: string | undefined): number {
   return n;
 }
 
+if (!['keyed', 'keyless', 'both'].includes(values.team)) {
+  console.error(`--team must be keyed, keyless or both, got ${values.team}`);
+  process.exit(2);
+}
+const keyedSeed = (seed: number): boolean => values.team === 'keyed' || (values.team === 'both' && seed % 2 === 1);
 const first = values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : whole('seed', values.seed);
 const steps = whole('steps', values.steps);
 const count = whole('count', values.count);
 let total = 0;
 for (let seed = first; seed < first + count; seed++) {
   const started = Date.now();
-  console.log(`model: seed ${seed}, ${steps} steps`);
+  console.log(`model: seed ${seed}, ${steps} steps, a team ${keyedSeed(seed) ? 'with' : 'without'} a state key`);
   try {
     const stats = await runModel({
       seed,
@@ -41,6 +48,7 @@ for (let seed = first; seed < first + count; seed++) {
       machines: whole('machines', values.machines),
       docs: whole('docs', values.docs),
       crashes: values.crashes,
+      keyed: keyedSeed(seed),
       ...(values.quiet ? {} : { onStep: (line: string) => console.log(`  ${line}`) }),
     });
     total += steps;

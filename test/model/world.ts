@@ -25,7 +25,10 @@ export type Outcome = {
 
 type Settings = { readonly dir: string; readonly root: string; readonly configPath: string; readonly env: Record<string, string> };
 
-async function settingsFor(em: RunningEmulator, name: string): Promise<Settings> {
+/** The team's state key when the world's team has one (every machine and CI run of a team share it). */
+const MODEL_STATE_KEY = 'kbsync-model-state-key-5b1d93c0e2f74a68';
+
+async function settingsFor(em: RunningEmulator, name: string, keyed: boolean): Promise<Settings> {
   const dir = await mkdtemp(join(tmpdir(), `kbsync-model-${name}-`));
   const root = join(dir, 'notes');
   await mkdir(root);
@@ -40,7 +43,7 @@ async function settingsFor(em: RunningEmulator, name: string): Promise<Settings>
     guards: { maxDeleteRatio: 1, maxDeletes: 1000 },
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
-  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token } };
+  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
 }
 
 /**
@@ -134,17 +137,19 @@ export class World {
   private constructor(
     readonly em: RunningEmulator,
     machines: Machine[],
+    readonly keyed: boolean,
   ) {
     this.machines = machines;
     this.#dirs = machines.map((m) => m.settings.dir);
   }
 
-  static async create(seed: number, machineCount: number): Promise<World> {
+  /** `keyed`: the team has a state key (the shared state is signed), else it has none. */
+  static async create(seed: number, machineCount: number, keyed = false): Promise<World> {
     const em = await startEmulator({ rateLimit: 0, seed });
     em.admin.freezeClock(EPOCH);
     const machines: Machine[] = [];
-    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name)));
-    return new World(em, machines);
+    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name, keyed)));
+    return new World(em, machines, keyed);
   }
 
   /** The documents of the synced workspace (kbsync's state folder left out). */
@@ -169,7 +174,7 @@ export class World {
    * folder) pushed with `kbsync sync --push`, then thrown away, as a CI runner does.
    */
   async ci(from: Machine): Promise<{ readonly outcome: Outcome; readonly files: Map<string, string>; readonly rows: DocumentSummary[] }> {
-    const settings = await settingsFor(this.em, 'ci');
+    const settings = await settingsFor(this.em, 'ci', this.keyed);
     try {
       await cp(from.root, settings.root, { recursive: true, filter: (src) => !src.includes(`${join(from.root, '.kbsync')}`) && !/\.conflict-[^/]*\.md$/.test(src) });
       const files = await localFiles(settings.root);
