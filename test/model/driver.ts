@@ -88,6 +88,8 @@ type Run = {
   readonly apart: Set<string>;
   /** Where the person moved each file (`machine:from` to the path now), so they settle a conflict in the file they moved. */
   readonly moves: Map<string, string>;
+  /** The paths each machine's last run reported held (a hold says which file differs and why). */
+  readonly held: Map<string, ReadonlySet<string>>;
 };
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
@@ -99,7 +101,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map() };
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log);
@@ -370,6 +372,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
     const row = result.ok && result.detail?.includes('the document stays in its old place') ? rows.find((r) => r.path === result.path) : undefined;
     if (row) run.apart.add(row.docKey);
   }
+  if (outcome.report) run.held.set(m.name, new Set(outcome.report.results.filter((r) => r.ok && r.result === 'held').map((r) => r.path)));
   return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, docsBefore, docsAfter });
 }
 
@@ -425,7 +428,7 @@ async function quiesce(run: Run, step: number): Promise<string[]> {
     }
     const writes = writeCalls(diffCalls(before, world.em.admin.calls()));
     if (!changed && Object.keys(writes).length === 0) {
-      const machines = await Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows() })));
+      const machines = await Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows(), held: run.held.get(m.name) ?? new Set<string>() })));
       const problems = [...converged(machines, run.apart), ...duplicates(world.docs()), ...unpaired(world, machines)];
       if (problems.length > 0) return problems;
       run.say(`#${step} quiet after ${round} round(s): ${world.docs().length} documents, machines agree`);

@@ -262,7 +262,13 @@ export function duplicates(docs: readonly DumpedNode[]): string[] {
  * Invariant 3, after quiescence: machines that have seen the same history hold the same bytes (line endings
  * included) for every file, unless one of them is holding that file for a reason it reported.
  */
-type Settled = { readonly name: string; readonly files: ReadonlyMap<string, string>; readonly rows: readonly DocumentSummary[] };
+type Settled = {
+  readonly name: string;
+  readonly files: ReadonlyMap<string, string>;
+  readonly rows: readonly DocumentSummary[];
+  /** The paths the machine's last run reported held, with their reasons. */
+  readonly held?: ReadonlySet<string>;
+};
 
 /**
  * Invariant 3 at rest: every path holds the same bytes on every machine, except where a machine waits on a
@@ -272,6 +278,8 @@ type Settled = { readonly name: string; readonly files: ReadonlyMap<string, stri
 export function converged(machines: readonly Settled[], apart: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   const waiting = (m: (typeof machines)[number], path: string): boolean => {
+    // Said held in its last run (a new file with placeholders, a move that would lose edits): the run says why.
+    if (m.held?.has(path)) return true;
     const row = m.rows.find((r) => r.path === path);
     if (row) return row.heldCode !== null || row.conflict;
     // Its copy of the document another machine keeps at this path is held (under its own path): reported there.
