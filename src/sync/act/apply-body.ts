@@ -95,7 +95,12 @@ export async function applyBody(
     body.simplified.length > 0
       ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`
       : undefined;
-  const hidden = body.hiddenEditSeen && body.hiddenEdit !== null ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}` : undefined;
+  const hidden =
+    body.hiddenEditSeen && body.hiddenEdit !== null
+      ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}`
+      : body.inexactSeen
+        ? `HIDDEN_EDIT: another kbsync machine found that this document holds edits reads cannot show (made in the web editor: inside code, a table, or formatting it could read only as plain text); the file has that machine's version, without them, and an overwrite of the document from it is held (FLATTEN). Make your changes in the web editor, then run \`kbsync resolve --theirs ${path}\``
+        : undefined;
   const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, hidden].filter(Boolean).join('; ');
   // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
   if (body.kind === 'none' && body.localChanged && body.baseText === body.fileText) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };

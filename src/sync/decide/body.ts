@@ -103,6 +103,12 @@ export type BodyDecision = {
    * colleague's edit seen only as plain text): an overwrite from the file would destroy it (FLATTEN).
    */
   readonly lossy: boolean;
+  /**
+   * Set when this run first learns, from another kbsync writer's record, that the document holds more than
+   * that writer's Markdown (an edit it saw only as plain text, or where reads show nothing): the file takes
+   * that version and cannot show the rest. Said once, as HIDDEN_EDIT is (model seed 5033).
+   */
+  readonly inexactSeen: boolean;
 };
 
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
@@ -132,6 +138,8 @@ type Reading = {
   readonly known: boolean;
   /** Someone edited where reads cannot see, since the version `theirs` stands for. */
   readonly hidden: boolean;
+  /** `theirs` is another writer's version whose record says the document holds more than it. */
+  readonly inexact?: boolean;
 };
 
 function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean): Reading {
@@ -160,6 +168,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified },
       known: current && published.exact && !hidden,
       hidden,
+      inexact: !published.exact,
     };
   }
   // The document shows exactly what the file would publish: our own write of this very text whose record was
@@ -213,7 +222,8 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const hiddenEdit = record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null);
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
   const lossy = (!reading.known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen, lossy };
+  const inexactSeen = reading.inexact === true && lossy && !record.lossyBase && !hiddenEditSeen;
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen, lossy, inexactSeen };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -277,6 +287,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     hiddenEdit: overwrote ? null : hiddenEdit,
     hiddenEditSeen,
     lossy: overwrote ? false : lossy,
+    inexactSeen: overwrote ? false : inexactSeen,
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

@@ -86,3 +86,34 @@ test("a pull of another machine's write made in the minute of the last record ke
     assert.match(runbook(b), /--graceful/, "the colleague's edit stands");
   });
 });
+
+// Model seed 5033: machine B saw a colleague's edit inside code and published a record saying its document
+// holds more than its Markdown; machine A took B's later version in, silently, and its file showed the code
+// the document no longer held.
+test("another machine's version of a document that holds a hidden edit: taken in and said once; an overwrite stays held", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await publishedOnBoth(em, a, b);
+    await synced(a);
+    await synced(b);
+    em.admin.setClockOffset(4 * 60_000);
+    em.admin.editDocument(b.remoteDoc('Runbook').dentryUuid, runbook(b).replace('restart --all', 'restart --all --graceful'));
+    assert.match(JSON.stringify((await synced(b)).results), /HIDDEN_EDIT/, 'B sees it');
+    em.admin.setClockOffset(6 * 60_000);
+    await b.write('runbook.md', TEXT.replace('check the dashboard.', 'check the dashboard. Then rest.'));
+    await synced(b);
+    assert.match(runbook(b), /Then rest\./, "B's append went out");
+
+    const pulled = await synced(a);
+    const result = pulled.results.find((r) => r.path === 'runbook.md');
+    assert.ok(result?.ok && result.result === 'pulled', JSON.stringify(result));
+    assert.match(result.detail ?? '', /HIDDEN_EDIT/, 'A says the document holds what its file cannot show');
+    assert.match(await a.read('runbook.md'), /Then rest\./);
+    const again = await synced(a);
+    assert.doesNotMatch(JSON.stringify(again.results), /HIDDEN_EDIT/, 'said once');
+
+    await a.write('runbook.md', (await a.read('runbook.md')).replace('Before you start', 'Before anything'));
+    const held = await synced(a);
+    assert.ok(held.results.some((r) => r.ok && r.result === 'held'), JSON.stringify(held.results));
+    assert.match(runbook(a), /--graceful/, "the colleague's edit stands");
+  });
+});
