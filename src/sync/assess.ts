@@ -156,7 +156,8 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const record = withLandedPush(recorded, io.openIntents(), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
       const published = await publishedSince(io, record, remote, seen);
-      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen), ...(published ? { published } : {}) });
+      // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
+      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
     }
     case 'delete-remote':
@@ -227,11 +228,12 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
   return io.published(record, moved || record.lossyBase);
 }
 
-function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen): BodyFacts {
+function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {
   const listed = seen ?? io.listed(record.docKey);
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
-  return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) };
+  const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
+  return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated } : {}) };
 }
 
 /**

@@ -36,6 +36,30 @@ async function colleagueEditsTheCode(f: SyncFixture): Promise<DumpedNode> {
 describe('never undo what the service hides', () => {
   // Model seed 11001: the time a rename moved was excused on every later listing too, so a colleague's edit
   // inside the code of a renamed document was never seen, and the next push overwrote it.
+  // Model seed 21012: the check after a move in the web editor compared against the folder the move had just
+  // recorded, so the time the move changed was said as a hidden edit (and the next local edit held).
+  test('a document moved in the web editor: its file moves, and the time the move changed is no hidden edit', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      await f.write('ops/other.md', '# Other\n\nElsewhere.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      const ops = f.em.admin.dump().nodes.find((n) => n.docType === 'FOLDER' && n.title === 'ops');
+      assert.ok(ops);
+      f.em.admin.setClockOffset(4 * 60_000);
+      f.em.admin.moveNode(f.remoteDoc('Runbook').dentryUuid, ops.dentryUuid);
+      const moved = await f.sync();
+      assert.equal(moved.code, 0, moved.stderr);
+      assert.equal(await f.read('ops/runbook.md'), RUNBOOK, 'the file moved, byte for byte');
+      assert.doesNotMatch(JSON.stringify(moved.report?.results), /HIDDEN_EDIT/, 'a move is no hidden edit');
+      await f.write('ops/runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
+      const pushed = await f.sync();
+      assert.equal(pushed.code, 0, JSON.stringify(pushed.report?.results));
+      assert.match(f.remoteDoc('Runbook').markdown ?? '', /and the logs/);
+    });
+  });
+
   test("a document renamed in the web editor: the rename moves its time once, a later edit inside its code is still seen", async () => {
     await withSyncFixture(async (f) => {
       await f.write('runbook.md', RUNBOOK);
