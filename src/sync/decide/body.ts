@@ -111,6 +111,9 @@ export type BodyDecision = {
   readonly inexactSeen: boolean;
 };
 
+/** The blocks a read cannot show the content of (code, images, what the service does not expose). */
+const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) => block.type === 'unknown').length;
+
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
 export const AGREED_SLACK_MS = 2_000;
 
@@ -173,7 +176,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   }
   // The document shows exactly what the file would publish: our own write of this very text whose record was
   // lost (a run killed after the write, a CI job's state append lost). Nothing to send, and nothing to take in.
-  if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local))) {
+  // Only where reads can tell: a block they do not show (code, an image) new since the recorded reading may
+  // hold anyone's content (model seed 20014: a colleague's new code block was taken for the file's own, and
+  // the file's was never sent).
+  if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks)) {
     return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: true, hidden: false };
   }
   if (!remoteChanged) {

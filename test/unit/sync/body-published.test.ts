@@ -67,3 +67,28 @@ test('an append names the block as read now, not as recorded (the record may be 
   assert.equal(decision.send?.append?.text, ' And more.');
   assert.match(decision.send?.append?.blockId ?? '', /^now-/);
 });
+
+// Model seed 20014: the file and a colleague each added a code block at the same place. Code reads as a block
+// of unknown content, so the document read as what the file would publish, and was taken for the file's own
+// write whose record was lost: nothing was sent, nothing said, and the file's code never reached the document.
+test("a colleague's new code block where the file added its own: not taken for the file's own write", () => {
+  const base = '# T\n\nFirst para.\n\nLast para.\n';
+  const mine = base.replace('Last para.', '```sh\nmaple u17z\n```\n\nLast para.');
+  const theirs = predictedBlocks(base.replace('Last para.', '```sh\nc18z\n```\n\nLast para.'));
+  assert.equal(blocksHash(theirs), blocksHash(predictedBlocks(mine)), 'the two read alike');
+  const recorded = predictedBlocks(base);
+  const decision = decideBody({
+    mode: 'two-way',
+    force: false,
+    path: 't.md',
+    record: { baseMarkdown: base, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(base), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE },
+    listedTime: '2026-11-02T09:06Z',
+    fileText: mine,
+    remote: theirs,
+    urlOf: undefined,
+  });
+  assert.notEqual(decision.kind, 'none', 'the change on both sides is dealt with, not taken as done');
+  assert.match(decision.fileText, /maple u17z/, 'the file keeps its code');
+  assert.match(decision.fileText, /<!-- kbsync:/, "and marks the colleague's block it cannot read");
+  assert.equal(decision.held?.code, 'PLACEHOLDERS', "an overwrite would destroy the colleague's code: held");
+});
