@@ -168,6 +168,10 @@ for (const point of ['after-overwrite', 'before-ledger-commit:2']) {
     await withSyncFixture(async (f) => {
       await f.write('plain.md', NOTES['plain.md'] as string);
       assert.equal((await f.sync()).code, 0);
+      // Settled in a later minute: the killed run then re-checks nothing, and its commits are the new file's
+      // alone (a re-check of plain.md racing its create made `before-ledger-commit:2` land before the body).
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
       await f.write('styled.md', NOTES['styled.md'] as string);
       await killedAt(point).interrupt(f);
       assert.match(f.remoteDoc('Styled').markdown ?? '', /Last words/, 'the body landed before the kill');
