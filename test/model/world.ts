@@ -7,6 +7,7 @@ import { startEmulator, type DumpedNode, type RunningEmulator } from '../../src/
 import { openLedger, type DocumentSummary } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createServiceClient } from '../../src/setup/index.js';
+import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync } from '../../src/sync/engine.js';
 import type { SyncReport } from '../../src/sync/report.js';
 import { runCli } from '../helpers/cli.js';
@@ -57,7 +58,11 @@ async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pul
   await mkdir(config.stateDir, { recursive: true });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {
-    return { report: await runSync({ client, ledger, logger: silentLogger }, { ...syncOptionsOf(config, { mode, dryRun: false, force }), ...(listRemote ? { listRemote } : {}) }) };
+    // The team's key as `kbsync sync` reads it (config `state.key`, by default KBSYNC_STATE_KEY): a keyed
+    // world's in-process runs sign and verify the shared state like its CLI runs.
+    const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir });
+    const options = { ...syncOptionsOf(config, { mode, dryRun: false, force }), stateKey, ...(listRemote ? { listRemote } : {}) };
+    return { report: await runSync({ client, ledger, logger: silentLogger }, options) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return { report: undefined, error: { code: typeof code === 'string' ? code : 'UNEXPECTED', message: error instanceof Error ? error.message : String(error) } };
