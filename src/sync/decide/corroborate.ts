@@ -34,22 +34,28 @@ export const wantedTitle = (input: Pick<PlanInput, 'layout'>, local: LocalEntry,
 export function corroborated(input: PlanInput, record: RecordEntry, local: LocalEntry, path: string, inPlace: boolean): boolean {
   if (!input.sharedUnverified || !record.shared) return true;
   if (record.remoteTitle === '') return false;
-  if (inPlace && fitsPlace(input, record, path) === false && local.hash !== record.localHash) return false;
+  const placed = fitsPlace(input, record, path);
+  const recordedFile = inPlace && local.hash === record.localHash;
+  if (inPlace && placed === false && !recordedFile) return false;
   if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
-  if (fitsPlace(input, record, path) !== true) return false;
-  // In the file's folder, then: a file named for the document's title (below), or a document renamed in the
-  // web editor whose blocks are still the ones the entry recorded (read this run, in observe). A record that
-  // only claims so, forged or stale, names blocks the document does not hold (model seed 10003: CI made a
-  // second document of every renamed one).
-  return titleFits(input, record, local, path) || record.renamedFrom !== undefined;
+  // Where the document is (its folder, or the old folder of the very file the entry recorded, where a document
+  // kbsync could not delete stays when its file moves: model seed 31005), then: a file named for the document's title (below), or a
+  // document renamed in the web editor whose blocks are still the ones the entry recorded (read this run, in
+  // observe). A record that only claims so, forged or stale, names blocks the document does not hold (model
+  // seed 10003: CI made a second document of every renamed one).
+  return (placed === true || recordedFile) && (namedForTitle(input, record, path) || record.renamedFrom !== undefined);
 }
 
 /** Whether the document bears the title kbsync would give the file, or (pulled) the file bears its title. */
 export function titleFits(input: Pick<PlanInput, 'layout'>, record: Pick<RecordEntry, 'remoteTitle'>, local: LocalEntry, path: string): boolean {
-  if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
-  // A document made in the web editor is pulled to its folder under a file named for its title there, which
-  // its heading need not match (a heading with badges reads back with their alt text): the file bearing that
-  // name is the one a pull writes for it (model seed 1002: CI made a second document). Only a title that is
-  // a file name as it is: the decision may not load the file-name rules (src/local).
-  return input.layout === 'folders' && posix.basename(path, '.md') === record.remoteTitle;
+  return stem(record.remoteTitle) === stem(wantedTitle(input, local, path)) || namedForTitle(input, record, path);
 }
+
+/**
+ * A document made in the web editor is pulled to its folder under a file named for its title there, which
+ * its heading need not match (a heading with badges reads back with their alt text): the file bearing that
+ * name is the one a pull writes for it (model seed 1002: CI made a second document). Only a title that is a
+ * file name as it is: the decision may not load the file-name rules (src/local).
+ */
+const namedForTitle = (input: Pick<PlanInput, 'layout'>, record: Pick<RecordEntry, 'remoteTitle'>, path: string): boolean =>
+  input.layout === 'folders' && posix.basename(path, '.md') === record.remoteTitle;

@@ -37,12 +37,13 @@ export function decideMove(facts: {
   if (facts.remote === 'gone') return { kind: 'recreate' };
   const body = decideBody({ ...facts.body, remote: facts.remote });
   if (facts.samePlace) return { kind: 'rename', body };
-  // A move makes the document anew from the file: what the old one holds beyond kbsync's reading would go.
-  if ((body.lossy || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
+  // A document kbsync cannot delete stays where it is, and keeps all it holds: only its record follows the file.
   const blocked = deletionBlocked(facts.record);
   if (blocked) {
     return { kind: 'rename', body, note: `the document stays in its old place: ${WHY_NOT_DELETABLE[blocked.code] ?? 'kbsync cannot delete it'}, so it cannot delete it there; move it in the web editor` };
   }
+  // A move makes the document anew from the file: what the old one holds beyond kbsync's reading would go.
+  if ((body.lossy || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
   if (body.kind === 'held') return { kind: 'held', held: body.held ?? held('MOVE_EDITED'), body };
   if (body.remoteChanged && facts.body.mode === 'push') return { kind: 'held', held: held('MOVE_EDITED'), body };
   if (body.kind === 'conflict') return { kind: 'rename', body, note: 'the document moves once the conflict is resolved' };

@@ -153,3 +153,26 @@ test('a keyless state entry naming a document of another title whose blocks it d
     assert.equal(a.remoteDoc('Somebody else').markdown, '# Somebody else\n\nTheir own page.\n', 'the other document is untouched');
   });
 });
+
+// Model seed 31005: a file moved to another folder while its document, made in the web editor (so kbsync
+// cannot delete it to move it), stayed where it was under the title a colleague gave it.
+test('a keyless CI job pairs a moved file whose web-editor document stayed in its folder under a new title: no second document', async () => {
+  await withKeylessPair(async (em, a, b) => {
+    const made = em.admin.createDocument({ name: 'devlop', markdown: '# devlop\n\nSome tools to make developing easier.\n\nMIT.\n' });
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    em.admin.renameNode(made.dentryUuid, 'devlop (tools)');
+    assert.equal((await a.sync()).code, 0);
+    await mkdir(join(a.root, 'guides'));
+    await rename(join(a.root, 'devlop.md'), join(a.root, 'guides', 'devlop.md'));
+    const moved = await a.sync();
+    assert.equal(moved.code, 0, `${moved.stderr} ${JSON.stringify(moved.report?.results)}`);
+
+    // B stands in for the CI checkout: A's files, no ledger, push only.
+    await b.write('guides/devlop.md', await a.read('guides/devlop.md'));
+    const ci = await b.sync(['--push']);
+    assert.equal(ci.code, 0, `${ci.stderr} ${JSON.stringify(ci.report?.results)}`);
+    assert.equal(ci.report?.callsByEndpoint['createDocument'] ?? 0, 0, `nothing created ${JSON.stringify(moved.report?.results)} ${JSON.stringify(ci.report?.results)}`);
+    assert.deepEqual(a.remoteDocs().map((doc) => doc.title), ['devlop (tools)']);
+  });
+});
