@@ -40,6 +40,7 @@ export const COLUMNS: readonly Column[] = [
   col('publishedSource', 'published_source', 'nullable-text'),
   col('imagesSent', 'images_sent', 'nullable-text'),
   col('listedTitle', 'listed_title', 'nullable-text'),
+  col('placedAt', 'placed_at', 'number'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -141,6 +142,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     publishedSource: v[23],
     imagesSent: v[24],
     listedTitle: v[25],
+    placedAt: v[26],
   } as DocumentSummary;
 }
 

@@ -179,6 +179,13 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN listed_title TEXT;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- When this machine last put the file where it is (a local move, or following its document's move), on
+      -- the shared state's clock: another writer's record of an older place does not move it back.
+      ALTER TABLE documents ADD COLUMN placed_at INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -55,6 +55,12 @@ export type DocumentSummary = {
    * the web editor: the file keeps its name, and `remoteTitle` the title kbsync gave); null: that title.
    */
   readonly listedTitle: string | null;
+  /**
+   * When this machine last put the file at its path by a move (its own, or following its document's move in
+   * the knowledge base), on the shared state's clock (remote-state/clock.ts); 0: never moved here. Another
+   * writer's record of the document at an older place is older than this, and moves nothing back.
+   */
+  readonly placedAt: number;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

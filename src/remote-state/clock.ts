@@ -32,6 +32,11 @@ export class WriterClock {
     if (clock > this.#last && clock <= this.#now() + MAX_AHEAD_MS) this.#last = clock;
   }
 
+  /** The clock of a decision taken now, later than every record this writer has seen (kept with it, not written). */
+  now(): number {
+    return Math.max(this.#now(), this.#last + 1);
+  }
+
   /** The clock of the next batch this writer writes: later than anything it wrote or saw. */
   next(): number {
     this.#last = Math.max(this.#now(), this.#last + 1);

@@ -205,7 +205,9 @@ function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | 
  * path follows the rename on a run that reads the state.
  */
 function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
-  if (held.k !== row.docKey || clock === undefined || held.c <= clock) return false;
+  // A file this machine moved (or moved after its document) since that record was written is where it is
+  // now: the record's older place is no news (model seed 10021: a colleague moved a document away and on).
+  if (held.k !== row.docKey || clock === undefined || held.c <= clock || held.c < row.placedAt) return false;
   return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
 }
 

@@ -19,7 +19,7 @@ export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: strin
     () => {
       // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
       ctx.ledger.documents.rename(record.path, to);
-      ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId });
+      ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId, placedAt: ctx.store.clock.now() });
     },
   );
   const why = renamedElsewhere ? 'as another machine renamed it' : 'as its document was moved in the knowledge base';

@@ -42,6 +42,7 @@ export async function move(
       // A file known only from the shared state (a run without its ledger) has no row to rename: its row starts at the new path.
       if (!ctx.ledger.documents.summary(from)) ctx.ledger.documents.upsert({ ...record, path: to });
       else if (from !== to) ctx.ledger.documents.rename(from, to);
+      if (from !== to) ctx.ledger.documents.update(to, { placedAt: ctx.store.clock.now() });
       const renamed = ctx.ledger.documents.get(to) as DocumentRecord;
       const label = [`renamed from ${from}`, decision.note].filter(Boolean).join('; ');
       if (decision.body.kind === 'none') return { path: to, result: 'unchanged', detail: label };

@@ -68,6 +68,7 @@ export type Agreement = Omit<
   | 'lossyBase'
   | 'agreedAt'
   | 'listedTitle'
+  | 'placedAt'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -114,8 +115,8 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
-  // A whole record may be spread in: only the identity fields are taken from it.
-  const { remoteBlocksHash: _old, ...ids } = rest as typeof rest & { remoteBlocksHash?: string };
+  // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
+  const { remoteBlocksHash: _old, placedAt: _placed, ...ids } = rest as typeof rest & { remoteBlocksHash?: string; placedAt?: number };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
   const prior = ctx.ledger.documents.summary(ids.path);
@@ -149,6 +150,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     ...published,
     imagesSent: imagesSent !== undefined ? imagesSent : sameDocument ? (prior.imagesSent ?? null) : null,
     listedTitle: seenTitle(listedTitle !== undefined ? listedTitle : sameDocument ? prior.listedTitle : null, ids.remoteTitle),
+    placedAt: sameDocument ? prior.placedAt : 0,
     // Only the agreement our own write made keeps what it wrote over: any later one (a re-check that found our
     // write standing, a pull) ends the window in which a racing overwrite could undo it.
     publishedOver: wroteOver ?? null,

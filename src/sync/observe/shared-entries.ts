@@ -83,7 +83,9 @@ export function renamedElsewhere(state: SharedState, summaries: ReadonlyMap<stri
   for (const summary of summaries.values()) {
     const entry = byDoc.get(summary.docKey);
     if (!entry || entry.p === summary.path || entry.w === self || summaries.has(entry.p)) continue;
-    if (entry.c > (parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt)) out.set(summary.path, entry.p);
+    // Later than this machine's own publish and than its own move of the file (a record it saw then, of an
+    // older place, moves nothing back).
+    if (entry.c > Math.max(parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt, summary.placedAt)) out.set(summary.path, entry.p);
   }
   return out;
 }

@@ -130,3 +130,44 @@ test("a colleague's edit inside code of the document another machine made in pla
     assert.deepEqual(documents(a), ['Runbook']);
   });
 });
+
+// Model seed 10021: a colleague moved a document to one folder (B followed, and recorded it), then to another
+// (A followed from its listing, having read B's record). A's move was never published (B's record, later than
+// A's last publish, was taken for news), and A's next run moved the file back to B's older folder.
+for (const keyless of [false, true]) {
+  test(`${keyless ? 'a keyless team' : 'a team with a state key'}: a document moved twice in the web editor: each machine follows its listing, and no older record moves a file back`, async () => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
+      await a.write('lev.md', TEXT);
+      await a.write('ref/other.md', '# Other\n\nElsewhere.\n');
+      await a.write('guides/more.md', '# More\n\nFurther.\n');
+      assert.equal((await a.sync()).code, 0);
+      assert.equal((await b.sync()).code, 0);
+      const folder = (title: string): string => {
+        const node = em.admin.dump().nodes.find((n) => n.docType === 'FOLDER' && n.title === title);
+        assert.ok(node, title);
+        return node.dentryUuid;
+      };
+      const lev = a.remoteDoc('Section matter').dentryUuid;
+      em.admin.setClockOffset(2 * 60_000);
+      em.admin.moveNode(lev, folder('ref'));
+      assert.equal((await b.sync()).code, 0);
+      assert.equal(await b.exists('ref/lev.md'), true);
+      em.admin.setClockOffset(4 * 60_000);
+      em.admin.moveNode(lev, folder('guides'));
+      assert.equal((await a.sync()).code, 0);
+      assert.equal(await a.exists('guides/lev.md'), true);
+
+      // B writes something else, so A's next run reads the state again (B's record of the older place in it).
+      em.admin.setClockOffset(6 * 60_000);
+      await b.write('guides/more.md', '# More\n\nFurther, and edited.\n');
+      assert.equal((await b.sync(['--push'])).code, 0);
+      const again = await a.sync();
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(await a.exists('guides/lev.md'), true, `the file stays where its document is: ${JSON.stringify(again.report?.results)}`);
+      await settle(em, a, b);
+      assert.equal(await b.read('guides/lev.md'), TEXT);
+      assert.equal(await b.exists('ref/lev.md'), false);
+      assert.deepEqual(documents(a).sort(), ['More', 'Other', 'Section matter']);
+    });
+  });
+}

@@ -34,6 +34,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     url: `https://kb.example/doc/${n}`,
     remoteTitle: `Doc ${n}`,
     listedTitle: null,
+    placedAt: 0,
     localHash: `hash-${n}`,
     statSize: 100 + n,
     statMtimeMs: 1_700_000_000_000.25 + n,
