@@ -8,7 +8,8 @@ import { ORIGINS, type DocumentBody, type DocumentRecord, type DocumentSummary, 
 type DbValue = string | number | null;
 type Kind = 'path' | 'id' | 'nullable-id' | 'text' | 'nullable-text' | 'number' | 'flag' | 'nullable-path' | 'origin' | 'blocks' | 'members' | 'json';
 type Table = 'documents' | 'document_bodies';
-export type Column = { readonly field: keyof DocumentRecord; readonly column: string; readonly table: Table; readonly kind: Kind };
+/** `derived`: kept by the ledger itself (a trigger), read but never written. */
+export type Column = { readonly field: keyof DocumentRecord; readonly column: string; readonly table: Table; readonly kind: Kind; readonly derived?: true };
 
 const col = (field: keyof DocumentRecord, column: string, kind: Kind, table: Table = 'documents'): Column => ({ field, column, table, kind });
 
@@ -41,6 +42,7 @@ export const COLUMNS: readonly Column[] = [
   col('imagesSent', 'images_sent', 'nullable-text'),
   col('listedTitle', 'listed_title', 'nullable-text'),
   col('placedAt', 'placed_at', 'number'),
+  { ...col('inexact', 'inexact', 'flag'), derived: true },
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -53,6 +55,9 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
+/** The columns a write sets (a derived one follows the others). */
+export const WRITTEN_COLUMNS = COLUMNS.filter((c) => !c.derived);
+export const WRITTEN_SUMMARY_COLUMNS = SUMMARY_COLUMNS.filter((c) => !c.derived);
 export const BODY_COLUMNS = COLUMNS.filter((c) => c.table === 'document_bodies');
 const BY_FIELD = new Map(COLUMNS.map((c) => [c.field, c]));
 
@@ -105,6 +110,7 @@ export function encodeField(c: Column, value: unknown, path: string): DbValue {
 export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['recheck'] = row['recheck'] === 1;
   row['conflict'] = row['conflict'] === 1;
+  row['inexact'] = row['inexact'] === 1;
   return row as DocumentSummary;
 }
 
@@ -143,6 +149,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     imagesSent: v[24],
     listedTitle: v[25],
     placedAt: v[26],
+    inexact: v[27] === 1,
   } as DocumentSummary;
 }
 

@@ -3,9 +3,10 @@ import { KbsyncError } from '../errors.js';
 import type { DocKey, TreeNodeId } from '../model/ids.js';
 import {
   BODY_COLUMNS,
-  COLUMNS,
   type Column,
   SUMMARY_COLUMNS,
+  WRITTEN_COLUMNS,
+  WRITTEN_SUMMARY_COLUMNS,
   columnOf,
   decodeBody,
   decodeRawSummary,
@@ -17,7 +18,7 @@ import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
 import { SummaryCache } from './summary-cache.js';
-import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary } from './types.js';
+import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary, DocumentWrite } from './types.js';
 
 type Row = Record<string, unknown>;
 
@@ -27,9 +28,9 @@ const STAT_SELECT = `SELECT path, local_hash, stat_size, stat_mtime_ms, stat_ino
 const FULL_SELECT = `SELECT ${selectList(SUMMARY_COLUMNS, 'd')}, ${selectList(BODY_COLUMNS, 'b')}
   FROM documents d JOIN document_bodies b ON b.document_id = d.id`;
 const assignments = (columns: readonly Column[]) => columns.map((c) => `${c.column} = @${c.field}`).join(', ');
-const UPSERT_DOCUMENT = `INSERT INTO documents (${SUMMARY_COLUMNS.map((c) => c.column).join(', ')})
-  VALUES (${SUMMARY_COLUMNS.map((c) => `@${c.field}`).join(', ')})
-  ON CONFLICT (path) DO UPDATE SET ${SUMMARY_COLUMNS.map((c) => `${c.column} = excluded.${c.column}`).join(', ')}
+const UPSERT_DOCUMENT = `INSERT INTO documents (${WRITTEN_SUMMARY_COLUMNS.map((c) => c.column).join(', ')})
+  VALUES (${WRITTEN_SUMMARY_COLUMNS.map((c) => `@${c.field}`).join(', ')})
+  ON CONFLICT (path) DO UPDATE SET ${WRITTEN_SUMMARY_COLUMNS.map((c) => `${c.column} = excluded.${c.column}`).join(', ')}
   RETURNING id`;
 const UPSERT_BODY = `INSERT INTO document_bodies (document_id, ${BODY_COLUMNS.map((c) => c.column).join(', ')})
   VALUES (@id, ${BODY_COLUMNS.map((c) => `@${c.field}`).join(', ')})
@@ -123,11 +124,11 @@ export class DocumentsRepo {
   }
 
   /** Inserts or replaces the record at `record.path`; a docKey or treeNodeId already used by another path is refused. */
-  upsert(record: DocumentRecord): void {
-    const params = encodeAll(COLUMNS, record, String(record.path));
+  upsert(record: DocumentWrite): void {
+    const params = encodeAll(WRITTEN_COLUMNS, record, String(record.path));
     this.#kept?.changed(record.path); // a new path is found missing from the kept rows, which are then read again
     this.#write(record.path, () => {
-      const { id } = this.#sql.get(UPSERT_DOCUMENT).get(pick(params, SUMMARY_COLUMNS)) as { id: number };
+      const { id } = this.#sql.get(UPSERT_DOCUMENT).get(pick(params, WRITTEN_SUMMARY_COLUMNS)) as { id: number };
       this.#sql.get(UPSERT_BODY).run({ id, ...pick(params, BODY_COLUMNS) });
     }, record);
   }
@@ -136,7 +137,7 @@ export class DocumentsRepo {
   update(path: string, patch: DocumentPatch): void {
     const columns = Object.keys(patch).map((field) => {
       const column = columnOf(field);
-      if (!column || column.field === 'path') {
+      if (!column || column.field === 'path' || column.derived) {
         throw new KbsyncError('LEDGER_INVALID_RECORD', `documents.update cannot change the field ${JSON.stringify(field)}.`, {
           hint: field === 'path' ? 'Use documents.rename to change a path.' : 'This is a kbsync bug: please report it.',
         });
@@ -146,7 +147,8 @@ export class DocumentsRepo {
     const params = encodeAll(columns, patch, path);
     const own = columns.filter((c) => c.table === 'documents');
     const body = columns.filter((c) => c.table === 'document_bodies');
-    if (own.length > 0) this.#kept?.changed(path);
+    // A body field the ledger derives a summary column from changes the summary too.
+    if (own.length > 0 || body.some((c) => c.field === 'lossyBase' || c.field === 'hiddenEdit')) this.#kept?.changed(path);
     this.#write(path, () => {
       const id = this.#idOf(path);
       if (own.length > 0) this.#sql.get(`UPDATE documents SET ${assignments(own)} WHERE id = @id`).run({ id, ...pick(params, own) });

@@ -186,6 +186,19 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN placed_at INTEGER NOT NULL DEFAULT 0;
     `);
   },
+  (db) => {
+    const inexact = (row: string) => `(${row}.lossy_base <> 0 OR ${row}.hidden_edit IS NOT NULL)`;
+    db.exec(`
+      -- Whether the document holds more than the base says, from the body's fields, in the summary row: what the
+      -- shared state says of it (l), so that a change of it is republished like any other (model seed 50013).
+      ALTER TABLE documents ADD COLUMN inexact INTEGER NOT NULL DEFAULT 0;
+      UPDATE documents SET inexact = coalesce((SELECT ${inexact('b')} FROM document_bodies b WHERE b.document_id = documents.id), 0);
+      CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies
+        BEGIN UPDATE documents SET inexact = ${inexact('NEW')} WHERE id = NEW.document_id; END;
+      CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit ON document_bodies
+        BEGIN UPDATE documents SET inexact = ${inexact('NEW')} WHERE id = NEW.document_id; END;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -61,6 +61,11 @@ export type DocumentSummary = {
    * writer's record of the document at an older place is older than this, and moves nothing back.
    */
   readonly placedAt: number;
+  /**
+   * The document holds more than the base says (`lossyBase`, or a `hiddenEdit` stands): what the shared state
+   * says of it (`l`), so a change of it is published like any other. Kept by the ledger from the body's fields.
+   */
+  readonly inexact: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;
@@ -102,8 +107,11 @@ export type DocumentStat = Pick<DocumentSummary, 'path' | 'localHash' | 'statSiz
   readonly marked: boolean;
 };
 
-/** Fields `documents.update` may change; the path changes only through `rename`. */
-export type DocumentPatch = Partial<Omit<DocumentRecord, 'path'>>;
+/** Fields `documents.update` may change; the path changes only through `rename`, and `inexact` follows the body. */
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'path' | 'inexact'>>;
+
+/** What `documents.upsert` writes: a whole record, but for what the ledger derives from it. */
+export type DocumentWrite = Omit<DocumentRecord, 'inexact'> & { readonly inexact?: boolean };
 
 /** A local folder ('' is the sync root) ⇄ a remote folder node. */
 export type FolderRecord = {

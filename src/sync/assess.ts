@@ -66,7 +66,7 @@ export type AssessIO = {
    * What another kbsync writer last published of the document, when the shared state has a version other than
    * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
    */
-  published(record: { readonly docKey: string; readonly localHash: string }, load: boolean): Promise<PublishedVersion | undefined>;
+  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean): Promise<PublishedVersion | undefined>;
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -225,7 +225,8 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
  */
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
   const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
-  return io.published(record, moved || record.lossyBase);
+  // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
+  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '');
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {

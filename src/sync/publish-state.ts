@@ -15,7 +15,7 @@ import { crashPoint } from './crash-points.js';
  * for certain would see every later listing as a remote edit, and hold that file's changes and its deletion
  * for good), and still sees an edit made after it (a colleague's edit inside code reads the same otherwise).
  */
-export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly lossyBase: boolean; readonly hiddenEdit: string | null; readonly agreedAt: number }): DocRecord {
+export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly agreedAt: number }): DocRecord {
   return {
     t: 'doc',
     p: row.path,
@@ -29,7 +29,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(members.length > 0 ? { mem: members } : {}),
     ...sharedImagesOf(row.imagesSent),
     // The document holds more than the source: a colleague's edit read as plain text, or one reads cannot show at all.
-    ...(body?.lossyBase || (body && body.hiddenEdit !== null) ? { l: 1 as const } : {}),
+    ...(row.inexact ? { l: 1 as const } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
   };
 }
@@ -39,8 +39,9 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
  * time still to be re-checked counts as unknown: learning it is not news another machine needs.
  */
 export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
-  // Images only count when there are some, so rows published before images were tracked keep their hash.
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : [])];
+  // Images only count when there are some, so rows published before images were tracked keep their hash; so
+  // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013).
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 

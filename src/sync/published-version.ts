@@ -11,7 +11,7 @@ import type { PublishedVersion } from './decide/body.js';
 export function publishedVersions(
   store: RemoteStateStore | undefined,
   shared: SharedState | undefined,
-): (record: { readonly docKey: string; readonly localHash: string }, load: boolean) => Promise<PublishedVersion | undefined> {
+): (record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean) => Promise<PublishedVersion | undefined> {
   let state: Promise<SharedState | undefined> | undefined = shared ? Promise.resolve(shared) : undefined;
   return async (record, load) => {
     if (!state && !load) return undefined;
@@ -20,9 +20,10 @@ export function publishedVersions(
     if (!store || !entries) return undefined;
     let entry;
     for (const candidate of entries.values()) if (candidate.k === record.docKey) entry = candidate;
-    // This machine's own lossy record tells nothing new; any other (a newer version, or this very text as its
-    // writer published it exactly) is worth its source.
-    if (!entry || (entry.h === record.localHash && entry.l === 1)) return undefined;
+    // A lossy record of this very text tells nothing new to a machine whose record is lossy too (its own, say);
+    // any other is worth its source: a newer version, this very text as its writer published it exactly, or
+    // as another writer found the document holds more than it (model seed 50013).
+    if (!entry || (entry.h === record.localHash && entry.l === 1 && record.lossyBase)) return undefined;
     const text = (await store.sources(new Set([entry.h])).catch(() => new Map<string, string>())).get(entry.h);
     return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0 };
   };

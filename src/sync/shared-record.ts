@@ -25,6 +25,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     // A rename the shared state's writer did not see (observe/rename-witness.ts): the title it knew was the file's.
     listedTitle: entry.renamedFrom ?? null,
     placedAt: 0,
+    inexact: entry.lossy === true,
     localHash: entry.localHash,
     statSize: UNMATCHABLE.size,
     statMtimeMs: UNMATCHABLE.mtimeMs,

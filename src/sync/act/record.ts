@@ -69,6 +69,7 @@ export type Agreement = Omit<
   | 'agreedAt'
   | 'listedTitle'
   | 'placedAt'
+  | 'inexact'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -116,7 +117,7 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
-  const { remoteBlocksHash: _old, placedAt: _placed, ...ids } = rest as typeof rest & { remoteBlocksHash?: string; placedAt?: number };
+  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, ...ids } = rest as typeof rest & { remoteBlocksHash?: string; placedAt?: number; inexact?: boolean };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
   const prior = ctx.ledger.documents.summary(ids.path);

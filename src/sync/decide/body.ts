@@ -184,7 +184,11 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   }
   if (!remoteChanged) {
     const hidden = unmoved && laterThan(listedTime, record.remoteModifiedTime ?? '');
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden, hidden };
+    // Another writer's later record of this very reading says the document holds more than this text (an edit
+    // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
+    // the reading unknown, model seed 50013: a colleague's code edit in the minute of a conflict's read).
+    const inexact = current && newer && !published.exact;
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden && !inexact, hidden, inexact };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });

@@ -24,7 +24,7 @@ export function tempLedger(t: TestContext, options: LedgerOptions = {}): Ledger 
 
 /** A complete, valid document record; `n` makes its ids and path distinct. */
 export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
-  return {
+  const record: Omit<DocumentRecord, 'inexact'> = {
     path: `notes/doc-${n}.md`,
     docKey: asDocKey(`dockey-${n}`),
     nodeId: asCreationNodeId(`node-${n}`),
@@ -68,6 +68,8 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     agreedAt: 0,
     ...overrides,
   };
+  // As the ledger derives it from the body (migration 16).
+  return { ...record, inexact: record.lossyBase || record.hiddenEdit !== null };
 }
 
 /** The error code a function throws, or 'no error'. */

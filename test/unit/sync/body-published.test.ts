@@ -92,3 +92,24 @@ test("a colleague's new code block where the file added its own: not taken for t
   assert.match(decision.fileText, /<!-- kbsync:/, "and marks the colleague's block it cannot read");
   assert.equal(decision.held?.code, 'PLACEHOLDERS', "an overwrite would destroy the colleague's code: held");
 });
+
+// Model seed 50013: this machine read the document in the minute a colleague then edited inside its code, so
+// its time for that reading is unknown; another machine, whose time was known, saw the hidden edit and said so
+// in the shared state (its record of this very text, `l`). The file's next edit overwrote the code line.
+test("another writer's record of this very text saying the document holds more than it holds a full overwrite, and says so once", () => {
+  const blocks = predictedBlocks(OURS);
+  const decision = decideBody({
+    mode: 'two-way',
+    force: false,
+    path: 'semver.md',
+    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: '', agreedAt: 1_000_000 },
+    listedTime: MINUTE,
+    published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: 1_060_000 },
+    fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
+    remote: blocks,
+    urlOf: undefined,
+  });
+  assert.equal(decision.kind, 'held');
+  assert.equal(decision.held?.code, 'FLATTEN');
+  assert.equal(decision.inexactSeen, true, 'said once, as HIDDEN_EDIT is');
+});

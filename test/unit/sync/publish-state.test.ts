@@ -66,6 +66,29 @@ describe('publishState', () => {
     assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [0, 0]);
   });
 
+  // Model seed 50013: a machine that saw a hidden edit (or took in a plain reading) never said so: `l` was not
+  // part of what a record's hash compares, so another machine whose time for that reading was unknown
+  // overwrote the colleague's edit inside code.
+  test('a row that learns its document holds more than its text (a hidden edit, a lossy base) is published again, with l, once', async (t) => {
+    const ledger = tempLedger(t);
+    ledger.documents.keepSummaries();
+    for (const n of [1, 2]) ledger.documents.upsert(sampleDocument(n));
+    const { store, published } = memoryStore();
+    const publish = () => publishState({ ledger, store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [2, 2]);
+
+    ledger.documents.update(sampleDocument(1).path, { hiddenEdit: '2024-05-02 09:00' });
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 0]);
+    assert.deepEqual(published.at(-1)?.records.map((record) => ('l' in record ? [record.p, record.l] : undefined)), [[sampleDocument(1).path, 1]]);
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [0, 0], 'said once');
+
+    ledger.documents.update(sampleDocument(2).path, { lossyBase: true });
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 0]);
+    ledger.documents.update(sampleDocument(2).path, { lossyBase: false });
+    assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 0], 'and again when it no longer does');
+    assert.equal(published.at(-1)?.records.some((record) => 'l' in record), false);
+  });
+
   test('a stale entry is repaired: a record lost (only an older one left) or missing is published again; a newer one of another writer stands', async (t) => {
     const ledger = tempLedger(t);
     for (const n of [1, 2, 3]) ledger.documents.upsert(sampleDocument(n));
