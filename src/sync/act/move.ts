@@ -42,7 +42,9 @@ export async function move(
       // A file known only from the shared state (a run without its ledger) has no row to rename: its row starts at the new path.
       if (!ctx.ledger.documents.summary(from)) ctx.ledger.documents.upsert({ ...record, path: to });
       else if (from !== to) ctx.ledger.documents.rename(from, to);
-      if (from !== to) ctx.ledger.documents.update(to, { placedAt: ctx.store.clock.now() });
+      // The record follows the file, and names the folder the document is in (a colleague may have moved it).
+      const follows = { ...(listed ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), ...(from !== to ? { placedAt: ctx.store.clock.now() } : {}) };
+      if (Object.keys(follows).length > 0) ctx.ledger.documents.update(to, follows);
       const renamed = ctx.ledger.documents.get(to) as DocumentRecord;
       const label = [`renamed from ${from}`, decision.note].filter(Boolean).join('; ');
       if (decision.body.kind === 'none') return { path: to, result: 'unchanged', detail: label };

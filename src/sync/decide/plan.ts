@@ -78,7 +78,10 @@ export function plan(given: PlanInput): Plan {
         if (canPush) actions.push({ kind: 'recreate', record: { ...record, path: to } });
         else holdBack(to, 'moved locally and deleted in the knowledge base; a push re-creates it');
       } else if (canPush) {
-        actions.push({ kind: 'move', record, to, samePlace: fitsPlace(input, record, to) === true });
+        // Against where the document is now: moved in the web editor to the folder the file went to, it stays
+        // (model seed 50057: a move made it anew beside itself, refused, and then a second document).
+        const placed = remote ? { ...record, parentTreeNodeId: remote.parentTreeNodeId } : record;
+        actions.push({ kind: 'move', record, to, samePlace: fitsPlace(input, placed, to) === true });
       } else holdBack(to, `moved from ${record.path}; a push moves the document`);
       continue;
     }

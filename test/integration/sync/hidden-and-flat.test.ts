@@ -60,6 +60,34 @@ describe('never undo what the service hides', () => {
     });
   });
 
+  // Model seed 50057: a file moved into the folder a colleague had just moved its document to. The move was
+  // held MOVE_LOSSY (the document had web-editor formatting), and forced, it made a document beside itself:
+  // refused (API_CONFLICT), then a second document under a uniquified title.
+  test('a file moved to the folder its document was just moved to in the web editor: the document stays, nothing is made', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('runbook.md', RUNBOOK);
+      await f.write('ops/other.md', '# Other\n\nElsewhere.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.editDocument(doc.dentryUuid, RUNBOOK.replace('read this', 'read **this**'));
+      const ops = f.em.admin.dump().nodes.find((n) => n.docType === 'FOLDER' && n.title === 'ops');
+      assert.ok(ops);
+      f.em.admin.moveNode(doc.dentryUuid, ops.dentryUuid);
+      await rename(join(f.root, 'runbook.md'), join(f.root, 'ops', 'runbook-moved.md'));
+      f.em.admin.setClockOffset(4 * 60_000);
+
+      const moved = await f.sync();
+      assert.equal(moved.code, 0, `${moved.stderr} ${JSON.stringify(moved.report?.results)}`);
+      assert.equal(moved.report?.callsByEndpoint['createDocument'] ?? 0, 0, `nothing created: ${JSON.stringify(moved.report?.results)}`);
+      assert.notEqual(resultOf(moved, 'ops/runbook-moved.md')?.result, 'held', 'nothing to hold: the document is where the file went');
+      const again = await f.sync(['--force']);
+      assert.equal(again.code, 0, `${again.stderr} ${JSON.stringify(again.report?.results)}`);
+      assert.equal(again.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created, forced either');
+      assert.deepEqual(f.remoteDocs().filter((n) => n.docType === 'DOC').map((n) => n.title).sort(), ['Other', 'Runbook']);
+    });
+  });
+
   test("a document renamed in the web editor: the rename moves its time once, a later edit inside its code is still seen", async () => {
     await withSyncFixture(async (f) => {
       await f.write('runbook.md', RUNBOOK);
