@@ -13,4 +13,6 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 3031, steps: 48, found: "a pull of another machine's write in the minute of the last record left the time unknown: a colleague's later edit inside code was overwritten", colleagueMoves: false },
   { seed: 5008, steps: 25, found: "a merge put this machine's first line back over another machine's: the files differed for good", colleagueMoves: false },
   { seed: 10003, steps: 17, found: 'a keyless CI job made a second document of a document a colleague renamed' },
+  { seed: 10021, steps: 51, found: "a document a colleague moved twice: a machine that followed the second move went back to the first, on another machine's older record", keyed: true },
+  { seed: 50057, steps: 25, found: 'a file moved to the folder its document had just been moved to: the move made a second document', keyed: true },
 ];
