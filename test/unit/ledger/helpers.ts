@@ -68,7 +68,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     agreedAt: 0,
     ...overrides,
   };
-  // As the ledger derives it from the body (migration 16).
+  // As the ledger derives it from the body (the last migration's triggers).
   return { ...record, inexact: record.lossyBase || record.hiddenEdit !== null };
 }
 

@@ -33,6 +33,28 @@ function assertRefusedUntouched(path: string, code: string, mention: RegExp): vo
 }
 
 describe('opening the ledger', () => {
+  test('a ledger from before `inexact` (one schema back) gets it from its bodies, and keeps it current after', (t) => {
+    const path = join(tempDir(t), 'ledger.sqlite');
+    const ledger = openLedger(path);
+    ledger.documents.upsert(sampleDocument(1, { lossyBase: true }));
+    ledger.documents.upsert(sampleDocument(2));
+    ledger.documents.upsert(sampleDocument(3, { hiddenEdit: '2026-01-01T00:00Z' }));
+    ledger.close();
+    // One schema back, as a ledger written before `inexact` is.
+    const db = new Database(path);
+    db.exec('DROP TRIGGER documents_inexact_insert; DROP TRIGGER documents_inexact_update; ALTER TABLE documents DROP COLUMN inexact;');
+    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 1}`);
+    db.close();
+
+    const reopened = openLedger(path);
+    t.after(() => reopened.close());
+    const inexact = () => reopened.documents.allSummaries().map((row) => [row.path, row.inexact]);
+    assert.deepEqual(inexact(), [[sampleDocument(1).path, true], [sampleDocument(2).path, false], [sampleDocument(3).path, true]]);
+    reopened.documents.update(sampleDocument(1).path, { lossyBase: false });
+    reopened.documents.update(sampleDocument(2).path, { hiddenEdit: '2026-01-01T00:01Z' });
+    assert.deepEqual(inexact(), [[sampleDocument(1).path, false], [sampleDocument(2).path, true], [sampleDocument(3).path, true]]);
+  });
+
   test('creates a private folder (0700) and file (0600), then migrates it to the current schema', (t) => {
     const path = join(tempDir(t), 'deep', '.kbsync', 'ledger.db');
     const ledger = openLedger(path);
