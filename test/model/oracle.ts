@@ -85,6 +85,17 @@ export class Book {
 
   readonly #hiddenSaid = new Set<string>();
 
+  /** A colleague's removal of a token that a machine cannot see (made in the stated rename-or-move window). */
+  noteUnseenRemoval(machine: string, token: string): void {
+    this.#unseenRemovals.add(`${machine}\0${token}`);
+  }
+
+  unseenRemoval(machine: string, token: string): boolean {
+    return this.#unseenRemovals.has(`${machine}\0${token}`);
+  }
+
+  readonly #unseenRemovals = new Set<string>();
+
   dropped(machine: string, token: string): boolean {
     return this.#dropped.get(machine)?.has(token) ?? false;
   }
@@ -165,6 +176,13 @@ function published(book: Book, check: SyncCheck): string[] {
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
       if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, path)) continue;
+      // ... or one made with a move or rename of the document this machine had not listed: README's stated
+      // window, which no later run of this machine can see into either.
+      if (!remote.includes(token) && book.dropped('colleague', token) && (book.unseenRemoval(check.machine, token) || inRelocationWindow(check, doc))) {
+        if (!book.unseenRemoval(check.machine, token)) book.relocationWindowed += 1;
+        book.noteUnseenRemoval(check.machine, token);
+        continue;
+      }
       if (!remote.includes(token)) {
         problems.push(`invariant 1: ${check.machine}:${path} holds ${token} (${book.snippets.get(token)?.kind ?? '?'}) but its document does not, and the run did not say why`);
         continue;
