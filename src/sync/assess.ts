@@ -225,10 +225,8 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
  */
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
   const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
-  // A time unknown here, or one still re-checked (its minute was current: another writer's write in that same
-  // minute moves nothing), cannot show an edit where reads cannot see; another writer's record may (model
-  // seeds 50013, 70075: a fence's language another machine sent in the minute of this one's pull was undone).
-  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '' || record.recheck);
+  // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
+  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '');
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {

@@ -427,7 +427,9 @@ async function quiesce(run: Run, step: number): Promise<string[]> {
       changed ||= !sameFiles(files, await m.files());
     }
     const writes = writeCalls(diffCalls(before, world.em.admin.calls()));
-    if (!changed && Object.keys(writes).length === 0) {
+    // Rest is declared only after a minute has passed: an append made in the minute of a machine's last read of
+    // the state shows to it only then (seed 70066: a front matter edit, kept only in the state, not yet taken in).
+    if (!changed && Object.keys(writes).length === 0 && round > 1) {
       const machines = await Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows(), held: run.held.get(m.name) ?? new Set<string>() })));
       const problems = [...converged(machines, run.apart), ...duplicates(world.docs()), ...unpaired(world, machines)];
       if (problems.length > 0) return problems;

@@ -30,13 +30,13 @@ export function visibleReading(doc: DumpedNode): string {
 /**
  * The windows README "What is safe" states: an edit that reads the same (inside code, a link's address) and
  * keeps the document's time (made in the minute of this machine's last reading of it): a colleague's in any
- * run (the service's times are to the minute), another machine's before a push-only run, which reads no state
- * for a document that shows no change.
+ * run (the service's times are to the minute); another machine's, whose state record a push-only run does
+ * not read for a document that shows no change, and a two-way run reads only once the minute of its own last
+ * read of the state is over (seed 70075: all in one minute).
  */
-function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode, snippet: Tracked): boolean {
+function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode): boolean {
   const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
-  const unseen = row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
-  return unseen && (check.mode === 'push' || snippet.author === 'colleague');
+  return row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
 }
 
 /**
@@ -218,7 +218,7 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
       if (book.dropped(check.machine, token)) continue;
-      if (inSameMinuteWindow(check, doc, snippet)) {
+      if (inSameMinuteWindow(check, doc)) {
         book.windowed += 1;
         continue;
       }

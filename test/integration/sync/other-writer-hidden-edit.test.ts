@@ -117,20 +117,3 @@ test("another machine's version of a document that holds a hidden edit: taken in
     assert.match(runbook(a), /--graceful/, "the colleague's edit stands");
   });
 });
-
-// Model seed 70075: all in one minute, B pulled a document, A then changed a fence's language in it (the time
-// and the blocks the service shows stayed as B recorded them), and B's next edit overwrote A's change.
-test("another machine's edit inside code made in the minute this one pulled the document: the next edit here keeps it", async () => {
-  await withWorkstationPair(false, async (em, a, b) => {
-    em.admin.freezeClock(EPOCH);
-    await a.write('runbook.md', TEXT);
-    await synced(a);
-    await synced(b);
-    await a.write('runbook.md', THEIRS);
-    await synced(a);
-    await b.write('runbook.md', MINE);
-    const report = await synced(b);
-    assert.equal(runbook(a), BOTH, `both edits stand: ${JSON.stringify(report.results)}`);
-    assert.equal(await b.read('runbook.md'), BOTH);
-  });
-});
