@@ -178,9 +178,12 @@ function published(book: Book, check: SyncCheck): string[] {
       if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, path)) continue;
       // ... or one made with a move or rename of the document this machine had not listed: README's stated
       // window, which no later run of this machine can see into either.
-      if (!remote.includes(token) && book.dropped('colleague', token) && (book.unseenRemoval(check.machine, token) || inRelocationWindow(check, doc))) {
-        if (!book.unseenRemoval(check.machine, token)) book.relocationWindowed += 1;
-        book.noteUnseenRemoval(check.machine, token);
+      const unseen = book.unseenRemoval(check.machine, token);
+      if (!remote.includes(token) && book.dropped('colleague', token) && (unseen || inRelocationWindow(check, doc))) {
+        if (!unseen) {
+          book.relocationWindowed += 1;
+          book.noteUnseenRemoval(check.machine, token);
+        }
         continue;
       }
       if (!remote.includes(token)) {

@@ -39,10 +39,10 @@ export function corroborated(input: PlanInput, record: RecordEntry, local: Local
   if (inPlace && placed === false && !recordedFile) return false;
   if (stem(record.remoteTitle) === stem(wantedTitle(input, local, path))) return true;
   // Where the document is (its folder, or the old folder of the very file the entry recorded, where a document
-  // kbsync could not delete stays when its file moves: model seed 31005), then: a file named for the document's title (below), or a
-  // document renamed in the web editor whose blocks are still the ones the entry recorded (read this run, in
-  // observe). A record that only claims so, forged or stale, names blocks the document does not hold (model
-  // seed 10003: CI made a second document of every renamed one).
+  // kbsync could not delete stays when its file moves: model seed 31005), then: a file named for the document's
+  // title (below), or a document renamed in the web editor whose blocks are still the ones the entry recorded
+  // (read this run, in observe). A record that only claims so, forged or stale, names blocks the document does
+  // not hold (model seed 10003: CI made a second document of every renamed one).
   return (placed === true || recordedFile) && (namedForTitle(input, record, path) || record.renamedFrom !== undefined);
 }
 
