@@ -186,8 +186,12 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     const hidden = unmoved && laterThan(listedTime, record.remoteModifiedTime ?? '');
     // Another writer's later record of this very reading says the document holds more than this text (an edit
     // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
-    // the reading unknown, model seed 50013: a colleague's code edit in the minute of a conflict's read).
-    const inexact = current && newer && !published.exact;
+    // the reading unknown, model seed 50013: a colleague's code edit in the minute of a conflict's read). Only
+    // then: with its time known, this machine's listing shows any later edit itself (hidden), and such a
+    // record of the same minute is often that writer's own blindness, not news: it read our write before our
+    // record was published, took it as plain text, and trusting that would hold every later edit of ours
+    // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
+    const inexact = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '';
     return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden && !inexact, hidden, inexact };
   }
   const alignment = record.alignment as Alignment;

@@ -113,3 +113,24 @@ test("another writer's record of this very text saying the document holds more t
   assert.equal(decision.held?.code, 'FLATTEN');
   assert.equal(decision.inexactSeen, true, 'said once, as HIDDEN_EDIT is');
 });
+
+// Two workstations syncing at once: B overwrote the document, and A listed it before B's record was published,
+// so A took B's write as a plain reading and recorded this very text as holding more (`l`). B, whose time for
+// its own write is known, must not take that for news: every later edit of B's was held (FLATTEN) for good.
+test("a same-minute record of this very text saying it holds more is not news to a machine whose time for the reading is known", () => {
+  const blocks = predictedBlocks(OURS);
+  const decision = decideBody({
+    mode: 'two-way',
+    force: false,
+    path: 'semver.md',
+    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
+    listedTime: MINUTE,
+    published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: 1_000_002 },
+    fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
+    remote: blocks,
+    urlOf: undefined,
+  });
+  assert.equal(decision.kind, 'push');
+  assert.equal(decision.inexactSeen, false);
+  assert.equal(decision.lossy, false);
+});
