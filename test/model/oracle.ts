@@ -74,13 +74,20 @@ export class Book {
     }
   }
 
-  /** A run of `machine` said `path`'s document was edited where the service shows nothing (HIDDEN_EDIT): said once, it stands. */
-  noteHidden(machine: string, report: SyncReport | undefined): void {
-    for (const r of report?.results ?? []) if (r.ok && (r.detail ?? '').includes('HIDDEN_EDIT')) this.#hiddenSaid.add(`${machine}\0${r.path}`);
+  /**
+   * A run of `machine` said a document was edited where the service shows nothing (HIDDEN_EDIT): said once, it
+   * stands for that document, wherever its file moves later (model seed 90004: said of guides/acorn.md, then
+   * the colleague moved the document and the file followed to acorn.md).
+   */
+  noteHidden(machine: string, report: SyncReport | undefined, rows: readonly DocumentSummary[]): void {
+    const docKeys = new Map(rows.map((row) => [row.path, row.docKey]));
+    for (const r of report?.results ?? []) {
+      if (r.ok && (r.detail ?? '').includes('HIDDEN_EDIT')) this.#hiddenSaid.add(`${machine}\0${docKeys.get(r.path) ?? r.path}`);
+    }
   }
 
-  hiddenSaid(machine: string, path: string): boolean {
-    return this.#hiddenSaid.has(`${machine}\0${path}`);
+  hiddenSaid(machine: string, docKey: string): boolean {
+    return this.#hiddenSaid.has(`${machine}\0${docKey}`);
   }
 
   readonly #hiddenSaid = new Set<string>();
@@ -140,7 +147,7 @@ export type SyncCheck = {
 
 /** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
 export function checkSync(book: Book, check: SyncCheck): string[] {
-  book.noteHidden(check.machine, check.report);
+  book.noteHidden(check.machine, check.report, check.rows);
   return [...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
 }
 
@@ -175,7 +182,7 @@ function published(book: Book, check: SyncCheck): string[] {
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
-      if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, path)) continue;
+      if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, row.docKey)) continue;
       // ... or one made with a move or rename of the document this machine had not listed: README's stated
       // window, which no later run of this machine can see into either.
       const unseen = book.unseenRemoval(check.machine, token);
