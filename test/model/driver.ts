@@ -361,6 +361,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   const filesBefore = await m.files();
   const docsBefore = run.world.docs();
   const rowsBefore = m.rows();
+  const peerRowsBefore = run.world.machines.filter((other) => other !== m).flatMap((other) => other.rows());
   const outcome = how ? await how() : await m.sync(mode, forced);
   const rows = m.rows();
   const filesAfter = await m.files();
@@ -373,7 +374,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
     if (row) run.apart.add(row.docKey);
   }
   if (outcome.report) run.held.set(m.name, new Set(outcome.report.results.filter((r) => r.ok && r.result === 'held').map((r) => r.path)));
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, docsBefore, docsAfter });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

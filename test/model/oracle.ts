@@ -30,13 +30,18 @@ export function visibleReading(doc: DumpedNode): string {
 /**
  * The windows README "What is safe" states: an edit that reads the same (inside code, a link's address) and
  * keeps the document's time (made in the minute of this machine's last reading of it): a colleague's in any
- * run (the service's times are to the minute); another machine's, whose state record a push-only run does
+ * run (the service's times are to the minute), also in the minute of another kbsync's last reading (README:
+ * "kbsync's last reading of the document"); another machine's, whose state record a push-only run does
  * not read for a document that shows no change, and a two-way run reads only once the minute of its own last
  * read of the state is over (seed 70075: all in one minute).
  */
-function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode): boolean {
-  const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
-  return row !== undefined && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
+function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode, author: string): boolean {
+  const sameReading = (row: DocumentSummary): boolean => row.docKey === doc.dentryUuid && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
+  if (check.rowsBefore?.some(sameReading)) return true;
+  // A colleague's save in the minute of another machine's last reading (its write's read-back, say): the
+  // reading this machine's merge works from, which shows the same (seed 100106: a code line edited in the
+  // minute of the other machine's push, which this machine then merged its own edits with).
+  return author === 'colleague' && (check.peerRowsBefore ?? []).some(sameReading);
 }
 
 /**
@@ -141,6 +146,8 @@ export type SyncCheck = {
   readonly rows: readonly DocumentSummary[];
   /** The machine's rows before the run (for the stated same-minute window). */
   readonly rowsBefore?: readonly DocumentSummary[];
+  /** The other machines' rows before the run (their readings: the same-minute window of README's first bullet). */
+  readonly peerRowsBefore?: readonly DocumentSummary[];
   readonly docsBefore: readonly DumpedNode[];
   readonly docsAfter: readonly DumpedNode[];
 };
@@ -228,7 +235,7 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
       if (book.dropped(check.machine, token)) continue;
-      if (inSameMinuteWindow(check, doc)) {
+      if (inSameMinuteWindow(check, doc, snippet.author)) {
         book.windowed += 1;
         continue;
       }
