@@ -7,6 +7,7 @@ import type { DocRecord, StateRecord } from '../remote-state/records.js';
 import type { StateEntry } from '../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../remote-state/store.js';
 import { crashPoint } from './crash-points.js';
+import { AGREED_SLACK_MS } from './decide/body.js';
 
 /**
  * What the shared state should say of one ledger row. A modified time this machine is not sure of (it
@@ -162,9 +163,17 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
       if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== agreed) out.marks.push({ path: row.path, hash: agreed, clock: held.c, source: row.localHash });
       continue;
     }
+    const mark = parseMark(row.publishedRecord);
+    const entry = held ?? entryOfDoc.get(row.docKey);
     // Without the state read, a row published as it is stands as published.
-    if (state === undefined ? parseMark(row.publishedRecord)?.hash === hash : !needsPublishing(row, hash, held ?? entryOfDoc.get(row.docKey))) continue;
+    if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     const full = ledger.documents.get(row.path);
+    if (entry && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)))) {
+      // Another writer's later record stands. Marked as answered by it, so that a later run that publishes
+      // without reading the state does not set this older view over it after all (model seed 90009).
+      if (mark?.hash !== hash || mark.clock !== entry.c) out.marks.push({ path: row.path, hash, clock: entry.c, source: row.localHash });
+      continue;
+    }
     out.records.push(stateRecordOf(row, full?.members ?? [], full));
     const kept = held?.h === row.localHash || hasSource(row.localHash) || (state === undefined && row.publishedSource === row.localHash);
     if (full && row.localHash !== '' && !kept && !out.sources.some((source) => source.hash === row.localHash)) out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
@@ -192,7 +201,6 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
  */
 function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | undefined): boolean {
   const mark = parseMark(row.publishedRecord);
-  if (held !== undefined && followed(row, mark?.clock, held)) return false;
   if (mark?.hash !== hash || held === undefined) return true;
   return mark.clock !== undefined && held.c < mark.clock;
 }
@@ -210,6 +218,18 @@ function followed(row: DocumentSummary, clock: number | undefined, held: StateEn
   // now: the record's older place is no news (model seed 10021: a colleague moved a document away and on).
   if (held.k !== row.docKey || clock === undefined || held.c <= clock || held.c < row.placedAt) return false;
   return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
+}
+
+/**
+ * Another writer's record of the row's document agreed with the document clearly later than this row did,
+ * and was written after this machine placed its file: everything the row says of the document is older
+ * knowledge (the next run that changes it takes the later record in). Publishing it would set this older view
+ * over the later one, by its later stamp alone (model seed 90009: a machine that had followed an earlier
+ * record published its row over the record of another machine's later write, and that write's edit, inside
+ * code, never reached it).
+ */
+function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, entry: StateEntry): boolean {
+  return entry.k === row.docKey && full.agreedAt > 0 && (entry.a ?? 0) > full.agreedAt + AGREED_SLACK_MS && entry.c >= row.placedAt;
 }
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */

@@ -119,4 +119,40 @@ describe('publishState', () => {
     const published = await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
     assert.deepEqual([published.records, published.sources], [1, 0]);
   });
+
+  // Model seed 90009: a machine took in another writer's version (and still said its own older hidden edit, l),
+  // so its row never agreed with that record; it was left unpublished, as that record was later, but a later
+  // run that published without reading the state sent it after all, over the record of the other writer's
+  // next write, and that write's edit inside code never reached this machine.
+  test("a row that another writer's later record answers is marked so: a later publish that does not read the state sends nothing", async (t) => {
+    const ledger = tempLedger(t);
+    ledger.documents.upsert(sampleDocument(1));
+    const memory = memoryStore();
+    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    const path = sampleDocument(1).path;
+    memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'theirs' }), 10_000);
+    ledger.documents.update(path, { localHash: 'theirs', hiddenEdit: '2024-05-01 10:19' });
+    const loaded = await memory.store.load();
+    assert.deepEqual(await publishState({ ledger, store: memory.store, logger: silentLogger, loaded, removed: new Map() }).then((p) => [p.records, p.sources]), [0, 0]);
+    const blind = { load: memory.store.load, hasSource: memory.store.hasSource, publish: memory.store.publish, loaded: undefined } as unknown as RemoteStateStore;
+    assert.deepEqual(await publishState({ ledger, store: blind, logger: silentLogger, loaded: undefined, removed: new Map() }).then((p) => [p.records, p.sources]), [0, 0]);
+    assert.equal((await memory.store.load()).state.entries.get(path)?.h, 'theirs');
+  });
+
+  test("a row that agreed with its document clearly before another writer's later record did is older knowledge: it is not published over it", async (t) => {
+    const ledger = tempLedger(t);
+    ledger.documents.upsert(sampleDocument(1, { agreedAt: 1_000_000 }));
+    const memory = memoryStore();
+    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    const path = sampleDocument(1).path;
+    // This machine took in an earlier version of another writer's (the row changed), which then wrote again.
+    ledger.documents.update(path, { localHash: 'their earlier version', agreedAt: 1_030_000 });
+    memory.other({ ...stateRecordOf({ ...sampleDocument(1), localHash: 'their later version' }), a: 1_090_000 }, 10_000);
+    const loaded = await memory.store.load();
+    assert.deepEqual(await publishState({ ledger, store: memory.store, logger: silentLogger, loaded, removed: new Map() }).then((p) => [p.records, p.sources]), [0, 0]);
+    assert.equal((await memory.store.load()).state.entries.get(path)?.h, 'their later version');
+    // Within the clocks' slack the stamps decide, as before: the row is this machine's news.
+    ledger.documents.update(path, { localHash: 'mine, at once', agreedAt: 1_089_000 });
+    assert.deepEqual(await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: await memory.store.load(), removed: new Map() }).then((p) => [p.records]), [1]);
+  });
 });
