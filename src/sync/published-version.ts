@@ -25,6 +25,6 @@ export function publishedVersions(
     // as another writer found the document holds more than it (model seed 50013).
     if (!entry || (entry.h === record.localHash && entry.l === 1 && record.lossyBase)) return undefined;
     const text = (await store.sources(new Set([entry.h])).catch(() => new Map<string, string>())).get(entry.h);
-    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0 };
+    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0, path: entry.p };
   };
 }

@@ -66,6 +66,8 @@ export type PublishedVersion = {
   readonly exact: boolean;
   /** The service's clock (ms) when that writer agreed on it; 0 unknown. */
   readonly agreedAt: number;
+  /** The file's path in that writer's record: where the document was when it was written (unknown: undefined). */
+  readonly path?: string;
 };
 
 export type BodyDecisionKind = 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held';
@@ -143,6 +145,8 @@ type Reading = {
   readonly hidden: boolean;
   /** `theirs` is another writer's version whose record says the document holds more than it. */
   readonly inexact?: boolean;
+  /** The document holds exactly another writer's version, written after the hidden edit this record knows: that edit is gone. */
+  readonly overwroteHidden?: boolean;
 };
 
 function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean): Reading {
@@ -164,7 +168,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined ? { priorBase } : {}) });
     const simplifiedLines = new Set(stage?.simplified ?? []);
     const simplified = stage ? [...merged.theirsLines].filter(([index]) => simplifiedLines.has(lineOfBlock(theirs, index))).map(([, line]) => line) : [];
-    const hidden = current && unmoved && laterThan(listedTime, published.modifiedTime);
+    // A rename or move this machine had not listed explains a later time, unless that writer's record already
+    // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
+    // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
+    const hidden = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
     return {
       theirs,
       theirsHead: splitText(published.text).head,
@@ -172,6 +179,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       known: current && published.exact && !hidden,
       hidden,
       inexact: !published.exact,
+      overwroteHidden: current && published.exact && !hidden && record.hiddenEdit != null && laterThan(published.modifiedTime, record.hiddenEdit),
     };
   }
   // The document shows exactly what the file would publish: our own write of this very text whose record was
@@ -233,7 +241,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const reading = readingOf(facts, base.body, local.body, remoteChanged);
   const { theirs, merged } = reading;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
-  const hiddenEdit = record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null);
+  // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
+  // it held every later edit of this file and was published as news it no longer was).
+  const hiddenEdit = reading.overwroteHidden ? null : (record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null));
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
   const lossy = (!reading.known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
   const inexactSeen = reading.inexact === true && lossy && !record.lossyBase && !hiddenEditSeen;

@@ -5,6 +5,7 @@ import { contentHash } from '../../../src/markdown/hash.js';
 import type { Block } from '../../../src/model/blocks.js';
 import { asBlockId } from '../../../src/model/ids.js';
 import { AGREED_SLACK_MS, decideBody, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
+import { decideDelete } from '../../../src/sync/decide/removals.js';
 
 /**
  * Another kbsync writer's version of a document, from the shared state, against this machine's record: a
@@ -133,4 +134,50 @@ test("a same-minute record of this very text saying it holds more is not news to
   assert.equal(decision.kind, 'push');
   assert.equal(decision.inexactSeen, false);
   assert.equal(decision.lossy, false);
+});
+
+// Model seed 90009: this machine had seen a hidden edit; another machine then wrote the whole document from its
+// file (a known version, recorded exactly), and this machine took that version in. The hidden edit was kept
+// all the same: it held every later edit of this file and was published as news it no longer was.
+test("taking in another writer's exact version, written after the hidden edit this machine saw, forgets that edit; one written in its minute does not", () => {
+  const written = (minute: string) => {
+    const base = facts(1_060_000, 1_000_000);
+    return decideBody({ ...base, record: { ...base.record, remoteModifiedTime: '2026-11-02T09:03Z', hiddenEdit: '2026-11-02T09:03Z' }, published: { ...(base.published as PublishedVersion), modifiedTime: minute }, listedTime: minute });
+  };
+  const later = written(MINUTE);
+  assert.equal(later.kind, 'pull');
+  assert.equal(later.nextFile, THEIRS);
+  assert.equal(later.hiddenEdit, null, 'the whole write replaced it');
+  assert.equal(later.lossy, false);
+  assert.equal(written('2026-11-02T09:03Z').hiddenEdit, '2026-11-02T09:03Z', 'the same minute cannot tell which came first: it stands');
+});
+
+// Model seed 100106: a colleague moved the document; the other machine followed the move and published its
+// record there; the colleague then edited inside code, a minute later. This machine, which had not listed the
+// move, took the later time for the move and overwrote the code edit with its merge.
+test("a later time is a hidden edit when that writer's record already has the document where it is now, though this machine had not seen it move", () => {
+  const base = facts(1_060_000, 1_000_000);
+  const moved = (recordPath: string) =>
+    decideBody({ ...base, path: 'guides/semver.md', relocated: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: recordPath } });
+  const followed = moved('guides/semver.md');
+  assert.equal(followed.hiddenEdit, '2026-11-02T09:05Z', 'the move came before that record: the later time is an edit');
+  assert.equal(followed.hiddenEditSeen, true);
+  assert.equal(followed.send, undefined, 'nothing overwrites it');
+  assert.equal(moved('semver.md').hiddenEdit, null, 'a record from before the move: the move explains the time (the stated window)');
+});
+
+// Model seed 100020: one machine published a rewrapped line (reads show the same blocks); the other had deleted
+// the file and restored it, from its own older text: the two machines kept different files for good.
+test("a file restored over its deletion takes another writer's later version where reads cannot show it", () => {
+  const base = facts(1_060_000, 1_000_000);
+  const record = { ...base.record, remoteModifiedTime: MINUTE, lossyBase: false, hiddenEdit: null, nodeId: 'n', origin: 'created' as const };
+  const restore = (published: PublishedVersion | undefined) =>
+    decideDelete({ mode: 'two-way', record, remote: base.remote, listedTime: '2026-11-02T09:05Z', ...(published ? { published } : {}) });
+  const taken = restore(base.published);
+  assert.equal(taken.kind, 'restore');
+  assert.equal(taken.kind === 'restore' ? taken.text : '', THEIRS);
+  const own = restore(undefined);
+  assert.equal(own.kind === 'restore' ? own.text : '', OURS, 'without a record: its own last text, as before');
+  const older = restore({ ...(base.published as PublishedVersion), agreedAt: 900_000 });
+  assert.equal(older.kind === 'restore' ? older.text : '', OURS, 'an older record is not the document now');
 });
