@@ -146,7 +146,7 @@ export function clocksOf(written: readonly Stamped[]): Map<string, number> {
 type Publication = {
   readonly records: StateRecord[];
   readonly sources: Source[];
-  readonly marks: { readonly path: string; readonly hash: string; readonly clock: number; readonly source: string }[];
+  readonly marks: { readonly path: string; readonly hash: string; readonly clock: number; readonly source: string | null }[];
   readonly images: string[];
 };
 
@@ -169,9 +169,13 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     const full = ledger.documents.get(row.path);
     if (entry && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)))) {
-      // Another writer's later record stands. Marked as answered by it, so that a later run that publishes
-      // without reading the state does not set this older view over it after all (model seed 90009).
-      if (mark?.hash !== hash || mark.clock !== entry.c) out.marks.push({ path: row.path, hash, clock: entry.c, source: row.localHash });
+      // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
+      // that publishes without reading the state does not set this older view over it after all (model seed
+      // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
+      // (a rename made elsewhere is still followed). The source kept is that record's when the file holds its
+      // text; otherwise what this ledger kept stays so.
+      const source = entry.h === row.localHash ? row.localHash : row.publishedSource;
+      if (mark?.hash !== hash) out.marks.push({ path: row.path, hash, clock: mark?.clock ?? 0, source });
       continue;
     }
     out.records.push(stateRecordOf(row, full?.members ?? [], full));
