@@ -15,4 +15,6 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 10003, steps: 17, found: 'a keyless CI job made a second document of a document a colleague renamed' },
   { seed: 10021, steps: 51, found: "a document a colleague moved twice: a machine that followed the second move went back to the first, on another machine's older record", keyed: true },
   { seed: 50057, steps: 25, found: 'a file moved to the folder its document had just been moved to: the move made a second document', keyed: true },
+  { seed: 100106, steps: 11, found: "a colleague's code edit after another machine had followed the colleague's move: taken for the move, and overwritten by this machine's merge" },
+  { seed: 100020, steps: 50, found: "a file restored over its deletion from this machine's own older text: another machine's rewrapped line never reached it" },
 ];

@@ -13,7 +13,7 @@ const store = { sources: async (hashes: Set<string>) => new Map([...hashes].map(
 // (`l`: a hidden edit it saw) was taken for this machine's own, and never reached the decision.
 test("a record of this very text saying the document holds more than it is news to a machine whose record says it does not", async () => {
   const version = await publishedVersions(store, shared)({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false);
-  assert.deepEqual(version, { text: TEXT, remoteBlocksHash: 'blocks', modifiedTime: '2026-11-02T09:04Z', exact: false, agreedAt: 5 });
+  assert.deepEqual(version, { text: TEXT, remoteBlocksHash: 'blocks', modifiedTime: '2026-11-02T09:04Z', exact: false, agreedAt: 5, path: 'semver.md' });
 });
 
 test('to a machine whose record says so already (its own lossy record, say), it is no news', async () => {
