@@ -97,19 +97,24 @@ test("a colleague's new code block where the file added its own: not taken for t
 // Model seed 50013: this machine read the document in the minute a colleague then edited inside its code, so
 // its time for that reading is unknown; another machine, whose time was known, saw the hidden edit and said so
 // in the shared state (its record of this very text, `l`). The file's next edit overwrote the code line.
-test("another writer's record of this very text saying the document holds more than it holds a full overwrite, and says so once", () => {
+/** An edit of the file, against another writer's record of this very text that says the document holds more (`l`). */
+function editAgainstLossyRecordOfThisText(ourTime: string, theirAgreedAt: number) {
   const blocks = predictedBlocks(OURS);
-  const decision = decideBody({
+  return decideBody({
     mode: 'two-way',
     force: false,
     path: 'semver.md',
-    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: '', agreedAt: 1_000_000 },
+    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: ourTime, agreedAt: 1_000_000 },
     listedTime: MINUTE,
-    published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: 1_060_000 },
+    published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: theirAgreedAt },
     fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
     remote: blocks,
     urlOf: undefined,
   });
+}
+
+test("another writer's record of this very text saying the document holds more than it holds a full overwrite, and says so once", () => {
+  const decision = editAgainstLossyRecordOfThisText('', 1_060_000);
   assert.equal(decision.kind, 'held');
   assert.equal(decision.held?.code, 'FLATTEN');
   assert.equal(decision.inexactSeen, true, 'said once, as HIDDEN_EDIT is');
@@ -119,18 +124,7 @@ test("another writer's record of this very text saying the document holds more t
 // so A took B's write as a plain reading and recorded this very text as holding more (`l`). B, whose time for
 // its own write is known, must not take that for news: every later edit of B's was held (FLATTEN) for good.
 test("a same-minute record of this very text saying it holds more is not news to a machine whose time for the reading is known", () => {
-  const blocks = predictedBlocks(OURS);
-  const decision = decideBody({
-    mode: 'two-way',
-    force: false,
-    path: 'semver.md',
-    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
-    listedTime: MINUTE,
-    published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: 1_000_002 },
-    fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
-    remote: blocks,
-    urlOf: undefined,
-  });
+  const decision = editAgainstLossyRecordOfThisText(MINUTE, 1_000_002);
   assert.equal(decision.kind, 'push');
   assert.equal(decision.inexactSeen, false);
   assert.equal(decision.lossy, false);
