@@ -56,7 +56,9 @@ describe('attacks on the shared state', () => {
         const beta = ids.get('Beta');
         assert.ok(alpha && beta);
         const entry = stateOf(f, options).entries.get('a.md');
-        appendToState(f, forgedToken([{ t: 'doc', p: 'a.md', k: alpha.k, n: beta.n, h: entry?.h ?? '', rb: entry?.rb ?? '', m: entry?.m ?? '', o: 'created' }]));
+        // The real record with only the creation id changed (its re-check mark kept: without it the reader trusts
+        // a write's minute it should re-check, and a write that landed in the next minute reads as an edit).
+        appendToState(f, forgedToken([{ t: 'doc', p: 'a.md', k: alpha.k, n: beta.n, h: entry?.h ?? '', rb: entry?.rb ?? '', m: entry?.m ?? '', ...(entry?.r === 1 ? { r: 1 as const } : {}), o: 'created' }]));
         await f.remove('a.md');
         const run = await ciRun(f);
         assert.ok(run.code === 0 || run.code === 1, `${run.stdout}\n${run.stderr}`);
