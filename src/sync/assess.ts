@@ -166,12 +166,15 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await readOrGone(io, recorded.docKey);
       // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
       const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
-      const published = remote === 'gone' ? undefined : await publishedSince(io, record, remote, io.listed(record.docKey));
+      // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
+      // (a delete reads no state).
+      const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: restoredText(record, remote, published) } };
+        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote) } };
       }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      const decision = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(published ? { published } : {}), ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
+      const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
+      const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
       return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
     }
     case 'trash-local': {

@@ -119,6 +119,10 @@ const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) =
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
 export const AGREED_SLACK_MS = 2_000;
 
+/** Another writer's version is the document's latest unless agreed on clearly before this record (AGREED_SLACK_MS). */
+export const newerThanRecord = (published: PublishedVersion, record: { readonly agreedAt?: number }): boolean =>
+  !record.agreedAt || published.agreedAt > record.agreedAt - AGREED_SLACK_MS;
+
 /** Minute stamps (`2026-11-22T10:05Z`) order as strings; '' is unknown and later than nothing. */
 export const laterThan = (listed: string | undefined, bound: string): boolean => listed !== undefined && bound !== '' && listed > bound;
 
@@ -156,7 +160,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // The state's entry is the document's latest record by stamp; only one agreed on clearly before ours (a
   // record published late) is an older version. Each machine knows the service's clock from a Date header
   // (±1 s), so agreements closer than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide.
-  const newer = published !== undefined && (!record.agreedAt || published.agreedAt > record.agreedAt - AGREED_SLACK_MS);
+  const newer = published !== undefined && newerThanRecord(published, record);
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && published.remoteBlocksHash === blocksHash(remote);
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change

@@ -3,7 +3,7 @@ import { contentHash } from '../../markdown/hash.js';
 import type { Origin } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../document-text.js';
-import { AGREED_SLACK_MS, type PublishedVersion } from './body.js';
+import { newerThanRecord, type PublishedVersion } from './body.js';
 import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';
 
@@ -49,8 +49,6 @@ export function decideDelete(facts: {
   readonly relocated?: boolean;
   /** The user said to go ahead (--force): an edit nobody here could see does not stop the delete. */
   readonly force?: boolean;
-  /** Another kbsync writer's version of the document, from the shared state: a restore takes its Markdown. */
-  readonly published?: PublishedVersion;
 }): DeleteDecision {
   if (facts.remote === 'gone') return { kind: 'forget' };
   const edited = blocksHash(facts.remote) !== facts.record.remoteBlocksHash;
@@ -61,7 +59,7 @@ export function decideDelete(facts: {
   if (edited || hidden) {
     if (facts.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
     const marks = { lossy: edited || facts.record.lossyBase, hiddenEdit: facts.record.hiddenEdit ?? (hidden ? (facts.listedTime ?? null) : null) };
-    return { kind: 'restore', text: restoredText(facts.record, facts.remote, facts.published), marks };
+    return { kind: 'restore', text: restoredText(facts.record, facts.remote), marks };
   }
   const blocked = deletionBlocked(facts.record);
   if (blocked) return { kind: 'held', held: blocked };
@@ -87,8 +85,7 @@ export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash
  * other, which restored the file it had deleted from its own older text).
  */
 export function restoredText(record: RecordBase, remote: readonly Block[], published?: PublishedVersion): string {
-  const newer = published !== undefined && (!record.agreedAt || published.agreedAt > record.agreedAt - AGREED_SLACK_MS);
-  if (newer && published.remoteBlocksHash === blocksHash(remote)) return published.text;
+  if (published && newerThanRecord(published, record) && published.remoteBlocksHash === blocksHash(remote)) return published.text;
   const base = splitText(record.baseMarkdown);
   const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
   return joinText(base.head, body);

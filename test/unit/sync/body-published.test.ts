@@ -5,7 +5,7 @@ import { contentHash } from '../../../src/markdown/hash.js';
 import type { Block } from '../../../src/model/blocks.js';
 import { asBlockId } from '../../../src/model/ids.js';
 import { AGREED_SLACK_MS, decideBody, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
-import { decideDelete } from '../../../src/sync/decide/removals.js';
+import { restoredText } from '../../../src/sync/decide/removals.js';
 
 /**
  * Another kbsync writer's version of a document, from the shared state, against this machine's record: a
@@ -164,14 +164,9 @@ test("a later time is a hidden edit when that writer's record already has the do
 // the file and restored it, from its own older text: the two machines kept different files for good.
 test("a file restored over its deletion takes another writer's later version where reads cannot show it", () => {
   const base = facts(1_060_000, 1_000_000);
-  const record = { ...base.record, remoteModifiedTime: MINUTE, lossyBase: false, hiddenEdit: null, nodeId: 'n', origin: 'created' as const };
-  const restore = (published: PublishedVersion | undefined) =>
-    decideDelete({ mode: 'two-way', record, remote: base.remote, listedTime: '2026-11-02T09:05Z', ...(published ? { published } : {}) });
-  const taken = restore(base.published);
-  assert.equal(taken.kind, 'restore');
-  assert.equal(taken.kind === 'restore' ? taken.text : '', THEIRS);
-  const own = restore(undefined);
-  assert.equal(own.kind === 'restore' ? own.text : '', OURS, 'without a record: its own last text, as before');
-  const older = restore({ ...(base.published as PublishedVersion), agreedAt: 900_000 });
-  assert.equal(older.kind === 'restore' ? older.text : '', OURS, 'an older record is not the document now');
+  const record = { ...base.record, remoteModifiedTime: MINUTE, lossyBase: false, hiddenEdit: null };
+  const restore = (published: PublishedVersion | undefined) => restoredText(record, base.remote, published);
+  assert.equal(restore(base.published), THEIRS);
+  assert.equal(restore(undefined), OURS, 'without a record: its own last text, as before');
+  assert.equal(restore({ ...(base.published as PublishedVersion), agreedAt: 900_000 }), OURS, 'an older record is not the document now');
 });
