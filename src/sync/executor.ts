@@ -173,14 +173,14 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
       return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
     case 'delete':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'already deleted in the knowledge base');
-      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks);
+      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks, placeOf(action));
       if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
       break;
     case 'trash':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'gone on both sides');
       return trashLocal(ctx, detail.record);
     case 'restore':
-      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit });
+      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, placeOf(action));
     case 'move':
       if (action.kind !== 'move') break;
       return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision, action.title);
@@ -233,3 +233,6 @@ async function create(carrier: Carrier, path: string, detail: Extract<Assessment
   const body = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: detail.before.text, urlOf: ctx.urlOf });
   return { after, finish: async () => said(await sendFirstBody(ctx, minted, detail.before, body())) };
 }
+
+/** Where a restored file comes back: the folder its document was moved to, when the plan saw a move. */
+const placeOf = (action: Action): string | undefined => (action.kind === 'restore' || action.kind === 'delete-remote' ? action.at : undefined);

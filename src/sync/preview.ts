@@ -50,8 +50,10 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
       return detail.body.send ? { ...base, remote: { before: '', after: detail.body.send.markdown }, note: `a new document "${detail.title}" would be created` } : base;
     case 'new-local':
       return { ...base, local: { before: '', after: detail.text }, ...newLocalNote(assessment) };
-    case 'restore':
-      return { ...base, local: { before: '', after: detail.text } };
+    case 'restore': {
+      const at = assessment.action.kind === 'restore' ? assessment.action.at : undefined;
+      return { ...base, local: { before: '', after: detail.text }, ...(at !== undefined ? { note: `it would come back at ${at}, where its document was moved` } : {}) };
+    }
     case 'adopt': {
       const decision = detail.decision;
       if (decision.kind === 'pull') return { ...base, local: { before: detail.before.text, after: decision.nextFile } };

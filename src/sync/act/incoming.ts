@@ -6,6 +6,7 @@ import { crashPoint } from '../crash-points.js';
 import type { ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
+import { followPlace } from './move-local.js';
 import { encodeSentImages } from '../../images/sent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
@@ -34,11 +35,18 @@ export async function newLocal(
 
 /**
  * A file deleted locally whose document was edited remotely comes back (an edit beats a delete): the
- * last-synced file with the remote's edits applied, so local formatting survives where it can.
+ * last-synced file with the remote's edits applied, so local formatting survives where it can. `at`: the
+ * path of the folder the document was moved to meanwhile, where it comes back (at its old path it would be a
+ * rename of the file to every other machine, which followed the move). The record moves first: a crash
+ * before the write leaves a record whose file is missing where the document is, restored there by the rerun.
  */
-export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, text: string, blocks: readonly Block[], marks: ReadingMarks): Promise<DocOutcome> {
-  await writeIncoming(ctx, record.path, text, blocks, listed, { ...record, lossyBase: marks.lossy, hiddenEdit: marks.hiddenEdit });
-  return { path: record.path, result: 'pulled', detail: 'deleted locally but edited in the knowledge base, so the file was restored' };
+export async function restore(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc | undefined, text: string, blocks: readonly Block[], marks: ReadingMarks, at?: string): Promise<DocOutcome> {
+  const moved = at !== undefined && at !== record.path && listed !== undefined;
+  if (moved) followPlace(ctx, record.path, at, listed);
+  const path = moved ? at : record.path;
+  await writeIncoming(ctx, path, text, blocks, listed, { ...record, path, ...(moved ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), lossyBase: marks.lossy, hiddenEdit: marks.hiddenEdit });
+  const where = moved ? ` (at ${path}, where its document was moved from ${record.path})` : '';
+  return { path, result: 'pulled', detail: `deleted locally but edited in the knowledge base, so the file was restored${where}` };
 }
 
 async function writeIncoming(

@@ -16,12 +16,17 @@ export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: strin
     ctx,
     { kind: 'move-local', subject: record.path, payload: { docKey: record.docKey, to } },
     () => renameFile(ctx.root, record.path, to, expect),
-    () => {
-      // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
-      ctx.ledger.documents.rename(record.path, to);
-      ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId, placedAt: ctx.store.clock.now() });
-    },
+    // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
+    () => followPlace(ctx, record.path, to, listed),
   );
   const why = renamedElsewhere ? 'as another machine renamed it' : 'as its document was moved in the knowledge base';
   return { path: to, result: 'pulled', detail: `moved from ${record.path}, ${why}` };
+}
+
+/** The record follows its document to the place the knowledge base now has it at. */
+export function followPlace(ctx: SyncContext, from: string, to: string, listed: Pick<RemoteDoc, 'parentTreeNodeId'>): void {
+  ctx.ledger.transaction(() => {
+    ctx.ledger.documents.rename(from, to);
+    ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId, placedAt: ctx.store.clock.now() });
+  });
 }

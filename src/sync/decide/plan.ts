@@ -116,6 +116,9 @@ export function plan(given: PlanInput): Plan {
     }
 
     const decision = decide(localSide, remoteSide ?? 'unchanged');
+    // A deleted file whose document comes back, moved meanwhile, comes back where the document now is.
+    const comesBackAt = !local && remote && canPull ? remoteMove(input, record, remote) : undefined;
+    const at = comesBackAt !== undefined ? { at: comesBackAt } : {};
     switch (decision) {
       case 'none':
         // A move an earlier run could only record (the document is still in the old folder): finish it.
@@ -152,7 +155,7 @@ export function plan(given: PlanInput): Plan {
         else if (blocked) actions.push({ kind: 'held', record, held: blocked });
         // The daemon lets a delete wait (a branch switched away and back, a file saved by delete-and-create).
         else if (input.deferDeletes && release !== 'mine' && !input.deferDeletes.due.has(record.path)) actions.push({ kind: 'held', record, held: held('DELETE_WAITING') });
-        else actions.push({ kind: 'delete-remote', record });
+        else actions.push({ kind: 'delete-remote', record, ...at });
         break;
       }
       case 'trash-local':
@@ -164,7 +167,7 @@ export function plan(given: PlanInput): Plan {
         else holdBack(record.path, 'edited locally but deleted in the knowledge base; a push re-creates it');
         break;
       case 'restore':
-        if (canPull) actions.push({ kind: 'restore', record, remote: remote as RemoteDoc });
+        if (canPull) actions.push({ kind: 'restore', record, remote: remote as RemoteDoc, ...at });
         else holdBack(record.path, 'deleted locally but edited in the knowledge base; a pull restores it');
         break;
       case 'forget':

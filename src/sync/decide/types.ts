@@ -206,14 +206,20 @@ export type Action =
   | { readonly kind: 'check'; readonly record: RecordEntry; readonly remote: RemoteDoc }
   /** Both sides changed since the last agreement. */
   | { readonly kind: 'merge'; readonly record: RecordEntry; readonly remote: RemoteDoc }
-  /** Deleted locally, unchanged remotely. */
-  | { readonly kind: 'delete-remote'; readonly record: RecordEntry }
+  /**
+   * Deleted locally, unchanged remotely. `at`: where the document now is, when it was moved in the knowledge
+   * base: if the read finds it edited after all, the file comes back there.
+   */
+  | { readonly kind: 'delete-remote'; readonly record: RecordEntry; readonly at?: string }
   /** Deleted remotely, unchanged locally: the file goes to kbsync's trash, never into the void. */
   | { readonly kind: 'trash-local'; readonly record: RecordEntry }
   /** Deleted remotely but edited locally: an edit beats a delete, so the document is created anew. */
   | { readonly kind: 'recreate'; readonly record: RecordEntry }
-  /** Deleted locally but edited remotely: an edit beats a delete, so the file comes back. */
-  | { readonly kind: 'restore'; readonly record: RecordEntry; readonly remote: RemoteDoc }
+  /**
+   * Deleted locally but edited remotely: an edit beats a delete, so the file comes back (`at`: the path of the
+   * folder the document was moved to in the knowledge base, where the file comes back).
+   */
+  | { readonly kind: 'restore'; readonly record: RecordEntry; readonly remote: RemoteDoc; readonly at?: string }
   /** Gone on both sides: only the ledger row remains to drop. */
   | { readonly kind: 'forget'; readonly record: RecordEntry }
   /**

@@ -13,7 +13,7 @@ import { convergenceProblems, isConflictCopy, localFiles, locallyPresent, remote
  */
 
 /** Unique words the checks search for: an edit is "present" when its marker is. */
-type Expectation = { readonly remote: readonly string[]; readonly local: readonly string[]; readonly conflicts?: number };
+type Expectation = { readonly remote: readonly string[]; readonly local: readonly string[]; readonly conflicts?: number; readonly files?: readonly string[] };
 
 type Scenario = {
   readonly name: string;
@@ -129,6 +129,32 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    // Model seed 110154: a file deleted here came back at its old path, though its document had been moved
+    // meanwhile; to every machine that followed the move, that was a rename of the file.
+    name: 'deleted file restored where its document moved',
+    reaches: ['after-intent', 'mid-pull', 'after-local-write', 'before-ledger-commit', 'after-local-write:2'],
+    setup: async (f) => {
+      // Enough files that two deletes planned (before the read finds the edits) stay under the mass-delete guard.
+      for (let n = 0; n < 6; n += 1) await f.write(`ops/other-${n}.md`, `# Other ${n}\n\nSo the folder is there.\n`);
+      await syncOk(f);
+    },
+    async change(f, r) {
+      const names = [`back-${r}-a`, `back-${r}-b`];
+      for (const name of names) await f.write(`${name}.md`, `# ${name}\n\nWritten here.\n`);
+      await syncOk(f);
+      const ops = f.em.admin.dump().nodes.find((n) => n.docType === 'FOLDER' && n.title === 'ops');
+      assert.ok(ops);
+      const markers = names.map((name) => `${name.replaceAll('-', '')}marker`);
+      for (const [i, name] of names.entries()) {
+        await f.remove(`${name}.md`);
+        const doc = f.remoteDoc(name);
+        f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('Written here.', `Written here, then ${markers[i] ?? ''}.`));
+        f.em.admin.moveNode(doc.dentryUuid, ops.dentryUuid);
+      }
+      return { remote: markers, local: markers, files: names.map((name) => `ops/${name}.md`) };
+    },
+  },
+  {
     // Small state documents (a test knob): the edit's records fill a third index document, and the run compacts.
     name: 'shared state compacted',
     reaches: ['mid-compaction'],
@@ -175,6 +201,8 @@ async function runCell(f: SyncFixture, scenario: Scenario, point: string, round:
   problems.push(...(await convergenceProblems(f)));
   for (const marker of expected.remote) if (!remotelyPresent(f, marker)) problems.push(`lost remotely: ${marker}`);
   for (const marker of expected.local) if (!(await locallyPresent(f, marker))) problems.push(`lost locally: ${marker}`);
+  const present = await localFiles(f.root);
+  for (const path of expected.files ?? []) if (!present.has(path)) problems.push(`no file at ${path}: ${[...present.keys()].join(', ')}`);
   problems.push(...(await steadyProblems(f, { allowHeld: conflicts > 0 })));
   await scenario.settle?.(f);
   const resumed = rerun.report?.resumed ?? 0;

@@ -263,6 +263,11 @@ describe('planner: renames and moves', () => {
     const result = plan(input({ locals: [local('a.md'), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
     assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md']);
   });
+  // Model seed 110154: the file came back at its old path, which every machine that followed the move took for a rename.
+  test('a file deleted here whose document was edited and moved in the knowledge base → restored where the document now is', () => {
+    const result = plan(input({ locals: othersLocal, records: [a, ...others], remotes: [remoteOf(a, { modifiedTime: T1, parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(result.actions.map((action) => (action.kind === 'restore' ? `restore ${action.record.path} at ${action.at ?? '(its path)'}` : action.kind)), ['restore a.md at dir/a.md']);
+  });
   test('an ambiguous match (two copies) is not a move: create both, delete the old (guarded)', () => {
     const locals = [local('b.md', { hash: a.localHash, ino: 7 }), local('c.md', { hash: a.localHash, ino: 8 }), ...othersLocal];
     const result = plan(input({ locals, records: [a, ...others], remotes: [remoteOf(a), ...othersRemote] }));
