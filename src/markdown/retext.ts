@@ -87,7 +87,12 @@ function charMap(value: string, source: string, start: number, end: number): num
     return undefined;
   }
   if (j !== end) return undefined;
-  map.push(end);
+  // A text that ends a line (formatting starts the next) ends, for what is written after it, past that line's
+  // prefix: the `> ` of a quote, a wrapped item's indentation (model seed 110047: a colleague's words before
+  // `_must_` on a quote's second line went before its `> `, and the quote was written plain).
+  let after = end;
+  if (value.endsWith('\n')) while (source[after] === ' ' || source[after] === '\t' || source[after] === '>') after++;
+  map.push(after);
   return map;
 }
 
@@ -272,10 +277,18 @@ export function retext(source: string, text: string, definitions = ''): string |
     const variants = hunk.removed === 0 ? slid(before, hunk, previous ? previous.at + previous.removed : 0, hunks[i + 1]?.at ?? before.length) : [hunk];
     const place = placeOf(reading, variants);
     if (!place) return undefined;
-    out = out.slice(0, place.from) + place.text + out.slice(place.to);
+    // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
+    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`);
+    out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.
   return normaliseText(read(out, definitions).text) === normaliseText(text) ? out : undefined;
+}
+
+/** What the lines of a block start with before their text, as the line holding `offset` has it: `> `, indentation. */
+function linePrefix(source: string, offset: number): string {
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t>]*/.exec(source.slice(lineStart, offset))?.[0] ?? '';
 }
 
 /** Does a block's source say more than its plain text (links, emphasis, code, escapes)? Then writing it plain loses that. */

@@ -67,3 +67,30 @@ test('a plain word typed before a formatted one, even the same word, keeps every
     { numRuns: 1000 },
   );
 });
+
+// Model seed 110047: a colleague's words at the start of a quote's second line, before `_must_`, were written
+// before that line's `> ` (the text ending the first line ended there), the proof failed, and the quote was
+// written plain. A wrapped list item's indentation is the same case.
+test('words typed at the start of a wrapped line of a quote or a list item, before formatting, keep the line prefix and every formatted word', () => {
+  const formatted = fc.record({ word, style: fc.constantFrom<Part['style']>('em', 'strong', 'code', 'link') });
+  const line = fc.tuple(fc.array(part, { maxLength: 3 }), formatted).map(([lead, first]) => [first, ...lead]);
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 2, maxLength: 4 }), fc.constantFrom('> ', '- ', '1. '), fc.nat(), word, (lines, marker, at, added) => {
+      const i = 1 + (at % (lines.length - 1));
+      const continuation = marker === '> ' ? '> ' : ' '.repeat(marker.length);
+      const written = (extra: string | undefined) =>
+        lines.map((parts, k) => `${k === 0 ? marker : continuation}${k === i && extra !== undefined ? `${extra} ` : ''}${parts.map(write).join(' ')}`).join('\n');
+      const source = written(undefined);
+      const colleague = outline(written(added))[0]?.text ?? '';
+      const kept = retext(source, colleague);
+      assert.ok(kept !== undefined, `written in place: ${source}`);
+      assert.equal(normaliseText(outline(kept)[0]?.text ?? ''), normaliseText(colleague), 'reads as the colleague left it');
+      const count = (text: string, piece: string): number => text.split(piece).length - 1;
+      for (const p of lines.flat().filter((p) => p.style !== 'plain')) assert.equal(count(kept, write(p)), count(source, write(p)), `${write(p)} kept in ${kept}`);
+      assert.ok(kept.split('\n').slice(1).every((l) => l.startsWith(continuation)), `every line keeps its prefix: ${kept}`);
+      // A new word (not one the line already has) goes exactly where it was typed.
+      if (!lines.flat().some((p) => p.word === added)) assert.equal(kept, written(added));
+    }),
+    { numRuns: 500 },
+  );
+});
