@@ -105,13 +105,13 @@ export function plan(given: PlanInput): Plan {
 
     const movedRemotely = remote && local && canPull ? remoteMove(input, record, remote) : undefined;
     if (remote && movedRemotely !== undefined) {
-      actions.push({ kind: 'move-local', record, to: movedRemotely, remote });
+      actions.push({ kind: 'move-local', record, to: movedRemotely, remote, ...(news ? { republished: true as const } : {}) });
       continue;
     }
     // Renamed by another machine, and unchanged here: the file takes the name the others know it by.
     const renamed = remote && localSide === 'unchanged' && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
     if (remote && renamed !== undefined && !input.local.has(renamed) && !input.records.has(renamed)) {
-      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true });
+      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true, ...(news ? { republished: true as const } : {}) });
       continue;
     }
 

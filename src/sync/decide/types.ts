@@ -235,8 +235,11 @@ export type Action =
       /** A new title for the new document (`--retitle`); the old title otherwise. */
       readonly title?: string;
     }
-  /** The document was moved to another folder in the knowledge base: the file follows, byte for byte. */
-  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true }
+  /**
+   * The document was moved to another folder in the knowledge base: the file follows, byte for byte.
+   * `republished`: another writer published a version of it this record has not taken in, read after the move.
+   */
+  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true; readonly republished?: true }
   /**
    * Left as it is, for a reason that stands (or needs no read to know): no call until something changes.
    * `to`: where the file is now, when the hold is of a move (the record stays at its old path meanwhile).

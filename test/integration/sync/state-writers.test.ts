@@ -188,6 +188,40 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  // Model seed 120111: the machine that followed the rename left the other's front matter for a later run, and
+  // its own record at the new path, published after the move, stood over it: the files differed for good.
+  test('a file renamed and given front matter on one workstation: the other follows the rename and takes the front matter in, in the same run', async () => {
+    await withSyncFixture(async (a) => {
+      await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
+      await a.write('notes/other.md', '# Other\n\nOther text.\n');
+      assert.equal((await a.sync()).code, 0);
+      const clone = join(a.dir, 'second');
+      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+      const b = () => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+
+      // B's run in a later minute learns the documents' times: nothing is left for it to re-check.
+      a.em.admin.setClockOffset(120_000);
+      assert.equal((await b()).code, 0);
+      await rename(join(a.root, 'notes/plan.md'), join(a.root, 'notes/roadmap.md'));
+      assert.equal((await a.sync()).code, 0);
+      const headed = '---\ntags: [plan]\n---\n# Plan\n\nGoals.\n';
+      await a.write('notes/roadmap.md', headed);
+      const recorded = await a.sync();
+      assert.match(recorded.stdout, /"result":"recorded"/, 'front matter is kept in the shared state only');
+      a.em.admin.setClockOffset(240_000);
+
+      const followed = await b();
+      assert.equal(followed.code, 0, followed.stdout);
+      assert.match(followed.stdout, /moved from notes\/plan\.md, as another machine renamed it/);
+      assert.equal(await readFile(join(clone, 'notes/roadmap.md'), 'utf8'), headed, 'renamed, with the front matter');
+      assert.equal(writes(followed.stdout), 0, followed.stdout);
+      assert.equal(foldedState(a).entries.get('notes/roadmap.md')?.h, hashText(headed), 'the state keeps the front matter');
+      for (const run of [await b(), await a.sync()]) assert.equal(writes(run.stdout), 0, run.stdout);
+      assert.equal(await readFile(join(clone, 'notes/roadmap.md'), 'utf8'), headed);
+      assert.equal(await a.read('notes/roadmap.md'), headed);
+    });
+  });
+
   test('a file edited, then renamed on one workstation, the other behind: it follows the rename without setting its older text over the later record, then pulls the edit', async () => {
     await withSyncFixture(async (a) => {
       // The edit and the rename in one minute: the other workstation cannot tell the edit by the document's time.
