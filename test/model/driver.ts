@@ -373,7 +373,12 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
     const row = result.ok && result.detail?.includes('the document stays in its old place') ? rows.find((r) => r.path === result.path) : undefined;
     if (row) run.apart.add(row.docKey);
   }
-  if (outcome.report) run.held.set(m.name, new Set(outcome.report.results.filter((r) => r.ok && r.result === 'held').map((r) => r.path)));
+  // Held, or refused with the reason (front matter that is not YAML): the run said why the file waits on its user.
+  if (outcome.report) {
+    const held = outcome.report.results.filter((r) => r.ok && r.result === 'held').map((r) => r.path);
+    const refused = outcome.report.problems.flatMap((p) => (p.path !== undefined ? [p.path] : []));
+    run.held.set(m.name, new Set([...held, ...refused]));
+  }
   return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
 }
 

@@ -301,7 +301,7 @@ type Settled = {
   readonly name: string;
   readonly files: ReadonlyMap<string, string>;
   readonly rows: readonly DocumentSummary[];
-  /** The paths the machine's last run reported held, with their reasons. */
+  /** The paths the machine's last run reported held or refused, with their reasons. */
   readonly held?: ReadonlySet<string>;
 };
 
