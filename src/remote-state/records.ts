@@ -47,6 +47,16 @@ export type DocRecord = {
   readonly rp?: string;
 };
 
+/**
+ * Written by a push without a ledger (a CI job) right before it overwrites or appends to a document: the file
+ * text `h` (kept in the sources) is what the document will hold exactly, once the write lands. A job killed
+ * after the write and before its `doc` record leaves only this, and the ledger its intent was in is thrown
+ * away with the checkout: the next run, finding the document reads as that text, takes it for that writer's
+ * exact version instead of a colleague's plain-text edit (which would hold every later push, FLATTEN).
+ * `a`: the service's clock (ms) when it was announced; the write comes after.
+ */
+export type WriteRecord = { readonly t: 'write'; readonly p: string; readonly k: string; readonly h: string; readonly a: number };
+
 /** One image of a document, as every machine may check it (no stat: that is one machine's). */
 export type SharedImage = Pick<SentImage, 'p' | 'h' | 'u' | 'd'>;
 
@@ -77,7 +87,7 @@ export type SourcesRecord = { readonly t: 'src'; readonly d: string; readonly h:
 /** Written by kbsync before compactions retired documents ("documents numbered below are superseded"): read, never obeyed. */
 export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
 
-export type StateRecord = DocRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord;
+export type StateRecord = DocRecord | WriteRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord;
 
 /** Longest path, id, URL and list a record may hold: generous for real use, small enough to bound a hostile state. */
 export const LIMITS = { path: 1024, id: 128, url: 2048, members: 200, images: 500, docs: 10_000, hashes: 5_000 } as const;
@@ -153,6 +163,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     ORIGINS.has(String(r['o'])) &&
     (r['mem'] === undefined || (isList(r['mem'], LIMITS.members) && r['mem'].every(isMember))) &&
     (r['im'] === undefined || (isList(r['im'], LIMITS.images) && r['im'].every(isImage))),
+  write: (r) => isDocPath(r['p']) && isId(r['k']) && isString(r['h']) && HASH.test(r['h']) && Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0,
   img: (r) => isShort(r['k'], LIMITS.url) && IMAGE_KEY.test(r['k']) && isSafeUrl(r['u']),
   gone: (r) => isDocPath(r['p']) && isId(r['k']),
   dir: (r) => isSyncablePath(r['p']) && isId(r['tn']) && isNullableId(r['n']),

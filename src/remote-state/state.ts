@@ -1,5 +1,5 @@
 import type { Stamped } from './codec.js';
-import type { DocRecord, StateRecord } from './records.js';
+import type { DocRecord, StateRecord, WriteRecord } from './records.js';
 
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
@@ -15,6 +15,8 @@ export type SharedState = {
    * machines moved one file at once. What a document replaced is what its first record to say so said.
    */
   readonly replacedBy: ReadonlyMap<string, readonly string[]>;
+  /** docKey → the write announced last (WriteRecord), while no record of that document is later: a write a killed run may have made. */
+  readonly writes: ReadonlyMap<string, Omit<WriteRecord, 't'>>;
   /** Local folder path → its remote folder (and creation nodeId when kbsync made it). */
   readonly folders: ReadonlyMap<string, { readonly tn: string; readonly n: string | null }>;
   /** State documents' docKey → creation nodeId. */
@@ -53,6 +55,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
   const images = new Map<string, Stamped>();
   const retired = new Map<string, Stamped>();
   const sources = new Map<string, Stamped>();
+  const writes = new Map<string, Stamped>();
   const history: History = { byPath: new Map(), byDoc: new Map(), gone: new Map() };
   let clock = 0;
   for (const stamped of [...records].sort(byStamp)) {
@@ -71,9 +74,15 @@ export function foldState(records: readonly Stamped[]): SharedState {
         pathOfDoc.set(entry.k, entry.p);
         history.byPath.set(entry.p, stamped);
         history.byDoc.set(entry.k, stamped);
+        // A later record of the document (the write's own, once made) says more than the announcement of it.
+        writes.delete(entry.k);
         break;
       }
+      case 'write':
+        writes.set(record.k, stamped);
+        break;
       case 'gone':
+        writes.delete(record.k);
         if (entries.get(record.p)?.k === record.k) {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
@@ -117,15 +126,18 @@ export function foldState(records: readonly Stamped[]): SharedState {
     entries,
     nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
     replacedBy,
+    writes: new Map([...writes].map(([k, stamped]) => [k, writeOf(stamped.record as WriteRecord)])),
     folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
     journals: new Map([...journals].map(([k, s]) => [k, (s.record as { n: string }).n])),
     images: new Map([...images].map(([k, s]) => [k, (s.record as { u: string }).u])),
     retired: new Map([...retired].map(([k, s]) => [k, s.c])),
     sourceDocs: sourceDocsOf(sources.values()),
-    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf, replaces), ...history.gone.values(), ...images.values(), ...sources.values()],
+    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf, replaces), ...history.gone.values(), ...writes.values(), ...images.values(), ...sources.values()],
     clock,
   };
 }
+
+const writeOf = ({ t: _t, ...write }: WriteRecord): Omit<WriteRecord, 't'> => write;
 
 /** The latest doc record of each path and of each document, and the latest `gone` of each document at each path. */
 type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<string, Stamped>; readonly gone: Map<string, Stamped> };

@@ -17,6 +17,7 @@ import type { WorkspaceId } from '../model/ids.js';
 import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
 import { followPatch } from './decide/follow.js';
+import type { SharedVersions } from './published-version.js';
 
 /**
  * What a file's sync comes to, in the words every report uses. The run carries out exactly this; `diff`,
@@ -65,8 +66,11 @@ export type AssessIO = {
   /**
    * What another kbsync writer last published of the document, when the shared state has a version other than
    * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
+   * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
-  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean): Promise<PublishedVersion | undefined>;
+  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
+  announced: SharedVersions['announced'];
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -230,7 +234,7 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
   const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
-  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '');
+  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {
@@ -283,14 +287,21 @@ function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile
 async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local' }>, path: string): Promise<Assessment> {
   const known = action.known;
   const source = known ? await io.source(known.localHash) : undefined;
+  // The listing proves the document unchanged since its source was synced: no read at all.
+  const unchanged = known !== undefined && source !== undefined && known.remoteModifiedTime !== '' && !known.recheck && action.remote.modifiedTime === known.remoteModifiedTime;
+  const read = unchanged ? undefined : await io.readBlocks(action.remote.docKey);
+  // Written by a run killed before its record (state chaos seed 14): that run's text, exactly.
+  const landed = read && (await io.announced(action.remote.docKey, blocksHash(read), known ? { blocksHash: known.remoteBlocksHash, ...(known.agreedAt !== undefined ? { agreedAt: known.agreedAt } : {}) } : {}));
+  if (read && landed) {
+    const hiddenEdit = laterThan(action.remote.modifiedTime, landed.modifiedTime) ? action.remote.modifiedTime : null;
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } } };
+  }
   if (!known || source === undefined) {
-    const blocks = await io.readBlocks(action.remote.docKey);
+    const blocks = read ?? (await io.readBlocks(action.remote.docKey));
     // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
     return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } } };
   }
-  // The listing proves the document unchanged since its source was synced: no read at all.
-  const unchanged = known.remoteModifiedTime !== '' && !known.recheck && action.remote.modifiedTime === known.remoteModifiedTime;
-  const remote = unchanged ? undefined : await io.readBlocks(action.remote.docKey);
+  const remote = read;
   const { text, marks } = decideIncoming({
     source,
     syncedBlocksHash: known.remoteBlocksHash,

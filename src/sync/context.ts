@@ -7,7 +7,7 @@ import type { Layout, RemoteSnapshot, SyncMode } from './decide/types.js';
 import type { UrlOfPath } from './links.js';
 import type { SharedState } from '../remote-state/state.js';
 import type { RemoteStateStore } from '../remote-state/store.js';
-import type { IdJournal } from './id-journal.js';
+import type { StateJournal } from './state-journal.js';
 
 /** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
 export type SyncContext = {
@@ -38,8 +38,10 @@ export type SyncContext = {
   readonly shared: SharedState | undefined;
   /** Where the shared state is read and written (the sources of files, when a merge needs them). */
   readonly store: RemoteStateStore;
-  /** Where each new document's creation ids go, right after the create (see IdJournal). */
-  readonly ids: IdJournal;
+  /** A push that started without a ledger (a CI job): each write is announced in the shared state first (see announce.ts). */
+  readonly announceWrites: boolean;
+  /** Where each new document's creation ids go, right after the create, and announced writes (see StateJournal). */
+  readonly journal: StateJournal;
   /** Documents this run stopped tracking (deleted, moved away, gone): docKey → path, for the shared state. */
   readonly removed: Map<string, string>;
   readonly now: () => Date;

@@ -15,7 +15,8 @@ import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
 import { forgetParseTrees } from '../markdown/parse.js';
 import { publishAndMaintain, stateNotices } from './state-run.js';
 import { openStateStore } from './state-store.js';
-import { IdJournal } from './id-journal.js';
+import { StateJournal } from './state-journal.js';
+import { announceAhead } from './announce.js';
 import type { StateKeySource } from '../setup/state-key.js';
 import type { LocalProblem } from './observe/observe-local.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
@@ -120,6 +121,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   let results: ActionResult[] = [];
   let stateProblems: LocalProblem[] = [];
   let decided: Omit<Previewed, 'assessment'>[];
+  // A push that starts with no synced document (a CI job's fresh checkout) keeps its intents in a ledger that is
+  // thrown away with the checkout. (A first two-way sync is a workstation's: its ledger stays.)
+  const ledgerless = options.mode === 'push' && ledger.documents.count() === 0;
   const ctx: SyncContext = {
     root: scan.root,
     stateDir: options.stateDir,
@@ -140,8 +144,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     removed: new Map(),
     shared: shared?.state,
     store,
-    // Each new document's creation id goes to the shared state before anything depends on it.
-    ids: new IdJournal(async (records) => store.publish(records)),
+    // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
+    // run that started without a ledger, what each write is about to make a document hold.
+    announceWrites: ledgerless,
+    journal: new StateJournal(async (records, sources) => store.publish(records, [...new Map(sources.map((source) => [source.hash, source])).values()].filter((source) => !store.hasSource(source.hash)))),
     now: deps.now ?? (() => new Date()),
     serverNow: () => client.serverTime() ?? new Date(),
   };
@@ -152,6 +158,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
     // Images first: a body goes out whole, with every image's URL, or not at all.
     const ready = await prepareImages(images, sent, planned.actions);
+    await announceAhead(ctx, ready.actions);
     for (const failure of ready.failed) options.onResult?.(failure);
     results = [...ready.failed];
     results.push(...await execute(ctx, ready.actions, {

@@ -14,7 +14,7 @@ import { move } from './act/move.js';
 import { dropRecord, followReplacement, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
 import { assess, nodeOf, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
-import { publishedVersions } from './published-version.js';
+import { sharedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
 import { decideFirstPush, type BodyDecision } from './decide/body.js';
@@ -96,7 +96,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     listed: (docKey) => ctx.remote?.docs.get(docKey),
     node: (record) => nodeOf(ctx.client, record),
     source: async (hash) => (await ctx.store.sources(new Set([hash]))).get(hash),
-    published: publishedVersions(ctx.store, ctx.shared),
+    ...sharedVersions(ctx.store, ctx.shared),
     fileText: (path) => currentText(ctx, path),
     openIntents: () => ctx.ledger.intents.open(),
   };
@@ -227,7 +227,7 @@ async function create(carrier: Carrier, path: string, detail: Extract<Assessment
     const old = ctx.ledger.documents.byDocKey(detail.replaces);
     if (old) dropRecord(ctx, old.path, old.docKey);
   }
-  const minted = await mintDocument(ctx, path, detail.title, detail.replaces ? { deleted: detail.replaces } : undefined);
+  const minted = await mintDocument(ctx, path, detail.title, detail.replaces ? { deleted: detail.replaces } : undefined, detail.body.send ? detail.body.baseText : undefined);
   births.born(path);
   const said = (outcome: DocOutcome): DocOutcome => (detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome);
   const after = ctx.urlOf && births.awaited(ctx.urlOf.waitingFor(path));

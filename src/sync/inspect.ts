@@ -6,7 +6,7 @@ import { silentLogger } from '../log.js';
 import type { RemoteStateStore, StateDoc } from '../remote-state/store.js';
 import { openStateStore } from './state-store.js';
 import { nodeOf, type AssessIO } from './assess.js';
-import { publishedVersions } from './published-version.js';
+import { sharedVersions } from './published-version.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
 import { pushRewriter } from './run-links.js';
@@ -83,7 +83,7 @@ function readOnlyIO(
     listed: (docKey) => observation.remote?.docs.get(docKey),
     node: (record) => nodeOf(client, record),
     source: async (hash) => (store ? (await store.sources(new Set([hash]))).get(hash) : undefined),
-    published: publishedVersions(store, observation.shared?.state),
+    ...sharedVersions(store, observation.shared?.state),
     async fileText(path) {
       const known = observation.local.texts.get(path);
       if (known) return known;

@@ -4,6 +4,7 @@ import { backupText, hashText, type TextFile } from '../../local/index.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
+import { announceWrite } from '../announce.js';
 import { crashPoint } from '../crash-points.js';
 import { laterThan, type BodyDecision, type Send } from '../decide/body.js';
 import { HELD_REASONS, heldMessage } from '../decide/held.js';
@@ -64,7 +65,7 @@ export async function applyBody(
         crashPoint('after-local-write');
       }
       const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);
-      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send) : remote;
+      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText) : remote;
       const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, splitText(body.fileText).frontMatter.members);
       return { fingerprint, conflictPath, remoteAfter, members };
     },
@@ -124,9 +125,13 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
   return `${parts.join('; ')}: your version stays in the file, theirs is in ${copy}, and the knowledge base keeps theirs until you run \`kbsync resolve ${path}\``;
 }
 
-/** Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). */
-async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send): Promise<readonly Block[]> {
+/**
+ * Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). A push
+ * without a ledger announces the write first, with `agreed` (the file text the document will then hold).
+ */
+async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string): Promise<readonly Block[]> {
   if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
+  await announceWrite(ctx, path, docKey, agreed);
   if (outgoing.append) await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
   else await ctx.client.overwrite(docKey, outgoing.markdown);
   crashPoint('after-overwrite');

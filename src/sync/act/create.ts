@@ -8,6 +8,7 @@ import { crashPoint } from '../crash-points.js';
 import { decideBody, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
+import { firstBody } from '../announce.js';
 import { withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
@@ -38,11 +39,14 @@ export async function createDocument(
   /** A moved document's deletion is promised in the same transaction that records this one. */
   replacing?: Replacing,
 ): Promise<DocOutcome> {
-  return sendFirstBody(ctx, await mintDocument(ctx, path, title, replacing), before, body);
+  return sendFirstBody(ctx, await mintDocument(ctx, path, title, replacing, body.send ? body.baseText : undefined), before, body);
 }
 
-/** The first half of createDocument: the document made and recorded, its body not sent yet. */
-export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing): Promise<Minted> {
+/**
+ * The first half of createDocument: the document made and recorded, its body not sent yet. `agreed`: the text
+ * its first body will make it hold, announced with its ids by a push without a ledger (see announce.ts).
+ */
+export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
   const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
   const created = await withIntent<Created>(
@@ -52,7 +56,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       // A create whose answer was lost is looked for before it is tried again (once): never two documents.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const made = await ctx.ids.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
+          const made = await ctx.journal.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
           crashPoint('after-create');
           return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, fresh: true };
         } catch (error) {
@@ -78,7 +82,8 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
   // The id the service gives only now reaches the shared state before the body is sent: a run killed from
   // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
   const rp = moved ? moved.docKey : replacing && 'deleted' in replacing ? replacing.deleted : undefined;
-  if (created.nodeId !== null) await ctx.ids.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) });
+  const body = agreed !== undefined ? firstBody(ctx, agreed) : undefined;
+  if (created.nodeId !== null) await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) }, body);
   return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
 }
 

@@ -28,8 +28,11 @@ export function remoteTimeOf(ctx: SyncContext, listed: RemoteDoc | undefined, re
  * is the one window left. Marked for one more read until the minute is over.
  */
 export function writtenTime(ctx: SyncContext): RemoteTime {
-  return { modifiedTime: minuteOf(ctx.serverNow().getTime() + 1000), recheck: true };
+  return { modifiedTime: latestMinuteAfter(ctx.serverNow().getTime()), recheck: true };
 }
+
+/** The latest minute the service can stamp a write made right after `epochMs` on its clock as last heard (a Date header may lag a second). */
+export const latestMinuteAfter = (epochMs: number): string => minuteOf(epochMs + 1000);
 
 /** The service's minute stamp (`2026-11-22T10:05Z`) of a moment. */
 export const minuteOf = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 16)}Z`;

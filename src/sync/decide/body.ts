@@ -260,7 +260,10 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const differs = toPushMarkdown(mode === 'push' ? local.body : merged.body) !== toPushMarkdown(theirs);
   // Another writer's version known from its record (a change inside code reads the same) is a remote edit too.
   const remoteEdited = remoteChanged || theirs !== base.body;
-  if (mode === 'push' && remoteEdited && differs && !facts.force) return hold(held('REMOTE_EDITED'));
+  // Unless the file already has that edit: the document is known exactly, and merging it into the file changes
+  // nothing (a CI job's own write, announced before a kill lost its record: the next commit builds on it).
+  const included = reading.known && merged.conflicts.length === 0 && merged.body === local.body;
+  if (mode === 'push' && remoteEdited && differs && !included && !facts.force) return hold(held('REMOTE_EDITED'));
 
   // Front matter never reaches the document: it travels in the kept sources, and merges as one block.
   const head = mergedHead(base.head, local.head, reading.theirsHead);

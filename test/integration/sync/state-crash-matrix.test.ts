@@ -83,6 +83,34 @@ describe('the shared state at every crash point of a CI job', () => {
     });
   }
 
+  // State chaos seed 14: the job's ledger (and the intent that knew its write) went with the checkout, so the next
+  // job took the job's own write for a colleague's plain-text edit: every later push of the file was held FLATTEN.
+  for (const point of ['after-overwrite:1', 'before-ledger-commit:1']) {
+    test(`a job that edits a formatted file, killed at ${point}; the next commit edits it again: the next job pushes it, nothing held`, async () => {
+      await withSyncFixture(async (f) => {
+        const first = '# Guide\n\nRead **this** first, then [the setup](https://example.com/setup).\n\nThen the rest.\n';
+        await f.write('guide.md', first);
+        await f.write('other.md', '# Other\n\nElsewhere.\n');
+        assert.equal((await ciRun(f)).code, 0);
+        f.em.admin.setClockOffset(2 * 60_000);
+        const edited = first.replace('Then the rest.', 'Then the *rest*, carefully.');
+        await f.write('guide.md', edited);
+        const killed = await ciRun(f, { KBSYNC_CRASH_AT: point });
+        assert.equal(killed.signal, 'SIGKILL', `the run reached ${point}: ${killed.stdout}\n${killed.stderr}`);
+
+        f.em.admin.setClockOffset(4 * 60_000);
+        const again = edited.replace('# Guide\n\n', '# Guide\n\nA new *first* line.\n\n');
+        await f.write('guide.md', again);
+        const next = await ciRun(f);
+        assert.equal(next.code, 0, `${next.stdout}\n${next.stderr}`);
+        assert.deepEqual(next.report?.results.filter((r) => r.ok && r.result === 'held'), [], 'nothing held');
+        assert.equal(f.remoteDoc('Guide').markdown, again, 'the knowledge base has both commits, formatting and all');
+        const steady = await ciRun(f);
+        assert.deepEqual(steady.report?.planned, [], 'a further fresh checkout has nothing to do');
+      });
+    });
+  }
+
   test('killed right after a create answers, before its id is appended (the window the ledger has too): no duplicate', async () => {
     await withSyncFixture(async (f) => {
       for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);

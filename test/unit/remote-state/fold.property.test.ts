@@ -46,6 +46,17 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...identified, rp: '../x' }), undefined, 'an id is an id');
   });
 
+  test('an announced write stands until a later record of its document (its own, or a gone) says more', () => {
+    const write: StateRecord = { t: 'write', p: 'a.md', k: 'K1', h: 'h2', a: 7 };
+    assert.deepEqual(foldState(inOrder([doc('a.md', 'K1', 'N1'), write])).writes.get('K1'), { p: 'a.md', k: 'K1', h: 'h2', a: 7 });
+    assert.equal(foldState(inOrder([doc('a.md', 'K1', 'N1'), write, doc('a.md', 'K1', 'N1', 'h2')])).writes.size, 0);
+    assert.equal(foldState(inOrder([doc('a.md', 'K1', 'N1'), write, { t: 'gone', p: 'a.md', k: 'K1' }])).writes.size, 0);
+    assert.equal(foldState(inOrder([write, doc('b.md', 'K2', 'N2')])).writes.size, 1, 'another document\'s record says nothing of it');
+    assert.ok(checkRecord({ ...write, h: 'a'.repeat(64) }), 'a well-formed announcement is read');
+    assert.equal(checkRecord({ ...write, h: '' }), undefined, 'an announced write names the text it makes the document hold');
+    assert.equal(checkRecord({ ...write, h: 'a'.repeat(64), p: '../x.md' }), undefined, 'its path is one kbsync could sync');
+  });
+
   test('whatever order writers, compactions and crashes leave the records in: the same state, one path per document, no creation id lost, and a compaction says the same', () => {
     const paths = fc.constantFrom('a.md', 'b.md', 'c.md', 'd/e.md');
     const keys = fc.constantFrom('K1', 'K2', 'K3', 'K4');
@@ -53,6 +64,7 @@ describe('folding the shared state', () => {
       // A document has one creation id; a writer either knows it or does not.
       fc.tuple(paths, keys, fc.boolean(), fc.constantFrom('h1', 'h2', 'h3'), fc.option(keys, { nil: undefined })).map(([p, k, knows, h, rp]) => ({ ...doc(p, k, knows ? `N-${k}` : null, h), ...(rp !== undefined && rp !== k ? { rp } : {}) })),
       fc.tuple(paths, keys).map(([p, k]): StateRecord => ({ t: 'gone', p, k })),
+      fc.tuple(paths, keys, fc.constantFrom('h1', 'h2'), fc.nat(50)).map(([p, k, h, a]): StateRecord => ({ t: 'write', p, k, h, a })),
     );
     const stamped = fc.array(fc.record({ record, c: fc.integer({ min: 1, max: 40 }), w: fc.constantFrom('w1', 'w2', 'w3'), i: fc.nat(3) }), { maxLength: 30 });
     fc.assert(
@@ -69,6 +81,9 @@ describe('folding the shared state', () => {
           if (known) assert.equal(entry.n, (known.record as DocRecord).n, 'a creation id was lost');
         }
         assert.deepEqual(entriesOf(state.live), entriesOf(unique), 'the compacted records fold to the same state');
+        const writesOf = (stamped: readonly Stamped[]) => [...foldState(stamped).writes].sort(([a], [b]) => (a < b ? -1 : 1));
+        assert.deepEqual(writesOf(shuffled), writesOf(unique), 'the order records sit in changes no announced write');
+        assert.deepEqual(writesOf(state.live), writesOf(unique), 'a compaction keeps every announced write still standing');
         assert.deepEqual([...foldState(shuffled).replacedBy].sort(), [...state.replacedBy].sort(), 'the order records sit in changes no replacement');
         assert.deepEqual([...foldState(state.live).replacedBy].sort(), [...state.replacedBy].sort(), 'a compaction keeps every replacement');
         // A record appended after a compaction sorts against the copies as it would against the originals.

@@ -1,0 +1,46 @@
+import { messageOf } from '../errors.js';
+import { hashText } from '../local/index.js';
+import type { SyncContext } from './context.js';
+import type { Action } from './decide/types.js';
+import type { Announced } from './state-journal.js';
+
+/**
+ * What a push without a ledger (a CI job, whose ledger goes with its checkout) puts in the shared state before
+ * it writes a document: the text the write makes the document hold (see WriteRecord). A job killed between a
+ * write and its record then leaves a state from which the next run, and every other machine, knows that write
+ * for what it was, not a colleague's edit read as plain text.
+ */
+
+/** The write of `text` to a document, announced (when this run keeps no ledger) before it is made. */
+export function announceWrite(ctx: SyncContext, path: string, docKey: string, text: string): Promise<void> {
+  if (!ctx.announceWrites) return Promise.resolve();
+  return ctx.journal.announce({ p: path, k: docKey, a: ctx.serverNow().getTime() }, { text, hash: hashText(text) });
+}
+
+/** A new document's first body, announced with its ids (see StateJournal.identify); undefined when this run keeps a ledger. */
+export function firstBody(ctx: SyncContext, text: string): Announced | undefined {
+  return ctx.announceWrites ? { text, hash: hashText(text), a: ctx.serverNow().getTime() } : undefined;
+}
+
+/**
+ * Before the first write, every file the run may send, at once: their texts in one append, and the writes to
+ * documents that exist in another. A write then finds itself announced within its minute and costs nothing
+ * more; only a run that goes on into a later minute announces its later writes again.
+ */
+export async function announceAhead(ctx: SyncContext, actions: readonly Action[]): Promise<void> {
+  if (!ctx.announceWrites || ctx.mode === 'pull') return;
+  const a = ctx.serverNow().getTime();
+  const sent = actions.flatMap((action) => {
+    const path = action.kind === 'create' ? action.path : action.kind === 'move' ? action.to : action.kind === 'push' || action.kind === 'recreate' ? action.record.path : undefined;
+    const text = path === undefined ? undefined : ctx.texts.get(path)?.text;
+    if (path === undefined || text === undefined) return [];
+    return [{ path, text, hash: hashText(text), docKey: action.kind === 'push' ? action.record.docKey : undefined }];
+  });
+  await Promise.all([
+    ctx.journal.keep(sent),
+    ...sent.flatMap(({ path, text, hash, docKey }) => (docKey !== undefined ? [ctx.journal.announce({ p: path, k: docKey, a }, { text, hash })] : [])),
+  ]).catch((error: unknown) => {
+    // Only a saving: each write announces itself before it is made all the same (and fails if it cannot).
+    ctx.logger.debug({ err: messageOf(error) }, 'could not announce the writes ahead; each write announces itself');
+  });
+}
