@@ -64,6 +64,11 @@ export class Book {
   windowed = 0;
   /** Snippets lost in the stated rename-or-move window (counted, not failed). */
   relocationWindowed = 0;
+  /**
+   * Snippets a colleague replaced where reads cannot see, together with an edit they can: kept in a file whose
+   * record says the document holds more than it (counted, not failed).
+   */
+  unreadWindowed = 0;
   /** Tokens a machine's user (or the colleague, as 'colleague') removed or rewrote by their own edit (deleting a file included): theirs to lose. */
   readonly #dropped = new Map<string, Set<string>>();
 
@@ -190,6 +195,13 @@ function published(book: Book, check: SyncCheck): string[] {
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
       if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, row.docKey)) continue;
+      // ... or one made with edits reads do show, taken in as plain text (seed 130031): the file keeps what reads
+      // cannot show, and the record says the document holds more than the file, so an overwrite waits (FLATTEN):
+      // README's stated window, counted.
+      if (!remote.includes(token) && book.dropped('colleague', token) && row.inexact && UNREAD_KINDS.has(book.snippets.get(token)?.kind ?? '')) {
+        book.unreadWindowed += 1;
+        continue;
+      }
       // ... or one made with a move or rename of the document this machine had not listed: README's stated
       // window, which no later run of this machine can see into either.
       const unseen = book.unseenRemoval(check.machine, token);
@@ -251,6 +263,9 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
   }
   return problems;
 }
+
+/** What the service's reading does not show of a snippet: inside code, a fence's language, a link's address, a table, HTML. */
+const UNREAD_KINDS: ReadonlySet<string> = new Set(['code', 'fence', 'link-url', 'table', 'html']);
 
 /**
  * Invariant 4: a colleague's edit of plain words, pulled into a file, keeps every piece of formatting around
