@@ -46,7 +46,7 @@ export async function move(
       const follows = { ...(listed ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), ...(from !== to ? { placedAt: ctx.store.clock.now() } : {}) };
       if (Object.keys(follows).length > 0) ctx.ledger.documents.update(to, follows);
       const renamed = ctx.ledger.documents.get(to) as DocumentRecord;
-      const label = [`renamed from ${from}`, decision.note].filter(Boolean).join('; ');
+      const label = [from !== to ? `renamed from ${from}` : 'its document was moved in the knowledge base to the folder the file is in', decision.note].filter(Boolean).join('; ');
       if (decision.body.kind === 'none') return { path: to, result: 'unchanged', detail: label };
       const outcome = await applyBody(ctx, renamed, listed, before, remote === 'gone' ? [] : remote, decision.body);
       return { ...outcome, detail: [label, outcome.detail].filter(Boolean).join('; ') };

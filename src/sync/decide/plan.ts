@@ -115,6 +115,13 @@ export function plan(given: PlanInput): Plan {
       continue;
     }
 
+    // A move this machine could only record (the document stayed in its old folder), which a colleague then made
+    // in the web editor: the record follows the document, and file and document sync as in any run (seed 130062:
+    // the record still named the old folder, so the move was planned on every run and, forced, refused for good).
+    if (local && remote && remote.parentTreeNodeId !== record.parentTreeNodeId && fitsPlace(input, { ...record, parentTreeNodeId: remote.parentTreeNodeId }, record.path) === true) {
+      actions.push({ kind: 'move', record, to: record.path, samePlace: true });
+      continue;
+    }
     const decision = decide(localSide, remoteSide ?? 'unchanged');
     // A deleted file whose document comes back, moved meanwhile, comes back where the document now is.
     const comesBackAt = !local && remote && canPull ? remoteMove(input, record, remote) : undefined;

@@ -176,3 +176,38 @@ test('a keyless CI job pairs a moved file whose web-editor document stayed in it
     assert.deepEqual(a.remoteDocs().map((doc) => doc.title), ['devlop (tools)']);
   });
 });
+
+/**
+ * Model seed 130062: a keyless machine recorded another's move (the document stayed in its old folder); the
+ * machine that made the document, which may move it, held the move (MOVE_LOSSY: a colleague's formatting);
+ * then the colleague moved the document to where the file is. The record still named the old folder, so the
+ * move was planned on every run, and forced, refused (API_CONFLICT) for good.
+ */
+test('a move held for a colleague\'s formatting, whose document the colleague then moves to the file\'s folder: the record follows, nothing is made', async () => {
+  await withKeylessPair(async (em, a, b) => {
+    await b.write('deep/chalk.md', '# Chalk\n\nTerminal string styling.\n\nDone right.\n');
+    assert.equal((await b.sync()).code, 0);
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    const doc = a.remoteDoc('Chalk');
+    em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('Done right.', 'Done **right**.'));
+    for (const machine of [a, b]) assert.equal((await machine.sync()).code, 0);
+    em.admin.setClockOffset(4 * 60_000);
+
+    await rename(join(a.root, 'deep', 'chalk.md'), join(a.root, 'chalk.md'));
+    assert.equal((await a.sync()).code, 0);
+    em.admin.setClockOffset(6 * 60_000);
+    for (let round = 0; round < 2; round += 1) await b.sync();
+    assert.equal(await b.exists('chalk.md'), true, 'B follows the rename');
+
+    em.admin.moveNode(doc.dentryUuid, em.seed.rootNodeId);
+    em.admin.setClockOffset(8 * 60_000);
+    const followed = await b.sync(['--force']);
+    assert.equal(followed.code, 0, `${followed.stderr} ${JSON.stringify(followed.report?.results)}`);
+    assert.equal(followed.report?.callsByEndpoint['createDocument'] ?? 0, 0, `nothing made: ${JSON.stringify(followed.report?.results)}`);
+    const again = await b.sync();
+    assert.deepEqual(again.report?.planned, [], 'nothing left to do');
+    assert.deepEqual(a.remoteDocs().filter((n) => n.docType === 'DOC').map((n) => n.title), ['Chalk']);
+    assert.match(a.remoteDoc('Chalk').markdown ?? '', /\*\*right\*\*/, 'the colleague\'s formatting stays');
+  });
+});

@@ -259,6 +259,12 @@ describe('planner: renames and moves', () => {
     const result = plan(input({ locals: [local('dir/a.md'), ...othersLocal], records: [pulled, ...others], remotes: [remoteOf(pulled), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
     assert.deepEqual(summary(result.actions), []);
   });
+  // Model seed 130062: the record still named the old folder, so the move was tried again and again (refused).
+  test('a move only recorded, whose document a colleague then moved to the file\'s folder → only the record follows', () => {
+    const recorded = record('a.md', { parentTreeNodeId: asTreeNodeId('dir-id') });
+    const result = plan(input({ locals: [local('a.md'), ...othersLocal], records: [recorded, ...others], remotes: [remoteOf(recorded, { parentTreeNodeId: ROOT }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(result.actions.map((action) => (action.kind === 'move' ? `move ${action.record.path} -> ${action.to} ${action.samePlace ? 'same place' : 'new place'}` : action.kind)), ['move a.md -> a.md same place']);
+  });
   test('a document moved to another folder in the knowledge base → the file follows', () => {
     const result = plan(input({ locals: [local('a.md'), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
     assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md']);
