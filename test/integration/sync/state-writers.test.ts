@@ -42,6 +42,16 @@ async function editThenRename(a: SyncFixture): Promise<{ clone: string; b: () =>
   return { clone, b: () => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env }), edited };
 }
 
+/** `notes/plan.md` and `notes/other.md` published from A and cloned into a second workstation (`second`), whose sync `b` runs. */
+async function planCloned(a: SyncFixture): Promise<{ clone: string; b: (args?: readonly string[]) => ReturnType<typeof runCli> }> {
+  await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
+  await a.write('notes/other.md', '# Other\n\nOther text.\n');
+  assert.equal((await a.sync()).code, 0);
+  const clone = join(a.dir, 'second');
+  assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
+  return { clone, b: (args = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env }) };
+}
+
 const writes = (stdout: string): number => {
   const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { callsByEndpoint?: Record<string, number> };
   return ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'].reduce((sum, endpoint) => sum + (report.callsByEndpoint?.[endpoint] ?? 0), 0);
@@ -161,12 +171,7 @@ describe('several writers of the shared state', () => {
 
   test('a file renamed on one workstation is renamed on the other (unchanged there), and a fresh checkout then has nothing to do', async () => {
     await withSyncFixture(async (a) => {
-      await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
-      await a.write('notes/other.md', '# Other\n\nOther text.\n');
-      assert.equal((await a.sync()).code, 0);
-      const clone = join(a.dir, 'second');
-      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
-      const b = (args: string[] = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+      const { clone, b } = await planCloned(a);
 
       await rename(join(a.root, 'notes/plan.md'), join(a.root, 'notes/roadmap.md'));
       assert.equal((await a.sync()).code, 0);
@@ -192,12 +197,7 @@ describe('several writers of the shared state', () => {
   // its own record at the new path, published after the move, stood over it: the files differed for good.
   test('a file renamed and given front matter on one workstation: the other follows the rename and takes the front matter in, in the same run', async () => {
     await withSyncFixture(async (a) => {
-      await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
-      await a.write('notes/other.md', '# Other\n\nOther text.\n');
-      assert.equal((await a.sync()).code, 0);
-      const clone = join(a.dir, 'second');
-      assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
-      const b = () => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env });
+      const { clone, b } = await planCloned(a);
 
       // B's run in a later minute learns the documents' times: nothing is left for it to re-check.
       a.em.admin.setClockOffset(120_000);
