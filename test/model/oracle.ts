@@ -332,9 +332,10 @@ export function converged(machines: readonly Settled[], apart: ReadonlySet<strin
     if (m.held?.has(path)) return true;
     const row = m.rows.find((r) => r.path === path);
     if (row) return row.heldCode !== null || row.conflict;
-    // Its copy of the document another machine keeps at this path is held (under its own path): reported there.
+    // Its copy of the document another machine keeps at this path is held or refused (under its own path):
+    // reported there (seed 140022: front matter that is not YAML kept it from following the other's rename).
     const keys = new Set(machines.flatMap((other) => other.rows.filter((r) => r.path === path).map((r) => r.docKey as string)));
-    if (m.rows.some((r) => keys.has(r.docKey) && (r.heldCode !== null || r.conflict))) return true;
+    if (m.rows.some((r) => keys.has(r.docKey) && (r.heldCode !== null || r.conflict || m.held?.has(r.path) === true))) return true;
     // A held move keeps its row at the old path: the file at the new one is the one the hold describes.
     const text = m.files.get(path);
     return text !== undefined && m.rows.some((r) => r.heldCode !== null && r.heldLocalHash === hashText(text) && !m.files.has(r.path));
