@@ -182,6 +182,20 @@ function hunksOf(before: string, after: string): Hunk[] {
   return hunks;
 }
 
+/** Does writing over `from`..`to` drop a formatting node whole (its text gone, or written again plain)? */
+const swallows = (reading: Reading, place: { readonly from: number; readonly to: number }): boolean =>
+  reading.spans.some((span) => place.from <= span.sourceStart && span.sourceEnd <= place.to);
+
+/** A hunk without the characters its removed and inserted text share at either end. */
+function trimmed(before: string, hunk: Hunk): Hunk {
+  const removed = before.slice(hunk.at, hunk.at + hunk.removed);
+  let head = 0;
+  while (head < removed.length && head < hunk.inserted.length && removed[head] === hunk.inserted[head]) head++;
+  let tail = 0;
+  while (tail < removed.length - head && tail < hunk.inserted.length - head && removed[removed.length - 1 - tail] === hunk.inserted[hunk.inserted.length - 1 - tail]) tail++;
+  return { at: hunk.at + head, removed: removed.length - head - tail, inserted: hunk.inserted.slice(head, hunk.inserted.length - tail) };
+}
+
 /** A place in the source for a plain offset, and how deep in formatting it is. */
 type Slot = { readonly offset: number; readonly depth: number; readonly leaf?: Leaf };
 
@@ -274,8 +288,13 @@ export function retext(source: string, text: string, definitions = ''): string |
   for (let i = hunks.length - 1; i >= 0; i--) {
     const hunk = hunks[i] as Hunk;
     const previous = hunks[i - 1];
-    const variants = hunk.removed === 0 ? slid(before, hunk, previous ? previous.at + previous.removed : 0, hunks[i + 1]?.at ?? before.length) : [hunk];
-    const place = placeOf(reading, variants);
+    const around = { from: previous ? previous.at + previous.removed : 0, to: hunks[i + 1]?.at ?? before.length };
+    const variantsOf = (h: Hunk): Hunk[] => (h.removed === 0 ? slid(before, h, around.from, around.to) : [h]);
+    // A word rewritten as the words are (`ids` → `id lamp harbors`) may take markup with it (`` `id`s `` written
+    // plain) or cut into it, where the characters it really changed do not (model seed 140149): then only those
+    // are written. A word renamed inside markup (`**foo**` → `**food**`) keeps being written whole.
+    const whole = placeOf(reading, variantsOf(hunk));
+    const place = whole && !swallows(reading, whole) ? whole : (placeOf(reading, variantsOf(trimmed(before, hunk))) ?? whole);
     if (!place) return undefined;
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
     const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`);

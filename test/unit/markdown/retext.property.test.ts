@@ -94,3 +94,12 @@ test('words typed at the start of a wrapped line of a quote or a list item, befo
     { numRuns: 500 },
   );
 });
+
+// Model seed 140149: a colleague typed words between a code span and the letter glued to it (`` `id`s ``). The
+// word diff saw `ids` rewritten as `id lamp c41z harbors`, and the code span was written plain with it.
+test('words typed between a formatted word and the letters glued to it keep the formatting; a word renamed inside formatting stays inside it', () => {
+  assert.equal(retext('to add `id`s on headings.', 'to add id lamp c41z harbors on headings.'), 'to add `id` lamp c41z harbors on headings.');
+  assert.equal(retext('See **API**s and more.', 'See API and SDKs and more.'), 'See **API** and SDKs and more.');
+  assert.equal(retext('a **foo** bar', 'a food bar'), 'a **food** bar');
+  assert.equal(retext('a **foo** bar baz', 'a bar baz'), 'a bar baz', 'a formatted word deleted goes with its formatting');
+});
