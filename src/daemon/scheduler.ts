@@ -94,6 +94,9 @@ export class CycleScheduler {
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
   start(): void {
     this.request('sweep');
+    // What the ledger says now is the baseline: a release written before the first poll is a change from it (the
+    // first poll would otherwise only take its baseline, and a release made in that first second waited for good).
+    if (this.#deps.ledger.isOpen) this.#deps.ledger.changedElsewhere();
     this.#watchReleases();
   }
 
