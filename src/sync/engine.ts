@@ -8,7 +8,7 @@ import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
-import { minuteOf } from './act/record.js';
+import { minuteOf } from './minutes.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
 import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';

@@ -2,7 +2,7 @@ import { blocksHash, predictedBlocks } from '../markdown/index.js';
 import type { RemoteStateStore } from '../remote-state/store.js';
 import type { SharedState, StateEntry } from '../remote-state/state.js';
 import type { WriteRecord } from '../remote-state/records.js';
-import { latestMinuteAfter } from './act/record.js';
+import { latestMinuteAfter } from './minutes.js';
 import type { PublishedVersion } from './decide/body.js';
 import { splitText } from './document-text.js';
 

@@ -1,6 +1,6 @@
 import type { Source } from '../remote-state/store.js';
 import type { DocRecord, StateRecord, WriteRecord } from '../remote-state/records.js';
-import { latestMinuteAfter } from './act/record.js';
+import { latestMinuteAfter } from './minutes.js';
 import { crashPoint } from './crash-points.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { TreeNodeId } from '../model/ids.js';
-import { minutePassed } from './act/record.js';
+import { minutePassed } from './minutes.js';
 
 /**
  * What a run remembers of the shared state's index after acting on all of it: the index documents' times as

@@ -16,7 +16,8 @@ import { pushIntentPayload } from '../interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
-import { minutePassed, recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
+import { minutePassed } from '../minutes.js';
+import { recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
 
 export type DocOutcome = {
   readonly path: string;

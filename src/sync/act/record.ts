@@ -3,6 +3,7 @@ import { hashText, type FileFingerprint } from '../../local/index.js';
 import { align, blocksHash } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
+import { latestMinuteAfter, minutePassed } from '../minutes.js';
 import type { HeldState } from '../decide/held.js';
 import { splitText } from '../document-text.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
@@ -31,18 +32,7 @@ export function writtenTime(ctx: SyncContext): RemoteTime {
   return { modifiedTime: latestMinuteAfter(ctx.serverNow().getTime()), recheck: true };
 }
 
-/** The latest minute the service can stamp a write made right after `epochMs` on its clock as last heard (a Date header may lag a second). */
-export const latestMinuteAfter = (epochMs: number): string => minuteOf(epochMs + 1000);
 
-/** The service's minute stamp (`2026-11-22T10:05Z`) of a moment. */
-export const minuteOf = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 16)}Z`;
-
-/** `2026-11-22T10:05Z` is over once the clock reads 10:06 or later. Unparseable times are never over. */
-export function minutePassed(modifiedTime: string, now: Date): boolean {
-  const at = Date.parse(modifiedTime);
-  if (Number.isNaN(at)) return false;
-  return now.getTime() >= at + 60_000;
-}
 
 export type Agreement = Omit<
   DocumentRecord,
