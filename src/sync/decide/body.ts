@@ -1,4 +1,4 @@
-import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
+import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, outline, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
 import { mergeSources } from '../../markdown/merge-source.js';
 import { segmentBody } from '../../markdown/segments.js';
 import { mergedLineEndings, withLineEndings } from '../../markdown/line-endings.js';
@@ -116,6 +116,12 @@ export type BodyDecision = {
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
 const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) => block.type === 'unknown').length;
 
+/** The sources of a body's blocks that reads cannot show (code, HTML, images), in order. */
+const unreadSources = (body: string): string => {
+  const nodes = outline(body).filter((node) => node.type === 'unknown');
+  return JSON.stringify(nodes.map((node) => body.slice(node.source.start, node.source.end)));
+};
+
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
 export const AGREED_SLACK_MS = 2_000;
 
@@ -191,7 +197,9 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // Only where reads can tell: a block they do not show (code, an image) new since the recorded reading may
   // hold anyone's content (model seed 20014: a colleague's new code block was taken for the file's own, and
   // the file's was never sent).
-  if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks)) {
+  // Nor where the file's own edit is one reads cannot show (model seed 150060: a colleague's HTML comment, typed
+  // where the file's own went and reading the same, was taken for this machine's, and the file's was never sent).
+  if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks) && unreadSources(local) === unreadSources(base)) {
     return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: true, hidden: false };
   }
   if (!remoteChanged) {

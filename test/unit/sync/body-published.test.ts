@@ -69,6 +69,30 @@ test('an append names the block as read now, not as recorded (the record may be 
   assert.match(decision.send?.append?.blockId ?? '', /^now-/);
 });
 
+// Model seed 150060: the file and a colleague each typed an HTML comment inside the same multi-line one, which
+// ends it early there: both read alike (an unknown block, then the rest as a paragraph), the document was taken
+// for the file's own write, and the file's comment was recorded as published and never sent.
+test("a colleague's edit reads cannot show, where the file made its own: not taken for the file's own write", () => {
+  const base = '# T\n\nIntro.\n\n<!--\nTODO: make sure.\n-->\n\nEnd.\n';
+  const mine = base.replace('<!--\nTODO', '<!-- <!-- mine u4z -->\nTODO');
+  const theirs = predictedBlocks(base.replace('<!--\nTODO', '<!-- <!-- theirs c7z -->\nTODO'));
+  assert.equal(blocksHash(theirs), blocksHash(predictedBlocks(mine)), 'the two read alike');
+  const recorded = predictedBlocks(base);
+  const decision = decideBody({
+    mode: 'two-way',
+    force: false,
+    path: 't.md',
+    record: { baseMarkdown: base, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(base), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE },
+    listedTime: '2026-11-02T09:06Z',
+    fileText: mine,
+    remote: theirs,
+    urlOf: undefined,
+  });
+  assert.notEqual(decision.kind, 'none', 'the change on both sides is dealt with, not taken as done');
+  assert.match(decision.fileText, /mine u4z/, 'the file keeps its comment');
+  assert.ok(decision.held !== undefined || (decision.send?.markdown ?? '').includes('mine u4z'), `sent, or held with the reason: ${decision.kind}`);
+});
+
 // Model seed 20014: the file and a colleague each added a code block at the same place. Code reads as a block
 // of unknown content, so the document read as what the file would publish, and was taken for the file's own
 // write whose record was lost: nothing was sent, nothing said, and the file's code never reached the document.
