@@ -4,7 +4,7 @@ import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
 import type { Block } from '../../../src/model/blocks.js';
 import { asBlockId } from '../../../src/model/ids.js';
-import { AGREED_SLACK_MS, decideBody, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
+import { AGREED_SLACK_MS, decideBody, type BodyDecision, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
 import { restoredText } from '../../../src/sync/decide/removals.js';
 
 /**
@@ -69,25 +69,32 @@ test('an append names the block as read now, not as recorded (the record may be 
   assert.match(decision.send?.append?.blockId ?? '', /^now-/);
 });
 
-// Model seed 150060: the file and a colleague each typed an HTML comment inside the same multi-line one, which
-// ends it early there: both read alike (an unknown block, then the rest as a paragraph), the document was taken
-// for the file's own write, and the file's comment was recorded as published and never sent.
-test("a colleague's edit reads cannot show, where the file made its own: not taken for the file's own write", () => {
-  const base = '# T\n\nIntro.\n\n<!--\nTODO: make sure.\n-->\n\nEnd.\n';
-  const mine = base.replace('<!--\nTODO', '<!-- <!-- mine u4z -->\nTODO');
-  const theirs = predictedBlocks(base.replace('<!--\nTODO', '<!-- <!-- theirs c7z -->\nTODO'));
-  assert.equal(blocksHash(theirs), blocksHash(predictedBlocks(mine)), 'the two read alike');
+/**
+ * The decision on a file edited as `mine`, whose document a colleague edited as `theirs`, made so that the two
+ * read alike (what they changed is where reads cannot see): `base` was last agreed, in a minute that is over.
+ */
+function editedAlike(base: string, mine: string, theirs: string): BodyDecision {
+  const remote = predictedBlocks(theirs);
+  assert.equal(blocksHash(remote), blocksHash(predictedBlocks(mine)), 'the two read alike');
   const recorded = predictedBlocks(base);
-  const decision = decideBody({
+  return decideBody({
     mode: 'two-way',
     force: false,
     path: 't.md',
     record: { baseMarkdown: base, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(base), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE },
     listedTime: '2026-11-02T09:06Z',
     fileText: mine,
-    remote: theirs,
+    remote,
     urlOf: undefined,
   });
+}
+
+// Model seed 150060: the file and a colleague each typed an HTML comment inside the same multi-line one, which
+// ends it early there: both read alike (an unknown block, then the rest as a paragraph), the document was taken
+// for the file's own write, and the file's comment was recorded as published and never sent.
+test("a colleague's edit reads cannot show, where the file made its own: not taken for the file's own write", () => {
+  const base = '# T\n\nIntro.\n\n<!--\nTODO: make sure.\n-->\n\nEnd.\n';
+  const decision = editedAlike(base, base.replace('<!--\nTODO', '<!-- <!-- mine u4z -->\nTODO'), base.replace('<!--\nTODO', '<!-- <!-- theirs c7z -->\nTODO'));
   assert.notEqual(decision.kind, 'none', 'the change on both sides is dealt with, not taken as done');
   assert.match(decision.fileText, /mine u4z/, 'the file keeps its comment');
   assert.ok(decision.held !== undefined || (decision.send?.markdown ?? '').includes('mine u4z'), `sent, or held with the reason: ${decision.kind}`);
@@ -98,20 +105,7 @@ test("a colleague's edit reads cannot show, where the file made its own: not tak
 // write whose record was lost: nothing was sent, nothing said, and the file's code never reached the document.
 test("a colleague's new code block where the file added its own: not taken for the file's own write", () => {
   const base = '# T\n\nFirst para.\n\nLast para.\n';
-  const mine = base.replace('Last para.', '```sh\nmaple u17z\n```\n\nLast para.');
-  const theirs = predictedBlocks(base.replace('Last para.', '```sh\nc18z\n```\n\nLast para.'));
-  assert.equal(blocksHash(theirs), blocksHash(predictedBlocks(mine)), 'the two read alike');
-  const recorded = predictedBlocks(base);
-  const decision = decideBody({
-    mode: 'two-way',
-    force: false,
-    path: 't.md',
-    record: { baseMarkdown: base, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(base), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE },
-    listedTime: '2026-11-02T09:06Z',
-    fileText: mine,
-    remote: theirs,
-    urlOf: undefined,
-  });
+  const decision = editedAlike(base, base.replace('Last para.', '```sh\nmaple u17z\n```\n\nLast para.'), base.replace('Last para.', '```sh\nc18z\n```\n\nLast para.'));
   assert.notEqual(decision.kind, 'none', 'the change on both sides is dealt with, not taken as done');
   assert.match(decision.fileText, /maple u17z/, 'the file keeps its code');
   assert.match(decision.fileText, /<!-- kbsync:/, "and marks the colleague's block it cannot read");
