@@ -3,6 +3,9 @@ import type { DocRecord, StateRecord, WriteRecord } from '../remote-state/record
 import { latestMinuteAfter } from './minutes.js';
 import { crashPoint } from './crash-points.js';
 
+/** A text a write is about to make a document hold, its hash, and the service's clock (ms) when announced. */
+export type Announced = { readonly text: string; readonly hash: string; readonly a: number };
+
 /**
  * What must be in the shared state before the run goes on, appended as soon as it is known:
  * - the creation ids of new documents, right after each create and before the run does anything that depends
@@ -15,9 +18,6 @@ import { crashPoint } from './crash-points.js';
  * them (at most `windowMs`), and while an append is under way, what arrives meanwhile makes the next one. An
  * initial push of a thousand files costs some forty appends, not a thousand.
  */
-/** A text a write is about to make a document hold, its hash, and the service's clock (ms) when announced. */
-export type Announced = { readonly text: string; readonly hash: string; readonly a: number };
-
 export class StateJournal {
   readonly #append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>;
   readonly #windowMs: number;
