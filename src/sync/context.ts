@@ -42,8 +42,6 @@ export type SyncContext = {
   readonly announceWrites: boolean;
   /** Where each new document's creation ids go, right after the create, and announced writes (see StateJournal). */
   readonly journal: StateJournal;
-  /** Documents this run stopped tracking (deleted, moved away, gone): docKey → path, for the shared state. */
-  readonly removed: Map<string, string>;
   readonly now: () => Date;
   /** The service's clock (from its answers' Date header), for minute-precision modifiedTime decisions. */
   readonly serverNow: () => Date;

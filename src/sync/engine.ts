@@ -141,7 +141,6 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     texts: local.texts,
     scanned: new Map(scan.files.map((file) => [file.path, file])),
     folderPromises: new Map(),
-    removed: new Map(),
     shared: shared?.state,
     store,
     // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
@@ -177,7 +176,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     const allDone = !options.signal?.aborted && results.every((result) => result.ok);
     if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     if (!options.signal?.aborted) {
-      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, removed: ctx.removed, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
+      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
       // Only when it changes: any write to the meta drops the settled-tree fingerprint.
       if (stateProblems.length === 0 && ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0) ledger.meta.set(STATE_PUBLISHED_KEY, true);
     }

@@ -1,4 +1,4 @@
-import type { JsonValue, Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { maintainState } from '../remote-state/compaction.js';
 import { describeJunk, hasJunk } from '../remote-state/junk.js';
@@ -7,26 +7,27 @@ import { messageOf } from '../errors.js';
 import { crashPoint } from './crash-points.js';
 import type { Notice } from './decide/types.js';
 import type { LocalProblem } from './observe/observe-local.js';
+import { clearPendingGone, pendingGone } from './pending-gone.js';
 import { publishState } from './publish-state.js';
 import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './state-store.js';
 
-/** Ledger meta keys: a publish that failed (the next run publishes, whatever else it does), and the removals it had to tell. */
+/** Ledger meta key: a publish that failed (the next run publishes, whatever else it does). */
 const DIRTY_KEY = 'state.dirty';
-const PENDING_GONE_KEY = 'state.pendingGone';
 
 /**
  * After a run's actions: the shared state brought up to the ledger (publish-state.ts), then kept small
  * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails is
- * remembered, with the removals it had to tell, so the next run publishes even if nothing else changed;
+ * remembered (the removals it had to tell stay noted, pending-gone.ts), so the next run publishes even if
+ * nothing else changed;
  * and it is reported as a problem of this run (exit 1): in CI, whose ledger is discarded, a run must not
  * end quietly with creation ids the shared state does not have.
  */
 export async function publishAndMaintain(
   deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
-  run: { readonly loaded: LoadedState | undefined; readonly removed: ReadonlyMap<string, string>; readonly wrote: boolean; readonly pulled?: boolean; readonly migrating: boolean },
+  run: { readonly loaded: LoadedState | undefined; readonly wrote: boolean; readonly pulled?: boolean; readonly migrating: boolean },
 ): Promise<LocalProblem[]> {
   const { ledger, store, logger } = deps;
-  const removed = new Map([...pendingGone(ledger), ...run.removed]);
+  const removed = pendingGone(ledger);
   const dirty = ledger.meta.get(DIRTY_KEY) === true;
   if (!(run.loaded || run.migrating || run.wrote || removed.size > 0 || dirty)) return [];
   let published: Awaited<ReturnType<typeof publishState>>;
@@ -34,7 +35,6 @@ export async function publishAndMaintain(
     published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true });
   } catch (error) {
     ledger.meta.set(DIRTY_KEY, true);
-    ledger.meta.set(PENDING_GONE_KEY, Object.fromEntries(removed));
     logger.debug({ err: error }, 'publishing the shared state failed');
     return [
       {
@@ -45,7 +45,7 @@ export async function publishAndMaintain(
     ];
   }
   if (dirty) ledger.meta.delete(DIRTY_KEY);
-  if (ledger.meta.get(PENDING_GONE_KEY) !== undefined) ledger.meta.delete(PENDING_GONE_KEY);
+  if (removed.size > 0) clearPendingGone(ledger);
   if (published.records + published.sources > 0) {
     const what = published.written.map(({ record }) => ('p' in record ? `${record.t} ${record.p}` : record.t));
     logger.debug({ records: published.records, sources: published.sources, what }, 'the shared state in the knowledge base was brought up to date');
@@ -57,12 +57,6 @@ export async function publishAndMaintain(
   }
   rememberOwnStateDocs(ledger, deps.rootId, store, loaded ? new Set(loaded.docs.map((doc) => doc.docKey)) : undefined);
   return [];
-}
-
-function pendingGone(ledger: Ledger): Map<string, string> {
-  const value: JsonValue | undefined = ledger.meta.get(PENDING_GONE_KEY);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new Map();
-  return new Map(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { HeldState } from '../decide/held.js';
 import { splitText } from '../document-text.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { followPatch } from '../decide/follow.js';
+import { rememberGone } from '../pending-gone.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
 
@@ -158,11 +159,14 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
 
 /**
  * Ends the record of a document this run deleted, moved away from or found gone: the ledger row goes, and
- * the shared state is told after the run (a `gone` record), so no other machine keeps pairing it.
+ * the shared state is told after the run (a `gone` record, noted durably with the row's end), so no other
+ * machine keeps pairing it.
  */
 export function dropRecord(ctx: SyncContext, path: string, docKey: string): void {
-  ctx.ledger.documents.remove(path);
-  ctx.removed.set(docKey, path);
+  ctx.ledger.transaction(() => {
+    ctx.ledger.documents.remove(path);
+    rememberGone(ctx.ledger, docKey, path);
+  });
 }
 
 /**
@@ -170,9 +174,12 @@ export function dropRecord(ctx: SyncContext, path: string, docKey: string): void
  * before anything else is done with it; the shared state is told this machine no longer pairs the old one.
  */
 export function followReplacement(ctx: SyncContext, record: RecordEntry): void {
-  if (record.follows === undefined || ctx.ledger.documents.summary(record.path)?.docKey !== record.follows) return;
-  ctx.ledger.documents.update(record.path, followPatch(record, ctx.remote?.docs.get(record.docKey)?.url ?? ''));
-  ctx.removed.set(record.follows, record.path);
+  const replaced = record.follows;
+  if (replaced === undefined || ctx.ledger.documents.summary(record.path)?.docKey !== replaced) return;
+  ctx.ledger.transaction(() => {
+    ctx.ledger.documents.update(record.path, followPatch(record, ctx.remote?.docs.get(record.docKey)?.url ?? ''));
+    rememberGone(ctx.ledger, replaced, record.path);
+  });
 }
 
 /**
