@@ -161,7 +161,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
       return create(carrier, path, detail);
     case 'new-local':
       if (action.kind !== 'new-local') break;
-      return newLocal(ctx, action.remote, action.path, detail);
+      return newLocal(ctx, action.remote, action.path, detail, action.leftover);
     case 'relink':
       return relink(ctx, detail.record, detail.before);
     case 'adopt': {

@@ -2,6 +2,7 @@ import type { DocumentRecord, JsonValue, OpenIntent } from '../ledger/index.js';
 import { hashText } from '../local/index.js';
 import { align, blocksHash } from '../markdown/index.js';
 import type { Block } from '../model/blocks.js';
+import { asDocKey, type DocKey } from '../model/ids.js';
 import { agrees } from './decide/push-markdown.js';
 import { splitText } from './document-text.js';
 
@@ -26,6 +27,20 @@ export function interruptedPull(intents: readonly OpenIntent[], path: string, do
     const fields = fieldsOf(intent, 'write-local', path);
     return fields?.['docKey'] === docKey && fields['hash'] === hash;
   });
+}
+
+/**
+ * Files an interrupted pull left that no ledger row records, by path: the document it was writing, when the
+ * file still holds exactly the text that pull wrote (so nobody has edited it since).
+ */
+export function interruptedPulls(intents: readonly OpenIntent[], local: ReadonlyMap<string, { readonly hash: string }>, recorded: { has(path: string): boolean }): Map<string, DocKey> {
+  const pulls = new Map<string, DocKey>();
+  for (const intent of intents) {
+    const fields = fieldsOf(intent, 'write-local', intent.subject);
+    const docKey = fields?.['docKey'];
+    if (typeof docKey === 'string' && !recorded.has(intent.subject) && local.get(intent.subject)?.hash === fields?.['hash']) pulls.set(intent.subject, asDocKey(docKey));
+  }
+  return pulls;
 }
 
 /** The payload of a push's intent: enough to recognise the body once it is in the document. */

@@ -67,7 +67,10 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
 }
 
 function newLocalNote(assessment: Assessment): { note?: string } {
-  return assessment.action.kind === 'new-local' ? { note: `a new file from the document "${oneLine(assessment.action.remote.title)}"` } : {};
+  const action = assessment.action;
+  if (action.kind !== 'new-local') return {};
+  const leftover = action.leftover !== undefined ? ` (the copy an interrupted pull left at ${action.leftover} would go to kbsync's trash)` : '';
+  return { note: `a new file from the document "${oneLine(action.remote.title)}"${leftover}` };
 }
 
 /** The two diffs of a body decision: the file rewritten, the document written. */

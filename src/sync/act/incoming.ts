@@ -1,5 +1,6 @@
 import type { DocumentRecord } from '../../ledger/index.js';
-import { ensureParentFolders, hashText, writeFileAtomic } from '../../local/index.js';
+import { join } from 'node:path';
+import { ensureParentFolders, hashText, moveToTrash, writeFileAtomic } from '../../local/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
@@ -7,18 +8,22 @@ import type { ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from '../deci
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { followPlace } from './move-local.js';
+import { fingerprintOf } from './local-files.js';
 import { encodeSentImages } from '../../images/sent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
 /**
  * A remote document this machine has never synced becomes a new local file (never over an existing one):
- * the source the shared state kept when it has it, else the service's reading.
+ * the source the shared state kept when it has it, else the service's reading. `leftover`: the file an
+ * interrupted pull of it left at the path it had then; once this one is written, that copy (exactly what
+ * kbsync wrote, checked against the scan) goes to kbsync's trash, so the document has one file.
  */
 export async function newLocal(
   ctx: SyncContext,
   remote: RemoteDoc,
   path: string,
   incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks },
+  leftover?: string,
 ): Promise<DocOutcome> {
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
@@ -30,6 +35,10 @@ export async function newLocal(
     hiddenEdit: incoming.marks.hiddenEdit,
   };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
+  if (leftover !== undefined) {
+    const trashed = await moveToTrash(ctx.root, leftover, join(ctx.stateDir, 'trash'), { expect: await fingerprintOf(ctx, leftover), now: ctx.now() });
+    return { path, result: 'pulled', detail: `moved from ${leftover}, where an interrupted pull had left it (that copy is in ${trashed}), as its document's path changed since` };
+  }
   return { path, result: 'pulled', detail: known ? 'from the knowledge base, as it was last synced' : 'new in the knowledge base' };
 }
 

@@ -7,6 +7,7 @@ import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
 import { withReplacements } from './follow.js';
 import type { Action, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
+import type { DocKey } from '../../model/ids.js';
 import { oneLine } from '../../printable.js';
 
 type Side = 'unchanged' | 'changed' | 'missing';
@@ -301,7 +302,18 @@ function placeUnrecorded(
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
   const adopted = new Set<string>();
 
+  // A file an interrupted pull left where another writer's later record no longer places its document (the
+  // file renamed there since, state chaos seed 17) is that document's: it comes to the new path, never a twin.
+  const leftovers = new Map<DocKey, string>();
   for (const entry of unrecorded) {
+    const pulled = input.interruptedPulls?.get(entry.path);
+    const placed = pulled === undefined || input.mode === 'push' ? undefined : sharedByKey.get(pulled);
+    if (pulled !== undefined && placed !== undefined && placed.path !== entry.path && !input.local.has(placed.path) && input.remote?.docs.has(pulled)) leftovers.set(pulled, entry.path);
+  }
+  const leftBehind = new Set(leftovers.values());
+
+  for (const entry of unrecorded) {
+    if (leftBehind.has(entry.path)) continue;
     const title = titles.get(entry.path) ?? entry.path;
     // The document the shared state pairs with this path comes first (identity by path), then one of the same title.
     const shared = input.shared?.get(entry.path);
@@ -330,7 +342,8 @@ function placeUnrecorded(
     if (inRecords.has(doc.docKey) || adopted.has(doc.docKey)) continue;
     if (unconfirmed.has(placeKey(doc.parentTreeNodeId, doc.title))) continue;
     const known = sharedByKey.get(doc.docKey);
-    actions.push({ kind: 'new-local', remote: doc, path: names.claim(known?.path ?? doc.localPath), ...(known ? { known } : {}) });
+    const leftover = leftovers.get(doc.docKey);
+    actions.push({ kind: 'new-local', remote: doc, path: names.claim(known?.path ?? doc.localPath), ...(known ? { known } : {}), ...(leftover !== undefined ? { leftover } : {}) });
   }
   for (const folder of input.remote.folders) {
     if (folder.localPath === '' || input.localFolders.has(folder.localPath) || input.recordedFolders.has(folder.localPath)) continue;

@@ -136,6 +136,11 @@ export type PlanInput = {
    */
   readonly unconfirmedCreates?: readonly { readonly parentId: TreeNodeId; readonly title: string }[];
   /**
+   * Unrecorded files that an interrupted pull of this machine wrote and nobody edited since: path → the
+   * document it was pulling (interrupted.ts). Never a new document: the file is that document's.
+   */
+  readonly interruptedPulls?: ReadonlyMap<string, DocKey>;
+  /**
    * What the knowledge base's shared state knows of files this ledger has no row for, by path (identity by
    * path, not title): with the file here, the entry is its record; without it, a stateless push (no ledger
    * at all: a CI checkout) reads the file as deleted, and a run that may pull brings it back.
@@ -249,7 +254,14 @@ export type Action =
    * A remote document this machine has never synced: write it as a new local file. `known`: the shared
    * state has its source, so the file comes back as it was written, not as the service's reading.
    */
-  | { readonly kind: 'new-local'; readonly remote: RemoteDoc; readonly path: string; readonly known?: RecordEntry }
+  | {
+      readonly kind: 'new-local';
+      readonly remote: RemoteDoc;
+      readonly path: string;
+      readonly known?: RecordEntry;
+      /** The file an interrupted pull of this document left at another path (the document's path changed since): trashed once this one is written. */
+      readonly leftover?: string;
+    }
   /** A file the shared state knows, unchanged on both sides: this machine records the pairing, with no call. */
   | { readonly kind: 'relink'; readonly record: RecordEntry }
   /** A remote folder with no local folder yet. */

@@ -17,6 +17,7 @@ import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './
 import { witnessRenamed } from './rename-witness.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
+import { interruptedPulls } from '../interrupted.js';
 import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
 
@@ -165,6 +166,7 @@ export async function observeAndPlan(
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (sharedByPath && remote && !shared?.authenticated) await witnessRenamed(client, sharedByPath, local.entries, remote, options.layout);
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
+  const pulls = interruptedPulls(ledger?.intents.open() ?? [], local.entries, rows.stats);
   const planned = plan({
     mode: options.mode,
     local: local.entries,
@@ -175,6 +177,7 @@ export async function observeAndPlan(
     folderIds,
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
+    ...(pulls.size > 0 ? { interruptedPulls: pulls } : {}),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
     ...(shared ? { republished: republished(shared.state, records) } : {}),

@@ -193,6 +193,36 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  // State chaos seed 17: B was killed after writing a pulled file, before its record; A then renamed the file.
+  // B's rerun took its own leftover for a new file (adopting the document by title) and the state's entry for
+  // the document's new path as a document to pull: LEDGER_DUPLICATE, then a copy of the document.
+  test('a pull killed after writing its file, then the file renamed on the other workstation: the rerun has it at the new path only', async () => {
+    await withSyncFixture(async (a) => {
+      const { clone } = await planCloned(a);
+      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      await a.write('notes/new.md', '# New\n\nFresh words.\n');
+      assert.equal((await a.sync()).code, 0);
+      const killed = await b({ KBSYNC_CRASH_AT: 'after-local-write:1' });
+      assert.equal(killed.signal, 'SIGKILL', killed.stdout);
+      assert.equal(await readFile(join(clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
+
+      a.em.admin.setClockOffset(60_000);
+      await rename(join(a.root, 'notes/new.md'), join(a.root, 'notes/renamed.md'));
+      assert.equal((await a.sync()).code, 0);
+      a.em.admin.setClockOffset(120_000);
+      const rerun = await b();
+      assert.equal(rerun.code, 0, rerun.stdout);
+      assert.match(rerun.stdout, /moved from notes\/new\.md, where an interrupted pull had left it/);
+      assert.equal(await readFile(join(clone, 'notes/renamed.md'), 'utf8'), '# New\n\nFresh words.\n');
+      await assert.rejects(readFile(join(clone, 'notes/new.md')));
+      assert.deepEqual(a.remoteDocs().map((doc) => doc.title).sort(), ['New', 'Other', 'Plan'], 'one document per file');
+      assert.deepEqual([...foldedState(a).entries.keys()].sort(), ['notes/other.md', 'notes/plan.md', 'notes/renamed.md']);
+      const again = await b();
+      assert.equal(writes(again.stdout), 0, again.stdout);
+      assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
+
   // Model seed 120111: the machine that followed the rename left the other's front matter for a later run, and
   // its own record at the new path, published after the move, stood over it: the files differed for good.
   test('a file renamed and given front matter on one workstation: the other follows the rename and takes the front matter in, in the same run', async () => {
