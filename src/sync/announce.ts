@@ -17,9 +17,14 @@ export function announceWrite(ctx: SyncContext, path: string, docKey: string, te
   return ctx.journal.announce({ p: path, k: docKey, a: ctx.serverNow().getTime() }, { text, hash: hashText(text) });
 }
 
-/** A new document's first body, announced with its ids (see StateJournal.identify); undefined when this run keeps a ledger. */
-export function firstBody(ctx: SyncContext, text: string): Announced | undefined {
-  return ctx.announceWrites ? { text, hash: hashText(text), a: ctx.serverNow().getTime() } : undefined;
+/**
+ * A new document's first body, announced with its ids (see StateJournal.identify), by every run: it costs no
+ * call (the ids' append carries it), and a workstation killed after the body, before its publish, leaves a
+ * state from which another machine pulls that body as the Markdown it is, not as plain text whose lossy
+ * record then holds the workstation's own later edits for good (state chaos seed 12).
+ */
+export function firstBody(ctx: SyncContext, text: string): Announced {
+  return { text, hash: hashText(text), a: ctx.serverNow().getTime() };
 }
 
 /**

@@ -7,6 +7,7 @@
 export const CRASH_POINTS = [
   'after-intent',
   'after-create',
+  'before-id-append',
   'after-overwrite',
   'after-local-write',
   'before-ledger-commit',

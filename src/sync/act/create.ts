@@ -44,7 +44,7 @@ export async function createDocument(
 
 /**
  * The first half of createDocument: the document made and recorded, its body not sent yet. `agreed`: the text
- * its first body will make it hold, announced with its ids by a push without a ledger (see announce.ts).
+ * its first body will make it hold, announced with its ids (see announce.ts).
  */
 export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
   const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
@@ -83,6 +83,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
   // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
   const rp = moved ? moved.docKey : replacing && 'deleted' in replacing ? replacing.deleted : undefined;
   const body = agreed !== undefined ? firstBody(ctx, agreed) : undefined;
+  crashPoint('before-id-append');
   if (created.nodeId !== null) await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) }, body);
   return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
 }

@@ -42,7 +42,7 @@ async function syncOk(f: SyncFixture): Promise<void> {
 const SCENARIOS: readonly Scenario[] = [
   {
     name: 'new files pushed',
-    reaches: ['after-intent', 'after-create', 'after-id-append', 'after-overwrite', 'before-ledger-commit', 'after-state-append', 'after-create:2', 'after-overwrite:2'],
+    reaches: ['after-intent', 'after-create', 'before-id-append', 'after-id-append', 'after-overwrite', 'before-ledger-commit', 'after-state-append', 'after-create:2', 'after-overwrite:2'],
     setup: async () => {},
     async change(f, r) {
       const a = `newa${r}marker`;
@@ -161,10 +161,9 @@ const SCENARIOS: readonly Scenario[] = [
     fixture: { env: { KBSYNC_STATE_DOC_CHARS: '2000' } },
     async setup(f) {
       for (let n = 0; n < 30; n += 1) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}.\n`);
-      await syncOk(f);
-      // One round of edits: with the cell's, the superseded records outweigh the live ones (a compaction is
-      // started when they do), whatever else the records say (a re-checked time, a minute boundary).
-      for (let n = 0; n < 30; n += 1) await f.write(`c${n}.md`, `# C${n}\n\nText of c${n}, edited once.\n`);
+      // Each new document's ids, its announced first body and its record: with the cell's edits, the superseded
+      // records outweigh the live ones (a compaction is started when they do), whatever else the records say
+      // (a re-checked time, a minute boundary). A round of edits here would compact before the cell.
       await syncOk(f);
     },
     async change(f, r) {

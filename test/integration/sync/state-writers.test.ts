@@ -223,6 +223,55 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  // State chaos seed 12: B was killed after a new document's body, before its publish. A pulled the document as
+  // plain text (the state had only its ids), and its lossy record then held every later edit of B's (FLATTEN).
+  test('a workstation killed after a new document\'s body: the other pulls its Markdown, and its next edit is pushed', async () => {
+    await withSyncFixture(async (a) => {
+      const { clone } = await planCloned(a);
+      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      const first = '# Fresh\n\nB **bold** words with [a link](https://example.com).\n';
+      await writeFile(join(clone, 'notes/fresh.md'), first);
+      const killed = await b({ KBSYNC_CRASH_AT: 'after-overwrite:1' });
+      assert.equal(killed.signal, 'SIGKILL', killed.stdout);
+      a.em.admin.setClockOffset(60_000);
+      assert.equal((await a.sync()).code, 0);
+      assert.equal(await readFile(join(a.root, 'notes/fresh.md'), 'utf8'), first, 'A has the Markdown B sent, not its plain-text reading');
+
+      a.em.admin.setClockOffset(120_000);
+      const edited = first.replace('words', 'words, *edited*');
+      await writeFile(join(clone, 'notes/fresh.md'), edited);
+      const pushed = await b();
+      assert.equal(pushed.code, 0, pushed.stdout);
+      assert.match(pushed.stdout, /"path":"notes\/fresh\.md","result":"pushed"/);
+      assert.equal(a.remoteDoc('Fresh').markdown, edited);
+      a.em.admin.setClockOffset(180_000);
+      assert.equal((await a.sync()).code, 0);
+      assert.equal(await readFile(join(a.root, 'notes/fresh.md'), 'utf8'), edited);
+    });
+  });
+
+  // The window a workstation has too: its ledger knows the new document, the state not yet. The other machine
+  // pulls it under its title's name; once the first publishes, the second follows it to the file's own path.
+  test('a workstation killed between a create and its id\'s append: the other pulls the document, then follows it to its file\'s path', async () => {
+    await withSyncFixture(async (a) => {
+      const { clone } = await planCloned(a);
+      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      await writeFile(join(clone, 'notes/n19.md'), '# B note 19\n\nB words.\n');
+      assert.equal((await b({ KBSYNC_CRASH_AT: 'before-id-append:1' })).signal, 'SIGKILL');
+      a.em.admin.setClockOffset(60_000);
+      assert.match((await a.sync()).stdout, /"path":"notes\/B note 19\.md","result":"pulled"/);
+      a.em.admin.setClockOffset(120_000);
+      assert.equal((await b()).code, 0);
+      a.em.admin.setClockOffset(180_000);
+      const followed = await a.sync();
+      assert.match(followed.stdout, /moved from notes\/B note 19\.md, as another machine renamed it/);
+      assert.equal(await readFile(join(a.root, 'notes/n19.md'), 'utf8'), '# B note 19\n\nB words.\n');
+      assert.deepEqual(a.remoteDocs().map((doc) => doc.title).sort(), ['B note 19', 'Other', 'Plan']);
+      assert.equal(writes((await b()).stdout), 0);
+      assert.equal(writes((await a.sync()).stdout), 0);
+    });
+  });
+
   // Model seed 120111: the machine that followed the rename left the other's front matter for a later run, and
   // its own record at the new path, published after the move, stood over it: the files differed for good.
   test('a file renamed and given front matter on one workstation: the other follows the rename and takes the front matter in, in the same run', async () => {
