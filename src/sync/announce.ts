@@ -30,12 +30,16 @@ export function firstBody(ctx: SyncContext, text: string): Announced {
 /**
  * Before the first write, every file the run may send, at once: their texts in one append, and the writes to
  * documents that exist in another. A write then finds itself announced within its minute and costs nothing
- * more; only a run that goes on into a later minute announces its later writes again.
+ * more; only a run that goes on into a later minute announces its later writes again. A run with a ledger
+ * announces only new documents' first bodies: their texts go ahead too (the end of the run would keep them
+ * anyway), so that the append of a create's ids holds no text and is as quick as it was before they rode
+ * in it (state chaos seed 12: the longer that window, the likelier a kill in it).
  */
 export async function announceAhead(ctx: SyncContext, actions: readonly Action[]): Promise<void> {
-  if (!ctx.announceWrites || ctx.mode === 'pull') return;
+  if (ctx.mode === 'pull') return;
   const a = ctx.serverNow().getTime();
   const sent = actions.flatMap((action) => {
+    if (!ctx.announceWrites && action.kind === 'push') return [];
     const path = action.kind === 'create' ? action.path : action.kind === 'move' ? action.to : action.kind === 'push' || action.kind === 'recreate' ? action.record.path : undefined;
     const text = path === undefined ? undefined : ctx.texts.get(path)?.text;
     if (path === undefined || text === undefined) return [];
