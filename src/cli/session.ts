@@ -44,6 +44,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   return { config, configPath: configPath ?? undefined, client, token, stateKey, logger, unconfigured };
 }
 
-export function openSyncLedger(session: Session, options: { readonly readonly?: boolean } = {}): Ledger {
+export function openSyncLedger(session: Session, options: { readonly readonly?: boolean; readonly dryRun?: boolean } = {}): Ledger {
   return openStateLedger(session.config, session.logger, { ...options, command: 'other' });
 }

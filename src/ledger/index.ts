@@ -1,5 +1,5 @@
 // The ledger's public surface: re-exports only.
-export { openLedger, openLedgerBeside, type LedgerOptions } from './open.js';
+export { openLedger, openLedgerBeside, openLedgerSnapshot, type LedgerOptions } from './open.js';
 export { Ledger } from './ledger.js';
 export { readLockHolder, lockPathOf, type LockStatus } from './lock.js';
 export { LEDGER_SCHEMA_VERSION } from './migrations.js';

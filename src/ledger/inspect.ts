@@ -16,6 +16,8 @@ export type InspectOptions = {
    * Without it, the full check runs only when `integrityCheckReason` finds a reason.
    */
   readonly uncleanShutdown?: boolean;
+  /** Leave the folder as found also when the file is sound (a dry run): the side files the check made go too. */
+  readonly leaveAsFound?: boolean;
 };
 
 /**
@@ -42,7 +44,7 @@ export function inspectLedgerFile(path: string, options: InspectOptions = {}): I
   const header = readHeader(path);
   if (!header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) throw corrupt(path, 'it is not a SQLite database');
   const reason = options.uncleanShutdown ? 'the last kbsync using it did not close it' : integrityCheckReason(path, header, size);
-  return checkWithSqlite(path, reason);
+  return checkWithSqlite(path, reason, options.leaveAsFound === true);
 }
 
 /**
@@ -69,7 +71,7 @@ export function integrityCheckReason(path: string, header: Buffer = readHeader(p
   return null;
 }
 
-function checkWithSqlite(path: string, reason: string | null): Inspection {
+function checkWithSqlite(path: string, reason: string | null, leaveAsFound: boolean): Inspection {
   const sideFilesBefore = SIDE_FILES.filter((suffix) => existsSync(path + suffix));
   let ok = false;
   let db: Database | undefined;
@@ -106,7 +108,7 @@ function checkWithSqlite(path: string, reason: string | null): Inspection {
   } finally {
     db?.close();
     // A refused ledger stays exactly as found: drop the empty side files the read-only check created.
-    if (!ok) for (const suffix of SIDE_FILES) if (!sideFilesBefore.includes(suffix)) removeIfEmpty(path + suffix, suffix);
+    if (!ok || leaveAsFound) for (const suffix of SIDE_FILES) if (!sideFilesBefore.includes(suffix)) removeIfEmpty(path + suffix, suffix);
   }
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Database } from './sqlite.js';
 import { InputError, KbsyncError } from '../errors.js';
@@ -78,6 +78,56 @@ function openReadonly(file: string, logger: Logger): Ledger {
   } catch (error) {
     db?.close();
     throw asOpenError(file, error);
+  }
+}
+
+/**
+ * A private copy of the ledger at `path`, in memory (an empty, migrated one when there is none), for a dry run:
+ * the run records what it learns (the workspace, its root) as a real run would, and nothing reaches the disk:
+ * no folder, no file, no lock. The file, when there is one, is checked as any open checks it (a damaged,
+ * foreign or newer one is refused), and read in one consistent snapshot beside any process that holds it.
+ */
+export function openLedgerSnapshot(path: string, logger: Logger = silentLogger): Ledger {
+  const file = resolve(path);
+  let db: Database | undefined;
+  try {
+    if (inspectLedgerFile(file, { leaveAsFound: true }).exists) {
+      const image = ledgerImage(file);
+      // The file is in WAL mode (header bytes 18-19 = 2), which an in-memory database cannot open: the image
+      // says rollback journal (1) instead (SQLite's file format, 1.3.4). The pages are the same.
+      image[18] = 1;
+      image[19] = 1;
+      db = new Database(image);
+    } else db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return new Ledger(db, file, undefined, logger);
+  } catch (error) {
+    db?.close();
+    throw asOpenError(file, error);
+  }
+}
+
+/**
+ * The ledger's pages. After a clean close they are all in the file, read as bytes: opening it with SQLite, even
+ * read-only, would leave -wal and -shm files beside it. A write-ahead log with content (a process holds the
+ * ledger, or one was killed) has the latest pages: SQLite reads them in, beside the files already there.
+ */
+function ledgerImage(file: string): Buffer {
+  if (sizeOrZero(`${file}-wal`) === 0) return readFileSync(file);
+  const source = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return source.serialize();
+  } finally {
+    source.close();
+  }
+}
+
+function sizeOrZero(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
   }
 }
 

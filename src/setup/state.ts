@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config/index.js';
-import { openLedger, type Ledger } from '../ledger/index.js';
+import { openLedger, openLedgerSnapshot, type Ledger } from '../ledger/index.js';
 import { assertNarrowRoot, assertRootDirectorySync } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../model/ids.js';
@@ -17,12 +17,14 @@ export function ledgerPath(config: Config): string {
 /**
  * Opens the folder's ledger for `sync`, `watch` and the read-only commands. The root is checked first,
  * before the state folder is created inside it: a missing root (an unmounted drive) must never be
- * re-created empty and filled by a pull. A lock held by the daemon is explained as such.
+ * re-created empty and filled by a pull. A lock held by the daemon is explained as such. A dry run gets
+ * a copy in memory (openLedgerSnapshot): it leaves the folder as it found it, byte for byte.
  */
-export function openStateLedger(config: Config, logger: Logger, options: { readonly readonly?: boolean; readonly command: 'watch' | 'other' }): Ledger {
+export function openStateLedger(config: Config, logger: Logger, options: { readonly readonly?: boolean; readonly dryRun?: boolean; readonly command: 'watch' | 'other' }): Ledger {
   assertNarrowRoot(config.root, homedir(), config.allowBroadRoot);
   assertRootDirectorySync(config.root);
   const path = ledgerPath(config);
+  if (options.dryRun) return openLedgerSnapshot(path, logger);
   try {
     return openLedger(path, { logger, ...(options.readonly ? { readonly: true, lock: false } : {}) });
   } catch (error) {

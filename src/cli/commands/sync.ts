@@ -110,7 +110,7 @@ async function runOnce(run: RunRecord): Promise<void> {
   );
   let ledger: Ledger | undefined;
   try {
-    ledger = openSyncLedger(session);
+    ledger = openSyncLedger(session, { dryRun: Boolean(flags.dryRun) });
     const report = await runSync(
       { client: session.client, ledger, logger: session.logger },
       {

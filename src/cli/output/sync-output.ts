@@ -43,7 +43,16 @@ function totalLine(report: SyncReport, verdict: Verdict): string {
   if (verdict.exitCode === ExitCode.interrupted || verdict.exitCode === ExitCode.terminated) {
     return `Stopped by ${verdict.exitCode === ExitCode.interrupted ? 'Ctrl+C' : 'SIGTERM'} (exit ${verdict.exitCode}): ${counts}; the next sync does the rest; ${cost}.`;
   }
-  return `${report.dryRun ? 'Dry run' : 'Synced'}: ${counts}; ${cost}.`;
+  return report.dryRun ? `Dry run: ${wouldDo(report)}; nothing was changed; ${cost}.` : `Synced: ${counts}; ${cost}.`;
+}
+
+/** What a dry run would do, by the plan's action kinds: `would do 1 create, 2 push, 3 image(s) to upload`. */
+function wouldDo(report: SyncReport): string {
+  const kinds = new Map<string, number>();
+  for (const action of report.planned) kinds.set(action.kind, (kinds.get(action.kind) ?? 0) + 1);
+  const words = [...kinds].map(([kind, count]) => `${count} ${kind}`);
+  if (report.imageUploads > 0) words.push(`${report.imageUploads} image(s) to upload`);
+  return words.length > 0 ? `would do ${words.join(', ')}` : 'nothing to do';
 }
 
 /** The summary printed after the per-file lines: what waits, what could not be used, and the totals. */

@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 
 const GUIDE = `# Guide
@@ -160,6 +162,31 @@ describe('kbsync sync end to end against the emulator', () => {
     });
   });
 
+  // Issue 29: a dry run in a fresh folder made .kbsync/ledger.sqlite and recorded the workspace in it, and
+  // ended "Would do 1 action(s) … Dry run: nothing to change".
+  test('a dry run leaves the folder byte for byte as it was, fresh or synced, and says what it would do', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '# A\n\nText.\n');
+      const fresh = await treeOf(f.root);
+      const first = await f.cli(['sync', '--dry-run']);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /Dry run: would do 1 create; nothing was changed;/);
+      assert.deepEqual(await treeOf(f.root), fresh, 'no ledger, no state folder');
+      assert.deepEqual(f.remoteDocs(), []);
+
+      assert.equal((await f.sync()).code, 0);
+      await f.write('a.md', '# A\n\nText, edited.\n');
+      await f.write('b.md', '# B\n\nMore.\n');
+      const synced = await treeOf(f.root);
+      const second = await f.sync(['--dry-run']);
+      assert.equal(second.code, 0, second.stderr);
+      assert.deepEqual(second.report?.planned.map((p) => `${p.kind} ${p.path}`).sort(), ['create b.md', 'push a.md']);
+      assert.deepEqual(await treeOf(f.root), synced, 'the ledger and its side files untouched');
+      const real = await f.sync();
+      assert.deepEqual(real.report?.planned.map((p) => `${p.kind} ${p.path}`).sort(), ['create b.md', 'push a.md'], 'the run does what the dry run said');
+    });
+  });
+
   test('deleting most files trips the mass-delete guard (exit 3, nothing deleted) until --force', async () => {
     await withSyncFixture(async (f) => {
       for (let i = 0; i < 6; i++) await f.write(`n${i}.md`, `# n${i}\n`);
@@ -229,3 +256,14 @@ describe('kbsync sync end to end against the emulator', () => {
     });
   });
 });
+
+/** Every file under `root` with its bytes (base64), by path. */
+async function treeOf(root: string): Promise<Record<string, string>> {
+  const tree: Record<string, string> = {};
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    tree[relative(root, path)] = (await readFile(path)).toString('base64');
+  }
+  return tree;
+}
