@@ -157,10 +157,13 @@ function changedDuringWrite(path: string): KbsyncError {
  * listing (a sibling CI job's write), and when the listed minute is over its time is not known, whatever the
  * listing said. While that minute is still the service's, the change was stamped with it (the record's minute,
  * the same minute): the time is known, and keeping it is what lets a later edit where reads cannot see show
- * as a later minute (model seed 3031), not as the unknown time becoming known.
+ * as a later minute (model seed 3031), not as the unknown time becoming known. A record whose time was never
+ * learnt (a CI job's write) cannot tell a listing that shows the change from one made before it: recording
+ * that listing's time set an older time than the document's over a sibling job's record, and every reader
+ * took the difference for a hidden edit (state chaos seed 4).
  */
 function timeHidesTheChange(ctx: SyncContext, listed: RemoteDoc | undefined, recorded: string): boolean {
   if (!listed) return true;
-  if (recorded === '' || laterThan(listed.modifiedTime, recorded)) return false;
+  if (laterThan(listed.modifiedTime, recorded)) return false;
   return minutePassed(listed.modifiedTime, ctx.serverNow());
 }
