@@ -3,6 +3,7 @@ import type { DocKey } from '../model/ids.js';
 import type { DecisionKind } from './assess.js';
 import { detectMoves } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
+import { sideOfLocal } from './decide/plan.js';
 import type { Previewed } from './decisions.js';
 import type { Inspection } from './inspect.js';
 
@@ -69,7 +70,8 @@ export function fileStates(inspection: Inspection): FileStatus[] {
       add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; run \`kbsync resolve ${path}\` (or merge it by hand and delete the copy)` });
       continue;
     }
-    const localChanged = entry !== undefined && (to !== undefined || entry.hash !== record.localHash);
+    // The planner's own view of the file (its bytes, or an image it was sent with), not one derived again here.
+    const localChanged = entry !== undefined && (to !== undefined || sideOfLocal(record, entry) === 'changed');
     const remoteSide = !remote ? 'unknown' : !listed ? 'missing' : remoteChanged(decided.get(path), listed.modifiedTime !== record.remoteModifiedTime) ? 'changed' : 'unchanged';
     if (!entry) add(path, remoteSide === 'missing' ? 'deleted-remote' : 'deleted-local', extra);
     else if (remoteSide === 'missing') add(path, 'deleted-remote', extra);

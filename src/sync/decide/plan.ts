@@ -244,7 +244,8 @@ function newTitle(input: PlanInput, record: RecordEntry, local: LocalEntry): str
   return record.remoteTitle === wanted || stem === wanted || fitTitle(local.title, MAX_TITLE_CHARS - (record.remoteTitle.length - stem.length)) === stem ? undefined : wanted;
 }
 
-function sideOfLocal(record: RecordEntry, local: LocalEntry | undefined): Side {
+/** The file's side of a record: its bytes, or those of an image it was sent with, changed since (status shows this too). */
+export function sideOfLocal(record: Pick<RecordEntry, 'localHash'>, local: LocalEntry | undefined): Side {
   if (!local) return 'missing';
   return local.hash === record.localHash && !local.imagesChanged ? 'unchanged' : 'changed';
 }

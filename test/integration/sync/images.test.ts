@@ -151,6 +151,10 @@ describe('images published through the user\'s own storage', () => {
       assert.equal(rerun.report?.calls, 0, 'and calls nothing');
 
       await writeFile(join(f.root, 'guides/img/flow.png'), Buffer.concat([PNG_A, Buffer.from('-v2')]));
+      // status says what the run will do: the file whose image changed is changed here, not clean (issue 29).
+      const status = await f.cli(['status', '--push', '--json']);
+      const deploy = (JSON.parse(status.stdout) as { files: { path: string; state: string; action?: string }[] }).files.find((file) => file.path === 'guides/deploy.md');
+      assert.deepEqual({ state: deploy?.state, action: deploy?.action }, { state: 'local-changed', action: 'push' }, status.stdout);
       const changed = await f.sync(['--push']);
       assert.equal(changed.code, 0, changed.stderr);
       assert.equal((await host.uploads()).length, 5, 'one changed image: one upload');
