@@ -17,4 +17,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 50057, steps: 25, found: 'a file moved to the folder its document had just been moved to: the move made a second document', keyed: true },
   { seed: 100106, steps: 11, found: "a colleague's code edit after another machine had followed the colleague's move: taken for the move, and overwritten by this machine's merge" },
   { seed: 100020, steps: 50, found: "a file restored over its deletion from this machine's own older text: another machine's rewrapped line never reached it" },
+  { seed: 200004, steps: 16, found: "a pull of another machine's write in the minute of this machine's own left the time unknown, for want of asking the document again: a colleague's HTML comment was overwritten" },
 ];

@@ -17,7 +17,8 @@ import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
 import { minutePassed } from '../minutes.js';
-import { recordAgreement, recordHold, remoteTimeOf, writtenTime } from './record.js';
+import { recordAgreement, recordHold, remoteTimeOf, writtenTime, type RemoteTime } from './record.js';
+import { nodeOf } from '../assess.js';
 
 export type DocOutcome = {
   readonly path: string;
@@ -53,6 +54,7 @@ export async function applyBody(
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
   if (body.kind === 'held' && body.nextFile === undefined && body.baseText === record.baseMarkdown) return holdOn(before.text) as DocOutcome;
+  const readTime = body.send ? undefined : await readingTime(ctx, listed, record, body.remoteChanged);
   const done = await withIntent(
     ctx,
     // What is sent, and agreed on after it: a run killed between the write and its record is recognised
@@ -78,7 +80,7 @@ export async function applyBody(
         baseText: body.baseText,
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
-        remoteTime: body.send ? writtenTime(ctx) : remoteTimeOf(ctx, listed, record, body.remoteChanged && timeHidesTheChange(ctx, listed, record.remoteModifiedTime)),
+        remoteTime: readTime ?? writtenTime(ctx),
         // A rename in the web editor, seen now, excuses the time it moved only this once.
         ...(listed ? { listedTitle: listed.title } : {}),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
@@ -166,4 +168,17 @@ function timeHidesTheChange(ctx: SyncContext, listed: RemoteDoc | undefined, rec
   if (!listed) return true;
   if (laterThan(listed.modifiedTime, recorded)) return false;
   return minutePassed(listed.modifiedTime, ctx.serverNow());
+}
+
+/**
+ * The document's time for an agreement this run reads (nothing sent). When the listing's time may hide the
+ * change the read shows, the document is asked once more, after the read: still the listed time, the change
+ * was made in the listed minute, before the listing (another machine's write in the minute of this one's, model
+ * seed 200004: taken for unknown, it let a colleague's later edit where reads cannot see go unnoticed and be
+ * overwritten); a later time, it was made since, and the time stays unknown until a listing shows it.
+ */
+async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, remoteChanged: boolean): Promise<RemoteTime> {
+  if (!remoteChanged || !timeHidesTheChange(ctx, listed, record.remoteModifiedTime)) return remoteTimeOf(ctx, listed, record, false);
+  const now = listed === undefined ? undefined : await nodeOf(ctx.client, record);
+  return remoteTimeOf(ctx, listed, record, now === undefined || now.modifiedTime !== listed?.modifiedTime);
 }
