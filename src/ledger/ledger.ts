@@ -14,7 +14,8 @@ import { Statements } from './statements.js';
 /**
  * kbsync's memory: which local file is which remote document, what both sides looked like when they last
  * agreed, and which side effects were begun but not yet recorded. Everything is synchronous; every
- * multi-row change runs in one transaction. Only src/sync writes it.
+ * multi-row change runs in one transaction. src/sync writes it (a run's records, `kbsync resolve`'s answers);
+ * the daemon also keeps a few counters in its meta (calls spent, queue length, its last cycle).
  */
 export class Ledger {
   /** Absolute path of the SQLite file. */

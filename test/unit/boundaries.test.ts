@@ -14,7 +14,7 @@ const inside = (dir: string) => (path: string): boolean => path.startsWith(`src/
 const violations = (from: (path: string) => boolean, forbidden: (edge: Edge) => boolean): string[] =>
   [...graph].flatMap(([file, edges]) => (from(file) ? edges.filter(forbidden).map((edge) => `${file} → ${edge.target}${edge.typeOnly ? ' (type)' : ''}`) : []));
 
-const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'node:https', 'node:net', 'better-sqlite3', 'got', 'chokidar']);
+const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'node:https', 'node:net', 'better-sqlite3', 'got']);
 
 describe('module boundaries (DESIGN.md)', () => {
   test('the ledger and the API client never import each other', () => {
