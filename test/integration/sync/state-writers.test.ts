@@ -43,19 +43,26 @@ async function editThenRename(a: SyncFixture): Promise<{ clone: string; b: () =>
 }
 
 /** `notes/plan.md` and `notes/other.md` published from A and cloned into a second workstation (`second`), whose sync `b` runs. */
-async function planCloned(a: SyncFixture): Promise<{ clone: string; b: (args?: readonly string[]) => ReturnType<typeof runCli> }> {
+async function planCloned(a: SyncFixture): Promise<{ clone: string; b: (args?: readonly string[], env?: Record<string, string>) => ReturnType<typeof runCli> }> {
   await a.write('notes/plan.md', '# Plan\n\nGoals.\n');
   await a.write('notes/other.md', '# Other\n\nOther text.\n');
   assert.equal((await a.sync()).code, 0);
   const clone = join(a.dir, 'second');
   assert.equal((await a.cli(['clone', a.em.seed.workspaceUrl, clone])).code, 0);
-  return { clone, b: (args = []) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: a.env }) };
+  return { clone, b: (args = [], env = {}) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } }) };
 }
 
 const writes = (stdout: string): number => {
   const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { callsByEndpoint?: Record<string, number> };
   return ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'].reduce((sum, endpoint) => sum + (report.callsByEndpoint?.[endpoint] ?? 0), 0);
 };
+
+/** Both machines agree, so neither writes again: B's next run, then A's, make no write. */
+async function neitherWritesAgain(a: SyncFixture, b: () => ReturnType<typeof runCli>): Promise<void> {
+  const again = await b();
+  assert.equal(writes(again.stdout), 0, again.stdout);
+  assert.equal(writes((await a.sync()).stdout), 0);
+}
 
 describe('several writers of the shared state', () => {
   test('three CI jobs of one commit at once, then a later commit that deletes a file: one document per file, no stale entry, the delete deletes', async () => {
@@ -189,10 +196,7 @@ describe('several writers of the shared state', () => {
       assert.equal(await readFile(join(clone, 'notes/roadmap.md'), 'utf8'), '# Plan\n\nGoals.\n');
       await assert.rejects(readFile(join(clone, 'notes/plan.md')));
       assert.deepEqual([...foldedState(a).entries.keys()].sort(), ['notes/other.md', 'notes/roadmap.md']);
-      // Both machines agree, so neither writes again.
-      const again = await b();
-      assert.equal(writes(again.stdout), 0, again.stdout);
-      assert.equal(writes((await a.sync()).stdout), 0);
+      await neitherWritesAgain(a, b);
     });
   });
 
@@ -201,11 +205,10 @@ describe('several writers of the shared state', () => {
   // the document's new path as a document to pull: LEDGER_DUPLICATE, then a copy of the document.
   test('a pull killed after writing its file, then the file renamed on the other workstation: the rerun has it at the new path only', async () => {
     await withSyncFixture(async (a) => {
-      const { clone } = await planCloned(a);
-      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      const { clone, b } = await planCloned(a);
       await a.write('notes/new.md', '# New\n\nFresh words.\n');
       assert.equal((await a.sync()).code, 0);
-      const killed = await b({ KBSYNC_CRASH_AT: 'after-local-write:1' });
+      const killed = await b([], { KBSYNC_CRASH_AT: 'after-local-write:1' });
       assert.equal(killed.signal, 'SIGKILL', killed.stdout);
       assert.equal(await readFile(join(clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
 
@@ -220,9 +223,7 @@ describe('several writers of the shared state', () => {
       await assert.rejects(readFile(join(clone, 'notes/new.md')));
       assert.deepEqual(a.remoteDocs().map((doc) => doc.title).sort(), ['New', 'Other', 'Plan'], 'one document per file');
       assert.deepEqual([...foldedState(a).entries.keys()].sort(), ['notes/other.md', 'notes/plan.md', 'notes/renamed.md']);
-      const again = await b();
-      assert.equal(writes(again.stdout), 0, again.stdout);
-      assert.equal(writes((await a.sync()).stdout), 0);
+      await neitherWritesAgain(a, b);
     });
   });
 
@@ -230,11 +231,10 @@ describe('several writers of the shared state', () => {
   // plain text (the state had only its ids), and its lossy record then held every later edit of B's (FLATTEN).
   test('a workstation killed after a new document\'s body: the other pulls its Markdown, and its next edit is pushed', async () => {
     await withSyncFixture(async (a) => {
-      const { clone } = await planCloned(a);
-      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      const { clone, b } = await planCloned(a);
       const first = '# Fresh\n\nB **bold** words with [a link](https://example.com).\n';
       await writeFile(join(clone, 'notes/fresh.md'), first);
-      const killed = await b({ KBSYNC_CRASH_AT: 'after-overwrite:1' });
+      const killed = await b([], { KBSYNC_CRASH_AT: 'after-overwrite:1' });
       assert.equal(killed.signal, 'SIGKILL', killed.stdout);
       a.em.admin.setClockOffset(60_000);
       assert.equal((await a.sync()).code, 0);
@@ -257,10 +257,9 @@ describe('several writers of the shared state', () => {
   // pulls it under its title's name; once the first publishes, the second follows it to the file's own path.
   test('a workstation killed between a create and its id\'s append: the other pulls the document, then follows it to its file\'s path', async () => {
     await withSyncFixture(async (a) => {
-      const { clone } = await planCloned(a);
-      const b = (env: Record<string, string> = {}) => runCli(['sync', '--json', '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } });
+      const { clone, b } = await planCloned(a);
       await writeFile(join(clone, 'notes/n19.md'), '# B note 19\n\nB words.\n');
-      assert.equal((await b({ KBSYNC_CRASH_AT: 'before-id-append:1' })).signal, 'SIGKILL');
+      assert.equal((await b([], { KBSYNC_CRASH_AT: 'before-id-append:1' })).signal, 'SIGKILL');
       a.em.admin.setClockOffset(60_000);
       assert.match((await a.sync()).stdout, /"path":"notes\/B note 19\.md","result":"pulled"/);
       a.em.admin.setClockOffset(120_000);
@@ -270,8 +269,7 @@ describe('several writers of the shared state', () => {
       assert.match(followed.stdout, /moved from notes\/B note 19\.md, as another machine renamed it/);
       assert.equal(await readFile(join(a.root, 'notes/n19.md'), 'utf8'), '# B note 19\n\nB words.\n');
       assert.deepEqual(a.remoteDocs().map((doc) => doc.title).sort(), ['B note 19', 'Other', 'Plan']);
-      assert.equal(writes((await b()).stdout), 0);
-      assert.equal(writes((await a.sync()).stdout), 0);
+      await neitherWritesAgain(a, b);
     });
   });
 
