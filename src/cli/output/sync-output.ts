@@ -46,13 +46,17 @@ function totalLine(report: SyncReport, verdict: Verdict): string {
   return report.dryRun ? `Dry run: ${wouldDo(report)}; nothing was changed; ${cost}.` : `Synced: ${counts}; ${cost}.`;
 }
 
-/** What a dry run would do, by the plan's action kinds: `would do 1 create, 2 push, 3 image(s) to upload`. */
+/**
+ * What a dry run would do, by the plan's action kinds (`would do 1 create, 2 push, 3 image(s) to upload`),
+ * and what it would hold, which is not done: `would do 1 push; 1 held`.
+ */
 function wouldDo(report: SyncReport): string {
   const kinds = new Map<string, number>();
-  for (const action of report.planned) kinds.set(action.kind, (kinds.get(action.kind) ?? 0) + 1);
+  for (const action of report.planned) if (action.kind !== 'held') kinds.set(action.kind, (kinds.get(action.kind) ?? 0) + 1);
   const words = [...kinds].map(([kind, count]) => `${count} ${kind}`);
   if (report.imageUploads > 0) words.push(`${report.imageUploads} image(s) to upload`);
-  return words.length > 0 ? `would do ${words.join(', ')}` : 'nothing to do';
+  const held = report.planned.filter((action) => action.kind === 'held').length;
+  return `${words.length > 0 ? `would do ${words.join(', ')}` : 'nothing to do'}${held > 0 ? `; ${held} held` : ''}`;
 }
 
 /** The summary printed after the per-file lines: what waits, what could not be used, and the totals. */
