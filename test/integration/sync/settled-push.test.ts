@@ -62,4 +62,26 @@ describe('a push among many unchanged files', () => {
       assert.equal((await push(f)).calls, 0);
     });
   });
+
+  // A push lists nothing, so it learns of a colleague's delete only from its read: the edited file then makes a
+  // new document, as a run that listed would (found by the status/preview property test; it failed every run).
+  test('an edited file whose document a colleague deleted: the push re-creates it, the preview says so, and the next push has nothing to do', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('guide.md', '# Guide\n\nFirst words.\n');
+      assert.equal((await push(f)).counts['pushed'], 1);
+      const gone = f.remoteDoc('Guide');
+      f.em.admin.deleteNode(gone.dentryUuid);
+      await f.write('guide.md', '# Guide\n\nFirst words, edited.\n');
+
+      const preview = await push(f, true);
+      assert.deepEqual(planned(preview), ['recreate guide.md']);
+      const run = await push(f);
+      assert.equal(run.failed, 0, JSON.stringify(run.results));
+      assert.deepEqual(planned(run), ['recreate guide.md']);
+      const made = f.remoteDoc('Guide');
+      assert.notEqual(made.dentryUuid, gone.dentryUuid);
+      assert.equal(made.markdown, '# Guide\n\nFirst words, edited.\n');
+      assert.deepEqual(planned(await push(f)), []);
+    });
+  });
 });
