@@ -1,11 +1,12 @@
 import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
 import type { DecisionKind } from './assess.js';
-import { detectMoves } from './decide/moves.js';
+import { detectMoves, movedAfterDocument } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
 import { sideOfLocal } from './decide/plan.js';
 import type { Previewed } from './decisions.js';
 import type { Inspection } from './inspect.js';
+import type { Action } from './decide/types.js';
 
 export type FileState =
   | 'clean'
@@ -59,20 +60,26 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     });
   };
 
+  // Files the run moves after their documents (moved in the web editor, or renamed by another machine): shown
+  // at the path the run gives them, as the preview names them.
+  const followed = new Map<string, Extract<Action, { kind: 'move-local' }>>();
+  for (const action of planned.actions) if (action.kind === 'move-local') followed.set(action.record.path, action);
   for (const record of records.values()) {
     const to = moves.get(record.path);
-    const path = to ?? record.path;
-    const entry = local.entries.get(path);
+    const following = to === undefined ? followed.get(record.path) : undefined;
+    const entry = local.entries.get(to ?? record.path);
+    const path = to ?? following?.to ?? record.path;
     const summary = inspection.summaries.get(record.path);
     const listed = remote?.docs.get(record.docKey);
-    const extra = { ...(summary ? { url: summary.url } : {}), ...(to ? { detail: `moved from ${record.path}` } : {}) };
+    const moved = to ? `moved from ${record.path}` : following ? movedAfterDocument(record.path, following.renamedElsewhere === true) : undefined;
+    const extra = { ...(summary ? { url: summary.url } : {}), ...(moved ? { detail: moved } : {}) };
     if (summary?.conflict && summary.conflictPath && waitingCopies.has(summary.conflictPath)) {
       add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; run \`kbsync resolve ${path}\` (or merge it by hand and delete the copy)` });
       continue;
     }
     // The planner's own view of the file (its bytes, or an image it was sent with), not one derived again here.
     const localChanged = entry !== undefined && (to !== undefined || sideOfLocal(record, entry) === 'changed');
-    const remoteSide = !remote ? 'unknown' : !listed ? 'missing' : remoteChanged(decided.get(path), listed.modifiedTime !== record.remoteModifiedTime) ? 'changed' : 'unchanged';
+    const remoteSide = !remote ? 'unknown' : !listed ? 'missing' : following || remoteChanged(decided.get(path), listed.modifiedTime !== record.remoteModifiedTime) ? 'changed' : 'unchanged';
     if (!entry) add(path, remoteSide === 'missing' ? 'deleted-remote' : 'deleted-local', extra);
     else if (remoteSide === 'missing') add(path, 'deleted-remote', extra);
     else if (localChanged && remoteSide === 'changed') add(path, 'diverged', extra);

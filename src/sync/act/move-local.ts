@@ -1,6 +1,7 @@
 import { renameFile } from '../../local/index.js';
 import type { SyncContext } from '../context.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
+import { movedAfterDocument } from '../decide/moves.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf } from './local-files.js';
@@ -19,8 +20,7 @@ export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: strin
     // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
     () => followPlace(ctx, record.path, to, listed),
   );
-  const why = renamedElsewhere ? 'as another machine renamed it' : 'as its document was moved in the knowledge base';
-  return { path: to, result: 'pulled', detail: `moved from ${record.path}, ${why}` };
+  return { path: to, result: 'pulled', detail: movedAfterDocument(record.path, renamedElsewhere) };
 }
 
 /** The record follows its document to the place the knowledge base now has it at. */

@@ -1,5 +1,9 @@
 import type { LocalEntry, RecordEntry } from './types.js';
 
+/** How a file moved after its document is said, in the run's report and in `status` alike. */
+export const movedAfterDocument = (from: string, renamedElsewhere: boolean): string =>
+  `moved from ${from}, ${renamedElsewhere ? 'as another machine renamed it' : 'as its document was moved in the knowledge base'}`;
+
 /**
  * Finds local renames and moves: a ledger path whose file is gone, and a new unrecorded file that is
  * the same file (same inode: an `mv`) or the same bytes (a copy then delete, or an editor that

@@ -12,12 +12,15 @@ import { asWorkspaceId } from '../../../src/model/ids.js';
 import { createServiceClient } from '../../../src/setup/index.js';
 import type { SyncMode } from '../../../src/sync/decide/types.js';
 import { runSync, type SyncOptions } from '../../../src/sync/engine.js';
+import { inspect } from '../../../src/sync/inspect.js';
+import { fileStates } from '../../../src/sync/status.js';
+import { NO_IMAGES } from '../../../src/images/types.js';
 import type { SyncReport } from '../../../src/sync/report.js';
 import { userNodes } from '../../helpers/sync-fixture.js';
 
 /**
- * The one-decision rule, for all scenarios: whatever both sides did, `sync --dry-run` names, file by file,
- * exactly the action the run then takes. KBSYNC_PROPERTY_RUNS raises the number of scenarios (thousands
+ * The one-decision rule, for all scenarios: whatever both sides did, `kbsync status` and `sync --dry-run`
+ * name, file by file, exactly the action the run then takes (an image changed under unchanged Markdown too). KBSYNC_PROPERTY_RUNS raises the number of scenarios (thousands
  * in a long run); the suite runs a sample.
  */
 const RUNS = Number(process.env['KBSYNC_PROPERTY_RUNS'] ?? 25);
@@ -29,12 +32,21 @@ const paragraph = fc.constantFrom('Alpha beta.', 'Gamma *delta* epsilon.', 'See 
 const body = fc.record({
   paras: fc.array(paragraph, { minLength: 1, maxLength: 3 }),
   code: fc.boolean(),
+  image: fc.boolean(),
 });
-type Body = { paras: string[]; code: boolean };
-const render = (title: string, b: Body): string => `# ${title}\n\n${b.paras.join('\n\n')}\n${b.code ? '\n```sh\nmake all\n```\n' : ''}`;
+type Body = { paras: string[]; code: boolean; image: boolean };
+/** The image a file shows, beside it: `sub/c.md` → `sub/c.png`. */
+const imageOf = (path: string): string => path.replace(/\.md$/, '.png');
+const render = (title: string, path: string, b: Body): string =>
+  `# ${title}\n\n${b.paras.join('\n\n')}\n${b.code ? '\n```sh\nmake all\n```\n' : ''}${b.image ? `\n![figure](${imageOf(path).split('/').pop() ?? ''})\n` : ''}`;
+/** Bytes any reader takes for a PNG (kbsync publishes only files whose bytes are an image's), told apart by `text`. */
+const png = (text: string): Buffer => Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(text)]);
+/** The upload command: prints the URL the image would have (content-addressed), uploading nothing. */
+const IMAGES = { ...NO_IMAGES, upload: 'echo "http://127.0.0.1:9/$KBSYNC_IMAGE_KEY"' };
 
-const localChange = fc.constantFrom('none', 'edit', 'append', 'empty', 'delete', 'move-folder', 'rename') as fc.Arbitrary<LocalChange>;
-type LocalChange = 'none' | 'edit' | 'append' | 'empty' | 'delete' | 'move-folder' | 'rename';
+const localChange = fc.constantFrom('none', 'edit', 'append', 'empty', 'delete', 'move-folder', 'rename', 'image') as fc.Arbitrary<LocalChange>;
+/** `image`: the file's image gets new bytes, its Markdown unchanged (a file without one is left alone). */
+type LocalChange = 'none' | 'edit' | 'append' | 'empty' | 'delete' | 'move-folder' | 'rename' | 'image';
 const remoteChange = fc.constantFrom('none', 'edit', 'delete', 'move') as fc.Arbitrary<RemoteChange>;
 type RemoteChange = 'none' | 'edit' | 'delete' | 'move';
 
@@ -48,6 +60,9 @@ const scenario = fc.record({
   minutePassed: fc.boolean(),
   mode: fc.constantFrom<SyncMode>('two-way', 'push', 'pull'),
 });
+
+/** Folders are not files: status lists files only. */
+const isFolderAction = (kind: string): boolean => kind.endsWith('-folder');
 
 describe('previews name the action the run takes', () => {
   let em: RunningEmulator;
@@ -77,6 +92,7 @@ describe('previews name the action the run takes', () => {
           mode,
           dryRun,
           links: true,
+          images: IMAGES,
           guards: { maxDeleteRatio: 1, maxDeletes: 100, force: false },
         });
         const sync = async (mode: SyncMode, dryRun: boolean): Promise<SyncReport> => {
@@ -87,13 +103,24 @@ describe('previews name the action the run takes', () => {
             ledger.close();
           }
         };
+        const statusOf = async (mode: SyncMode) => {
+          const ledger = openLedger(join(root, '.kbsync', 'ledger.sqlite'), { readonly: true });
+          try {
+            return fileStates(await inspect({ client, ledger }, { ...options(mode, true), offline: false }));
+          } finally {
+            ledger.close();
+          }
+        };
         try {
           await mkdir(root, { recursive: true });
           const write = async (rel: string, text: string) => {
             await mkdir(dirname(join(root, rel)), { recursive: true });
             await writeFile(join(root, rel), text);
           };
-          for (const [i, path] of s.files.entries()) await write(path, render(`Doc ${path}`, s.bodies[i] as Body));
+          for (const [i, path] of s.files.entries()) {
+            await write(path, render(`Doc ${path}`, path, s.bodies[i] as Body));
+            if (s.bodies[i]?.image) await writeFile(join(root, imageOf(path)), png(`-${path}`));
+          }
           const setup = await sync('two-way', false);
           assert.equal(setup.failed, 0, JSON.stringify(setup.results));
           if (s.minutePassed) em.admin.setClockOffset(120_000);
@@ -123,6 +150,9 @@ describe('previews name the action the run takes', () => {
               case 'rename':
                 await rename(abs, join(dirname(abs), `renamed-${path.split('/').pop() ?? ''}`));
                 break;
+              case 'image':
+                if (s.bodies[i]?.image) await writeFile(join(root, imageOf(path)), png(`-${path}-redrawn`));
+                break;
               default:
                 break;
             }
@@ -147,6 +177,7 @@ describe('previews name the action the run takes', () => {
           if (s.newRemote) em.admin.createDocument({ workspaceId: ws.workspaceId, parentNodeId: ws.rootNodeId, name: 'From colleague', markdown: '# From colleague\n\nHello.\n' });
 
           // A refusal (a guard) is a decision too: the preview must refuse exactly as the run does.
+          const status = await statusOf(s.mode);
           const dry = await sync(s.mode, true).catch((error: { code: string }) => ({ refused: error.code }));
           const run = await sync(s.mode, false).catch((error: { code: string }) => ({ refused: error.code }));
           if ('refused' in dry || 'refused' in run) {
@@ -156,6 +187,12 @@ describe('previews name the action the run takes', () => {
           const previewed = new Map(dry.planned.map((p) => [p.path, p.kind]));
           const done = new Map(run.results.filter((r) => r.action !== 'none').map((r) => [r.path, r.action]));
           assert.deepEqual(Object.fromEntries(done), Object.fromEntries(previewed), `mode ${s.mode}: preview ${JSON.stringify(dry.planned)} run ${JSON.stringify(run.results)}`);
+          // Status shows each file's action as the preview names it, and no file it would act on as clean.
+          const shown = status.filter((file) => file.action !== undefined && !previewed.has(file.path) && file.action !== 'none');
+          const missing = dry.planned.filter((p) => !isFolderAction(p.kind) && status.find((file) => file.path === p.path)?.action !== p.kind);
+          assert.deepEqual({ shown, missing }, { shown: [], missing: [] }, `mode ${s.mode}: status ${JSON.stringify(status)} preview ${JSON.stringify(dry.planned)}`);
+          const clean = status.filter((file) => file.state === 'clean' && previewed.has(file.path));
+          assert.deepEqual(clean, [], `shown clean, but the run acts: ${JSON.stringify(dry.planned)}`);
         } finally {
           em.admin.setClockOffset(0);
           await rm(dir, { recursive: true, force: true });
