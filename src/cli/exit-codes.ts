@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../codes.js';
-import { InputError, KbsyncError, SafetyError } from '../errors.js';
+import { ERROR_EXITS, isErrorCode, type ErrorCode } from '../codes.js';
+import { KbsyncError } from '../errors.js';
 
 /**
  * Exit codes are part of kbsync's interface (scripts and CI depend on them). This table is the one
@@ -29,27 +29,8 @@ export function exitCodesHelp(): string {
 /** The exit code for a run stopped by `signal`. */
 export const exitCodeForSignal = (signal: NodeJS.Signals): ExitCode => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
 
-/**
- * Errors about this machine that stop a command before it can sync anything: nothing was done, and
- * the fix is local (permissions, a disk), like a configuration's. Exit 1 would say "files did not sync".
- */
-const LOCAL_PROBLEMS: ReadonlySet<string> = new Set<ErrorCode>([
-  'LEDGER_NOT_WRITABLE',
-  'LEDGER_OPEN_FAILED',
-  'LEDGER_MISSING',
-  'LEDGER_OUTDATED',
-  'PERMISSION_DENIED',
-  'READ_ONLY_FILE_SYSTEM',
-  'DISK_FULL',
-  'ROOT_UNREADABLE',
-  'STATE_DIR_MISSING',
-]);
+/** The exit of a command that ends with an error of `code`: the code table's column, whatever class threw it. */
+export const exitCodeOfCode = (code: ErrorCode): ExitCode => ExitCode[ERROR_EXITS[code]];
 
-/** The exit code of a command that ended with `error`. */
-export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof SafetyError) return ExitCode.refused;
-  if (error instanceof InputError) return ExitCode.usage;
-  if (error instanceof KbsyncError && LOCAL_PROBLEMS.has(error.code)) return ExitCode.usage;
-  if (error instanceof KbsyncError) return error.code.startsWith('API_') ? ExitCode.service : ExitCode.partial;
-  return ExitCode.partial;
-}
+/** The exit code of a command that ended with `error`; an error kbsync has no code for is `UNEXPECTED`'s. */
+export const exitCodeOf = (error: unknown): ExitCode => exitCodeOfCode(error instanceof KbsyncError && isErrorCode(error.code) ? error.code : 'UNEXPECTED');
