@@ -8,7 +8,7 @@ import { fullySynced, stoppedReport, type SyncReport } from '../../sync/report.j
 import { terminal } from '../../terminal.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import type { CliCommand } from '../command.js';
-import { ExitCode, exitCodeForSignal, exitCodeOf, exitCodesHelp } from '../exit-codes.js';
+import { ExitCode, exitCodeForSignal, exitCodeOf, exitCodeOfCode, exitCodesHelp } from '../exit-codes.js';
 import { printError, printStack } from '../print-error.js';
 import { trapStopSignals } from '../stop-signal.js';
 import { checkLinksLocally } from '../local-links.js';
@@ -28,7 +28,7 @@ const STOP_GRACE_MS = 3000;
 
 /** --check-links fails on a broken link; otherwise a run is whole when every file synced. */
 function exitCodeOfReport(report: SyncReport, checkLinks: boolean): ExitCode {
-  if (checkLinks && report.links.length > 0) return ExitCode.brokenLinks;
+  if (checkLinks && report.links.length > 0) return exitCodeOfCode('LINK_BROKEN');
   return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
 }
 

@@ -1,6 +1,7 @@
 import { KbsyncError, messageOf } from '../../errors.js';
 import { terminal } from '../../terminal.js';
-import { ExitCode, exitCodeOf } from '../exit-codes.js';
+import type { ErrorCode } from '../../codes.js';
+import { ExitCode, exitCodeOf, exitCodeOfCode } from '../exit-codes.js';
 
 /**
  * One check. A failing one carries the code and exit code `kbsync sync` would end with for the same
@@ -33,7 +34,9 @@ export class Checks {
   /** A failure from the error sync itself would throw: its message (which says what to do), code and exit code. */
   error = (name: string, error: unknown, subject?: string): void =>
     this.add({ name, status: 'fail', message: `${subject ? `${subject}: ` : ''}${messageOf(error)}`, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', exitCode: exitCodeOf(error) });
-  fail = (name: string, message: string, fix: string, exitCode: ExitCode, code?: string): void => this.add({ name, status: 'fail', message, fix, exitCode, ...(code ? { code } : {}) });
+  /** A failure found by doctor's own check: its exit is the code's, as for the error sync would throw. */
+  fail = (name: string, message: string, fix: string, code: ErrorCode | undefined, exitCode: ExitCode = exitCodeOfCode(code ?? 'UNEXPECTED')): void =>
+    this.add({ name, status: 'fail', message, fix, exitCode, ...(code ? { code } : {}) });
 
   /** The exit code of the first failure in the order sync meets them (config, folder, ledger, token, service), so both end alike. */
   get exitCode(): ExitCode {

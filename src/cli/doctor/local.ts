@@ -12,7 +12,6 @@ import { asWorkspaceId } from '../../model/ids.js';
 import { explainLocked, isDaemon } from '../../setup/lock-holder.js';
 import { ledgerPath } from '../../setup/index.js';
 import { assertSameWorkspace } from '../../sync/observe/observe.js';
-import { ExitCode } from '../exit-codes.js';
 import type { Checks } from './checks.js';
 
 /** The checks sync makes before it opens its ledger: a root it may use, and that exists. */
@@ -36,11 +35,11 @@ export async function checkStateFolder(checks: Checks, config: Config): Promise<
   } catch (error) {
     const what = stat ? 'state folder' : 'root folder (the state folder is created in it)';
     // Sync fails the same way when it opens its ledger there.
-    checks.fail('state-folder', `${what} ${folder} cannot be written: ${messageOf(error)}`, `Give this user write access (chmod u+rwx "${folder}").`, ExitCode.usage, 'LEDGER_NOT_WRITABLE');
+    checks.fail('state-folder', `${what} ${folder} cannot be written: ${messageOf(error)}`, `Give this user write access (chmod u+rwx "${folder}").`, 'LEDGER_NOT_WRITABLE');
     return;
   }
   if (!stat) checks.pass('state-folder', `state folder ${config.stateDir} will be created by the first sync`);
-  else if (!stat.isDirectory()) checks.fail('state-folder', `state folder ${config.stateDir} is not a folder`, 'Move it aside or set stateDir elsewhere.', ExitCode.usage, 'LEDGER_OPEN_FAILED');
+  else if (!stat.isDirectory()) checks.fail('state-folder', `state folder ${config.stateDir} is not a folder`, 'Move it aside or set stateDir elsewhere.', 'LEDGER_OPEN_FAILED');
   else if ((stat.mode & 0o077) !== 0) checks.warn('state-folder', `state folder ${config.stateDir} can be read by other users (mode ${(stat.mode & 0o777).toString(8)})`, `It holds document text and backups: chmod 700 "${config.stateDir}".`);
   else checks.pass('state-folder', `state folder ${config.stateDir} is private and writable`);
 }

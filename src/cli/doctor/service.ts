@@ -7,7 +7,7 @@ import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
 import { openStateStore } from '../../sync/state-store.js';
 import { ledgerPath, syncOptionsOf } from '../../setup/index.js';
 import { observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
-import { ExitCode, exitCodeOf } from '../exit-codes.js';
+import { exitCodeOf } from '../exit-codes.js';
 import type { Checks } from './checks.js';
 import { operatorRefused, runProbe, SCOPE_PROBES } from './probes.js';
 import { oneLine } from '../../printable.js';
@@ -25,12 +25,12 @@ export async function checkService(checks: Checks, client: KbClient, config: Con
     if (operatorRefused(error)) {
       checks.pass('service', `service ${base} answers on /v2.0`);
       checks.fail('operator', `operatorId ${config.service.operatorId} is refused: ${error.message}`,
-        "Set service.operatorId to the user's unionId, not the userId (the unionId is the id the organisation's apps share; the userId is only valid inside one organisation).", exitCodeOf(error), error.code);
+        "Set service.operatorId to the user's unionId, not the userId (the unionId is the id the organisation's apps share; the userId is only valid inside one organisation).", error.code);
       return true;
     }
     if (isApiError(error) && error.code === 'API_NOT_FOUND') {
       checks.pass('service', `service ${base} answers on /v2.0; operatorId ${config.service.operatorId} is accepted`);
-      checks.fail('workspace', `workspace ${config.workspaceId} does not exist or the operator cannot see it`, 'Run `kbsync workspaces` to list the ones you can use, and set workspaceId.', exitCodeOf(error), error.code);
+      checks.fail('workspace', `workspace ${config.workspaceId} does not exist or the operator cannot see it`, 'Run `kbsync workspaces` to list the ones you can use, and set workspaceId.', error.code);
       return true;
     }
     if (isApiError(error) && error.code === 'API_FORBIDDEN') {
@@ -45,7 +45,7 @@ export async function checkService(checks: Checks, client: KbClient, config: Con
       const folder = await client.getNode(asTreeNodeId(config.remoteFolder));
       checks.pass('remote-folder', `remoteFolder "${oneLine(folder.title)}" exists`);
     } catch (error) {
-      checks.fail('remote-folder', `remoteFolder ${config.remoteFolder} cannot be read: ${messageOf(error)}`, 'Set remoteFolder to a folder node id of the workspace, or null for its root.', exitCodeOf(error), isApiError(error) ? error.code : undefined);
+      checks.fail('remote-folder', `remoteFolder ${config.remoteFolder} cannot be read: ${messageOf(error)}`, 'Set remoteFolder to a folder node id of the workspace, or null for its root.', isApiError(error) ? error.code : undefined, exitCodeOf(error));
     }
   }
   return true;
@@ -60,8 +60,8 @@ export async function checkScopes(checks: Checks, client: KbClient, config: Conf
       checks.warn(name, `scope ${outcome.scopes.join(', ')} is missing: ${probe.optional}`, `Grant ${outcome.scopes.join(', ')} to the app in the developer console (then issue a new access token) if you want to ${probe.use}.`);
     } else if (outcome.kind === 'missing') {
       checks.fail(name, `scope ${outcome.scopes.join(', ')} is missing: kbsync cannot ${probe.use}`,
-        `Grant ${outcome.scopes.join(', ')} to the app in the developer console, then issue a new access token.`, ExitCode.service, 'API_FORBIDDEN');
-    } else checks.fail(name, `scope ${probe.scope} could not be checked: ${messageOf(outcome.error)}`, 'See the message; run doctor again.', exitCodeOf(outcome.error), isApiError(outcome.error) ? outcome.error.code : undefined);
+        `Grant ${outcome.scopes.join(', ')} to the app in the developer console, then issue a new access token.`, 'API_FORBIDDEN');
+    } else checks.fail(name, `scope ${probe.scope} could not be checked: ${messageOf(outcome.error)}`, 'See the message; run doctor again.', isApiError(outcome.error) ? outcome.error.code : undefined, exitCodeOf(outcome.error));
   }
 }
 
