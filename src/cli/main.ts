@@ -2,10 +2,24 @@ import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
 import { printUsageReport } from './commands/sync.js';
 import { printError } from './print-error.js';
+import type { Entry } from './command.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { packageVersion } from '../package-root.js';
 import { terminal } from '../terminal.js';
 import { scrubUsageError, usageHint } from './usage-errors.js';
+
+/** The one place kbsync ends its process at once; everything else sets `process.exitCode` and returns, or throws. */
+function exit(code: number): never {
+  process.exit(code);
+}
+
+/** A command ended with `error`: say it once on stderr; its exit code is its code's (the code table's column). */
+function reportFailure(error: unknown): ExitCode {
+  printError(error);
+  return exitCodeOf(error);
+}
+
+const entry: Entry = { exit, fail: (error) => exit(reportFailure(error)) };
 
 export function buildProgram(): Command {
   const program = new Command('kbsync')
@@ -16,7 +30,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (text, write) => write(scrubUsageError(text)) })
     .exitOverride();
-  for (const command of commands) command.register(program);
+  for (const command of commands) command.register(program, entry);
   return program;
 }
 
@@ -34,15 +48,14 @@ async function main(argv: readonly string[]): Promise<void> {
       if (error.exitCode !== 0) printUsageReport(argv.slice(2), scrubUsageError(error.message));
       return;
     }
-    printError(error);
-    process.exitCode = exitCodeOf(error);
+    process.exitCode = reportFailure(error);
   }
 }
 
 // `kbsync status | head` closes the pipe early: that is the reader's choice, not an error to crash on.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') exit(Number(process.exitCode ?? 0));
     throw error;
   });
 }

@@ -22,22 +22,19 @@ export type StopTrap = {
 
 /**
  * For a run that should stop between steps: the first SIGINT or SIGTERM aborts `signal` (the work under
- * way finishes and is recorded, and the command reports what it did); a second one exits at once with
- * the signal's exit code, which is safe because every effect is journalled before it starts.
+ * way finishes and is recorded, and the command reports what it did); a second one calls `onSecond`,
+ * which ends the process at once through the entry's exit (safe because every effect is journalled
+ * before it starts).
  */
 export function trapStopSignals(
   onFirst: (signal: NodeJS.Signals) => void,
-  exitCodeOf: (signal: NodeJS.Signals) => number,
-  /** Last words before the second signal's exit: what was done so far is said, not lost. */
-  onSecond?: (signal: NodeJS.Signals, exitCode: number) => void,
+  /** Says what was done so far (not lost), then leaves at once with the signal's exit code. */
+  onSecond: (signal: NodeJS.Signals) => never,
 ): StopTrap {
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
   const handler = (signal: NodeJS.Signals): void => {
-    if (first) {
-      onSecond?.(signal, exitCodeOf(signal));
-      process.exit(exitCodeOf(signal));
-    }
+    if (first) onSecond(signal);
     first = signal;
     controller.abort();
     onFirst(signal);

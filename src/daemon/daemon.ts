@@ -19,9 +19,12 @@ export const DAEMON_EXIT = { stopped: 0, interrupted: 130 } as const;
 const RESTART_KEYS = ['root', 'stateDir', 'workspaceId', 'remoteFolder', 'layout', 'service', 'include', 'exclude'] as const;
 
 /**
- * `kbsync watch`: runs until SIGTERM or SIGINT, then stops gracefully (a second signal exits at once,
- * and the intents journal lets the next start finish the work). SIGHUP re-reads the configuration.
- * Resolves with the exit code.
+ * `kbsync watch`: runs until SIGTERM or SIGINT, then stops gracefully. SIGHUP re-reads the configuration.
+ * Resolves with the exit code: 0 once stopped; 130 at once on a second signal, without waiting for the stop
+ * under way (the intents journal lets the next start finish the work). Rejects when the daemon cannot run
+ * on: it refused to start, or after a reload neither configuration could be started. It never ends the
+ * process itself: the caller (the CLI's entry) does, at once, so that a reply still in flight past the
+ * shutdown deadline cannot keep it alive.
  */
 export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
@@ -33,12 +36,18 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd });
 
   let stopping = false;
+  // What ends the run before the graceful stop does: a second signal, or a reload that left no runtime.
+  let cutShort: { resolve(code: number): void; reject(error: unknown): void } = { resolve: () => undefined, reject: () => undefined };
+  const cut = new Promise<number>((resolve, reject) => {
+    cutShort = { resolve, reject };
+  });
   // Handlers first: SIGHUP's default action would kill a daemon that is still starting.
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     const onStop = (signal: NodeJS.Signals): void => {
       if (stopping) {
         logger.warn({ signal }, `${signal} again: exiting now; the next start finishes the interrupted work`);
-        process.exit(DAEMON_EXIT.interrupted);
+        cutShort.resolve(DAEMON_EXIT.interrupted);
+        return;
       }
       stopping = true;
       resolve(signal);
@@ -50,9 +59,10 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   let current = DaemonRuntime.start(contextOf(first.config, first.configPath));
   const onHangup = (): void => {
     current = current.then((runtime) => (stopping ? runtime : reload(runtime, load, logger, contextOf)));
+    current.catch((error: unknown) => cutShort.reject(error));
   };
   process.on('SIGHUP', onHangup);
-  try {
+  const run = async (): Promise<number> => {
     await current; // a refusal to start (already running, bad ledger) ends the command here
     const signal = await stopped;
     const runtime = await current;
@@ -62,6 +72,9 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     if (result.finished) logger.info('stopped');
     else logger.warn({ operations: result.operations }, 'stopped before the current cycle finished; the next start completes it');
     return DAEMON_EXIT.stopped;
+  };
+  try {
+    return await Promise.race([run(), cut]);
   } finally {
     process.off('SIGHUP', onHangup);
   }
@@ -100,7 +113,7 @@ async function reload(
       return await DaemonRuntime.start(contextOf(runtime.config, loaded.configPath));
     } catch (again) {
       logger.fatal({ code: (again as { code?: string }).code }, `the previous configuration could not be started again either; exiting: ${messageOf(again)}`);
-      process.exit(1);
+      throw again;
     }
   }
 }

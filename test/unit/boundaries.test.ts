@@ -46,6 +46,19 @@ describe('module boundaries (DESIGN.md)', () => {
     assert.deepEqual(violations(inside('emulator'), engine), []);
   });
 
+  test('only the entry ends the process: process.exit is called in src/cli/main.ts alone, and commands and the daemon return, throw or call the exit it hands them', () => {
+    const exits = [...graph.keys(), 'bin/kbsync.js'].flatMap((file) =>
+      readFileSync(`${root}/${file}`, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bprocess\.exit\s*\(/.test(line) ? [`${file}:${i + 1}`] : [])),
+    );
+    assert.deepEqual(
+      exits.map((at) => at.replace(/:\d+$/, '')),
+      ['src/cli/main.ts'],
+      `process.exit at ${exits.join(', ')}`,
+    );
+  });
+
   test('no import cycles anywhere in src/', () => {
     assert.deepEqual(cycles(graph), []);
   });

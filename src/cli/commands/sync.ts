@@ -7,7 +7,7 @@ import type { ActionResult } from '../../sync/executor.js';
 import { fullySynced, stoppedReport, type SyncReport } from '../../sync/report.js';
 import { terminal } from '../../terminal.js';
 import type { SyncMode } from '../../sync/decide/types.js';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, Entry } from '../command.js';
 import { ExitCode, exitCodeForSignal, exitCodeOf, exitCodeOfCode, exitCodesHelp } from '../exit-codes.js';
 import { printError, printStack } from '../print-error.js';
 import { trapStopSignals } from '../stop-signal.js';
@@ -81,7 +81,7 @@ class RunRecord {
   }
 }
 
-async function runOnce(run: RunRecord): Promise<void> {
+async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
   const { mode, flags, format } = run;
   const checkLinks = Boolean(flags.checkLinks);
   const linkCheckOnly = checkLinks && Boolean(flags.dryRun);
@@ -105,8 +105,11 @@ async function runOnce(run: RunRecord): Promise<void> {
       terminal.err(`kbsync: ${signal}: finishing the work under way, then stopping (again to stop at once; the next sync finishes the rest)`);
       cut = setTimeout(() => session.client.queue.close(), STOP_GRACE_MS).unref();
     },
-    exitCodeForSignal,
-    (signal) => run.print(run.stopped(true), { exitCode: exitCodeForSignal(signal) }),
+    (signal) => {
+      const exitCode = exitCodeForSignal(signal);
+      run.print(run.stopped(true), { exitCode });
+      return entry.exit(exitCode);
+    },
   );
   let ledger: Ledger | undefined;
   try {
@@ -156,7 +159,7 @@ export function printUsageReport(args: readonly string[], message: string): void
 
 export const syncCommand: CliCommand = {
   name: 'sync',
-  register(program: Command) {
+  register(program: Command, entry: Entry) {
     program
       .command('sync')
       .description('Sync the folder and the knowledge base once, in both directions (or one with --push / --pull).')
@@ -192,7 +195,7 @@ ${exitCodesHelp()}`,
         const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
         const run = new RunRecord(mode, flags, outputFormatOf(flags));
         try {
-          await runOnce(run);
+          await runOnce(run, entry);
         } catch (error) {
           const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
           // Cut short by the stop it was asked for (a signal, then the grace was over): stopped, not failed.

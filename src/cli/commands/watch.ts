@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, Entry } from '../command.js';
 
 type WatchFlags = { config?: string; jsonLogs?: boolean };
 
 export const watchCommand: CliCommand = {
   name: 'watch',
-  register(program: Command) {
+  register(program: Command, entry: Entry) {
     program
       .command('watch')
       .description('Keep the folder and the knowledge base in step continuously: the background daemon.')
@@ -38,9 +38,8 @@ Exit codes: 0 stopped, 2 bad usage or config, 3 already running for this folder,
       .action(async (flags: WatchFlags) => {
         // Loaded here, not at startup, so other commands do not load the daemon's modules.
         const { runDaemon } = await import('../../daemon/index.js');
-        const code = await runDaemon({ config: flags.config, jsonLogs: Boolean(flags.jsonLogs) });
-        // Leave now: a reply still in flight past the shutdown deadline must not keep the process alive.
-        process.exit(code);
+        // Leave at once however the daemon ends: a reply still in flight past the shutdown deadline must not keep the process alive.
+        await runDaemon({ config: flags.config, jsonLogs: Boolean(flags.jsonLogs) }).then(entry.exit, entry.fail);
       });
   },
 };
