@@ -59,7 +59,7 @@ function lazyLogger(level: string, make: (level: string) => PinoLogger): Logger 
 const pino = (options: LoggerOptions, destination?: NodeJS.WritableStream | { write(line: string): void }): PinoLogger =>
   (require('pino') as (options: LoggerOptions, destination?: unknown) => PinoLogger)(options, destination);
 
-export type LogOptions = {
+type LogOptions = {
   readonly level?: string;
   /** Readable lines for a person on a terminal; JSON lines for journald, CI and log shippers. */
   readonly pretty?: boolean;

@@ -38,7 +38,7 @@ const SGR = /(\x1b\[[0-9;]*m)/;
 const REDRAW_MS = 50;
 
 /** NO_COLOR (https://no-color.org): any non-empty value turns colour off; `--no-color` sets it. */
-export const colorAllowed = (env: NodeJS.ProcessEnv, stream: Stream): boolean => Boolean(stream.isTTY) && !env['NO_COLOR'];
+const colorAllowed = (env: NodeJS.ProcessEnv, stream: Stream): boolean => Boolean(stream.isTTY) && !env['NO_COLOR'];
 
 export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.ProcessEnv = process.env): Terminal {
   const live = Boolean(stderr.isTTY);

@@ -31,7 +31,7 @@ export type KbClientOptions = {
 };
 
 /** Largest body overwriteContent accepts (real-service-notes). */
-export const MAX_OVERWRITE_CHARS = 50_000;
+const MAX_OVERWRITE_CHARS = 50_000;
 const NODE_PAGE_MAX = 50;
 const WORKSPACE_PAGE_MAX = 30;
 const enc = encodeURIComponent;

@@ -1,7 +1,6 @@
 import type { EndpointName } from '../model/endpoints.js';
 
 /** Stable endpoint names: keys for call accounting and per-endpoint rate limits (the emulator uses the same). */
-export { ENDPOINTS } from '../model/endpoints.js';
 export type Endpoint = EndpointName;
 
 /**

@@ -16,7 +16,7 @@ export type ApiErrorCode =
   | 'API_TOO_LARGE'
   | 'API_OUTCOME_UNKNOWN';
 
-export type ApiErrorDetails = {
+type ApiErrorDetails = {
   readonly endpoint: Endpoint;
   readonly status?: number | undefined;
   readonly serviceCode?: string | undefined;
@@ -106,5 +106,3 @@ export const isUnauthorized = hasCode('API_UNAUTHORIZED');
 export const isThrottled = hasCode('API_THROTTLED');
 export const isConflict = hasCode('API_CONFLICT');
 export const isOutcomeUnknown = (error: unknown): error is OutcomeUnknownError => error instanceof OutcomeUnknownError;
-/** Worth trying again later (the service or the network was unwell); nothing about the request was wrong. */
-export const isTransient = hasCode('API_SERVER', 'API_NETWORK', 'API_THROTTLED');

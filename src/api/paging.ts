@@ -2,7 +2,7 @@ import type { Endpoint } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { SERVICE_LIMITS } from './limits.js';
 
-export type Page<T> = { readonly items: readonly T[]; readonly nextToken: string | undefined };
+type Page<T> = { readonly items: readonly T[]; readonly nextToken: string | undefined };
 
 /**
  * Walks a paged listing to its end. A token that comes back twice would loop forever, and fresh tokens

@@ -3,7 +3,7 @@ import { quoted } from '../printable.js';
 import { ApiError, type ApiErrorCode } from './errors.js';
 import { SERVICE_LIMITS } from './limits.js';
 
-export type ServiceErrorBody = {
+type ServiceErrorBody = {
   readonly code: string | undefined;
   readonly message: string | undefined;
   readonly requestId: string | undefined;

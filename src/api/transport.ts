@@ -169,7 +169,7 @@ export class Transport {
  * Retry-After is seconds or an HTTP date; anything else is ignored. The wait is returned as asked, however
  * long (a date in 2100 included): the caller decides what it is willing to wait (SERVICE_LIMITS.retryAfterMs).
  */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;

@@ -4,7 +4,7 @@ import { inspect, type Inspection } from '../sync/inspect.js';
 import type { SyncMode } from '../sync/decide/types.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from './session.js';
 
-export type ReadOnlyRun = { readonly session: Session; readonly ledger: Ledger | undefined; readonly inspection: Inspection };
+type ReadOnlyRun = { readonly session: Session; readonly ledger: Ledger | undefined; readonly inspection: Inspection };
 
 /**
  * For commands that only look (status, diff, search): the ledger opened read-only and without the lock,

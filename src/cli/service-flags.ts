@@ -34,7 +34,7 @@ export type ResolvedService = {
  * Flags first, then KBSYNC_SERVICE_* variables, then the config file (if there is one). The token
  * itself never comes from an argument: only the name of the variable that holds it.
  */
-export type ServiceContext = {
+type ServiceContext = {
   readonly env: Env;
   readonly cwd: string;
   /** The config file only lends defaults (init): if it is missing or broken, do without it. */

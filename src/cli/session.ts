@@ -21,7 +21,7 @@ export type Session = {
   readonly unconfigured: readonly string[];
 };
 
-export type SessionOptions = {
+type SessionOptions = {
   readonly config?: string | undefined;
   readonly quiet?: boolean;
   /** Default process.env; the demo passes its own so a user's KBSYNC_* settings cannot redirect it. */

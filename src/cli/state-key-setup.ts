@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { TokenSourceConfig } from '../config/index.js';
 
 /** What `kbsync init` configures for the team's state key, and the lines that tell the user what to do with it. */
-export type KeySetup = { readonly config: TokenSourceConfig | undefined; readonly lines: readonly string[] };
+type KeySetup = { readonly config: TokenSourceConfig | undefined; readonly lines: readonly string[] };
 
 /**
  * The team's state key for a new configuration. A key in the environment (KBSYNC_STATE_KEY) is the

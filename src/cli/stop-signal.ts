@@ -11,7 +11,7 @@ export function waitForStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export type StopTrap = {
+type StopTrap = {
   /** Aborted at the first SIGINT or SIGTERM. */
   readonly signal: AbortSignal;
   /** The signal received, if any. */

@@ -6,7 +6,7 @@ import { closest } from './suggest.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export type EnvOverrides = {
+type EnvOverrides = {
   /** A partial config object built from KBSYNC_* variables, to lay over the file. */
   readonly values: Record<string, unknown>;
   /** Dotted key path → the variable it came from, so validation errors name the variable. */

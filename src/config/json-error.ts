@@ -3,7 +3,7 @@
  * trailing comma"). Node's own JSON.parse message only sometimes carries a position.
  * Runs only after JSON.parse has failed.
  */
-export type JsonErrorLocation = { readonly line: number; readonly column: number; readonly problem: string };
+type JsonErrorLocation = { readonly line: number; readonly column: number; readonly problem: string };
 
 class Fail extends Error {
   constructor(readonly offset: number, readonly problem: string) {

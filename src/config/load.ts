@@ -13,7 +13,7 @@ export const CONFIG_FILE_NAME = 'sync.config.json';
 /** The validated configuration with every path absolute: root from the config file's folder, stateDir from root. */
 export type Config = ParsedConfig;
 
-export type LoadConfigOptions = {
+type LoadConfigOptions = {
   /** --config FILE; else $KBSYNC_CONFIG; else sync.config.json in cwd. */
   readonly path?: string;
   readonly cwd: string;

@@ -17,7 +17,7 @@ export type Leaf = {
 
 type Unwrapped = { readonly schema: z.ZodMiniType; readonly nullable: boolean };
 
-export function unwrap(schema: z.ZodMiniType): Unwrapped {
+function unwrap(schema: z.ZodMiniType): Unwrapped {
   let current = schema;
   let nullable = false;
   for (;;) {

@@ -249,4 +249,3 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 /** The validated file, before paths are resolved. */
 export type ParsedConfig = z.output<typeof ConfigSchema>;
 export type TokenSourceConfig = z.output<typeof TokenSourceSchema>;
-export type LogLevel = ParsedConfig['log']['level'];

@@ -15,7 +15,7 @@ export type TokenSource = {
   readonly description: string;
 };
 
-export type TokenSourceOptions = {
+type TokenSourceOptions = {
   readonly env?: Env;
   /** Folder relative token file paths start from (the config file's folder). */
   readonly cwd?: string;
@@ -29,7 +29,7 @@ export type TokenSourceOptions = {
  * What a secret is called in messages, the codes its problems carry and where it is configured: the
  * access token and the state key are read the same way (env, file, command or value) and said apart.
  */
-export type SecretWords = {
+type SecretWords = {
   /** "the access token", "the state key". */
   readonly noun: string;
   /** "token", "state key": what the hints call it. */

@@ -2,7 +2,7 @@ import type { KbClient } from '../api/index.js';
 import type { Ledger } from '../ledger/index.js';
 
 /** Ledger meta key of the running total of calls kbsync spent on this folder (`kbsync status` shows it). */
-export const CALLS_TOTAL_KEY = 'calls.total';
+const CALLS_TOTAL_KEY = 'calls.total';
 
 const HOUR_MS = 3_600_000;
 

@@ -3,7 +3,7 @@ import { messageOf } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { DaemonRuntime, type RuntimeContext } from './runtime.js';
 
-export type DaemonOptions = {
+type DaemonOptions = {
   /** --config FILE (else $KBSYNC_CONFIG, else ./sync.config.json), re-read on SIGHUP. */
   readonly config?: string | undefined;
   /** JSON lines even on a terminal (journald, log shippers). */
@@ -13,7 +13,7 @@ export type DaemonOptions = {
 };
 
 /** Exit codes of the daemon itself: 0 after a graceful stop, 130 when a second signal cut the stop short. */
-export const DAEMON_EXIT = { stopped: 0, interrupted: 130 } as const;
+const DAEMON_EXIT = { stopped: 0, interrupted: 130 } as const;
 
 /** Options that change what is synced, or with what: changing one restarts the runtime. */
 const RESTART_KEYS = ['root', 'stateDir', 'workspaceId', 'remoteFolder', 'layout', 'service', 'include', 'exclude'] as const;

@@ -3,10 +3,10 @@ import type { ActionResult } from '../sync/executor.js';
 /** So many files gone in one cycle is a checkout (or a folder moved away), not deletions one by one. */
 export const BURST = 5;
 
-export type DelaySettings = { readonly deleteDelayMinutes: number; readonly checkoutDelayMinutes: number };
+type DelaySettings = { readonly deleteDelayMinutes: number; readonly checkoutDelayMinutes: number };
 
 /** What the daemon says about a cycle's waiting deletes (each at most once). */
-export type DelayNews = {
+type DelayNews = {
   /** Files that came back before their delete was sent: their documents stay. */
   readonly back: readonly string[];
   /** Files gone in this cycle's burst (a checkout-like change), when it was one. */

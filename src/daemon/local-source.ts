@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
  */
 const WATCHER_ERROR_HOOK = 'KBSYNC_TEST_WATCHER_ERROR';
 
-export type LocalSourceOptions = {
+type LocalSourceOptions = {
   readonly root: string;
   readonly stateDir: string;
   readonly include: readonly string[];

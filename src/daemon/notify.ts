@@ -2,10 +2,10 @@ import type { Logger } from '../log.js';
 import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/executor.js';
 
-export type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };
+type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };
 
 /** What the person is told about: work that now waits for them. */
-export type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: string; readonly message: string };
+type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: string; readonly message: string };
 
 /** The events a cycle's result gives: a new conflict, or a hold said for the first time (not a repeat). */
 export function eventOf(result: ActionResult): NotifyEvent | undefined {

@@ -24,7 +24,7 @@ export type RuntimeContext = {
   readonly cwd: string;
 };
 
-export type StopResult = { readonly finished: boolean; readonly operations: number };
+type StopResult = { readonly finished: boolean; readonly operations: number };
 
 /**
  * Everything one configuration runs on, held open for the daemon's lifetime: the client (and its

@@ -21,7 +21,7 @@ import { GitBranch } from './git-head.js';
 import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
-export type CycleKind = 'sweep' | 'local' | 'probe';
+type CycleKind = 'sweep' | 'local' | 'probe';
 
 export type SchedulerSettings = {
   /** Options of a two-way run; each cycle sets listRemote itself. */
@@ -29,7 +29,7 @@ export type SchedulerSettings = {
   readonly watch: Config['watch'];
 };
 
-export type SchedulerDeps = {
+type SchedulerDeps = {
   readonly client: KbClient;
   readonly ledger: Ledger;
   readonly logger: Logger;

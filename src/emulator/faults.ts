@@ -25,7 +25,7 @@ export type FaultSpec = {
 };
 
 export type FaultAction = 'reset' | 'throttle429' | 'qps403' | 'error5xx' | 'drop';
-export type FaultDecision = { readonly latencyMs: number; readonly action: FaultAction | null };
+type FaultDecision = { readonly latencyMs: number; readonly action: FaultAction | null };
 
 const SHARE_KEYS = ['error5xx', 'reset', 'throttle429', 'qps403', 'drop'] as const;
 /** Spellings accepted in a spec string (and JSON) → the FaultSpec key. */

@@ -6,12 +6,12 @@ import type { IdGenerator } from './random.js';
 import type { Store } from './store/store.js';
 import type { DocType, NodeRow, StoredBlock, WorkspaceRow } from './store/types.js';
 
-export const MAX_NAME_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
 
 /** Id shapes: opaque like the real ones, but of different lengths so a mix-up is visible in a dump. */
-export const idLength = { workspace: 20, dentry: 32, creation: 24, block: 16, list: 12 } as const;
+const idLength = { workspace: 20, dentry: 32, creation: 24, block: 16, list: 12 } as const;
 
-export type CreateNodeInput = {
+type CreateNodeInput = {
   readonly workspaceId: string;
   readonly parentId?: string | undefined;
   readonly name: string;

@@ -1,8 +1,8 @@
 import { paramError } from './errors.js';
 
-export type Page<T> = { readonly items: readonly T[]; readonly nextToken: string; readonly hasMore: boolean; readonly pageNumber: number };
+type Page<T> = { readonly items: readonly T[]; readonly nextToken: string; readonly hasMore: boolean; readonly pageNumber: number };
 
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 
 /** `maxResults`: default 20, clamped to the endpoint's maximum; not a positive integer → paramError. */
 export function pageSize(raw: string | null, max: number): number {

@@ -4,7 +4,7 @@ import { IGNORE_FILE_NAME, IgnoreTree, PathFilter, type FilterOptions } from '..
 import { isImageFile } from './media-type.js';
 import type { ImageProblemReason } from './types.js';
 
-export type Refusal = { readonly reason: ImageProblemReason; readonly detail: string };
+type Refusal = { readonly reason: ImageProblemReason; readonly detail: string };
 
 /**
  * Where an image may come from. A Markdown file (written by anyone who can edit the knowledge base, since a

@@ -14,7 +14,7 @@ export type Column = { readonly field: keyof DocumentRecord; readonly column: st
 const col = (field: keyof DocumentRecord, column: string, kind: Kind, table: Table = 'documents'): Column => ({ field, column, table, kind });
 
 /** Every field of a document record, where it is stored and how it is checked: the single source for all SQL. */
-export const COLUMNS: readonly Column[] = [
+const COLUMNS: readonly Column[] = [
   col('path', 'path', 'path'),
   col('docKey', 'doc_key', 'id'),
   col('nodeId', 'node_id', 'nullable-id'),

@@ -8,9 +8,9 @@ const SQLITE_HEADER_SIZE = 100;
 const SIDE_FILES = ['-wal', '-shm'] as const;
 
 /** What an existing ledger file looks like before kbsync writes anything to it. */
-export type Inspection = { readonly exists: false } | { readonly exists: true; readonly userVersion: number };
+type Inspection = { readonly exists: false } | { readonly exists: true; readonly userVersion: number };
 
-export type InspectOptions = {
+type InspectOptions = {
   /**
    * The previous holder of the lock died without releasing it: check the whole file, whatever it looks like.
    * Without it, the full check runs only when `integrityCheckReason` finds a reason.

@@ -23,11 +23,6 @@ export function checkRelativePath(what: string, path: unknown, options: { allowR
   return path;
 }
 
-/** True when `path` is `folder` itself or lies below it ('' is the root and contains everything). */
-export function isWithin(path: string, folder: string): boolean {
-  return folder === '' || path === folder || path.startsWith(`${folder}/`);
-}
-
 function badPath(what: string, path: unknown, why: string): KbsyncError {
   return new KbsyncError('LEDGER_INVALID_PATH', `The ledger was given ${what} ${JSON.stringify(path)}, but ${why}.`, {
     hint: `Ledger paths are relative to the sync root with / separators. ${REFUSED_VALUE_HINT}`,

@@ -30,7 +30,7 @@ export function resolveLink(url: string, from: string, tree: LinkTree, site: Lin
   return fragment === undefined ? { kind: 'file', path: found } : anchorIn(found, fragment, tree, false);
 }
 
-export type Located = { readonly path: string; readonly folder: boolean } | { readonly outside: string };
+type Located = { readonly path: string; readonly folder: boolean } | { readonly outside: string };
 
 /** The path a URL names, relative to the synced root, or why it names nothing inside it. */
 export function locate(decoded: string, from: string, site: LinkSite): Located {

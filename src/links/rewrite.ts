@@ -39,7 +39,7 @@ const linksOf = factOf((tree, markdown): Omit<LinkUse, 'outcome'>[] => {
   return links;
 });
 
-export type Rewritten = {
+type Rewritten = {
   /** The body with every link to a synced file that has a document replaced by the document's URL. */
   readonly markdown: string;
   /** Links to synced files whose document has no URL yet (created later in the run, or a dry run). */

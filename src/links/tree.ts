@@ -13,9 +13,9 @@ export type LocalTreeInput = {
 };
 
 /** A synced file split into the lines its front matter takes and its body. */
-export type FileBody = { readonly body: string; readonly lineOffset: number };
+type FileBody = { readonly body: string; readonly lineOffset: number };
 
-export type LocalTree = LinkTree & { readonly bodyOf: (path: string) => FileBody | undefined };
+type LocalTree = LinkTree & { readonly bodyOf: (path: string) => FileBody | undefined };
 
 /**
  * The resolver's view of a folder on disk. Paths reaching it are already normalised and inside the

@@ -1,5 +1,5 @@
 /** A link URL split the way a browser reads it: path, then `?query`, then `#fragment`. */
-export type SplitUrl = { readonly path: string; readonly fragment: string | undefined };
+type SplitUrl = { readonly path: string; readonly fragment: string | undefined };
 
 /** A scheme (`https:`, `mailto:`, `data:`) or a protocol-relative `//host`: another site, not a file here. */
 export const isExternal = (url: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');

@@ -9,7 +9,7 @@ import { assertRootDirectory } from './root.js';
 import { ensureParentFolders, lstatOrNull, safeRelativePath, unsafePathError } from './safe-path.js';
 import { encodeText, type LineEnding } from './text-file.js';
 
-export type WriteOptions = {
+type WriteOptions = {
   /** File mode. Default: the replaced file's mode, or 0666 minus the umask for a new file. */
   readonly mode?: number;
   readonly eol?: LineEnding;

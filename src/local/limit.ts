@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
  * Concurrency limits for file-system calls: enough in flight to keep libuv's thread pool busy, few
  * enough that a 100,000-file tree does not open 100,000 requests at once.
  */
-export type Limit = <T>(task: () => Promise<T>) => Promise<T>;
+type Limit = <T>(task: () => Promise<T>) => Promise<T>;
 
 /**
  * p-limit keeps its waiters in a linked queue (O(1) to take the next). The hand-written limiter this

@@ -6,7 +6,7 @@ import { KbsyncError } from '../errors.js';
  */
 
 /** Folders never walked: version control, dependencies (huge, never the user's writing). */
-export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 /** The default name of kbsync's state folder inside the sync root. */
 export const DEFAULT_STATE_DIR = '.kbsync';

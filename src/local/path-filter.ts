@@ -13,7 +13,7 @@ export type FilterOptions = {
   readonly stateDir?: string;
 };
 
-export type FileVerdict = 'file' | 'conflict' | 'ignored';
+type FileVerdict = 'file' | 'conflict' | 'ignored';
 
 export const DEFAULT_INCLUDE: readonly string[] = ['**/*.md'];
 

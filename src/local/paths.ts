@@ -5,11 +5,6 @@ export function toPosix(rel: string): string {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
-/** The comparison key of a relative path: NFC, since macOS may hand back decomposed names. */
-export function pathKey(rel: string): string {
-  return rel.normalize('NFC');
-}
-
 /** True when `target` (absolute) is `root` or lies below it. */
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);

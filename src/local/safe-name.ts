@@ -3,7 +3,7 @@ import { isAlwaysIgnoredDirName, isConflictCopyName, isTransientFileName } from 
 /** Cap of a name's UTF-8 bytes (before `.md`): far below every file system's 255, with room for ` (n)`. */
 export const MAX_NAME_BYTES = 120;
 
-export type SafeNameOptions = {
+type SafeNameOptions = {
   /** Names already taken in the folder (file names with their extension, folder names as is). */
   readonly siblings?: Iterable<string>;
   /** Compare names ignoring case, as macOS and Windows file systems do. Default true. */

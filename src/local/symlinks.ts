@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { isInside } from './paths.js';
 
-export type SymlinkInfo = {
+type SymlinkInfo = {
   readonly kind: 'file' | 'folder' | 'other' | 'broken';
   /** Why it is not synced, for the scan report. */
   readonly reason: string;

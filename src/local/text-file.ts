@@ -3,9 +3,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 
 /** The service keeps at most this many characters of a document body. */
-export const MAX_BODY_CHARS = 50_000;
+const MAX_BODY_CHARS = 50_000;
 /** A file larger than this on disk is refused before it is read: it cannot be a syncable body. */
-export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export type LineEnding = 'lf' | 'crlf';
 
@@ -18,7 +18,7 @@ export type TextFile = {
   readonly eol: LineEnding;
 };
 
-export type ReadTextOptions = {
+type ReadTextOptions = {
   readonly maxBytes?: number;
   /** Character limit of the whole text (UTF-16 units, as the service counts). Default MAX_BODY_CHARS. */
   readonly maxChars?: number;

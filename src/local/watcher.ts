@@ -8,7 +8,7 @@ import type { FilterOptions } from './path-filter.js';
 import { WatchRules } from './watch-rules.js';
 import { isImageFile } from '../images/media-type.js';
 
-export type WatcherEvents = {
+type WatcherEvents = {
   /**
    * Relative POSIX paths (on-disk form) of files or folders that may have changed; '' is the
    * root. Only hints: a path may have been added, edited, moved or removed. Rescan to learn which.

@@ -29,7 +29,7 @@ export function pairScore(node: Content, block: Content): number {
   return 1 + 4 * textSimilarity(textA, textB);
 }
 
-export function alignContents(nodes: readonly Content[], blocks: readonly Content[]): (number | null)[] {
+function alignContents(nodes: readonly Content[], blocks: readonly Content[]): (number | null)[] {
   const map: (number | null)[] = nodes.map(() => null);
   const pairs = alignSequences(nodes, blocks, { keyA: contentKey, keyB: contentKey, score: pairScore });
   for (const [i, j] of pairs) map[i] = j;

@@ -15,7 +15,7 @@ export type Piece = {
   readonly conflict?: { readonly baseText: string; readonly localText: string; readonly remoteText: string; readonly remoteUnreadable?: true };
 };
 
-export type Assembled = { readonly text: string; readonly offsets: readonly number[] };
+type Assembled = { readonly text: string; readonly offsets: readonly number[] };
 
 /** A kept gap still separates two blocks correctly: list items may be tight, anything else needs a blank line. */
 function fits(gap: string, listPair: boolean): boolean {

@@ -26,7 +26,7 @@ function keyed(body: SegmentedBody): Keyed[] {
 }
 
 /** What the remote did to base nodes, so that ambiguous pairings side with it. */
-export type RemoteHints = {
+type RemoteHints = {
   /** The remote deleted this base node. */
   readonly gone: (baseIndex: number) => boolean;
   /** The remote's new version of this base node, when it changed it. */

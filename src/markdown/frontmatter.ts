@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 let grayMatter: typeof GrayMatter | undefined;
 const matter = (): typeof GrayMatter => (grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter);
 
-export type MemberRole = 'viewer' | 'editor';
+type MemberRole = 'viewer' | 'editor';
 export type FrontMatterMember = { readonly userId: string; readonly role: MemberRole };
 
 /** kbsync's keys; every other key is kept in `extra` and written back. Never sent to the service. */
@@ -17,7 +17,7 @@ export type FrontMatter = {
   readonly extra: Readonly<Record<string, unknown>>;
 };
 
-export type ParsedDocument = {
+type ParsedDocument = {
   readonly frontMatter: FrontMatter;
   /** What is pushed: the file after its front matter. */
   readonly body: string;

@@ -1,18 +1,16 @@
 // The Markdown side of kbsync: front matter, the block outline a body should read back as, Markdown for
 // blocks, and the three-way block merge that makes two-way sync safe.
 export { parseDocument, serializeDocument } from './frontmatter.js';
-export type { FrontMatter, FrontMatterMember, MemberRole, ParsedDocument } from './frontmatter.js';
+export type { FrontMatter } from './frontmatter.js';
 export { outline } from './outline.js';
-export type { OutlineNode, SourceRange } from './outline.js';
-export { blocksToMarkdown, defaultPlaceholder, hasPlaceholders, PLACEHOLDER_PREFIX } from './to-markdown.js';
-export type { BlocksToMarkdownOptions } from './to-markdown.js';
-export { contentKey, contentOfBlock, MAX_PUSH_CHARS, normaliseForCompare, sameContent, sameReading, toPushMarkdown } from './normalise.js';
-export type { Content } from './normalise.js';
-export { normaliseText, escapeText } from './text.js';
+export type { OutlineNode } from './outline.js';
+export { blocksToMarkdown, hasPlaceholders, PLACEHOLDER_PREFIX } from './to-markdown.js';
+export { contentKey, contentOfBlock, normaliseForCompare, sameContent, toPushMarkdown } from './normalise.js';
+export { normaliseText } from './text.js';
 export { align } from './align.js';
 export type { Alignment } from './align.js';
 export { merge3 } from './merge.js';
-export type { Conflict, MergeInput, MergeResult } from './merge.js';
+export type { Conflict, MergeResult } from './merge.js';
 export { appendOnlyChange } from './append.js';
 export type { AppendChange } from './append.js';
 export { blocksHash, contentHash } from './hash.js';

@@ -5,7 +5,7 @@ import { contentOf, type Segment } from './segments.js';
 import { PLACEHOLDER_PREFIX } from './to-markdown.js';
 
 /** Where new blocks of each side go: after a base node (by index), or at the start (-1). */
-export type InsertionPlan = {
+type InsertionPlan = {
   readonly localAt: ReadonlyMap<number, readonly number[]>;
   readonly remoteAt: ReadonlyMap<number, readonly Block[]>;
   /** Local nodes (added or edited) saying what the remote added at that place: nothing to push for them. */

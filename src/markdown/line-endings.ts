@@ -3,7 +3,7 @@
  * changed them (a file converted to CRLF on one machine) wins over the side that did not, and the merged
  * text is written with them throughout. Mixed endings are nobody's to unify: they are left as they are.
  */
-export type LineEndings = 'lf' | 'crlf' | 'mixed' | 'none';
+type LineEndings = 'lf' | 'crlf' | 'mixed' | 'none';
 
 export function lineEndingsOf(text: string): LineEndings {
   const crlf = text.match(/\r\n/g)?.length ?? 0;

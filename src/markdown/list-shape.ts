@@ -18,7 +18,7 @@ export type ListEntry = {
   readonly contentIndent: number;
 };
 
-export type ListItemLike = { readonly type: ListType; readonly listId: string; readonly level: number };
+type ListItemLike = { readonly type: ListType; readonly listId: string; readonly level: number };
 
 const DEFAULT_BULLET: Record<ListType, string> = { unorderedList: '-', orderedList: '.' };
 const ALTERNATE: Record<string, string> = { '-': '*', '*': '-', '+': '-', '.': ')', ')': '.' };

@@ -11,7 +11,7 @@ import { contentOf, gapOf, segmentBody, type Segment, type SegmentedBody } from 
  * conflict (`body` keeps ours, `conflictCopyBody` theirs); an edit beats a delete. Two machines merging the
  * same versions write the same bytes.
  */
-export type SourceMerge = {
+type SourceMerge = {
   readonly body: string;
   readonly conflicts: readonly Conflict[];
   readonly conflictCopyBody?: string;

@@ -9,7 +9,7 @@ import { publishedChanges, type PublishedChange } from './published.js';
 import { freshMarkdown, rebuild } from './rebuild.js';
 import { contentOf, segmentBody, type Segment } from './segments.js';
 
-export type MergeInput = {
+type MergeInput = {
   /** The body (front matter stripped) as last synced. */
   readonly base: string;
   /** The blocks read back right after that sync. */

@@ -85,7 +85,7 @@ export function normaliseForCompare(markdown: string): string {
 }
 
 /** The overwrite endpoint takes at most this many characters. */
-export const MAX_PUSH_CHARS = 50_000;
+const MAX_PUSH_CHARS = 50_000;
 
 /**
  * The Markdown sent on overwrite: the body with line endings unified and exactly one final newline, so

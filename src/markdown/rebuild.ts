@@ -12,7 +12,7 @@ export function freshMarkdown(block: Block, history: readonly ListEntry[]): stri
 }
 
 /** Source written for a remote text change; `simplified` when local formatting around the edit could not be kept. */
-export type Rebuilt = { readonly markdown: string; readonly simplified: boolean };
+type Rebuilt = { readonly markdown: string; readonly simplified: boolean };
 
 /**
  * A list item's own source with its text replaced, keeping indentation, marker, task box and whatever

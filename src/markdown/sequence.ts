@@ -2,7 +2,7 @@
  * Monotone sequence alignment (weighted LCS): pairs items of `a` and `b` in order so that the sum of
  * pair scores is largest. Used for outline ⇄ blocks, base ⇄ local nodes and remote base ⇄ remote blocks.
  */
-export type Aligner<A, B> = {
+type Aligner<A, B> = {
   /** Exact-equality keys: common prefixes and suffixes are paired without scoring. */
   readonly keyA: (item: A) => string;
   readonly keyB: (item: B) => string;

@@ -30,7 +30,7 @@ function neutraliseAutolink(match: string, before: string, run: string): string 
   return before + run.replace(/(^|[^a-z])(www)\./gi, '$1$2\\.').replace(/(^|[^a-z])(https?):(?=\/\/)/gi, '$1$2\\:');
 }
 
-export type EscapeContext = 'block' | 'heading' | 'cell';
+type EscapeContext = 'block' | 'heading' | 'cell';
 
 /** Escape one line of text so that Markdown reads it back literally. */
 function escapeLine(line: string, context: EscapeContext): string {

@@ -6,12 +6,12 @@ import { escapeText } from './text.js';
 /** Every comment kbsync writes for content the service does not expose starts with this. */
 export const PLACEHOLDER_PREFIX = '<!-- kbsync:';
 
-export type BlocksToMarkdownOptions = {
+type BlocksToMarkdownOptions = {
   /** Markdown written for a block whose content cannot be read (unknown kinds, tables without cells). */
   readonly placeholder?: (block: Block) => string;
 };
 
-export function defaultPlaceholder(block: Block): string {
+function defaultPlaceholder(block: Block): string {
   if (block.type === 'table') {
     return `${PLACEHOLDER_PREFIX} a table (${block.rows} rows × ${block.cols} columns) is here; the service does not expose its cells; edit it in the web editor -->`;
   }
@@ -21,18 +21,18 @@ export function defaultPlaceholder(block: Block): string {
 /** Does a body hold placeholders? Overwriting the remote with it would replace the hidden content. */
 export const hasPlaceholders = (body: string): boolean => body.includes(PLACEHOLDER_PREFIX);
 
-export const renderHeading = (level: number, text: string): string =>
+const renderHeading = (level: number, text: string): string =>
   `${'#'.repeat(Math.min(6, Math.max(1, Math.round(level))))} ${escapeText(text, 'heading')}`.trimEnd();
 
 export const renderParagraph = (text: string): string => escapeText(text, 'block');
 
-export function renderQuote(text: string): string {
+function renderQuote(text: string): string {
   const escaped = escapeText(text, 'block');
   return escaped === '' ? '>' : escaped.split('\n').map((line) => `> ${line}`).join('\n');
 }
 
 /** A GFM table from the cells a read gave, header row first; undefined when there is nothing to draw. */
-export function renderTable(cols: number, cells: readonly (readonly string[])[] | undefined): string | undefined {
+function renderTable(cols: number, cells: readonly (readonly string[])[] | undefined): string | undefined {
   const width = Math.max(cols, ...(cells ?? []).map((row) => row.length));
   if (!cells || cells.length === 0 || width === 0) return undefined;
   const row = (values: readonly string[]): string =>

@@ -5,7 +5,7 @@ import type { Block, BlockType } from './blocks.js';
  * look (and the one place to change) when the service reads a kind differently. Kinds the service reports
  * that are not here become `unknown`.
  */
-export const BLOCK_KINDS = {
+const BLOCK_KINDS = {
   heading: { list: false, textMayBeMissing: false },
   paragraph: { list: false, textMayBeMissing: false },
   unorderedList: { list: true, textMayBeMissing: true },
@@ -17,12 +17,12 @@ export const BLOCK_KINDS = {
   unknown: { list: false, textMayBeMissing: false },
 } as const satisfies Record<BlockType, { readonly list: boolean; readonly textMayBeMissing: boolean }>;
 
-export type ListBlock = Extract<Block, { readonly type: 'unorderedList' | 'orderedList' }>;
+type ListBlock = Extract<Block, { readonly type: 'unorderedList' | 'orderedList' }>;
 
 /** The service's `blockType` names kbsync reads as themselves (any other is `unknown`). */
 export const isKnownBlockType = (kind: string): kind is Exclude<BlockType, 'unknown'> => kind !== 'unknown' && Object.hasOwn(BLOCK_KINDS, kind);
 
-export const isListType = (type: BlockType): type is ListBlock['type'] => BLOCK_KINDS[type].list;
+const isListType = (type: BlockType): type is ListBlock['type'] => BLOCK_KINDS[type].list;
 
 export const isListBlock = (block: Block | undefined): block is ListBlock => block !== undefined && isListType(block.type);
 

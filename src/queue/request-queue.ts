@@ -38,11 +38,11 @@ export type Attempts = {
   readonly signal: AbortSignal;
 };
 
-export type QueueEvents = {
+type QueueEvents = {
   throttle: [{ endpoint: string; pauseMs: number; rate: number }];
 };
 
-export type DrainResult = { readonly drained: boolean; readonly inFlight: number; readonly operations: number };
+type DrainResult = { readonly drained: boolean; readonly inFlight: number; readonly operations: number };
 
 /**
  * The one way kbsync's calls reach the service: per-endpoint adaptive pacing, a global concurrency

@@ -3,7 +3,7 @@ import type * as Zlib from 'node:zlib';
 import { checkRecord, isId, type StateRecord } from './records.js';
 import { frame, unframe, type StateKey, type Trust } from './token.js';
 
-export type { DocRecord, FolderRecord, GoneRecord, ImageRecord, JournalRecord, RetireRecord, SharedImage, SourcesRecord, StateRecord } from './records.js';
+export type { StateRecord } from './records.js';
 
 /** zlib, loaded on first use: a run that reads or writes no state (a no-op push) does not pay for it. */
 const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
@@ -19,7 +19,7 @@ const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
  */
 
 /** Who wrote a batch, and when by its clock: records are ordered by (clock, writer, place in the batch). */
-export type Stamp = { readonly w: string; readonly c: number };
+type Stamp = { readonly w: string; readonly c: number };
 
 /** A record with its place in the order of all records. */
 export type Stamped = { readonly record: StateRecord; readonly c: number; readonly w: string; readonly i: number };
@@ -30,7 +30,7 @@ export type SourceChunk = { readonly h: string; readonly i: number; readonly of:
 const INDEX = 'k';
 const SOURCE = 's';
 /** Most bytes one index token or one file's source may inflate to: a "zip bomb" costs no more. */
-export const MAX_INFLATED_BYTES = 1024 * 1024;
+const MAX_INFLATED_BYTES = 1024 * 1024;
 const MAX_RECORDS_PER_TOKEN = 20_000;
 const MAX_CHUNKS = 64;
 /** Token places per document in the order of legacy tokens (a document holds far fewer). */
@@ -54,7 +54,7 @@ export function encodeSource(hash: string, text: string, key?: StateKey, chunkBy
 /** An index token, read. */
 export type IndexToken = { readonly token: string; readonly records: readonly Stamped[]; readonly dropped: number };
 
-export type Decoded = {
+type Decoded = {
   readonly index: IndexToken[];
   readonly chunks: SourceChunk[];
   /** Whole tokens this reader cannot trust: unsigned or signed with another key (with a key); they are not used. */

@@ -18,7 +18,7 @@ import { GRACE_MS, type LoadedState, type RemoteStateStore } from './store.js';
  * sources within twice the live sources (or two documents), plus, for the grace period after a
  * compaction, the documents it retired.
  */
-export type CompactionDeps = {
+type CompactionDeps = {
   readonly store: RemoteStateStore;
   readonly logger: Logger;
   readonly now: () => number;

@@ -51,7 +51,7 @@ export const NOTES: Record<Family, string> = {
 const TITLE = /^kbsync-(state|sources)-(\d{6})(?:-([a-z2-7]{8})(?:-([0-9a-f]{16}))?)?$/;
 
 /** `signed`: its tag verifies with the key; `forged`: it does not; `keyed`: it has a tag and there is no key to check it. */
-export type ParsedTitle = { readonly family: Family; readonly seq: number; readonly signed: 'legacy' | 'unsigned' | 'signed' | 'forged' | 'keyed' };
+type ParsedTitle = { readonly family: Family; readonly seq: number; readonly signed: 'legacy' | 'unsigned' | 'signed' | 'forged' | 'keyed' };
 
 /** What a title says, and whether its tag verifies with `key`; undefined when it is not a state document's title. */
 export function parseTitle(title: string, key: StateKey | undefined): ParsedTitle | undefined {

@@ -90,7 +90,7 @@ export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sou
 export type StateRecord = DocRecord | WriteRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord;
 
 /** Longest path, id, URL and list a record may hold: generous for real use, small enough to bound a hostile state. */
-export const LIMITS = { path: 1024, id: 128, url: 2048, members: 200, images: 500, docs: 10_000, hashes: 5_000 } as const;
+const LIMITS = { path: 1024, id: 128, url: 2048, members: 200, images: 500, docs: 10_000, hashes: 5_000 } as const;
 
 const ID = /^[A-Za-z0-9_.:=+-]+$/;
 const HASH = /^[0-9a-f]{64}$/;
@@ -111,7 +111,7 @@ const isShort = (value: unknown, max: number = LIMITS.id): value is string => is
  * A relative path kbsync could have synced: NFC, no empty, `.` or `..` segment, no segment starting with a
  * dot (hidden folders, `.git`, kbsync's own `.kbsync`), no `node_modules`, no backslash or control character.
  */
-export function isSyncablePath(value: unknown): value is string {
+function isSyncablePath(value: unknown): value is string {
   if (!isString(value) || value === '' || value.length > LIMITS.path || CONTROL.test(value) || value.includes('\\')) return false;
   if (value.normalize('NFC') !== value) return false;
   return value.split('/').every((segment) => segment !== '' && !segment.startsWith('.') && !NEVER.has(segment.toLowerCase()));
@@ -123,7 +123,7 @@ const isDocPath = (value: unknown): value is string => isSyncablePath(value) && 
  * An http(s) URL that reads as itself inside a Markdown link or image: no whitespace, quotes, brackets,
  * parentheses or backslashes (each could end the destination and start something else).
  */
-export function isSafeUrl(value: unknown): value is string {
+function isSafeUrl(value: unknown): value is string {
   if (!isString(value) || value.length > LIMITS.url || /[\s"'<>()[\]\\`]/.test(value) || CONTROL.test(value)) return false;
   if (!/^https?:\/\//i.test(value)) return false;
   return URL.canParse(value);

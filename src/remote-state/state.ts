@@ -36,7 +36,7 @@ export type SharedState = {
 export const EMPTY_STATE: SharedState = foldState([]);
 
 /** The order of all records: by clock, then writer, then place in the batch. */
-export function byStamp(a: Stamped, b: Stamped): number {
+function byStamp(a: Stamped, b: Stamped): number {
   return a.c - b.c || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0) || a.i - b.i;
 }
 

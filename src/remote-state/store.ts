@@ -10,7 +10,7 @@ import type { StateRecord } from './records.js';
 import { foldState, type SharedState } from './state.js';
 import type { StateKey } from './token.js';
 
-export { STATE_FOLDER, DOC_CHARS, type Family, type StateDoc } from './documents.js';
+export { STATE_FOLDER, type StateDoc } from './documents.js';
 
 /**
  * How long a retired state document stays (and is read) before a compaction deletes it: see compaction.ts.
@@ -25,7 +25,7 @@ function graceMs(value: string | undefined): number {
   return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 && n <= 24 * 60 * 60 * 1000 ? n : 600_000;
 }
 /** Most index documents one run reads (a compacted state of 20,000 files needs about 60), and sources documents. */
-export const MAX_DOCS_READ = 96;
+const MAX_DOCS_READ = 96;
 /** Most characters read from one state document: kbsync writes at most 50,000 (the service takes no more in one overwrite). */
 const MAX_DOC_CHARS = 100_000;
 /** Documents in a row holding nothing kbsync wrote after which a run reads no more of the state folder. */
@@ -668,7 +668,7 @@ function pack(tokens: readonly string[], room: number): string[][] {
 }
 
 /** Records in batches whose tokens stay well under one document. */
-export function batches<T>(records: readonly T[], chars = 30_000): T[][] {
+function batches<T>(records: readonly T[], chars = 30_000): T[][] {
   const out: T[][] = [];
   let batch: T[] = [];
   let size = 0;

@@ -16,7 +16,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 const CHECK_CHARS = 12;
 const TAG_CHARS = 32;
 /** A token longer than a state document can hold was not written by kbsync. */
-export const MAX_TOKEN_CHARS = 50_000;
+const MAX_TOKEN_CHARS = 50_000;
 
 /** The team's key, as kbsync signs and verifies tokens with it (never printed: see config/secret-source). */
 export type StateKey = { readonly tag: (body: string) => string };
@@ -42,7 +42,7 @@ export function frame(kind: string, bytes: Buffer, key: StateKey | undefined): s
   return `${body}.${checksum(body)}${key ? key.tag(body) : ''}`;
 }
 
-export type Unframed = { readonly trust: Trust; readonly kind: string; readonly bytes: Buffer };
+type Unframed = { readonly trust: Trust; readonly kind: string; readonly bytes: Buffer };
 
 const HEX = /^[0-9a-f]+$/;
 

@@ -8,7 +8,7 @@ import { shareSecretsWithCommands } from '../secrets.js';
 /** The `service` section of the configuration: all a client needs. */
 export type ServiceSettings = Config['service'];
 
-export type ServiceClient = { readonly client: KbClient; readonly token: TokenSource };
+type ServiceClient = { readonly client: KbClient; readonly token: TokenSource };
 
 /**
  * A client for one service, from its settings. Commands that have a whole configuration get one through

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { commandEnv } from '../secrets.js';
 
-export type CommandRun = {
+type CommandRun = {
   /** The command line, run by `/bin/sh -c` like a git hook, so users can write pipes and variables. */
   readonly command: string;
   /** `$1`, `$2`… inside the command (`$0` is `name`). */
@@ -16,7 +16,7 @@ export type CommandRun = {
   readonly signal?: AbortSignal;
 };
 
-export type CommandOutcome =
+type CommandOutcome =
   | { readonly ok: true; readonly stdout: string; readonly stderr: string }
   | { readonly ok: false; readonly failure: string; readonly stdout: string; readonly stderr: string };
 

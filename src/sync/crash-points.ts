@@ -16,7 +16,7 @@ export const CRASH_POINTS = [
   'after-state-append',
   'mid-compaction',
 ] as const;
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+type CrashPoint = (typeof CRASH_POINTS)[number];
 
 const wanted = parse(process.env['KBSYNC_CRASH_AT']);
 let reached = 0;

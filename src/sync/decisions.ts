@@ -37,7 +37,7 @@ export async function decideAll(io: AssessIO, actions: readonly Action[], concur
   );
 }
 
-export function decidedOf(assessment: Assessment): Decided {
+function decidedOf(assessment: Assessment): Decided {
   return {
     path: assessment.path,
     kind: assessment.kind,

@@ -5,7 +5,7 @@ import { headingTitle, parseDocument, type FrontMatter } from '../markdown/index
  * A file split into its front matter (kept byte for byte: a pull never rewrites it) and its body
  * (what the service sees). Front matter is never sent as body text.
  */
-export type SplitText = { readonly head: string; readonly body: string; readonly frontMatter: FrontMatter };
+type SplitText = { readonly head: string; readonly body: string; readonly frontMatter: FrontMatter };
 
 export function splitText(text: string): SplitText {
   const parsed = parseDocument(text);

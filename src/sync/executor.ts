@@ -25,7 +25,7 @@ export type ActionResult =
   | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
   | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: ErrorCode; readonly error: string };
 
-export type ExecuteOptions = {
+type ExecuteOptions = {
   /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */
   readonly concurrency?: number;
   readonly onResult?: (result: ActionResult) => void;

@@ -20,7 +20,7 @@ import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } 
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-export type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images' | 'stateKey'> & {
+type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images' | 'stateKey'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };

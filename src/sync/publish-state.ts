@@ -80,12 +80,12 @@ function publishedHashOf(row: DocumentSummary): string {
 }
 
 /** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
-export function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
+function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
   if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;
   return ledger.documents.allSummaries().some((row) => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row));
 }
 
-export type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
+type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
 
 /**
  * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or

@@ -42,7 +42,7 @@ export type SyncReport = {
   readonly durationMs: number;
 };
 
-export type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads'> & {
+type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads'> & {
   readonly images?: readonly ImageProblem[];
   readonly imageUploads?: number;
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };

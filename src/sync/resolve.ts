@@ -46,7 +46,7 @@ const linesOf = (text: string): string[] => (text === '' ? [] : text.replace(/\n
  * A line-by-line three-way merge (git's diff3): the regions where both versions agree, and the clashes.
  * Clashes parted only by blank lines are one clash: in Markdown those are neighbouring paragraphs of one edit.
  */
-export function regionsOf(base: string, mine: string, theirs: string): Region[] {
+function regionsOf(base: string, mine: string, theirs: string): Region[] {
   const parts: Region[] = [];
   for (const part of diff3Merge(linesOf(mine), linesOf(base), linesOf(theirs))) {
     if ('ok' in part && part.ok) parts.push({ kind: 'same', lines: part.ok });
@@ -94,7 +94,7 @@ export function resolved(regions: readonly Region[], choose: (clash: Extract<Reg
 }
 
 /** The marker lines a merge tool's MERGED file starts with around each clash (git's, with kbsync's labels). */
-export const MARKERS = { mine: '<<<<<<< yours', middle: '=======', theirs: '>>>>>>> theirs (the knowledge base)' } as const;
+const MARKERS = { mine: '<<<<<<< yours', middle: '=======', theirs: '>>>>>>> theirs (the knowledge base)' } as const;
 
 /**
  * The text a merge tool starts from, as git mergetool's MERGED: what both versions agree on, and each clash

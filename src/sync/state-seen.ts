@@ -7,7 +7,7 @@ import { minutePassed } from './minutes.js';
  * over yet (`open`) may still hide another writer's append in that same minute (times have minute
  * precision): once that minute is over, the state is read once more, then trusted until it moves again.
  */
-export type StateSeen = { readonly fingerprint: string; readonly open?: string };
+type StateSeen = { readonly fingerprint: string; readonly open?: string };
 
 export const stateSeenKey = (rootId: TreeNodeId): string => `state.seen:${rootId}`;
 

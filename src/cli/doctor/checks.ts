@@ -8,7 +8,7 @@ import { ExitCode, exitCodeOf, exitCodeOfCode } from '../exit-codes.js';
  * cause, because each comes from the very check sync makes (or the very error it throws): doctor and
  * sync cannot disagree about what stops a run.
  */
-export type Check = {
+type Check = {
   readonly name: string;
   readonly status: 'pass' | 'warn' | 'fail';
   readonly message: string;

@@ -6,7 +6,7 @@ import { asCreationNodeId, asDocKey, asUserId, type WorkspaceId } from '../../mo
  * change anything: the gateway checks scopes before it looks at ids, so "forbidden" means the scope is
  * missing and any other answer (usually "not found") means it is granted.
  */
-export type ScopeProbe = {
+type ScopeProbe = {
   readonly scope: string;
   readonly use: string;
   /** For a scope sync can do without: what its absence disables (a warning in doctor, not a failure). */
@@ -39,7 +39,7 @@ export const SCOPE_PROBES: readonly ScopeProbe[] = [
   },
 ];
 
-export type ProbeOutcome =
+type ProbeOutcome =
   | { readonly kind: 'granted' }
   | { readonly kind: 'missing'; readonly scopes: readonly string[] }
   /** The call did not get an answer that says anything about scopes (network, token). */
@@ -58,7 +58,7 @@ export async function runProbe(probe: ScopeProbe, client: KbClient, workspaceId:
 }
 
 /** The service looked at the request past the scope check (it refused the made-up id, or the operatorId). */
-export const answered = (error: ApiError): boolean => ['API_NOT_FOUND', 'API_BAD_REQUEST', 'API_CONFLICT', 'API_TOO_LARGE'].includes(error.code);
+const answered = (error: ApiError): boolean => ['API_NOT_FOUND', 'API_BAD_REQUEST', 'API_CONFLICT', 'API_TOO_LARGE'].includes(error.code);
 
 /** The operatorId was refused: the service's paramError/MissingoperatorId answers. */
 export const operatorRefused = (error: unknown): error is ApiError =>

@@ -8,7 +8,7 @@ import { outcomeCounts, outcomeRows } from './outcomes.js';
  * `--output-format github`: GitHub Actions workflow commands, so each problem shows as an annotation on
  * its file and line in the run and the pull request, and a Markdown job summary of what was published.
  */
-export type Annotation = {
+type Annotation = {
   readonly level: 'error' | 'warning' | 'notice';
   readonly file?: string;
   readonly line?: number;

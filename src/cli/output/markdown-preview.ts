@@ -6,7 +6,7 @@ import { code, table } from './markdown-table.js';
 import { changedItems, unifiedDiff } from './unified-diff.js';
 
 /** What `kbsync diff --push --format markdown` is made from: each file's decision and what it would send. */
-export type PreviewInput = {
+type PreviewInput = {
   readonly where: string;
   readonly previews: readonly Preview[];
   readonly pending: readonly { readonly path: string; readonly reason: string }[];

@@ -1,5 +1,5 @@
 /** One cell of a GitHub-flavoured Markdown table: pipes escaped, line breaks flattened, never empty-looking. */
-export const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 
 /** Inline code that survives any backticks inside it (a longer fence than the longest run). */
 export function code(text: string): string {

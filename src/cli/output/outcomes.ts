@@ -2,9 +2,9 @@ import type { SyncReport } from '../../sync/report.js';
 import type { DecisionKind } from '../../sync/assess.js';
 
 /** What a run did (or, dry, would do) to one file's document, in the words of a publishing report. */
-export type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' | 'recorded' | 'unchanged' | 'other';
+type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' | 'recorded' | 'unchanged' | 'other';
 
-export type OutcomeRow = { readonly path: string; readonly outcome: Outcome; readonly detail: string };
+type OutcomeRow = { readonly path: string; readonly outcome: Outcome; readonly detail: string };
 
 const CREATES: ReadonlySet<DecisionKind> = new Set(['create', 'recreate']);
 const UPDATES: ReadonlySet<DecisionKind> = new Set(['push', 'merge', 'move']);
@@ -34,7 +34,7 @@ export function outcomeRows(report: SyncReport): OutcomeRow[] {
   });
 }
 
-export type OutcomeCounts = Readonly<Record<'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'refused' | 'brokenLinks', number>>;
+type OutcomeCounts = Readonly<Record<'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'refused' | 'brokenLinks', number>>;
 
 export function outcomeCounts(report: SyncReport, rows: readonly OutcomeRow[] = outcomeRows(report)): OutcomeCounts {
   const count = (outcome: Outcome): number => rows.filter((row) => row.outcome === outcome).length;

@@ -6,7 +6,7 @@ import type { OutputFormat } from './format.js';
 import { annotationsOf, appendStepSummary, jobSummary, repositoryPath, workflowCommand } from './github.js';
 import { summaryLines, type Verdict } from './sync-output.js';
 
-export type ReportContext = {
+type ReportContext = {
   readonly format: OutputFormat;
   readonly verdict: Verdict;
   readonly checkLinks: boolean;
@@ -17,7 +17,7 @@ export type ReportContext = {
 /** The report as `--json` prints it: `ok` and `exitCode` always, and the error that stopped the run, if one did. */
 export type JsonReport = SyncReport & { readonly ok: boolean; readonly exitCode: ExitCode; readonly error?: Verdict['error'] };
 
-export const jsonReport = (report: SyncReport, verdict: Verdict): JsonReport => ({
+const jsonReport = (report: SyncReport, verdict: Verdict): JsonReport => ({
   ...report,
   ok: verdict.exitCode === ExitCode.ok,
   exitCode: verdict.exitCode,

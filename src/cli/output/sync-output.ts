@@ -78,7 +78,7 @@ export function summaryLines(report: SyncReport, verdict: Verdict = { exitCode: 
   return lines;
 }
 
-export type Progress = {
+type Progress = {
   phase(phase: ObservePhase): void;
   /** The plan is made: `count` actions, `checks` of which only re-read a document to confirm it unchanged. */
   start(count: number, checks: number): void;

@@ -8,7 +8,7 @@ import { ask, isInteractive } from '../prompt.js';
 import { KNOWN_TOOLS, parseTool, type MergeFiles } from './merge-tools.js';
 
 /** How a merge ended: the text to settle with, or a stop by a signal (nothing is settled). */
-export type MergeOutcome = { readonly kind: 'merged'; readonly text: string } | { readonly kind: 'stopped'; readonly signal: NodeJS.Signals };
+type MergeOutcome = { readonly kind: 'merged'; readonly text: string } | { readonly kind: 'stopped'; readonly signal: NodeJS.Signals };
 
 const PREFIX = 'resolve-';
 /** Signals the terminal sends to the tool and kbsync alike: kbsync waits for the tool, then cleans up. */

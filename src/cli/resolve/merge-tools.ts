@@ -1,7 +1,7 @@
 /** The four files a merge tool works on, as git mergetool names them. */
 export type MergeFiles = { readonly BASE: string; readonly LOCAL: string; readonly REMOTE: string; readonly MERGED: string };
 
-export type KnownTool = {
+type KnownTool = {
   /** The program to run (looked up on PATH). */
   readonly program: string;
   /** The files, in the order and with the options this tool takes them (git's mergetools/<name>). */
@@ -39,7 +39,7 @@ const ALIASES: Readonly<Record<string, string>> = { code: 'vscode', emacs: 'emer
 const VARIABLES = /\$\{?(BASE|LOCAL|REMOTE|MERGED)\b/;
 
 /** How `--tool` (or merge.tool) is run: a known tool with its files appended, or a shell command that names them itself. */
-export type ToolRun =
+type ToolRun =
   | { readonly kind: 'known'; readonly name: string; readonly tool: KnownTool; /** Words given after the name (`meld --diff-only`…): passed before the files. */ readonly extra: readonly string[] }
   | { readonly kind: 'command'; readonly command: string }
   | { readonly kind: 'unknown'; readonly word: string };

@@ -4,7 +4,7 @@ import { runCommand } from '../../shell/run-command.js';
 import type { Platform } from './spec.js';
 
 /** One step a service manager was asked for, and how it went. */
-export type Step = { readonly command: string; readonly ok: boolean; readonly output: string };
+type Step = { readonly command: string; readonly ok: boolean; readonly output: string };
 
 /**
  * systemctl --user (or launchctl): each call run with its arguments, never through a user's string, and

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createTokenSource, type TokenSourceConfig } from '../../config/index.js';
 
 /** Where the installed service gets its token from, and what install did about it (said to the person). */
-export type TokenSetup = { readonly file: string | undefined; readonly said: string };
+type TokenSetup = { readonly file: string | undefined; readonly said: string };
 
 /**
  * A service has no login shell, so a token kept in an environment variable would be gone: install writes it

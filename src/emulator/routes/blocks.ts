@@ -5,7 +5,7 @@ import { requiredString } from './fields.js';
 import type { Route } from './types.js';
 
 /** The SDK documents this limit for an overwrite; the contract leaves it unstated. */
-export const MAX_CONTENT_LENGTH = 50_000;
+const MAX_CONTENT_LENGTH = 50_000;
 
 function indexParam(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);

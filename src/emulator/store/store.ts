@@ -8,7 +8,7 @@ const NODE_COLUMNS = `seq, dentry_uuid AS dentryUuid, creation_node_id AS creati
 const WORKSPACE_COLUMNS = `seq, workspace_id AS workspaceId, name, description, root_node_id AS rootNodeId,
   created_at AS createdAt, modified_at AS modifiedAt`;
 
-export type NewNode = Omit<NodeRow, 'seq'>;
+type NewNode = Omit<NodeRow, 'seq'>;
 
 /** Plain persistence: rows in, rows out. Rules live in operations.ts, not here. */
 export class Store {

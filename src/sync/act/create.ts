@@ -19,10 +19,10 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
  * the new one exists (a move). The shared state is told (DocRecord `rp`), so no other machine makes a third.
  */
-export type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
+type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
 
 /** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
-export type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
+type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
 
 /**
  * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row

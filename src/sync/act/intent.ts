@@ -8,7 +8,7 @@ import type { SyncContext } from '../context.js';
  * `create` and `create-folder` carry the title and parent, so a document made without its answer heard is
  * found again; `write-local` carries the text's hash, so a rerun recognises a pull that died before its record.
  */
-export type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'write-local' | 'adopt-conflict' | 'move-local';
+type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'write-local' | 'adopt-conflict' | 'move-local';
 
 /**
  * Design rule 2, intent before effect: the intent row is committed before the first side effect of an

@@ -35,7 +35,7 @@ export function writtenTime(ctx: SyncContext): RemoteTime {
 
 
 
-export type Agreement = Omit<
+type Agreement = Omit<
   DocumentRecord,
   | 'localHash'
   | 'statSize'

@@ -6,7 +6,7 @@ import { decideFirstPush, type BodyDecision } from './body.js';
 import { agrees, pushMarkdown } from './push-markdown.js';
 import type { SyncMode } from './types.js';
 
-export type AdoptFacts = {
+type AdoptFacts = {
   readonly mode: SyncMode;
   readonly force: boolean;
   readonly path: string;

@@ -3,7 +3,7 @@ import { fitsPlace } from './placement.js';
 import type { Layout, RecordEntry } from './types.js';
 
 /** What settling a row looks at: its own columns, nothing that needs its full summary. */
-export type SettleRow = Pick<RecordEntry, 'path' | 'parentTreeNodeId' | 'remoteTitle'> & {
+type SettleRow = Pick<RecordEntry, 'path' | 'parentTreeNodeId' | 'remoteTitle'> & {
   /** kbsync created the document (a creation nodeId): only such a document is ever moved. */
   readonly created: boolean;
   /** A hold, a conflict or sent images: what plan() must look at even for an unchanged file. */

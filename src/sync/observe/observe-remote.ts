@@ -5,7 +5,7 @@ import { fileNameForTitle, safeName } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
 import type { Layout, RemoteDoc, RemoteFolder, RemoteSnapshot } from '../decide/types.js';
 
-export type KnownPaths = {
+type KnownPaths = {
   /** Ledger: document → the local path it is synced with (authoritative over titles). */
   readonly docPaths: ReadonlyMap<DocKey, string>;
   /** Ledger: remote folder → the local folder it mirrors. */

@@ -11,7 +11,7 @@ import { statUnchanged, type RowStat } from './observe-local.js';
  * not for every synced file. Any other run, and the daemon (whose summaries are kept in memory between its
  * cycles), reads every summary at once (`full`).
  */
-export type LedgerRows =
+type LedgerRows =
   | { readonly stats: ReadonlyMap<string, DocumentStat>; readonly full?: undefined }
   | { readonly stats: ReadonlyMap<string, RowStat>; readonly full: ReadonlyMap<string, DocumentSummary> };
 

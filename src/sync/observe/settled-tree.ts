@@ -44,7 +44,7 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, ve
 }
 
 /** The options a push's plan depends on besides its scan and its ledger. */
-export type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle'>;
+type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle'>;
 
 /** Room for a path's UTF-8 bytes (a path's characters take at most 3 bytes each) and its four numbers. */
 const BATCH_BYTES = 64 * 1024;
