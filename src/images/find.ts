@@ -1,6 +1,7 @@
 import type { Code, Definition, Html, Image, ImageReference, Root } from 'mdast';
 import { visit } from 'unist-util-visit';
-import { destinationSpan, unescapeDestination, type Span } from '../links/destination.js';
+import { destinationSpan, unescapeDestination } from '../links/destination.js';
+import type { Span } from '../links/types.js';
 import { factOf } from '../markdown/parse.js';
 
 /** An image a Markdown body shows from a URL: where the URL is written, so a push can replace just it. */

@@ -46,6 +46,7 @@ export class DocumentsRepo {
   /** Set by `keepSummaries()`: a long-running process reads only the rows it wrote since. */
   #kept: SummaryCache | undefined;
 
+  /** @internal (the ledger makes it) */
   constructor(db: Database, statements: Statements) {
     this.#db = db;
     this.#sql = statements;

@@ -15,6 +15,7 @@ export class FoldersRepo {
   readonly #sql: Statements;
   readonly #documents: DocumentsRepo;
 
+  /** @internal (the ledger makes it) */
   constructor(db: Database, statements: Statements, documents: DocumentsRepo) {
     this.#db = db;
     this.#sql = statements;

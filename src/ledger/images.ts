@@ -9,6 +9,7 @@ import type { Statements } from './statements.js';
 export class ImagesRepo implements ImageUrlCache {
   readonly #sql: Statements;
 
+  /** @internal (the ledger makes it) */
   constructor(statements: Statements) {
     this.#sql = statements;
   }

@@ -24,6 +24,7 @@ export class IntentsJournal {
   /** The connection's synchronous level (FULL), put back after a close; null when closes must keep it (not WAL). */
   readonly #synchronous: number | null;
 
+  /** @internal (the ledger makes it) */
   constructor(db: Database, statements: Statements, logger: Logger) {
     this.#db = db;
     this.#sql = statements;

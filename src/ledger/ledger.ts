@@ -36,7 +36,10 @@ export class Ledger {
   readonly #onExit: () => void;
   #closed = false;
 
-  /** Use `openLedger`: it checks, locks and migrates the file first. */
+  /**
+   * Use `openLedger`: it checks, locks and migrates the file first.
+   * @internal (not in the published declarations, which then need no better-sqlite3 types)
+   */
   constructor(db: Database, path: string, lock: LedgerLock | undefined, logger: Logger) {
     this.#db = db;
     this.#lock = lock;

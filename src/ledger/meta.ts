@@ -11,6 +11,7 @@ import type { JsonValue } from './types.js';
 export class MetaStore {
   readonly #sql: Statements;
 
+  /** @internal (the ledger makes it) */
   constructor(statements: Statements) {
     this.#sql = statements;
   }

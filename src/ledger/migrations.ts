@@ -204,7 +204,7 @@ const migrations: readonly ((db: Database) => void)[] = [
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */
 export const LEDGER_SCHEMA_VERSION = migrations.length;
 
-/** Brings the ledger from its user_version up to LEDGER_SCHEMA_VERSION. */
+/** Brings the ledger from its user_version up to LEDGER_SCHEMA_VERSION. @internal (openLedger runs it) */
 export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let version = current; version < migrations.length; version += 1) {

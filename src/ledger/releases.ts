@@ -21,6 +21,7 @@ const SELECT = 'SELECT path, side, local_hash AS localHash, remote_time AS remot
 export class ReleasesRepo {
   readonly #sql: Statements;
 
+  /** @internal (the ledger makes it) */
   constructor(statements: Statements) {
     this.#sql = statements;
   }

@@ -21,6 +21,7 @@ const SELECT = `SELECT doc_key AS docKey, node_id AS nodeId, workspace_id AS wor
 export class RetirementsRepo {
   readonly #sql: Statements;
 
+  /** @internal (the ledger makes it) */
   constructor(statements: Statements) {
     this.#sql = statements;
   }

@@ -8,6 +8,7 @@ import type { Statements } from './statements.js';
 export class SettledTreeStore {
   readonly #sql: Statements;
 
+  /** @internal (the ledger makes it) */
   constructor(statements: Statements) {
     this.#sql = statements;
   }

@@ -1,7 +1,5 @@
 import type { Definition, Image, Link } from 'mdast';
-
-/** Where a link's destination is written in the source: the characters to replace (inside `<…>` if pointy). */
-export type Span = { readonly start: number; readonly end: number };
+import type { Span } from './types.js';
 
 /**
  * Finds the destination of an inline link or image (`[text](dest "title")`) or of a definition

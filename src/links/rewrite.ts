@@ -3,8 +3,8 @@ import { imageDefinitionIds } from '../images/find.js';
 import { visit } from 'unist-util-visit';
 import { factOf } from '../markdown/parse.js';
 import { rememberShiftedOutline } from '../markdown/outline.js';
-import { destinationSpan, unescapeDestination, type Span } from './destination.js';
-import type { LinkOutcome, LinkProblem } from './types.js';
+import { destinationSpan, unescapeDestination } from './destination.js';
+import type { LinkOutcome, LinkProblem, Span } from './types.js';
 
 /** One link or definition of a Markdown body, where it is written, and what its URL means. */
 export type LinkUse = {

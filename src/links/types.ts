@@ -1,4 +1,10 @@
 /**
+ * Where a link's destination is written in the source: the characters to replace (inside `<…>` if pointy).
+ * Here, not beside the parser that finds it, so the declarations of the link API need no Markdown syntax tree types.
+ */
+export type Span = { readonly start: number; readonly end: number };
+
+/**
  * How the docs site the files were written for addresses them. Site-absolute links (`/guide/setup`)
  * start from `root`; `basePath` is the URL path the site is served under, stripped first.
  */
