@@ -2,7 +2,7 @@
 // Runs every test file under test/ with node's own test runner, each compiled first (scripts/build-tests.mjs).
 // Node 20's --test does not expand globs, so the list is built here.
 // Usage: node scripts/run-tests.mjs [--alongside script,script] [path-filter ...]
-// --alongside runs those npm scripts (npm test: typecheck, lint) while the tests run, at a lower priority,
+// --alongside runs those npm scripts (npm test: typecheck, lint, knip) while the tests run, at a lower priority,
 // and prints their output at the end: the tests leave a core idle much of the time (they wait on child
 // processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
 // With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
