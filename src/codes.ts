@@ -4,7 +4,7 @@
  * An error met on one file only is reported beside the others and the run exits `partial`; this is the
  * exit of a command the error ends, whichever class throws it.
  */
-export type ErrorExit = 'partial' | 'usage' | 'refused' | 'service' | 'brokenLinks';
+type ErrorExit = 'partial' | 'usage' | 'refused' | 'service' | 'brokenLinks';
 
 /**
  * Every code kbsync ends a message with, what it means and what to do, and the exit of a command that
