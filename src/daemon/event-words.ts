@@ -26,6 +26,7 @@ const SAID: Record<DecisionKind, (result: Done) => string | undefined> = {
   'trash-local': (r) => r.detail ?? 'deleted in the knowledge base, so the file was moved to the trash',
   restore: () => 'restored: it was deleted here but edited in the knowledge base',
   forget: () => 'forgotten: it is gone both here and in the knowledge base',
+  'trash-leftover': (r) => r.detail ?? 'left by an interrupted pull of a document deleted since: moved to the trash',
   rename: (r) => r.detail ?? 'renamed: its document follows',
   move: (r) => r.detail ?? 'moved: a new document in the new folder, the old one deleted',
   'move-local': (r) => r.detail ?? 'moved, as its document was moved in the knowledge base',

@@ -37,6 +37,7 @@ export type DecisionKind =
   | 'restore'
   | 'recreate'
   | 'forget'
+  | 'trash-leftover'
   | 'rename'
   | 'move'
   | 'move-local'
@@ -122,6 +123,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       return shortened ? { ...assessed, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : assessed;
     }
     case 'forget':
+    case 'trash-leftover':
     case 'new-local-folder':
     case 'move-local':
       return plain(action.kind);

@@ -7,7 +7,7 @@ import PQueue from 'p-queue';
 import { adopt, relink } from './act/adopt.js';
 import { applyBody, type DocOutcome } from './act/apply-body.js';
 import { mintDocument, sendFirstBody } from './act/create.js';
-import { newLocal, newLocalFolder, restore } from './act/incoming.js';
+import { newLocal, newLocalFolder, restore, trashLeftover } from './act/incoming.js';
 import { currentText } from './act/local-files.js';
 import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
@@ -211,6 +211,8 @@ async function performPlain(ctx: SyncContext, action: Action, assessment: Assess
       return forget(ctx, action.record, 'deleted on both sides');
     case 'new-local-folder':
       return newLocalFolder(ctx, action.folder);
+    case 'trash-leftover':
+      return trashLeftover(ctx, action.path);
     default:
       throw new Error(`no way to carry out ${assessment.kind} for ${assessment.path}`);
   }

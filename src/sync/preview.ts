@@ -26,6 +26,7 @@ const NOTES: Partial<Record<DecisionKind, string>> = {
   'delete-remote': 'deleted locally: the document would be deleted (its body backed up)',
   'trash-local': "deleted in the knowledge base: the file would move to kbsync's trash",
   forget: 'gone on both sides: only the record would be dropped',
+  'trash-leftover': "left by an interrupted pull, and its document deleted in the knowledge base since: the file would move to kbsync's trash",
   recreate: 'edited locally but deleted in the knowledge base: the document would be created again',
   restore: 'deleted locally but edited in the knowledge base: the file would come back with that edit',
   'new-local-folder': 'a new remote folder: the local folder would be created',

@@ -87,7 +87,8 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     else if (remoteSide === 'changed') add(path, 'remote-changed', extra);
     else add(path, 'clean', { ...extra, ...(remoteSide === 'unknown' ? { detail: 'remote not checked (offline)' } : {}) });
   }
-  for (const entry of unrecorded) if (!movedTo.has(entry.path)) add(entry.path, 'new-local');
+  // A copy an interrupted pull left of a document deleted since is no new file: its document is gone.
+  for (const entry of unrecorded) if (!movedTo.has(entry.path)) add(entry.path, decided.get(entry.path)?.kind === 'trash-leftover' ? 'deleted-remote' : 'new-local');
   for (const problem of local.problems) add(problem.path, 'unusable', { detail: `${problem.message} [${problem.code}]` });
   const recordedKeys = new Set<DocKey>([...inspection.summaries.values()].map((s) => s.docKey));
   for (const action of planned.actions) {

@@ -15,6 +15,7 @@ const WORDS: Record<DecisionKind, string> = {
   restore: 'deleted here but edited in the knowledge base: the file will come back',
   recreate: 'deleted in the knowledge base but edited here: the document will be created again',
   forget: 'gone on both sides: the record will be dropped',
+  'trash-leftover': "left by an interrupted pull, and deleted in the knowledge base since: the file will move to kbsync's trash",
   rename: 'renamed: the record follows the file',
   move: 'moved: a new document in the new folder, the old one deleted',
   'move-local': 'moved in the knowledge base: the file will follow',

@@ -12,6 +12,12 @@ import { fingerprintOf } from './local-files.js';
 import { encodeSentImages } from '../../images/sent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
 
+/** The file an interrupted pull left of a document deleted since, to kbsync's trash if it is still as it was scanned. */
+export async function trashLeftover(ctx: SyncContext, path: string): Promise<DocOutcome> {
+  const trashed = await moveToTrash(ctx.root, path, join(ctx.stateDir, 'trash'), { expect: await fingerprintOf(ctx, path), now: ctx.now() });
+  return { path, result: 'pulled', detail: `an interrupted pull had left it, and its document was deleted in the knowledge base since; the file was moved to ${trashed}` };
+}
+
 /**
  * A remote document this machine has never synced becomes a new local file (never over an existing one):
  * the source the shared state kept when it has it, else the service's reading. `leftover`: the file an

@@ -109,6 +109,7 @@ export function pathOf(action: Action): string {
     case 'create':
     case 'adopt':
     case 'new-local':
+    case 'trash-leftover':
       return action.path;
     case 'new-local-folder':
       return action.folder.localPath;

@@ -311,6 +311,15 @@ function placeUnrecorded(
     const placed = pulled === undefined || input.mode === 'push' ? undefined : sharedByKey.get(pulled);
     if (pulled !== undefined && placed !== undefined && placed.path !== entry.path && !input.local.has(placed.path) && input.remote?.docs.has(pulled)) leftovers.set(pulled, entry.path);
   }
+  // One whose document is gone since (deleted there, state chaos seed 24) is no new file either: a create would
+  // bring back what a colleague deleted.
+  for (const entry of unrecorded) {
+    const pulled = input.interruptedPulls?.get(entry.path);
+    if (pulled !== undefined && input.remote && input.mode !== 'push' && !input.remote.docs.has(pulled)) {
+      leftovers.set(pulled, entry.path);
+      actions.push({ kind: 'trash-leftover', path: entry.path, docKey: pulled });
+    }
+  }
   const leftBehind = new Set(leftovers.values());
 
   for (const entry of unrecorded) {

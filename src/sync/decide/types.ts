@@ -262,6 +262,12 @@ export type Action =
       /** The file an interrupted pull of this document left at another path (the document's path changed since): trashed once this one is written. */
       readonly leftover?: string;
     }
+  /**
+   * The file an interrupted pull left (exactly as kbsync wrote it, never recorded) of a document deleted in the
+   * knowledge base since: kbsync's own copy of what nobody has any more, so it goes to kbsync's trash, never
+   * into a new document (that would undo the delete).
+   */
+  | { readonly kind: 'trash-leftover'; readonly path: string; readonly docKey: DocKey }
   /** A file the shared state knows, unchanged on both sides: this machine records the pairing, with no call. */
   | { readonly kind: 'relink'; readonly record: RecordEntry }
   /** A remote folder with no local folder yet. */

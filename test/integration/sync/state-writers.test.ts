@@ -227,6 +227,31 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  // State chaos seed 24: the rerun took the file its killed pull left for a new one of its own, and re-created the
+  // document the other workstation had deleted meanwhile: a colleague's delete undone, and the file back on both.
+  test('a pull killed after writing its file, then the file deleted on the other workstation: the rerun removes the copy it left, creates nothing', async () => {
+    await withSyncFixture(async (a) => {
+      const { clone, b } = await planCloned(a);
+      await a.write('notes/new.md', '# New\n\nFresh words.\n');
+      assert.equal((await a.sync()).code, 0);
+      const killed = await b([], { KBSYNC_CRASH_AT: 'after-local-write:1' });
+      assert.equal(killed.signal, 'SIGKILL', killed.stdout);
+      assert.equal(await readFile(join(clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
+
+      a.em.admin.setClockOffset(60_000);
+      await rm(join(a.root, 'notes/new.md'));
+      assert.equal((await a.sync()).code, 0);
+      a.em.admin.setClockOffset(120_000);
+      const rerun = await b();
+      assert.equal(rerun.code, 0, rerun.stdout);
+      assert.match(rerun.stdout, /an interrupted pull had left it, and its document was deleted in the knowledge base since/);
+      await assert.rejects(readFile(join(clone, 'notes/new.md')), 'the copy is gone from the folder');
+      assert.deepEqual(a.remoteDocs().map((doc) => doc.title).sort(), ['Other', 'Plan'], 'the delete stands');
+      await neitherWritesAgain(a, b);
+      assert.equal(await a.exists('notes/new.md'), false);
+    });
+  });
+
   // State chaos seed 12: B was killed after a new document's body, before its publish. A pulled the document as
   // plain text (the state had only its ids), and its lossy record then held every later edit of B's (FLATTEN).
   test('a workstation killed after a new document\'s body: the other pulls its Markdown, and its next edit is pushed', async () => {

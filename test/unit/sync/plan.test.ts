@@ -68,7 +68,8 @@ function summary(actions: readonly Action[]): string[] {
       case 'adopt':
         return `adopt ${a.path} <- ${a.remote.docKey}`;
       case 'new-local':
-        return `new-local ${a.path}`;
+      case 'trash-leftover':
+        return `${a.kind} ${a.path}`;
       case 'new-local-folder':
         return `new-local-folder ${a.folder.localPath}`;
       case 'move':
