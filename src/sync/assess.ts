@@ -8,7 +8,7 @@ import { held, type Held } from './decide/held.js';
 import { decideIncoming } from './decide/incoming.js';
 import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
-import type { Action, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
+import type { Action, ActionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
 import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
@@ -43,6 +43,33 @@ export type DecisionKind =
   | 'move-local'
   | 'new-local'
   | 'new-local-folder';
+
+/**
+ * The decision an action stands for before its reads: what an action that failed before it was decided, or a
+ * preview made offline, is reported as. Exhaustive, so a new kind of action does not compile without one.
+ */
+const PLANNED: Readonly<Record<ActionKind, DecisionKind>> = {
+  create: 'create',
+  adopt: 'link',
+  relink: 'none',
+  check: 'none',
+  push: 'push',
+  pull: 'pull',
+  merge: 'merge',
+  'delete-remote': 'delete-remote',
+  'trash-local': 'trash-local',
+  'trash-leftover': 'trash-leftover',
+  recreate: 'recreate',
+  restore: 'restore',
+  forget: 'forget',
+  move: 'move',
+  'move-local': 'move-local',
+  held: 'held',
+  'new-local': 'new-local',
+  'new-local-folder': 'new-local-folder',
+};
+
+export const plannedKind = (action: Pick<Action, 'kind'>): DecisionKind => PLANNED[action.kind];
 
 /** The reads a decision needs, answered by the run (its context) or by a preview (read-only). */
 export type AssessIO = {

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { createLimit } from '../local/limit.js';
-import { assess, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { assess, plannedKind, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import { pathOf } from './decide/placement.js';
 import type { Action } from './decide/types.js';
 
@@ -30,7 +30,7 @@ export async function decideAll(io: AssessIO, actions: readonly Action[], concur
           return { ...decidedOf(assessment), assessment };
         } catch (error) {
           const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
-          return { path: pathOf(action), kind: action.kind === 'adopt' ? 'link' : action.kind === 'check' ? 'none' : (action.kind as DecisionKind), error: { code, message: messageOf(error) } };
+          return { path: pathOf(action), kind: plannedKind(action), error: { code, message: messageOf(error) } };
         }
       }),
     ),

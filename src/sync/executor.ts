@@ -13,7 +13,7 @@ import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
 import { dropRecord, followReplacement, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
-import { assess, nodeOf, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { assess, nodeOf, plannedKind, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
 import { sharedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
@@ -116,7 +116,7 @@ const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMemb
 /** Undefined when the run stopped before the action's turn came: it is left, whole, to the next run. */
 async function carryOut(carrier: Carrier, action: Action, onError: (error: unknown) => void): Promise<ActionResult | undefined> {
   const { ctx, io, slot } = carrier;
-  let kind: DecisionKind = action.kind === 'adopt' ? 'link' : action.kind === 'check' ? 'none' : (action.kind as DecisionKind);
+  let kind = plannedKind(action);
   try {
     const started = await slot(async () => {
       if (carrier.stopped()) return undefined;

@@ -1,6 +1,6 @@
 import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
-import type { DecisionKind } from './assess.js';
+import { plannedKind, type DecisionKind } from './assess.js';
 import { detectMoves, movedAfterDocument } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
 import { sideOfLocal } from './decide/plan.js';
@@ -38,7 +38,7 @@ export type FileStatus = {
  */
 export function fileStates(inspection: Inspection): FileStatus[] {
   const { local, records, remote, scan, plan: planned } = inspection;
-  const decided = new Map<string, Previewed>((inspection.decisions ?? planned.actions.map((action) => ({ path: pathOf(action), kind: tentative(action.kind) }))).map((d) => [d.path, d]));
+  const decided = new Map<string, Previewed>((inspection.decisions ?? planned.actions.map((action) => ({ path: pathOf(action), kind: plannedKind(action) }))).map((d) => [d.path, d]));
   const waitingCopies = new Set(scan.conflictCopies.map((file) => file.path));
   const unrecorded = [...local.entries.values()].filter((entry) => !records.has(entry.path));
   const moves = detectMoves([...records.values()].filter((record) => !local.entries.has(record.path)), unrecorded);
@@ -103,9 +103,4 @@ function remoteChanged(decision: Previewed | undefined, listingSaysChanged: bool
   if (detail?.tag === 'body') return detail.body.remoteChanged;
   if (detail?.tag === 'move' && 'body' in detail.decision) return detail.decision.body.remoteChanged;
   return listingSaysChanged;
-}
-
-/** Offline, an action that needs a read is shown as the planner put it. */
-function tentative(kind: string): DecisionKind {
-  return kind === 'adopt' ? 'link' : kind === 'check' ? 'none' : (kind as DecisionKind);
 }
