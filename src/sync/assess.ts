@@ -191,7 +191,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
-      const published = await publishedSince(io, record, remote, seen);
+      const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
       return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
@@ -223,12 +223,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'move': {
       const before = await io.fileText(action.to);
       if (!before) return plain('held', { held: held('VANISHED') });
-      const record = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, record.docKey);
+      const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
+      const remote = await readOrGone(io, recorded.docKey);
+      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
       // A move makes the document anew: an edit reads cannot show must be seen first.
       const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
-      const published = remote === 'gone' ? undefined : await publishedSince(io, record, remote, seen);
+      const published = remote === 'gone' ? undefined : newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       const decision = decideMove({
         body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}) },
         record,
@@ -253,6 +254,17 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
   const body = decideFirstPush({ mode: io.mode, force: io.force, path, fileText: before.text, urlOf: io.urlOf });
   const kind: DecisionKind = body.kind === 'held' ? 'held' : replaces ? 'recreate' : 'create';
   return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: { tag: 'create', before, body, title, replaces } };
+}
+
+/**
+ * What another writer published of a document, unless it is no news: its plain reading (inexact) of the very
+ * blocks this machine's own write left there (`ownWrite`: a run killed between the write and its record, found
+ * again by its intent). That writer read our write before our record could be published and knows less of it
+ * than we do (state chaos seed 24: taken for news, it held every later edit of the file FLATTEN, and its move
+ * MOVE_LOSSY, for good).
+ */
+function newsOf(ownWrite: boolean, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
+  return ownWrite && published && !published.exact && published.remoteBlocksHash === blocksHash(remote) ? undefined : published;
 }
 
 type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;

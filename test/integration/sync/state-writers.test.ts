@@ -252,6 +252,42 @@ describe('several writers of the shared state', () => {
     });
   });
 
+  // State chaos seed 24: A's push was killed after its overwrite, and B pulled that write before A's record was
+  // published, as plain text (its record inexact). A took B's record for news its own write could not account
+  // for: every later edit of the file was held FLATTEN, and its move MOVE_LOSSY, for good.
+  test('a push killed after its overwrite, pulled as plain text by the other workstation: the next edit and a move still go out, and the other gets the Markdown back', async () => {
+    await withSyncFixture(async (a) => {
+      const { clone, b } = await planCloned(a);
+      a.em.admin.setClockOffset(60_000);
+      assert.equal((await b()).code, 0);
+      await a.write('notes/plan.md', '# Plan\n\nGoals, **bold** now.\n');
+      assert.equal((await a.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).signal, 'SIGKILL');
+      a.em.admin.setClockOffset(120_000);
+      assert.match((await b()).stdout, /"path":"notes\/plan\.md","result":"pulled"/);
+
+      a.em.admin.setClockOffset(180_000);
+      const edited = '# Plan\n\nGoals, **bold** now.\n\nMore.\n';
+      await a.write('notes/plan.md', edited);
+      const pushed = await a.sync();
+      assert.equal(pushed.code, 0, pushed.stdout);
+      assert.match(pushed.stdout, /"path":"notes\/plan\.md","result":"pushed"/);
+      assert.equal(a.remoteDoc('Plan').markdown, edited);
+      a.em.admin.setClockOffset(240_000);
+      assert.equal((await b()).code, 0);
+      assert.equal(await readFile(join(clone, 'notes/plan.md'), 'utf8'), edited, 'B has the Markdown A sent');
+
+      await mkdir(join(a.root, 'notes/sub'));
+      await rename(join(a.root, 'notes/plan.md'), join(a.root, 'notes/sub/plan.md'));
+      const moved = await a.sync();
+      assert.equal(moved.code, 0, moved.stdout);
+      assert.match(moved.stdout, /"path":"notes\/sub\/plan\.md","result":"pushed".*"action":"move"/);
+      a.em.admin.setClockOffset(300_000);
+      assert.equal((await b()).code, 0);
+      assert.equal(await readFile(join(clone, 'notes/sub/plan.md'), 'utf8'), edited);
+      await neitherWritesAgain(a, b);
+    });
+  });
+
   // State chaos seed 12: B was killed after a new document's body, before its publish. A pulled the document as
   // plain text (the state had only its ids), and its lossy record then held every later edit of B's (FLATTEN).
   test('a workstation killed after a new document\'s body: the other pulls its Markdown, and its next edit is pushed', async () => {
