@@ -1,9 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { KbClient } from '../api/index.js';
-import { pruneBackups, type BackupRetention } from '../local/index.js';
-import { SafetyError } from '../errors.js';
+import { pruneBackups } from '../local/index.js';
 import type { Ledger } from '../ledger/index.js';
-import type { Logger } from '../log.js';
 import type { SyncContext } from './context.js';
 import { decideAll, shown, type Previewed } from './decisions.js';
 import { assessIO, execute, type ActionResult } from './executor.js';
@@ -11,53 +8,22 @@ import { retire } from './act/removals.js';
 import { minuteOf } from './minutes.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
-import { STATE_FOLDER, type LoadedState } from '../remote-state/store.js';
+import { STATE_FOLDER } from '../remote-state/store.js';
 import { forgetParseTrees } from '../markdown/parse.js';
-import { publishAndMaintain, stateNotices } from './state-run.js';
-import { openStateStore } from './state-store.js';
+import { markPublished, neverPublished, publishAndMaintain, stateNotices } from './state-run.js';
 import { StateJournal } from './state-journal.js';
 import { announceAhead } from './announce.js';
-import type { StateKeySource } from '../setup/state-key.js';
 import type { LocalProblem } from './observe/observe-local.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation, type ObserveOptions } from './observe/observe.js';
+import type { Observation } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
-import type { LinkProblem, LinkSite } from '../links/index.js';
+import type { LinkProblem } from '../links/index.js';
 import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
-import { imageReport, imagesToUpload, prepareImages, runImages, sentBodies } from './run-images.js';
-import type { ImageSettings } from '../images/types.js';
+import { imageReport, imagesToUpload, prepareImages, sentBodies } from './run-images.js';
 import { oneLine } from '../printable.js';
+import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
+import { observe } from './run/observe-phase.js';
 
-export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
-  readonly dryRun: boolean;
-  readonly links: boolean;
-  /** How the docs site addresses the files (site-absolute links). Default: the synced root at `/`. */
-  readonly site?: LinkSite;
-  /** Where local images are published (config `images`). Default: nowhere, and said (IMAGE_NOT_PUBLISHED). */
-  readonly images?: ImageSettings;
-  /** Report the broken links of every synced file, and send nothing when there is one. */
-  readonly checkLinks?: boolean;
-  /**
-   * When to list the remote tree. 'always' (default for two-way and pull) lists it every run. 'if-needed'
-   * (default for push; the daemon's local cycles) lists it only when new local files must be checked for
-   * remote twins; otherwise the remote is taken as unchanged, which is safe because every write re-reads
-   * the remote first (rule 3) and merges, and nothing is deleted locally without a listing.
-   */
-  readonly listRemote?: 'always' | 'if-needed';
-  readonly onResult?: (result: ActionResult) => void;
-  /** The number of actions planned, and how many of them only re-read a document to confirm it unchanged. */
-  readonly onPlanned?: (count: number, checks: number) => void;
-  /** Stops the run between actions (Ctrl+C, SIGTERM): what was done is recorded and reported, the rest waits for the next run. */
-  readonly signal?: AbortSignal;
-  /** How many backups of replaced bodies are kept; applied after each run that changed something. */
-  readonly backups?: BackupRetention;
-  /** The team's state key (config `state.key`): the shared state is signed and verified with it. */
-  readonly stateKey?: StateKeySource;
-};
-
-/** Ledger meta key: this ledger's rows were published to the shared state at least once. */
-const STATE_PUBLISHED_KEY = 'state.published';
-
-export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };
+export type { SyncDeps, SyncOptions } from './run/inputs.js';
 
 /**
  * One sync cycle. Data flows one way: observe both sides, decide in the pure planner against the
@@ -66,45 +32,11 @@ export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; rea
  * recognise work already done (a body already there, a document already created) instead of repeating it.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<SyncReport> {
+  const run = startRun(deps, options);
   const { client, ledger, logger } = deps;
-  const started = Date.now();
-  const callsBefore = client.queue.stats().totals.calls;
-  assertSameWorkspace(ledger, options.workspaceId, true);
-  const interrupted = ledger.intents.open();
-  if (interrupted.length > 0) {
-    // Recovery is kbsync's own business (the report counts it as `resumed`): a person needs no line per operation.
-    logger.debug({ intents: interrupted.map((i) => `${i.kind} ${i.subject}`) }, 'a previous run was interrupted during %d operations; reconciling them first', interrupted.length);
-  }
-
-  const rootId = await workspaceRoot(client, ledger, options, true);
-  const store = openStateStore(deps, { workspaceId: options.workspaceId, rootId }, await options.stateKey?.get());
-  // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
-  const migrating = ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
-  let shared: LoadedState | undefined;
-  // Known once observed: the images each document was last sent with.
-  const seen: { records?: Observation['records'] } = {};
-  // Image URLs another machine uploaded are asked of the shared state on the first image this ledger does not know.
-  const images = runImages(options.root, options, ledger.images, {
-    // Learnt as the shared state's own (published), so they are not appended to it again as this machine's uploads.
-    shared: async () => {
-      shared ??= await store.load();
-      ledger.images.learn(shared.state.images);
-      return shared.state.images;
-    },
-    sentBefore: (path) => seen.records?.get(path)?.images,
-    // kbsync is stopping now (Ctrl+C, SIGTERM, the daemon's deadline): an upload still running is stopped.
-    signal: client.queue.signal,
-  });
-  const observation = await observeAndPlan(
-    { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
-    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always'), settledTree: !(options.checkLinks ?? false) },
-  );
+  const observed = await observe(run);
+  const { observation, interrupted, rootId, store, migrating, images } = observed;
   const { scan, local, remote, plan: planned } = observation;
-  shared = observation.shared;
-  seen.records = observation.records;
-  if (shared) ledger.images.learn(shared.state.images);
-  if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
-  options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
 
   // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;
@@ -141,7 +73,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     texts: local.texts,
     scanned: new Map(scan.files.map((file) => [file.path, file])),
     folderPromises: new Map(),
-    shared: shared?.state,
+    shared: observed.shared()?.state,
     store,
     // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
     // run that started without a ledger, what each write is about to make a document hold.
@@ -176,9 +108,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     const allDone = !options.signal?.aborted && results.every((result) => result.ok);
     if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
     if (!options.signal?.aborted) {
-      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: shared, wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
+      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
       // Only when it changes: any write to the meta drops the settled-tree fingerprint.
-      if (stateProblems.length === 0 && ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0) ledger.meta.set(STATE_PUBLISHED_KEY, true);
+      if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
     }
     if (allDone && observation.stateSeen !== undefined) {
       // Everything the state said was acted on: it need not be read again until it changes, and this run's own
@@ -222,9 +154,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     imageUploads: options.dryRun ? imagesToUpload(images, sent) : images.uploaded,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
-    calls: client.queue.stats().totals.calls - callsBefore,
+    calls: client.queue.stats().totals.calls - run.callsBefore,
     endpointCalls: client.queue.stats().endpoints,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - run.started,
   });
 }
 

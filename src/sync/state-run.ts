@@ -14,6 +14,15 @@ import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './state-s
 /** Ledger meta key: a publish that failed (the next run publishes, whatever else it does). */
 const DIRTY_KEY = 'state.dirty';
 
+/** Ledger meta key: this ledger's rows were published to the shared state at least once. */
+const STATE_PUBLISHED_KEY = 'state.published';
+
+/** A ledger that never told the shared state what it holds (kbsync before the shared state): its next run tells it. */
+export const neverPublished = (ledger: Ledger): boolean => ledger.meta.get(STATE_PUBLISHED_KEY) !== true && ledger.documents.count() > 0;
+
+/** This ledger's rows reached the shared state. */
+export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUBLISHED_KEY, true);
+
 /**
  * After a run's actions: the shared state brought up to the ledger (publish-state.ts), then kept small
  * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails is

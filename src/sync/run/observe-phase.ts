@@ -1,0 +1,70 @@
+import type { ImagePublisher } from '../../images/publisher.js';
+import type { OpenIntent } from '../../ledger/index.js';
+import type { TreeNodeId } from '../../model/ids.js';
+import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
+import { SafetyError } from '../../errors.js';
+import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
+import { runImages } from '../run-images.js';
+import { neverPublished } from '../state-run.js';
+import { openStateStore } from '../state-store.js';
+import type { Run } from './inputs.js';
+
+/** What the run found on both sides, its plan, and what the later phases go on using. */
+type Observed = {
+  readonly observation: Observation;
+  /** Operations an interrupted run left open: this run reconciles them (the report counts them as `resumed`). */
+  readonly interrupted: readonly OpenIntent[];
+  readonly rootId: TreeNodeId;
+  readonly store: RemoteStateStore;
+  /** This run publishes the ledger's rows to the shared state for the first time (state-run.ts, neverPublished). */
+  readonly migrating: boolean;
+  readonly images: ImagePublisher;
+  /** The shared state as loaded so far: with the listing, or later, by the first image this ledger does not know. */
+  readonly shared: () => LoadedState | undefined;
+};
+
+/**
+ * Observe: the workspace and its root, the shared state's store, both sides and the plan made from them. A
+ * plan the guards refused stops the run here (rule 4), before anything is decided or done.
+ */
+export async function observe(run: Run): Promise<Observed> {
+  const { deps, options } = run;
+  const { client, ledger, logger } = deps;
+  assertSameWorkspace(ledger, options.workspaceId, true);
+  const interrupted = ledger.intents.open();
+  if (interrupted.length > 0) {
+    // Recovery is kbsync's own business (the report counts it as `resumed`): a person needs no line per operation.
+    logger.debug({ intents: interrupted.map((i) => `${i.kind} ${i.subject}`) }, 'a previous run was interrupted during %d operations; reconciling them first', interrupted.length);
+  }
+
+  const rootId = await workspaceRoot(client, ledger, options, true);
+  const store = openStateStore(deps, { workspaceId: options.workspaceId, rootId }, await options.stateKey?.get());
+  // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
+  const migrating = neverPublished(ledger);
+  let shared: LoadedState | undefined;
+  // Known once observed: the images each document was last sent with.
+  const seen: { records?: Observation['records'] } = {};
+  // Image URLs another machine uploaded are asked of the shared state on the first image this ledger does not know.
+  const images = runImages(options.root, options, ledger.images, {
+    // Learnt as the shared state's own (published), so they are not appended to it again as this machine's uploads.
+    shared: async () => {
+      shared ??= await store.load();
+      ledger.images.learn(shared.state.images);
+      return shared.state.images;
+    },
+    sentBefore: (path) => seen.records?.get(path)?.images,
+    // kbsync is stopping now (Ctrl+C, SIGTERM, the daemon's deadline): an upload still running is stopped.
+    signal: client.queue.signal,
+  });
+  const observation = await observeAndPlan(
+    { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
+    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always'), settledTree: !(options.checkLinks ?? false) },
+  );
+  const planned = observation.plan;
+  shared = observation.shared;
+  seen.records = observation.records;
+  if (shared) ledger.images.learn(shared.state.images);
+  if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
+  options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
+  return { observation, interrupted, rootId, store, migrating, images, shared: () => shared };
+}
