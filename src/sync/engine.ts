@@ -1,9 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { pruneBackups } from '../local/index.js';
 import type { Ledger } from '../ledger/index.js';
-import type { SyncContext } from './context.js';
-import { decideAll, shown, type Previewed } from './decisions.js';
-import { assessIO, execute, type ActionResult } from './executor.js';
+import { shown, type Previewed } from './decisions.js';
+import { execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
 import { minuteOf } from './minutes.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
@@ -11,17 +10,16 @@ import { pathOf } from './decide/placement.js';
 import { STATE_FOLDER } from '../remote-state/store.js';
 import { forgetParseTrees } from '../markdown/parse.js';
 import { markPublished, neverPublished, publishAndMaintain, stateNotices } from './state-run.js';
-import { StateJournal } from './state-journal.js';
 import { announceAhead } from './announce.js';
 import type { LocalProblem } from './observe/observe-local.js';
 import type { Observation } from './observe/observe.js';
 import { buildReport, type SyncReport } from './report.js';
-import type { LinkProblem } from '../links/index.js';
-import { DEFAULT_SITE, linkReport, pushRewriter, relink, runLinker } from './run-links.js';
-import { imageReport, imagesToUpload, prepareImages, sentBodies } from './run-images.js';
+import { relink } from './run-links.js';
+import { imagesToUpload, prepareImages } from './run-images.js';
 import { oneLine } from '../printable.js';
 import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
 import { observe } from './run/observe-phase.js';
+import { decide } from './run/decide-phase.js';
 
 export type { SyncDeps, SyncOptions } from './run/inputs.js';
 
@@ -36,54 +34,16 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const { client, ledger, logger } = deps;
   const observed = await observe(run);
   const { observation, interrupted, rootId, store, migrating, images } = observed;
-  const { scan, local, remote, plan: planned } = observation;
+  const { scan, local, plan: planned } = observation;
 
-  // Links (src/links via ./run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
-  const checkLinks = options.checkLinks ?? false;
-  const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
-  // Worked out after the run from the parses its sends made (a push's first call waits for nothing it
-  // does not need), unless --check-links gates the run on them.
-  const reportLinks = (): LinkProblem[] => (linker ? linkReport(linker, observation, checkLinks) : []);
-  const gate = checkLinks ? reportLinks() : undefined;
-  // The bodies this run sends, read once for every image step (nothing is sent in a pull).
-  const sent = options.mode === 'pull' ? [] : sentBodies(observation);
-  const imageProblems = imageReport(images, sent);
-  const linksBlock = gate !== undefined && gate.length > 0;
+  const decision = await decide(run, observed);
+  const { ctx, sent, imageProblems } = decision;
 
   let results: ActionResult[] = [];
   let stateProblems: LocalProblem[] = [];
-  let decided: Omit<Previewed, 'assessment'>[];
-  // A push that starts with no synced document (a CI job's fresh checkout) keeps its intents in a ledger that is
-  // thrown away with the checkout. (A first two-way sync is a workstation's: its ledger stays.)
-  const ledgerless = options.mode === 'push' && ledger.documents.count() === 0;
-  const ctx: SyncContext = {
-    root: scan.root,
-    stateDir: options.stateDir,
-    mode: options.mode,
-    layout: options.layout,
-    force: options.guards.force,
-    released: planned.released ?? new Map(),
-    urlOf: options.mode !== 'pull' ? linker : undefined,
-    client,
-    ledger,
-    logger,
-    workspaceId: options.workspaceId,
-    rootId,
-    remote,
-    texts: local.texts,
-    scanned: new Map(scan.files.map((file) => [file.path, file])),
-    folderPromises: new Map(),
-    shared: observed.shared()?.state,
-    store,
-    // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
-    // run that started without a ledger, what each write is about to make a document hold.
-    announceWrites: ledgerless,
-    journal: new StateJournal(async (records, sources) => store.publish(records, [...new Map(sources.map((source) => [source.hash, source])).values()].filter((source) => !store.hasSource(source.hash)))),
-    now: deps.now ?? (() => new Date()),
-    serverNow: () => client.serverTime() ?? new Date(),
-  };
-  if (options.dryRun || linksBlock) {
-    decided = (await decideAll(assessIO(ctx), planned.actions)).map(({ assessment: _assessment, ...rest }) => rest);
+  let decided: readonly Omit<Previewed, 'assessment'>[];
+  if (decision.preview) {
+    decided = decision.preview;
   } else {
     // Old documents of moved files that an interrupted run promised to delete go first.
     for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
@@ -129,7 +89,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
     if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
   }
 
-  const links = gate ?? reportLinks();
+  const links = decision.links();
   // The run's parse trees are ~30× their texts: free them now (what was learnt of them stays, bounded).
   forgetParseTrees();
   return buildReport({

@@ -31,7 +31,7 @@ export function previewCache(known: ImageUrlCache | undefined): ImageUrlCache {
 }
 
 /** A file this run sends, its front matter split off (lines counted from the file's top with `lineOffset`). */
-type SentBody = { readonly path: string; readonly body: string; readonly lineOffset: number };
+export type SentBody = { readonly path: string; readonly body: string; readonly lineOffset: number };
 
 /** The bodies of the files this run sends (or may: the decision reads the document first), each read once for every image step. */
 export function sentBodies(observation: Observation): SentBody[] {

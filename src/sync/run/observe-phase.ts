@@ -10,7 +10,7 @@ import { openStateStore } from '../state-store.js';
 import type { Run } from './inputs.js';
 
 /** What the run found on both sides, its plan, and what the later phases go on using. */
-type Observed = {
+export type Observed = {
   readonly observation: Observation;
   /** Operations an interrupted run left open: this run reconciles them (the report counts them as `resumed`). */
   readonly interrupted: readonly OpenIntent[];

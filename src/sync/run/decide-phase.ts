@@ -1,0 +1,51 @@
+import type { ImageProblem } from '../../images/types.js';
+import type { LinkProblem } from '../../links/index.js';
+import type { SyncContext } from '../context.js';
+import { decideAll, type Previewed } from '../decisions.js';
+import { assessIO } from '../executor.js';
+import { imageReport, sentBodies, type SentBody } from '../run-images.js';
+import { DEFAULT_SITE, linkReport, pushRewriter, runLinker } from '../run-links.js';
+import type { Run } from './inputs.js';
+import type { Observed } from './observe-phase.js';
+import { syncContext } from './sync-context.js';
+
+/** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
+type Decision = {
+  readonly ctx: SyncContext;
+  /** The bodies this run sends (run-images.ts). */
+  readonly sent: readonly SentBody[];
+  readonly imageProblems: readonly ImageProblem[];
+  /** The broken links the report lists: those --check-links gated the run on, else worked out when asked. */
+  readonly links: () => LinkProblem[];
+  /**
+   * Set when the run stops here, having written nothing (a dry run, or --check-links that found a broken
+   * link): each action's decision, made with reads only, as the run would make it.
+   */
+  readonly preview?: readonly Omit<Previewed, 'assessment'>[];
+};
+
+/**
+ * Decide: the links gate and rewriter, the images the sent bodies lack, the context the actions run in;
+ * and for a run that stops after deciding, every decision the run would make, with reads only.
+ */
+export async function decide(run: Run, observed: Observed): Promise<Decision> {
+  const { deps, options } = run;
+  const { ledger } = deps;
+  const { observation, images } = observed;
+  // Links (src/links via ../run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
+  const checkLinks = options.checkLinks ?? false;
+  const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
+  // Worked out after the run from the parses its sends made (a push's first call waits for nothing it
+  // does not need), unless --check-links gates the run on them.
+  const reportLinks = (): LinkProblem[] => (linker ? linkReport(linker, observation, checkLinks) : []);
+  const gate = checkLinks ? reportLinks() : undefined;
+  // The bodies this run sends, read once for every image step (nothing is sent in a pull).
+  const sent = options.mode === 'pull' ? [] : sentBodies(observation);
+  const imageProblems = imageReport(images, sent);
+  const linksBlock = gate !== undefined && gate.length > 0;
+  const ctx = syncContext(run, observed, linker);
+  const decision = { ctx, sent, imageProblems, links: () => gate ?? reportLinks() };
+  if (!options.dryRun && !linksBlock) return decision;
+  const preview = (await decideAll(assessIO(ctx), observation.plan.actions)).map(({ assessment: _assessment, ...rest }) => rest);
+  return { ...decision, preview };
+}
