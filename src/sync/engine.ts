@@ -1,25 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import { pruneBackups } from '../local/index.js';
 import type { Ledger } from '../ledger/index.js';
-import { shown, type Previewed } from './decisions.js';
 import { execute, type ActionResult } from './executor.js';
 import { retire } from './act/removals.js';
 import { minuteOf } from './minutes.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
-import { STATE_FOLDER } from '../remote-state/store.js';
-import { forgetParseTrees } from '../markdown/parse.js';
-import { markPublished, neverPublished, publishAndMaintain, stateNotices } from './state-run.js';
+import { markPublished, neverPublished, publishAndMaintain } from './state-run.js';
 import { announceAhead } from './announce.js';
 import type { LocalProblem } from './observe/observe-local.js';
 import type { Observation } from './observe/observe.js';
-import { buildReport, type SyncReport } from './report.js';
+import type { SyncReport } from './report.js';
 import { relink } from './run-links.js';
-import { imagesToUpload, prepareImages } from './run-images.js';
-import { oneLine } from '../printable.js';
+import { prepareImages } from './run-images.js';
 import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
 import { observe } from './run/observe-phase.js';
 import { decide } from './run/decide-phase.js';
+import { NOTHING_DONE, report } from './run/report-phase.js';
 
 export type { SyncDeps, SyncOptions } from './run/inputs.js';
 
@@ -31,93 +28,59 @@ export type { SyncDeps, SyncOptions } from './run/inputs.js';
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<SyncReport> {
   const run = startRun(deps, options);
-  const { client, ledger, logger } = deps;
+  const { ledger, logger } = deps;
   const observed = await observe(run);
   const { observation, interrupted, rootId, store, migrating, images } = observed;
-  const { scan, local, plan: planned } = observation;
+  const { local, plan: planned } = observation;
 
   const decision = await decide(run, observed);
-  const { ctx, sent, imageProblems } = decision;
+  const { ctx, sent } = decision;
+  if (decision.preview) return report(run, observed, decision, NOTHING_DONE);
 
-  let results: ActionResult[] = [];
   let stateProblems: LocalProblem[] = [];
-  let decided: readonly Omit<Previewed, 'assessment'>[];
-  if (decision.preview) {
-    decided = decision.preview;
-  } else {
-    // Old documents of moved files that an interrupted run promised to delete go first.
-    for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
-    // Images first: a body goes out whole, with every image's URL, or not at all.
-    const ready = await prepareImages(images, sent, planned.actions);
-    await announceAhead(ctx, ready.actions);
-    for (const failure of ready.failed) options.onResult?.(failure);
-    results = [...ready.failed];
-    results.push(...await execute(ctx, ready.actions, {
-      ...(options.onResult ? { onResult: options.onResult } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    }));
-    results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
-    // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
-    ledger.transaction(() => {
-      for (const file of local.touched) {
-        if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
-      }
-    });
-    closeReleases(ledger, observation, results);
-    endStaleHolds(ledger, observation);
-    const allDone = !options.signal?.aborted && results.every((result) => result.ok);
-    if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
-    if (!options.signal?.aborted) {
-      stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
-      // Only when it changes: any write to the meta drops the settled-tree fingerprint.
-      if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
+  // Old documents of moved files that an interrupted run promised to delete go first.
+  for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
+  // Images first: a body goes out whole, with every image's URL, or not at all.
+  const ready = await prepareImages(images, sent, planned.actions);
+  await announceAhead(ctx, ready.actions);
+  for (const failure of ready.failed) options.onResult?.(failure);
+  const results: ActionResult[] = [...ready.failed];
+  results.push(...await execute(ctx, ready.actions, {
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  }));
+  results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
+  // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
+  ledger.transaction(() => {
+    for (const file of local.touched) {
+      if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
     }
-    if (allDone && observation.stateSeen !== undefined) {
-      // Everything the state said was acted on: it need not be read again until it changes, and this run's own
-      // appends are no change to read back (unless another writer's showed up beside them).
-      const now = ctx.serverNow();
-      const fingerprint = store.wrote ? store.fingerprintAfterWrites(minuteOf(now.getTime())) : observation.stateSeen;
-      const seen = fingerprint === undefined ? undefined : stateSeen(fingerprint, now);
-      if (seen !== undefined && !isDeepStrictEqual(ledger.meta.get(stateSeenKey(rootId)), seen)) ledger.meta.set(stateSeenKey(rootId), seen);
-    }
-    if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
-      const pruned = await pruneBackups(options.stateDir, options.backups);
-      if (pruned.files > 0) logger.debug({ ...pruned }, `removed ${pruned.files} backup(s) past the retention`);
-    }
-    decided = results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
-    // A run that reconciled interrupted work changed the ledger its plan was made from.
-    if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
-  }
-
-  const links = decision.links();
-  // The run's parse trees are ~30× their texts: free them now (what was learnt of them stays, bounded).
-  forgetParseTrees();
-  return buildReport({
-    options,
-    planned: shown(decided),
-    pending: planned.pending,
-    notices: [
-      ...planned.notices,
-      ...stateNotices(store, observation.sharedUsed === true),
-      ...store.foreign().slice(0, 20).map((title) => ({
-        path: `${STATE_FOLDER}/${title}`,
-        code: 'STATE_FOLDER_SHARED' as const,
-        message: `"${oneLine(title)}" is in the ${STATE_FOLDER} folder at the synced root, which is kbsync's own (its state): it is not synced and kbsync leaves it alone. Move it to another folder to sync it.`,
-      })),
-    ],
-    results,
-    problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
-    conflictCopies: scan.conflictCopies.map((file) => file.path),
-    skipped: scan.skipped,
-    links,
-    images: imageProblems,
-    imageUploads: options.dryRun ? imagesToUpload(images, sent) : images.uploaded,
-    resumed: interrupted.length,
-    interrupted: options.signal?.aborted === true,
-    calls: client.queue.stats().totals.calls - run.callsBefore,
-    endpointCalls: client.queue.stats().endpoints,
-    durationMs: Date.now() - run.started,
   });
+  closeReleases(ledger, observation, results);
+  endStaleHolds(ledger, observation);
+  const allDone = !options.signal?.aborted && results.every((result) => result.ok);
+  if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
+  if (!options.signal?.aborted) {
+    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
+    // Only when it changes: any write to the meta drops the settled-tree fingerprint.
+    if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
+  }
+  if (allDone && observation.stateSeen !== undefined) {
+    // Everything the state said was acted on: it need not be read again until it changes, and this run's own
+    // appends are no change to read back (unless another writer's showed up beside them).
+    const now = ctx.serverNow();
+    const fingerprint = store.wrote ? store.fingerprintAfterWrites(minuteOf(now.getTime())) : observation.stateSeen;
+    const seen = fingerprint === undefined ? undefined : stateSeen(fingerprint, now);
+    if (seen !== undefined && !isDeepStrictEqual(ledger.meta.get(stateSeenKey(rootId)), seen)) ledger.meta.set(stateSeenKey(rootId), seen);
+  }
+  if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
+    const pruned = await pruneBackups(options.stateDir, options.backups);
+    if (pruned.files > 0) logger.debug({ ...pruned }, `removed ${pruned.files} backup(s) past the retention`);
+  }
+  // A run that reconciled interrupted work changed the ledger its plan was made from.
+  if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
+
+  return report(run, observed, decision, { results, stateProblems });
 }
 
 /**

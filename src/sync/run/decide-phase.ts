@@ -10,7 +10,7 @@ import type { Observed } from './observe-phase.js';
 import { syncContext } from './sync-context.js';
 
 /** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
-type Decision = {
+export type Decision = {
   readonly ctx: SyncContext;
   /** The bodies this run sends (run-images.ts). */
   readonly sent: readonly SentBody[];
