@@ -1,21 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { pruneBackups } from '../local/index.js';
 import type { Ledger } from '../ledger/index.js';
-import { execute, type ActionResult } from './executor.js';
-import { retire } from './act/removals.js';
 import { minuteOf } from './minutes.js';
 import { stateSeen, stateSeenKey } from './state-seen.js';
 import { pathOf } from './decide/placement.js';
 import { markPublished, neverPublished, publishAndMaintain } from './state-run.js';
-import { announceAhead } from './announce.js';
 import type { LocalProblem } from './observe/observe-local.js';
 import type { Observation } from './observe/observe.js';
 import type { SyncReport } from './report.js';
-import { relink } from './run-links.js';
-import { prepareImages } from './run-images.js';
 import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
 import { observe } from './run/observe-phase.js';
 import { decide } from './run/decide-phase.js';
+import { act } from './run/act-phase.js';
+import type { ActionResult } from './executor.js';
 import { NOTHING_DONE, report } from './run/report-phase.js';
 
 export type { SyncDeps, SyncOptions } from './run/inputs.js';
@@ -30,26 +27,15 @@ export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<Syn
   const run = startRun(deps, options);
   const { ledger, logger } = deps;
   const observed = await observe(run);
-  const { observation, interrupted, rootId, store, migrating, images } = observed;
-  const { local, plan: planned } = observation;
+  const { observation, interrupted, rootId, store, migrating } = observed;
+  const { local } = observation;
 
   const decision = await decide(run, observed);
-  const { ctx, sent } = decision;
+  const { ctx } = decision;
   if (decision.preview) return report(run, observed, decision, NOTHING_DONE);
 
   let stateProblems: LocalProblem[] = [];
-  // Old documents of moved files that an interrupted run promised to delete go first.
-  for (const retirement of ledger.retirements.all()) await retire(ctx, retirement);
-  // Images first: a body goes out whole, with every image's URL, or not at all.
-  const ready = await prepareImages(images, sent, planned.actions);
-  await announceAhead(ctx, ready.actions);
-  for (const failure of ready.failed) options.onResult?.(failure);
-  const results: ActionResult[] = [...ready.failed];
-  results.push(...await execute(ctx, ready.actions, {
-    ...(options.onResult ? { onResult: options.onResult } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  }));
-  results.push(...(await relink(ctx, results, options.signal?.aborted === true)));
+  const results = await act(run, observed, decision);
   // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
   ledger.transaction(() => {
     for (const file of local.touched) {
