@@ -1,111 +1,32 @@
-import { isDeepStrictEqual } from 'node:util';
-import { pruneBackups } from '../local/index.js';
-import type { Ledger } from '../ledger/index.js';
-import { minuteOf } from './minutes.js';
-import { stateSeen, stateSeenKey } from './state-seen.js';
-import { pathOf } from './decide/placement.js';
-import { markPublished, neverPublished, publishAndMaintain } from './state-run.js';
-import type { LocalProblem } from './observe/observe-local.js';
-import type { Observation } from './observe/observe.js';
 import type { SyncReport } from './report.js';
 import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
 import { observe } from './run/observe-phase.js';
 import { decide } from './run/decide-phase.js';
 import { act } from './run/act-phase.js';
-import type { ActionResult } from './executor.js';
+import { record } from './run/record-phase.js';
 import { NOTHING_DONE, report } from './run/report-phase.js';
 
 export type { SyncDeps, SyncOptions } from './run/inputs.js';
 
 /**
- * One sync cycle. Data flows one way: observe both sides, decide in the pure planner against the
- * ledger, act through the queue, record each result with its intent. Intents left open by an
- * interrupted run are reconciled by this very cycle: it observes both sides afresh, and the steps
- * recognise work already done (a body already there, a document already created) instead of repeating it.
+ * One sync cycle, in phases (src/sync/run/), each handing the next a record of what it found:
+ * - observe: both sides, and the pure planner's plan against the ledger (a plan the guards refuse stops here);
+ * - decide: the links gate and rewriter, the images the sent bodies lack, the context the actions run in;
+ * - act: through the queue, each step recording its result with its intent;
+ * - record: what the ledger and the shared state keep for the next run;
+ * - report.
+ * A dry run (and a run that --check-links stops) returns after deciding: it acts and records nothing (the
+ * dry run's ledger is an in-memory snapshot, setup/state.ts), and its report says what the run would do,
+ * decided as the run decides, with reads only. Intents left open by an interrupted run are reconciled by this
+ * very cycle: it observes both sides afresh, and the steps recognise work already done (a body already there,
+ * a document already created) instead of repeating it.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<SyncReport> {
   const run = startRun(deps, options);
-  const { ledger, logger } = deps;
   const observed = await observe(run);
-  const { observation, interrupted, rootId, store, migrating } = observed;
-  const { local } = observation;
-
   const decision = await decide(run, observed);
-  const { ctx } = decision;
   if (decision.preview) return report(run, observed, decision, NOTHING_DONE);
-
-  let stateProblems: LocalProblem[] = [];
   const results = await act(run, observed, decision);
-  // Bytes unchanged, stat changed (a touch, a checkout): record the stat so the fast path holds next time.
-  ledger.transaction(() => {
-    for (const file of local.touched) {
-      if (ledger.documents.summary(file.path)) ledger.documents.update(file.path, { statSize: file.size, statMtimeMs: file.mtimeMs, statIno: file.ino });
-    }
-  });
-  closeReleases(ledger, observation, results);
-  endStaleHolds(ledger, observation);
-  const allDone = !options.signal?.aborted && results.every((result) => result.ok);
-  if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
-  if (!options.signal?.aborted) {
-    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
-    // Only when it changes: any write to the meta drops the settled-tree fingerprint.
-    if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
-  }
-  if (allDone && observation.stateSeen !== undefined) {
-    // Everything the state said was acted on: it need not be read again until it changes, and this run's own
-    // appends are no change to read back (unless another writer's showed up beside them).
-    const now = ctx.serverNow();
-    const fingerprint = store.wrote ? store.fingerprintAfterWrites(minuteOf(now.getTime())) : observation.stateSeen;
-    const seen = fingerprint === undefined ? undefined : stateSeen(fingerprint, now);
-    if (seen !== undefined && !isDeepStrictEqual(ledger.meta.get(stateSeenKey(rootId)), seen)) ledger.meta.set(stateSeenKey(rootId), seen);
-  }
-  if (options.backups && results.some((result) => !result.ok || result.result !== 'unchanged')) {
-    const pruned = await pruneBackups(options.stateDir, options.backups);
-    if (pruned.files > 0) logger.debug({ ...pruned }, `removed ${pruned.files} backup(s) past the retention`);
-  }
-  // A run that reconciled interrupted work changed the ledger its plan was made from.
-  if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
-
+  const stateProblems = await record(run, observed, decision, results);
   return report(run, observed, decision, { results, stateProblems });
-}
-
-/**
- * A hold recorded for a file this plan did not hold, nor act on, has ended without an action (a deleted file
- * came back, an emptied one got its text back): it is forgotten, so nothing lists it as waiting any more.
- */
-function endStaleHolds(ledger: Ledger, observation: Observation): void {
-  const acted = new Set(observation.plan.actions.flatMap((action) => ('record' in action ? [action.record.path] : [])));
-  for (const [path, record] of observation.records) {
-    if (record.shared || !record.held || record.held.code === 'CONFLICT_OPEN' || acted.has(path)) continue;
-    ledger.documents.update(path, { heldCode: null, heldLocalHash: null, heldRemoteTime: null });
-  }
-}
-
-/**
- * A release (kbsync resolve) is spent once its file was acted on (or needed nothing), and void once its file
- * or document changed (the plan said so): both are removed. One whose action failed, or did not start (a
- * stopped run), stays for the next run.
- */
-function closeReleases(ledger: Ledger, observation: Observation, results: readonly ActionResult[]): void {
-  if (observation.releases.length === 0) return;
-  const honoured = observation.plan.released ?? new Map<string, string>();
-  const planned = new Set(observation.plan.actions.map(pathOf));
-  const done = new Set(results.filter((result) => result.ok).map((result) => result.path));
-  for (const release of observation.releases) {
-    const waiting = honoured.has(release.path) && planned.has(release.path) && !done.has(release.path);
-    if (!waiting) ledger.releases.done(release.path, release.requestedAt);
-  }
-}
-
-/**
- * A run that found every file settled and then planned, reported and did nothing records its scan's
- * fingerprint: the next push with the same scan takes that nothing without reading a row (observe/settled-tree.ts).
- * Anything the ledger then records drops it again.
- */
-function recordSettledTree(ledger: Ledger, observation: Observation, results: readonly ActionResult[]): void {
-  const tree = observation.settledTree;
-  if (!tree || tree.recorded || results.length > 0) return;
-  const { actions, pending, notices, refusal } = observation.plan;
-  if (actions.length > 0 || pending.length > 0 || notices.length > 0 || refusal) return;
-  ledger.settledTree.record(tree.fingerprint);
 }
