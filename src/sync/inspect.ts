@@ -14,6 +14,8 @@ import { imageReport, previewCache, runImages, sentBodies } from './run-images.j
 import type { ImageProblem } from '../images/types.js';
 import type { UrlOfPath } from './links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
+import { listingFor } from './observe/options.js';
+import { neverPublished } from './state-run.js';
 
 /**
  * Read-only queries over a synced folder for `kbsync status` and `kbsync diff`: the same observation,
@@ -32,6 +34,8 @@ export type Inspection = Observation & {
   readonly stateDocs: readonly StateDoc[] | undefined;
   /** What a push does to a body on its way out, as the decisions saw it (undefined for a pull): previews use the same. */
   readonly urlOf: UrlOfPath | undefined;
+  /** Made without calling the service: the remote side is unknown. (A push lists only what it must, so its remote side may be unknown too.) */
+  readonly offline: boolean;
   /** Local images the knowledge base would not show, in the files a sync would send. */
   readonly images: readonly ImageProblem[];
 };
@@ -53,13 +57,13 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
       store: (rootId) => (store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret)),
       imagesStale: (sent) => images.stale(sent),
     },
-    { ...options, listRemote: options.offline ? 'never' : 'always' },
+    { ...options, listRemote: options.offline ? 'never' : listingFor(options.mode, ledger !== undefined && neverPublished(ledger)) },
   );
   seen.records = observation.records;
   const urlOf = pushRewriter(observation, ledger, { ...options, images });
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
-  return { ...observation, decisions, stateDocs, urlOf, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation)) };
+  return { ...observation, decisions, stateDocs, urlOf, offline: options.offline, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation)) };
 }
 
 /** The reads a decision needs, answered without writing anything. */

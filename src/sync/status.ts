@@ -85,7 +85,7 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     else if (localChanged && remoteSide === 'changed') add(path, 'diverged', extra);
     else if (localChanged) add(path, 'local-changed', extra);
     else if (remoteSide === 'changed') add(path, 'remote-changed', extra);
-    else add(path, 'clean', { ...extra, ...(remoteSide === 'unknown' ? { detail: 'remote not checked (offline)' } : {}) });
+    else add(path, 'clean', { ...extra, ...(remoteSide === 'unknown' ? { detail: inspection.offline ? 'remote not checked (offline)' : 'remote not listed (a push lists only what it must)' } : {}) });
   }
   // A copy an interrupted pull left of a document deleted since is no new file: its document is gone.
   for (const entry of unrecorded) if (!movedTo.has(entry.path)) add(entry.path, decided.get(entry.path)?.kind === 'trash-leftover' ? 'deleted-remote' : 'new-local');

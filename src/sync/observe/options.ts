@@ -33,3 +33,10 @@ export type ObserveOptions = {
 
 /** What observing is busy with: the local scan, then the listing (folders listed so far, of about how many the ledger knows). */
 export type ObservePhase = { readonly step: 'scanning' } | { readonly step: 'listing'; readonly folders: number; readonly expected: number | undefined };
+
+/**
+ * What a sync lists of the knowledge base: a push only what it must (a new file, a document it does not know),
+ * unless this ledger never told the shared state what it holds (it reads and tells it now); any other mode,
+ * all of it. Previews (`status`, `diff`) list as the run would, so they decide from the same facts.
+ */
+export const listingFor = (mode: SyncMode, migrating: boolean): 'always' | 'if-needed' => (mode === 'push' && !migrating ? 'if-needed' : 'always');

@@ -4,6 +4,7 @@ import type { TreeNodeId } from '../../model/ids.js';
 import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
 import { SafetyError } from '../../errors.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
+import { listingFor } from '../observe/options.js';
 import { runImages } from '../run-images.js';
 import { neverPublished } from '../state-run.js';
 import { openStateStore } from '../state-store.js';
@@ -58,7 +59,7 @@ export async function observe(run: Run): Promise<Observed> {
   });
   const observation = await observeAndPlan(
     { client, ledger, rootId: async () => rootId, store: () => store, imagesStale: (sent) => images.stale(sent) },
-    { ...options, listRemote: options.listRemote ?? (options.mode === 'push' && !migrating ? 'if-needed' : 'always'), settledTree: !(options.checkLinks ?? false) },
+    { ...options, listRemote: options.listRemote ?? listingFor(options.mode, migrating), settledTree: !(options.checkLinks ?? false) },
   );
   const planned = observation.plan;
   shared = observation.shared;
