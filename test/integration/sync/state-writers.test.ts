@@ -52,6 +52,17 @@ async function planCloned(a: SyncFixture): Promise<{ clone: string; b: (args?: r
   return { clone, b: (args = [], env = {}) => runCli(['sync', '--json', ...args, '--config', join(clone, 'sync.config.json')], { cwd: clone, env: { ...a.env, ...env } }) };
 }
 
+/** A new note `notes/new.md` from A, and B's pull of it killed after writing the file, before its record. */
+async function pullKilledAfterWrite(a: SyncFixture): ReturnType<typeof planCloned> {
+  const cloned = await planCloned(a);
+  await a.write('notes/new.md', '# New\n\nFresh words.\n');
+  assert.equal((await a.sync()).code, 0);
+  const killed = await cloned.b([], { KBSYNC_CRASH_AT: 'after-local-write:1' });
+  assert.equal(killed.signal, 'SIGKILL', killed.stdout);
+  assert.equal(await readFile(join(cloned.clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
+  return cloned;
+}
+
 const writes = (stdout: string): number => {
   const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { callsByEndpoint?: Record<string, number> };
   return ['createDocument', 'overwriteContent', 'deleteDocument', 'appendText'].reduce((sum, endpoint) => sum + (report.callsByEndpoint?.[endpoint] ?? 0), 0);
@@ -205,12 +216,7 @@ describe('several writers of the shared state', () => {
   // the document's new path as a document to pull: LEDGER_DUPLICATE, then a copy of the document.
   test('a pull killed after writing its file, then the file renamed on the other workstation: the rerun has it at the new path only', async () => {
     await withSyncFixture(async (a) => {
-      const { clone, b } = await planCloned(a);
-      await a.write('notes/new.md', '# New\n\nFresh words.\n');
-      assert.equal((await a.sync()).code, 0);
-      const killed = await b([], { KBSYNC_CRASH_AT: 'after-local-write:1' });
-      assert.equal(killed.signal, 'SIGKILL', killed.stdout);
-      assert.equal(await readFile(join(clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
+      const { clone, b } = await pullKilledAfterWrite(a);
 
       a.em.admin.setClockOffset(60_000);
       await rename(join(a.root, 'notes/new.md'), join(a.root, 'notes/renamed.md'));
@@ -231,12 +237,7 @@ describe('several writers of the shared state', () => {
   // document the other workstation had deleted meanwhile: a colleague's delete undone, and the file back on both.
   test('a pull killed after writing its file, then the file deleted on the other workstation: the rerun removes the copy it left, creates nothing', async () => {
     await withSyncFixture(async (a) => {
-      const { clone, b } = await planCloned(a);
-      await a.write('notes/new.md', '# New\n\nFresh words.\n');
-      assert.equal((await a.sync()).code, 0);
-      const killed = await b([], { KBSYNC_CRASH_AT: 'after-local-write:1' });
-      assert.equal(killed.signal, 'SIGKILL', killed.stdout);
-      assert.equal(await readFile(join(clone, 'notes/new.md'), 'utf8'), '# New\n\nFresh words.\n');
+      const { clone, b } = await pullKilledAfterWrite(a);
 
       a.em.admin.setClockOffset(60_000);
       await rm(join(a.root, 'notes/new.md'));
