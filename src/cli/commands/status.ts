@@ -149,8 +149,9 @@ export const statusCommand: CliCommand = {
         'after',
         `
 Reads the ledger without locking it, so it works while \`kbsync watch\` runs. The remote side comes from one
-listing; each file that a sync would touch is decided exactly as the sync decides it (reading its document
-once), so what status says a sync would do is what it does.
+listing, made as the sync would make it (a push lists only what it must); each file that a sync would touch
+is decided exactly as the sync decides it (reading its document once), so what status says a sync would do
+is what it does.
 
 Examples:
   kbsync status                  what changed where, and what a sync would do
