@@ -8,7 +8,7 @@ import { held, type Held } from './decide/held.js';
 import { decideIncoming } from './decide/incoming.js';
 import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
-import type { Action, ActionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
+import type { Action, ActionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
 import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
@@ -114,21 +114,32 @@ export type Assessment = {
   readonly detail: Detail;
 };
 
+/**
+ * What carrying out a decision needs, by what it does: each variant holds all of it (the executor dispatches on
+ * the tag alone, and never looks back at the action to find a field).
+ */
 export type Detail =
-  | { readonly tag: 'plain' }
+  /** Nothing to carry out but the hold itself (recorded with what it was decided on), or nothing at all. */
+  | { readonly tag: 'held' }
+  | { readonly tag: 'forget'; readonly record: RecordEntry }
+  | { readonly tag: 'trash-leftover' }
+  | { readonly tag: 'new-local-folder'; readonly folder: RemoteFolder }
+  | { readonly tag: 'move-local'; readonly move: Extract<Action, { kind: 'move-local' }> }
   /** A new document for the file (`replaces`: the record of a document deleted remotely, dropped first). */
   | { readonly tag: 'create'; readonly before: TextFile; readonly body: BodyDecision; readonly title: string; readonly replaces: DocumentRecord['docKey'] | undefined }
   | { readonly tag: 'body'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision }
   /** `known`: a file the shared state knows whose source is missing there: its ids are kept. */
-  | { readonly tag: 'adopt'; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry }
+  | { readonly tag: 'adopt'; readonly listed: RemoteDoc | undefined; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry }
   /** A file the shared state knows, unchanged on both sides: recorded here with no call. */
   | { readonly tag: 'relink'; readonly record: DocumentRecord; readonly before: TextFile }
   | { readonly tag: 'delete'; readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision }
   | { readonly tag: 'trash'; readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision }
   | { readonly tag: 'restore'; readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string }
-  | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision }
+  /** `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`). */
+  | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined }
   /** `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash. */
-  | { readonly tag: 'new-local'; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks }
+  /** `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this file is written. */
+  | { readonly tag: 'new-local'; readonly remote: RemoteDoc; readonly leftover: string | undefined; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks }
 
 const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
 
@@ -138,35 +149,38 @@ const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', co
  */
 export async function assess(io: AssessIO, action: Action): Promise<Assessment> {
   const path = pathOf(action);
-  const plain = (kind: DecisionKind, extra: Partial<Pick<Assessment, 'held' | 'note'>> = {}): Assessment => ({ action, path, kind, ...extra, detail: { tag: 'plain' } });
+  const hold = (why: Held): Assessment => ({ action, path, kind: 'held', held: why, detail: { tag: 'held' } });
   switch (action.kind) {
     case 'create':
     case 'recreate': {
       const before = await io.fileText(path);
-      if (!before) return plain('held', { held: held('VANISHED') });
+      if (!before) return hold(held('VANISHED'));
       const title = action.kind === 'create' ? action.title : action.record.remoteTitle;
       const assessed = firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
       const shortened = action.kind === 'create' && action.shortened;
       return shortened ? { ...assessed, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : assessed;
     }
     case 'forget':
+      return { action, path, kind: 'forget', detail: { tag: 'forget', record: action.record } };
     case 'trash-leftover':
+      return { action, path, kind: 'trash-leftover', detail: { tag: 'trash-leftover' } };
     case 'new-local-folder':
+      return { action, path, kind: 'new-local-folder', detail: { tag: 'new-local-folder', folder: action.folder } };
     case 'move-local':
-      return plain(action.kind);
+      return { action, path, kind: 'move-local', detail: { tag: 'move-local', move: action } };
     case 'held':
-      return plain('held', { held: action.held });
+      return hold(action.held);
     case 'new-local':
       return incoming(io, action, path);
     case 'relink': {
       const before = await io.fileText(path);
-      if (!before) return plain('held', { held: held('VANISHED') });
+      if (!before) return hold(held('VANISHED'));
       return { action, path, kind: 'none', detail: { tag: 'relink', record: sharedRecordOf(io, action.record, before.text), before } };
     }
     case 'adopt': {
       const remote = await io.readBlocks(action.remote.docKey);
       const before = await io.fileText(path);
-      if (!before) return plain('held', { held: held('VANISHED') });
+      if (!before) return hold(held('VANISHED'));
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
       const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
       return {
@@ -174,7 +188,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         path,
         kind,
         ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}),
-        detail: { tag: 'adopt', before, remote, decision, ...(action.known ? { known: action.known } : {}) },
+        detail: { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) },
       };
     }
     case 'push':
@@ -182,7 +196,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'check':
     case 'merge': {
       const before = await io.fileText(path);
-      if (!before) return plain('held', { held: held('VANISHED') });
+      if (!before) return hold(held('VANISHED'));
       const recorded = await recordFor(io, action.record, before.text);
       const remote = await readUnlisted(io, action);
       // A push that listed nothing learns only from this read that a colleague deleted the document: the file,
@@ -222,7 +236,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     }
     case 'move': {
       const before = await io.fileText(action.to);
-      if (!before) return plain('held', { held: held('VANISHED') });
+      if (!before) return hold(held('VANISHED'));
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, recorded.docKey);
       const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
@@ -243,7 +257,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         kind,
         ...(decision.kind === 'held' ? { held: decision.held } : {}),
         ...(decision.kind === 'rename' && decision.note ? { note: decision.note } : {}),
-        detail: { tag: 'move', record, before, remote, decision },
+        detail: { tag: 'move', record, before, remote, decision, to: action.to, title: action.title },
       };
     }
   }
@@ -324,8 +338,11 @@ function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile
   const known = 'record' in action ? action.record : undefined;
   const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: false });
   const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
-  return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', before, remote, decision, ...(known ? { known } : {}) } };
+  return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) } };
 }
+
+/** Where a new local file's document is listed, and the copy an interrupted pull left of it elsewhere. */
+const listedAs = (action: Extract<Action, { kind: 'new-local' }>): { remote: RemoteDoc; leftover: string | undefined } => ({ remote: action.remote, leftover: action.leftover });
 
 /** A new local file: the shared state's source when it has one (byte for byte), else the service's reading. */
 async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local' }>, path: string): Promise<Assessment> {
@@ -338,12 +355,12 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   const landed = read && (await io.announced(action.remote.docKey, blocksHash(read), known ? { blocksHash: known.remoteBlocksHash, ...(known.agreedAt !== undefined ? { agreedAt: known.agreedAt } : {}) } : {}));
   if (read && landed) {
     const hiddenEdit = laterThan(action.remote.modifiedTime, landed.modifiedTime) ? action.remote.modifiedTime : null;
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } } };
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } } };
   }
   if (!known || source === undefined) {
     const blocks = read ?? (await io.readBlocks(action.remote.docKey));
     // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } } };
+    return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } } };
   }
   const remote = read;
   const { text, marks } = decideIncoming({
@@ -355,7 +372,7 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     listedTime: action.remote.modifiedTime,
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
-  return { action, path, kind: 'new-local', detail: { tag: 'new-local', text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
+  return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
 }
 
 /** The document's blocks; 'gone' only for a push's document this run did not list (a listed one gone since is an error). */

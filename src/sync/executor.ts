@@ -143,7 +143,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
   const { ctx } = carrier;
   const { action, detail, path } = assessment;
   const listed = 'record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined;
-  if (assessment.held && (detail.tag === 'plain' || detail.tag === 'delete' || detail.tag === 'trash' || detail.tag === 'create')) {
+  if (assessment.held && (detail.tag === 'held' || detail.tag === 'delete' || detail.tag === 'trash' || detail.tag === 'create')) {
     // Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know.
     const held = assessment.held;
     let fresh = true;
@@ -154,21 +154,25 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
     return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
   }
   switch (detail.tag) {
-    case 'plain':
-      if (action.kind === 'move-local') return moveLocalAndCheck(carrier, action);
-      return performPlain(ctx, action, assessment);
+    case 'held':
+      break; // held before any read: answered above
+    case 'forget':
+      return forget(ctx, detail.record, 'deleted on both sides');
+    case 'trash-leftover':
+      return trashLeftover(ctx, path);
+    case 'new-local-folder':
+      return newLocalFolder(ctx, detail.folder);
+    case 'move-local':
+      return moveLocalAndCheck(carrier, detail.move);
     case 'create':
       return create(carrier, path, detail);
     case 'new-local':
-      if (action.kind !== 'new-local') break;
-      return newLocal(ctx, action.remote, action.path, detail, action.leftover);
+      return newLocal(ctx, detail.remote, path, detail, detail.leftover);
     case 'relink':
       return relink(ctx, detail.record, detail.before);
-    case 'adopt': {
-      const listed = action.kind === 'adopt' ? action.remote : detail.known && ctx.remote?.docs.get(detail.known.docKey);
-      if (!listed) break;
-      return adopt(ctx, path, listed, detail.before, detail.remote, detail.decision, detail.known);
-    }
+    case 'adopt':
+      if (!detail.listed) break;
+      return adopt(ctx, path, detail.listed, detail.before, detail.remote, detail.decision, detail.known);
     case 'body':
       return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
     case 'delete':
@@ -182,8 +186,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
     case 'restore':
       return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, placeOf(action));
     case 'move':
-      if (action.kind !== 'move') break;
-      return move(ctx, detail.record, action.to, listed, detail.before, detail.remote, detail.decision, action.title);
+      return move(ctx, detail.record, detail.to, listed, detail.before, detail.remote, detail.decision, detail.title);
   }
   throw new Error(`no way to carry out ${assessment.kind} for ${path} (${detail.tag})`);
 }
@@ -203,19 +206,6 @@ async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kin
   // Only a new document waits for others (its links' targets): a check of an existing one never does.
   if ('after' in body) throw new Error(`the check of ${action.to} after its move waited for other documents`);
   return body.result === 'unchanged' && !body.detail ? moved : { ...body, path: action.to, detail: [moved.detail, body.detail ?? body.result].filter(Boolean).join('; ') };
-}
-
-async function performPlain(ctx: SyncContext, action: Action, assessment: Assessment): Promise<DocOutcome> {
-  switch (action.kind) {
-    case 'forget':
-      return forget(ctx, action.record, 'deleted on both sides');
-    case 'new-local-folder':
-      return newLocalFolder(ctx, action.folder);
-    case 'trash-leftover':
-      return trashLeftover(ctx, action.path);
-    default:
-      throw new Error(`no way to carry out ${assessment.kind} for ${assessment.path}`);
-  }
 }
 
 /**
