@@ -22,22 +22,9 @@ export type Preview = {
   readonly note?: string;
 };
 
-const NOTES: Partial<Record<DecisionKind, string>> = {
-  'delete-remote': 'deleted locally: the document would be deleted (its body backed up)',
-  'trash-local': "deleted in the knowledge base: the file would move to kbsync's trash",
-  forget: 'gone on both sides: only the record would be dropped',
-  'trash-leftover': "left by an interrupted pull, and its document deleted in the knowledge base since: the file would move to kbsync's trash",
-  recreate: 'edited locally but deleted in the knowledge base: the document would be created again',
-  restore: 'deleted locally but edited in the knowledge base: the file would come back with that edit',
-  'new-local-folder': 'a new remote folder: the local folder would be created',
-  move: 'moved to another folder: a new document there, the old one deleted',
-  'move-local': 'moved in the knowledge base: the file would move with it, byte for byte',
-  link: 'would be linked to its existing document (never duplicated)',
-};
-
 export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview {
   const { path, kind } = previewed;
-  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : (previewed.note ?? NOTES[kind]));
+  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : previewed.note);
   const base = { path, kind, conflicts: 0, ...(note ? { note } : {}) };
   const assessment = previewed.assessment;
   if (!assessment) return base;

@@ -2,6 +2,7 @@ import type { LinkProblem } from '../../links/index.js';
 import { parseMarkdown } from '../../markdown/parse.js';
 import type { LocalProblem } from '../../sync/observe/observe-local.js';
 import type { Preview } from '../../sync/preview.js';
+import { describeDecision } from './decision-words.js';
 import { code, table } from './markdown-table.js';
 import { changedItems, unifiedDiff } from './unified-diff.js';
 
@@ -39,8 +40,10 @@ export function markdownPreview(input: PreviewInput): string {
   let updates = 0;
   for (const preview of input.previews) {
     const note = preview.note ? `: ${preview.note}` : '';
-    if (CREATES.has(preview.kind)) created.push(`- ${code(preview.path)}${note}`);
-    else if (preview.kind === 'delete-remote') deleted.push(`- ${code(preview.path)}${note}`);
+    // What the decision is, where the preview has nothing more particular to say (the words status and diff use).
+    const said = `: ${preview.note ?? describeDecision(preview.kind)}`;
+    if (CREATES.has(preview.kind)) created.push(`- ${code(preview.path)}${said}`);
+    else if (preview.kind === 'delete-remote') deleted.push(`- ${code(preview.path)}${said}`);
     else if (preview.kind === 'held') held.push(`- ${code(preview.path)}${note}`);
     else if (preview.remote) {
       const count = changedBlocks(preview.remote.before, preview.remote.after);

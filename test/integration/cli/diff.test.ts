@@ -72,7 +72,7 @@ test('diff --push --format markdown: what merging would publish, as a pull-reque
     assert.match(md, /- `b\.md`: a new document "B" would be created/);
     assert.match(md, /- `a\.md`: 2 blocks changed/);
     assert.match(md, /<details><summary>Diff of a\.md<\/summary>\n\n```diff\n[\s\S]*\+Second paragraph, see \[b\]\(b\) and \[gone\]\(\/gone\)\.[\s\S]*```\n\n<\/details>/);
-    assert.match(md, /- `d\.md`: deleted locally: the document would be deleted/);
+    assert.match(md, /- `d\.md`: deleted here: its document will be deleted/);
     assert.match(md, /- `c\.md`: it is empty now but was not at the last sync/);
     assert.match(md, /\| `a\.md` \| 5 \| `\/gone` \| there is no file gone/);
     assert.equal(writesTo(f), before, 'nothing was written');
