@@ -312,13 +312,13 @@ function placeUnrecorded(
     if (pulled !== undefined && placed !== undefined && placed.path !== entry.path && !input.local.has(placed.path) && input.remote?.docs.has(pulled)) leftovers.set(pulled, entry.path);
   }
   // One whose document is gone since (deleted there, state chaos seed 24) is no new file either: a create would
-  // bring back what a colleague deleted.
+  // bring back what a colleague deleted. A push touches no file, so it only leaves it out.
   for (const entry of unrecorded) {
     const pulled = input.interruptedPulls?.get(entry.path);
-    if (pulled !== undefined && input.remote && input.mode !== 'push' && !input.remote.docs.has(pulled)) {
-      leftovers.set(pulled, entry.path);
-      actions.push({ kind: 'trash-leftover', path: entry.path, docKey: pulled });
-    }
+    if (pulled === undefined || !input.remote || input.remote.docs.has(pulled)) continue;
+    leftovers.set(pulled, entry.path);
+    if (input.mode === 'push') holdBack(entry.path, "left by an interrupted pull of a document deleted in the knowledge base since: not published; a two-way sync moves it to kbsync's trash");
+    else actions.push({ kind: 'trash-leftover', path: entry.path, docKey: pulled });
   }
   const leftBehind = new Set(leftovers.values());
 

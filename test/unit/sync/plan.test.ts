@@ -84,6 +84,31 @@ function summary(actions: readonly Action[]): string[] {
   });
 }
 
+// State chaos seed 24: a pull killed after writing its file, whose document was deleted since.
+describe('a file an interrupted pull left, its document deleted since', () => {
+  const leftover = (mode: SyncMode): ReturnType<typeof plan> =>
+    plan({ ...input({ mode, locals: [local('new.md')], remotes: [] }), interruptedPulls: new Map([['new.md', asDocKey('gone-doc')]]) });
+
+  test('two-way and pull: moved to the trash, never a document of its own', () => {
+    for (const mode of ['two-way', 'pull'] as const) {
+      const result = leftover(mode);
+      assert.deepEqual(summary(result.actions), ['trash-leftover new.md'], mode);
+      assert.deepEqual(result.pending, [], mode);
+    }
+  });
+
+  test('push: left out and said, not published', () => {
+    const result = leftover('push');
+    assert.deepEqual(summary(result.actions), []);
+    assert.deepEqual(result.pending.map((p) => p.path), ['new.md']);
+    assert.match(result.pending[0]?.reason ?? '', /interrupted pull of a document deleted in the knowledge base since/);
+  });
+
+  test('without that intent the same file is a new one (a create)', () => {
+    assert.deepEqual(summary(plan(input({ locals: [local('new.md')], remotes: [] })).actions), ['create new.md "new"']);
+  });
+});
+
 // Background documents keep every ratio well below the mass-delete guard in the cell tests.
 const others = ['x1.md', 'x2.md', 'x3.md', 'x4.md'].map((p) => record(p));
 const othersLocal = others.map((r) => local(r.path));
