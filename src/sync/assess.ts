@@ -198,10 +198,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const recorded = await recordFor(io, action.record, before.text);
-      const remote = await readUnlisted(io, action);
-      // A push that listed nothing learns only from this read that a colleague deleted the document: the file,
-      // changed here, makes a new one, as a run that listed would have planned (not a failure on every run).
-      if (remote === 'gone') return firstPush(io, action, path, before, action.record.remoteTitle, action.record.docKey);
+      const remote = await io.readBlocks(action.record.docKey);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
@@ -373,12 +370,6 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
   return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
-}
-
-/** The document's blocks; 'gone' only for a push's document this run did not list (a listed one gone since is an error). */
-async function readUnlisted(io: AssessIO, action: Extract<Action, { kind: 'push' | 'pull' | 'check' | 'merge' }>): Promise<readonly Block[] | 'gone'> {
-  const { docKey } = action.record;
-  return action.kind === 'push' && io.listed(docKey) === undefined ? readOrGone(io, docKey) : io.readBlocks(docKey);
 }
 
 async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {

@@ -18,6 +18,7 @@ import { witnessRenamed } from './rename-witness.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { interruptedPulls } from '../interrupted.js';
+import { listNext } from '../list-next.js';
 import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
 
@@ -88,7 +89,7 @@ export async function observeAndPlan(
 
   let hasUnrecorded = false;
   for (const path of local.entries.keys()) if (!rows.stats.has(path)) hasUnrecorded = true;
-  const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && hasUnrecorded);
+  const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && (hasUnrecorded || listNext(ledger)));
   const rootId = list ? await deps.rootId() : undefined;
   const knownFolders = ledger?.folders.all() ?? [];
   const { summaries, settled } = recordedRows(ledger, rows, scan, {

@@ -6,6 +6,7 @@ import type { ActionResult } from '../executor.js';
 import { minuteOf } from '../minutes.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import type { Observation } from '../observe/observe.js';
+import { rememberListing } from '../list-next.js';
 import { markPublished, neverPublished, publishAndMaintain } from '../state-run.js';
 import { stateSeen, stateSeenKey } from '../state-seen.js';
 import type { Decision } from './decide-phase.js';
@@ -32,6 +33,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
   });
   closeReleases(ledger, observation, results);
   endStaleHolds(ledger, observation);
+  if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
   const allDone = !options.signal?.aborted && results.every((result) => result.ok);
   if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
   if (!options.signal?.aborted) {

@@ -63,9 +63,10 @@ describe('a push among many unchanged files', () => {
     });
   });
 
-  // A push lists nothing, so it learns of a colleague's delete only from its read: the edited file then makes a
-  // new document, as a run that listed would (found by the status/preview property test; it failed every run).
-  test('an edited file whose document a colleague deleted: the push re-creates it, the preview says so, and the next push has nothing to do', async () => {
+  // A push lists nothing, so it learns of a colleague's delete only from its read: gone may be deleted or replaced
+  // by another writer's move, which only a listing tells (a re-create then is a duplicate, model seed 230005). So it
+  // reports the failure once and the next push lists (found by the status/preview property test: it failed every run).
+  test('an edited file whose document a colleague deleted: the push says it is gone, and the next push lists and re-creates it', async () => {
     await withSyncFixture(async (f) => {
       await f.write('guide.md', '# Guide\n\nFirst words.\n');
       assert.equal((await push(f)).counts['pushed'], 1);
@@ -73,15 +74,19 @@ describe('a push among many unchanged files', () => {
       f.em.admin.deleteNode(gone.dentryUuid);
       await f.write('guide.md', '# Guide\n\nFirst words, edited.\n');
 
+      const failed = await push(f);
+      assert.deepEqual(failed.results.map((r) => `${r.path} ${r.ok ? 'ok' : r.code}`), ['guide.md API_NOT_FOUND']);
       const preview = await push(f, true);
-      assert.deepEqual(planned(preview), ['recreate guide.md']);
+      assert.deepEqual(planned(preview), ['recreate guide.md'], 'the next push lists, and says so in its preview');
       const run = await push(f);
       assert.equal(run.failed, 0, JSON.stringify(run.results));
       assert.deepEqual(planned(run), ['recreate guide.md']);
       const made = f.remoteDoc('Guide');
       assert.notEqual(made.dentryUuid, gone.dentryUuid);
       assert.equal(made.markdown, '# Guide\n\nFirst words, edited.\n');
-      assert.deepEqual(planned(await push(f)), []);
+      const steady = await push(f);
+      assert.deepEqual(planned(steady), []);
+      assert.equal(steady.calls, 0, 'listed once: then the push lists nothing again');
     });
   });
 });
