@@ -6,7 +6,9 @@ import { silentLogger } from '../../src/log.js';
 import { createServiceClient } from '../../src/setup/index.js';
 import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync, type SyncOptions } from '../../src/sync/engine.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import { fullySynced, type SyncReport } from '../../src/sync/report.js';
+import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
+import { messageOf } from '../../src/errors.js';
 import type { KbClient } from '../../src/api/index.js';
 import type { SyncFixture } from './sync-fixture.js';
 
@@ -35,3 +37,25 @@ export const pushInProcess = (f: SyncFixture, dryRun = false): Promise<SyncRepor
 
 /** The report's plan as `kind path` lines. */
 export const plannedLines = (report: SyncReport): string[] => report.planned.map((p) => `${p.kind} ${p.path}`);
+
+/** Knobs that src reads from process.env once, at load: a fixture that sets one needs a process of its own. */
+const PROCESS_KNOBS = ['KBSYNC_CRASH_AT', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS'] as const;
+
+export type SyncRun = { readonly code: number; readonly report?: SyncReport; readonly stderr: string };
+
+/**
+ * `kbsync sync` with the fixture's config, its exit code as the CLI would set it. In this process
+ * (a `node bin/kbsync.js` start costs 0.15–0.25 s of CPU; the crash matrix and the chaos runs check
+ * steadiness after every cell) unless the fixture sets a knob only a fresh process reads.
+ */
+export async function syncOnce(f: SyncFixture): Promise<SyncRun> {
+  if (PROCESS_KNOBS.some((knob) => (f.env[knob] ?? '') !== '')) return f.sync().then((run) => ({ ...run, code: run.code ?? -1 }));
+  try {
+    return await withInProcess(f, 'two-way', async ({ client, ledger, options: sync }) => {
+      const report = await runSync({ client, ledger, logger: silentLogger }, sync);
+      return { code: fullySynced(report) ? ExitCode.ok : ExitCode.partial, report, stderr: '' };
+    });
+  } catch (error) {
+    return { code: exitCodeOf(error), stderr: messageOf(error) };
+  }
+}

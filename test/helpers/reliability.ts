@@ -6,6 +6,7 @@ import type { CallStats, DumpedNode } from '../../src/emulator/index.js';
 import { openLedger, type DocumentSummary } from '../../src/ledger/index.js';
 import { isConflictCopyName } from '../../src/local/names.js';
 import { blocksToMarkdown, parseDocument } from '../../src/markdown/index.js';
+import { syncOnce } from './in-process-sync.js';
 import type { SyncFixture } from './sync-fixture.js';
 
 /**
@@ -151,10 +152,10 @@ export const remotelyPresent = (f: SyncFixture, needle: string): boolean => f.re
 export async function steadyProblems(f: SyncFixture, options: { readonly allowHeld?: boolean } = {}): Promise<string[]> {
   const before = await localFiles(f.root);
   f.em.admin.resetCalls();
-  const run = await f.sync();
+  const run = await syncOnce(f);
   const problems: string[] = [];
   const expectedCode = options.allowHeld ? [0, 1] : [0];
-  if (!expectedCode.includes(run.code ?? -1)) problems.push(`steady run exited ${String(run.code)}: ${run.stderr.slice(0, 400)}`);
+  if (!expectedCode.includes(run.code)) problems.push(`steady run exited ${String(run.code)}: ${run.stderr.slice(0, 400)}`);
   // `failed` also counts held and refused files; a steady run may hold (allowHeld), never fail an action.
   if (run.report && run.report.results.some((r) => !r.ok)) problems.push(`steady run had failures: ${JSON.stringify(run.report.results.filter((r) => !r.ok))}`);
   const writes = writeCalls(f.em.admin.calls());

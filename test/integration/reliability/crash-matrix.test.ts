@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRASH_POINTS } from '../../../src/sync/crash-points.js';
 import { createSyncFixture, type FixtureOptions, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { syncOnce } from '../../helpers/in-process-sync.js';
 import { convergenceProblems, isConflictCopy, localFiles, locallyPresent, remotelyPresent, steadyProblems } from '../../helpers/reliability.js';
 
 /**
@@ -35,7 +36,7 @@ type Scenario = {
 const para = (words: string): string => `${words}.\n`;
 
 async function syncOk(f: SyncFixture): Promise<void> {
-  const run = await f.sync();
+  const run = await syncOnce(f);
   assert.equal(run.code, 0, `setup sync failed: ${run.stderr}`);
 }
 
