@@ -91,8 +91,10 @@ describe('createWatcher', () => {
     await writeTree(root, { 'keep.md': 'x' });
     const watcher = await start(t, root);
     const hints = record(watcher);
+    // No pause between mkdir -p and the write: the file lands while the new folders' events are still
+    // being handled (here the watcher's callbacks may run between the awaited calls; the next test
+    // leaves them no chance at all).
     await fsp.mkdir(path.join(root, 'new', 'deeper'), { recursive: true });
-    await sleep(150); // the new folders are watched as they appear
     await fsp.writeFile(path.join(root, 'new', 'deeper', 'n.md'), 'n');
     assert.ok((await settle(hints)).includes('new/deeper/n.md'), hints.all().join());
     const later = record(watcher);
