@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { syncOnce } from '../../helpers/in-process-sync.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 type Check = { readonly name: string; readonly status: 'pass' | 'warn' | 'fail'; readonly message: string; readonly code?: string; readonly exitCode?: number };
@@ -64,7 +65,7 @@ const CASES: readonly Case[] = [
     name: 'most synced files deleted at once (a guard on the plan)',
     setup: async (f) => {
       for (const name of ['b.md', 'c.md', 'd.md']) await f.write(name, `# ${name}\n`);
-      assert.equal((await f.sync()).code, 0);
+      assert.equal((await syncOnce(f)).code, 0);
       for (const name of ['a.md', 'b.md', 'c.md']) await f.remove(name);
     },
     exit: 3,
@@ -98,7 +99,7 @@ for (const c of CASES) {
   test(`doctor and sync agree: ${c.name} → exit ${c.exit}${c.code ? ` (${c.code})` : ''}`, async () => {
     await withSyncFixture(async (f) => {
       await f.write('a.md', '# A\n\nSynced.\n');
-      if (!c.fresh) assert.equal((await f.sync()).code, 0);
+      if (!c.fresh) assert.equal((await syncOnce(f)).code, 0);
       const env = (await c.setup?.(f)) ?? {};
 
       // Doctor first: it must change nothing, so sync then meets the same situation.
@@ -124,7 +125,7 @@ for (const c of CASES) {
 test('doctor in text: a missing optional scope is a "!" line naming what it disables, and the run still passes', async () => {
   await withSyncFixture(async (f) => {
     await f.write('a.md', '# A\n');
-    assert.equal((await f.sync()).code, 0);
+    assert.equal((await syncOnce(f)).code, 0);
     const token = f.em.admin.addToken(['Wiki.Node.Read', 'Storage.File.Read', 'Storage.File.Write', 'Document.WorkspaceDocument.Read']);
     const doctor = await f.cli(['doctor'], { KBSYNC_TOKEN: token });
     assert.equal(doctor.code, 0, doctor.stdout);
@@ -137,7 +138,7 @@ test('doctor in text: a missing optional scope is a "!" line naming what it disa
 test('the one place doctor and sync part: beside a running daemon, sync is refused (DAEMON_RUNNING, exit 3) while doctor says the daemon is healthy (exit 0)', async () => {
   await withSyncFixture(async (f) => {
     await f.write('a.md', '# A\n\nSynced.\n');
-    assert.equal((await f.sync()).code, 0);
+    assert.equal((await syncOnce(f)).code, 0);
     await holdLock('node kbsync watch')(f);
     const sync = await f.cli(['sync', '--json']);
     assert.equal(sync.code, 3);
