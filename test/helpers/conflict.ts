@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { syncOnce } from './in-process-sync.js';
 import type { SyncFixture } from './sync-fixture.js';
 
 export const BASE = '# Plan\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n';
@@ -9,7 +10,7 @@ export async function clash(f: SyncFixture): Promise<string> {
   // shared state once more (its open minute is over), which this test counts as a read of a held file.
   f.em.admin.freezeClock(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
   await f.write('plan.md', BASE);
-  assert.equal((await f.sync()).code, 0);
+  assert.equal((await syncOnce(f)).code, 0);
   f.em.admin.setClockOffset(120_000);
   f.em.admin.editDocument(f.remoteDoc('Plan').dentryUuid, '# Plan\n\nFirst, theirs.\n\nSecond, theirs.\n\nThird paragraph.\n');
   await f.write('plan.md', '# Plan\n\nFirst, mine.\n\nSecond, mine.\n\nThird paragraph, mine only.\n');

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncOnce } from '../../helpers/in-process-sync.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import type { JsonReport } from '../../../src/cli/output/print-report.js';
 
@@ -63,7 +64,7 @@ const CASES: readonly Case[] = [
 /** A folder synced once, then set up for the case; returns the env for the run under test. */
 async function prepared(f: SyncFixture, c: Case): Promise<Record<string, string>> {
   await f.write('a.md', '# A\n\nSynced.\n');
-  assert.equal((await f.sync()).code, 0);
+  assert.equal((await syncOnce(f)).code, 0);
   return (await c.setup(f)) ?? {};
 }
 
