@@ -13,6 +13,8 @@ type MergeOutcome = { readonly kind: 'merged'; readonly text: string } | { reado
 const PREFIX = 'resolve-';
 /** Signals the terminal sends to the tool and kbsync alike: kbsync waits for the tool, then cleans up. */
 const WAITED_ON: readonly NodeJS.Signals[] = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'];
+/** The signals a terminal sends its whole foreground group (the tool and kbsync). */
+const TERMINAL_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set(['SIGINT', 'SIGQUIT']);
 
 const failed = (conflict: OpenConflict, what: string, hint: string): InputError =>
   new InputError('MERGE_TOOL_FAILED', `The merge tool ${what} for ${conflict.path}; nothing was changed.`, { hint });
@@ -128,7 +130,10 @@ function attached(program: string, args: readonly string[], env: NodeJS.ProcessE
     };
     child.on('error', (error) => done({ code: null, error: error.message }));
     child.on('close', (code, signal) => {
-      if (received) done({ code, signal: received });
+      // Ctrl+C (or Ctrl+backslash) reaches the tool and kbsync at once, and the tool's end may be seen before kbsync's own
+      // signal (a loaded machine, a full test run): a tool ended by the terminal's signal was stopped, not failed.
+      const stoppedBy = received ?? (signal !== null && TERMINAL_SIGNALS.has(signal) ? signal : undefined);
+      if (stoppedBy) done({ code, signal: stoppedBy });
       else done(signal ? { code, error: `it was killed by ${signal}` } : { code });
     });
   });
