@@ -1,4 +1,5 @@
 import { isNotFound, type KbClient } from '../api/index.js';
+import { KbsyncError } from '../errors.js';
 import type { DocumentRecord, OpenIntent } from '../ledger/index.js';
 import { hashText, type TextFile } from '../local/index.js';
 import type { Block } from '../model/blocks.js';
@@ -198,7 +199,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const recorded = await recordFor(io, action.record, before.text);
-      const remote = await io.readBlocks(action.record.docKey);
+      const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withLandedPush(recorded, io.openIntents(), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
@@ -370,6 +371,22 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
   return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
+}
+
+/**
+ * The document's blocks. One this run did not list (a push lists nothing it need not) and finds gone may be
+ * deleted, or replaced by another machine's move: the error says which the next run finds out (list-next.ts).
+ */
+async function readListedOrSay(io: AssessIO, record: Pick<RecordEntry, 'docKey'>, path: string): Promise<readonly Block[]> {
+  try {
+    return await io.readBlocks(record.docKey);
+  } catch (error) {
+    if (!isNotFound(error) || io.listed(record.docKey) !== undefined) throw error;
+    throw new KbsyncError('API_NOT_FOUND', `The document of ${path} is gone from the knowledge base: deleted there, or replaced by another machine's move of the file; this run listed nothing that tells which.`, {
+      hint: 'Run the sync again: the next one lists the knowledge base, then follows the new document or creates it again.',
+      cause: error,
+    });
+  }
 }
 
 async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {

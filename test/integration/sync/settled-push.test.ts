@@ -76,6 +76,7 @@ describe('a push among many unchanged files', () => {
 
       const failed = await push(f);
       assert.deepEqual(failed.results.map((r) => `${r.path} ${r.ok ? 'ok' : r.code}`), ['guide.md API_NOT_FOUND']);
+      assert.match(failed.results[0] && !failed.results[0].ok ? failed.results[0].error : '', /gone from the knowledge base: deleted there, or replaced .* the next one lists the knowledge base/);
       const preview = await push(f, true);
       assert.deepEqual(planned(preview), ['recreate guide.md'], 'the next push lists, and says so in its preview');
       const run = await push(f);
