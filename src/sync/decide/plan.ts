@@ -303,24 +303,28 @@ function placeUnrecorded(
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
   const adopted = new Set<string>();
 
-  // A file an interrupted pull left where another writer's later record no longer places its document (the
-  // file renamed there since, state chaos seed 17) is that document's: it comes to the new path, never a twin.
+  // A file an interrupted pull left (exactly as written, never recorded) is never a twin or a new file:
+  // - its document gone since (deleted there, state chaos seed 24): a create would bring back what a colleague
+  //   deleted, so it goes to kbsync's trash (a push touches no file, so it only leaves it out);
+  // - its document placed elsewhere by another writer's later record (the file renamed there since, seed 17):
+  //   the document comes to the new path.
   const leftovers = new Map<DocKey, string>();
+  const leftBehind = new Set<string>();
   for (const entry of unrecorded) {
     const pulled = input.interruptedPulls?.get(entry.path);
-    const placed = pulled === undefined || input.mode === 'push' ? undefined : sharedByKey.get(pulled);
-    if (pulled !== undefined && placed !== undefined && placed.path !== entry.path && !input.local.has(placed.path) && input.remote?.docs.has(pulled)) leftovers.set(pulled, entry.path);
+    if (pulled === undefined || !input.remote) continue;
+    if (!input.remote.docs.has(pulled)) {
+      leftBehind.add(entry.path);
+      if (input.mode === 'push') holdBack(entry.path, "left by an interrupted pull of a document deleted in the knowledge base since: not published; a two-way sync moves it to kbsync's trash");
+      else actions.push({ kind: 'trash-leftover', path: entry.path, docKey: pulled });
+      continue;
+    }
+    const placed = input.mode === 'push' ? undefined : sharedByKey.get(pulled);
+    if (placed !== undefined && placed.path !== entry.path && !input.local.has(placed.path)) {
+      leftovers.set(pulled, entry.path);
+      leftBehind.add(entry.path);
+    }
   }
-  // One whose document is gone since (deleted there, state chaos seed 24) is no new file either: a create would
-  // bring back what a colleague deleted. A push touches no file, so it only leaves it out.
-  for (const entry of unrecorded) {
-    const pulled = input.interruptedPulls?.get(entry.path);
-    if (pulled === undefined || !input.remote || input.remote.docs.has(pulled)) continue;
-    leftovers.set(pulled, entry.path);
-    if (input.mode === 'push') holdBack(entry.path, "left by an interrupted pull of a document deleted in the knowledge base since: not published; a two-way sync moves it to kbsync's trash");
-    else actions.push({ kind: 'trash-leftover', path: entry.path, docKey: pulled });
-  }
-  const leftBehind = new Set(leftovers.values());
 
   for (const entry of unrecorded) {
     if (leftBehind.has(entry.path)) continue;
