@@ -3,6 +3,8 @@ import { createLinker } from '../links/index.js';
 import { assertRootDirectorySync, scanLocal } from '../local/index.js';
 import { siteOf } from '../setup/index.js';
 import { observeLocal } from '../sync/observe/observe-local.js';
+import { runLowering } from '../sync/run-vault.js';
+import { useMarkdownDialect } from '../markdown/parse.js';
 import { buildReport, type SyncReport } from '../sync/report.js';
 import type { SyncMode } from '../sync/decide/types.js';
 
@@ -15,8 +17,11 @@ export async function checkLinksLocally(config: Config, mode: SyncMode): Promise
   const started = Date.now();
   assertRootDirectorySync(config.root);
   const scan = await scanLocal(config.root, { stateDir: config.stateDir, include: config.include, exclude: config.exclude });
+  useMarkdownDialect(config.vault ? 'wiki' : 'gfm');
   const local = await observeLocal(scan, new Map());
+  const lowering = runLowering({ scan, local }, config);
   const linker = createLinker({
+    ...(lowering ? { lower: lowering.lower } : {}),
     root: scan.root,
     site: siteOf(config),
     synced: new Set(local.entries.keys()),

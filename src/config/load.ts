@@ -7,11 +7,15 @@ import { resolveUserPath } from './home.js';
 import { describeIssues } from './issues.js';
 import { locateJsonError } from './json-error.js';
 import { ConfigSchema, type ParsedConfig } from './schema.js';
+import { vaultOf, type VaultSettings } from '../vault/settings.js';
 
 export const CONFIG_FILE_NAME = 'sync.config.json';
 
 /** The validated configuration with every path absolute: root from the config file's folder, stateDir from root. */
-export type Config = ParsedConfig;
+export type Config = ParsedConfig & {
+  /** The root is a note vault (config `markdown.dialect`), with its settings: read in the wiki dialect, its templates folder excluded. */
+  readonly vault?: VaultSettings;
+};
 
 type LoadConfigOptions = {
   /** --config FILE; else $KBSYNC_CONFIG; else sync.config.json in cwd. */
@@ -77,7 +81,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   warnings.push(...overrides.warnings.filter((warning) => !warning.startsWith(`${tokenEnv} `)));
   const configDir = file ? path.dirname(configPath) : options.cwd;
   return {
-    config: resolvePaths(parsed.data, configDir, options.env),
+    config: resolvePaths(parsed.data, configDir, options.env, warnings),
     configPath: file ? configPath : null,
     warnings,
     unconfigured: unconfigured.map(([key]) => key.join('.')),
@@ -147,11 +151,16 @@ function literalToken(raw: Record<string, unknown>): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function resolvePaths(config: ParsedConfig, configDir: string, env: Env): Config {
+function resolvePaths(config: ParsedConfig, configDir: string, env: Env, warnings: string[]): Config {
   const root = resolveUserPath(configDir, config.root, env);
   const token = 'file' in config.service.token ? { file: resolveUserPath(configDir, config.service.token.file, env) } : config.service.token;
+  const vault = vaultOf(root, config.markdown.dialect, warnings);
+  // A vault's templates are the editor's, not notes: never synced, as if excluded.
+  const templates = vault?.templatesFolder === undefined ? [] : [`${vault.templatesFolder}/**`];
   return {
     ...config,
+    ...(vault ? { vault } : {}),
+    exclude: [...config.exclude, ...templates],
     root,
     stateDir: resolveUserPath(root, config.stateDir, env),
     site: { ...config.site, root: config.site.root === null ? null : resolveUserPath(configDir, config.site.root, env) },

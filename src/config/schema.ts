@@ -95,6 +95,19 @@ const WatchSchema = described(
   }),
 );
 
+const MarkdownSchema = described(
+  'How the files are written.',
+  z.strictObject({
+    dialect: option(
+      '"auto": CommonMark + GFM, and a note vault\'s wiki links ([[Note]]), embeds (![[image.png]]) and callouts (> [!note]) too when the root is a vault ' +
+        '(it has an .obsidian settings folder, whose attachment folder, link format and templates folder kbsync follows); "obsidian": read them always (set it in a ' +
+        'shared config, so a fresh clone reads the vault the same way); "commonmark": never.',
+      z.enum(['auto', 'commonmark', 'obsidian'], { error: 'expected "auto", "commonmark" or "obsidian"' }),
+      'auto',
+    ),
+  }),
+);
+
 const MergeSchema = described(
   'Settling conflicts (kbsync resolve).',
   z.strictObject({
@@ -236,6 +249,7 @@ export const ConfigSchema = described(
       true,
     ),
     site: z.prefault(SiteSchema, {}),
+    markdown: z.prefault(MarkdownSchema, {}),
     images: z.prefault(ImagesSchema, {}),
     watch: z.prefault(WatchSchema, {}),
     notify: z.prefault(NotifySchema, {}),

@@ -5,4 +5,4 @@ export { resolveLink } from './resolve.js';
 export { linkProblems, linkUses, rewriteLinks } from './rewrite.js';
 export { localTree } from './tree.js';
 export { encodeLinkPath } from './url.js';
-export type { LinkOutcome, LinkProblem, LinkSite, LinkTree } from './types.js';
+export type { LinkOutcome, LinkProblem, LinkSite, LinkTree, Lowering } from './types.js';

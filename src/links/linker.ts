@@ -57,7 +57,8 @@ export function createLinker(input: LinkerInput): Linker {
   const linked = new Map<string, ReadonlySet<string>>();
   const waiting = new Map<string, ReadonlySet<string>>();
   const make = (resend: ReadonlySet<string>): Linker => ({
-    rewrite(body, path) {
+    rewrite(written, path) {
+      const body = input.lower ? input.lower(written, path).markdown : written;
       // One parse of the body serves both: the images' edits and the links' are applied together.
       const imageEdits = input.images?.edits(body, path) ?? [];
       if (!linking) return applyEdits(body, imageEdits);
@@ -105,7 +106,9 @@ export function createLinker(input: LinkerInput): Linker {
       const out: LinkProblem[] = [];
       for (const path of paths) {
         const file = tree.bodyOf(path);
-        if (file) out.push(...linkProblems(path, fileUses(uses, path, () => usesOf(path, file.body)), file.lineOffset));
+        if (!file) continue;
+        out.push(...file.unlowered.map((problem) => ({ ...problem, path, line: problem.line + file.lineOffset })));
+        out.push(...linkProblems(path, fileUses(uses, path, () => usesOf(path, file.body)), file.lineOffset));
       }
       return out;
     },

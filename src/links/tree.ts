@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from '../markdown/index.js';
 import { headingAnchors } from './anchors.js';
-import type { LinkTree } from './types.js';
+import type { LinkProblem, LinkTree, Lowering } from './types.js';
 
 export type LocalTreeInput = {
   /** The synced root, absolute. */
@@ -10,10 +10,15 @@ export type LocalTreeInput = {
   readonly synced: ReadonlySet<string>;
   /** A file's text when the caller has it already; otherwise it is read from disk. */
   readonly known?: (path: string) => string | undefined;
+  /** A vault's bodies as they are sent (wiki links lowered to Markdown); without it, bodies are CommonMark already. */
+  readonly lower?: Lowering;
 };
 
-/** A synced file split into the lines its front matter takes and its body. */
-type FileBody = { readonly body: string; readonly lineOffset: number };
+/**
+ * A synced file split into the lines its front matter takes and its body as sent (`lower`), with the links
+ * the lowering could not make (lines of the body).
+ */
+type FileBody = { readonly body: string; readonly lineOffset: number; readonly unlowered: readonly Omit<LinkProblem, 'path'>[] };
 
 type LocalTree = LinkTree & { readonly bodyOf: (path: string) => FileBody | undefined };
 
@@ -26,7 +31,7 @@ export function localTree(input: LocalTreeInput): LocalTree {
   const bodies = new Map<string, FileBody | undefined>();
   const anchors = new Map<string, ReadonlyMap<string, string> | undefined>();
   const bodyOf = (path: string): FileBody | undefined => {
-    if (!bodies.has(path)) bodies.set(path, split(input.known?.(path) ?? readOrUndefined(join(input.root, path))));
+    if (!bodies.has(path)) bodies.set(path, lowered(split(input.known?.(path) ?? readOrUndefined(join(input.root, path))), path, input.lower));
     return bodies.get(path);
   };
   return {
@@ -43,11 +48,17 @@ export function localTree(input: LocalTreeInput): LocalTree {
   };
 }
 
+function lowered(file: FileBody | undefined, path: string, lower: Lowering | undefined): FileBody | undefined {
+  if (!file || !lower) return file;
+  const sent = lower(file.body, path);
+  return { ...file, body: sent.markdown, unlowered: sent.problems };
+}
+
 function split(text: string | undefined): FileBody | undefined {
   if (text === undefined) return undefined;
   try {
     const { frontMatterText, body } = parseDocument(text);
-    return { body, lineOffset: frontMatterText.split('\n').length - 1 };
+    return { body, lineOffset: frontMatterText.split('\n').length - 1, unlowered: [] };
   } catch {
     return undefined; // bad front matter: reported as that file's own problem, not as a link problem
   }

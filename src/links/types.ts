@@ -67,3 +67,9 @@ export type LinkProblem = {
   readonly reason: BrokenReason;
   readonly message: string;
 };
+
+/**
+ * A body written in a dialect the service does not read (a note vault's wiki links, src/vault), as the
+ * CommonMark it is sent as, on the same lines; with the links it could not lower (lines of the body).
+ */
+export type Lowering = (body: string, path: string) => { readonly markdown: string; readonly problems: readonly Omit<LinkProblem, 'path'>[] };

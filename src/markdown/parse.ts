@@ -3,6 +3,7 @@ import type { Root } from 'mdast';
 import type * as FromMarkdown from 'mdast-util-from-markdown';
 import type * as MdastGfm from 'mdast-util-gfm';
 import type * as MicromarkGfm from 'micromark-extension-gfm';
+import { readWikiSyntax } from './wiki-syntax.js';
 
 type Parser = (markdown: string) => Root;
 
@@ -20,7 +21,25 @@ function load(): Parser {
   const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof MdastGfm;
   const { gfm } = require('micromark-extension-gfm') as typeof MicromarkGfm;
   const options: FromMarkdown.Options = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
-  return (markdown) => fromMarkdown(markdown, options);
+  return (markdown) => {
+    const tree = fromMarkdown(markdown, options);
+    if (dialect === 'wiki') readWikiSyntax(tree, markdown);
+    return tree;
+  };
+}
+
+/**
+ * How the files are written: CommonMark + GFM (`gfm`), or with a note vault's wiki links, embeds and
+ * callouts as well (`wiki`, wiki-syntax.ts). A run sets it for its folder (config `markdown.dialect`)
+ * before it reads a file; every tree and fact made in the other dialect is dropped then.
+ */
+type MarkdownDialect = 'gfm' | 'wiki';
+let dialect: MarkdownDialect = 'gfm';
+
+export function useMarkdownDialect(wanted: MarkdownDialect): void {
+  if (wanted === dialect) return;
+  dialect = wanted;
+  forgetParses();
 }
 
 /** Values by text, the oldest dropped past a budget of characters (a text over a quarter of it is not kept). */

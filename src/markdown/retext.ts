@@ -2,6 +2,7 @@ import { diffWordsWithSpace } from 'diff';
 import type { Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './parse.js';
+import { charMap } from './source-map.js';
 import { escapeInline, normaliseText } from './text.js';
 
 /**
@@ -38,63 +39,6 @@ type Span = {
 type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[] };
 
 const FORMATTING = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference', 'inlineCode', 'footnoteReference']);
-
-/** The decoded text of a character reference (`&amp;`, `&#169;`), read as Markdown reads it. */
-function decodedEntity(entity: string): string | undefined {
-  const value = toString(parseMarkdown(`x${entity}x`));
-  return value.length > 2 && value.startsWith('x') && value.endsWith('x') && value !== `x${entity}x` ? value.slice(1, -1) : undefined;
-}
-
-/**
- * Where each character of a text node's value stands in its source: the same character, or one behind a
- * backslash escape, inside a character reference, or after a continuation line's indentation or `>`; the
- * spaces a line break drops are skipped. Undefined when the source is written some other way.
- */
-function charMap(value: string, source: string, start: number, end: number): number[] | undefined {
-  const map: number[] = [];
-  let j = start;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i] as string;
-    if (i > 0 && value[i - 1] === '\n') while (j < end && source[j] !== c && (source[j] === ' ' || source[j] === '\t' || source[j] === '>')) j++;
-    if (source[j] === '&') {
-      const semi = source.indexOf(';', j);
-      const decoded = semi > j && semi - j <= 32 ? decodedEntity(source.slice(j, semi + 1)) : undefined;
-      if (decoded !== undefined && value.startsWith(decoded, i)) {
-        for (let k = 0; k < decoded.length; k++) map.push(j);
-        i += decoded.length - 1;
-        j = semi + 1;
-        continue;
-      }
-    }
-    if (source[j] === c) {
-      map.push(j++);
-      continue;
-    }
-    if (c === '\n' || c === '\r') {
-      let k = j;
-      while (k < end && (source[k] === ' ' || source[k] === '\t')) k++;
-      if (source[k] === c) {
-        map.push(k);
-        j = k + 1;
-        continue;
-      }
-    }
-    if (source[j] === '\\' && source[j + 1] === c) {
-      map.push(j);
-      j += 2;
-      continue;
-    }
-    return undefined;
-  }
-  if (j !== end) return undefined;
-  // A text that ends a line (formatting starts the next) ends, for what is written after it, past that line's
-  // prefix: the `> ` of a quote, a wrapped item's indentation (model seed 110047: a colleague's words before
-  // `_must_` on a quote's second line went before its `> `, and the quote was written plain).
-  let after = end;
-  if (value.endsWith('\n')) while (source[after] === ' ' || source[after] === '\t' || source[after] === '>') after++;
-  map.push(after);
-  return map;
-}
 
 /** A code span's content as it stands in the source (one padding space each side is not content). */
 function codeMap(value: string, source: string, start: number, end: number): number[] | undefined {

@@ -62,6 +62,17 @@ export function escapeText(text: string, context: EscapeContext): string {
 }
 
 /**
+ * Text written in place of a piece of a line (a wiki link lowered to the words it shows): reads back as
+ * exactly these characters (no normalising: the reading it must match is of the file as it is), in a
+ * paragraph or a table cell, and at a line's start too (`atLineStart`: not a heading, quote or list).
+ */
+export function escapeInPlace(text: string, atLineStart: boolean): string {
+  const out = text.replace(INLINE_SPECIAL_IN_CELL, '\\$&');
+  if (!atLineStart) return out;
+  return LINE_START_SPECIAL.test(out) ? `\\${out}` : out.replace(ORDERED_MARKER, '$1\\$2');
+}
+
+/**
  * A piece of text written into the middle of a line of Markdown (an edit mapped into a paragraph's own
  * source): its inline syntax characters escaped, its spacing kept exactly. Whoever writes it checks that
  * the result reads back as intended (a fragment can still combine with its surroundings).

@@ -53,6 +53,7 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     ...(run.checkLinks ? { checkLinks: true } : {}),
     include: config.include,
     exclude: config.exclude,
+    ...(config.vault ? { vault: config.vault } : {}),
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
     backups: config.backups,
   };

@@ -10,6 +10,7 @@ import { sharedVersions } from './published-version.js';
 import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from './engine.js';
 import { pushRewriter } from './run-links.js';
+import { runLowering } from './run-vault.js';
 import { imageReport, previewCache, runImages, sentBodies } from './run-images.js';
 import type { ImageProblem } from '../images/types.js';
 import type { UrlOfPath } from './links.js';
@@ -60,10 +61,11 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
     { ...options, listRemote: options.offline ? 'never' : listingFor(options.mode, ledger !== undefined && neverPublished(ledger)) },
   );
   seen.records = observation.records;
-  const urlOf = pushRewriter(observation, ledger, { ...options, images });
+  const lowering = runLowering(observation, options);
+  const urlOf = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower });
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
-  return { ...observation, decisions, stateDocs, urlOf, offline: options.offline, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation)) };
+  return { ...observation, decisions, stateDocs, urlOf, offline: options.offline, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation, lowering?.lower)) };
 }
 
 /** The reads a decision needs, answered without writing anything. */

@@ -1,7 +1,7 @@
 import { KbsyncError, messageOf } from '../errors.js';
 import { ImagePublisher, type ImagePublisherDeps } from '../images/publisher.js';
 import { NO_IMAGES, type ImageProblem, type ImageSettings, type ImageUrlCache } from '../images/types.js';
-import { localTree, type LinkSite } from '../links/index.js';
+import { localTree, type LinkSite, type Lowering } from '../links/index.js';
 import { toPushMarkdown } from '../markdown/index.js';
 import { pathOf } from './decide/placement.js';
 import type { DecisionKind } from './assess.js';
@@ -33,12 +33,12 @@ export function previewCache(known: ImageUrlCache | undefined): ImageUrlCache {
 /** A file this run sends, its front matter split off (lines counted from the file's top with `lineOffset`). */
 export type SentBody = { readonly path: string; readonly body: string; readonly lineOffset: number };
 
-/** The bodies of the files this run sends (or may: the decision reads the document first), each read once for every image step. */
-export function sentBodies(observation: Observation): SentBody[] {
+/** The bodies of the files this run sends (or may: the decision reads the document first) as sent (a vault's lowered), each read once for every image step. */
+export function sentBodies(observation: Observation, lower?: Lowering): SentBody[] {
   const paths = sentPaths(observation);
   // A run that sends nothing (a no-op) needs no index of the tree's files.
   if (paths.length === 0) return [];
-  const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text });
+  const tree = localTree({ root: observation.scan.root, synced: new Set(observation.local.entries.keys()), known: (path) => observation.local.texts.get(path)?.text, ...(lower ? { lower } : {}) });
   // A file that cannot be read now is the action's own business: it reads the file again and says why.
   return paths.flatMap((path) => {
     const file = tree.bodyOf(path);

@@ -1,4 +1,4 @@
-import { createLinker, type Linker, type LinkerInput, type LinkProblem, type LinkSite } from '../links/index.js';
+import { createLinker, type Linker, type LinkerInput, type LinkProblem, type LinkSite, type Lowering } from '../links/index.js';
 import type { ImagePublisher } from '../images/publisher.js';
 import type { Ledger } from '../ledger/index.js';
 import type { SyncContext } from './context.js';
@@ -21,7 +21,7 @@ const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
  * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
  */
-export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images'> = {}): Linker {
+export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images' | 'lower'> = {}): Linker {
   const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
   const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
@@ -43,9 +43,9 @@ export function runLinker(observation: Observation, ledger: Pick<Ledger, 'docume
  * What a push does to a body on its way out, for the run and every preview alike: its links to synced files
  * become document URLs (config `links`), its local images their published URLs. Undefined for a pull.
  */
-export function pushRewriter(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, options: { readonly mode: SyncMode; readonly links: boolean; readonly site?: LinkSite | undefined; readonly images: ImagePublisher }): Linker | undefined {
+export function pushRewriter(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, options: { readonly mode: SyncMode; readonly links: boolean; readonly site?: LinkSite | undefined; readonly images: ImagePublisher; readonly lower?: Lowering | undefined }): Linker | undefined {
   if (options.mode === 'pull') return undefined;
-  return runLinker(observation, ledger, options.site ?? DEFAULT_SITE, { links: options.links, images: options.images });
+  return runLinker(observation, ledger, options.site ?? DEFAULT_SITE, { links: options.links, images: options.images, ...(options.lower ? { lower: options.lower } : {}) });
 }
 
 /** Files whose body this run sends (or may: the decision reads the document first). */

@@ -21,6 +21,7 @@ import { interruptedPulls } from '../interrupted.js';
 import { listNext } from '../list-next.js';
 import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
+import { useMarkdownDialect } from '../../markdown/parse.js';
 
 export type { ObserveOptions, ObservePhase } from './options.js';
 
@@ -66,6 +67,8 @@ export async function observeAndPlan(
   options: ObserveOptions,
 ): Promise<Observation> {
   const { client, ledger } = deps;
+  // Before the first file is read: a vault's titles, outlines and links read its wiki syntax.
+  useMarkdownDialect(options.vault ? 'wiki' : 'gfm');
   options.onPhase?.({ step: 'scanning' });
   const scan = await (options.scanner ?? scanLocal)(options.root, {
     stateDir: options.stateDir,

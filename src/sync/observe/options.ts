@@ -1,6 +1,7 @@
 import type { LocalScanner } from '../../local/index.js';
 import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
 import type { Guards, Layout, SyncMode } from '../decide/types.js';
+import type { VaultSettings } from '../../vault/settings.js';
 
 /** What a run asks of observing: its folder, its service side, its mode and its limits. */
 export type ObserveOptions = {
@@ -12,6 +13,8 @@ export type ObserveOptions = {
   readonly mode: SyncMode;
   readonly include?: readonly string[] | undefined;
   readonly exclude?: readonly string[] | undefined;
+  /** The folder is a note vault (config `markdown.dialect`): its files are read, and sent, in the wiki dialect (src/vault). */
+  readonly vault?: VaultSettings | undefined;
   readonly guards: Guards;
   /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
   readonly retitle?: boolean;

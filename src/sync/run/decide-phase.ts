@@ -8,6 +8,8 @@ import { DEFAULT_SITE, linkReport, pushRewriter, runLinker } from '../run-links.
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
 import { syncContext } from './sync-context.js';
+import { runLowering } from '../run-vault.js';
+import type { Logger } from '../../log.js';
 
 /** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
 export type Decision = {
@@ -34,13 +36,18 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
   const { observation, images } = observed;
   // Links (src/links via ../run-links.ts): reported for the files this run sends; --check-links checks all and gates the run.
   const checkLinks = options.checkLinks ?? false;
-  const linker = checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images });
+  // A vault's bodies are sent, checked and reported as the CommonMark they are lowered to (src/vault).
+  const lowering = runLowering(observation, options);
+  const lower = lowering ? { lower: lowering.lower } : {};
+  const linker =
+    checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE, lower) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images, ...lower });
   // Worked out after the run from the parses its sends made (a push's first call waits for nothing it
   // does not need), unless --check-links gates the run on them.
   const reportLinks = (): LinkProblem[] => (linker ? linkReport(linker, observation, checkLinks) : []);
   const gate = checkLinks ? reportLinks() : undefined;
   // The bodies this run sends, read once for every image step (nothing is sent in a pull).
-  const sent = options.mode === 'pull' ? [] : sentBodies(observation);
+  const sent = options.mode === 'pull' ? [] : sentBodies(observation, lowering?.lower);
+  if (lowering) sayNoteEmbeds(deps.logger, lowering.noteEmbeds());
   const imageProblems = imageReport(images, sent);
   const linksBlock = gate !== undefined && gate.length > 0;
   const ctx = syncContext(run, observed, linker);
@@ -48,4 +55,11 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
   if (!options.dryRun && !linksBlock) return decision;
   const preview = (await decideAll(assessIO(ctx), observation.plan.actions)).map(({ assessment: _assessment, ...rest }) => rest);
   return { ...decision, preview };
+}
+
+/** Embedded notes go out as links to them (the service cannot show one document inside another): said once a run. */
+function sayNoteEmbeds(logger: Logger, embeds: ReadonlyMap<string, number>): void {
+  if (embeds.size === 0) return;
+  const total = [...embeds.values()].reduce((sum, n) => sum + n, 0);
+  logger.info({ paths: [...embeds.keys()].sort() }, '%d embedded note(s) (![[Note]]) in %d file(s) are sent as links to those notes: the knowledge base cannot show one document inside another', total, embeds.size);
 }

@@ -1,0 +1,193 @@
+import type { Blockquote, Image, Link, Nodes, PhrasingContent, Root, Strong, Text } from 'mdast';
+import type { Point, Position } from 'unist';
+import { isImageFile } from '../images/media-type.js';
+import { charMap } from './source-map.js';
+
+/*
+ * The wiki dialect of note vaults (Obsidian's): `[[Note]]`, `[[Note#Heading|label]]`, `![[diagram.png|300]]`,
+ * `![[Note]]`, and callouts `> [!note] Title`. The service's importer reads CommonMark, so a push lowers
+ * them to it (src/vault/lower.ts): a link, an image, a bold label. The file keeps them as written, so kbsync
+ * reads a vault's file the way the knowledge base will show what it sends: a wiki link is a link whose text
+ * is what the editor shows, an image embed an image, a callout's marker its bold label. Then the outline of
+ * the file and of what was sent agree block for block and word for word, and a colleague's edit beside a
+ * `[[link]]` is written into the file around it (retext.ts), the `[[…]]` kept byte for byte.
+ */
+
+/** A wiki link or embed as written. */
+export type WikiRef = {
+  readonly embed: boolean;
+  /** The note or file it names, as written (`folder/Note`, `diagram.png`); '' for a heading of the same note (`[[#Heading]]`). */
+  readonly target: string;
+  /** After the first `#`: a heading (`Heading`, nested `H1#H2`) or a block (`^id`). */
+  readonly fragment: string | undefined;
+  /** After the first `|`: the text shown; for an image embed, its size (`300`, `300x200`) or its alt text. */
+  readonly label: string | undefined;
+  /** The whole `[[…]]`, its `!` included, in the source. */
+  readonly start: number;
+  readonly end: number;
+  /** 1-based line in the source. */
+  readonly line: number;
+};
+
+/** A callout's marker (`[!warning]-`) at the start of a quote. */
+type CalloutMark = {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+  /** The bold label it reads as: `Warning:` before a title, `Warning` alone. */
+  readonly label: string;
+};
+
+declare module 'mdast' {
+  interface LinkData {
+    wiki?: WikiRef;
+  }
+  interface ImageData {
+    wiki?: WikiRef;
+  }
+  interface StrongData {
+    callout?: CalloutMark;
+  }
+}
+
+const WIKI = /(!?)\[\[([^[\]\n]+?)\]\]/g;
+const CALLOUT = /^\[!([\p{L}\p{N}][\p{L}\p{N}_-]*)\]([+-]?)/u;
+const IMAGE_SIZE = /^\s*\d+(\s*x\s*\d+)?\s*$/;
+
+/** The parts of `target#fragment|label` (the text between the brackets, escapes read). */
+function refOf(inner: string, embed: boolean, start: number, end: number, line: number): WikiRef {
+  const bar = inner.indexOf('|');
+  const path = bar === -1 ? inner : inner.slice(0, bar);
+  const hash = path.indexOf('#');
+  const fragment = hash === -1 ? undefined : path.slice(hash + 1).trim();
+  return {
+    embed,
+    target: (hash === -1 ? path : path.slice(0, hash)).trim(),
+    fragment: fragment === '' ? undefined : fragment,
+    label: bar === -1 ? undefined : inner.slice(bar + 1).trim() || undefined,
+    start,
+    end,
+    line,
+  };
+}
+
+/** Is this an embed of an image (shown as one), rather than of a note or another file (a link)? */
+export const embedsImage = (ref: WikiRef): boolean => ref.embed && isImageFile(ref.target);
+
+/** The text a wiki link shows, as the editor shows it: its label, else the note's name and its heading path. */
+export function wikiText(ref: WikiRef): string {
+  if (ref.label !== undefined && !(embedsImage(ref) && IMAGE_SIZE.test(ref.label))) return ref.label;
+  if (embedsImage(ref)) return ref.target.slice(ref.target.lastIndexOf('/') + 1);
+  const headings = (ref.fragment ?? '').split('#').filter((part) => part.trim() !== '');
+  return [ref.target, ...headings].filter((part) => part !== '').join(' > ');
+}
+
+/** The bold label of a callout type: `warning` and `WARNING` read `Warning`. */
+const calloutLabel = (type: string, titled: boolean): string => `${type.charAt(0).toUpperCase()}${type.slice(1).toLowerCase()}${titled ? ':' : ''}`;
+
+/**
+ * Reads a freshly parsed tree of `markdown` in the wiki dialect, in place: each `[[…]]` in text becomes a
+ * link (an image embed an image) holding the text it shows, each callout marker its bold label. Syntax the
+ * source escapes (`\[\[`), and text inside links and code, stay text.
+ */
+export function readWikiSyntax(tree: Root, markdown: string): void {
+  const points = pointsOf(markdown);
+  const walk = (node: Nodes): void => {
+    if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;
+    if (node.type === 'blockquote') markCallout(node, markdown, points);
+    const parent = node as { children: Nodes[] };
+    parent.children = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
+    for (const child of parent.children) walk(child);
+  };
+  walk(tree);
+}
+
+/** A text node cut at its wiki links: text, link or image, text… (itself when it holds none). */
+function splitText(node: Text, markdown: string, points: Points): PhrasingContent[] {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (start === undefined || end === undefined || !node.value.includes('[[')) return [node];
+  const map = charMap(node.value, markdown, start, end);
+  if (!map) return [node];
+  const out: PhrasingContent[] = [];
+  let done = 0;
+  const textUpTo = (to: number): void => {
+    if (to > done) out.push({ type: 'text', value: node.value.slice(done, to), position: points.span(map[done] as number, to === node.value.length ? end : (map[to] as number)) });
+  };
+  for (const match of node.value.matchAll(WIKI)) {
+    const from = match.index;
+    const to = from + match[0].length;
+    const sourceStart = map[from] as number;
+    const sourceEnd = (map[to - 1] as number) + 1;
+    const written = markdown.slice(sourceStart, sourceEnd);
+    // Brackets escaped in the source (`\[\[x]]`) read as brackets, not as a link.
+    if (!/^!?\[\[/.test(written) || !written.endsWith(']]')) continue;
+    textUpTo(from);
+    out.push(wikiNode(refOf(match[2] as string, match[1] === '!', sourceStart, sourceEnd, points.at(sourceStart).line), markdown, points));
+    done = to;
+  }
+  if (done === 0) return [node];
+  textUpTo(node.value.length);
+  return out;
+}
+
+function wikiNode(ref: WikiRef, markdown: string, points: Points): Link | Image {
+  const position = points.span(ref.start, ref.end);
+  const shown = wikiText(ref);
+  if (embedsImage(ref)) return { type: 'image', url: ref.target, alt: shown, title: null, position, data: { wiki: ref } };
+  // A label written as itself can be edited in place; a shown name made from the target cannot (editing it would retarget the link).
+  const labelAt = ref.end - 2 - shown.length;
+  const inPlace = ref.label !== undefined && markdown.slice(labelAt, ref.end - 2) === shown;
+  const text: Text = { type: 'text', value: shown, ...(inPlace ? { position: points.span(labelAt, ref.end - 2) } : {}) };
+  return { type: 'link', url: '', title: null, children: [text], position, data: { wiki: ref } };
+}
+
+/** A quote that opens with `[!type]` (GitHub's alerts too): the marker becomes the callout's bold label. */
+function markCallout(quote: Blockquote, markdown: string, points: Points): void {
+  const paragraph = quote.children[0];
+  const first = paragraph?.type === 'paragraph' ? paragraph.children[0] : undefined;
+  const start = first?.position?.start.offset;
+  const end = first?.position?.end.offset;
+  if (paragraph?.type !== 'paragraph' || first?.type !== 'text' || start === undefined || end === undefined) return;
+  const mark = CALLOUT.exec(first.value);
+  if (!mark || !markdown.startsWith(mark[0], start)) return;
+  const rest = first.value.slice(mark[0].length);
+  const lineEnd = markdown.indexOf('\n', start);
+  const titled = markdown.slice(start + mark[0].length, lineEnd === -1 ? undefined : lineEnd).trim() !== '';
+  const callout: CalloutMark = { type: mark[1] as string, start, end: start + mark[0].length, label: calloutLabel(mark[1] as string, titled) };
+  const label: Strong = { type: 'strong', children: [{ type: 'text', value: callout.label }], position: points.span(callout.start, callout.end), data: { callout } };
+  const after: Text[] = rest === '' ? [] : [{ type: 'text', value: rest, position: points.span(callout.end, end) }];
+  paragraph.children.splice(0, 1, label, ...after);
+}
+
+/** What the lowering rewrites in a body: its wiki links and embeds, and its callout markers, in source order. */
+export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[] } {
+  const refs: WikiRef[] = [];
+  const callouts: CalloutMark[] = [];
+  const walk = (node: Nodes): void => {
+    if ((node.type === 'link' || node.type === 'image') && node.data?.wiki) refs.push(node.data.wiki);
+    else if (node.type === 'strong' && node.data?.callout) callouts.push(node.data.callout);
+    if ('children' in node) for (const child of node.children) walk(child as Nodes);
+  };
+  walk(tree);
+  return { refs, callouts };
+}
+
+type Points = { readonly at: (offset: number) => Point; readonly span: (start: number, end: number) => Position };
+
+/** Line and column of source offsets (unist points), by a search of the lines' starts. */
+function pointsOf(markdown: string): Points {
+  const starts = [0];
+  for (let i = markdown.indexOf('\n'); i !== -1; i = markdown.indexOf('\n', i + 1)) starts.push(i + 1);
+  const at = (offset: number): Point => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - (starts[low] as number) + 1, offset };
+  };
+  return { at, span: (start, end) => ({ start: at(start), end: at(end) }) };
+}

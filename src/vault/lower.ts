@@ -1,0 +1,105 @@
+import { posix } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import { encodeLinkPath, linkUses, type LinkProblem } from '../links/index.js';
+import { applyEdits, type SpanEdit } from '../links/rewrite.js';
+import { decode, isExternal, splitUrl } from '../links/url.js';
+import { findImages } from '../images/find.js';
+import { isImageFile } from '../images/media-type.js';
+import { parseMarkdown } from '../markdown/parse.js';
+import { escapeInPlace } from '../markdown/text.js';
+import { embedsImage, wikiSyntaxIn, wikiText, type WikiRef } from '../markdown/wiki-syntax.js';
+import type { VaultNames } from './names.js';
+
+/*
+ * A vault's note as the CommonMark the service reads (the push sends this; the file keeps what it has):
+ *   [[Note#Heading|label]]  → [label](Note.md#heading)    (then the links step makes it the document's URL)
+ *   ![[diagram.png|300]]    → ![diagram.png](Attachments/diagram.png)   (then the images step uploads it)
+ *   ![[Note]]               → [Note](Note.md)             (the service cannot transclude: a link, said once)
+ *   > [!tip] Title          → > **Tip:** Title
+ *   [[Missing]]             → Missing                     (reported: LINK_BROKEN)
+ * Each is replaced in place by text that reads as exactly what the file's own reading shows
+ * (wiki-syntax.ts), on the same line: the outline of the file and of what is sent agree, and every line
+ * number a report gives is the file's. Markdown links and images the editor resolves by name (`![](shot.png)`
+ * with the file in the attachments folder) get the path that reaches the file.
+ */
+
+/** A body as sent: its wiki syntax lowered; the links that reach nothing, reported (lines of the body). */
+type LoweredBody = {
+  readonly markdown: string;
+  readonly problems: readonly Omit<LinkProblem, 'path'>[];
+  /** Embeds of notes, sent as links to them: the run says so once. */
+  readonly noteEmbeds: number;
+};
+
+type LoweringInput = {
+  readonly names: VaultNames;
+  /** The Markdown files this run syncs: only they have documents to link to. */
+  readonly synced: ReadonlySet<string>;
+};
+
+export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
+  const { refs, callouts } = wikiSyntaxIn(parseMarkdown(body));
+  const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` }));
+  const problems: Omit<LinkProblem, 'path'>[] = [];
+  let noteEmbeds = 0;
+  for (const ref of refs) {
+    const lowered = lowerRef(ref, from, input);
+    edits.push({ span: ref, url: lowered.markdown });
+    if (lowered.problem) problems.push({ line: ref.line, target: body.slice(ref.start, ref.end), ...lowered.problem });
+    if (lowered.noteEmbed) noteEmbeds += 1;
+  }
+  edits.push(...byName(body, from, input));
+  return { markdown: edits.length === 0 ? body : applyEdits(body, edits), problems, noteEmbeds };
+}
+
+type LoweredRef = { readonly markdown: string; readonly problem?: Pick<LinkProblem, 'reason' | 'message'>; readonly noteEmbed?: true };
+
+function lowerRef(ref: WikiRef, from: string, input: LoweringInput): LoweredRef {
+  const shown = wikiText(ref);
+  // Words that could open a block (`# x`, `1. x`) are escaped wherever they stand: a list item's or a quote's line starts after its marker.
+  const text = escapeInPlace(shown, true);
+  const linkTo = (url: string): string => `[${escapeInPlace(shown, false)}](${url})`;
+  const heading = headingOf(ref.fragment);
+  if (ref.target === '') return heading === undefined ? { markdown: text } : { markdown: linkTo(`#${heading}`) };
+  const found = input.names.resolve(ref.target, from);
+  const relative = found === undefined ? undefined : encodeLinkPath(posix.relative(posix.dirname(from), found));
+  if (embedsImage(ref)) {
+    // Through the images step either way: it uploads the file, or reports why it cannot (a missing one too).
+    return { markdown: `![${escapeInPlace(shown, false)}](${relative ?? encodeLinkPath(ref.target)})` };
+  }
+  if (found === undefined) {
+    return { markdown: text, problem: { reason: 'missing', message: `no note or file in the vault is named ${ref.target}${isImageFile(ref.target) || /\.[^./]+$/.test(ref.target) ? '' : ' (nor has it as an alias)'}` } };
+  }
+  if (!input.synced.has(found)) {
+    const why = /\.md$/i.test(found) ? `${found} is not one of the synced notes (excluded, unpublished or a template)` : `${found} is an attachment, and the knowledge base takes no attachments (only images are published, when embedded)`;
+    return { markdown: text, problem: { reason: 'not-synced', message: why } };
+  }
+  return { markdown: linkTo(`${relative ?? ''}${heading === undefined ? '' : `#${heading}`}`), ...(ref.embed ? { noteEmbed: true as const } : {}) };
+}
+
+/** The anchor of a heading fragment (`H1#H2`: the last heading named); none for a block (`^id`), whose page is linked. */
+function headingOf(fragment: string | undefined): string | undefined {
+  const last = fragment?.split('#').filter((part) => part.trim() !== '').at(-1);
+  return last === undefined || last.startsWith('^') ? undefined : new GithubSlugger().slug(last);
+}
+
+/**
+ * Markdown links and images whose relative path reaches nothing, but whose file the editor finds by name
+ * (it writes `![](shot.png)` for an attachment kept in another folder): given the path that reaches it.
+ */
+function byName(body: string, from: string, input: LoweringInput): SpanEdit[] {
+  const written = [
+    ...findImages(body).flatMap((found) => (found.kind === 'image' && found.markdown && found.span ? [{ url: found.url, span: found.span }] : [])),
+    ...linkUses(body, () => ({ kind: 'external' })).flatMap((use) => (use.span ? [{ url: use.url, span: use.span }] : [])),
+  ];
+  return written.flatMap(({ url, span }) => {
+    const { path, fragment } = splitUrl(url.trim());
+    const decoded = decode(path);
+    if (isExternal(url.trim()) || decoded === undefined || decoded === '' || decoded.startsWith('/') || /^\.\.?\//.test(decoded)) return [];
+    const there = posix.normalize(posix.join(posix.dirname(from), decoded));
+    if (input.names.exists(there) || input.names.exists(`${there}.md`)) return [];
+    const found = input.names.resolve(decoded, from);
+    if (found === undefined) return [];
+    return [{ span, url: `${encodeLinkPath(posix.relative(posix.dirname(from), found))}${fragment === undefined ? '' : `#${fragment}`}`, destination: true as const }];
+  });
+}

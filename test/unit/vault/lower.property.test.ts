@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { outline } from '../../../src/markdown/outline.js';
+import { parseMarkdown, useMarkdownDialect } from '../../../src/markdown/parse.js';
+import { wikiSyntaxIn } from '../../../src/markdown/wiki-syntax.js';
+import { lowerBody } from '../../../src/vault/lower.js';
+import type { VaultNames } from '../../../src/vault/names.js';
+
+/** A vault of a few notes and files; `Missing` and `gone.png` are nowhere. */
+const FILES = ['Home.md', 'guides/Setup.md', 'guides/Setup (old).md', 'Attachments/diagram.png', 'Attachments/talk.mp4', 'Templates/Daily.md'];
+const SYNCED = new Set(FILES.filter((file) => file.endsWith('.md') && !file.startsWith('Templates/')));
+const names: VaultNames = {
+  exists: (path) => FILES.includes(path),
+  resolve: (target) => FILES.find((file) => file.toLowerCase() === target.toLowerCase() || file.toLowerCase().endsWith(`/${target.toLowerCase()}.md`) || file.toLowerCase().endsWith(`/${target.toLowerCase()}`) || file.toLowerCase() === `${target.toLowerCase()}.md`),
+};
+
+const target = fc.constantFrom('Home', 'Setup', 'guides/Setup', 'Setup (old)', 'Missing', 'Daily', 'diagram.png', 'talk.mp4', 'gone.png', 'a_b*c', '1. Intro', '#Top');
+const fragment = fc.constantFrom('', '#Install', '#Install#Linux', '#^b15695', '#`code`ish');
+const label = fc.constantFrom('', '|label', '|*not emphasis*', '|300', '|a | b', '|[x]', '|# hash');
+const wiki = fc.tuple(fc.boolean(), target, fragment, label).map(([embed, t, f, l]) => `${embed ? '!' : ''}[[${t}${f}${l}]]`);
+const word = fc.constantFrom('text', 'more words', '**bold**', '_em_', '`[[code]]`', '\\[\\[escaped]]', '[md](Home.md)', '![shot](diagram.png)', '&amp;', 'www.example.com');
+const inline = fc.array(fc.oneof(wiki, word), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(' '));
+const block = fc.oneof(
+  inline,
+  inline.map((text) => `# ${text}`),
+  inline.map((text) => `- ${text}\n- ${text}`),
+  inline.map((text) => `> ${text}`),
+  fc.tuple(fc.constantFrom('note', 'WARNING', 'tip', 'my-type'), fc.constantFrom('', '-', '+'), fc.constantFrom('', ' Title', ' **Bold** title'), inline).map(([type, fold, title, text]) => `> [!${type}]${fold}${title}\n> ${text}`),
+  fc.tuple(fc.constantFrom('[[Home\\|h]]', '![[diagram.png\\|200]]', '[[Missing]]', 'plain'), inline.filter((text) => !text.includes('|'))).map(([cell, text]) => `| a | b |\n|---|---|\n| ${cell} | ${text} |`),
+  fc.constantFrom('```\n[[in code]]\n```'),
+);
+const body = fc.array(block, { minLength: 1, maxLength: 5 }).map((blocks) => `${blocks.join('\n\n')}\n`);
+
+/** What the service is expected to make of a body: each block's kind and words. */
+const reading = (markdown: string) => outline(markdown).map(({ type, text, level, cells }) => ({ type, text, level, cells }));
+
+describe('lowering a vault note to the CommonMark the service reads', () => {
+  beforeEach(() => useMarkdownDialect('wiki'));
+  afterEach(() => useMarkdownDialect('gfm'));
+
+  test('what is sent reads as the file reads, block for block and word for word, on the same lines, with no wiki syntax left', () => {
+    fc.assert(
+      fc.property(body, (markdown) => {
+        const sent = lowerBody(markdown, 'guides/Page.md', { names, synced: SYNCED }).markdown;
+        assert.deepEqual(reading(sent), reading(markdown));
+        assert.equal(sent.split('\n').length, markdown.split('\n').length);
+        const left = wikiSyntaxIn(parseMarkdown(sent));
+        assert.deepEqual([...left.refs, ...left.callouts], []);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('links reach their notes by path from the linking file; what reaches nothing is words, reported with its line', () => {
+    const lowered = lowerBody('# T\n\n[[Home]] [[Setup#Install Steps|go]] ![[Home]]\n[[Missing]] [[talk.mp4]] [[Daily]]\n\n![[diagram.png|300]]\n', 'guides/Page.md', { names, synced: SYNCED });
+    assert.equal(
+      lowered.markdown,
+      '# T\n\n[Home](../Home.md) [go](Setup.md#install-steps) [Home](../Home.md)\nMissing talk.mp4 Daily\n\n![diagram.png](../Attachments/diagram.png)\n',
+    );
+    assert.deepEqual(
+      lowered.problems.map((p) => [p.line, p.target, p.reason]),
+      [
+        [4, '[[Missing]]', 'missing'],
+        [4, '[[talk.mp4]]', 'not-synced'],
+        [4, '[[Daily]]', 'not-synced'],
+      ],
+    );
+    assert.equal(lowered.noteEmbeds, 1);
+  });
+
+  test('a Markdown image or link the editor finds by name gets the path that reaches it; one that reaches its file is left alone', () => {
+    const lowered = lowerBody('![a](diagram.png) ![b](../Attachments/diagram.png) [c](Home.md) [d](https://x.y/a.md)\n', 'guides/Page.md', { names, synced: SYNCED });
+    assert.equal(lowered.markdown, '![a](../Attachments/diagram.png) ![b](../Attachments/diagram.png) [c](../Home.md) [d](https://x.y/a.md)\n');
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { outline } from '../../../src/markdown/outline.js';
+import { parseMarkdown, useMarkdownDialect } from '../../../src/markdown/parse.js';
+import { wikiSyntaxIn, wikiText } from '../../../src/markdown/wiki-syntax.js';
+
+const texts = (body: string): string[] => outline(body).map((node) => `${node.type}: ${node.text}`);
+const refsOf = (body: string) => wikiSyntaxIn(parseMarkdown(body)).refs.map((ref) => ({ written: body.slice(ref.start, ref.end), target: ref.target, fragment: ref.fragment, label: ref.label, shown: wikiText(ref) }));
+
+describe('reading a vault note (the wiki dialect)', () => {
+  beforeEach(() => useMarkdownDialect('wiki'));
+  afterEach(() => useMarkdownDialect('gfm'));
+
+  test('a wiki link reads as the text the editor shows: its label, else the note and its heading path', () => {
+    assert.deepEqual(texts('See [[Note]], [[Note|the note]], [[folder/Note#Setup#Linux]], [[#Intro]] and [[Note#^b15695]].'), [
+      'paragraph: See Note, the note, folder/Note > Setup > Linux, Intro and Note > ^b15695.',
+    ]);
+    assert.deepEqual(refsOf('x [[a/b.md#H|label]] y')[0], { written: '[[a/b.md#H|label]]', target: 'a/b.md', fragment: 'H', label: 'label', shown: 'label' });
+  });
+
+  test('an image embed is an image (a paragraph of only images is the service\'s image block); a note embed reads as a link', () => {
+    assert.deepEqual(texts('![[diagram.png|300]]\n\nText ![[photo.jpg|A photo]] and ![[Other note#Part]].'), ['unknown: ', 'paragraph: Text A photo and Other note > Part.']);
+  });
+
+  test('escaped brackets, code spans, code blocks and text inside Markdown links stay as written', () => {
+    const body = 'Type \\[\\[x]] or `[[y]]`, see [a [[z]] b](https://e.x).\n\n```\n[[w]]\n```\n';
+    assert.deepEqual(refsOf(body), []);
+    assert.deepEqual(texts(body)[0], 'paragraph: Type [[x]] or [[y]], see a [[z]] b.');
+  });
+
+  test('in a table cell the label follows an escaped pipe; a link keeps its place among the cell\'s words', () => {
+    const body = '| a | b |\n|---|---|\n| [[Note\\|label]] x | ![[pic.png\\|200]] |\n';
+    assert.deepEqual(refsOf(body).map((r) => [r.written, r.target, r.label, r.shown]), [
+      ['[[Note\\|label]]', 'Note', 'label', 'label'],
+      ['![[pic.png\\|200]]', 'pic.png', '200', 'pic.png'],
+    ]);
+    assert.deepEqual(outline(body)[0]?.cells, [['a', 'b'], ['label x', 'pic.png']]);
+  });
+
+  test('a callout\'s marker reads as its bold label; the title and body follow', () => {
+    assert.deepEqual(texts('> [!warning]- Mind the gap\n> Body text.\n\n> [!NOTE]\n> Alert.\n\n> [!tip] **Bold** title\n'), [
+      'blockquote: Warning: Mind the gap\nBody text.',
+      'blockquote: Note\nAlert.',
+      'blockquote: Tip: Bold title',
+    ]);
+    // Not a callout: escaped, or not at the quote's start.
+    assert.deepEqual(texts('> \\[!note] x\n\n> a [!note] b\n'), ['blockquote: [!note] x', 'blockquote: a [!note] b']);
+  });
+
+  test('without the dialect the same text is CommonMark: brackets are brackets', () => {
+    useMarkdownDialect('gfm');
+    assert.deepEqual(texts('See [[Note|x]].\n\n> [!note] T\n'), ['paragraph: See [[Note|x]].', 'blockquote: [!note] T']);
+  });
+});
