@@ -61,5 +61,5 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
 function sayNoteEmbeds(logger: Logger, embeds: ReadonlyMap<string, number>): void {
   if (embeds.size === 0) return;
   const total = [...embeds.values()].reduce((sum, n) => sum + n, 0);
-  logger.info({ paths: [...embeds.keys()].sort() }, '%d embedded note(s) (![[Note]]) in %d file(s) are sent as links to those notes: the knowledge base cannot show one document inside another', total, embeds.size);
+  logger.warn({ paths: [...embeds.keys()].sort() }, '%d embedded note(s) (![[Note]]) in %d file(s) are sent as links to those notes: the knowledge base cannot show one document inside another', total, embeds.size);
 }

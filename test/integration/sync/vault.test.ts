@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { visit } from 'unist-util-visit';
+import { linkUses } from '../../../src/links/index.js';
+import { parseMarkdown } from '../../../src/markdown/parse.js';
+import { createSyncFixture, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/** A small vault written the way the editor writes one: links by name, an alias, an attachments folder, a callout, a template. */
+const VAULT: Record<string, string> = {
+  'Home.md': '# Home\n\nStart at [[Projects/Plan|the plan]] or [[ideas]].\nSee [[Ideas#Big ones]] and [[Missing note]].\n\n![[diagram.png|300]]\n\n> [!tip] Keep going\n> Write every day, see [[Ideas]].\n\nType `[[Ideas]]` to link.\n',
+  'Projects/Plan.md': '---\naliases: [Roadmap]\n---\n# Plan\n\nSteps. The ideas: ![[Ideas]]. The picture: ![](diagram.png).\n',
+  'Ideas.md': '# Ideas\n\n## Big ones\n\nSee the [[Roadmap]].\n',
+  'Templates/Daily.md': '# {{date}}\n\n[[Home]]\n',
+  '.obsidian/app.json': '{ "attachmentFolderPath": "Attachments", "newLinkFormat": "shortest" }',
+  '.obsidian/templates.json': '{ "folder": "Templates" }',
+};
+const NOTES = ['Home.md', 'Ideas.md', 'Projects/Plan.md'];
+/** PNG bytes as far as anyone can tell from the first of them. */
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('-diagram')]);
+
+const uploaderLogging = (log: string): string => `echo "$1" >> "${log}" && echo "http://127.0.0.1:9/img/$KBSYNC_IMAGE_KEY"`;
+
+/** Wiki syntax the knowledge base holds as words: `[[` or `[!` in a text, outside code. */
+function literalWikiSyntax(f: SyncFixture): string[] {
+  return f.remoteDocs().flatMap((doc) => {
+    const found: string[] = [];
+    visit(parseMarkdown(doc.markdown ?? ''), 'text', (node: { value: string }) => {
+      if (/\[\[|\[!/.test(node.value)) found.push(`${doc.title}: ${node.value}`);
+    });
+    return found;
+  });
+}
+
+test('a vault publishes as the editor shows it: links to documents, images uploaded once, callouts labelled, the broken link reported; a clone gives it back byte for byte', async () => {
+  await withSyncFixture(async (f) => {
+    for (const [path, text] of Object.entries(VAULT)) await f.write(path, text);
+    await f.write('Attachments/diagram.png', PNG);
+    const uploads = join(f.dir, 'uploads.log');
+    const config = { images: { upload: uploaderLogging(uploads) } };
+    await f.write('../sync.config.json', JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), ...config }));
+
+    const preview = await f.cli(['sync', '--push', '--dry-run']);
+    assert.equal(preview.code, 0, preview.stderr);
+    const said = `${preview.stdout}${preview.stderr}`.match(/1 embedded note\(s\) \(!\[\[Note\]\]\) in 1 file\(s\) are sent as links/g) ?? [];
+    assert.equal(said.length, 1, `a note embed is said once: ${preview.stdout}${preview.stderr}`);
+
+    const run = await f.sync(['--push']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(run.report?.links.map((l) => [l.path, l.line, l.target, l.reason]), [['Home.md', 4, '[[Missing note]]', 'missing']]);
+    assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['Home', 'Ideas', 'Plan'], 'the template is not published');
+    assert.deepEqual(literalWikiSyntax(f), [], 'no wiki syntax reaches the knowledge base as words');
+    assert.equal((await readFile(uploads, 'utf8')).trim().split('\n').length, 1, 'the image, shown twice, is uploaded once');
+
+    const home = f.remoteDoc('Home').markdown ?? '';
+    assert.match(home, /> \*\*Tip:\*\* Keep going\n> Write every day/);
+    assert.match(home, /Missing note/);
+    assert.match(home, /`\[\[Ideas\]\]`/, 'code keeps its brackets');
+    // A document's page is at /i/nodes/<its node id> on the service's host.
+    const url = (title: string): string => `${f.em.seed.baseUrl}/i/nodes/${f.remoteDoc(title).dentryUuid}`;
+    assert.deepEqual(
+      linkUses(home, () => ({ kind: 'external' })).map((use) => use.url),
+      [url('Plan'), url('Ideas'), `${url('Ideas')}#big-ones`, url('Ideas')],
+    );
+    assert.deepEqual(linkUses(f.remoteDoc('Ideas').markdown ?? '', () => ({ kind: 'external' })).map((use) => use.url), [url('Plan')], 'an alias reaches its note');
+    assert.deepEqual(linkUses(f.remoteDoc('Plan').markdown ?? '', () => ({ kind: 'external' })).map((use) => use.url), [url('Ideas')], 'a note embed is a link to the note');
+
+    const again = await f.sync(['--push']);
+    assert.equal(again.report?.calls, 0, 'a vault at rest costs no call');
+
+    // A second workstation clones the vault into an empty folder (no settings folder: the config says the dialect).
+    const clone = await createSyncFixture({ shared: f.em, config: { markdown: { dialect: 'obsidian' }, ...config } });
+    try {
+      const cloned = await clone.sync([]);
+      assert.equal(cloned.code, 0, cloned.stderr);
+      for (const note of NOTES) assert.equal(await clone.read(note), VAULT[note], `${note} comes back byte for byte`);
+    } finally {
+      await clone.close();
+    }
+
+    // A colleague edits the callout in the web editor, beside its wiki link.
+    f.em.admin.editDocument(f.remoteDoc('Home').dentryUuid, home.replace('Write every day', 'Write every single day'));
+    const pulled = await f.sync([]);
+    assert.equal(pulled.code, 0, pulled.stderr);
+    assert.equal(await f.read('Home.md'), (VAULT['Home.md'] ?? '').replace('Write every day', 'Write every single day'), 'the edit lands; the wiki syntax around it stays as written');
+  });
+});
