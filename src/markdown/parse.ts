@@ -21,9 +21,10 @@ function load(): Parser {
   const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof MdastGfm;
   const { gfm } = require('micromark-extension-gfm') as typeof MicromarkGfm;
   const options: FromMarkdown.Options = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+  const read = (markdown: string): Root => fromMarkdown(markdown, options);
   return (markdown) => {
-    const tree = fromMarkdown(markdown, options);
-    if (dialect === 'wiki') readWikiSyntax(tree, markdown);
+    const tree = read(markdown);
+    if (dialect === 'wiki') readWikiSyntax(tree, markdown, read);
     return tree;
   };
 }

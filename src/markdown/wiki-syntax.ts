@@ -27,6 +27,8 @@ export type WikiRef = {
   readonly end: number;
   /** 1-based line in the source. */
   readonly line: number;
+  /** The label is Markdown, sent as written (it holds code: `[[Functions#hasTag|`hasTag`]]`). */
+  readonly markup?: true;
 };
 
 /** A callout's marker (`[!warning]-`) at the start of a quote. */
@@ -90,16 +92,111 @@ const calloutLabel = (type: string, titled: boolean): string => `${type.charAt(0
  * link (an image embed an image) holding the text it shows, each callout marker its bold label. Syntax the
  * source escapes (`\[\[`), and text inside links and code, stay text.
  */
-export function readWikiSyntax(tree: Root, markdown: string): void {
+export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markdown: string) => Root): void {
   const points = pointsOf(markdown);
   const walk = (node: Nodes): void => {
     if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;
     if (node.type === 'blockquote') markCallout(node, markdown, points);
     const parent = node as { children: Nodes[] };
-    parent.children = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
+    const split = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
+    parent.children = joinAcross(split, markdown, points, parseInline);
     for (const child of parent.children) walk(child);
   };
   walk(tree);
+}
+
+/**
+ * Wiki links whose label holds code (`[[Functions#hasTag|`hasTag`]]`): the editor reads the brackets first,
+ * Markdown the code span first, which leaves `[[…|` and `]]` in two texts around it. Joined back into one
+ * link, whose words are its label read as Markdown (and sent as written).
+ */
+function joinAcross(children: Nodes[], markdown: string, points: Points, parseInline: (markdown: string) => Root): Nodes[] {
+  const out = [...children];
+  for (let i = 0; i < out.length; i++) {
+    const joined = linkAcross(out, i, markdown, points, parseInline);
+    if (!joined) continue;
+    out.splice(i, joined.last - i + 1, ...joined.before, joined.link, ...joined.after);
+    // The text after the link may open the next one.
+    i += joined.before.length;
+  }
+  return out;
+}
+
+type Joined = { readonly before: Text[]; readonly link: Link; readonly after: Text[]; readonly last: number };
+
+function linkAcross(children: readonly Nodes[], i: number, markdown: string, points: Points, parseInline: (markdown: string) => Root): Joined | undefined {
+  const first = children[i];
+  const from = first?.position?.start.offset;
+  const to = first?.position?.end.offset;
+  if (first?.type !== 'text' || from === undefined || to === undefined) return undefined;
+  const opening = markdown.lastIndexOf('[[', to - 1);
+  if (opening < from || markdown.indexOf(']]', opening) < to || markdown[opening - 1] === '\\' || markdown[opening - 1] === '!') return undefined;
+  for (let j = i + 1; j < children.length; j++) {
+    const node = children[j] as Nodes;
+    if (node.type === 'inlineCode') continue;
+    const at = node.position?.start.offset;
+    const until = node.position?.end.offset;
+    if (node.type !== 'text' || at === undefined || until === undefined) return undefined;
+    const closing = markdown.indexOf(']]', at);
+    if (closing === -1 || closing >= until) {
+      if (markdown.slice(at, until).includes('[[')) return undefined;
+      continue;
+    }
+    const end = closing + 2;
+    const inner = markdown.slice(opening + 2, closing);
+    const bar = barOutsideCode(inner);
+    // As within one text: no line break and no bracket inside.
+    if (/[\n[\]]/.test(inner) || bar === undefined || inner.slice(bar + 1).trim() === '') return undefined;
+    const labelStart = opening + 2 + bar + 1 + (inner.slice(bar + 1).length - inner.slice(bar + 1).trimStart().length);
+    const ref: WikiRef = { ...refOf(inner.slice(0, bar), false, opening, end, points.at(opening).line), label: inner.slice(bar + 1).trim(), markup: true };
+    const label = parseInline(ref.label as string).children[0];
+    if (label?.type !== 'paragraph') return undefined;
+    const before = textBefore(first, markdown, opening, points);
+    const after = textAfter(node, markdown, end, points);
+    if (before === undefined || after === undefined) return undefined;
+    const link: Link = { type: 'link', url: '', title: null, children: label.children.map((child) => shifted(child, labelStart, points)), position: points.span(opening, end), data: { wiki: ref } };
+    return { before, link, after, last: j };
+  }
+  return undefined;
+}
+
+/** Where the first `|` outside code spans is in a wiki link's inside. */
+function barOutsideCode(inner: string): number | undefined {
+  let fence = 0;
+  for (let k = 0; k < inner.length; k++) {
+    if (inner[k] === '`') {
+      let run = 1;
+      while (inner[k + run] === '`') run++;
+      fence = fence === 0 ? run : fence === run ? 0 : fence;
+      k += run - 1;
+    } else if (inner[k] === '|' && fence === 0) return k;
+  }
+  return undefined;
+}
+
+/** The part of a text node written before `offset` (none when that is its start); undefined when it cannot be told. */
+function textBefore(node: Text, markdown: string, offset: number, points: Points): Text[] | undefined {
+  const start = node.position?.start.offset as number;
+  const map = charMap(node.value, markdown, start, node.position?.end.offset as number);
+  const k = map?.indexOf(offset) ?? -1;
+  if (k === -1) return undefined;
+  return k === 0 ? [] : [{ type: 'text', value: node.value.slice(0, k), position: points.span(start, offset) }];
+}
+
+/** The part of a text node written from `offset` on. */
+function textAfter(node: Text, markdown: string, offset: number, points: Points): Text[] | undefined {
+  const end = node.position?.end.offset as number;
+  const map = charMap(node.value, markdown, node.position?.start.offset as number, end);
+  const k = map?.findIndex((at) => at >= offset) ?? -1;
+  if (k === -1) return undefined;
+  return k === node.value.length ? [] : [{ type: 'text', value: node.value.slice(k), position: points.span(offset, end) }];
+}
+
+/** A node parsed on its own, placed where it stands in the source: `by` characters further. */
+function shifted<T extends Nodes>(node: T, by: number, points: Points): T {
+  const position = node.position ? points.span((node.position.start.offset ?? 0) + by, (node.position.end.offset ?? 0) + by) : undefined;
+  const children = 'children' in node ? { children: (node.children as Nodes[]).map((child) => shifted(child, by, points)) } : {};
+  return { ...node, ...children, ...(position ? { position } : {}) };
 }
 
 /** A text node cut at its wiki links: text, link or image, text… (itself when it holds none). */

@@ -57,8 +57,8 @@ type LoweredRef = { readonly markdown: string; readonly problem?: Pick<LinkProbl
 function lowerRef(ref: WikiRef, from: string, input: LoweringInput): LoweredRef {
   const shown = wikiText(ref);
   // Words that could open a block (`# x`, `1. x`) are escaped wherever they stand: a list item's or a quote's line starts after its marker.
-  const text = escapeInPlace(shown, true);
-  const linkTo = (url: string): string => `[${escapeInPlace(shown, false)}](${url})`;
+  const text = ref.markup ? shown : escapeInPlace(shown, true);
+  const linkTo = (url: string): string => `[${ref.markup ? shown : escapeInPlace(shown, false)}](${url})`;
   const heading = headingOf(ref.fragment);
   if (ref.target === '') return heading === undefined ? { markdown: text } : { markdown: linkTo(`#${heading}`) };
   const found = input.names.resolve(ref.target, from);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { visit } from 'unist-util-visit';
 import { linkUses } from '../../../src/links/index.js';
@@ -36,7 +36,8 @@ function literalWikiSyntax(f: SyncFixture): string[] {
 test('a vault publishes as the editor shows it: links to documents, images uploaded once, callouts labelled, the broken link reported; a clone gives it back byte for byte', async () => {
   await withSyncFixture(async (f) => {
     for (const [path, text] of Object.entries(VAULT)) await f.write(path, text);
-    await f.write('Attachments/diagram.png', PNG);
+    await mkdir(join(f.root, 'Attachments'), { recursive: true });
+    await writeFile(join(f.root, 'Attachments/diagram.png'), PNG);
     const uploads = join(f.dir, 'uploads.log');
     const config = { images: { upload: uploaderLogging(uploads) } };
     await f.write('../sync.config.json', JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), ...config }));

@@ -17,7 +17,7 @@ const names: VaultNames = {
 
 const target = fc.constantFrom('Home', 'Setup', 'guides/Setup', 'Setup (old)', 'Missing', 'Daily', 'diagram.png', 'talk.mp4', 'gone.png', 'a_b*c', '1. Intro', '#Top');
 const fragment = fc.constantFrom('', '#Install', '#Install#Linux', '#^b15695', '#`code`ish');
-const label = fc.constantFrom('', '|label', '|*not emphasis*', '|300', '|a | b', '|[x]', '|# hash');
+const label = fc.constantFrom('', '|label', '|*not emphasis*', '|300', '|a | b', '|[x]', '|# hash', '|`code` words', '|a `b|c` d');
 const wiki = fc.tuple(fc.boolean(), target, fragment, label).map(([embed, t, f, l]) => `${embed ? '!' : ''}[[${t}${f}${l}]]`);
 const word = fc.constantFrom('text', 'more words', '**bold**', '_em_', '`[[code]]`', '\\[\\[escaped]]', '[md](Home.md)', '![shot](diagram.png)', '&amp;', 'www.example.com');
 const inline = fc.array(fc.oneof(wiki, word), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(' '));

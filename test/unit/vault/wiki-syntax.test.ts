@@ -37,6 +37,16 @@ describe('reading a vault note (the wiki dialect)', () => {
     assert.deepEqual(outline(body)[0]?.cells, [['a', 'b'], ['label x', 'pic.png']]);
   });
 
+  test('a label holding code (the editor reads the brackets first) is one link whose words are the label read as Markdown', () => {
+    const body = 'In [[Intro|Bases]], by the [[Functions#hasTag|`hasTag`]] function; see [[#`move`|move]] and `[[x|y]]`.';
+    assert.deepEqual(texts(body), ['paragraph: In Bases, by the hasTag function; see move and [[x|y]].']);
+    assert.deepEqual(refsOf(body).map((r) => [r.written, r.target, r.fragment, r.label]), [
+      ['[[Intro|Bases]]', 'Intro', undefined, 'Bases'],
+      ['[[Functions#hasTag|`hasTag`]]', 'Functions', 'hasTag', '`hasTag`'],
+      ['[[#`move`|move]]', '', '`move`', 'move'],
+    ]);
+  });
+
   test('a callout\'s marker reads as its bold label; the title and body follow', () => {
     assert.deepEqual(texts('> [!warning]- Mind the gap\n> Body text.\n\n> [!NOTE]\n> Alert.\n\n> [!tip] **Bold** title\n'), [
       'blockquote: Warning: Mind the gap\nBody text.',
