@@ -62,7 +62,8 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   );
   seen.records = observation.records;
   const lowering = runLowering(observation, options);
-  const urlOf = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower });
+  const rewriter = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower });
+  const urlOf = observation.dialectOwed ? rewriter?.resending(observation.dialectOwed) : rewriter;
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
   return { ...observation, decisions, stateDocs, urlOf, offline: options.offline, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation, lowering?.lower)) };

@@ -244,10 +244,10 @@ function newTitle(input: PlanInput, record: RecordEntry, local: LocalEntry): str
   return record.remoteTitle === wanted || stem === wanted || fitTitle(local.title, MAX_TITLE_CHARS - (record.remoteTitle.length - stem.length)) === stem ? undefined : wanted;
 }
 
-/** The file's side of a record: its bytes, or those of an image it was sent with, changed since (status shows this too). */
+/** The file's side of a record: its bytes, or what a push sends for them (an image, the dialect), changed since (status shows this too). */
 export function sideOfLocal(record: Pick<RecordEntry, 'localHash'>, local: LocalEntry | undefined): Side {
   if (!local) return 'missing';
-  return local.hash === record.localHash && !local.imagesChanged ? 'unchanged' : 'changed';
+  return local.hash === record.localHash && !local.sendChanged ? 'unchanged' : 'changed';
 }
 
 function sideOfRemote(record: RecordEntry, remote: RemoteDoc | undefined): RemoteSide {

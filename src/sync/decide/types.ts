@@ -17,8 +17,11 @@ export type LocalEntry = {
   readonly ino: number;
   /** The title the file asks for (front matter, first heading, file name); known for new and changed files. */
   readonly title?: string;
-  /** The bytes of an image its document was sent with changed since (the file itself may be unchanged). */
-  readonly imagesChanged?: true;
+  /**
+   * What a push sends for it changed though its bytes did not: the bytes of an image its document was sent
+   * with, or the dialect it is read in (dialect-switch.ts).
+   */
+  readonly sendChanged?: true;
 };
 
 /** What the ledger remembers of one synced document: the part the planner needs. */

@@ -18,6 +18,7 @@ import { witnessRenamed } from './rename-witness.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { interruptedPulls } from '../interrupted.js';
+import { dialectOwed } from '../dialect-switch.js';
 import { listNext } from '../list-next.js';
 import { packageVersion } from '../../package-root.js';
 import { decodeSentImages } from '../../images/sent.js';
@@ -48,6 +49,8 @@ export type Observation = {
    * without reading a row.
    */
   readonly settledTree?: { readonly fingerprint: string; readonly recorded: boolean };
+  /** Recorded files whose documents hold what another dialect sent (dialect-switch.ts): their push sends the body even if the service's reading agrees. */
+  readonly dialectOwed?: ReadonlySet<string>;
 };
 
 /**
@@ -83,7 +86,13 @@ export async function observeAndPlan(
   const releases = ledger?.releases.all() ?? [];
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
   const rows = readRows(ledger, narrow);
+  // Files whose documents hold what another dialect sent: taken as changed, and sent again.
+  const owed = dialectOwed(ledger, options.vault, scan.root, rows.stats.keys());
   const local = await observeLocal(scan, rows.stats);
+  for (const path of owed) {
+    const entry = local.entries.get(path);
+    if (entry) local.entries.set(path, { ...entry, sendChanged: true });
+  }
   const seen = new Set<string>();
   for (const file of scan.files) seen.add(file.path);
   const unseen: string[] = [];
@@ -99,7 +108,7 @@ export async function observeAndPlan(
     settle: !list && !hasUnrecorded,
     layout: options.layout,
     folders: knownFolders,
-    ...(releases.length > 0 ? { unsettled: new Set(releases.map((release) => release.path)) } : {}),
+    ...(releases.length > 0 || owed.size > 0 ? { unsettled: new Set([...releases.map((release) => release.path), ...owed]) } : {}),
   });
   const records = new Map<string, RecordEntry>();
   /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
@@ -211,6 +220,7 @@ export async function observeAndPlan(
     plan: planned,
     releases,
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
+    ...(owed.size > 0 ? { dialectOwed: owed } : {}),
   };
 }
 
@@ -255,7 +265,7 @@ function republished(state: SharedState, records: ReadonlyMap<string, RecordEntr
 function markImagesChanged(entries: Map<string, LocalEntry>, records: Iterable<RecordEntry>, stale: (sent: readonly SentImage[]) => boolean): void {
   for (const record of records) {
     const entry = entries.get(record.path);
-    if (entry && record.images && record.images.length > 0 && entry.hash === record.localHash && stale(record.images)) entries.set(record.path, { ...entry, imagesChanged: true });
+    if (entry && record.images && record.images.length > 0 && entry.hash === record.localHash && stale(record.images)) entries.set(record.path, { ...entry, sendChanged: true });
   }
 }
 

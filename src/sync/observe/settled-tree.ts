@@ -34,6 +34,7 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, ve
       exclude: options.exclude ?? null,
       guards: options.guards,
       retitle: options.retitle ?? false,
+      vault: options.vault ?? null,
     }),
   );
   hashStats(hash, 'files', scan.files);
@@ -44,7 +45,7 @@ export function treeFingerprint(scan: LocalScan, options: FingerprintOptions, ve
 }
 
 /** The options a push's plan depends on besides its scan and its ledger. */
-type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle'>;
+type FingerprintOptions = Pick<ObserveOptions, 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'retitle' | 'vault'>;
 
 /** Room for a path's UTF-8 bytes (a path's characters take at most 3 bytes each) and its four numbers. */
 const BATCH_BYTES = 64 * 1024;

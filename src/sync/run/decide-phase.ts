@@ -39,8 +39,9 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
   // A vault's bodies are sent, checked and reported as the CommonMark they are lowered to (src/vault).
   const lowering = runLowering(observation, options);
   const lower = lowering ? { lower: lowering.lower } : {};
-  const linker =
+  const rewriter =
     checkLinks && options.mode === 'pull' ? runLinker(observation, ledger, options.site ?? DEFAULT_SITE, lower) : pushRewriter(observation, ledger, { ...options, links: options.links || checkLinks, images, ...lower });
+  const linker = observation.dialectOwed ? rewriter?.resending(observation.dialectOwed) : rewriter;
   // Worked out after the run from the parses its sends made (a push's first call waits for nothing it
   // does not need), unless --check-links gates the run on them.
   const reportLinks = (): LinkProblem[] => (linker ? linkReport(linker, observation, checkLinks) : []);

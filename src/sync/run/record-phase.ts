@@ -7,6 +7,7 @@ import { minuteOf } from '../minutes.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import type { Observation } from '../observe/observe.js';
 import { rememberListing } from '../list-next.js';
+import { rememberDialect } from '../dialect-switch.js';
 import { markPublished, neverPublished, publishAndMaintain } from '../state-run.js';
 import { stateSeen, stateSeenKey } from '../state-seen.js';
 import type { Decision } from './decide-phase.js';
@@ -34,6 +35,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
   closeReleases(ledger, observation, results);
   endStaleHolds(ledger, observation);
   if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
+  if (!options.signal?.aborted && options.mode !== 'pull') rememberDialect(ledger, options.vault, observation.dialectOwed ?? new Set(), new Set(results.filter((result) => !result.ok).map((result) => result.path)));
   const allDone = !options.signal?.aborted && results.every((result) => result.ok);
   if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
   if (!options.signal?.aborted) {

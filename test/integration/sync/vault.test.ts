@@ -87,3 +87,29 @@ test('a vault publishes as the editor shows it: links to documents, images uploa
     assert.equal(await f.read('Home.md'), (VAULT['Home.md'] ?? '').replace('Write every day', 'Write every single day'), 'the edit lands; the wiki syntax around it stays as written');
   });
 });
+
+test('a vault synced before it was read as one is sent again once its dialect is: the bracket soup is replaced, then nothing is owed', async () => {
+  await withSyncFixture(
+    async (f) => {
+      for (const note of NOTES) await f.write(note, VAULT[note] ?? '');
+      await f.write('Plain.md', '# Plain\n\nNo wiki syntax here.\n');
+      const before = await f.sync(['--push']);
+      assert.equal(before.code, 0, before.stderr);
+      assert.notDeepEqual(literalWikiSyntax(f), [], 'read as CommonMark, the brackets went as words');
+
+      const config = JSON.parse(await readFile(f.configPath, 'utf8')) as Record<string, unknown>;
+      await writeFile(f.configPath, JSON.stringify({ ...config, markdown: { dialect: 'obsidian' } }));
+      const status = await f.cli(['status', '--json']);
+      assert.equal(status.code, 0, status.stderr);
+      const states = (JSON.parse(status.stdout) as { files: { path: string; state: string }[] }).files.filter((file) => file.state !== 'clean').map((file) => [file.path, file.state]).sort();
+      assert.deepEqual(states, [['Home.md', 'local-changed'], ['Ideas.md', 'local-changed'], ['Projects/Plan.md', 'local-changed']], 'status says so; Plain.md reads the same in both, and is clean');
+      const switched = await f.sync(['--push']);
+      assert.equal(switched.code, 0, switched.stderr);
+      assert.deepEqual(literalWikiSyntax(f), []);
+      assert.equal(switched.report?.callsByEndpoint['overwriteContent'], NOTES.length, 'the notes with wiki syntax, not Plain.md');
+      const after = await f.sync(['--push']);
+      assert.equal(after.report?.calls, 0, 'sent once: nothing is owed after');
+    },
+    { config: { markdown: { dialect: 'commonmark' } } },
+  );
+});

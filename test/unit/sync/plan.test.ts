@@ -120,8 +120,8 @@ describe('planner: one cell per situation (two-way)', () => {
     { name: 'nothing changed → nothing to do', locals: [local('a.md')], remotes: [remoteOf(a)], expect: [] },
     { name: 'local edit → push', locals: [local('a.md', { hash: 'new' })], remotes: [remoteOf(a)], expect: ['push a.md'] },
     { name: 'remote edit → pull', locals: [local('a.md')], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['pull a.md'] },
-    { name: 'same text, an image it shows changed → push (the document gets the new image)', locals: [local('a.md', { imagesChanged: true })], remotes: [remoteOf(a)], expect: ['push a.md'] },
-    { name: 'an image changed and the document edited remotely → merge', locals: [local('a.md', { imagesChanged: true })], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['merge a.md'] },
+    { name: 'same text, an image it shows changed → push (the document gets the new image)', locals: [local('a.md', { sendChanged: true })], remotes: [remoteOf(a)], expect: ['push a.md'] },
+    { name: 'an image changed and the document edited remotely → merge', locals: [local('a.md', { sendChanged: true })], remotes: [remoteOf(a, { modifiedTime: T1 })], expect: ['merge a.md'] },
     {
       name: 'same-minute uncertainty (recheck) → check, which re-reads',
       locals: [local('a.md')],
