@@ -36,6 +36,8 @@ export type ModelOptions = {
   readonly colleagueMoves?: boolean;
   /** The team has a state key, as README recommends (default: none, as the recorded seeds were found). */
   readonly keyed?: boolean;
+  /** The team's folders are note vaults: read in the wiki dialect, and the documents hold wiki links, embeds and callouts. */
+  readonly vault?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -94,13 +96,13 @@ type Run = {
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
   const rng = new Random(options.seed);
-  const world = await World.create(options.seed, options.machines ?? 2, options.keyed ?? false);
+  const world = await World.create(options.seed, options.machines ?? 2, options.keyed ?? false, options.vault ?? false);
   const log: string[] = [];
   const say = (line: string): void => {
     log.push(line);
     options.onStep?.(line);
   };
-  const { start, pool } = draw(rng, options.docs ?? 5);
+  const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
   const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {

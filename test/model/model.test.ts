@@ -18,6 +18,12 @@ for (const { seed, steps, found, colleagueMoves, keyed } of REGRESSION_SEEDS) {
   });
 }
 
+// A team of note vaults: the same promises, with wiki links, embeds and callouts in every document (the long
+// run is `npm run torture -- --vault`).
+test('model: a team of note vaults, seed 3, 40 steps', async () => {
+  await runModel({ seed: 3, steps: 40, keyed: true, vault: true });
+});
+
 // The model's in-process runs once ignored the team's key, so every "keyed" seed ran a keyless team.
 test("model: a keyed world's runs sign the shared state, as `kbsync sync` with the key does", async () => {
   const world = await World.create(1, 2, true);

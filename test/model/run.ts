@@ -3,7 +3,7 @@ import { ModelFailure, runModel } from './driver.js';
 
 /**
  * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--team keyed|keyless|both]
- * [--crashes] [--quiet]`: the long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without
+ * [--crashes] [--vault] [--quiet]`: the long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without
  * --seed one is chosen and printed. `--team both` (the default) gives odd seeds a team with a state key and
  * even ones a team without. A failure prints the seed, the problems and the last steps, and the process exits 1.
  */
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '5' },
     crashes: { type: 'boolean', default: false },
     team: { type: 'string', default: 'both' },
+    vault: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -49,6 +50,7 @@ for (let seed = first; seed < first + count; seed++) {
       docs: whole('docs', values.docs),
       crashes: values.crashes,
       keyed: keyedSeed(seed),
+      vault: values.vault,
       ...(values.quiet ? {} : { onStep: (line: string) => console.log(`  ${line}`) }),
     });
     total += steps;

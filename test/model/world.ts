@@ -29,7 +29,7 @@ type Settings = { readonly dir: string; readonly root: string; readonly configPa
 /** The team's state key when the world's team has one (every machine and CI run of a team share it). */
 const MODEL_STATE_KEY = 'kbsync-model-state-key-5b1d93c0e2f74a68';
 
-async function settingsFor(em: RunningEmulator, name: string, keyed: boolean): Promise<Settings> {
+async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, vault: boolean): Promise<Settings> {
   const dir = await mkdtemp(join(tmpdir(), `kbsync-model-${name}-`));
   const root = join(dir, 'notes');
   await mkdir(root);
@@ -42,6 +42,8 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean): P
     service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, concurrency: 1, rateLimit: 1000 },
     // The model deletes freely: the guards are tested elsewhere, and a refusal would only stall it.
     guards: { maxDeleteRatio: 1, maxDeletes: 1000 },
+    // A team of note vaults: every machine reads the wiki dialect (the corpus then has wiki links, embeds, callouts).
+    ...(vault ? { markdown: { dialect: 'obsidian' } } : {}),
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
   return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
@@ -143,18 +145,19 @@ export class World {
     readonly em: RunningEmulator,
     machines: Machine[],
     readonly keyed: boolean,
+    readonly vault: boolean,
   ) {
     this.machines = machines;
     this.#dirs = machines.map((m) => m.settings.dir);
   }
 
-  /** `keyed`: the team has a state key (the shared state is signed), else it has none. */
-  static async create(seed: number, machineCount: number, keyed = false): Promise<World> {
+  /** `keyed`: the team has a state key (the shared state is signed), else it has none; `vault`: its folders are note vaults. */
+  static async create(seed: number, machineCount: number, keyed = false, vault = false): Promise<World> {
     const em = await startEmulator({ rateLimit: 0, seed });
     em.admin.freezeClock(EPOCH);
     const machines: Machine[] = [];
-    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name, keyed)));
-    return new World(em, machines, keyed);
+    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name, keyed, vault)));
+    return new World(em, machines, keyed, vault);
   }
 
   /** The documents of the synced workspace (kbsync's state folder left out). */
@@ -179,7 +182,7 @@ export class World {
    * folder) pushed with `kbsync sync --push`, then thrown away, as a CI runner does.
    */
   async ci(from: Machine): Promise<{ readonly outcome: Outcome; readonly files: Map<string, string>; readonly rows: DocumentSummary[] }> {
-    const settings = await settingsFor(this.em, 'ci', this.keyed);
+    const settings = await settingsFor(this.em, 'ci', this.keyed, this.vault);
     try {
       await cp(from.root, settings.root, { recursive: true, filter: (src) => !src.includes(`${join(from.root, '.kbsync')}`) && !/\.conflict-[^/]*\.md$/.test(src) });
       const files = await localFiles(settings.root);
