@@ -1,4 +1,4 @@
-import type { Blockquote, Image, Link, Nodes, PhrasingContent, Root, Strong, Text } from 'mdast';
+import type { Blockquote, Image, Link, Nodes, Paragraph, PhrasingContent, Root, Strong, Text } from 'mdast';
 import type { Point, Position } from 'unist';
 import { isImageFile } from '../images/media-type.js';
 import { charMap } from './source-map.js';
@@ -40,6 +40,17 @@ type CalloutMark = {
   readonly label: string;
 };
 
+/** A docs-site admonition (`:::tip Title` … `:::`): where its opening marker and closing line are. */
+type AdmonitionMark = {
+  readonly start: number;
+  /** The end of `:::tip` on the opening line. */
+  readonly markerEnd: number;
+  /** The closing `:::` line. */
+  readonly closeStart: number;
+  readonly end: number;
+  readonly label: string;
+};
+
 declare module 'mdast' {
   interface LinkData {
     wiki?: WikiRef;
@@ -49,6 +60,9 @@ declare module 'mdast' {
   }
   interface StrongData {
     callout?: CalloutMark;
+  }
+  interface BlockquoteData {
+    admonition?: AdmonitionMark;
   }
 }
 
@@ -98,6 +112,7 @@ export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markd
     if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;
     if (node.type === 'blockquote') markCallout(node, markdown, points);
     const parent = node as { children: Nodes[] };
+    if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem') gatherAdmonitions(parent, markdown, points);
     const split = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
     parent.children = joinAcross(split, markdown, points, parseInline);
     for (const child of parent.children) walk(child);
@@ -257,17 +272,83 @@ function markCallout(quote: Blockquote, markdown: string, points: Points): void 
   paragraph.children.splice(0, 1, label, ...after);
 }
 
-/** What the lowering rewrites in a body: its wiki links and embeds, and its callout markers, in source order. */
-export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[] } {
+/** `:::type` and what may follow it on its line (a title). */
+const ADMONITION = /^(:::[ \t]*([\p{L}\p{N}][\p{L}\p{N}_-]*))(.*)$/u;
+
+/**
+ * Docs-site admonitions (`:::tip Title` … `:::`, Docusaurus's and VitePress's): CommonMark reads the marker
+ * lines as text of the paragraphs beside them. Read as a quote of the blocks between them, opening with the
+ * bold label, as a callout is: what a push sends (each line quoted, vault/lower.ts).
+ */
+function gatherAdmonitions(parent: { children: Nodes[] }, markdown: string, points: Points): void {
+  for (let i = 0; i < parent.children.length; i++) {
+    const open = parent.children[i] as Nodes;
+    const start = open.position?.start.offset;
+    if (open.type !== 'paragraph' || start === undefined || open.children[0]?.type !== 'text') continue;
+    const lineEnd = markdown.indexOf('\n', start);
+    const mark = ADMONITION.exec(markdown.slice(start, lineEnd === -1 ? open.position?.end.offset : Math.min(lineEnd, open.position?.end.offset ?? lineEnd)));
+    if (!mark) continue;
+    for (let j = i; j < parent.children.length; j++) {
+      const node = parent.children[j] as Nodes;
+      const end = node.position?.end.offset;
+      if (lastParagraph(node) === undefined || end === undefined) continue;
+      const closeStart = markdown.lastIndexOf('\n', end - 1) + 1;
+      if (closeStart <= start || markdown.slice(closeStart, end).trim() !== ':::') continue;
+      const title = mark[3] ?? '';
+      if (title !== '' && !/^[ \t]/.test(title)) break;
+      const admonition: AdmonitionMark = { start, markerEnd: start + (mark[1] as string).length, closeStart, end, label: calloutLabel(mark[2] as string, title.trim() !== '') };
+      const inside = parent.children.slice(i, j + 1);
+      if (!openAdmonition(inside[0] as Paragraph, admonition, points) || !closeAdmonition(inside, closeStart, points)) break;
+      const quote: Blockquote = { type: 'blockquote', children: inside.filter((child) => child.type !== 'paragraph' || child.children.length > 0) as Blockquote['children'], position: points.span(start, end), data: { admonition } };
+      parent.children.splice(i, j - i + 1, quote);
+      break;
+    }
+  }
+}
+
+/** The opening line's marker becomes the bold label; the title and what follows stay text. */
+function openAdmonition(paragraph: Paragraph, admonition: AdmonitionMark, points: Points): boolean {
+  const first = paragraph.children[0];
+  const from = first?.position?.start.offset;
+  const to = first?.position?.end.offset;
+  if (first?.type !== 'text' || from !== admonition.start || to === undefined) return false;
+  const markerLength = admonition.markerEnd - admonition.start;
+  const rest = first.value.slice(markerLength);
+  const label: Strong = { type: 'strong', children: [{ type: 'text', value: admonition.label }], position: points.span(admonition.start, admonition.markerEnd) };
+  paragraph.children.splice(0, 1, label, ...(rest === '' ? [] : [{ type: 'text' as const, value: rest, position: points.span(admonition.markerEnd, to) }]));
+  return true;
+}
+
+/** The paragraph a block ends with: itself, or (for a list or quote, where `:::` may be a lazy line of its last paragraph) the last one inside it. */
+function lastParagraph(node: Nodes | undefined): Paragraph | undefined {
+  if (node?.type === 'paragraph') return node;
+  return node?.type === 'list' || node?.type === 'listItem' || node?.type === 'blockquote' ? lastParagraph(node.children.at(-1)) : undefined;
+}
+
+/** The closing `:::` line leaves the last paragraph (a paragraph of only it is left empty, and dropped). */
+function closeAdmonition(inside: readonly Nodes[], closeStart: number, points: Points): boolean {
+  const last = lastParagraph(inside.at(-1));
+  const text = last?.children.at(-1);
+  if (!last || text?.type !== 'text' || !/(^|\n)[ \t]*:::[ \t]*$/.test(text.value)) return false;
+  const kept = text.value.replace(/\n?[ \t]*:::[ \t]*$/, '');
+  if (kept === '') last.children.pop();
+  else Object.assign(text, { value: kept, ...(text.position ? { position: { start: text.position.start, end: points.at(Math.max(text.position.start.offset ?? 0, closeStart - 1)) } } : {}) });
+  return true;
+}
+
+/** What the lowering rewrites in a body: its wiki links and embeds, its callout markers and its admonitions, in source order. */
+export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[]; readonly admonitions: AdmonitionMark[] } {
   const refs: WikiRef[] = [];
   const callouts: CalloutMark[] = [];
+  const admonitions: AdmonitionMark[] = [];
   const walk = (node: Nodes): void => {
     if ((node.type === 'link' || node.type === 'image') && node.data?.wiki) refs.push(node.data.wiki);
     else if (node.type === 'strong' && node.data?.callout) callouts.push(node.data.callout);
+    else if (node.type === 'blockquote' && node.data?.admonition) admonitions.push(node.data.admonition);
     if ('children' in node) for (const child of node.children) walk(child as Nodes);
   };
   walk(tree);
-  return { refs, callouts };
+  return { refs, callouts, admonitions };
 }
 
 type Points = { readonly at: (offset: number) => Point; readonly span: (start: number, end: number) => Position };

@@ -38,8 +38,15 @@ type LoweringInput = {
 };
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
-  const { refs, callouts } = wikiSyntaxIn(parseMarkdown(body));
+  const { refs, callouts, admonitions } = wikiSyntaxIn(parseMarkdown(body));
   const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` }));
+  const quoted: number[] = [];
+  for (const admonition of admonitions) {
+    // Every line between the markers quoted, the markers' lines kept (the opening one becomes the label): the same lines.
+    edits.push({ span: { start: admonition.start, end: admonition.markerEnd }, url: `> **${escapeInPlace(admonition.label, false)}**` });
+    for (let at = body.indexOf('\n', admonition.start) + 1; at > 0 && at < admonition.closeStart; at = body.indexOf('\n', at) + 1) quoted.push(at);
+    edits.push({ span: { start: admonition.closeStart, end: admonition.end }, url: '>' });
+  }
   const problems: Omit<LinkProblem, 'path'>[] = [];
   let noteEmbeds = 0;
   for (const ref of refs) {
@@ -49,6 +56,12 @@ export function lowerBody(body: string, from: string, input: LoweringInput): Low
     if (lowered.noteEmbed) noteEmbeds += 1;
   }
   edits.push(...byName(body, from, input));
+  // A quoted line that starts with another edit (a link) gets its `> ` in front of that edit's text: edits never overlap.
+  for (const at of quoted) {
+    const there = edits.findIndex((edit) => edit.span.start === at && edit.span.end > at);
+    if (there === -1) edits.push({ span: { start: at, end: at }, url: '> ' });
+    else edits[there] = { span: (edits[there] as SpanEdit).span, url: `> ${(edits[there] as SpanEdit).url}` };
+  }
   return { markdown: edits.length === 0 ? body : applyEdits(body, edits), problems, noteEmbeds };
 }
 

@@ -34,7 +34,10 @@ export function corpus(): readonly CorpusDoc[] {
 function asVaultNote(doc: CorpusDoc, index: number, all: readonly CorpusDoc[]): CorpusDoc {
   const name = (k: number): string => (all[(index + k) % all.length] as CorpusDoc).name.replace(/\.md$/, '');
   const see = `See [[${name(1)}]], [[${name(2)}|the ${name(2)} notes]] and [[${name(3)}#Install]]; ![[${name(4)}]] says more.`;
-  const callout = `> [!note]${index % 2 === 0 ? '-' : ''} Related\n> Read [[${name(5)}]] first, then ![[diagram.png|300]].`;
+  const callout =
+    index % 4 === 1
+      ? `:::tip Related\nRead [[${name(5)}]] first, then ![[diagram.png|300]].\n:::`
+      : `> [!note]${index % 2 === 0 ? '-' : ''} Related\n> Read [[${name(5)}]] first, then ![[diagram.png|300]].`;
   const blocks = doc.text.split(/\n\n/);
   const at = Math.min(2, blocks.length);
   return { ...doc, text: [...blocks.slice(0, at), see, callout, ...blocks.slice(at)].join('\n\n').replace(/\n*$/, `\n\n${index % 3 === 0 ? '[[' + name(6) + ']] closes it.' : 'The end.'}\n`) };

@@ -11,7 +11,7 @@ import { createSyncFixture, withSyncFixture, type SyncFixture } from '../../help
 const VAULT: Record<string, string> = {
   'Home.md': '# Home\n\nStart at [[Projects/Plan|the plan]] or [[ideas]].\nSee [[Ideas#Big ones]] and [[Missing note]].\n\n![[diagram.png|300]]\n\n> [!tip] Keep going\n> Write every day, see [[Ideas]].\n\nType `[[Ideas]]` to link.\n',
   'Projects/Plan.md': '---\naliases: [Roadmap]\n---\n# Plan\n\nSteps. The ideas: ![[Ideas]]. The picture: ![](diagram.png).\n',
-  'Ideas.md': '# Ideas\n\n## Big ones\n\nSee the [[Roadmap]].\n',
+  'Ideas.md': '# Ideas\n\n## Big ones\n\nSee the [[Roadmap]].\n\n:::warning Careful\nThink **twice** about [[Home]].\n:::\n',
   'Templates/Daily.md': '# {{date}}\n\n[[Home]]\n',
   '.obsidian/app.json': '{ "attachmentFolderPath": "Attachments", "newLinkFormat": "shortest" }',
   '.obsidian/templates.json': '{ "folder": "Templates" }',
@@ -64,7 +64,7 @@ test('a vault publishes as the editor shows it: links to documents, images uploa
       linkUses(home, () => ({ kind: 'external' })).map((use) => use.url),
       [url('Plan'), url('Ideas'), `${url('Ideas')}#big-ones`, url('Ideas')],
     );
-    assert.deepEqual(linkUses(f.remoteDoc('Ideas').markdown ?? '', () => ({ kind: 'external' })).map((use) => use.url), [url('Plan')], 'an alias reaches its note');
+    assert.deepEqual(linkUses(f.remoteDoc('Ideas').markdown ?? '', () => ({ kind: 'external' })).map((use) => use.url), [url('Plan'), url('Home')], 'an alias reaches its note; an admonition\'s link too');
     assert.deepEqual(linkUses(f.remoteDoc('Plan').markdown ?? '', () => ({ kind: 'external' })).map((use) => use.url), [url('Ideas')], 'a note embed is a link to the note');
 
     const again = await f.sync(['--push']);
@@ -82,9 +82,14 @@ test('a vault publishes as the editor shows it: links to documents, images uploa
 
     // A colleague edits the callout in the web editor, beside its wiki link.
     f.em.admin.editDocument(f.remoteDoc('Home').dentryUuid, home.replace('Write every day', 'Write every single day'));
+    // And the admonition, beside its bold words and its link.
+    const ideas = f.remoteDoc('Ideas').markdown ?? '';
+    assert.match(ideas, /> \*\*Warning:\*\* Careful\n> Think \*\*twice\*\* about \[Home\]\(/);
+    f.em.admin.editDocument(f.remoteDoc('Ideas').dentryUuid, ideas.replace('Think', 'Always think'));
     const pulled = await f.sync([]);
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.equal(await f.read('Home.md'), (VAULT['Home.md'] ?? '').replace('Write every day', 'Write every single day'), 'the edit lands; the wiki syntax around it stays as written');
+    assert.equal(await f.read('Ideas.md'), (VAULT['Ideas.md'] ?? '').replace('Think', 'Always think'), 'the admonition keeps its markers');
   });
 });
 

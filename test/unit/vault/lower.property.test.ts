@@ -29,6 +29,9 @@ const block = fc.oneof(
   fc.tuple(fc.constantFrom('note', 'WARNING', 'tip', 'my-type'), fc.constantFrom('', '-', '+'), fc.constantFrom('', ' Title', ' **Bold** title'), inline).map(([type, fold, title, text]) => `> [!${type}]${fold}${title}\n> ${text}`),
   fc.tuple(fc.constantFrom('[[Home\\|h]]', '![[diagram.png\\|200]]', '[[Missing]]', 'plain'), inline.filter((text) => !text.includes('|'))).map(([cell, text]) => `| a | b |\n|---|---|\n| ${cell} | ${text} |`),
   fc.constantFrom('```\n[[in code]]\n```'),
+  fc.tuple(fc.constantFrom('tip', 'NOTE', 'warning'), fc.constantFrom('', ' Title', ' **Bold** title'), fc.array(inline, { minLength: 1, maxLength: 3 }), fc.boolean()).map(
+    ([type, title, paragraphs, spaced]) => `:::${type}${title}\n${spaced ? '\n' : ''}${paragraphs.join('\n\n')}\n${spaced ? '\n' : ''}:::`,
+  ),
 );
 const body = fc.array(block, { minLength: 1, maxLength: 5 }).map((blocks) => `${blocks.join('\n\n')}\n`);
 

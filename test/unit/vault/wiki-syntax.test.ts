@@ -57,6 +57,17 @@ describe('reading a vault note (the wiki dialect)', () => {
     assert.deepEqual(texts('> \\[!note] x\n\n> a [!note] b\n'), ['blockquote: [!note] x', 'blockquote: a [!note] b']);
   });
 
+  test('a docs-site admonition (:::type Title … :::) reads as a quote of its blocks, opening with the bold label', () => {
+    assert.deepEqual(texts('Before.\n\n:::tip Title\nSome **content**.\n\n- a\n- b\n:::\n\nAfter.\n'), [
+      'paragraph: Before.',
+      'blockquote: Tip: Title\nSome content.\nab',
+      'paragraph: After.',
+    ]);
+    // Not one: no closing line, or words right after the type.
+    assert.deepEqual(texts(':::note\ntext\n\nmore\n'), ['paragraph: :::note\ntext', 'paragraph: more']);
+    assert.deepEqual(texts(':::note:x\ntext\n:::\n'), ['paragraph: :::note:x\ntext\n:::']);
+  });
+
   test('without the dialect the same text is CommonMark: brackets are brackets', () => {
     useMarkdownDialect('gfm');
     assert.deepEqual(texts('See [[Note|x]].\n\n> [!note] T\n'), ['paragraph: See [[Note|x]].', 'blockquote: [!note] T']);
