@@ -42,6 +42,14 @@ test('a vault publishes as the editor shows it: links to documents, images uploa
     const config = { images: { upload: uploaderLogging(uploads) } };
     await f.write('../sync.config.json', JSON.stringify({ ...JSON.parse(await readFile(f.configPath, 'utf8')), ...config }));
 
+    // A pull request's link check, from the files alone: the wiki link that reaches nothing gates it.
+    const gate = await f.sync(['--push', '--check-links', '--dry-run']);
+    assert.equal(gate.code, 5, gate.stderr);
+    assert.deepEqual(gate.report?.links.map((l) => [l.path, l.line, l.target]), [['Home.md', 4, '[[Missing note]]']]);
+    const fork = await f.sync(['--push', '--check-links', '--dry-run'], { KBSYNC_TOKEN: '' });
+    assert.equal(fork.code, 5, fork.stderr);
+    assert.deepEqual(fork.report?.links, gate.report?.links, 'a fork without a token checks the same links from the files alone');
+
     const preview = await f.cli(['sync', '--push', '--dry-run']);
     assert.equal(preview.code, 0, preview.stderr);
     const said = `${preview.stdout}${preview.stderr}`.match(/1 embedded note\(s\) \(!\[\[Note\]\]\) in 1 file\(s\) are sent as links/g) ?? [];
