@@ -88,7 +88,15 @@ function read(source: string, definitions: string): Reading {
       return;
     }
     if ('children' in node) {
-      for (const child of node.children as Nodes[]) if (inBlock(child)) visit(child, depth);
+      const children = (node.children as Nodes[]).filter(inBlock);
+      children.forEach((child, k) => {
+        // A quote's blocks read as lines of its text (the outline's reading): the line break between two is no character of the source.
+        if (k > 0 && node.type === 'blockquote') {
+          leaves.push({ plainStart: text.length, plainEnd: text.length + 1, depth, kind: 'text' });
+          text += '\n';
+        }
+        visit(child, depth);
+      });
       return;
     }
     const value = toString(node);

@@ -49,6 +49,8 @@ type AdmonitionMark = {
   readonly closeStart: number;
   readonly end: number;
   readonly label: string;
+  /** MkDocs's: the marker line is the whole opening, and the body is indented (no closing line). */
+  readonly indented?: true;
 };
 
 declare module 'mdast' {
@@ -113,6 +115,7 @@ export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markd
     if (node.type === 'blockquote') markCallout(node, markdown, points);
     const parent = node as { children: Nodes[] };
     if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem') gatherAdmonitions(parent, markdown, points);
+    if (node.type === 'root') gatherIndentedAdmonitions(parent, markdown, points, parseInline);
     const split = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
     parent.children = joinAcross(split, markdown, points, parseInline);
     for (const child of parent.children) walk(child);
@@ -334,6 +337,63 @@ function closeAdmonition(inside: readonly Nodes[], closeStart: number, points: P
   if (kept === '') last.children.pop();
   else Object.assign(text, { value: kept, ...(text.position ? { position: { start: text.position.start, end: points.at(Math.max(text.position.start.offset ?? 0, closeStart - 1)) } } : {}) });
   return true;
+}
+
+/** `!!! note "Title"` (MkDocs), `??? note` and `???+ note` (collapsible): type, then an optional quoted title. */
+const INDENTED_ADMONITION = /^(?:!!!|\?\?\?\+?)[ \t]+([\p{L}\p{N}][\p{L}\p{N}_-]*)(?:[ \t]+"([^"\n]*)")?[ \t]*$/u;
+
+/**
+ * MkDocs admonitions: a marker line, then a body indented four spaces (blank lines inside). CommonMark reads
+ * the body as lazy lines and indented code. Read as a callout's quote of the body's blocks: the body is
+ * parsed as the content of a list item (the marker line turned into `-   xxx…`, the same length, so every
+ * position is the file's own), and its first line becomes the bold label and the title.
+ */
+function gatherIndentedAdmonitions(parent: { children: Nodes[] }, markdown: string, points: Points, parse: (markdown: string) => Root): void {
+  for (let i = 0; i < parent.children.length; i++) {
+    const open = parent.children[i] as Nodes;
+    const start = open.position?.start.offset;
+    if (open.type !== 'paragraph' || start === undefined || (start > 0 && markdown[start - 1] !== '\n')) continue;
+    const lineEnd = markdown.indexOf('\n', start) === -1 ? markdown.length : markdown.indexOf('\n', start);
+    const mark = INDENTED_ADMONITION.exec(markdown.slice(start, lineEnd));
+    if (!mark) continue;
+    const end = indentedBodyEnd(markdown, lineEnd);
+    if (end === lineEnd) continue;
+    let last = i;
+    while (last + 1 < parent.children.length && (parent.children[last + 1]?.position?.start.offset ?? Infinity) < end) last++;
+    if ((parent.children[last]?.position?.end.offset ?? Infinity) > end) continue;
+    const item = parse(`-   ${'x'.repeat(lineEnd - start - 4)}${markdown.slice(lineEnd, end)}`).children[0];
+    const body = item?.type === 'list' && item.children.length === 1 ? item.children[0]?.children : undefined;
+    const first = body?.[0];
+    if (!body || first?.type !== 'paragraph' || first.children[0]?.type !== 'text') continue;
+    const title = mark[2]?.trim() ?? '';
+    const admonition: AdmonitionMark = { start, markerEnd: lineEnd, closeStart: end, end, label: calloutLabel(mark[1] as string, title !== ''), indented: true };
+    const opening = first.children[0];
+    const rest = opening.value.slice(opening.value.indexOf('\n') === -1 ? opening.value.length : opening.value.indexOf('\n'));
+    const heading: PhrasingContent[] = [
+      { type: 'strong', children: [{ type: 'text', value: admonition.label }], position: points.span(start, lineEnd) },
+      // Where the quoted title is written (its words read without the quotes: not edited in place).
+      ...(title === '' ? [] : [{ type: 'text' as const, value: ` ${title}`, position: points.span(start + markdown.slice(start, lineEnd).search(/[ \t]+"/), lineEnd) }]),
+      ...(rest === '' ? [] : [{ type: 'text' as const, value: rest, position: points.span(lineEnd, start + (opening.position?.end.offset ?? 0)) }]),
+    ];
+    const children = [{ ...first, children: [...heading, ...first.children.slice(1)] }, ...body.slice(1)].map((child) => shifted(child as Nodes, start, points));
+    // The label's and the title's places were given in the file's own offsets already.
+    (children[0] as Paragraph).children.splice(0, heading.length, ...heading);
+    const quote: Blockquote = { type: 'blockquote', children: children as Blockquote['children'], position: points.span(start, end), data: { admonition } };
+    parent.children.splice(i, last - i + 1, quote);
+  }
+}
+
+/** Where an indented body after `lineEnd` ends: its last line indented four spaces (or a tab), blank lines inside it. */
+function indentedBodyEnd(markdown: string, lineEnd: number): number {
+  let end = lineEnd;
+  for (let at = lineEnd + 1; at < markdown.length && lineEnd < markdown.length; ) {
+    const next = markdown.indexOf('\n', at) === -1 ? markdown.length : markdown.indexOf('\n', at);
+    const line = markdown.slice(at, next);
+    if (/^( {4}|\t)/.test(line) && line.trim() !== '') end = next;
+    else if (line.trim() !== '') break;
+    at = next + 1;
+  }
+  return end;
 }
 
 /** What the lowering rewrites in a body: its wiki links and embeds, its callout markers and its admonitions, in source order. */

@@ -41,7 +41,16 @@ export function lowerBody(body: string, from: string, input: LoweringInput): Low
   const { refs, callouts, admonitions } = wikiSyntaxIn(parseMarkdown(body));
   const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` }));
   const quoted: number[] = [];
-  for (const admonition of admonitions) {
+  for (const admonition of admonitions.filter((a) => a.indented)) {
+    // The marker line becomes the label and title; the body's four-space indent, the quote's `> `; a blank line in it, `>`.
+    const title = /"([^"\n]*)"\s*$/.exec(body.slice(admonition.start, admonition.markerEnd))?.[1]?.trim() ?? '';
+    edits.push({ span: { start: admonition.start, end: admonition.markerEnd }, url: `> **${escapeInPlace(admonition.label, false)}**${title === '' ? '' : ` ${escapeInPlace(title, false)}`}` });
+    for (let at = admonition.markerEnd + 1; at < admonition.end; at = body.indexOf('\n', at) === -1 ? admonition.end : body.indexOf('\n', at) + 1) {
+      const indent = /^( {4}|\t)/.exec(body.slice(at, at + 4))?.[0].length ?? 0;
+      edits.push({ span: { start: at, end: at + indent }, url: indent === 0 ? '>' : '> ' });
+    }
+  }
+  for (const admonition of admonitions.filter((a) => !a.indented)) {
     // Every line between the markers quoted, the markers' lines kept (the opening one becomes the label): the same lines.
     edits.push({ span: { start: admonition.start, end: admonition.markerEnd }, url: `> **${escapeInPlace(admonition.label, false)}**` });
     for (let at = body.indexOf('\n', admonition.start) + 1; at > 0 && at < admonition.closeStart; at = body.indexOf('\n', at) + 1) quoted.push(at);

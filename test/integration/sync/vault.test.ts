@@ -10,7 +10,7 @@ import { createSyncFixture, withSyncFixture, type SyncFixture } from '../../help
 /** A small vault written the way the editor writes one: links by name, an alias, an attachments folder, a callout, a template. */
 const VAULT: Record<string, string> = {
   'Home.md': '# Home\n\nStart at [[Projects/Plan|the plan]] or [[ideas]].\nSee [[Ideas#Big ones]] and [[Missing note]].\n\n![[diagram.png|300]]\n\n> [!tip] Keep going\n> Write every day, see [[Ideas]].\n\nType `[[Ideas]]` to link.\n',
-  'Projects/Plan.md': '---\naliases: [Roadmap]\n---\n# Plan\n\nSteps. The ideas: ![[Ideas]]. The picture: ![](diagram.png).\n',
+  'Projects/Plan.md': '---\naliases: [Roadmap]\n---\n# Plan\n\nSteps. The ideas: ![[Ideas]]. The picture: ![](diagram.png).\n\n!!! note "Later"\n    Ship **it** soon.\n\n    - then rest\n',
   'Ideas.md': '# Ideas\n\n## Big ones\n\nSee the [[Roadmap]].\n\n:::warning Careful\nThink **twice** about [[Home]].\n:::\n',
   'Templates/Daily.md': '# {{date}}\n\n[[Home]]\n',
   '.obsidian/app.json': '{ "attachmentFolderPath": "Attachments", "newLinkFormat": "shortest" }',
@@ -94,10 +94,15 @@ test('a vault publishes as the editor shows it: links to documents, images uploa
     const ideas = f.remoteDoc('Ideas').markdown ?? '';
     assert.match(ideas, /> \*\*Warning:\*\* Careful\n> Think \*\*twice\*\* about \[Home\]\(/);
     f.em.admin.editDocument(f.remoteDoc('Ideas').dentryUuid, ideas.replace('Think', 'Always think'));
+    // And an MkDocs admonition's indented body.
+    const plan = f.remoteDoc('Plan').markdown ?? '';
+    assert.match(plan, /> \*\*Note:\*\* Later\n> Ship \*\*it\*\* soon\.\n>\n> - then rest/);
+    f.em.admin.editDocument(f.remoteDoc('Plan').dentryUuid, plan.replace('soon', 'today'));
     const pulled = await f.sync([]);
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.equal(await f.read('Home.md'), (VAULT['Home.md'] ?? '').replace('Write every day', 'Write every single day'), 'the edit lands; the wiki syntax around it stays as written');
     assert.equal(await f.read('Ideas.md'), (VAULT['Ideas.md'] ?? '').replace('Think', 'Always think'), 'the admonition keeps its markers');
+    assert.equal(await f.read('Projects/Plan.md'), (VAULT['Projects/Plan.md'] ?? '').replace('soon', 'today'), 'the MkDocs admonition keeps its marker and indent');
   });
 });
 

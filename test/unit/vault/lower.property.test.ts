@@ -32,6 +32,9 @@ const block = fc.oneof(
   fc.tuple(fc.constantFrom('tip', 'NOTE', 'warning'), fc.constantFrom('', ' Title', ' **Bold** title'), fc.array(inline, { minLength: 1, maxLength: 3 }), fc.boolean()).map(
     ([type, title, paragraphs, spaced]) => `:::${type}${title}\n${spaced ? '\n' : ''}${paragraphs.join('\n\n')}\n${spaced ? '\n' : ''}:::`,
   ),
+  fc.tuple(fc.constantFrom('!!!', '???', '???+'), fc.constantFrom('note', 'Warning'), fc.constantFrom('', ' "Title"', ' ""'), fc.array(fc.oneof(inline, inline.map((text) => `- ${text}\n    - ${text}`)), { minLength: 1, maxLength: 3 }), fc.boolean()).map(
+    ([marker, type, title, blocks, spaced]) => `${marker} ${type}${title}\n${spaced ? '\n' : ''}${blocks.map((b) => b.replace(/^/gm, '    ')).join('\n\n')}`,
+  ),
 );
 const body = fc.array(block, { minLength: 1, maxLength: 5 }).map((blocks) => `${blocks.join('\n\n')}\n`);
 

@@ -68,6 +68,17 @@ describe('reading a vault note (the wiki dialect)', () => {
     assert.deepEqual(texts(':::note:x\ntext\n:::\n'), ['paragraph: :::note:x\ntext\n:::']);
   });
 
+  test('an MkDocs admonition (!!! type "Title", ??? collapsible) reads as a quote of its indented body, opening with the bold label', () => {
+    assert.deepEqual(texts('!!! note "My title"\n    Some **content**.\n\n    - a\n        - b\n\n    ```\n    code\n    ```\n\nAfter.\n'), [
+      'blockquote: Note: My title\nSome content.\nab\ncode',
+      'paragraph: After.',
+    ]);
+    assert.deepEqual(texts('???+ tip\n\n    Body.\n'), ['blockquote: Tip\nBody.']);
+    // Not one: no indented body, or a marker that is not at a paragraph's start.
+    assert.deepEqual(texts('!!! note\nflat\n'), ['paragraph: !!! note\nflat']);
+    assert.deepEqual(texts('x !!! note\n    y\n'), ['paragraph: x !!! note\ny']);
+  });
+
   test('without the dialect the same text is CommonMark: brackets are brackets', () => {
     useMarkdownDialect('gfm');
     assert.deepEqual(texts('See [[Note|x]].\n\n> [!note] T\n'), ['paragraph: See [[Note|x]].', 'blockquote: [!note] T']);
