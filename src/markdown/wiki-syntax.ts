@@ -66,6 +66,10 @@ declare module 'mdast' {
   interface BlockquoteData {
     admonition?: AdmonitionMark;
   }
+  interface RootData {
+    /** Where the block ids (` ^id`) are written: a push leaves them out. */
+    blockIds?: readonly Span[];
+  }
 }
 
 const WIKI = /(!?)\[\[([^[\]\n]+?)\]\]/g;
@@ -92,11 +96,12 @@ function refOf(inner: string, embed: boolean, start: number, end: number, line: 
 /** Is this an embed of an image (shown as one), rather than of a note or another file (a link)? */
 export const embedsImage = (ref: WikiRef): boolean => ref.embed && isImageFile(ref.target);
 
-/** The text a wiki link shows, as the editor shows it: its label, else the note's name and its heading path. */
+/** The text a wiki link shows: its label, else the note's name and its heading path (the editor's `Note > Heading`). */
 export function wikiText(ref: WikiRef): string {
   if (ref.label !== undefined && !(embedsImage(ref) && IMAGE_SIZE.test(ref.label))) return ref.label;
   if (embedsImage(ref)) return ref.target.slice(ref.target.lastIndexOf('/') + 1);
-  const headings = (ref.fragment ?? '').split('#').filter((part) => part.trim() !== '');
+  // A block (`#^id`) is a place on the page, not words the editor shows.
+  const headings = (ref.fragment ?? '').split('#').filter((part) => part.trim() !== '' && !part.startsWith('^'));
   return [ref.target, ...headings].filter((part) => part !== '').join(' > ');
 }
 
@@ -110,6 +115,7 @@ const calloutLabel = (type: string, titled: boolean): string => `${type.charAt(0
  */
 export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markdown: string) => Root): void {
   const points = pointsOf(markdown);
+  const blockIds: Span[] = [];
   const walk = (node: Nodes): void => {
     if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;
     if (node.type === 'blockquote') markCallout(node, markdown, points);
@@ -118,9 +124,29 @@ export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markd
     if (node.type === 'root') gatherIndentedAdmonitions(parent, markdown, points, parseInline);
     const split = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
     parent.children = joinAcross(split, markdown, points, parseInline);
+    if (node.type === 'paragraph' || node.type === 'heading') dropBlockId(node, markdown, points, blockIds);
     for (const child of parent.children) walk(child);
   };
   walk(tree);
+  if (blockIds.length > 0) (tree.data ??= {}).blockIds = blockIds;
+}
+
+/** ` ^b15695` ending a block: the id a `[[Note#^b15695]]` link names, which the editor does not show. */
+const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/;
+
+/** A block's id is no text of it: the words end before it, and a push leaves it out (vault/lower.ts). */
+function dropBlockId(block: { children: PhrasingContent[] }, markdown: string, points: Points, found: Span[]): void {
+  const last = block.children.at(-1);
+  const start = last?.position?.start.offset;
+  const end = last?.position?.end.offset;
+  if (last?.type !== 'text' || start === undefined || end === undefined) return;
+  const id = BLOCK_ID.exec(markdown.slice(start, end));
+  const kept = id ? last.value.slice(0, last.value.length - (end - start - id.index)) : undefined;
+  // The value must end as the source does (no escape or reference inside the id's run).
+  if (!id || kept === undefined || last.value.slice(kept.length) !== markdown.slice(start + id.index, end)) return;
+  found.push({ start: start + id.index, end });
+  if (kept === '') block.children.pop();
+  else Object.assign(last, { value: kept, position: points.span(start, start + id.index) });
 }
 
 /**
@@ -397,7 +423,7 @@ function indentedBodyEnd(markdown: string, lineEnd: number): number {
 }
 
 /** What the lowering rewrites in a body: its wiki links and embeds, its callout markers and its admonitions, in source order. */
-export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[]; readonly admonitions: AdmonitionMark[] } {
+export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[]; readonly admonitions: AdmonitionMark[]; readonly blockIds: readonly Span[] } {
   const refs: WikiRef[] = [];
   const callouts: CalloutMark[] = [];
   const admonitions: AdmonitionMark[] = [];
@@ -408,8 +434,10 @@ export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly c
     if ('children' in node) for (const child of node.children) walk(child as Nodes);
   };
   walk(tree);
-  return { refs, callouts, admonitions };
+  return { refs, callouts, admonitions, blockIds: tree.data?.blockIds ?? [] };
 }
+
+type Span = { readonly start: number; readonly end: number };
 
 type Points = { readonly at: (offset: number) => Point; readonly span: (start: number, end: number) => Position };
 

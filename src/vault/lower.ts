@@ -38,8 +38,8 @@ type LoweringInput = {
 };
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
-  const { refs, callouts, admonitions } = wikiSyntaxIn(parseMarkdown(body));
-  const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` }));
+  const { refs, callouts, admonitions, blockIds } = wikiSyntaxIn(parseMarkdown(body));
+  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` })), ...blockIds.map((span) => ({ span, url: '' }))];
   const quoted: number[] = [];
   for (const admonition of admonitions.filter((a) => a.indented)) {
     // The marker line becomes the label and title; the body's four-space indent, the quote's `> `; a blank line in it, `>`.

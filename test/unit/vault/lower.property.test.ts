@@ -23,6 +23,7 @@ const word = fc.constantFrom('text', 'more words', '**bold**', '_em_', '`[[code]
 const inline = fc.array(fc.oneof(wiki, word), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(' '));
 const block = fc.oneof(
   inline,
+  inline.map((text) => `${text} ^b15695`),
   inline.map((text) => `# ${text}`),
   inline.map((text) => `- ${text}\n- ${text}`),
   inline.map((text) => `> ${text}`),

@@ -13,7 +13,7 @@ describe('reading a vault note (the wiki dialect)', () => {
 
   test('a wiki link reads as the text the editor shows: its label, else the note and its heading path', () => {
     assert.deepEqual(texts('See [[Note]], [[Note|the note]], [[folder/Note#Setup#Linux]], [[#Intro]] and [[Note#^b15695]].'), [
-      'paragraph: See Note, the note, folder/Note > Setup > Linux, Intro and Note > ^b15695.',
+      'paragraph: See Note, the note, folder/Note > Setup > Linux, Intro and Note.',
     ]);
     assert.deepEqual(refsOf('x [[a/b.md#H|label]] y')[0], { written: '[[a/b.md#H|label]]', target: 'a/b.md', fragment: 'H', label: 'label', shown: 'label' });
   });
@@ -77,6 +77,15 @@ describe('reading a vault note (the wiki dialect)', () => {
     // Not one: no indented body, or a marker that is not at a paragraph's start.
     assert.deepEqual(texts('!!! note\nflat\n'), ['paragraph: !!! note\nflat']);
     assert.deepEqual(texts('x !!! note\n    y\n'), ['paragraph: x !!! note\ny']);
+  });
+
+  test('a block id ending a paragraph, an item or a heading is no text of it', () => {
+    assert.deepEqual(texts('Some words. ^b15695\n\n- item ^x-1\n\n## Head ^h2\n\nNot^an-id, and `code ^x`\n'), [
+      'paragraph: Some words.',
+      'unorderedList: item',
+      'heading: Head',
+      'paragraph: Not^an-id, and code ^x',
+    ]);
   });
 
   test('without the dialect the same text is CommonMark: brackets are brackets', () => {
