@@ -116,31 +116,67 @@ export type Assessment = {
 };
 
 /**
- * What carrying out a decision needs, by what it does: each variant holds all of it (the executor dispatches on
- * the tag alone, and never looks back at the action to find a field).
+ * What carrying out a decision needs, tagged with the action that carries it out (the same names as the plan's
+ * actions, one variant each): each variant holds all of it, so the executor dispatches on the tag alone and
+ * never looks back at the action to find a field. The tag can differ from the planned action's (a file gone
+ * since the plan is held; a trashed file edited here is created again), never from the words: those are `kind`.
  */
-export type Detail =
+export type Detail<K extends ActionKind = ActionKind> = { readonly [P in K]: { readonly tag: P } & Details[P] }[K];
+
+/** Applying a body decision: what a push, a pull, a check and a merge all come to once the document is read. */
+type BodyDetail = { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision };
+
+/** A new document for the file, its body decided before the document is made. */
+type NewDocument = { readonly before: TextFile; readonly body: BodyDecision; readonly title: string };
+
+/** Where a restored file comes back (`at`): the folder its document was moved to, when the plan saw a move. */
+type Place = { readonly at?: string };
+
+/** Each action's detail, by its tag; indexing by every ActionKind (Detail) makes a missing one a compile error. */
+type Details = {
   /** Nothing to carry out but the hold itself (recorded with what it was decided on), or nothing at all. */
-  | { readonly tag: 'held' }
-  | { readonly tag: 'forget'; readonly record: RecordEntry }
-  | { readonly tag: 'trash-leftover' }
-  | { readonly tag: 'new-local-folder'; readonly folder: RemoteFolder }
-  | { readonly tag: 'move-local'; readonly move: Extract<Action, { kind: 'move-local' }> }
-  /** A new document for the file (`replaces`: the record of a document deleted remotely, dropped first). */
-  | { readonly tag: 'create'; readonly before: TextFile; readonly body: BodyDecision; readonly title: string; readonly replaces: DocumentRecord['docKey'] | undefined }
-  | { readonly tag: 'body'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision }
+  readonly held: Record<never, never>;
+  readonly forget: { readonly record: RecordEntry };
+  readonly 'trash-leftover': Record<never, never>;
+  readonly 'new-local-folder': { readonly folder: RemoteFolder };
+  readonly 'move-local': { readonly move: Extract<Action, { kind: 'move-local' }> };
+  readonly create: NewDocument;
+  /** `replaces`: the record of a document deleted remotely, dropped first. */
+  readonly recreate: NewDocument & { readonly replaces: DocumentRecord['docKey'] };
+  readonly push: BodyDetail;
+  readonly pull: BodyDetail;
+  readonly check: BodyDetail;
+  readonly merge: BodyDetail;
   /** `known`: a file the shared state knows whose source is missing there: its ids are kept. */
-  | { readonly tag: 'adopt'; readonly listed: RemoteDoc | undefined; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry }
+  readonly adopt: { readonly listed: RemoteDoc | undefined; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry };
   /** A file the shared state knows, unchanged on both sides: recorded here with no call. */
-  | { readonly tag: 'relink'; readonly record: DocumentRecord; readonly before: TextFile }
-  | { readonly tag: 'delete'; readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision }
-  | { readonly tag: 'trash'; readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision }
-  | { readonly tag: 'restore'; readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string }
+  readonly relink: { readonly record: DocumentRecord; readonly before: TextFile };
+  readonly 'delete-remote': Place & { readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision };
+  readonly 'trash-local': { readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision };
+  readonly restore: Place & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string };
   /** `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`). */
-  | { readonly tag: 'move'; readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined }
-  /** `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash. */
-  /** `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this file is written. */
-  | { readonly tag: 'new-local'; readonly remote: RemoteDoc; readonly leftover: string | undefined; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks }
+  readonly move: { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined };
+  /**
+   * `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this
+   * file is written; `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash.
+   */
+  readonly 'new-local': { readonly remote: RemoteDoc; readonly leftover: string | undefined; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks };
+};
+
+/** The body decision a detail applies, and the file it was decided on: a push, pull, check or merge, or a move's new document. */
+export function bodyOf(detail: Detail): { readonly before: TextFile; readonly body: BodyDecision } | undefined {
+  switch (detail.tag) {
+    case 'push':
+    case 'pull':
+    case 'check':
+    case 'merge':
+      return detail;
+    case 'move':
+      return 'body' in detail.decision ? { before: detail.before, body: detail.decision.body } : undefined;
+    default:
+      return undefined;
+  }
+}
 
 const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
 
@@ -206,7 +242,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
-      return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: 'body', record, before, remote, body } };
+      return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body } };
     }
     case 'delete-remote':
     case 'restore': {
@@ -218,19 +254,19 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote) } };
+        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote), ...placeOf(action) } };
       }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
-      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete', record, remote, decision } };
+      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete-remote', record, remote, decision, ...placeOf(action) } };
     }
     case 'trash-local': {
       const before = await io.fileText(path);
       const record = (await recordFor(io, action.record, before?.text)) ?? sharedRecordOf(io, action.record, '');
       const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
-      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash', record, before, decision } };
+      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash-local', record, before, decision } };
     }
     case 'move': {
       const before = await io.fileText(action.to);
@@ -261,11 +297,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
   }
 }
 
+const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});
+
 /** A file that gets a new document: the body is decided before the document is made, so a push that would be held creates nothing. */
 function firstPush(io: AssessIO, action: Action, path: string, before: TextFile, title: string, replaces: DocumentRecord['docKey'] | undefined): Assessment {
   const body = decideFirstPush({ mode: io.mode, force: io.force, path, fileText: before.text, urlOf: io.urlOf });
   const kind: DecisionKind = body.kind === 'held' ? 'held' : replaces ? 'recreate' : 'create';
-  return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: { tag: 'create', before, body, title, replaces } };
+  return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: replaces ? { tag: 'recreate', before, body, title, replaces } : { tag: 'create', before, body, title } };
 }
 
 /**

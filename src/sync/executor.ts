@@ -13,7 +13,7 @@ import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
 import { dropRecord, followReplacement, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
-import { assess, nodeOf, plannedKind, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { assess, nodeOf, plannedKind, type AssessIO, type Assessment, type DecisionKind, type Detail } from './assess.js';
 import { sharedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
@@ -143,7 +143,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
   const { ctx } = carrier;
   const { action, detail, path } = assessment;
   const listed = 'record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined;
-  if (assessment.held && (detail.tag === 'held' || detail.tag === 'delete' || detail.tag === 'trash' || detail.tag === 'create')) {
+  if (assessment.held && (detail.tag === 'held' || detail.tag === 'delete-remote' || detail.tag === 'trash-local' || detail.tag === 'create' || detail.tag === 'recreate')) {
     // Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know.
     const held = assessment.held;
     let fresh = true;
@@ -165,6 +165,7 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
     case 'move-local':
       return moveLocalAndCheck(carrier, detail.move);
     case 'create':
+    case 'recreate':
       return create(carrier, path, detail);
     case 'new-local':
       return newLocal(ctx, detail.remote, path, detail, detail.leftover);
@@ -173,18 +174,21 @@ async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOut
     case 'adopt':
       if (!detail.listed) break;
       return adopt(ctx, path, detail.listed, detail.before, detail.remote, detail.decision, detail.known);
-    case 'body':
+    case 'push':
+    case 'pull':
+    case 'check':
+    case 'merge':
       return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
-    case 'delete':
+    case 'delete-remote':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'already deleted in the knowledge base');
-      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks, placeOf(action));
+      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks, detail.at);
       if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
       break;
-    case 'trash':
+    case 'trash-local':
       if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'gone on both sides');
       return trashLocal(ctx, detail.record);
     case 'restore':
-      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, placeOf(action));
+      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at);
     case 'move':
       return move(ctx, detail.record, detail.to, listed, detail.before, detail.remote, detail.decision, detail.title);
   }
@@ -213,20 +217,19 @@ async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kin
  * When the body links to files this run is creating too, it is decided again, with their URLs, once
  * their documents exist.
  */
-async function create(carrier: Carrier, path: string, detail: Extract<Assessment['detail'], { tag: 'create' }>): Promise<DocOutcome | Later> {
+async function create(carrier: Carrier, path: string, detail: Detail<'create' | 'recreate'>): Promise<DocOutcome | Later> {
   const { ctx, births } = carrier;
-  if (detail.replaces) {
-    const old = ctx.ledger.documents.byDocKey(detail.replaces);
+  const replaces = detail.tag === 'recreate' ? detail.replaces : undefined;
+  if (replaces) {
+    const old = ctx.ledger.documents.byDocKey(replaces);
     if (old) dropRecord(ctx, old.path, old.docKey);
   }
-  const minted = await mintDocument(ctx, path, detail.title, detail.replaces ? { deleted: detail.replaces } : undefined, detail.body.send ? detail.body.baseText : undefined);
+  const minted = await mintDocument(ctx, path, detail.title, replaces ? { deleted: replaces } : undefined, detail.body.send ? detail.body.baseText : undefined);
   births.born(path);
-  const said = (outcome: DocOutcome): DocOutcome => (detail.replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome);
+  const said = (outcome: DocOutcome): DocOutcome => (replaces ? { ...outcome, detail: 'deleted in the knowledge base but edited locally, so it was created again' } : outcome);
   const after = ctx.urlOf && births.awaited(ctx.urlOf.waitingFor(path));
   if (!after) return said(await sendFirstBody(ctx, minted, detail.before, detail.body));
   const body = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: detail.before.text, urlOf: ctx.urlOf });
   return { after, finish: async () => said(await sendFirstBody(ctx, minted, detail.before, body())) };
 }
 
-/** Where a restored file comes back: the folder its document was moved to, when the plan saw a move. */
-const placeOf = (action: Action): string | undefined => (action.kind === 'restore' || action.kind === 'delete-remote' ? action.at : undefined);

@@ -1,6 +1,6 @@
 import { heldMessage } from './decide/held.js';
 import { blocksToMarkdown } from '../markdown/index.js';
-import type { Assessment, DecisionKind } from './assess.js';
+import { bodyOf, type DecisionKind, type Detail } from './assess.js';
 import type { BodyDecision } from './decide/body.js';
 import { pushMarkdown } from './decide/push-markdown.js';
 import type { Previewed } from './decisions.js';
@@ -29,19 +29,16 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
   const assessment = previewed.assessment;
   if (!assessment) return base;
   const detail = assessment.detail;
+  const applied = bodyOf(detail);
+  if (applied) return { ...base, ...bodySides(path, applied.before.text, applied.body, urlOf) };
   switch (detail.tag) {
-    case 'body':
-      return { ...base, ...bodySides(path, detail.before.text, detail.body, urlOf) };
-    case 'move':
-      return 'body' in detail.decision ? { ...base, ...bodySides(path, detail.before.text, detail.decision.body, urlOf) } : base;
     case 'create':
+    case 'recreate':
       return detail.body.send ? { ...base, remote: { before: '', after: detail.body.send.markdown }, note: `a new document "${detail.title}" would be created` } : base;
     case 'new-local':
-      return { ...base, local: { before: '', after: detail.text }, ...newLocalNote(assessment) };
-    case 'restore': {
-      const at = assessment.action.kind === 'restore' ? assessment.action.at : undefined;
-      return { ...base, local: { before: '', after: detail.text }, ...(at !== undefined ? { note: `it would come back at ${at}, where its document was moved` } : {}) };
-    }
+      return { ...base, local: { before: '', after: detail.text }, note: newLocalNote(detail) };
+    case 'restore':
+      return { ...base, local: { before: '', after: detail.text }, ...(detail.at !== undefined ? { note: `it would come back at ${detail.at}, where its document was moved` } : {}) };
     case 'adopt': {
       const decision = detail.decision;
       if (decision.kind === 'pull') return { ...base, local: { before: detail.before.text, after: decision.nextFile } };
@@ -54,11 +51,9 @@ export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): P
   }
 }
 
-function newLocalNote(assessment: Assessment): { note?: string } {
-  const action = assessment.action;
-  if (action.kind !== 'new-local') return {};
-  const leftover = action.leftover !== undefined ? ` (the copy an interrupted pull left at ${action.leftover} would go to kbsync's trash)` : '';
-  return { note: `a new file from the document "${oneLine(action.remote.title)}"${leftover}` };
+function newLocalNote(detail: Detail<'new-local'>): string {
+  const leftover = detail.leftover !== undefined ? ` (the copy an interrupted pull left at ${detail.leftover} would go to kbsync's trash)` : '';
+  return `a new file from the document "${oneLine(detail.remote.title)}"${leftover}`;
 }
 
 /** The two diffs of a body decision: the file rewritten, the document written. */

@@ -1,6 +1,6 @@
 import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
-import { plannedKind, type DecisionKind } from './assess.js';
+import { bodyOf, plannedKind, type DecisionKind } from './assess.js';
 import { detectMoves, movedAfterDocument } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
 import { sideOfLocal } from './decide/plan.js';
@@ -100,7 +100,6 @@ export function fileStates(inspection: Inspection): FileStatus[] {
 /** The remote changed: as its body showed (when the decision read it), else as the listing says. */
 function remoteChanged(decision: Previewed | undefined, listingSaysChanged: boolean): boolean {
   const detail = decision?.assessment?.detail;
-  if (detail?.tag === 'body') return detail.body.remoteChanged;
-  if (detail?.tag === 'move' && 'body' in detail.decision) return detail.decision.body.remoteChanged;
-  return listingSaysChanged;
+  const applied = detail && bodyOf(detail);
+  return applied ? applied.body.remoteChanged : listingSaysChanged;
 }
