@@ -1,4 +1,4 @@
-import type { DecisionKind } from '../sync/assess.js';
+import type { DecisionKind } from '../sync/decide/types.js';
 import type { ActionResult } from '../sync/executor.js';
 
 type Done = Extract<ActionResult, { ok: true }>;

@@ -9,7 +9,7 @@ import { held, type Held } from './decide/held.js';
 import { decideIncoming } from './decide/incoming.js';
 import { decideMove, type MoveDecision } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText, type DeleteDecision, type TrashDecision } from './decide/removals.js';
-import type { Action, ActionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from './decide/types.js';
+import type { Action, ActionKind, DecisionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
 import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
@@ -19,31 +19,6 @@ import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
 import { followPatch } from './decide/follow.js';
 import type { SharedVersions } from './published-version.js';
-
-/**
- * What a file's sync comes to, in the words every report uses. The run carries out exactly this; `diff`,
- * `sync --dry-run`, `status` and the daemon print it.
- */
-export type DecisionKind =
-  | 'none'
-  | 'held'
-  | 'create'
-  | 'link'
-  | 'push'
-  | 'pull'
-  | 'merge'
-  | 'conflict'
-  | 'delete-remote'
-  | 'trash-local'
-  | 'restore'
-  | 'recreate'
-  | 'forget'
-  | 'trash-leftover'
-  | 'rename'
-  | 'move'
-  | 'move-local'
-  | 'new-local'
-  | 'new-local-folder';
 
 /**
  * The decision an action stands for before its reads: what an action that failed before it was decided, or a
@@ -178,8 +153,6 @@ export function bodyOf(detail: Detail): { readonly before: TextFile; readonly bo
   }
 }
 
-const BODY_KIND = { none: 'none', push: 'push', pull: 'pull', merge: 'merge', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DecisionKind>;
-
 /**
  * Reads what one planned action needs (the document's blocks, the file, the record) and decides, in the
  * pure functions of `decide/`. Both the run and every preview come through here, so they cannot differ.
@@ -219,14 +192,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
-      const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
-      return {
-        action,
-        path,
-        kind,
-        ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}),
-        detail: { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) },
-      };
+      return { action, path, ...adoptedAs(decision), detail: { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) } };
     }
     case 'push':
     case 'pull':
@@ -242,7 +208,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
-      return { action, path, kind: BODY_KIND[body.kind], ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body } };
+      return { action, path, kind: body.kind, ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body } };
     }
     case 'delete-remote':
     case 'restore': {
@@ -284,11 +250,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         samePlace: action.samePlace,
         remote,
       });
-      const kind: DecisionKind = decision.kind === 'held' ? 'held' : decision.kind;
       return {
         action,
         path,
-        kind,
+        kind: decision.kind,
         ...(decision.kind === 'held' ? { held: decision.held } : {}),
         ...(decision.kind === 'rename' && decision.note ? { note: decision.note } : {}),
         detail: { tag: 'move', record, before, remote, decision, to: action.to, title: action.title },
@@ -373,9 +338,12 @@ const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): Documen
 function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {
   const known = 'record' in action ? action.record : undefined;
   const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: false });
-  const kind: DecisionKind = decision.kind === 'replace' ? BODY_KIND[decision.body.kind] : decision.kind;
-  return { action, path, kind, ...(decision.kind === 'replace' && decision.body.held ? { held: decision.body.held } : {}), detail: { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) } };
+  return { action, path, ...adoptedAs(decision), detail: { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) } };
 }
+
+/** What an adopt comes to in words (a link, a pull, a conflict, or its body's decision), and the hold of a body held. */
+const adoptedAs = (decision: AdoptDecision): Pick<Assessment, 'kind' | 'held'> =>
+  decision.kind === 'replace' ? { kind: decision.body.kind, ...(decision.body.held ? { held: decision.body.held } : {}) } : { kind: decision.kind };
 
 /** Where a new local file's document is listed, and the copy an interrupted pull left of it elsewhere. */
 const listedAs = (action: Extract<Action, { kind: 'new-local' }>): { remote: RemoteDoc; leftover: string | undefined } => ({ remote: action.remote, leftover: action.leftover });

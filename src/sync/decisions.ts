@@ -1,9 +1,9 @@
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import { createLimit } from '../local/limit.js';
-import { assess, plannedKind, type AssessIO, type Assessment, type DecisionKind } from './assess.js';
+import { assess, plannedKind, type AssessIO, type Assessment } from './assess.js';
 import { pathOf } from './decide/placement.js';
-import type { Action } from './decide/types.js';
+import type { Action, DecisionKind } from './decide/types.js';
 
 /** One file's decision as every report shows it: what happens, and why when it is held. */
 export type Decided = {

@@ -13,13 +13,13 @@ import { moveLocal } from './act/move-local.js';
 import { move } from './act/move.js';
 import { dropRecord, followReplacement, recordHold } from './act/record.js';
 import { deleteRemote, forget, trashLocal } from './act/removals.js';
-import { assess, nodeOf, plannedKind, type AssessIO, type Assessment, type DecisionKind, type Detail } from './assess.js';
+import { assess, nodeOf, plannedKind, type AssessIO, type Assessment, type Detail } from './assess.js';
 import { sharedVersions } from './published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
 import { decideFirstPush, type BodyDecision } from './decide/body.js';
 import { pathOf } from './decide/placement.js';
-import type { Action } from './decide/types.js';
+import type { Action, DecisionKind } from './decide/types.js';
 
 export type ActionResult =
   | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })

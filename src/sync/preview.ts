@@ -1,6 +1,7 @@
 import { heldMessage } from './decide/held.js';
 import { blocksToMarkdown } from '../markdown/index.js';
-import { bodyOf, type DecisionKind, type Detail } from './assess.js';
+import { bodyOf, type Detail } from './assess.js';
+import type { DecisionKind } from './decide/types.js';
 import type { BodyDecision } from './decide/body.js';
 import { pushMarkdown } from './decide/push-markdown.js';
 import type { Previewed } from './decisions.js';

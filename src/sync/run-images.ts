@@ -4,8 +4,7 @@ import { NO_IMAGES, type ImageProblem, type ImageSettings, type ImageUrlCache } 
 import { localTree, type LinkSite, type Lowering } from '../links/index.js';
 import { toPushMarkdown } from '../markdown/index.js';
 import { pathOf } from './decide/placement.js';
-import type { DecisionKind } from './assess.js';
-import type { Action, ActionKind } from './decide/types.js';
+import type { Action, ActionKind, DecisionKind } from './decide/types.js';
 import type { ActionResult } from './executor.js';
 import type { Observation } from './observe/observe.js';
 import { DEFAULT_SITE, sentPaths } from './run-links.js';

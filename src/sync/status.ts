@@ -1,12 +1,12 @@
 import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
-import { bodyOf, plannedKind, type DecisionKind } from './assess.js';
+import { bodyOf, plannedKind } from './assess.js';
 import { detectMoves, movedAfterDocument } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
 import { sideOfLocal } from './decide/plan.js';
 import type { Previewed } from './decisions.js';
 import type { Inspection } from './inspect.js';
-import type { Action } from './decide/types.js';
+import type { Action, DecisionKind } from './decide/types.js';
 
 export type FileState =
   | 'clean'

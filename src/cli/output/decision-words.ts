@@ -1,4 +1,4 @@
-import type { DecisionKind } from '../../sync/assess.js';
+import type { DecisionKind } from '../../sync/decide/types.js';
 
 /** What each decision means, in the words a person would use (JSON keeps the kinds). */
 const WORDS: Record<DecisionKind, string> = {

@@ -1,5 +1,5 @@
 import type { SyncReport } from '../../sync/report.js';
-import type { DecisionKind } from '../../sync/assess.js';
+import type { DecisionKind } from '../../sync/decide/types.js';
 
 /** What a run did (or, dry, would do) to one file's document, in the words of a publishing report. */
 type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' | 'recorded' | 'unchanged' | 'other';

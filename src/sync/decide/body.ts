@@ -10,7 +10,7 @@ import type { SentImage } from '../../images/types.js';
 import { joinText, splitText } from '../document-text.js';
 import { held, type Held } from './held.js';
 import { pushMarkdown } from './push-markdown.js';
-import type { SyncMode } from './types.js';
+import type { DecisionKind, SyncMode } from './types.js';
 
 /** What one synced document's file and body are now, beside what they were when both sides last agreed. */
 export type BodyFacts = {
@@ -70,7 +70,8 @@ export type PublishedVersion = {
   readonly path?: string;
 };
 
-export type BodyDecisionKind = 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held';
+/** The decisions a body can come to, in the words of every decision (types.ts). */
+export type BodyDecisionKind = Extract<DecisionKind, 'none' | 'push' | 'pull' | 'merge' | 'conflict' | 'held'>;
 
 /** `images`: the images the overwrite carries (recorded with it, so a changed image is seen next time). */
 export type Send = { readonly markdown: string; readonly append: AppendChange | undefined; readonly images?: readonly SentImage[] };

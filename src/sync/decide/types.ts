@@ -278,6 +278,15 @@ export type Action =
 
 export type ActionKind = Action['kind'];
 
+/**
+ * What a file's sync comes to, in the words every report uses (JSON keeps them): the action's own tag, but for
+ * the actions a person would name otherwise (an adopt links; a relink and a check, when all is well, do
+ * nothing), and what only the reads can decide (nothing to do, a conflict, a move that only renames). The run
+ * carries out exactly this; `diff`, `sync --dry-run`, `status` and the daemon print it. Derived, so a new
+ * action is a new decision, and the exhaustive word tables do not compile until it has its words.
+ */
+export type DecisionKind = Exclude<ActionKind, 'adopt' | 'relink' | 'check'> | 'link' | 'none' | 'conflict' | 'rename';
+
 /** Why a plan was refused as a whole: nothing in it is carried out. */
 export type Refusal = {
   readonly code: 'MASS_DELETE' | 'EMPTY_LOCAL' | 'EMPTY_REMOTE';
