@@ -80,14 +80,17 @@ export type AssessIO = {
   openIntents(): readonly OpenIntent[];
 };
 
-/** The facts a planned action needed and the decision they gave. */
-export type Assessment = {
+/**
+ * The facts a planned action needed and the decision they gave: `detail`, tagged with the action that carries it
+ * out, and `kind`, the words reports use for it. `K`: the tags it may have (a handler's, in the executor).
+ */
+export type Assessment<K extends ActionKind = ActionKind> = {
   readonly action: Action;
   readonly path: string;
   readonly kind: DecisionKind;
   readonly held?: Held;
   readonly note?: string;
-  readonly detail: Detail;
+  readonly detail: Detail<K>;
 };
 
 /**
@@ -109,8 +112,8 @@ type Place = { readonly at?: string };
 
 /** Each action's detail, by its tag; indexing by every ActionKind (Detail) makes a missing one a compile error. */
 type Details = {
-  /** Nothing to carry out but the hold itself (recorded with what it was decided on), or nothing at all. */
-  readonly held: Record<never, never>;
+  /** Nothing to carry out but the hold itself, recorded with what it was decided on. */
+  readonly held: { readonly held: Held };
   readonly forget: { readonly record: RecordEntry };
   readonly 'trash-leftover': Record<never, never>;
   readonly 'new-local-folder': { readonly folder: RemoteFolder };
@@ -159,7 +162,7 @@ export function bodyOf(detail: Detail): { readonly before: TextFile; readonly bo
  */
 export async function assess(io: AssessIO, action: Action): Promise<Assessment> {
   const path = pathOf(action);
-  const hold = (why: Held): Assessment => ({ action, path, kind: 'held', held: why, detail: { tag: 'held' } });
+  const hold = (why: Held): Assessment => ({ action, path, kind: 'held', held: why, detail: { tag: 'held', held: why } });
   switch (action.kind) {
     case 'create':
     case 'recreate': {

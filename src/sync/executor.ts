@@ -1,4 +1,4 @@
-import { heldMessage } from './decide/held.js';
+import { heldMessage, type Held } from './decide/held.js';
 import { isForbidden, isThrottled, isUnauthorized } from '../api/index.js';
 import type { ErrorCode } from '../codes.js';
 import { KbsyncError, messageOf } from '../errors.js';
@@ -19,7 +19,7 @@ import { Births } from './births.js';
 import type { SyncContext } from './context.js';
 import { decideFirstPush, type BodyDecision } from './decide/body.js';
 import { pathOf } from './decide/placement.js';
-import type { Action, DecisionKind } from './decide/types.js';
+import type { Action, ActionKind, DecisionKind, RemoteDoc } from './decide/types.js';
 
 export type ActionResult =
   | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
@@ -139,61 +139,75 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
   }
 }
 
-async function perform(carrier: Carrier, assessment: Assessment): Promise<DocOutcome | Later> {
-  const { ctx } = carrier;
-  const { action, detail, path } = assessment;
-  const listed = 'record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined;
-  if (assessment.held && (detail.tag === 'held' || detail.tag === 'delete-remote' || detail.tag === 'trash-local' || detail.tag === 'create' || detail.tag === 'recreate')) {
-    // Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know.
-    const held = assessment.held;
-    let fresh = true;
-    if ('record' in action) {
-      const file = await currentText(ctx, path).catch(() => undefined);
-      fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime: listed?.modifiedTime ?? action.record.remoteModifiedTime });
-    }
-    return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
-  }
-  switch (detail.tag) {
-    case 'held':
-      break; // held before any read: answered above
-    case 'forget':
-      return forget(ctx, detail.record, 'deleted on both sides');
-    case 'trash-leftover':
-      return trashLeftover(ctx, path);
-    case 'new-local-folder':
-      return newLocalFolder(ctx, detail.folder);
-    case 'move-local':
-      return moveLocalAndCheck(carrier, detail.move);
-    case 'create':
-    case 'recreate':
-      return create(carrier, path, detail);
-    case 'new-local':
-      return newLocal(ctx, detail.remote, path, detail, detail.leftover);
-    case 'relink':
-      return relink(ctx, detail.record, detail.before);
-    case 'adopt':
-      if (!detail.listed) break;
-      return adopt(ctx, path, detail.listed, detail.before, detail.remote, detail.decision, detail.known);
-    case 'push':
-    case 'pull':
-    case 'check':
-    case 'merge':
-      return applyBody(ctx, detail.record, listed, detail.before, detail.remote, detail.body);
-    case 'delete-remote':
-      if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'already deleted in the knowledge base');
-      if (detail.decision.kind === 'restore' && detail.remote !== 'gone') return restore(ctx, detail.record, listed, detail.decision.text, detail.remote, detail.decision.marks, detail.at);
-      if (detail.remote !== 'gone') return deleteRemote(ctx, detail.record, detail.remote);
-      break;
-    case 'trash-local':
-      if (detail.decision.kind === 'forget') return forget(ctx, detail.record, 'gone on both sides');
-      return trashLocal(ctx, detail.record);
-    case 'restore':
-      return restore(ctx, detail.record, listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at);
-    case 'move':
-      return move(ctx, detail.record, detail.to, listed, detail.before, detail.remote, detail.decision, detail.title);
-  }
-  throw new Error(`no way to carry out ${assessment.kind} for ${path} (${detail.tag})`);
+/** Carries out one decision: the handler of its detail's tag. */
+function perform<K extends ActionKind>(carrier: Carrier, assessment: Assessment<K>): Promise<DocOutcome | Later> {
+  const handler: Handler<K> = HANDLERS[assessment.detail.tag];
+  return handler(carrier, assessment);
 }
+
+/** Carries out the decisions whose detail has one of the tags `K`, from the detail alone (and the run's context). */
+type Handler<K extends ActionKind> = (carrier: Carrier, assessment: Assessment<K>) => Promise<DocOutcome | Later>;
+
+/** The document as this run's listing shows it, for a decision about a recorded file. */
+const listedOf = (ctx: SyncContext, action: Action): RemoteDoc | undefined => ('record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined);
+
+/** Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know. */
+async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held: Held): Promise<DocOutcome> {
+  let fresh = true;
+  if ('record' in action) {
+    const file = await currentText(ctx, path).catch(() => undefined);
+    const remoteModifiedTime = listedOf(ctx, action)?.modifiedTime ?? action.record.remoteModifiedTime;
+    fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
+  }
+  return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
+}
+
+/** A decision its check may hold: the hold is recorded instead of carrying it out. */
+const unlessHeld =
+  <K extends ActionKind>(handler: Handler<K>): Handler<K> =>
+  (carrier, assessment) =>
+    assessment.held ? recordedHold(carrier, assessment, assessment.held) : handler(carrier, assessment);
+
+/** A push, pull, check or merge: the body decision applied (it records its own hold). */
+const applyTheBody: Handler<'push' | 'pull' | 'check' | 'merge'> = ({ ctx }, { action, detail }) => applyBody(ctx, detail.record, listedOf(ctx, action), detail.before, detail.remote, detail.body);
+
+const createDocument = unlessHeld<'create' | 'recreate'>((carrier, { path, detail }) => create(carrier, path, detail));
+
+/**
+ * How each decision is carried out, by its detail's tag (as mdast-util-to-markdown dispatches node handlers):
+ * exhaustive, so a new action does not compile without its handler, and each handler's detail is its own.
+ */
+const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
+  held: (carrier, assessment) => recordedHold(carrier, assessment, assessment.detail.held),
+  forget: async ({ ctx }, { detail }) => forget(ctx, detail.record, 'deleted on both sides'),
+  'trash-leftover': async ({ ctx }, { path }) => trashLeftover(ctx, path),
+  'new-local-folder': async ({ ctx }, { detail }) => newLocalFolder(ctx, detail.folder),
+  'move-local': (carrier, { detail }) => moveLocalAndCheck(carrier, detail.move),
+  create: createDocument,
+  recreate: createDocument,
+  'new-local': async ({ ctx }, { path, detail }) => newLocal(ctx, detail.remote, path, detail, detail.leftover),
+  relink: async ({ ctx }, { detail }) => relink(ctx, detail.record, detail.before),
+  adopt: async ({ ctx }, { kind, path, detail }) => {
+    // A file the shared state knows, paired with a document this run did not list: nothing to adopt it into.
+    if (!detail.listed) throw new Error(`no way to carry out ${kind} for ${path} (${detail.tag})`);
+    return adopt(ctx, path, detail.listed, detail.before, detail.remote, detail.decision, detail.known);
+  },
+  push: applyTheBody,
+  pull: applyTheBody,
+  check: applyTheBody,
+  merge: applyTheBody,
+  'delete-remote': unlessHeld(async ({ ctx }, { action, kind, path, detail }) => {
+    const { record, remote, decision } = detail;
+    if (decision.kind === 'forget') return forget(ctx, record, 'already deleted in the knowledge base');
+    // decideDelete forgets a document gone: a read of its blocks is all the rest needs.
+    if (remote === 'gone') throw new Error(`no way to carry out ${kind} for ${path} (${detail.tag})`);
+    if (decision.kind === 'restore') return restore(ctx, record, listedOf(ctx, action), decision.text, remote, decision.marks, detail.at);
+    return deleteRemote(ctx, record, remote);
+  }),
+  'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
+  restore: async ({ ctx }, { action, detail }) => restore(ctx, detail.record, listedOf(ctx, action), detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at),
+  move: async ({ ctx }, { action, detail }) => move(ctx, detail.record, detail.to, listedOf(ctx, action), detail.before, detail.remote, detail.decision, detail.title),
+};
 
 /**
  * A file moved after its document (moved in the web editor, or renamed by another machine): when the
