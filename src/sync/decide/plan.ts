@@ -6,7 +6,7 @@ import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRe
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
 import { withReplacements } from './follow.js';
-import type { Action, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
+import type { Action, ActionKind, DecisionKind, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
 import type { DocKey } from '../../model/ids.js';
 import { oneLine } from '../../printable.js';
 
@@ -123,11 +123,11 @@ export function plan(given: PlanInput): Plan {
       actions.push({ kind: 'move', record, to: record.path, samePlace: true });
       continue;
     }
-    const decision = decide(localSide, remoteSide ?? 'unchanged');
+    const verdict = decide(localSide, remoteSide ?? 'unchanged');
     // A deleted file whose document comes back, moved meanwhile, comes back where the document now is.
     const comesBackAt = !local && remote && canPull ? remoteMove(input, record, remote) : undefined;
     const at = comesBackAt !== undefined ? { at: comesBackAt } : {};
-    switch (decision) {
+    switch (verdict) {
       case 'none':
         // A move an earlier run could only record (the document is still in the old folder): finish it.
         if (canPush && local && record.nodeId !== null && fitsPlace(input, record, record.path) === false) {
@@ -207,14 +207,15 @@ function releaseOf(input: PlanInput, record: RecordEntry, local: LocalEntry | un
   return release.side;
 }
 
-type Decision = 'none' | 'check' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget';
+/** The two-way table's verdict on a recorded file: the action it plans, by that action's own tag, or nothing to do. */
+type Verdict = Extract<ActionKind, 'check' | 'push' | 'pull' | 'merge' | 'delete-remote' | 'trash-local' | 'recreate' | 'restore' | 'forget'> | Extract<DecisionKind, 'none'>;
 
 /**
  * The two-way table. With no remote listing the remote is taken as unchanged. Every action that writes
  * re-reads the remote first (rule 3), so an uncertain remote is planned like an unchanged one and the
  * read decides: a push becomes a merge, a delete becomes a restore, if the body did change.
  */
-function decide(local: Side, remote: RemoteSide): Decision {
+function decide(local: Side, remote: RemoteSide): Verdict {
   if (local === 'unchanged') return remote === 'unchanged' ? 'none' : remote === 'missing' ? 'trash-local' : remote === 'changed' ? 'pull' : 'check';
   if (local === 'changed') return remote === 'changed' ? 'merge' : remote === 'missing' ? 'recreate' : 'push';
   return remote === 'changed' ? 'restore' : remote === 'missing' ? 'forget' : 'delete-remote';
