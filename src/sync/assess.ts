@@ -81,8 +81,11 @@ export type Assessment<K extends ActionKind = ActionKind> = {
  */
 export type Detail<K extends ActionKind = ActionKind> = { readonly [P in K]: { readonly tag: P } & Details[P] }[K];
 
+/** The document as this run's listing shows it (by the planned record's key), for a step that writes where it is. */
+type Listed = { readonly listed: RemoteDoc | undefined };
+
 /** Applying a body decision: what a push, a pull, a check and a merge all come to once the document is read. */
-type BodyDetail = { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision };
+type BodyDetail = Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision };
 
 /** A new document for the file, its body decided before the document is made. */
 type NewDocument = { readonly before: TextFile; readonly body: BodyDecision; readonly title: string };
@@ -109,11 +112,11 @@ type Details = {
   readonly adopt: { readonly listed: RemoteDoc | undefined; readonly before: TextFile; readonly remote: readonly Block[]; readonly decision: AdoptDecision; readonly known?: RecordEntry };
   /** A file the shared state knows, unchanged on both sides: recorded here with no call. */
   readonly relink: { readonly record: DocumentRecord; readonly before: TextFile };
-  readonly 'delete-remote': Place & { readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision };
+  readonly 'delete-remote': Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision };
   readonly 'trash-local': { readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision };
-  readonly restore: Place & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string };
+  readonly restore: Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string };
   /** `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`). */
-  readonly move: { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined };
+  readonly move: Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined };
   /**
    * `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this
    * file is written; `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash.
@@ -191,7 +194,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
-      return { action, path, kind: body.kind, ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body } };
+      return { action, path, kind: body.kind, ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) } };
     }
     case 'delete-remote':
     case 'restore': {
@@ -203,12 +206,12 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote), ...placeOf(action) } };
+        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote), listed: io.listed(action.record.docKey), ...placeOf(action) } };
       }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
-      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete-remote', record, remote, decision, ...placeOf(action) } };
+      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) } };
     }
     case 'trash-local': {
       const before = await io.fileText(path);
@@ -239,7 +242,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         kind: decision.kind,
         ...(decision.kind === 'held' ? { held: decision.held } : {}),
         ...(decision.kind === 'rename' && decision.note ? { note: decision.note } : {}),
-        detail: { tag: 'move', record, before, remote, decision, to: action.to, title: action.title },
+        detail: { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) },
       };
     }
   }

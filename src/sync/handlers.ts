@@ -13,7 +13,7 @@ import { assess, type AssessIO, type Assessment, type Detail } from './assess.js
 import type { Births } from './births.js';
 import type { SyncContext } from './context.js';
 import { decideFirstPush, type BodyDecision } from './decide/body.js';
-import type { Action, ActionKind, RemoteDoc } from './decide/types.js';
+import type { Action, ActionKind } from './decide/types.js';
 
 /** Runs a task in one of the run's slots; a higher priority is served first. */
 export type Slot = <T>(task: () => Promise<T>, priority?: number) => Promise<T>;
@@ -33,15 +33,15 @@ export function perform<K extends ActionKind>(carrier: Carrier, assessment: Asse
 /** Carries out the decisions whose detail has one of the tags `K`, from the detail alone (and the run's context). */
 type Handler<K extends ActionKind> = (carrier: Carrier, assessment: Assessment<K>) => Promise<DocOutcome | Later>;
 
-/** The document as this run's listing shows it, for a decision about a recorded file. */
-const listedOf = (ctx: SyncContext, action: Action): RemoteDoc | undefined => ('record' in action ? ctx.remote?.docs.get(action.record.docKey) : undefined);
-
-/** Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read to know. */
+/**
+ * Held before any read, or held by a check: remembered with what it was decided on, so the next run needs no read
+ * to know. A hold stands on the planned record (the ledger row the plan named), so it is read from the action.
+ */
 async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held: Held): Promise<DocOutcome> {
   let fresh = true;
   if ('record' in action) {
     const file = await currentText(ctx, path).catch(() => undefined);
-    const remoteModifiedTime = listedOf(ctx, action)?.modifiedTime ?? action.record.remoteModifiedTime;
+    const remoteModifiedTime = ctx.remote?.docs.get(action.record.docKey)?.modifiedTime ?? action.record.remoteModifiedTime;
     fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
   }
   return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
@@ -54,7 +54,7 @@ const unlessHeld =
     assessment.held ? recordedHold(carrier, assessment, assessment.held) : handler(carrier, assessment);
 
 /** A push, pull, check or merge: the body decision applied (it records its own hold). */
-const applyTheBody: Handler<'push' | 'pull' | 'check' | 'merge'> = ({ ctx }, { action, detail }) => applyBody(ctx, detail.record, listedOf(ctx, action), detail.before, detail.remote, detail.body);
+const applyTheBody: Handler<'push' | 'pull' | 'check' | 'merge'> = ({ ctx }, { detail }) => applyBody(ctx, detail.record, detail.listed, detail.before, detail.remote, detail.body);
 
 const createDocument = unlessHeld<'create' | 'recreate'>((carrier, { path, detail }) => create(carrier, path, detail));
 
@@ -81,17 +81,17 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
   pull: applyTheBody,
   check: applyTheBody,
   merge: applyTheBody,
-  'delete-remote': unlessHeld(async ({ ctx }, { action, kind, path, detail }) => {
+  'delete-remote': unlessHeld(async ({ ctx }, { kind, path, detail }) => {
     const { record, remote, decision } = detail;
     if (decision.kind === 'forget') return forget(ctx, record, 'already deleted in the knowledge base');
     // decideDelete forgets a document gone: a read of its blocks is all the rest needs.
     if (remote === 'gone') throw new Error(`no way to carry out ${kind} for ${path} (${detail.tag})`);
-    if (decision.kind === 'restore') return restore(ctx, record, listedOf(ctx, action), decision.text, remote, decision.marks, detail.at);
+    if (decision.kind === 'restore') return restore(ctx, record, detail.listed, decision.text, remote, decision.marks, detail.at);
     return deleteRemote(ctx, record, remote);
   }),
   'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
-  restore: async ({ ctx }, { action, detail }) => restore(ctx, detail.record, listedOf(ctx, action), detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at),
-  move: async ({ ctx }, { action, detail }) => move(ctx, detail.record, detail.to, listedOf(ctx, action), detail.before, detail.remote, detail.decision, detail.title),
+  restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at),
+  move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, detail.title),
 };
 
 /**
