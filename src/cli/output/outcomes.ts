@@ -6,22 +6,35 @@ type Outcome = 'created' | 'updated' | 'deleted' | 'held' | 'failed' | 'pulled' 
 
 type OutcomeRow = { readonly path: string; readonly outcome: Outcome; readonly detail: string };
 
-const CREATES: ReadonlySet<DecisionKind> = new Set(['create', 'recreate']);
-const UPDATES: ReadonlySet<DecisionKind> = new Set(['push', 'merge', 'move']);
-const PULLS: ReadonlySet<DecisionKind> = new Set(['pull', 'new-local', 'restore', 'move-local']);
-
-function plannedOutcome(kind: DecisionKind): Outcome {
-  if (CREATES.has(kind)) return 'created';
-  if (UPDATES.has(kind)) return 'updated';
-  if (kind === 'delete-remote') return 'deleted';
-  if (kind === 'held') return 'held';
-  if (PULLS.has(kind)) return 'pulled';
-  return 'other';
-}
+/**
+ * What each decision comes to in a publishing report, planned (a dry run) or done. Exhaustive, so a new kind
+ * of decision does not compile until it is counted somewhere.
+ */
+const OUTCOME: Readonly<Record<DecisionKind, Outcome>> = {
+  create: 'created',
+  recreate: 'created',
+  push: 'updated',
+  merge: 'updated',
+  move: 'updated',
+  'delete-remote': 'deleted',
+  held: 'held',
+  pull: 'pulled',
+  'new-local': 'pulled',
+  restore: 'pulled',
+  'move-local': 'pulled',
+  none: 'other',
+  link: 'other',
+  conflict: 'other',
+  'trash-local': 'other',
+  forget: 'other',
+  'trash-leftover': 'other',
+  rename: 'other',
+  'new-local-folder': 'other',
+};
 
 /** One row per file the run touched, failed or held (or, for a dry run, planned): the per-file table of a summary. */
 export function outcomeRows(report: SyncReport): OutcomeRow[] {
-  if (report.dryRun) return report.planned.map((d) => ({ path: d.path, outcome: plannedOutcome(d.kind), detail: d.reason ?? d.note ?? '' }));
+  if (report.dryRun) return report.planned.map((d) => ({ path: d.path, outcome: OUTCOME[d.kind], detail: d.reason ?? d.note ?? '' }));
   return report.results.flatMap((result): OutcomeRow[] => {
     if (!result.ok) return [{ path: result.path, outcome: 'failed', detail: `${result.error} [${result.code}]` }];
     const detail = result.detail ?? '';
@@ -30,7 +43,7 @@ export function outcomeRows(report: SyncReport): OutcomeRow[] {
     if (result.result === 'unchanged') return detail ? [{ path: result.path, outcome: 'unchanged', detail }] : [];
     if (result.result === 'recorded') return [{ path: result.path, outcome: 'recorded', detail }];
     if (result.result === 'pulled') return [{ path: result.path, outcome: 'pulled', detail }];
-    return [{ path: result.path, outcome: CREATES.has(result.action) ? 'created' : 'updated', detail: result.result === 'pushed' ? detail : `${result.result}${detail ? `: ${detail}` : ''}` }];
+    return [{ path: result.path, outcome: OUTCOME[result.action] === 'created' ? 'created' : 'updated', detail: result.result === 'pushed' ? detail : `${result.result}${detail ? `: ${detail}` : ''}` }];
   });
 }
 
