@@ -1,6 +1,6 @@
 import { heldMessage } from './decide/held.js';
 import { blocksToMarkdown } from '../markdown/index.js';
-import { bodyOf, type Detail } from './assess.js';
+import { bodyOf, type Detail } from './detail.js';
 import type { DecisionKind } from './decide/types.js';
 import type { BodyDecision } from './decide/body.js';
 import { pushMarkdown } from './decide/push-markdown.js';

@@ -1,6 +1,7 @@
 import { heldMessage } from './decide/held.js';
 import type { DocKey } from '../model/ids.js';
-import { bodyOf, plannedKind } from './assess.js';
+import { plannedKind } from './assess.js';
+import { bodyOf } from './detail.js';
 import { detectMoves, movedAfterDocument } from './decide/moves.js';
 import { compare, pathOf } from './decide/placement.js';
 import { sideOfLocal } from './decide/plan.js';
