@@ -3,7 +3,7 @@ import { KbsyncError } from '../errors.js';
 import type { DocumentRecord, OpenIntent } from '../ledger/index.js';
 import { hashText, type TextFile } from '../local/index.js';
 import type { Block } from '../model/blocks.js';
-import { decideAdopt, type AdoptDecision } from './decide/adopt.js';
+import { decideAdopt } from './decide/adopt.js';
 import { decideBody, decideFirstPush, laterThan, type BodyFacts, type PublishedVersion } from './decide/body.js';
 import { held, type Held } from './decide/held.js';
 import { decideIncoming } from './decide/incoming.js';
@@ -11,7 +11,7 @@ import { decideMove } from './decide/move.js';
 import { decideDelete, decideTrash, restoredText } from './decide/removals.js';
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from './decide/types.js';
 import { splitText } from './document-text.js';
-import type { Detail, Place } from './detail.js';
+import { asDecided, type Detail, type Place } from './detail.js';
 import { interruptedPull, withLandedPush } from './interrupted.js';
 import { sharedRecord } from './shared-record.js';
 import { blocksHash, blocksToMarkdown, predictedBlocks } from '../markdown/index.js';
@@ -63,7 +63,8 @@ export type AssessIO = {
 
 /**
  * The facts a planned action needed and the decision they gave: `detail`, tagged with the action that carries it
- * out, and `kind`, the words reports use for it. `K`: the tags it may have (a handler's, in the executor).
+ * out, and `kind` and `held`, the words reports use for it, read off the detail (assessed()). `K`: the tags it
+ * may have (a handler's, in the executor).
  */
 export type Assessment<K extends ActionKind = ActionKind> = {
   readonly action: Action;
@@ -74,31 +75,34 @@ export type Assessment<K extends ActionKind = ActionKind> = {
   readonly detail: Detail<K>;
 };
 
+/** An assessment of `action`: the detail decided, and the words it comes to (read off it: detail.ts). */
+const assessed = (action: Action, path: string, detail: Detail): Assessment => ({ action, path, ...asDecided(detail), detail });
+
 /**
  * Reads what one planned action needs (the document's blocks, the file, the record) and decides, in the
  * pure functions of `decide/`. Both the run and every preview come through here, so they cannot differ.
  */
 export async function assess(io: AssessIO, action: Action): Promise<Assessment> {
   const path = pathOf(action);
-  const hold = (why: Held): Assessment => ({ action, path, kind: 'held', held: why, detail: { tag: 'held', held: why } });
+  const hold = (why: Held): Assessment => assessed(action, path, { tag: 'held', held: why });
   switch (action.kind) {
     case 'create':
     case 'recreate': {
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const title = action.kind === 'create' ? action.title : action.record.remoteTitle;
-      const assessed = firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
+      const first = firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
       const shortened = action.kind === 'create' && action.shortened;
-      return shortened ? { ...assessed, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : assessed;
+      return shortened ? { ...first, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : first;
     }
     case 'forget':
-      return { action, path, kind: 'forget', detail: { tag: 'forget', record: action.record } };
+      return assessed(action, path, { tag: 'forget', record: action.record });
     case 'trash-leftover':
-      return { action, path, kind: 'trash-leftover', detail: { tag: 'trash-leftover' } };
+      return assessed(action, path, { tag: 'trash-leftover' });
     case 'new-local-folder':
-      return { action, path, kind: 'new-local-folder', detail: { tag: 'new-local-folder', folder: action.folder } };
+      return assessed(action, path, { tag: 'new-local-folder', folder: action.folder });
     case 'move-local':
-      return { action, path, kind: 'move-local', detail: { tag: 'move-local', move: action } };
+      return assessed(action, path, { tag: 'move-local', move: action });
     case 'held':
       return hold(action.held);
     case 'new-local':
@@ -106,14 +110,14 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'relink': {
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
-      return { action, path, kind: 'none', detail: { tag: 'relink', record: sharedRecordOf(io, action.record, before.text), before } };
+      return assessed(action, path, { tag: 'relink', record: sharedRecordOf(io, action.record, before.text), before });
     }
     case 'adopt': {
       const remote = await io.readBlocks(action.remote.docKey);
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
-      return { action, path, ...adoptedAs(decision), detail: { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) } };
+      return assessed(action, path, { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) });
     }
     case 'push':
     case 'pull':
@@ -129,7 +133,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
-      return { action, path, kind: body.kind, ...(body.held ? { held: body.held } : {}), detail: { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) } };
+      return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
     }
     case 'delete-remote':
     case 'restore': {
@@ -141,19 +145,19 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        return { action, path, kind: 'restore', detail: { tag: 'restore', record, remote, text: await restored(remote), listed: io.listed(action.record.docKey), ...placeOf(action) } };
+        return assessed(action, path, { tag: 'restore', record, remote, text: await restored(remote), listed: io.listed(action.record.docKey), ...placeOf(action) });
       }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
-      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) } };
+      return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
     }
     case 'trash-local': {
       const before = await io.fileText(path);
       const record = (await recordFor(io, action.record, before?.text)) ?? sharedRecordOf(io, action.record, '');
       const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
-      return { action, path, kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}), detail: { tag: 'trash-local', record, before, decision } };
+      return assessed(action, path, { tag: 'trash-local', record, before, decision });
     }
     case 'move': {
       const before = await io.fileText(action.to);
@@ -171,14 +175,8 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         samePlace: action.samePlace,
         remote,
       });
-      return {
-        action,
-        path,
-        kind: decision.kind,
-        ...(decision.kind === 'held' ? { held: decision.held } : {}),
-        ...(decision.kind === 'rename' && decision.note ? { note: decision.note } : {}),
-        detail: { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) },
-      };
+      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) });
+      return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
 }
@@ -188,8 +186,7 @@ const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>)
 /** A file that gets a new document: the body is decided before the document is made, so a push that would be held creates nothing. */
 function firstPush(io: AssessIO, action: Action, path: string, before: TextFile, title: string, replaces: DocumentRecord['docKey'] | undefined): Assessment {
   const body = decideFirstPush({ mode: io.mode, force: io.force, path, fileText: before.text, urlOf: io.urlOf });
-  const kind: DecisionKind = body.kind === 'held' ? 'held' : replaces ? 'recreate' : 'create';
-  return { action, path, kind, ...(body.held ? { held: body.held } : {}), detail: replaces ? { tag: 'recreate', before, body, title, replaces } : { tag: 'create', before, body, title } };
+  return assessed(action, path, replaces ? { tag: 'recreate', before, body, title, replaces } : { tag: 'create', before, body, title });
 }
 
 /**
@@ -259,12 +256,8 @@ const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): Documen
 function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {
   const known = 'record' in action ? action.record : undefined;
   const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: false });
-  return { action, path, ...adoptedAs(decision), detail: { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) } };
+  return assessed(action, path, { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) });
 }
-
-/** What an adopt comes to in words (a link, a pull, a conflict, or its body's decision), and the hold of a body held. */
-const adoptedAs = (decision: AdoptDecision): Pick<Assessment, 'kind' | 'held'> =>
-  decision.kind === 'replace' ? { kind: decision.body.kind, ...(decision.body.held ? { held: decision.body.held } : {}) } : { kind: decision.kind };
 
 /** Where a new local file's document is listed, and the copy an interrupted pull left of it elsewhere. */
 const listedAs = (action: Extract<Action, { kind: 'new-local' }>): { remote: RemoteDoc; leftover: string | undefined } => ({ remote: action.remote, leftover: action.leftover });
@@ -280,12 +273,12 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   const landed = read && (await io.announced(action.remote.docKey, blocksHash(read), known ? { blocksHash: known.remoteBlocksHash, ...(known.agreedAt !== undefined ? { agreedAt: known.agreedAt } : {}) } : {}));
   if (read && landed) {
     const hiddenEdit = laterThan(action.remote.modifiedTime, landed.modifiedTime) ? action.remote.modifiedTime : null;
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } } };
+    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } });
   }
   if (!known || source === undefined) {
     const blocks = read ?? (await io.readBlocks(action.remote.docKey));
     // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
-    return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } } };
+    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } });
   }
   const remote = read;
   const { text, marks } = decideIncoming({
@@ -297,7 +290,7 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     listedTime: action.remote.modifiedTime,
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
-  return { action, path, kind: 'new-local', detail: { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks } };
+  return assessed(action, path, { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks });
 }
 
 /**

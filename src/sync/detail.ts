@@ -6,7 +6,7 @@ import type { BodyDecision } from './decide/body.js';
 import type { MoveDecision } from './decide/move.js';
 import type { DeleteDecision, TrashDecision } from './decide/removals.js';
 import type { Held } from './decide/held.js';
-import type { Action, ActionKind, ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from './decide/types.js';
+import type { Action, ActionKind, DecisionKind, ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from './decide/types.js';
 
 /**
  * What carrying out a decision needs, tagged with the action that carries it out (the same names as the plan's
@@ -74,3 +74,55 @@ export function bodyOf(detail: Detail): { readonly before: TextFile; readonly bo
   }
 }
 
+/** What a detail comes to in the words of every report (`kind`), and the hold it carries, if any. */
+type AsDecided = { readonly kind: DecisionKind; readonly held?: Held };
+
+/**
+ * The words of each detail, by its tag: `kind` and `held` are read off the detail, never set beside it, so the
+ * report cannot say other than what is carried out. Exhaustive, like the executor's handler table.
+ */
+const AS_DECIDED: { readonly [K in ActionKind]: (detail: Detail<K>) => AsDecided } = {
+  held: (detail) => ({ kind: 'held', held: detail.held }),
+  forget: ownTag,
+  'trash-leftover': ownTag,
+  'new-local-folder': ownTag,
+  'move-local': ownTag,
+  'new-local': ownTag,
+  restore: ownTag,
+  relink: () => ({ kind: 'none' }),
+  create: (detail) => firstPush(detail.body, 'create'),
+  recreate: (detail) => firstPush(detail.body, 'recreate'),
+  push: applied,
+  pull: applied,
+  check: applied,
+  merge: applied,
+  adopt: ({ decision }) => (decision.kind === 'replace' ? applied(decision) : { kind: decision.kind }),
+  'delete-remote': ({ decision }) => checked(decision),
+  'trash-local': ({ decision }) => checked(decision),
+  move: ({ decision }) => checked(decision),
+};
+
+export function asDecided<K extends ActionKind>(detail: Detail<K>): AsDecided {
+  const words: (detail: Detail<K>) => AsDecided = AS_DECIDED[detail.tag];
+  return words(detail);
+}
+
+/** A decision its action's own tag names. */
+function ownTag({ tag }: { readonly tag: DecisionKind }): AsDecided {
+  return { kind: tag };
+}
+
+/** A body decision applied (an adopt that replaces the document's body, too). */
+function applied({ body }: { readonly body: BodyDecision }): AsDecided {
+  return { kind: body.kind, ...(body.held ? { held: body.held } : {}) };
+}
+
+/** A new document, unless its first body is held. */
+function firstPush(body: BodyDecision, kind: 'create' | 'recreate'): AsDecided {
+  return { kind: body.kind === 'held' ? 'held' : kind, ...(body.held ? { held: body.held } : {}) };
+}
+
+/** A removal or a move, as its check decided it. */
+function checked(decision: DeleteDecision | TrashDecision | MoveDecision): AsDecided {
+  return { kind: decision.kind, ...(decision.kind === 'held' ? { held: decision.held } : {}) };
+}
