@@ -11,8 +11,9 @@ import type { Action, ActionKind, DecisionKind, ReadingMarks, RecordEntry, Remot
 /**
  * What carrying out a decision needs, tagged with the action that carries it out (the same names as the plan's
  * actions, one variant each): each variant holds all of it, so the executor dispatches on the tag alone and
- * never looks back at the action to find a field. The tag can differ from the planned action's (a file gone
- * since the plan is held; a trashed file edited here is created again), never from the words: those are `kind`.
+ * looks back at the action only for the record a hold stands on. The tag can differ from the planned action's (a
+ * file gone since the plan is held; a trashed file edited here is created again); the words every report uses
+ * are read off the detail (AS_DECIDED below), so they cannot differ from what is carried out.
  */
 export type Detail<K extends ActionKind = ActionKind> = { readonly [P in K]: { readonly tag: P } & Details[P] }[K];
 

@@ -85,7 +85,7 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
   'delete-remote': unlessHeld(async ({ ctx }, { kind, path, detail }) => {
     const { record, remote, decision } = detail;
     if (decision.kind === 'forget') return forget(ctx, record, 'already deleted in the knowledge base');
-    // decideDelete forgets a document gone: a read of its blocks is all the rest needs.
+    // A document found gone is forgotten (decideDelete): every other decision was made on its blocks.
     if (remote === 'gone') throw new Error(`no way to carry out ${kind} for ${path} (${detail.tag})`);
     if (decision.kind === 'restore') return restore(ctx, record, detail.listed, decision.text, remote, decision.marks, detail.at);
     return deleteRemote(ctx, record, remote);
