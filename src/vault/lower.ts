@@ -7,7 +7,8 @@ import { findImages } from '../images/find.js';
 import { isImageFile } from '../images/media-type.js';
 import { parseMarkdown } from '../markdown/parse.js';
 import { escapeInPlace } from '../markdown/text.js';
-import { embedsImage, wikiSyntaxIn, wikiText, type WikiRef } from '../markdown/wiki-syntax.js';
+import { wikiSyntaxIn } from '../markdown/wiki-syntax.js';
+import { embedsImage, wikiText, type WikiRef } from '../markdown/wiki/links.js';
 import type { VaultNames } from './names.js';
 
 /*
@@ -39,22 +40,15 @@ type LoweringInput = {
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
   const { refs, callouts, admonitions, blockIds } = wikiSyntaxIn(parseMarkdown(body));
-  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: `**${escapeInPlace(callout.label, false)}**` })), ...blockIds.map((span) => ({ span, url: '' }))];
+  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...blockIds.map((span) => ({ span, url: '' }))];
   const quoted: number[] = [];
-  for (const admonition of admonitions.filter((a) => a.indented)) {
-    // The marker line becomes the label and title; the body's four-space indent, the quote's `> `; a blank line in it, `>`.
-    const title = /"([^"\n]*)"\s*$/.exec(body.slice(admonition.start, admonition.markerEnd))?.[1]?.trim() ?? '';
-    edits.push({ span: { start: admonition.start, end: admonition.markerEnd }, url: `> **${escapeInPlace(admonition.label, false)}**${title === '' ? '' : ` ${escapeInPlace(title, false)}`}` });
-    for (let at = admonition.markerEnd + 1; at < admonition.end; at = body.indexOf('\n', at) === -1 ? admonition.end : body.indexOf('\n', at) + 1) {
-      const indent = /^( {4}|\t)/.exec(body.slice(at, at + 4))?.[0].length ?? 0;
-      edits.push({ span: { start: at, end: at + indent }, url: indent === 0 ? '>' : '> ' });
+  for (const admonition of admonitions) {
+    if (admonition.indented) edits.push(...indentedAdmonition(body, admonition));
+    else {
+      const fenced = fencedAdmonition(body, admonition);
+      edits.push(...fenced.edits);
+      quoted.push(...fenced.quoted);
     }
-  }
-  for (const admonition of admonitions.filter((a) => !a.indented)) {
-    // Every line between the markers quoted, the markers' lines kept (the opening one becomes the label): the same lines.
-    edits.push({ span: { start: admonition.start, end: admonition.markerEnd }, url: `> **${escapeInPlace(admonition.label, false)}**` });
-    for (let at = body.indexOf('\n', admonition.start) + 1; at > 0 && at < admonition.closeStart; at = body.indexOf('\n', at) + 1) quoted.push(at);
-    edits.push({ span: { start: admonition.closeStart, end: admonition.end }, url: '>' });
   }
   const problems: Omit<LinkProblem, 'path'>[] = [];
   let noteEmbeds = 0;
@@ -65,13 +59,49 @@ export function lowerBody(body: string, from: string, input: LoweringInput): Low
     if (lowered.noteEmbed) noteEmbeds += 1;
   }
   edits.push(...byName(body, from, input));
-  // A quoted line that starts with another edit (a link) gets its `> ` in front of that edit's text: edits never overlap.
-  for (const at of quoted) {
-    const there = edits.findIndex((edit) => edit.span.start === at && edit.span.end > at);
-    if (there === -1) edits.push({ span: { start: at, end: at }, url: '> ' });
-    else edits[there] = { span: (edits[there] as SpanEdit).span, url: `> ${(edits[there] as SpanEdit).url}` };
+  return { markdown: edits.length === 0 ? body : applyEdits(body, withQuotedLines(edits, quoted)), problems, noteEmbeds };
+}
+
+const bold = (label: string): string => `**${escapeInPlace(label, false)}**`;
+
+type Admonition = ReturnType<typeof wikiSyntaxIn>['admonitions'][number];
+
+/** MkDocs's: the marker line becomes the label and title; the body's four-space indent, the quote's `> `; a blank line in it, `>`. */
+function indentedAdmonition(body: string, admonition: Admonition): SpanEdit[] {
+  const title = /"([^"\n]*)"\s*$/.exec(body.slice(admonition.start, admonition.markerEnd))?.[1]?.trim() ?? '';
+  const edits: SpanEdit[] = [{ span: { start: admonition.start, end: admonition.markerEnd }, url: `> ${bold(admonition.label)}${title === '' ? '' : ` ${escapeInPlace(title, false)}`}` }];
+  for (let at = admonition.markerEnd + 1; at < admonition.end; at = body.indexOf('\n', at) === -1 ? admonition.end : body.indexOf('\n', at) + 1) {
+    const indent = /^( {4}|\t)/.exec(body.slice(at, at + 4))?.[0].length ?? 0;
+    edits.push({ span: { start: at, end: at + indent }, url: indent === 0 ? '>' : '> ' });
   }
-  return { markdown: edits.length === 0 ? body : applyEdits(body, edits), problems, noteEmbeds };
+  return edits;
+}
+
+/**
+ * `:::`'s: the opening marker becomes the label, the closing line a quote's empty line, and every line between
+ * is quoted (`quoted`: where those lines start, given their `> ` once the other edits are known).
+ */
+function fencedAdmonition(body: string, admonition: Admonition): { readonly edits: SpanEdit[]; readonly quoted: number[] } {
+  const quoted: number[] = [];
+  for (let at = body.indexOf('\n', admonition.start) + 1; at > 0 && at < admonition.closeStart; at = body.indexOf('\n', at) + 1) quoted.push(at);
+  return {
+    edits: [
+      { span: { start: admonition.start, end: admonition.markerEnd }, url: `> ${bold(admonition.label)}` },
+      { span: { start: admonition.closeStart, end: admonition.end }, url: '>' },
+    ],
+    quoted,
+  };
+}
+
+/** Each quoted line's `> `; a line that starts with another edit (a link) gets it in front of that edit's text, so edits never overlap. */
+function withQuotedLines(edits: readonly SpanEdit[], quoted: readonly number[]): SpanEdit[] {
+  const out = [...edits];
+  for (const at of quoted) {
+    const there = out.findIndex((edit) => edit.span.start === at && edit.span.end > at);
+    if (there === -1) out.push({ span: { start: at, end: at }, url: '> ' });
+    else out[there] = { span: (out[there] as SpanEdit).span, url: `> ${(out[there] as SpanEdit).url}` };
+  }
+  return out;
 }
 
 type LoweredRef = { readonly markdown: string; readonly problem?: Pick<LinkProblem, 'reason' | 'message'>; readonly noteEmbed?: true };

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { outline } from '../../../src/markdown/outline.js';
 import { parseMarkdown, useMarkdownDialect } from '../../../src/markdown/parse.js';
-import { wikiSyntaxIn, wikiText } from '../../../src/markdown/wiki-syntax.js';
+import { wikiSyntaxIn } from '../../../src/markdown/wiki-syntax.js';
+import { wikiText } from '../../../src/markdown/wiki/links.js';
 
 const texts = (body: string): string[] => outline(body).map((node) => `${node.type}: ${node.text}`);
 const refsOf = (body: string) => wikiSyntaxIn(parseMarkdown(body)).refs.map((ref) => ({ written: body.slice(ref.start, ref.end), target: ref.target, fragment: ref.fragment, label: ref.label, shown: wikiText(ref) }));
