@@ -1,6 +1,7 @@
 import type { Nodes, Root } from 'mdast';
 import { gatherAdmonitions, gatherIndentedAdmonitions, type AdmonitionMark } from './wiki/admonitions.js';
 import { dropBlockId } from './wiki/block-ids.js';
+import { commentParagraph } from './wiki/comments.js';
 import { markCallout, type CalloutMark } from './wiki/callouts.js';
 import { joinAcross, splitText, type WikiRef } from './wiki/links.js';
 import { pointsOf, type Span } from './wiki/points.js';
@@ -29,8 +30,8 @@ declare module 'mdast' {
     admonition?: AdmonitionMark;
   }
   interface RootData {
-    /** Where the block ids (` ^id`) are written: a push leaves them out. */
-    blockIds?: readonly Span[];
+    /** Where what the editor does not show (comments, block ids) is written: a push leaves it out. */
+    hidden?: readonly Span[];
   }
 }
 
@@ -41,7 +42,13 @@ declare module 'mdast' {
  */
 export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markdown: string) => Root): void {
   const points = pointsOf(markdown);
-  const blockIds: Span[] = [];
+  // What the editor does not show (comments, block ids): no text, and left out of what a push sends.
+  const hidden: Span[] = [];
+  tree.children = tree.children.filter((block) => {
+    const comment = commentParagraph(block, markdown);
+    if (comment) hidden.push(comment);
+    return comment === undefined;
+  });
   const walk = (node: Nodes): void => {
     if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;
     if (node.type === 'blockquote') markCallout(node, markdown, points);
@@ -50,15 +57,15 @@ export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markd
     if (node.type === 'root') gatherIndentedAdmonitions(parent, markdown, points, parseInline);
     const split = parent.children.flatMap((child): Nodes[] => (child.type === 'text' ? splitText(child, markdown, points) : [child]));
     parent.children = joinAcross(split, markdown, points, parseInline);
-    if (node.type === 'paragraph' || node.type === 'heading') dropBlockId(node, markdown, points, blockIds);
+    if (node.type === 'paragraph' || node.type === 'heading') dropBlockId(node, markdown, points, hidden);
     for (const child of parent.children) walk(child);
   };
   walk(tree);
-  if (blockIds.length > 0) (tree.data ??= {}).blockIds = blockIds;
+  if (hidden.length > 0) (tree.data ??= {}).hidden = hidden;
 }
 
-/** What the lowering rewrites in a body: its wiki links and embeds, its callout markers and its admonitions, in source order. */
-export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[]; readonly admonitions: AdmonitionMark[]; readonly blockIds: readonly Span[] } {
+/** What the lowering rewrites in a body: its wiki links and embeds, its callout markers, its admonitions, and what it leaves out. */
+export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly callouts: CalloutMark[]; readonly admonitions: AdmonitionMark[]; readonly hidden: readonly Span[] } {
   const refs: WikiRef[] = [];
   const callouts: CalloutMark[] = [];
   const admonitions: AdmonitionMark[] = [];
@@ -69,5 +76,5 @@ export function wikiSyntaxIn(tree: Root): { readonly refs: WikiRef[]; readonly c
     if ('children' in node) for (const child of node.children) walk(child as Nodes);
   };
   walk(tree);
-  return { refs, callouts, admonitions, blockIds: tree.data?.blockIds ?? [] };
+  return { refs, callouts, admonitions, hidden: tree.data?.hidden ?? [] };
 }

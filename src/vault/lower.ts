@@ -39,8 +39,9 @@ type LoweringInput = {
 };
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
-  const { refs, callouts, admonitions, blockIds } = wikiSyntaxIn(parseMarkdown(body));
-  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...blockIds.map((span) => ({ span, url: '' }))];
+  const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
+  // What the editor does not show goes; a comment's line breaks stay, so every line keeps its number.
+  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...hidden.map((span) => ({ span, url: body.slice(span.start, span.end).replace(/[^\n]/g, '') }))];
   const quoted: number[] = [];
   for (const admonition of admonitions) {
     if (admonition.indented) edits.push(...indentedAdmonition(body, admonition));

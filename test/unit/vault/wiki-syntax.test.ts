@@ -89,6 +89,14 @@ describe('reading a vault note (the wiki dialect)', () => {
     ]);
   });
 
+  test('a paragraph that is one comment is no text: a person\'s note to self in a block of its own is not published', () => {
+    assert.deepEqual(texts('Ship it today.\n\n%%\nprivate: the real reason\n%%\n\n%%one line%%\n\n- item %%why%%\n\n%%a%% b %%c%%\n'), [
+      'paragraph: Ship it today.',
+      'unorderedList: item %%why%%',
+      'paragraph: %%a%% b %%c%%',
+    ]);
+  });
+
   test('without the dialect the same text is CommonMark: brackets are brackets', () => {
     useMarkdownDialect('gfm');
     assert.deepEqual(texts('See [[Note|x]].\n\n> [!note] T\n'), ['paragraph: See [[Note|x]].', 'blockquote: [!note] T']);
