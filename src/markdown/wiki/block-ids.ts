@@ -3,8 +3,11 @@ import type { Points, Span } from './points.js';
 
 /* Block ids (` ^b15695`): a place a link can name, not words of the block. */
 
-/** ` ^b15695` ending a block: the id a `[[Note#^b15695]]` link names, which the editor does not show. */
-const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/;
+/**
+ * ` ^b15695` ending a block, or on the line after it (where the editor puts a quote's or a list's): the id a
+ * `[[Note#^b15695]]` link names, which the editor does not show.
+ */
+const BLOCK_ID = /(?:[ \t]+|[ \t]*\n[ \t]*)\^[A-Za-z0-9-]+[ \t]*$/;
 
 /** A block's id is no text of it: the words end before it, and a push leaves it out (vault/lower.ts). */
 export function dropBlockId(block: { children: PhrasingContent[] }, markdown: string, points: Points, found: Span[]): void {
@@ -12,11 +15,12 @@ export function dropBlockId(block: { children: PhrasingContent[] }, markdown: st
   const start = last?.position?.start.offset;
   const end = last?.position?.end.offset;
   if (last?.type !== 'text' || start === undefined || end === undefined) return;
-  const id = BLOCK_ID.exec(markdown.slice(start, end));
-  const kept = id ? last.value.slice(0, last.value.length - (end - start - id.index)) : undefined;
-  // The value must end as the source does (no escape or reference inside the id's run).
-  if (!id || kept === undefined || last.value.slice(kept.length) !== markdown.slice(start + id.index, end)) return;
-  found.push({ start: start + id.index, end });
+  // In the source and in the text alike (a blank before a line break is in the one, not the other; an escaped `\^` is no id).
+  const written = BLOCK_ID.exec(markdown.slice(start, end));
+  const read = BLOCK_ID.exec(last.value);
+  if (!written || !read || written[0].trim() !== read[0].trim()) return;
+  const kept = last.value.slice(0, read.index);
+  found.push({ start: start + written.index, end });
   if (kept === '') block.children.pop();
-  else Object.assign(last, { value: kept, position: points.span(start, start + id.index) });
+  else Object.assign(last, { value: kept, position: points.span(start, start + written.index) });
 }

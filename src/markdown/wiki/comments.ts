@@ -14,7 +14,8 @@ export function commentParagraph(node: Nodes, markdown: string): Span | undefine
   const start = node.position?.start.offset;
   const end = node.position?.end.offset;
   if (node.type !== 'paragraph' || start === undefined || end === undefined) return undefined;
-  // A block id after it names the comment, and goes with it.
-  const written = markdown.slice(start, end).replace(/[ \t]+\^[A-Za-z0-9-]+[ \t]*$/, '');
-  return written.length >= 4 && written.startsWith('%%') && written.indexOf('%%', 2) === written.length - 2 ? { start, end } : undefined;
+  // A block id after it names the comment, and goes with it; a paragraph of only an id names the block before it.
+  const written = markdown.slice(start, end).replace(/(?:[ \t]+|[ \t]*\n[ \t]*)\^[A-Za-z0-9-]+[ \t]*$/, '');
+  const comment = written.length >= 4 && written.startsWith('%%') && written.indexOf('%%', 2) === written.length - 2;
+  return comment || /^\^[A-Za-z0-9-]+[ \t]*$/.test(written) ? { start, end } : undefined;
 }

@@ -24,6 +24,8 @@ const inline = fc.array(fc.oneof(wiki, word), { minLength: 1, maxLength: 6 }).ma
 const block = fc.oneof(
   inline,
   inline.map((text) => `${text} ^b15695`),
+  inline.map((text) => `> ${text}\n^quote-id`),
+  fc.constantFrom('^after-list'),
   inline.map((text) => `# ${text}`),
   inline.map((text) => `- ${text}\n- ${text}`),
   inline.map((text) => `> ${text}`),

@@ -81,11 +81,12 @@ describe('reading a vault note (the wiki dialect)', () => {
   });
 
   test('a block id ending a paragraph, an item or a heading is no text of it', () => {
-    assert.deepEqual(texts('Some words. ^b15695\n\n- item ^x-1\n\n## Head ^h2\n\nNot^an-id, and `code ^x`\n'), [
+    assert.deepEqual(texts('Some words. ^b15695\n\n- item ^x-1\n\n## Head ^h2\n\nNot^an-id, and `code ^x`\n\n> A quote\n^quote-id\n\n^after-list\n'), [
       'paragraph: Some words.',
       'unorderedList: item',
       'heading: Head',
       'paragraph: Not^an-id, and code ^x',
+      'blockquote: A quote',
     ]);
   });
 
