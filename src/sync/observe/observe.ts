@@ -86,8 +86,8 @@ export async function observeAndPlan(
   const releases = ledger?.releases.all() ?? [];
   // Built with loops, not spread and map: a no-op of a large tree builds these for every file on every run.
   const rows = readRows(ledger, narrow);
-  // Files whose documents hold what another dialect sent: taken as changed, and sent again.
-  const owed = dialectOwed(ledger, options.vault, scan.root, rows.stats.keys());
+  // Files whose documents hold what another dialect sent: taken as changed, and sent again (a pull sends nothing).
+  const owed = options.mode === 'pull' ? new Set<string>() : dialectOwed(ledger, options.vault, scan.root, rows.stats.keys());
   const local = await observeLocal(scan, rows.stats);
   for (const path of owed) {
     const entry = local.entries.get(path);

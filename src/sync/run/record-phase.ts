@@ -35,7 +35,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
   closeReleases(ledger, observation, results);
   endStaleHolds(ledger, observation);
   if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
-  if (!options.signal?.aborted && options.mode !== 'pull') rememberDialect(ledger, options.vault, observation.dialectOwed ?? new Set(), new Set(results.filter((result) => !result.ok).map((result) => result.path)));
+  if (!options.signal?.aborted && options.mode !== 'pull') rememberDialect(ledger, options.vault, observation.dialectOwed ?? new Set(), results);
   const allDone = !options.signal?.aborted && results.every((result) => result.ok);
   if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
   if (!options.signal?.aborted) {
