@@ -1,7 +1,6 @@
 import type { Nodes, Root } from 'mdast';
 import { gatherAdmonitions, gatherIndentedAdmonitions, type AdmonitionMark } from './wiki/admonitions.js';
-import { dropBlockId } from './wiki/block-ids.js';
-import { commentParagraph } from './wiki/comments.js';
+import { blockIdParagraph, dropBlockId } from './wiki/block-ids.js';
 import { markCallout, type CalloutMark } from './wiki/callouts.js';
 import { joinAcross, splitText, type WikiRef } from './wiki/links.js';
 import { pointsOf, type Span } from './wiki/points.js';
@@ -30,7 +29,7 @@ declare module 'mdast' {
     admonition?: AdmonitionMark;
   }
   interface RootData {
-    /** Where what the editor does not show (comments, block ids) is written: a push leaves it out. */
+    /** Where what the editor does not show (block ids) is written: a push leaves it out. */
     hidden?: readonly Span[];
   }
 }
@@ -42,12 +41,12 @@ declare module 'mdast' {
  */
 export function readWikiSyntax(tree: Root, markdown: string, parseInline: (markdown: string) => Root): void {
   const points = pointsOf(markdown);
-  // What the editor does not show (comments, block ids): no text, and left out of what a push sends.
+  // What the editor does not show (block ids): no text, and left out of what a push sends.
   const hidden: Span[] = [];
   tree.children = tree.children.filter((block) => {
-    const comment = commentParagraph(block, markdown);
-    if (comment) hidden.push(comment);
-    return comment === undefined;
+    const id = blockIdParagraph(block, markdown);
+    if (id) hidden.push(id);
+    return id === undefined;
   });
   const walk = (node: Nodes): void => {
     if (node.type === 'link' || node.type === 'linkReference' || !('children' in node)) return;

@@ -40,7 +40,7 @@ type LoweringInput = {
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
   const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
-  // What the editor does not show goes; a comment's line breaks stay, so every line keeps its number.
+  // What the editor does not show goes; its line breaks stay, so every line keeps its number.
   const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...hidden.map((span) => ({ span, url: body.slice(span.start, span.end).replace(/[^\n]/g, '') }))];
   const quoted: number[] = [];
   for (const admonition of admonitions) {

@@ -1,4 +1,4 @@
-import type { PhrasingContent } from 'mdast';
+import type { Nodes, PhrasingContent } from 'mdast';
 import type { Points, Span } from './points.js';
 
 /* Block ids (` ^b15695`): a place a link can name, not words of the block. */
@@ -23,4 +23,12 @@ export function dropBlockId(block: { children: PhrasingContent[] }, markdown: st
   found.push({ start: start + written.index, end });
   if (kept === '') block.children.pop();
   else Object.assign(last, { value: kept, position: points.span(start, start + written.index) });
+}
+
+/** A paragraph at the note's top level that is only an id (naming the block before it): where it is written. */
+export function blockIdParagraph(node: Nodes, markdown: string): Span | undefined {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (node.type !== 'paragraph' || start === undefined || end === undefined) return undefined;
+  return /^\^[A-Za-z0-9-]+[ \t]*$/.test(markdown.slice(start, end)) ? { start, end } : undefined;
 }
