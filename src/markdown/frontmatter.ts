@@ -4,7 +4,8 @@ import { InputError } from '../errors.js';
 
 /** gray-matter (and js-yaml under it) is loaded on first use: a run that reads no file does not pay for it. */
 let grayMatter: typeof GrayMatter | undefined;
-const matter = (): typeof GrayMatter => (grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter);
+const require = createRequire(import.meta.url);
+const matter = (): typeof GrayMatter => (grayMatter ??= require('gray-matter') as typeof GrayMatter);
 
 type MemberRole = 'viewer' | 'editor';
 export type FrontMatterMember = { readonly userId: string; readonly role: MemberRole };

@@ -11,12 +11,13 @@ type Parser = (markdown: string) => Root;
  * The parser (micromark, mdast and their GFM extensions) is loaded on the first parse, not at
  * startup: a run that reads no document (a no-op sync of an unchanged folder, --help) would spend a
  * tenth of a second loading it for nothing. Synchronous require of these ES modules is supported from
- * Node 20.19 on (kbsync's minimum).
+ * Node 20.19 on (kbsync's minimum). In the CLI's bundle the require is the bundle's own, which holds
+ * the parser's modules and runs them on this first call (scripts/bundle.mjs).
  */
 let parser: Parser | undefined;
+const require = createRequire(import.meta.url);
 
 function load(): Parser {
-  const require = createRequire(import.meta.url);
   const { fromMarkdown } = require('mdast-util-from-markdown') as typeof FromMarkdown;
   const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof MdastGfm;
   const { gfm } = require('micromark-extension-gfm') as typeof MicromarkGfm;
