@@ -1,6 +1,7 @@
 import { forgetParseTrees } from '../../markdown/parse.js';
 import { oneLine } from '../../printable.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
+import { compare } from '../decide/placement.js';
 import { shown } from '../decisions.js';
 import type { ActionResult } from '../executor.js';
 import type { LocalProblem } from '../observe/observe-local.js';
@@ -27,7 +28,9 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
   const { observation, store, images, interrupted } = observed;
   const { scan, local, plan: planned } = observation;
   const { results, stateProblems } = outcome;
-  const decided = decision.preview ?? results.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
+  // In the plan's order (by path), as the preview lists it: actions run side by side and finish in any order.
+  const done = [...results].sort((a, b) => compare(a.path, b.path));
+  const decided = decision.preview ?? done.map((result) => ({ path: result.path, kind: result.action, ...(result.ok && result.reason ? { reason: result.reason } : {}) }));
   const links = decision.links();
   // The run's parse trees are ~30× their texts: free them now (what was learnt of them stays, bounded).
   forgetParseTrees();
