@@ -1,6 +1,6 @@
 import type { Block } from '../model/blocks.js';
 import type { MergeState } from './merge-state.js';
-import { contentOfBlock, sameReading } from './normalise.js';
+import { contentKey, contentOfBlock, sameReading } from './normalise.js';
 import { contentOf, type Segment } from './segments.js';
 import { PLACEHOLDER_PREFIX } from './to-markdown.js';
 
@@ -70,13 +70,19 @@ export function planInsertions(state: MergeState): InsertionPlan {
 function twinFinder(state: MergeState) {
   const { baseToLocal, localToBase, unchanged } = state.localDiff;
   const count = state.base.segments.length;
-  // Bounds are blocks the local side kept as they were: an edited block is a weaker landmark.
+  // Bounds are blocks the local side kept as they were: an edited block is a weaker landmark. So is a kept
+  // block that reads like another block of the base (two identical HTML blocks, any two images): the local
+  // diff may pair it with its look-alike, and a merge after a crash can pair it otherwise than the merge that
+  // wrote the body did, which put the remote's additions where the look-alike was (found by the merge
+  // property test: an addition doubled).
+  const keys = state.base.segments.map((segment) => contentKey(segment.node));
+  const landmark = (k: number): boolean => unchanged[k] === true && keys.indexOf(keys[k] as string) === keys.lastIndexOf(keys[k] as string);
   const localBefore = (b: number): number => {
-    for (let k = b; k >= 0; k--) if (unchanged[k]) return baseToLocal[k] as number;
+    for (let k = b; k >= 0; k--) if (landmark(k)) return baseToLocal[k] as number;
     return -1;
   };
   const localAfter = (b: number): number => {
-    for (let k = b; k < count; k++) if (unchanged[k]) return baseToLocal[k] as number;
+    for (let k = b; k < count; k++) if (landmark(k)) return baseToLocal[k] as number;
     return state.local.segments.length;
   };
   const used = new Set<number>();

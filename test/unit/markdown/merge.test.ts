@@ -61,6 +61,20 @@ describe('merge3 examples', () => {
     assert.equal(result.body, '# T\n\nfirst\n\ninserted \\*literal\\*\n\nsecond\n');
   });
 
+  // Found by the merge property test (seed 1068098829): the two <div> blocks and the image all read as one
+  // unknown block, so the merge after a crash paired the kept <div> with the other one, and put the remote's
+  // paragraph in a second time.
+  test('a merge repeated after a crash does not double an addition beside blocks that read alike', () => {
+    const { base, remoteBase, alignment } = synced('| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>alpha</div>\n\n<div>alpha</div>\n\n![alpha](alpha.png)\n\n# alpha\n');
+    const local = '| a | b |\n|---|---|\n| 1 | 2 |\n\nmine\n\n<div>alpha</div>\n\n![alpha](alpha.png)\n\n# alpha\n';
+    const added = (text: string) => newBlock({ type: 'paragraph', text });
+    const remote = reindex([...remoteBase.slice(0, 2), added('theirs one'), remoteBase[2] as Block, added('theirs two'), ...remoteBase.slice(3)]);
+    const first = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(first.body, '| a | b |\n|---|---|\n| 1 | 2 |\n\nmine\n\ntheirs one\n\n<div>alpha</div>\n\ntheirs two\n\n![alpha](alpha.png)\n\n# alpha\n');
+    const again = merge3({ base, remoteBase, remote, local: first.body, alignment });
+    assert.equal(again.body, first.body);
+  });
+
   test('remote deleted a heading: it goes, the rest stays byte for byte', () => {
     const body = '# Title\n\nText *one*.\n\n## Section\n\nText `two`.\n';
     const { base, remoteBase, alignment } = synced(body);
