@@ -76,7 +76,9 @@ function twinFinder(state: MergeState) {
   // wrote the body did, which put the remote's additions where the look-alike was (found by the merge
   // property test: an addition doubled).
   const keys = state.base.segments.map((segment) => contentKey(segment.node));
-  const landmark = (k: number): boolean => unchanged[k] === true && keys.indexOf(keys[k] as string) === keys.lastIndexOf(keys[k] as string);
+  const seen = new Map<string, number>();
+  for (const key of keys) seen.set(key, (seen.get(key) ?? 0) + 1);
+  const landmark = (k: number): boolean => unchanged[k] === true && seen.get(keys[k] as string) === 1;
   const localBefore = (b: number): number => {
     for (let k = b; k >= 0; k--) if (landmark(k)) return baseToLocal[k] as number;
     return -1;
