@@ -41,13 +41,15 @@ function findTests(dir) {
  * @param {string} file @returns {[number, number]}
  */
 const cost = (file) => [/^test\/(model|chaos)\//.test(file) ? 0 : file.startsWith('test/integration/') ? 1 : 2, -statSync(file).size];
-const byCost = (/** @type {string} */ a, /** @type {string} */ b) => {
-  const [ca, cb] = [cost(a), cost(b)];
-  return ca[0] - cb[0] || ca[1] - cb[1] || (a < b ? -1 : 1);
-};
-const files = findTests('test')
-  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
-  .sort(byCost);
+/** @param {string[]} paths @returns {string[]} */
+function byCost(paths) {
+  const costs = new Map(paths.map((path) => [path, cost(path)]));
+  const of = (/** @type {string} */ path) => costs.get(path) ?? [0, 0];
+  return paths.sort((a, b) => of(a)[0] - of(b)[0] || of(a)[1] - of(b)[1] || (a < b ? -1 : 1));
+}
+const found = findTests('test')
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
+const files = byCost(found);
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);
