@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Bundles the CLI (dist/cli/bundle/kbsync.js, plus chunks loaded on demand). A run of `kbsync` then loads one module instead
-// of several hundred: Node's ESM loader cost more than the whole no-op sync it was loading (npm run bench, row 1).
-// Packages that load files or native code by path at run time stay external.
+// Bundles the CLI into one CommonJS script, dist/cli/bundle/kbsync.cjs. A run of `kbsync` then loads one file
+// instead of several hundred modules (Node's ESM loader cost more than the whole no-op sync it was loading:
+// npm run bench, row 1), and bin/kbsync.js runs it through V8's code cache (src/cli/code-cache.ts), which
+// Node 20 offers for scripts only. The emulator and the daemon, which commands load with import(), are in
+// the script too: code not run is only scanned, and the cache holds what runs. Packages that load files or
+// native code by path at run time stay external.
 import { readFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
-import { REQUIRE_BANNER, withBundledRequires } from './bundled-requires.mjs';
+import { withBundledRequires } from './bundled-requires.mjs';
 
 /** @type {import('esbuild').Plugin} */
 const bundledRequires = {
@@ -14,20 +18,37 @@ const bundledRequires = {
   },
 };
 
+// better-sqlite3 is native; pino starts its transports (pino-pretty) as worker threads by file name.
+const external = ['better-sqlite3', 'pino', 'pino-pretty'];
+
+/**
+ * An import() the bundle does not resolve itself (of Node's own modules or an external package) stays an
+ * import() in the script, and fails there: Node 20 gives a script run from a code cache no loader for it.
+ * @type {import('esbuild').Plugin}
+ */
+const noKeptImports = {
+  name: 'no-kept-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || !(isBuiltin(args.path) || external.includes(args.path))) return undefined;
+      return { errors: [{ text: `import('${args.path}') cannot run in the CLI's script (src/cli/code-cache.ts): require it on first use instead (createRequire, as src/log.ts does)` }] };
+    });
+  },
+};
+
 await build({
   entryPoints: { kbsync: 'src/cli/main.ts' },
-  outdir: 'dist/cli/bundle',
-  // Commands load the emulator (and the demo) with import(): they become chunks of their own, compiled only when used.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  outfile: 'dist/cli/bundle/kbsync.cjs',
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   sourcemap: true,
-  // better-sqlite3 is native; pino starts its transports (pino-pretty) as worker threads by file name.
-  external: ['better-sqlite3', 'pino', 'pino-pretty'],
-  banner: { js: REQUIRE_BANNER },
-  plugins: [bundledRequires],
+  external,
+  // A script has no import.meta: modules that find files from their own place (package-root.ts) get the
+  // bundle's URL, which is where they are.
+  banner: { js: "const __kbsyncBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__kbsyncBundleUrl' },
+  plugins: [noKeptImports, bundledRequires],
   logLevel: 'warning',
 });

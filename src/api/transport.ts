@@ -1,5 +1,6 @@
-import type { Agent as HttpAgent } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import { createRequire } from 'node:module';
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
 import type { Got } from 'got';
 import { redact } from '../secrets.js';
 import { SERVICE_LIMITS } from './limits.js';
@@ -43,20 +44,23 @@ export type HttpOutcome =
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 // One keep-alive pool per process: connection setup would otherwise cost more than many calls.
-type Agents = { readonly http: HttpAgent; readonly https: HttpsAgent };
-let agents: Promise<Agents> | undefined;
+type Agents = { readonly http: Http.Agent; readonly https: Https.Agent };
 let made: Agents | undefined;
+
+// Node's http and https, required on first use. Not import(): the CLI's bundle is a script run from V8's code
+// cache (src/cli/code-cache.ts), and a script's import() has no loader to call.
+const require = createRequire(import.meta.url);
 
 /**
  * Made with the first request, like got: loading node:https (and TLS with it) at startup cost a run that
  * sends nothing (a no-op push, --help) tens of milliseconds.
  */
-function keepAliveAgents(): Promise<Agents> {
-  agents ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => {
-    made = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-    return made;
-  });
-  return agents;
+function keepAliveAgents(): Agents {
+  made ??= {
+    http: new (require('node:http') as typeof Http).Agent({ keepAlive: true }),
+    https: new (require('node:https') as typeof Https).Agent({ keepAlive: true }),
+  };
+  return made;
 }
 
 /**
@@ -99,10 +103,10 @@ export class Transport {
    * run with nothing to send (a no-op push, --help) should not pay for it.
    */
   #client(): Promise<LoadedGot> {
-    this.#got ??= Promise.all([import('got'), keepAliveAgents()]).then(([{ default: got, RequestError }, agent]) => ({
+    this.#got ??= import('got').then(({ default: got, RequestError }) => ({
       isRequestError: (error: unknown): error is { code: string } => error instanceof RequestError,
       got: got.extend({
-        agent,
+        agent: keepAliveAgents(),
         retry: { limit: 0 },
         throwHttpErrors: false,
         followRedirect: false,

@@ -60,4 +60,5 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-await main(process.argv);
+// The bundle is a script (no top-level await); main() settles every error itself.
+void main(process.argv);
