@@ -40,7 +40,9 @@ void describe('the client rides out service faults', () => {
     await withEmulator(async (em) => {
       const ids = seedDocs(em, 5);
       const client = emulatorClient(em, { retry: { attempts: 10, baseDelayMs: 5, maxDelayMs: 50 } });
-      em.admin.setFaults('5xx=0.2,reset=0.2,only=readBlocks|getNode|listNodes');
+      // A fixed seed: with the emulator's random one, about one run in 280 (0.6^11) injected no fault in the
+      // eleven first tries, and the test failed.
+      em.admin.setFaults('5xx=0.2,reset=0.2,only=readBlocks|getNode|listNodes,seed=1');
       const reads = await Promise.all([...ids.map((id) => client.readBlocks(asDocKey(id))), ...ids.map((id) => client.getNode(asTreeNodeId(id)))]);
       assert.equal(reads.length, 10);
       await collect(client.listNodes(asTreeNodeId(em.seed.rootNodeId)));
