@@ -4,7 +4,8 @@
 // when first used: the Markdown parser's hundred-odd small modules cost 70 ms of CPU that way, 7 ms
 // bundled. In a bundle that declaration is dropped, so each require() is the bundle's own: esbuild puts the
 // package in the bundle and runs it on its first require(), as lazily as before; an external package is
-// still required from node_modules, through the `require` the banner gives the bundle.
+// still required from node_modules, through the `require` the banner gives a test bundle (an ES module) or
+// the one src/cli/code-cache.ts hands the CLI's (a CommonJS script).
 
 const OWN_REQUIRE = 'const require = createRequire(import.meta.url);';
 

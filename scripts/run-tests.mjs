@@ -61,10 +61,11 @@ const found = findTests('test')
  */
 function unitGroups(paths) {
   const groups = Array.from({ length: Math.min(concurrency, paths.length) }, () => ({ size: 0, /** @type {string[]} */ files: [] }));
-  for (const path of [...paths].sort((a, b) => statSync(b).size - statSync(a).size)) {
+  const sized = paths.map((path) => ({ path, size: statSync(path).size })).sort((a, b) => b.size - a.size);
+  for (const { path, size } of sized) {
     const smallest = groups.reduce((min, group) => (group.size < min.size ? group : min));
     smallest.files.push(path);
-    smallest.size += statSync(path).size;
+    smallest.size += size;
   }
   return groups.map((group) => group.files.sort());
 }
