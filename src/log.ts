@@ -3,6 +3,7 @@ import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
 import { InputError } from './errors.js';
 import { oneLine, printable } from './printable.js';
 import { redact } from './secrets.js';
+import { invocation } from './invocation.js';
 import { terminal, type Terminal } from './terminal.js';
 
 type Method = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -107,7 +108,7 @@ function prettifier(color: boolean, detailed: boolean): Prettify {
 export function createLogger(options: LogOptions = {}): Logger {
   const out = options.terminal ?? terminal;
   const pretty = options.pretty ?? out.live;
-  const level = options.level ?? process.env['KBSYNC_LOG_LEVEL'] ?? 'info';
+  const level = options.level ?? invocation().env['KBSYNC_LOG_LEVEL'] ?? 'info';
   const hooks = {
     // Scrub secrets from every message and its arguments before pino formats them.
     logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {

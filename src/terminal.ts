@@ -1,3 +1,4 @@
+import { invocation, type Invocation } from './invocation.js';
 import { oneLine, printable } from './printable.js';
 
 /**
@@ -40,7 +41,7 @@ const REDRAW_MS = 50;
 /** NO_COLOR (https://no-color.org): any non-empty value turns colour off; `--no-color` sets it. */
 const colorAllowed = (env: NodeJS.ProcessEnv, stream: Stream): boolean => Boolean(stream.isTTY) && !env['NO_COLOR'];
 
-export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.ProcessEnv = process.env): Terminal {
+export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.ProcessEnv = invocation().env): Terminal {
   const live = Boolean(stderr.isTTY);
   let wanted: string | undefined;
   let drawn = false;
@@ -92,5 +93,28 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
   };
 }
 
-/** The process's terminal: the CLI's output and the logger share it, so their lines never overwrite each other. */
-export const terminal: Terminal = createTerminal(process.stdout, process.stderr);
+const terminals = new WeakMap<Invocation, Terminal>();
+/** The terminal of the invocation the caller runs for: one per command, made at its first line. */
+const current = (): Terminal => {
+  const now = invocation();
+  let made = terminals.get(now);
+  if (!made) terminals.set(now, (made = createTerminal(now.stdout, now.stderr, now.env)));
+  return made;
+};
+
+/**
+ * The command's terminal (the process's, in a `kbsync` process): the CLI's output and the logger share it,
+ * so their lines never overwrite each other.
+ */
+export const terminal: Terminal = {
+  get live() {
+    return current().live;
+  },
+  get color() {
+    return current().color;
+  },
+  out: (text) => current().out(text),
+  err: (text) => current().err(text),
+  log: (text) => current().log(text),
+  status: (text) => current().status(text),
+};

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
 /**
- * What the entry (main.ts) hands every command: the one way to end the process at once. Only the entry
+ * What the entry hands every command: the one way to end the process at once. Only the entry (main.ts)
  * calls process.exit; a command leaves through this when it must not wait for the event loop to drain.
  */
 export type Entry = {
@@ -12,8 +12,9 @@ export type Entry = {
 };
 
 /**
- * One CLI command: a small module that adds itself to the program. Commands set `process.exitCode` and
- * return, or throw: main.ts says a thrown error and exits with its code's exit from the code table.
+ * One CLI command: a small module that adds itself to the program. Commands set their invocation's
+ * `exitCode` (src/invocation.ts) and return, or throw: command-line.ts says a thrown error and returns its
+ * code's exit from the code table, which the entry exits with.
  * Two leave at once through `entry`, each on purpose: a second Ctrl+C or SIGTERM during `sync` (leave
  * now, the journal makes that safe), and `watch` when its daemon ends, however it ends (a request
  * still in flight past the shutdown deadline must not keep the process alive). The process also ends

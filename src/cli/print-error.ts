@@ -1,6 +1,7 @@
 import { KbsyncError, messageOf } from '../errors.js';
 import { redact } from '../secrets.js';
 import { terminal } from '../terminal.js';
+import { invocation } from '../invocation.js';
 
 /**
  * An error that ended a command, said once on stderr: the message (what is wrong and what to do) and
@@ -15,5 +16,5 @@ export function printError(error: unknown): void {
 
 /** With `KBSYNC_DEBUG=1`, the stack trace, for a bug report (also when the message itself was already said). */
 export function printStack(error: unknown): void {
-  if (process.env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) terminal.err(redact(error.stack));
+  if (invocation().env['KBSYNC_DEBUG'] && error instanceof Error && error.stack) terminal.err(redact(error.stack));
 }

@@ -1,12 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import { terminal } from '../terminal.js';
+import { invocation } from '../invocation.js';
 
 /** A person at a terminal on both ends: only then does kbsync ask questions instead of failing with a hint. */
-export const isInteractive = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);
+export const isInteractive = (): boolean => Boolean(invocation().stdin.isTTY && invocation().stdout.isTTY);
 
 /** Asks one question on the terminal; the answer is trimmed. */
 export async function ask(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const rl = createInterface({ input: invocation().stdin, output: invocation().stdout });
   try {
     return (await rl.question(question)).trim();
   } finally {

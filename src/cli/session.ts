@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { createServiceClient, openStateLedger } from '../setup/index.js';
 import { createStateKeySource, type StateKeySource } from '../setup/state-key.js';
+import { invocation } from '../invocation.js';
 
 export { ledgerPath, syncOptionsOf } from '../setup/index.js';
 
@@ -33,8 +34,8 @@ type SessionOptions = {
 };
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? invocation().env;
+  const cwd = options.cwd ?? invocation().cwd;
   const { config, configPath, warnings, unconfigured } = await loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env, localOnly: options.localOnly ?? false });
   const logger = createLogger({ level: options.quiet ? 'warn' : config.log.level });
   for (const warning of warnings) logger.warn(warning);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { TokenSourceConfig } from '../config/index.js';
+import { homeFolder, type TokenSourceConfig } from '../config/index.js';
 
 /** What `kbsync init` configures for the team's state key, and the lines that tell the user what to do with it. */
 type KeySetup = { readonly config: TokenSourceConfig | undefined; readonly lines: readonly string[] };
@@ -17,7 +16,7 @@ export async function setUpStateKey(env: NodeJS.ProcessEnv, workspaceId: string)
   if ((env['KBSYNC_STATE_KEY'] ?? '').trim() !== '') {
     return { config: undefined, lines: ['The state key in KBSYNC_STATE_KEY signs the shared state: give every machine and CI run of the team the same one.'] };
   }
-  const dir = path.join(env['XDG_CONFIG_HOME'] ?? path.join(env['HOME'] ?? os.homedir(), '.config'), 'kbsync');
+  const dir = path.join(env['XDG_CONFIG_HOME'] ?? path.join(homeFolder(env), '.config'), 'kbsync');
   const file = path.join(dir, `state-key-${workspaceId.replace(/[^A-Za-z0-9_-]/g, '_')}`);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   try {

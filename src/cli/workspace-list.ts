@@ -3,6 +3,7 @@ import { createLogger } from '../log.js';
 import { oneLine } from '../printable.js';
 import { createServiceClient } from '../setup/index.js';
 import { resolveService, type ResolvedService, type ServiceFlags } from './service-flags.js';
+import { invocation } from '../invocation.js';
 
 /** Every workspace the token and operator can see (all pages). */
 export async function allWorkspaces(client: KbClient): Promise<Workspace[]> {
@@ -16,7 +17,7 @@ export async function clientFromFlags(
   flags: ServiceFlags,
   options: { readonly cwd?: string; readonly configOptional?: boolean } = {},
 ): Promise<{ readonly client: KbClient } & ResolvedService> {
-  const context = { env: process.env, cwd: options.cwd ?? process.cwd(), configOptional: Boolean(options.configOptional) };
+  const context = { env: invocation().env, cwd: options.cwd ?? invocation().cwd, configOptional: Boolean(options.configOptional) };
   const resolved = await resolveService(flags, context);
   // These commands print their own results; only warnings (retries, throttling) go to the log.
   const logger = createLogger({ level: 'warn' });

@@ -4,6 +4,7 @@ import { CONFIG_FILE_NAME, ConfigSchema, loadConfig, type ConfigInput, type Load
 import { describeIssues } from '../config/issues.js';
 import { InputError } from '../errors.js';
 import { writeFileAtomic } from '../local/index.js';
+import { invocation } from '../invocation.js';
 
 /**
  * Writes `<dir>/sync.config.json` for `init`, `clone` and `demo`: validated before writing, never over an
@@ -21,7 +22,7 @@ export async function writeNewConfig(dir: string, config: ConfigInput, options: 
   await fsp.mkdir(dir, { recursive: true });
   await writeFileAtomic(dir, CONFIG_FILE_NAME, `${JSON.stringify(config, null, 2)}\n`);
   // The file alone, without this shell's KBSYNC_* overrides: what was written must stand on its own.
-  return loadConfig({ path: file, cwd: dir, env: { HOME: process.env['HOME'] } });
+  return loadConfig({ path: file, cwd: dir, env: { HOME: invocation().env['HOME'] } });
 }
 
 /** Refuses early (before any call to the service) to replace a config file unless `force`. */

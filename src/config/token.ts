@@ -5,6 +5,7 @@ import { commandEnv, redactTokenLike, registerSecret, registerSecretVariable } f
 import type { Env } from './env.js';
 import { resolveUserPath } from './home.js';
 import type { TokenSourceConfig } from './schema.js';
+import { invocation } from '../invocation.js';
 
 export type TokenSource = {
   /** The token, read once and then cached. */
@@ -50,7 +51,7 @@ export function createTokenSource(config: TokenSourceConfig, options: TokenSourc
 
 /** A secret from the configured source, read once and cached; registered so no log or error shows it. */
 export function createSecretSource(config: TokenSourceConfig, options: TokenSourceOptions, words: SecretWords): TokenSource {
-  const env = options.env ?? process.env;
+  const env = options.env ?? invocation().env;
   const read = readerFor(config, env, options, words);
   let cached: string | undefined;
   let inFlight: Promise<string> | undefined;
@@ -84,7 +85,7 @@ function readerFor(config: TokenSourceConfig, env: Env, options: TokenSourceOpti
     return describe(source, async () => checked(env[config.env], source, hint, words));
   }
   if ('file' in config) {
-    const file = resolveUserPath(options.cwd ?? process.cwd(), config.file, env);
+    const file = resolveUserPath(options.cwd ?? invocation().cwd, config.file, env);
     const source = `the file ${file}`;
     const hint = `Write the ${words.short} as its only content (chmod 600), or fix ${words.configKey}.file.`;
     return describe(source, async () => {

@@ -2,6 +2,7 @@ import { loadConfig, type Config } from '../config/index.js';
 import { messageOf } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { DaemonRuntime, type RuntimeContext } from './runtime.js';
+import { invocation } from '../invocation.js';
 
 type DaemonOptions = {
   /** --config FILE (else $KBSYNC_CONFIG, else ./sync.config.json), re-read on SIGHUP. */
@@ -27,8 +28,8 @@ const RESTART_KEYS = ['root', 'stateDir', 'workspaceId', 'remoteFolder', 'layout
  * shutdown deadline cannot keep it alive.
  */
 export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? invocation().env;
+  const cwd = options.cwd ?? invocation().cwd;
   const load = () => loadConfig({ ...(options.config ? { path: options.config } : {}), cwd, env });
   const first = await load();
   const logger = createLogger({ level: first.config.log.level, ...(options.jsonLogs ? { pretty: false } : {}) });

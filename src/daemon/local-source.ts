@@ -1,5 +1,6 @@
 import { createWatcher, type LocalWatcher, type RawListener, type TreeWatch } from '../local/watcher.js';
 import type { Logger } from '../log.js';
+import { invocation } from '../invocation.js';
 
 /**
  * Test hook, inert unless set: `KBSYNC_TEST_WATCHER_ERROR=ENOSPC` makes the file watcher fail with that
@@ -31,7 +32,7 @@ export class LocalSource {
   #failed = false;
 
   constructor(options: LocalSourceOptions) {
-    const env = options.env ?? process.env;
+    const env = options.env ?? invocation().env;
     this.#watcher = createWatcher(options.root, {
       stateDir: options.stateDir,
       include: options.include,

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/executor.js';
+import { invocation } from '../invocation.js';
 
 type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };
 
@@ -29,7 +30,7 @@ export class Notifier {
   constructor(
     private readonly settings: NotifySettings,
     private readonly logger: Logger,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly env: NodeJS.ProcessEnv = invocation().env,
   ) {}
 
   notify(event: NotifyEvent): void {

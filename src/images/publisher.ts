@@ -11,6 +11,7 @@ import { findImages, type Found } from './find.js';
 import { ImageFiles, NotAnImage, type ImageFile, type Located } from './locate.js';
 import type { ImageProblem, ImageSettings, ImageUrlCache, SentImage } from './types.js';
 import { renderAndUpload, uploadImage, UploadFailure } from './upload.js';
+import { invocation } from '../invocation.js';
 
 export type ImagePublisherDeps = {
   /** The synced root, absolute. */
@@ -235,7 +236,7 @@ export class ImagePublisher {
 
   async #publish(r: Extract<Resolved, { key: string }>): Promise<string> {
     const { settings, root } = this.deps;
-    const env = this.deps.env ?? process.env;
+    const env = this.deps.env ?? invocation().env;
     const { signal } = this.deps;
     const upload = (file: { readonly absolute: string; readonly hash: string }) => this.#slot(() => uploadImage(settings, file, root, env, signal));
     if (r.found.kind === 'diagram') return renderAndUpload(settings, r.found, upload, root, env, signal);

@@ -1,6 +1,7 @@
 import { createSecretSource, type Env, type TokenSourceConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
 import { registerSecret } from '../secrets.js';
+import { invocation } from '../invocation.js';
 
 /** The team's state key (config `state.key`), read once; undefined when the team has none. */
 export type StateKeySource = {
@@ -9,8 +10,11 @@ export type StateKeySource = {
   readonly description: string;
 };
 
-/** Keys taken out of this process's environment, by variable: a later session (a daemon's reload) still finds them. */
-const taken = new Map<string, string | undefined>();
+/**
+ * Keys taken out of a command's environment (the process's, in a `kbsync` process), by variable: a later
+ * session of the same command (a daemon's reload) still finds them.
+ */
+const takenFrom = new WeakMap<Env, Map<string, string | undefined>>();
 
 /** A key shorter than this is a typo or a placeholder, not 128 bits of randomness. */
 const MIN_KEY_CHARS = 24;
@@ -19,7 +23,7 @@ const MIN_KEY_CHARS = 24;
  * Reads the key like the token. An environment variable that is unset means no key (the default:
  * `KBSYNC_STATE_KEY`, so a team without one needs no setting); a file or command that gives none is an
  * error, since it was configured on purpose. Once read from the environment, the variable is removed from
- * this process's environment, so no command kbsync runs (image upload, notify, merge tool) inherits it.
+ * the command's environment (the process's), so no command kbsync runs (image upload, notify, merge tool) inherits it.
  */
 export function createStateKeySource(config: TokenSourceConfig | null, context: { readonly env: Env; readonly cwd: string }): StateKeySource {
   if (config === null) return { get: async () => undefined, description: 'none (state.key is null)' };
@@ -29,11 +33,12 @@ export function createStateKeySource(config: TokenSourceConfig | null, context: 
       description: `the environment variable ${config.env}`,
       get: () =>
         (read ??= Promise.resolve().then(() => {
-          const own = context.env === process.env;
+          const own = context.env === invocation().env;
+          const taken = takenFrom.get(context.env) ?? new Map<string, string | undefined>();
           const value = own && taken.has(config.env) ? taken.get(config.env) : context.env[config.env]?.trim();
           if (own) {
-            taken.set(config.env, value);
-            delete process.env[config.env];
+            takenFrom.set(context.env, taken.set(config.env, value));
+            delete invocation().env[config.env];
           }
           return value === undefined || value === '' ? undefined : checkedKey(value, `the environment variable ${config.env}`);
         })),

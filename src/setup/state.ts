@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import type { Config } from '../config/index.js';
+import { homeFolder, type Config } from '../config/index.js';
+import { invocation } from '../invocation.js';
 import { openLedger, openLedgerSnapshot, type Ledger } from '../ledger/index.js';
 import { assertNarrowRoot, assertRootDirectorySync } from '../local/index.js';
 import type { Logger } from '../log.js';
@@ -21,7 +21,7 @@ export function ledgerPath(config: Config): string {
  * a copy in memory (openLedgerSnapshot): it leaves the folder as it found it, byte for byte.
  */
 export function openStateLedger(config: Config, logger: Logger, options: { readonly readonly?: boolean; readonly dryRun?: boolean; readonly command: 'watch' | 'other' }): Ledger {
-  assertNarrowRoot(config.root, homedir(), config.allowBroadRoot);
+  assertNarrowRoot(config.root, homeFolder(invocation().env), config.allowBroadRoot);
   assertRootDirectorySync(config.root);
   const path = ledgerPath(config);
   if (options.dryRun) return openLedgerSnapshot(path, logger);

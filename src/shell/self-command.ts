@@ -3,6 +3,7 @@ import path from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { findProgram } from './find-program.js';
 import { shellLine } from './quote.js';
+import { invocation } from '../invocation.js';
 
 /** This kbsync's entry point (bin/kbsync.js), absolute. */
 export const kbsyncEntry = (): string => path.join(packageRoot(), 'bin', 'kbsync.js');
@@ -20,7 +21,7 @@ const realOrNull = (file: string): string | null => {
  * else node and the absolute path of this copy's entry point. Never `npx kbsync`: outside a folder that
  * has kbsync installed, npx fetches whatever package of that name the registry holds.
  */
-export function selfCommand(env: NodeJS.ProcessEnv = process.env): string {
+export function selfCommand(env: NodeJS.ProcessEnv = invocation().env): string {
   const onPath = findProgram('kbsync', env);
   const entry = kbsyncEntry();
   if (onPath && realOrNull(onPath) === realOrNull(entry)) return 'kbsync';

@@ -15,6 +15,7 @@ import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
 import { openSession } from '../session.js';
 import { clientFromFlags } from '../workspace-list.js';
 import { writeNewConfig } from '../write-config.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = ServiceFlags;
 
@@ -98,10 +99,10 @@ async function cloneInto(dir: string, { node, target, service, tokenSource }: Or
   );
   terminal.out(`Cloning "${oneLine(target.title)}" into ${dir}${target.document ? ` (the folder holding "${oneLine(target.document.title)}")` : ''}`);
   // The clone's own settings win over the shell's for this first pull: they are what it just wrote.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLONE_DECIDES.includes(name)));
+  const env = Object.fromEntries(Object.entries(invocation().env).filter(([name]) => !CLONE_DECIDES.includes(name)));
   const session = await openSession({ config: configPath ?? undefined, quiet: true, env });
   const report = await syncAndPrint(session, 'pull', (line) => terminal.out(line));
-  terminal.out(`Linked. From ${path.relative(process.cwd(), dir) || '.'}, \`kbsync sync\` keeps it in step.`);
+  terminal.out(`Linked. From ${path.relative(invocation().cwd, dir) || '.'}, \`kbsync sync\` keeps it in step.`);
   return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
 }
 
@@ -109,19 +110,19 @@ async function run(url: string, dirArg: string | undefined, flags: Flags): Promi
   const { client, service, tokenSource } = await clientFromFlags(flags);
   const node = await client.getNodeByUrl(url);
   const target = await targetOf(client, node);
-  const dir = path.resolve(dirArg ?? safeName(target.title, { siblings: new Set() }));
+  const dir = path.resolve(invocation().cwd, dirArg ?? safeName(target.title, { siblings: new Set() }));
   await refuseNonEmpty(dir);
   const made = !existsSync(dir);
   try {
-    process.exitCode = await cloneInto(dir, { node, target, service, tokenSource });
+    invocation().exitCode = await cloneInto(dir, { node, target, service, tokenSource });
   } catch (error) {
     await undo(dir, made);
     throw error;
   }
-  const overridden = CLONE_DECIDES.filter((name) => process.env[name] !== undefined);
+  const overridden = CLONE_DECIDES.filter((name) => invocation().env[name] !== undefined);
   if (overridden.length > 0) {
     const them = overridden.length === 1 ? 'it' : 'them';
-    console.error(
+    terminal.err(
       `kbsync: ${overridden.join(' and ')} ${overridden.length === 1 ? 'is' : 'are'} set in your environment and would override ` +
         `${path.join(dir, 'sync.config.json')} for every kbsync command run with ${them}: unset ${them} (unset ${overridden.join(' ')}) before syncing this folder.`,
     );

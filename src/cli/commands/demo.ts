@@ -19,6 +19,7 @@ import { selfCommand } from '../../shell/self-command.js';
 // Types only: the emulator is loaded lazily, so no other command ever loads it.
 import type { RunningEmulator } from '../../emulator/index.js';
 import { terminal } from '../../terminal.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = { readonly keep?: boolean; readonly open: boolean };
 
@@ -33,7 +34,7 @@ const indent = (line: string): void => terminal.out(`    ${line}`);
 
 async function demoFolder(keep: boolean): Promise<string> {
   if (!keep) return fsp.mkdtemp(path.join(tmpdir(), 'kbsync-demo-'));
-  const dir = path.resolve('kbsync-demo');
+  const dir = path.resolve(invocation().cwd, 'kbsync-demo');
   const entries = await fsp.readdir(dir).catch(() => []);
   if (entries.length > 0) {
     throw new InputError('DEMO_FOLDER_EXISTS', `${dir} already exists and is not empty.`, { hint: 'Remove it (rm -r kbsync-demo), or run the demo without --keep.' });
@@ -68,7 +69,7 @@ async function tour(em: RunningEmulator, dir: string, flags: Flags): Promise<Syn
   const notes = path.join(dir, 'notes');
   await fsp.cp(EXAMPLES, notes, { recursive: true });
   // The demo's own environment: a user's KBSYNC_* settings for a real service must not redirect it.
-  const env = { HOME: process.env['HOME'], KBSYNC_TOKEN: em.seed.token };
+  const env = { HOME: invocation().env['HOME'], KBSYNC_TOKEN: em.seed.token };
   const { configPath } = await writeNewConfig(
     dir,
     { root: './notes', workspaceId: em.seed.workspaceId, service: { baseUrl: em.seed.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } },
@@ -101,7 +102,7 @@ async function tour(em: RunningEmulator, dir: string, flags: Flags): Promise<Syn
   const workspaceUrl = em.seed.workspaceUrl;
   indent(`workspace  ${workspaceUrl}`);
   for (const doc of await documentUrls(session)) indent(`${doc.path.padEnd(28)} ${doc.url}`);
-  if (process.stdout.isTTY && flags.open) openInBrowser(workspaceUrl);
+  if (invocation().stdout.isTTY && flags.open) openInBrowser(workspaceUrl);
   return [first, second];
 }
 
@@ -114,7 +115,7 @@ async function run(flags: Flags): Promise<void> {
     const reports = await tour(em, dir, flags);
     say();
     if (keep) say(`The folder stays: ${dir}`);
-    if (process.stdin.isTTY && process.stdout.isTTY) {
+    if (invocation().stdin.isTTY && invocation().stdout.isTTY) {
       say('The emulator keeps running so you can browse and edit; press Ctrl+C to stop it.');
       if (keep) say(`In another terminal: cd ${shellQuote(dir)} && KBSYNC_TOKEN=${em.seed.token} ${selfCommand()} status`);
       await waitForStopSignal();
@@ -123,7 +124,7 @@ async function run(flags: Flags): Promise<void> {
     }
     const kbsync = selfCommand();
     say(`Next: \`${kbsync} emulator\` for a sandbox that keeps running, then \`${kbsync} init\` and \`${kbsync} sync\` (see README.md).`);
-    process.exitCode = reports.every(fullySynced) ? ExitCode.ok : ExitCode.partial;
+    invocation().exitCode = reports.every(fullySynced) ? ExitCode.ok : ExitCode.partial;
   } finally {
     await em.close();
     if (!keep) await fsp.rm(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { describeDecision } from '../output/decision-words.js';
 import { unifiedDiff } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 import { terminal } from '../../terminal.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean; readonly format: 'text' | 'markdown' };
 
@@ -20,7 +21,7 @@ export type DiffReport = { readonly mode: SyncMode; readonly files: readonly Pre
 /** `path` from the command line: relative to the current folder if it points into the root, else to the root. */
 function selector(root: string, wanted: string | undefined): ((rel: string) => boolean) | undefined {
   if (wanted === undefined) return undefined;
-  const fromCwd = path.relative(root, path.resolve(wanted));
+  const fromCwd = path.relative(root, path.resolve(invocation().cwd, wanted));
   const rel = (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? wanted : fromCwd).split(path.sep).join('/').replace(/\/+$/, '');
   if (rel === '' || rel === '.') return undefined;
   return (candidate) => candidate === rel || candidate.startsWith(`${rel}/`);
@@ -49,7 +50,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const urlOf = inspection.urlOf;
     const previews = decided.map((d) => previewOf(d, urlOf));
     if (flags.format === 'markdown') {
-      const where = `${path.relative(process.cwd(), session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
+      const where = `${path.relative(invocation().cwd, session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
       const problems = inspection.local.problems.filter((p) => !only || only(p.path));
       const broken = (urlOf ? linkReport(urlOf, inspection, true) : []).filter((l) => !only || only(l.path));
       terminal.out(markdownPreview({ where, previews, pending, problems, links: broken }));
@@ -57,7 +58,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     }
     if (flags.json) {
       const report: DiffReport = { mode, files: previews, pending };
-      process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+      invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
       return;
     }
     if (decided.length === 0) {

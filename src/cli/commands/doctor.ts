@@ -13,12 +13,13 @@ import { checkStateKey } from '../doctor/state-key.js';
 import { createStateKeySource } from '../../setup/state-key.js';
 import { checkClock, checkPlan, checkScopes, checkService } from '../doctor/service.js';
 import { ExitCode } from '../exit-codes.js';
+import { invocation } from '../../invocation.js';
 
 /** The checks in the order sync meets the same problems: configuration, folder, ledger, token, service, its plan. */
 async function runChecks(checks: Checks, flags: { readonly config?: string }): Promise<void> {
   let loaded;
   try {
-    loaded = await loadConfig({ ...(flags.config ? { path: flags.config } : {}), cwd: process.cwd(), env: process.env });
+    loaded = await loadConfig({ ...(flags.config ? { path: flags.config } : {}), cwd: invocation().cwd, env: invocation().env });
   } catch (error) {
     return checks.error('config', error, 'config');
   }
@@ -30,15 +31,15 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
     checkLedger(checks, config);
   }
   await checkImages(checks, config);
-  const configDir = configPath ? path.dirname(configPath) : process.cwd();
-  const { client, token } = createServiceClient(config.service, { env: process.env, cwd: configDir, logger: silentLogger });
+  const configDir = configPath ? path.dirname(configPath) : invocation().cwd;
+  const { client, token } = createServiceClient(config.service, { env: invocation().env, cwd: configDir, logger: silentLogger });
   try {
     await token.get();
     checks.pass('token', `token from ${token.description}`);
   } catch (error) {
     return checks.error('token', error, `token from ${token.description}`);
   }
-  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: process.env, cwd: configDir }));
+  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: invocation().env, cwd: configDir }));
   if (secret === null) return;
   if (await checkService(checks, client, config)) {
     await checkScopes(checks, client, config);
@@ -54,7 +55,7 @@ async function run(flags: { readonly config?: string; readonly json?: boolean })
   const exitCode = checks.exitCode;
   if (flags.json) terminal.out(JSON.stringify(redactValue({ ok: exitCode === ExitCode.ok, exitCode, checks: checks.list })));
   else terminal.out(failed === 0 ? 'All checks passed.' : `${failed} check(s) failed: fix the ✗ lines above (each says how).`);
-  process.exitCode = exitCode;
+  invocation().exitCode = exitCode;
 }
 
 export const doctorCommand: CliCommand = {

@@ -13,6 +13,7 @@ import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-lis
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
 import { terminal } from '../../terminal.js';
 import { oneLine } from '../../printable.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = ServiceFlags & { readonly dir?: string; readonly workspace?: string; readonly root: string; readonly force?: boolean };
 
@@ -21,8 +22,8 @@ const DEFAULT_TOKEN_HEADER = 'x-acs-service-access-token';
 /** The service settings a person at a terminal may type in; a script must pass them. */
 async function askMissing(flags: Flags): Promise<Flags> {
   if (!isInteractive()) return flags;
-  const baseUrl = flags.baseUrl ?? process.env['KBSYNC_SERVICE_BASE_URL'] ?? (await ask('Service base URL (e.g. http://127.0.0.1:8787): '));
-  const operatorId = flags.operatorId ?? process.env['KBSYNC_SERVICE_OPERATOR_ID'] ?? (await ask("Your unionId (operatorId; not the userId): "));
+  const baseUrl = flags.baseUrl ?? invocation().env['KBSYNC_SERVICE_BASE_URL'] ?? (await ask('Service base URL (e.g. http://127.0.0.1:8787): '));
+  const operatorId = flags.operatorId ?? invocation().env['KBSYNC_SERVICE_OPERATOR_ID'] ?? (await ask("Your unionId (operatorId; not the userId): "));
   return { ...flags, ...(baseUrl ? { baseUrl } : {}), ...(operatorId ? { operatorId } : {}) };
 }
 
@@ -45,23 +46,23 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
       hint: '\nFor example: kbsync init --workspace <id from the list>.',
     });
   }
-  console.log('Workspaces you can sync with:');
-  for (const line of workspaceLines(workspaces)) console.log(line);
+  terminal.out('Workspaces you can sync with:');
+  for (const line of workspaceLines(workspaces)) terminal.out(line);
   return workspaces[await choose(`Which one [1-${workspaces.length}]? `, workspaces.length)] as Workspace;
 }
 
 async function run(options: Flags): Promise<void> {
-  const dir = path.resolve(options.dir ?? '.');
+  const dir = path.resolve(invocation().cwd, options.dir ?? '.');
   // A new configuration's token: the one named, else the default; never the source of the config it replaces.
   const given: Flags = { ...options, tokenEnv: options.tokenEnv ?? DEFAULT_TOKEN_ENV };
   await refuseExistingConfig(dir, { force: Boolean(given.force) });
   // A missing token is said before any question: answering them would be wasted work.
-  const source = await tokenSourceFor(given, { env: process.env, cwd: dir, configOptional: true });
-  await createTokenSource(source.tokenSource, { env: process.env, cwd: source.baseDir }).get();
+  const source = await tokenSourceFor(given, { env: invocation().env, cwd: dir, configOptional: true });
+  await createTokenSource(source.tokenSource, { env: invocation().env, cwd: source.baseDir }).get();
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
-  const key = await setUpStateKey(process.env, workspace.workspaceId);
+  const key = await setUpStateKey(invocation().env, workspace.workspaceId);
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,
@@ -78,7 +79,7 @@ async function run(options: Flags): Promise<void> {
   const tokenHint = 'env' in tokenSource ? ` (with ${tokenSource.env} set)` : '';
   terminal.out(`Wrote ${configPath}: "${oneLine(workspace.name)}" (${oneLine(workspace.workspaceId)}) ⇄ ${loaded.root}`);
   for (const line of key.lines) terminal.out(line);
-  terminal.out(`Next: put Markdown files in ${path.relative(process.cwd(), loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
+  terminal.out(`Next: put Markdown files in ${path.relative(invocation().cwd, loaded.root) || '.'}, then run \`kbsync sync --dry-run\` and \`kbsync sync\`${tokenHint}.`);
 }
 
 export const initCommand: CliCommand = {

@@ -15,6 +15,8 @@ import { ledgerPath, openSession, openSyncLedger, type Session } from '../sessio
 import { childEnv } from '../../shell/child-env.js';
 import { isDaemon } from '../../setup/lock-holder.js';
 import type { TokenSourceConfig } from '../../config/index.js';
+import { invocation } from '../../invocation.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?: boolean; readonly theirs?: boolean; readonly tool?: string | false };
 
@@ -29,7 +31,7 @@ type HeldFile = { readonly path: string; readonly code: Exclude<HeldCode, 'CONFL
 
 /** `path` from the command line: relative to the current folder when it points into the root, else to the root. */
 const relativeToRoot = (root: string, wanted: string): string => {
-  const fromCwd = path.relative(root, path.resolve(wanted));
+  const fromCwd = path.relative(root, path.resolve(invocation().cwd, wanted));
   return (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? wanted : fromCwd).split(path.sep).join('/');
 };
 
@@ -117,8 +119,8 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
           conflicts: conflicts.map((c) => ({ path: c.path, copy: c.copy, clashes: clashesOf(c) })),
           held: held.map((file) => ({ path: file.path, code: file.code, message: heldMessage({ message: HELD_REASONS[file.code] }, file.path) })),
         };
-        process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-      } else for (const line of listLines(conflicts, held)) console.log(line);
+        invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+      } else for (const line of listLines(conflicts, held)) terminal.out(line);
       return;
     }
     // A held file named without a side: which version wins is the person's to say.
@@ -128,8 +130,8 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
         hint: `\`kbsync resolve --mine ${names}\` publishes it as it is; \`kbsync resolve --theirs ${names}\` takes the knowledge base's version.`,
       });
     }
-    for (const file of side === undefined ? [] : held) console.log(releasedLine(await releaseHold({ ledger, root, stateDir }, file.path, side as Side), holder));
-    const toolEnv = childEnv(process.env, tokenVariables(session.config.service.token));
+    for (const file of side === undefined ? [] : held) terminal.out(releasedLine(await releaseHold({ ledger, root, stateDir }, file.path, side as Side), holder));
+    const toolEnv = childEnv(invocation().env, tokenVariables(session.config.service.token));
     for (const conflict of conflicts) {
       const how = side ?? (tool !== undefined ? 'tool' : 'block by block');
       let text: string;
@@ -140,14 +142,14 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
       else {
         const merged = await mergeWithTool(tool, conflict, stateDir, toolEnv);
         if (merged.kind === 'stopped') {
-          console.log(`${conflict.path}: not settled: the merge was stopped (${merged.signal}); nothing was changed.`);
-          process.exitCode = exitCodeForSignal(merged.signal);
+          terminal.out(`${conflict.path}: not settled: the merge was stopped (${merged.signal}); nothing was changed.`);
+          invocation().exitCode = exitCodeForSignal(merged.signal);
           return;
         }
         text = merged.text;
       }
       await settle({ ledger, root, stateDir, readonly: holder !== undefined }, conflict, text);
-      console.log(`${conflict.path}: settled (${how}); the conflict copy is removed and ${whoActs(holder)} publishes the file.`);
+      terminal.out(`${conflict.path}: settled (${how}); the conflict copy is removed and ${whoActs(holder)} publishes the file.`);
     }
   } finally {
     ledger.close();

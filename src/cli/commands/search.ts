@@ -8,6 +8,7 @@ import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession } from '../session.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean };
 
@@ -22,12 +23,12 @@ async function run(keyword: string, flags: Flags): Promise<void> {
     return hits;
   });
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(found)}\n`);
+    invocation().stdout.write(`${JSON.stringify(found)}\n`);
     return;
   }
   if (found.length === 0) terminal.out(`No document in the workspace matches "${oneLine(keyword)}".`);
   for (const hit of found) {
-    const local = hit.localPath ? path.relative(process.cwd(), path.join(session.config.root, hit.localPath)) : '(not synced here)';
+    const local = hit.localPath ? path.relative(invocation().cwd, path.join(session.config.root, hit.localPath)) : '(not synced here)';
     // A title or URL from the service is one line each: a line break in it would print a line that is not one.
     terminal.out(`${oneLine(hit.title)}\n  ${oneLine(hit.url)}\n  ${local}`);
   }

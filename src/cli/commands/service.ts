@@ -12,6 +12,8 @@ import { ServiceManager } from '../service/manager.js';
 import { labelOf, platformOf, serviceName, servicePaths, serviceSpec, type Platform, type ServicePaths } from '../service/spec.js';
 import { MARK, systemdUnit } from '../service/systemd-unit.js';
 import { setUpToken } from '../service/token-file.js';
+import { invocation } from '../../invocation.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly start?: boolean };
 
@@ -20,14 +22,14 @@ type Target = { readonly platform: Platform; readonly name: string; readonly pat
 
 async function target(flags: Flags): Promise<Target> {
   const platform = platformOf();
-  const { config, configPath } = await loadConfig({ ...(flags.config ? { path: flags.config } : {}), cwd: process.cwd(), env: process.env });
+  const { config, configPath } = await loadConfig({ ...(flags.config ? { path: flags.config } : {}), cwd: invocation().cwd, env: invocation().env });
   if (!configPath) {
     throw new InputError('CONFIG_MISSING', 'kbsync service needs a config file: the service runs `kbsync watch --config FILE`, without your shell\'s KBSYNC_* variables.', {
       hint: 'Write one with `kbsync init` (or give --config FILE), then run this again.',
     });
   }
   const name = serviceName(config.root);
-  return { platform, name, paths: servicePaths(platform, name, process.env), config, configPath };
+  return { platform, name, paths: servicePaths(platform, name, invocation().env), config, configPath };
 }
 
 /** Whether `file` is one install wrote (its mark is in it); undefined when there is no file. */
@@ -46,7 +48,7 @@ const launchdDomain = (): string => `gui/${process.getuid?.() ?? 0}`;
 async function install(flags: Flags): Promise<void> {
   const { platform, name, paths, config, configPath } = await target(flags);
   if ((await ours(paths.unit)) === false) throw notOurs(paths.unit);
-  const token = await setUpToken(config.service.token, paths.tokenFile, { env: process.env, cwd: path.dirname(configPath) });
+  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
   const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: token.file });
   const logFile = path.join(path.dirname(paths.tokenFile), `${name}.log`);
   await fsp.mkdir(path.dirname(paths.unit), { recursive: true });
@@ -55,7 +57,7 @@ async function install(flags: Flags): Promise<void> {
     `Wrote ${paths.unit}: it runs ${shellLine([spec.node, spec.entry, 'watch', '--config', configPath])} for ${config.root}.`,
     `Token: ${token.said}.`,
   ];
-  const manager = new ServiceManager(platform, process.env);
+  const manager = new ServiceManager(platform, invocation().env);
   const start = platform === 'systemd' ? `systemctl --user daemon-reload && systemctl --user enable --now ${name}` : `launchctl bootstrap ${launchdDomain()} ${shellLine([paths.unit])}`;
   if (flags.start === false) said.push(`Not started (--no-start): \`${start}\` starts it.`);
   else if (!(await manager.available())) said.push(`${platform === 'systemd' ? "systemd's user manager does not answer here" : 'launchctl is not installed'}, so nothing was started: run \`${start}\` in your login session.`);
@@ -70,7 +72,7 @@ async function install(flags: Flags): Promise<void> {
   }
   said.push(platform === 'systemd' ? `Its log: journalctl --user -u ${name} -f` : `Its log: ${logFile}`);
   said.push('`kbsync service status` shows how it is doing; `kbsync service uninstall` stops and removes it.');
-  for (const line of said) console.log(line);
+  for (const line of said) terminal.out(line);
 }
 
 async function uninstall(flags: Flags): Promise<void> {
@@ -78,7 +80,7 @@ async function uninstall(flags: Flags): Promise<void> {
   const mine = await ours(paths.unit);
   if (mine === false) throw notOurs(paths.unit);
   const said: string[] = [];
-  const manager = new ServiceManager(platform, process.env);
+  const manager = new ServiceManager(platform, invocation().env);
   if (mine && (await manager.available())) {
     // Stopping a unit that is not loaded fails, and is no reason not to remove the files.
     const stopped = platform === 'systemd' ? await manager.run(['disable', '--now', name]) : await manager.run(['bootout', `${launchdDomain()}/${labelOf(paths)}`]);
@@ -88,14 +90,14 @@ async function uninstall(flags: Flags): Promise<void> {
     if (await fsp.rm(file).then(() => true, () => false)) said.push(`Removed ${file}.`);
   }
   if (mine && platform === 'systemd' && (await manager.available())) await manager.run(['daemon-reload']);
-  console.log(said.length > 0 ? said.join('\n') : `No kbsync service is installed for this folder (${paths.unit} does not exist).`);
+  terminal.out(said.length > 0 ? said.join('\n') : `No kbsync service is installed for this folder (${paths.unit} does not exist).`);
 }
 
 async function status(flags: Flags): Promise<void> {
   const { platform, name, paths, config } = await target(flags);
   const installed = await ours(paths.unit);
   const lines = [`${name}: ${installed === undefined ? 'not installed' : installed ? `installed (${paths.unit})` : `${paths.unit} exists but was not written by kbsync`}`];
-  const manager = new ServiceManager(platform, process.env);
+  const manager = new ServiceManager(platform, invocation().env);
   if (installed && (await manager.available())) {
     const state = platform === 'systemd' ? await manager.run(['is-active', name]) : await manager.run(['print', `${launchdDomain()}/${labelOf(paths)}`]);
     lines.push(platform === 'systemd' ? `systemd: ${state.output || 'unknown'}${(await manager.run(['is-enabled', name])).output === 'enabled' ? ', enabled at login' : ''}` : `launchd: ${state.ok ? 'loaded' : 'not loaded'}`);
@@ -103,7 +105,7 @@ async function status(flags: Flags): Promise<void> {
   const holder = readLockHolder(ledgerPath(config));
   const daemon = holder?.alive && /\bwatch\b/.test(holder.command);
   lines.push(daemon ? `kbsync watch runs for ${config.root} as pid ${holder.pid}; \`kbsync doctor\` says what it is doing.` : `No kbsync watch runs for ${config.root} now.`);
-  for (const line of lines) console.log(line);
+  for (const line of lines) terminal.out(line);
 }
 
 export const serviceCommand: CliCommand = {

@@ -10,6 +10,8 @@ import { openStateStore } from '../../sync/state-store.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
+import { invocation } from '../../invocation.js';
+import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean };
 
@@ -49,23 +51,23 @@ async function show(flags: Flags): Promise<void> {
     } satisfies StateReport;
   });
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+    invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
   } else {
-    console.log(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
-    for (const doc of report.documents) console.log(`  ${doc.title}  ${doc.chars === null ? "sources (not read here: they are read only when a file's text is needed)" : `index, ${doc.chars} characters`}${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);
-    console.log(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
-    console.log(
+    terminal.out(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
+    for (const doc of report.documents) terminal.out(`  ${doc.title}  ${doc.chars === null ? "sources (not read here: they are read only when a file's text is needed)" : `index, ${doc.chars} characters`}${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);
+    terminal.out(`${report.entries} file(s) recorded; the index (read by runs that need it) holds ${report.indexChars} characters.`);
+    terminal.out(
       report.authenticated
         ? "Authenticated: only records signed with the team's state key were read."
         : "Not authenticated: this machine has no state key (state.key), so the state's records are used only where a forged one can do no harm; kbsync deletes nothing on their word.",
     );
-    if (hasJunk(report.junk)) console.log(describeJunk(report.junk));
+    if (hasJunk(report.junk)) terminal.out(describeJunk(report.junk));
     if (report.stale.length > 0) {
       const shown = report.stale.slice(0, 10).join(', ');
-      console.log(`Stale: the state lacks, or holds an older record of, ${report.stale.length} file(s) this machine's ledger knows (${shown}${report.stale.length > 10 ? ', ...' : ''}); the next sync publishes them.`);
+      terminal.out(`Stale: the state lacks, or holds an older record of, ${report.stale.length} file(s) this machine's ledger knows (${shown}${report.stale.length > 10 ? ', ...' : ''}); the next sync publishes them.`);
     }
   }
-  if (hasJunk(report.junk) || report.stale.length > 0) process.exitCode = 1;
+  if (hasJunk(report.junk) || report.stale.length > 0) invocation().exitCode = 1;
 }
 
 async function rewrite(flags: Flags): Promise<void> {
@@ -74,11 +76,11 @@ async function rewrite(flags: Flags): Promise<void> {
   try {
     const done = await rewriteState(ledger, await storeOf(session, ledger));
     const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
-    if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
     else {
-      console.log(`Wrote kbsync's state anew: ${done.entries} file(s), ${done.sources} source(s), from this machine's ledger and the verified part of the old state.`);
-      console.log('The old state documents are retired: the first sync after ten minutes deletes them (what was appended to them meanwhile is kept).');
-      if (done.junk) console.log(`Left out of the new state: ${done.junk}`);
+      terminal.out(`Wrote kbsync's state anew: ${done.entries} file(s), ${done.sources} source(s), from this machine's ledger and the verified part of the old state.`);
+      terminal.out('The old state documents are retired: the first sync after ten minutes deletes them (what was appended to them meanwhile is kept).');
+      if (done.junk) terminal.out(`Left out of the new state: ${done.junk}`);
     }
   } finally {
     ledger.close();

@@ -15,6 +15,7 @@ import { describeDecision } from '../output/decision-words.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
 import { terminal } from '../../terminal.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean; readonly offline?: boolean; readonly all?: boolean; readonly push?: boolean; readonly pull?: boolean };
 
@@ -92,7 +93,7 @@ async function run(flags: Flags): Promise<void> {
       calls: { thisCommand: session.client.queue.stats().totals.calls, recorded: numberOr(ledger?.meta.get('calls.total'), null) },
       refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
     };
-    if (flags.json) process.stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+    if (flags.json) invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
     else for (const line of statusLines(report, Boolean(flags.all))) terminal.out(line);
   });
 }

@@ -16,6 +16,7 @@ import { outputFormatOf, outputFormatOption, type OutputFormat } from '../output
 import { printReport } from '../output/print-report.js';
 import { createProgress, resultLine, type Verdict } from '../output/sync-output.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
+import { invocation } from '../../invocation.js';
 
 type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; checkLinks?: boolean; retitle?: boolean };
 
@@ -77,7 +78,7 @@ class RunRecord {
   }
 
   print(report: SyncReport, verdict: Verdict): void {
-    printReport(report, { format: this.format, verdict, checkLinks: Boolean(this.flags.checkLinks), root: this.session?.config.root ?? process.cwd() });
+    printReport(report, { format: this.format, verdict, checkLinks: Boolean(this.flags.checkLinks), root: this.session?.config.root ?? invocation().cwd });
   }
 }
 
@@ -93,7 +94,7 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     const report = await checkLinksLocally(session.config, mode);
     const exitCode = exitCodeOfReport(report, true);
     run.print(report, { exitCode });
-    process.exitCode = exitCode;
+    invocation().exitCode = exitCode;
     return;
   }
   const progress = createProgress(terminal, format !== 'json');
@@ -137,7 +138,7 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     const signal = stop.received();
     const exitCode = signal ? exitCodeForSignal(signal) : exitCodeOfReport(report, checkLinks);
     run.print(report, { exitCode });
-    process.exitCode = exitCode;
+    invocation().exitCode = exitCode;
   } finally {
     clearTimeout(cut);
     stop.release();
@@ -202,7 +203,7 @@ ${exitCodesHelp()}`,
           if (run.stopSignal && code === 'QUEUE_CLOSED') {
             const exitCode = exitCodeForSignal(run.stopSignal);
             run.print(run.stopped(true), { exitCode });
-            process.exitCode = exitCode;
+            invocation().exitCode = exitCode;
             return;
           }
           // Refused or stopped: the message once on stderr, then the report all the same, with the code.
@@ -211,7 +212,7 @@ ${exitCodesHelp()}`,
           if (!said) printError(error);
           else printStack(error);
           run.print(run.stopped(false), { exitCode: exitCodeOf(error), error: { code, message: redact(messageOf(error)) } });
-          process.exitCode = exitCodeOf(error);
+          invocation().exitCode = exitCodeOf(error);
         }
       });
   },

@@ -3,6 +3,7 @@ import type { CliCommand } from '../command.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { terminal } from '../../terminal.js';
+import { invocation } from '../../invocation.js';
 
 type Flags = ServiceFlags & { readonly json?: boolean };
 
@@ -29,7 +30,7 @@ Examples:
         const workspaces = await allWorkspaces(client);
         if (flags.json) {
           const rows = workspaces.map((w) => ({ workspaceId: w.workspaceId, name: w.name, url: w.url, rootNodeId: w.rootNodeId, description: w.description }));
-          process.stdout.write(`${JSON.stringify(rows)}\n`);
+          invocation().stdout.write(`${JSON.stringify(rows)}\n`);
         } else if (workspaces.length === 0) {
           terminal.out('No workspaces: the operator cannot see any knowledge base. Check operatorId and that the user is a member of one.');
         } else {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.js';
 import { runCommand } from '../../shell/run-command.js';
 import type { Checks } from './checks.js';
+import { invocation } from '../../invocation.js';
 
 /** The program a shell command line starts (after any `NAME=value` assignments): what must be installed. */
 const programOf = (command: string): string | undefined => /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*([^\s;&|()<>]+)/.exec(command)?.[1];
@@ -24,7 +25,7 @@ export async function checkImages(checks: Checks, config: Config): Promise<void>
 async function checkProgram(checks: Checks, name: string, setting: string, command: string, consequence: string): Promise<void> {
   const program = programOf(command);
   if (!program) return checks.warn(name, `${setting} does not start with a program kbsync can check`, 'Run it by hand on an image to be sure it prints the URL.');
-  const found = await runCommand({ command: 'command -v -- "$1"', args: [program], env: process.env, timeoutMs: 5000 });
+  const found = await runCommand({ command: 'command -v -- "$1"', args: [program], env: invocation().env, timeoutMs: 5000 });
   if (found.ok && found.stdout.trim() !== '') checks.pass(name, `${setting}: ${program} is installed (${found.stdout.trim()})`);
   else checks.warn(name, `${setting} runs ${program}, which is not found on this machine's PATH: ${consequence}`, `Install ${program}, or fix ${setting}.`);
 }

@@ -1,7 +1,8 @@
 import { constants, promises as fsp } from 'node:fs';
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Config } from '../../config/index.js';
+import { homeFolder, type Config } from '../../config/index.js';
+import { invocation } from '../../invocation.js';
 import { KbsyncError, messageOf, SafetyError } from '../../errors.js';
 import { openLedger, readLockHolder, type Ledger, type LockStatus } from '../../ledger/index.js';
 import { ACTIVITY_KEY, describeActivity, readActivity } from '../../daemon/activity.js';
@@ -17,7 +18,7 @@ import type { Checks } from './checks.js';
 /** The checks sync makes before it opens its ledger: a root it may use, and that exists. */
 export function checkRoot(checks: Checks, config: Config): boolean {
   try {
-    assertNarrowRoot(config.root, homedir(), config.allowBroadRoot);
+    assertNarrowRoot(config.root, homeFolder(invocation().env), config.allowBroadRoot);
     assertRootDirectorySync(config.root);
   } catch (error) {
     checks.error('root', error, 'folder');

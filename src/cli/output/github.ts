@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SyncReport } from '../../sync/report.js';
 import { code, table } from './markdown-table.js';
 import { outcomeCounts, outcomeRows } from './outcomes.js';
+import { invocation } from '../../invocation.js';
 
 /**
  * `--output-format github`: GitHub Actions workflow commands, so each problem shows as an annotation on
@@ -32,8 +33,8 @@ export function workflowCommand(annotation: Annotation): string {
 }
 
 /** A synced path as GitHub names files: relative to the workspace (the repository checkout), POSIX. */
-export function repositoryPath(root: string, rel: string, env: NodeJS.ProcessEnv = process.env): string {
-  const workspace = env['GITHUB_WORKSPACE'] || process.cwd();
+export function repositoryPath(root: string, rel: string, env: NodeJS.ProcessEnv = invocation().env): string {
+  const workspace = env['GITHUB_WORKSPACE'] || invocation().cwd;
   return path.relative(workspace, path.join(root, rel)).split(path.sep).join('/');
 }
 
@@ -67,7 +68,7 @@ export function jobSummary(report: SyncReport, title: string): string {
 }
 
 /** Appends to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere to write it). */
-export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = invocation().env): boolean {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (!file) return false;
   appendFileSync(file, markdown);

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { InputError } from '../../errors.js';
 import { resolved, type Choice, type OpenConflict } from '../../sync/resolve.js';
+import { invocation } from '../../invocation.js';
 
 const CHOICES: Readonly<Record<string, Choice>> = { m: 'mine', mine: 'mine', t: 'theirs', theirs: 'theirs', b: 'both', both: 'both' };
 
@@ -10,15 +11,15 @@ export const clashesOf = (conflict: OpenConflict) =>
 
 /** Block by block on a terminal (or from answers piped in): yours, theirs, or both. */
 export async function chooseEach(conflict: OpenConflict): Promise<string> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
+  const rl = createInterface({ input: invocation().stdin, terminal: false });
   // Read as a stream of lines: it ends when the input does (a question left waiting would hang the process).
   const answers = rl[Symbol.asyncIterator]();
   const choices: Choice[] = [];
   try {
     for (const clash of clashesOf(conflict)) {
-      process.stdout.write(`\n${conflict.path}, line ${clash.line}:\n--- as agreed before\n${clash.base}\n--- yours\n${clash.mine}\n--- theirs (the knowledge base)\n${clash.theirs}\n`);
+      invocation().stdout.write(`\n${conflict.path}, line ${clash.line}:\n--- as agreed before\n${clash.base}\n--- yours\n${clash.mine}\n--- theirs (the knowledge base)\n${clash.theirs}\n`);
       for (;;) {
-        process.stdout.write('Keep [m]ine, [t]heirs or [b]oth? ');
+        invocation().stdout.write('Keep [m]ine, [t]heirs or [b]oth? ');
         const next = await answers.next();
         if (next.done) {
           throw new InputError('RESOLVE_NO_ANSWER', `No answer for ${conflict.path}, line ${clash.line}: nothing was changed.`, {

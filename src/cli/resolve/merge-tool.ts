@@ -6,6 +6,7 @@ import { findProgram } from '../../shell/find-program.js';
 import { markedText, markerLine, type OpenConflict } from '../../sync/resolve.js';
 import { ask, isInteractive } from '../prompt.js';
 import { KNOWN_TOOLS, parseTool, type MergeFiles } from './merge-tools.js';
+import { invocation } from '../../invocation.js';
 
 /** How a merge ended: the text to settle with, or a stop by a signal (nothing is settled). */
 type MergeOutcome = { readonly kind: 'merged'; readonly text: string } | { readonly kind: 'stopped'; readonly signal: NodeJS.Signals };
@@ -117,7 +118,7 @@ function attached(program: string, args: readonly string[], env: NodeJS.ProcessE
   return new Promise((resolve) => {
     let received: NodeJS.Signals | undefined;
     const child = spawn(program, args, { stdio: ['inherit', pipeOut ? 'pipe' : 'inherit', 'inherit'], env });
-    child.stdout?.pipe(process.stdout, { end: false });
+    child.stdout?.pipe(invocation().stdout, { end: false });
     const onSignal = (signal: NodeJS.Signals): void => {
       received ??= signal;
       // The terminal's own signals reach the tool already; one sent to kbsync alone is passed on.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { homeFolder } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import { packageRoot } from '../../package-root.js';
 import { kbsyncEntry } from '../../shell/self-command.js';
@@ -42,14 +42,12 @@ export function serviceName(root: string): string {
   return `kbsync-${base}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
 
-const home = (env: NodeJS.ProcessEnv): string => env['HOME'] ?? os.homedir();
-
 export function servicePaths(platform: Platform, name: string, env: NodeJS.ProcessEnv): ServicePaths {
   if (platform === 'launchd') {
-    const support = path.join(home(env), 'Library', 'Application Support', 'kbsync');
-    return { unit: path.join(home(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`), tokenFile: path.join(support, `${name}.token`) };
+    const support = path.join(homeFolder(env), 'Library', 'Application Support', 'kbsync');
+    return { unit: path.join(homeFolder(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`), tokenFile: path.join(support, `${name}.token`) };
   }
-  const config = env['XDG_CONFIG_HOME'] || path.join(home(env), '.config');
+  const config = env['XDG_CONFIG_HOME'] || path.join(homeFolder(env), '.config');
   return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`) };
 }
 
