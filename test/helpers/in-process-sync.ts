@@ -10,6 +10,7 @@ import { fullySynced, type SyncReport } from '../../src/sync/report.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { messageOf } from '../../src/errors.js';
 import type { KbClient } from '../../src/api/index.js';
+import { PROCESS_KNOBS } from './cli.js';
 import type { SyncFixture } from './sync-fixture.js';
 
 /** What an in-process run gets: the fixture's config as sync options, its service client and its ledger. */
@@ -37,9 +38,6 @@ export const pushInProcess = (f: SyncFixture, dryRun = false): Promise<SyncRepor
 
 /** The report's plan as `kind path` lines. */
 export const plannedLines = (report: SyncReport): string[] => report.planned.map((p) => `${p.kind} ${p.path}`);
-
-/** Knobs that src reads from process.env once, at load: a fixture that sets one needs a process of its own. */
-const PROCESS_KNOBS = ['KBSYNC_CRASH_AT', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS'] as const;
 
 export type SyncRun = { readonly code: number; readonly report?: SyncReport; readonly stderr: string };
 

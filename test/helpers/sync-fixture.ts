@@ -7,8 +7,9 @@ import { runCli, type CliResult } from './cli.js';
 
 /**
  * A real end-to-end setting for sync tests: a fresh emulator on a free port, a temp folder with a
- * `notes/` root and a `sync.config.json` pointing at the emulator, and the real CLI run as a child
- * process (so crash points, exit codes and output are exactly what a user gets).
+ * `notes/` root and a `sync.config.json` pointing at the emulator, and the real CLI (runCli: in this
+ * process with its own environment, folder and streams, or a child process where a test needs one, so
+ * crash points, exit codes and output are exactly what a user gets).
  */
 export type SyncFixture = {
   readonly em: RunningEmulator;
@@ -43,6 +44,8 @@ export type FixtureOptions = {
   readonly shared?: RunningEmulator;
   /** More environment for every run (a test knob such as KBSYNC_STATE_DOC_CHARS); '' unsets a variable. */
   readonly env?: Record<string, string>;
+  /** Every command in a child process of its own (runCli's `process`). */
+  readonly process?: boolean;
 };
 
 export async function createSyncFixture(options: FixtureOptions = {}): Promise<SyncFixture> {
@@ -86,7 +89,7 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
       ),
     remove: (rel) => unlink(abs(rel)),
     async cli(args, extraEnv = {}) {
-      return withReport(await runCli([...args, '--config', configPath], { cwd: dir, env: { ...env, ...extraEnv } }));
+      return withReport(await runCli([...args, '--config', configPath], { cwd: dir, env: { ...env, ...extraEnv }, process: Boolean(options.process) }));
     },
     sync: (args = [], extraEnv = {}) => fixture.cli(['sync', '--json', ...args], extraEnv),
     remoteDocs: () => userNodes(em.admin.dump().nodes).filter((node) => node.docType === 'DOC' && node.workspaceId === em.seed.workspaceId),

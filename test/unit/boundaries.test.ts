@@ -59,6 +59,30 @@ describe('module boundaries (DESIGN.md)', () => {
     );
   });
 
+  test("a command reads its environment, folder and streams from its invocation, never from the process's own", () => {
+    // A command run in a test's process (test/helpers/cli.ts) must see what a child process would have:
+    // code that read process.env or the process's folder would see the test's instead, and its output
+    // would escape the test. These are the exceptions: the process's own invocation, the entry, the
+    // launcher, knobs read once at load (tests run those in a process), the home folder's fallback (the
+    // system's record, when HOME is unset), and the emulator (not a command).
+    const allowed = ['src/invocation.ts', 'src/cli/main.ts', 'src/cli/code-cache.ts', 'src/sync/crash-points.ts', 'src/remote-state/documents.ts', 'src/remote-state/store.ts', 'src/config/home.ts'];
+    const direct = /\bprocess\.(env|cwd|stdin|stdout|stderr|exitCode)\b|\bconsole\.\w+\(|\bhomedir\(\)/;
+    // A path a person typed is relative to their folder: resolved from one argument, it would be the process's.
+    const typedPath = /\bpath\.resolve\([^,()]*\)/;
+    const found = [...graph.keys()]
+      .filter((file) => !allowed.includes(file) && !inside('emulator')(file))
+      .flatMap((file) =>
+        readFileSync(`${root}/${file}`, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => {
+            const code = !/^\s*(\/\/|\*|\/\*\*)/.test(line);
+            const bad = direct.test(line) || ((inside('cli')(file) || inside('shell')(file)) && typedPath.test(line));
+            return code && bad ? [`${file}:${i + 1}: ${line.trim()}`] : [];
+          }),
+      );
+    assert.deepEqual(found, []);
+  });
+
   test('no import cycles anywhere in src/', () => {
     assert.deepEqual(cycles(graph), []);
   });

@@ -19,7 +19,9 @@ const exists = (abs: string): Promise<boolean> =>
 async function withFixture(fn: (f: CaseFixture, outputs: OutputLog) => Promise<void>): Promise<void> {
   const em = await startEmulator({ rateLimit: 0 });
   const outputs = new OutputLog();
-  const f = await createCaseFixture(em, outputs);
+  // Each run in a process of its own: the secrets a run registers to mask are its process's, and runs
+  // sharing this one would mask a token that a run under test forgot to register.
+  const f = await createCaseFixture(em, outputs, { process: true });
   try {
     await fn(f, outputs);
   } finally {
