@@ -1,4 +1,5 @@
 import { isConflict, isOutcomeUnknown } from '../../api/index.js';
+import { KbsyncError } from '../../errors.js';
 import type { DocumentRecord, Origin } from '../../ledger/index.js';
 import type { TextFile } from '../../local/index.js';
 import { asDocKey, type CreationNodeId, type DocKey, type TreeNodeId } from '../../model/ids.js';
@@ -13,7 +14,7 @@ import { withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
-type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
+type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean; readonly taken?: boolean };
 
 /**
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
@@ -21,8 +22,11 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
  */
 type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
 
-/** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
-type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
+/**
+ * A document made (or found again) for a local file, recorded in the ledger with no body agreed yet.
+ * `taken`: found after the service said the title was taken, so another writer made it at this moment.
+ */
+type Minted = { readonly record: DocumentRecord; readonly fresh: boolean; readonly taken?: boolean };
 
 /**
  * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
@@ -64,7 +68,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
           const found = await findChild(ctx, parentId, title, 'FILE');
           if (found?.docKey) {
             ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
-            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false };
+            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false, ...(isConflict(error) ? { taken: true } : {}) };
           }
           // Not there: the lost request never took effect, so it is safe to send it again.
           if (!isOutcomeUnknown(error) || attempt > 1) throw error;
@@ -85,7 +89,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
   const body = agreed !== undefined ? firstBody(ctx, agreed) : undefined;
   crashPoint('before-id-append');
   if (created.nodeId !== null) await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) }, body);
-  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
+  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh, ...(created.taken ? { taken: true } : {}) };
 }
 
 /**
@@ -97,6 +101,11 @@ export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: Te
   const { record } = minted;
   if (minted.fresh) return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
+  // Another writer made this document a moment ago (our create met its title), and still empty it is about
+  // to get that writer's first body: the service has no conditional write, so our overwrite could land just
+  // after it, and that writer's next run would take our text for an edit of its own and pull it over its
+  // file (its words then only in a backup). Left for the next run, which finds their body and merges.
+  if (minted.taken && remote.length === 0) throw madeElsewhere(record.path);
   return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
 }
 
@@ -125,4 +134,13 @@ export function recordUnpushed(
     remoteTime: { modifiedTime: '', recheck: true },
     conflictPath: null,
   });
+}
+
+function madeElsewhere(path: string): KbsyncError {
+  return new KbsyncError(
+    'REMOTE_CHANGED_DURING_WRITE',
+    `"${path}": another writer created its document at the same moment, and may be writing its first version now, so kbsync did not write over it. ` +
+      'Nothing was lost: your version is in the file.',
+    { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
+  );
 }

@@ -13,6 +13,7 @@ import {
   steadyProblems,
 } from '../../helpers/reliability.js';
 import { startDaemon, waitUntil, firstSweepDone } from '../daemon/daemon-process.js';
+import { gateProxy, type Passing } from '../../helpers/gate-proxy.js';
 
 /**
  * Two workstations (two folders, two ledgers) syncing ONE workspace, edited concurrently and synced in
@@ -199,6 +200,61 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
     });
   });
 
+  test("one title created on both, B's create meeting A's document before its first body: B leaves it to its next run, neither text lost", async () => {
+    // The interleaving the test above meets only now and then, put in order by a proxy in front of each: A
+    // creates; B's create meets the title, B finds A's document and reads it empty; A sends its first body
+    // and reads it back; only then may B write. B writing over it there left A's text only in A's backups.
+    const em = await startEmulator({ rateLimit: 0 });
+    const steps = { aCreated: latch(), bReadIt: latch(), aReadBack: latch() };
+    let idea = '';
+    const ideaCall = (request: Passing, what: string): boolean => idea !== '' && request.path.startsWith(`/v1.0/doc/suites/documents/${idea}/${what}`);
+    const isCreate = (request: Passing): boolean => request.method === 'POST' && /\/docs(\?|$)/.test(request.path) && request.body.includes('"name":"idea"');
+    const proxyA = await gateProxy(em.seed.baseUrl, {
+      before: (request) => (request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.bReadIt.passed : undefined),
+      after(request, status, answer) {
+        if (isCreate(request) && status === 200) {
+          idea = (JSON.parse(answer) as { docKey: string }).docKey;
+          steps.aCreated.open();
+        }
+        if (request.method === 'GET' && ideaCall(request, 'blocks')) steps.aReadBack.open();
+      },
+    });
+    const proxyB = await gateProxy(em.seed.baseUrl, {
+      before: (request) => (isCreate(request) ? steps.aCreated.passed : request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.aReadBack.passed : undefined),
+      after: (request) => (request.method === 'GET' && ideaCall(request, 'blocks') ? steps.bReadIt.open() : undefined),
+    });
+    const through = (baseUrl: string) => ({ service: { baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } });
+    const a = await createSyncFixture({ shared: em, config: through(proxyA.baseUrl) });
+    const b = await createSyncFixture({ shared: em, config: through(proxyB.baseUrl) });
+    const pair = { em, a, b };
+    try {
+      await sharedStart(pair);
+      await a.write('idea.md', '# idea\n\nacreatemarker.\n');
+      await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
+      const [ra, rb] = await Promise.all([a.sync(), b.sync()]);
+      const afterBoth = ideaDocs(pair).map((doc) => doc.markdown);
+      for (const run of [ra, rb]) assert.ok(run.code === 0 || run.code === 1, run.stderr);
+      await syncBoth(pair);
+      assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
+      for (const marker of ['acreatemarker', 'bcreatemarker']) {
+        assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
+      }
+      // B wrote nothing over the document another writer had just made: its run said so (exit 1), the next merged.
+      assert.equal(ra.code, 0, ra.stderr);
+      assert.equal(rb.code, 1, rb.stderr);
+      assert.deepEqual(rb.report?.results.filter((r) => r.path === 'idea.md').map((r) => [r.ok, r.ok ? r.result : r.code]), [[false, 'REMOTE_CHANGED_DURING_WRITE']]);
+      assert.deepEqual(afterBoth, ['# idea\n\nacreatemarker.\n']);
+      await resolveAll(pair);
+      await assertConverged(pair);
+    } finally {
+      await a.close();
+      await b.close();
+      await proxyA.close();
+      await proxyB.close();
+      await em.close();
+    }
+  });
+
   for (const order of ['deleter first', 'editor first'] as const) {
     test(`a delete on one and an edit on the other (${order}): the edit wins, on both`, async () => {
       await withTwoWorkstations(async (pair) => {
@@ -372,4 +428,12 @@ async function resolveAll(pair: Pair): Promise<void> {
     await syncBoth(pair);
   }
   assert.fail('conflicts kept reopening after three rounds of resolving');
+}
+
+/** A step of a scripted interleaving: `passed` settles once the step is done (or after 10 s, so a script that no longer matches fails on its assertions, not by hanging). */
+function latch(): { readonly passed: Promise<void>; open(): void } {
+  let open!: () => void;
+  const done = new Promise<void>((resolve) => (open = resolve));
+  const passed = Promise.race([done, new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())]);
+  return { passed, open: () => open() };
 }

@@ -1,0 +1,55 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request through the proxy, as its hooks see it. */
+export type Passing = { readonly method: string; readonly path: string; readonly body: string };
+
+export type GateHooks = {
+  /** Before the request goes on to the service: a test holds it here until another machine's call is answered. */
+  readonly before?: (request: Passing) => Promise<void> | void;
+  /** Once the service has answered, before the answer goes back. */
+  readonly after?: (request: Passing, status: number, answer: string) => void;
+};
+
+/**
+ * An HTTP proxy in front of the emulator for one workstation (its config's `service.baseUrl`), so a test can
+ * put two workstations' calls in one order: a race that one event loop or two processes meet only now and
+ * then (two writers' calls on one document) is then met every run.
+ */
+export async function gateProxy(target: string, hooks: GateHooks): Promise<{ readonly baseUrl: string; close(): Promise<void> }> {
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const passing: Passing = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString() };
+      void (async () => {
+        await hooks.before?.(passing);
+        const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
+          const back: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => back.push(chunk));
+          answer.on('end', () => {
+            const text = Buffer.concat(back);
+            hooks.after?.(passing, answer.statusCode ?? 0, text.toString());
+            const headers = { ...answer.headers, 'content-length': String(text.length) };
+            delete headers['transfer-encoding'];
+            res.writeHead(answer.statusCode ?? 502, headers);
+            res.end(text);
+          });
+        });
+        upstream.on('error', () => res.destroy());
+        upstream.end(body);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
