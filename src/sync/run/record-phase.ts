@@ -39,7 +39,11 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
   const allDone = !options.signal?.aborted && results.every((result) => result.ok);
   if (allDone) for (const intent of interrupted) ledger.intents.abandon(intent.id, 'reconciled by the next run');
   if (!options.signal?.aborted) {
-    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote: results.some((result) => result.ok && result.result !== 'unchanged'), pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
+    // A run that finished an interrupted one's work publishes what that run was killed before publishing: the
+    // writes it finds landed are only recorded here ('unchanged'), and the state would keep those files' old
+    // records until a later run happened to read it (which, with nothing to do, then appended them).
+    const wrote = interrupted.length > 0 || results.some((result) => result.ok && result.result !== 'unchanged');
+    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
     // Only when it changes: any write to the meta drops the settled-tree fingerprint.
     if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
   }
