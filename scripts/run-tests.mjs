@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with node's own test runner, each compiled first (scripts/build-tests.mjs).
 // Node 20's --test does not expand globs, so the list is built here.
-// Usage: node scripts/run-tests.mjs [--alongside script,script] [--concurrency N] [path-filter ...]
+// Usage: node scripts/run-tests.mjs [--build] [--alongside script,script] [--concurrency N] [path-filter ...]
+// --build runs `npm run build` first (the tests run the CLI and the package from dist/), while the test files
+// compile and the checks start: tsc keeps one core busy for about ten seconds, and they use the other.
 // --alongside runs those npm scripts (npm test: typecheck, lint, knip) while the tests run, at a lower priority,
 // and prints their output at the end: the tests leave a core idle much of the time (they wait on child
 // processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
+// None of them reads dist/.
 // With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
 import { readdirSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -19,6 +22,8 @@ const option = (flag) => {
   return at === -1 ? undefined : args.splice(at, 2)[1];
 };
 const alongside = (option('--alongside') ?? '').split(',').filter(Boolean);
+const buildFirst = args.includes('--build');
+if (buildFirst) args.splice(args.indexOf('--build'), 1);
 // Six files at a time on 2 cores: a file spends much of its time waiting (on the emulator, timers, the daemons
 // and crash runs it starts), and the others fill that. Measured on the whole suite while every CLI run was a
 // process: 492 s of tests at 2, 393 s at 3, 355 s at 4 (against 377 s at 3, one after the other). Since most
@@ -95,7 +100,12 @@ function run(argv, { quiet = false, nice = false } = {}) {
 }
 
 const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result })));
-const compiled = await buildTests(files, groups);
+const [built, compiled] = await Promise.all([buildFirst ? run(['npm', 'run', '--silent', 'build']) : { code: 0 }, buildTests(files, groups)]);
+if (built.code !== 0) {
+  console.error('npm run build failed (above): no test was run');
+  await removeTestBuild();
+  process.exit(1);
+}
 // Each file is one test for the runner: the crash matrix and the chaos seeds run a few minutes on a busy
 // 2-core machine, so a file gets 5 minutes before it counts as hung.
 const tests = await run([
