@@ -20,6 +20,7 @@ import type { UrlOfPath } from './links.js';
 import { MAX_TITLE_CHARS, pathOf } from './decide/placement.js';
 import { followPatch } from './decide/follow.js';
 import type { SharedVersions } from './published-version.js';
+import { underAMinuteOld } from './minutes.js';
 
 /**
  * The decision an action stands for before its reads: what an action that failed before it was decided, or a
@@ -59,6 +60,8 @@ export type AssessIO = {
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
+  /** The service's clock, as its last answer's Date header told it. */
+  serverNow(): Date;
 };
 
 /**
@@ -117,6 +120,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
+      if (decision.kind === 'replace' && madeMomentsAgo(io, action.remote, remote) && !ownCreate(io, path)) return hold(held('JUST_CREATED'));
       return assessed(action, path, { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) });
     }
     case 'push':
@@ -251,6 +255,20 @@ async function recordFor(io: AssessIO, entry: RecordEntry, fileText?: string): P
 
 const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): DocumentRecord =>
   sharedRecord(entry, base, { workspaceId: io.workspaceId, url: io.listed(entry.docKey)?.url ?? '' });
+
+/**
+ * A document this folder has no record of, empty, and perhaps made less than a minute ago by the service's clock
+ * (its minute stamp against the Date header's time): its maker, another writer, may be sending its first body
+ * now. With no conditional write, ours could land just after theirs, and their next run would take our text for
+ * an edit of its own and pull it over its file (its words then only in its backups). Held (JUST_CREATED) for a
+ * later run, which merges with what it then holds, or fills it if it is still empty. An empty document older
+ * than that (a first sync into a workspace, a CI job without a ledger) is filled as before: its listed time
+ * moves only when it is written, so an empty document's time is when it was made (or emptied).
+ */
+const madeMomentsAgo = (io: AssessIO, listed: RemoteDoc, remote: readonly Block[]): boolean => remote.length === 0 && underAMinuteOld(listed.modifiedTime, io.serverNow());
+
+/** This folder's own create of the file left its intent open (a run killed before it recorded the document): the document is its own. */
+const ownCreate = (io: AssessIO, path: string): boolean => io.openIntents().some((intent) => intent.kind === 'create' && intent.subject === path);
 
 /** A shared-state file whose source is missing: with no base, it is paired as a fresh link would be (ids kept). */
 function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {

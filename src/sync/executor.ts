@@ -83,6 +83,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     ...sharedVersions(ctx.store, ctx.shared),
     fileText: (path) => currentText(ctx, path),
     openIntents: () => ctx.ledger.intents.open(),
+    serverNow: ctx.serverNow,
   };
 }
 

@@ -98,5 +98,6 @@ function readOnlyIO(
       return (await lstatOrNull(abs)) === null ? undefined : readTextFile(abs, { displayPath: path });
     },
     openIntents: () => ledger?.intents.open() ?? [],
+    serverNow: () => client.serverTime() ?? new Date(),
   };
 }

@@ -13,5 +13,14 @@ export function minutePassed(modifiedTime: string, now: Date): boolean {
   return now.getTime() >= at + 60_000;
 }
 
+/**
+ * Could a write stamped `modifiedTime` have been made less than a minute before `now`? Its stamp's minute holds
+ * it anywhere up to the next one, so until a minute after that minute is over. Unparseable times: no.
+ */
+export function underAMinuteOld(modifiedTime: string, now: Date): boolean {
+  const at = Date.parse(modifiedTime);
+  return !Number.isNaN(at) && now.getTime() < at + 2 * 60_000;
+}
+
 /** The latest minute the service can stamp a write made right after `epochMs` on its clock as last heard (a Date header may lag a second). */
 export const latestMinuteAfter = (epochMs: number): string => minuteOf(epochMs + 1000);

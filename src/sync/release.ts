@@ -35,6 +35,7 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
   DELETE_LOSSY: { mine: 'its document holds web-editor edits kbsync cannot read: run `kbsync sync --force` to delete it anyway, or delete it in the web editor', theirs: true },
   TRASH_EDITED: { mine: 'a push (`kbsync sync`) creates it again', theirs: 'a push (`kbsync sync`) creates it again' },
   MOVE_EDITED: { mine: 'run a two-way `kbsync sync` to merge the edit first', theirs: 'run a two-way `kbsync sync` to merge the edit first' },
+  JUST_CREATED: { mine: 'sync again in a minute: that run merges the file with what its document then holds', theirs: 'sync again in a minute: that run merges the file with what its document then holds' },
   VANISHED: { mine: 'the next run sees the deletion', theirs: 'the next run sees the deletion' },
 };
 

@@ -50,6 +50,11 @@ export const HELD_REASONS = {
     'or cloned without kept source), and the service shows kbsync only its plain text, so overwriting it from the file would remove its links, ' +
     'bold and italic text, inline code and whatever else that edit added. Text added at the end of the last paragraph (an append) is still sent. ' +
     'Make the change in the web editor (then `kbsync resolve --theirs <file>`), or run `kbsync resolve --mine <file>` to publish the file as it is (the document is backed up first).',
+  JUST_CREATED:
+    'this folder has no record of it, and a document of its title was made in the knowledge base in the last minute or two and is still empty: ' +
+    'its maker (another kbsync, a colleague) may be sending its first version right now, and the service cannot write only if nothing did, ' +
+    'so kbsync did not put the file over it. Nothing was written; sync again in a minute: that run merges the file with what the document then holds ' +
+    '(a conflict copy if they clash), or fills it if it is still empty.',
   VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
   DELETE_WAITING:
     'deleted here; kbsync watch deletes its document once the file has stayed gone for watch.deleteDelayMinutes (after a git checkout, ' +

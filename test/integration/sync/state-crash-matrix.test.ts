@@ -30,7 +30,7 @@ async function crashAndRecover(f: SyncFixture, point: string, expected: { readon
   assert.equal(killed.signal, 'SIGKILL', `the run reached ${point}: ${killed.stdout}\n${killed.stderr}`);
   const window = new Set(unrecorded(f));
   if (expected.complete) assert.deepEqual([...window], [], `killed at ${point}: every document made so far is in the state with its creation id`);
-  const rerun = await ciRun(f);
+  const rerun = await rerunAfterHolds(f, window.size);
   assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
   assert.deepEqual(titles(f), [...expected.titles].sort(), 'one document per file');
   assert.deepEqual(unrecorded(f).filter((title) => !window.has(title)), [], 'every id recorded before the kill, and every id of the rerun, is in the state');
@@ -47,6 +47,22 @@ async function crashAndRecover(f: SyncFixture, point: string, expected: { readon
   );
   const gone = new Set(removed.filter(({ title }) => !window.has(title)).map(({ title }) => title));
   assert.deepEqual(titles(f), expected.titles.filter((title) => !gone.has(title)).sort());
+}
+
+/**
+ * The job after a kill. Run at once, it holds (JUST_CREATED) each document the kill left empty with neither its
+ * id nor its body in the state (at most `window` of them): nothing tells it from another writer's new document
+ * whose first body is on its way. The job after that, two minutes on, fills them: that is the rerun returned.
+ */
+async function rerunAfterHolds(f: SyncFixture, window: number) {
+  const rerun = await ciRun(f);
+  const held = rerun.report?.results.filter((r) => !r.ok || r.result === 'held') ?? [];
+  if (held.length === 0) return rerun;
+  assert.equal(rerun.code, 1, `${rerun.stdout}\n${rerun.stderr}`);
+  assert.ok(held.length <= window, `only documents of the window are held: ${JSON.stringify(held)}`);
+  for (const r of held) assert.ok(r.ok && r.reason === 'JUST_CREATED', JSON.stringify(r));
+  f.em.admin.setClockOffset(2 * 60_000);
+  return ciRun(f);
 }
 
 /** Titles of the documents whose creation id the state lacks (or has wrong). */
@@ -116,7 +132,7 @@ describe('the shared state at every crash point of a CI job', () => {
       for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
       const killed = await ciRun(f, { KBSYNC_CRASH_AT: 'after-create:1' });
       assert.equal(killed.signal, 'SIGKILL');
-      const rerun = await ciRun(f);
+      const rerun = await rerunAfterHolds(f, 1);
       assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
       assert.deepEqual(titles(f), ['FAQ', 'Intro', 'News', 'Setup'], 'a document whose answer was lost is adopted, not made again');
       const steady = await ciRun(f);
