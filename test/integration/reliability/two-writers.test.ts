@@ -91,6 +91,69 @@ async function sharedStart(pair: Pair): Promise<void> {
   assert.equal(await pair.b.read('shared.md'), '# shared\n\nFirst of shared.\n\nMiddle of shared.\n\nLast of shared.\n');
 }
 
+/**
+ * The interleaving "synced at the same moment" meets only now and then, put in order by a proxy in front of
+ * each workstation: A creates `idea`; B meets A's document (its own create meets the title, when B starts with
+ * A; its listing shows it, when B starts after A's create) and reads it empty; A sends its first body and reads
+ * it back; only then may B write. B writing over it there left A's text only in A's backups. B must leave it to
+ * its next run, which merges: `outcome` is B's result for idea.md ([ok, result or code, hold reason]).
+ */
+async function newTitleRace(bStarts: 'with A' | 'after A created', outcome: readonly unknown[]): Promise<void> {
+  const em = await startEmulator({ rateLimit: 0 });
+  const steps = { aCreated: latch(), bReadIt: latch(), aReadBack: latch() };
+  let idea = '';
+  const ideaCall = (request: Passing, what: string): boolean => idea !== '' && request.path.startsWith(`/v1.0/doc/suites/documents/${idea}/${what}`);
+  const isCreate = (request: Passing): boolean => request.method === 'POST' && /\/docs(\?|$)/.test(request.path) && request.body.includes('"name":"idea"');
+  const isWrite = (request: Passing): boolean => request.method === 'POST' && ideaCall(request, 'overwriteContent');
+  const isRead = (request: Passing): boolean => request.method === 'GET' && ideaCall(request, 'blocks');
+  const proxyA = await gateProxy(em.seed.baseUrl, {
+    before: (request) => (isWrite(request) ? steps.bReadIt.passed : undefined),
+    after(request, status, answer) {
+      if (isCreate(request) && status === 200) {
+        idea = (JSON.parse(answer) as { docKey: string }).docKey;
+        steps.aCreated.open();
+      }
+      if (isRead(request)) steps.aReadBack.open();
+    },
+  });
+  const proxyB = await gateProxy(em.seed.baseUrl, {
+    before: (request) => (isCreate(request) ? steps.aCreated.passed : isWrite(request) ? steps.aReadBack.passed : undefined),
+    after: (request) => (isRead(request) ? steps.bReadIt.open() : undefined),
+  });
+  const through = (baseUrl: string) => ({ service: { baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } });
+  const a = await createSyncFixture({ shared: em, config: through(proxyA.baseUrl) });
+  const b = await createSyncFixture({ shared: em, config: through(proxyB.baseUrl) });
+  const pair = { em, a, b };
+  try {
+    await sharedStart(pair);
+    await a.write('idea.md', '# idea\n\nacreatemarker.\n');
+    await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
+    const runA = a.sync();
+    if (bStarts === 'after A created') await steps.aCreated.passed;
+    const [ra, rb] = await Promise.all([runA, b.sync()]);
+    const afterBoth = ideaDocs(pair).map((doc) => doc.markdown);
+    await syncBoth(pair);
+    assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
+    for (const marker of ['acreatemarker', 'bcreatemarker']) {
+      assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
+    }
+    // B wrote nothing over the document another writer had just made: its run said so (exit 1), the next merged.
+    assert.equal(ra.code, 0, ra.stderr);
+    assert.equal(rb.code, 1, rb.stderr);
+    const saidOf = (r: NonNullable<typeof rb.report>['results'][number]) => (r.ok ? [r.ok, r.result, ...(r.result === 'held' ? [r.reason] : [])] : [r.ok, r.code]);
+    assert.deepEqual(rb.report?.results.filter((r) => r.path === 'idea.md').map(saidOf), [outcome]);
+    assert.deepEqual(afterBoth, ['# idea\n\nacreatemarker.\n']);
+    await resolveAll(pair);
+    await assertConverged(pair);
+  } finally {
+    await a.close();
+    await b.close();
+    await proxyA.close();
+    await proxyB.close();
+    await em.close();
+  }
+}
+
 describe('two workstations on one workspace', { concurrency: 2 }, () => {
   test('different files, then different paragraphs of one file: every edit reaches both, in either order', async () => {
     await withTwoWorkstations(async (pair) => {
@@ -201,115 +264,13 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
   });
 
   test("one title created on both, B's create meeting A's document before its first body: B leaves it to its next run, neither text lost", async () => {
-    // The interleaving the test above meets only now and then, put in order by a proxy in front of each: A
-    // creates; B's create meets the title, B finds A's document and reads it empty; A sends its first body
-    // and reads it back; only then may B write. B writing over it there left A's text only in A's backups.
-    const em = await startEmulator({ rateLimit: 0 });
-    const steps = { aCreated: latch(), bReadIt: latch(), aReadBack: latch() };
-    let idea = '';
-    const ideaCall = (request: Passing, what: string): boolean => idea !== '' && request.path.startsWith(`/v1.0/doc/suites/documents/${idea}/${what}`);
-    const isCreate = (request: Passing): boolean => request.method === 'POST' && /\/docs(\?|$)/.test(request.path) && request.body.includes('"name":"idea"');
-    const proxyA = await gateProxy(em.seed.baseUrl, {
-      before: (request) => (request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.bReadIt.passed : undefined),
-      after(request, status, answer) {
-        if (isCreate(request) && status === 200) {
-          idea = (JSON.parse(answer) as { docKey: string }).docKey;
-          steps.aCreated.open();
-        }
-        if (request.method === 'GET' && ideaCall(request, 'blocks')) steps.aReadBack.open();
-      },
-    });
-    const proxyB = await gateProxy(em.seed.baseUrl, {
-      before: (request) => (isCreate(request) ? steps.aCreated.passed : request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.aReadBack.passed : undefined),
-      after: (request) => (request.method === 'GET' && ideaCall(request, 'blocks') ? steps.bReadIt.open() : undefined),
-    });
-    const through = (baseUrl: string) => ({ service: { baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } });
-    const a = await createSyncFixture({ shared: em, config: through(proxyA.baseUrl) });
-    const b = await createSyncFixture({ shared: em, config: through(proxyB.baseUrl) });
-    const pair = { em, a, b };
-    try {
-      await sharedStart(pair);
-      await a.write('idea.md', '# idea\n\nacreatemarker.\n');
-      await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
-      const [ra, rb] = await Promise.all([a.sync(), b.sync()]);
-      const afterBoth = ideaDocs(pair).map((doc) => doc.markdown);
-      for (const run of [ra, rb]) assert.ok(run.code === 0 || run.code === 1, run.stderr);
-      await syncBoth(pair);
-      assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
-      for (const marker of ['acreatemarker', 'bcreatemarker']) {
-        assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
-      }
-      // B wrote nothing over the document another writer had just made: its run said so (exit 1), the next merged.
-      assert.equal(ra.code, 0, ra.stderr);
-      assert.equal(rb.code, 1, rb.stderr);
-      assert.deepEqual(rb.report?.results.filter((r) => r.path === 'idea.md').map((r) => [r.ok, r.ok ? r.result : r.code]), [[false, 'REMOTE_CHANGED_DURING_WRITE']]);
-      assert.deepEqual(afterBoth, ['# idea\n\nacreatemarker.\n']);
-      await resolveAll(pair);
-      await assertConverged(pair);
-    } finally {
-      await a.close();
-      await b.close();
-      await proxyA.close();
-      await proxyB.close();
-      await em.close();
-    }
+    // B's create meets the title, and B finds A's document.
+    await newTitleRace('with A', [false, 'REMOTE_CHANGED_DURING_WRITE']);
   });
 
   test("one title created on both, B's run starting after A's create and finding A's empty document: B leaves it to its next run, neither text lost", async () => {
-    // The sibling of the test above: B lists only after A's create, so B adopts A's document by its title (no
-    // create of its own) and reads it empty; A then sends its first body and reads it back; only then may B
-    // write. B pushing its file over the empty document there left A's text only in A's backups.
-    const em = await startEmulator({ rateLimit: 0 });
-    const steps = { aCreated: latch(), bReadIt: latch(), aReadBack: latch() };
-    let idea = '';
-    const ideaCall = (request: Passing, what: string): boolean => idea !== '' && request.path.startsWith(`/v1.0/doc/suites/documents/${idea}/${what}`);
-    const isCreate = (request: Passing): boolean => request.method === 'POST' && /\/docs(\?|$)/.test(request.path) && request.body.includes('"name":"idea"');
-    const proxyA = await gateProxy(em.seed.baseUrl, {
-      before: (request) => (request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.bReadIt.passed : undefined),
-      after(request, status, answer) {
-        if (isCreate(request) && status === 200) {
-          idea = (JSON.parse(answer) as { docKey: string }).docKey;
-          steps.aCreated.open();
-        }
-        if (request.method === 'GET' && ideaCall(request, 'blocks')) steps.aReadBack.open();
-      },
-    });
-    const proxyB = await gateProxy(em.seed.baseUrl, {
-      before: (request) => (request.method === 'POST' && ideaCall(request, 'overwriteContent') ? steps.aReadBack.passed : undefined),
-      after: (request) => (request.method === 'GET' && ideaCall(request, 'blocks') ? steps.bReadIt.open() : undefined),
-    });
-    const through = (baseUrl: string) => ({ service: { baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } });
-    const a = await createSyncFixture({ shared: em, config: through(proxyA.baseUrl) });
-    const b = await createSyncFixture({ shared: em, config: through(proxyB.baseUrl) });
-    const pair = { em, a, b };
-    try {
-      await sharedStart(pair);
-      await a.write('idea.md', '# idea\n\nacreatemarker.\n');
-      await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
-      const runA = a.sync();
-      await steps.aCreated.passed;
-      const [ra, rb] = await Promise.all([runA, b.sync()]);
-      const afterBoth = ideaDocs(pair).map((doc) => doc.markdown);
-      for (const run of [ra, rb]) assert.ok(run.code === 0 || run.code === 1, run.stderr);
-      await syncBoth(pair);
-      assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
-      for (const marker of ['acreatemarker', 'bcreatemarker']) {
-        assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
-      }
-      // B wrote nothing over the document another writer had just made: its run said so (held, exit 1), the next merged.
-      assert.equal(ra.code, 0, ra.stderr);
-      assert.equal(rb.code, 1, rb.stderr);
-      assert.deepEqual(rb.report?.results.filter((r) => r.path === 'idea.md').map((r) => [r.ok, r.ok ? r.result : r.code, r.ok ? r.reason : undefined]), [[true, 'held', 'JUST_CREATED']]);
-      assert.deepEqual(afterBoth, ['# idea\n\nacreatemarker.\n']);
-      await resolveAll(pair);
-      await assertConverged(pair);
-    } finally {
-      await a.close();
-      await b.close();
-      await proxyA.close();
-      await proxyB.close();
-      await em.close();
-    }
+    // B lists only after A's create, so B adopts A's document by its title (no create of its own).
+    await newTitleRace('after A created', [true, 'held', 'JUST_CREATED']);
   });
 
   for (const order of ['deleter first', 'editor first'] as const) {
