@@ -13,6 +13,7 @@ export const CRASH_POINTS = [
   'before-ledger-commit',
   'mid-pull',
   'after-id-append',
+  'before-publish',
   'after-state-append',
   'mid-compaction',
 ] as const;

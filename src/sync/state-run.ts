@@ -23,6 +23,22 @@ export const neverPublished = (ledger: Ledger): boolean => ledger.meta.get(STATE
 /** This ledger's rows reached the shared state. */
 export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUBLISHED_KEY, true);
 
+/** Ledger meta key: a run acted and its publish has not gone out yet. */
+const OWED_KEY = 'state.owed';
+
+/**
+ * Before a run acts: the shared state is owed a publish until this run's own has gone out. A run killed after
+ * its last action was recorded (every intent closed) and before or during its publish leaves nothing else that
+ * tells the next run: with nothing to do, that run skipped publishing, and other machines and CI did not learn
+ * of the killed run's writes until some later run wrote or read the state.
+ */
+export function owePublication(ledger: Ledger): void {
+  if (ledger.meta.get(OWED_KEY) !== true) ledger.meta.set(OWED_KEY, true);
+}
+
+/** Read before a run acts: an earlier run acted and was killed before its publish went out. */
+export const publicationOwed = (ledger: Ledger): boolean => ledger.meta.get(OWED_KEY) === true;
+
 /**
  * After a run's actions: the shared state brought up to the ledger (publish-state.ts), then kept small
  * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails is
@@ -33,15 +49,27 @@ export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUB
  */
 export async function publishAndMaintain(
   deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
-  run: { readonly loaded: LoadedState | undefined; readonly wrote: boolean; readonly pulled?: boolean; readonly migrating: boolean },
+  run: {
+    readonly loaded: LoadedState | undefined;
+    readonly wrote: boolean;
+    readonly pulled?: boolean;
+    readonly migrating: boolean;
+    /** An earlier run acted and was killed before its publish went out (publicationOwed). */
+    readonly owed?: boolean;
+  },
 ): Promise<LocalProblem[]> {
   const { ledger, store, logger } = deps;
   const removed = pendingGone(ledger);
   const dirty = ledger.meta.get(DIRTY_KEY) === true;
-  if (!(run.loaded || run.migrating || run.wrote || removed.size > 0 || dirty)) return [];
+  if (!(run.loaded || run.migrating || run.wrote || run.owed || removed.size > 0 || dirty)) {
+    // This run's own mark (it acted, and nothing of it is for the state): nothing is owed.
+    if (publicationOwed(ledger)) ledger.meta.delete(OWED_KEY);
+    return [];
+  }
   let published: Awaited<ReturnType<typeof publishState>>;
   try {
-    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true });
+    // Owed by a killed run, whose append may have gone out before its marks: read first, so it is not made twice.
+    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true });
   } catch (error) {
     ledger.meta.set(DIRTY_KEY, true);
     logger.debug({ err: error }, 'publishing the shared state failed');
@@ -54,6 +82,7 @@ export async function publishAndMaintain(
     ];
   }
   if (dirty) ledger.meta.delete(DIRTY_KEY);
+  if (publicationOwed(ledger)) ledger.meta.delete(OWED_KEY);
   if (removed.size > 0) clearPendingGone(ledger);
   if (published.records + published.sources > 0) {
     const what = published.written.map(({ record }) => ('p' in record ? `${record.t} ${record.p}` : record.t));

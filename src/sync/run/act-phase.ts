@@ -1,6 +1,7 @@
 import { retire } from '../act/removals.js';
 import { announceAhead } from '../announce.js';
 import { execute, type ActionResult } from '../executor.js';
+import { owePublication } from '../state-run.js';
 import { prepareImages } from '../run-images.js';
 import { relink } from '../run-links.js';
 import type { Decision } from './decide-phase.js';
@@ -15,8 +16,10 @@ import type { Observed } from './observe-phase.js';
 export async function act(run: Run, observed: Observed, decision: Decision): Promise<ActionResult[]> {
   const { deps, options } = run;
   const { ctx, sent } = decision;
+  const retirements = deps.ledger.retirements.all();
+  if (retirements.length > 0 || observed.observation.plan.actions.length > 0) owePublication(deps.ledger);
   // Old documents of moved files that an interrupted run promised to delete go first.
-  for (const retirement of deps.ledger.retirements.all()) await retire(ctx, retirement);
+  for (const retirement of retirements) await retire(ctx, retirement);
   // Images first: a body goes out whole, with every image's URL, or not at all.
   const ready = await prepareImages(observed.images, sent, observed.observation.plan.actions);
   await announceAhead(ctx, ready.actions);

@@ -6,7 +6,7 @@ import { SafetyError } from '../../errors.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
 import { listingFor } from '../observe/options.js';
 import { runImages } from '../run-images.js';
-import { neverPublished } from '../state-run.js';
+import { neverPublished, publicationOwed } from '../state-run.js';
 import { openStateStore } from '../state-store.js';
 import type { Run } from './inputs.js';
 
@@ -19,6 +19,8 @@ export type Observed = {
   readonly store: RemoteStateStore;
   /** This run publishes the ledger's rows to the shared state for the first time (state-run.ts, neverPublished). */
   readonly migrating: boolean;
+  /** An earlier run acted and was killed before its publish went out: this run publishes (state-run.ts, owePublication). */
+  readonly owed: boolean;
   readonly images: ImagePublisher;
   /** The shared state as loaded so far: with the listing, or later, by the first image this ledger does not know. */
   readonly shared: () => LoadedState | undefined;
@@ -67,5 +69,5 @@ export async function observe(run: Run): Promise<Observed> {
   if (shared) ledger.images.learn(shared.state.images);
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
   options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
-  return { observation, interrupted, rootId, store, migrating, images, shared: () => shared };
+  return { observation, interrupted, rootId, store, migrating, owed: publicationOwed(ledger), images, shared: () => shared };
 }

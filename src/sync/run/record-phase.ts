@@ -9,6 +9,7 @@ import type { Observation } from '../observe/observe.js';
 import { rememberListing } from '../list-next.js';
 import { rememberDialect } from '../dialect-switch.js';
 import { markPublished, neverPublished, publishAndMaintain } from '../state-run.js';
+import { crashPoint } from '../crash-points.js';
 import { stateSeen, stateSeenKey } from '../state-seen.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
@@ -43,7 +44,8 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     // writes it finds landed are only recorded here ('unchanged'), and the state would keep those files' old
     // records until a later run happened to read it (which, with nothing to do, then appended them).
     const wrote = interrupted.length > 0 || results.some((result) => result.ok && result.result !== 'unchanged');
-    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating });
+    crashPoint('before-publish');
+    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating, owed: observed.owed });
     // Only when it changes: any write to the meta drops the settled-tree fingerprint.
     if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
   }

@@ -57,7 +57,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'local edit pushed',
-    reaches: ['after-intent', 'after-overwrite', 'before-ledger-commit', 'after-state-append', 'after-overwrite:2'],
+    reaches: ['after-intent', 'after-overwrite', 'before-ledger-commit', 'before-publish', 'after-state-append', 'after-overwrite:2'],
     async setup(f) {
       for (const n of [1, 2, 3]) await f.write(`e${n}.md`, `# E${n}\n\nFirst paragraph of e${n}.\n\nLast paragraph of e${n}\n`);
       await syncOk(f);

@@ -11,13 +11,15 @@ import { stateNodes, withSyncFixture, type SyncFixture } from '../../helpers/syn
  * publish what the killed run could not. It did not: the state kept the files' old records (other machines and
  * CI learnt nothing of the edit) until some later run read the state, and that run, with nothing to do,
  * appended them then (the crash matrix's "steady run wrote to the service: {appendText: 2}", records and
- * source, whenever a minute ended between the rerun and the run after it). A run killed after its state append
- * had published already: the next one appends nothing again.
+ * source, whenever a minute ended between the rerun and the run after it). A run killed after its last action
+ * was recorded and before its publish leaves no intent open, only the publish it owed (owePublication). A run
+ * killed after its state append had published already: the next one appends nothing again.
  */
 const CASES = [
-  { point: 'before-ledger-commit', publishedBeforeTheKill: false },
-  { point: 'after-overwrite:2', publishedBeforeTheKill: false },
-  { point: 'after-state-append', publishedBeforeTheKill: true },
+  { point: 'before-ledger-commit', intentsLeftOpen: true, publishedBeforeTheKill: false },
+  { point: 'after-overwrite:2', intentsLeftOpen: true, publishedBeforeTheKill: false },
+  { point: 'before-publish', intentsLeftOpen: false, publishedBeforeTheKill: false },
+  { point: 'after-state-append', intentsLeftOpen: false, publishedBeforeTheKill: true },
 ] as const;
 
 /** What the state documents were asked, for a failure's message. */
@@ -26,7 +28,7 @@ const stateCalls = (f: SyncFixture): string =>
     .map((node) => `${node.title}: ${JSON.stringify(f.em.admin.callsOn(node.dentryUuid))}`)
     .join('; ');
 
-for (const { point, publishedBeforeTheKill } of CASES) {
+for (const { point, intentsLeftOpen, publishedBeforeTheKill } of CASES) {
   test(`a push killed at ${point}: the run that finishes it leaves the shared state as its ledger, and the next run writes nothing`, async () => {
     await withSyncFixture(async (f) => {
       for (const n of [1, 2]) await f.write(`e${n}.md`, `# E${n}\n\nFirst paragraph of e${n}.\n\nLast paragraph of e${n}\n`);
@@ -42,8 +44,8 @@ for (const { point, publishedBeforeTheKill } of CASES) {
       f.em.admin.resetCalls();
       const rerun = await f.sync();
       assert.equal(rerun.code, 0, rerun.stderr);
-      // Killed after its state append, the run had closed every intent: nothing is left open to resume.
-      assert.equal(rerun.report?.resumed === 0, publishedBeforeTheKill, `resumed ${String(rerun.report?.resumed)}`);
+      // Killed after its last action was recorded, the run had closed every intent: nothing is left open to resume.
+      assert.equal(rerun.report?.resumed !== 0, intentsLeftOpen, `resumed ${String(rerun.report?.resumed)}`);
       const e1 = f.remoteDoc('E1');
       assert.equal(f.em.admin.callsOn(e1.dentryUuid).appendText, undefined, 'the append that landed is not made twice');
       assert.equal((e1.markdown ?? '').match(/appended/g)?.length, 1);
