@@ -60,6 +60,8 @@ export type AssessIO = {
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
+  /** This machine's creates of the file's document that may have made it unrecorded (act/intent.ts). */
+  createAttempts(path: string): number;
   /** The service's clock, as its last answer's Date header told it. */
   serverNow(): Date;
 };
@@ -120,7 +122,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
-      if (decision.kind === 'replace' && madeMomentsAgo(io, action.remote, remote) && !ownCreate(io, path)) return hold(held('JUST_CREATED'));
+      if (decision.kind === 'replace' && madeMomentsAgo(io, action.remote, remote) && io.createAttempts(path) === 0) return hold(held('JUST_CREATED'));
       return assessed(action, path, { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) });
     }
     case 'push':
@@ -266,9 +268,6 @@ const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): Documen
  * moves only when it is written, so an empty document's time is when it was made (or emptied).
  */
 const madeMomentsAgo = (io: AssessIO, listed: RemoteDoc, remote: readonly Block[]): boolean => remote.length === 0 && underAMinuteOld(listed.modifiedTime, io.serverNow());
-
-/** This folder's own create of the file left its intent open (a run killed before it recorded the document): the document is its own. */
-const ownCreate = (io: AssessIO, path: string): boolean => io.openIntents().some((intent) => intent.kind === 'create' && intent.subject === path);
 
 /** A shared-state file whose source is missing: with no base, it is paired as a fresh link would be (ids kept). */
 function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {

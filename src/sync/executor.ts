@@ -5,6 +5,7 @@ import { explainFsError } from '../local/index.js';
 import PQueue from 'p-queue';
 import type { DocOutcome } from './act/apply-body.js';
 import { currentText } from './act/local-files.js';
+import { createAttempts } from './act/intent.js';
 import { followReplacement } from './act/record.js';
 import { assess, nodeOf, plannedKind, type AssessIO } from './assess.js';
 import { sharedVersions } from './published-version.js';
@@ -83,6 +84,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
     ...sharedVersions(ctx.store, ctx.shared),
     fileText: (path) => currentText(ctx, path),
     openIntents: () => ctx.ledger.intents.open(),
+    createAttempts: (path) => createAttempts(ctx.ledger, path),
     serverNow: ctx.serverNow,
   };
 }

@@ -17,6 +17,7 @@ import type { UrlOfPath } from './links.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from './observe/observe.js';
 import { listingFor } from './observe/options.js';
 import { neverPublished } from './state-run.js';
+import { createAttempts } from './act/intent.js';
 
 /**
  * Read-only queries over a synced folder for `kbsync status` and `kbsync diff`: the same observation,
@@ -98,6 +99,7 @@ function readOnlyIO(
       return (await lstatOrNull(abs)) === null ? undefined : readTextFile(abs, { displayPath: path });
     },
     openIntents: () => ledger?.intents.open() ?? [],
+    createAttempts: (path) => (ledger ? createAttempts(ledger, path) : 0),
     serverNow: () => client.serverTime() ?? new Date(),
   };
 }

@@ -10,7 +10,7 @@ import { decideBody, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { firstBody } from '../announce.js';
-import { withIntent } from './intent.js';
+import { createAttempts, withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
@@ -68,7 +68,8 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
           const found = await findChild(ctx, parentId, title, 'FILE');
           if (found?.docKey) {
             ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
-            const taken = isConflict(error) && !earlierAttempt(ctx, path);
+            // Taken by another writer, unless an earlier attempt of ours may have made it (this one's is open too).
+            const taken = isConflict(error) && createAttempts(ctx.ledger, path) <= 1;
             return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false, ...(taken ? { taken } : {}) };
           }
           // Not there: the lost request never took effect, so it is safe to send it again.
@@ -136,13 +137,6 @@ export function recordUnpushed(
     conflictPath: null,
   });
 }
-
-/**
- * Did an earlier run of this machine try to create this file's document (killed after its create, or its
- * answer lost)? Then a title found taken may be that run's own document, not another writer's: the
- * journal holds that attempt beside this one (unfinished keeps open and abandoned creates).
- */
-const earlierAttempt = (ctx: SyncContext, path: string): boolean => ctx.ledger.intents.unfinished('create').filter((intent) => intent.subject === path).length > 1;
 
 function madeElsewhere(path: string): KbsyncError {
   return new KbsyncError(

@@ -1,5 +1,5 @@
 import { messageOf } from '../../errors.js';
-import type { JsonValue } from '../../ledger/index.js';
+import type { JsonValue, Ledger } from '../../ledger/index.js';
 import { crashPoint } from '../crash-points.js';
 import type { SyncContext } from '../context.js';
 
@@ -9,6 +9,13 @@ import type { SyncContext } from '../context.js';
  * found again; `write-local` carries the text's hash, so a rerun recognises a pull that died before its record.
  */
 type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'write-local' | 'adopt-conflict' | 'move-local';
+
+/**
+ * This machine's attempts at creating `path`'s document that may have made it without recording it: open (a
+ * run killed after its create) or abandoned (its answer lost). A document found where they aimed may be their
+ * own, not another writer's.
+ */
+export const createAttempts = (ledger: Ledger, path: string): number => ledger.intents.unfinished('create').filter((intent) => intent.subject === path).length;
 
 /**
  * Design rule 2, intent before effect: the intent row is committed before the first side effect of an
