@@ -11,8 +11,12 @@ import { clearPendingGone, pendingGone } from './pending-gone.js';
 import { publishState } from './publish-state.js';
 import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './state-store.js';
 
-/** Ledger meta key: a publish that failed (the next run publishes, whatever else it does). */
-const DIRTY_KEY = 'state.dirty';
+/**
+ * Ledger meta key: a publish is owed (owePublication): set before a run acts, left by a run killed before its
+ * publish went out or whose publish failed, cleared when a publish goes out. The next run publishes, whatever
+ * else it does. (The name is older than the mark's first use: a failed publish.)
+ */
+const OWED_KEY = 'state.dirty';
 
 /** Ledger meta key: this ledger's rows were published to the shared state at least once. */
 const STATE_PUBLISHED_KEY = 'state.published';
@@ -23,9 +27,6 @@ export const neverPublished = (ledger: Ledger): boolean => ledger.meta.get(STATE
 /** This ledger's rows reached the shared state. */
 export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUBLISHED_KEY, true);
 
-/** Ledger meta key: a run acted and its publish has not gone out yet. */
-const OWED_KEY = 'state.owed';
-
 /**
  * Before a run acts: the shared state is owed a publish until this run's own has gone out. A run killed after
  * its last action was recorded (every intent closed) and before or during its publish leaves nothing else that
@@ -33,17 +34,21 @@ const OWED_KEY = 'state.owed';
  * of the killed run's writes until some later run wrote or read the state.
  */
 export function owePublication(ledger: Ledger): void {
-  if (ledger.meta.get(OWED_KEY) !== true) ledger.meta.set(OWED_KEY, true);
+  if (!publicationOwed(ledger)) ledger.meta.set(OWED_KEY, true);
 }
 
-/** Read before a run acts: an earlier run acted and was killed before its publish went out. */
+/** Read before a run acts: an earlier run owes a publish (it was killed before it went out, or it failed). */
 export const publicationOwed = (ledger: Ledger): boolean => ledger.meta.get(OWED_KEY) === true;
+
+const settlePublication = (ledger: Ledger): void => {
+  if (publicationOwed(ledger)) ledger.meta.delete(OWED_KEY);
+};
 
 /**
  * After a run's actions: the shared state brought up to the ledger (publish-state.ts), then kept small
- * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails is
- * remembered (the removals it had to tell stay noted, pending-gone.ts), so the next run publishes even if
- * nothing else changed;
+ * (compaction.ts). A run that changed nothing and read no state makes no call. A publish that fails stays
+ * owed (the removals it had to tell stay noted, pending-gone.ts), so the next run publishes even if nothing
+ * else changed;
  * and it is reported as a problem of this run (exit 1): in CI, whose ledger is discarded, a run must not
  * end quietly with creation ids the shared state does not have.
  */
@@ -54,24 +59,24 @@ export async function publishAndMaintain(
     readonly wrote: boolean;
     readonly pulled?: boolean;
     readonly migrating: boolean;
-    /** An earlier run acted and was killed before its publish went out (publicationOwed). */
+    /** An earlier run owes a publish (publicationOwed, read before this run marked its own). */
     readonly owed?: boolean;
   },
 ): Promise<LocalProblem[]> {
   const { ledger, store, logger } = deps;
   const removed = pendingGone(ledger);
-  const dirty = ledger.meta.get(DIRTY_KEY) === true;
-  if (!(run.loaded || run.migrating || run.wrote || run.owed || removed.size > 0 || dirty)) {
+  if (!(run.loaded || run.migrating || run.wrote || run.owed || removed.size > 0)) {
     // This run's own mark (it acted, and nothing of it is for the state): nothing is owed.
-    if (publicationOwed(ledger)) ledger.meta.delete(OWED_KEY);
+    settlePublication(ledger);
     return [];
   }
   let published: Awaited<ReturnType<typeof publishState>>;
   try {
-    // Owed by a killed run, whose append may have gone out before its marks: read first, so it is not made twice.
+    // Owed by an earlier run, whose append may have gone out before its marks (killed, or its answer lost):
+    // read first, so it is not made twice.
     published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true });
   } catch (error) {
-    ledger.meta.set(DIRTY_KEY, true);
+    owePublication(ledger);
     logger.debug({ err: error }, 'publishing the shared state failed');
     return [
       {
@@ -81,8 +86,7 @@ export async function publishAndMaintain(
       },
     ];
   }
-  if (dirty) ledger.meta.delete(DIRTY_KEY);
-  if (publicationOwed(ledger)) ledger.meta.delete(OWED_KEY);
+  settlePublication(ledger);
   if (removed.size > 0) clearPendingGone(ledger);
   if (published.records + published.sources > 0) {
     const what = published.written.map(({ record }) => ('p' in record ? `${record.t} ${record.p}` : record.t));

@@ -19,7 +19,7 @@ export type Observed = {
   readonly store: RemoteStateStore;
   /** This run publishes the ledger's rows to the shared state for the first time (state-run.ts, neverPublished). */
   readonly migrating: boolean;
-  /** An earlier run acted and was killed before its publish went out: this run publishes (state-run.ts, owePublication). */
+  /** An earlier run owes a publish (killed before it went out, or it failed): this run publishes (state-run.ts, owePublication). */
   readonly owed: boolean;
   readonly images: ImagePublisher;
   /** The shared state as loaded so far: with the listing, or later, by the first image this ledger does not know. */
