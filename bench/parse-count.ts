@@ -10,7 +10,7 @@ import { startEmulator } from '../src/emulator/index.js';
 import { openSession, openSyncLedger, syncOptionsOf } from '../src/cli/session.js';
 import { runSync } from '../src/sync/engine.js';
 import { parseCounts } from '../src/markdown/parse.js';
-import { realisticNoteText } from '../bench/lib/tree.js';
+import { realisticNoteText } from './lib/tree.js';
 const N = Number(process.argv[2] ?? 50);
 const RATE = Number(process.env['EM_RATE'] ?? 0);
 const em = await startEmulator({ rateLimit: RATE });

@@ -13,6 +13,6 @@ export { resolveLink, createLinker, headingAnchors, type LinkOutcome, type LinkP
 export { scanLocal, safeName, fileNameForTitle, writeFileAtomic, type LocalScan } from './local/index.js';
 export { runSync, type SyncOptions, type SyncDeps } from './sync/engine.js';
 export { plan } from './sync/decide/plan.js';
-export type { SyncReport } from './sync/report.js';
+export type { SyncReport } from './sync/views/report.js';
 export type { Action, Plan, PlanInput, SyncMode, Layout } from './sync/decide/types.js';
 export { runDaemon } from './daemon/index.js';

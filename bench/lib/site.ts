@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { onCleanup, removeAtCleanup } from './cleanup.js';
 import { runProcess, type Finished, type RunOptions } from './proc.js';
 import { planTree, writeTree, type Tree, type TreeShape } from './tree.js';

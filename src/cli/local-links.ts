@@ -3,9 +3,9 @@ import { createLinker } from '../links/index.js';
 import { assertRootDirectorySync, scanLocal } from '../local/index.js';
 import { siteOf } from '../setup/index.js';
 import { observeLocal } from '../sync/observe/observe-local.js';
-import { runLowering } from '../sync/run-vault.js';
+import { runLowering } from '../sync/content/vault.js';
 import { useMarkdownDialect } from '../markdown/parse.js';
-import { buildReport, type SyncReport } from '../sync/report.js';
+import { buildReport, type SyncReport } from '../sync/views/report.js';
 import type { SyncMode } from '../sync/decide/types.js';
 
 /**

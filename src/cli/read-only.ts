@@ -1,6 +1,6 @@
 import { KbsyncError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
-import { inspect, type Inspection } from '../sync/inspect.js';
+import { inspect, type Inspection } from '../sync/views/inspect.js';
 import type { SyncMode } from '../sync/decide/types.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from './session.js';
 

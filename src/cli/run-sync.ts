@@ -1,5 +1,5 @@
 import { runSync } from '../sync/engine.js';
-import type { SyncReport } from '../sync/report.js';
+import type { SyncReport } from '../sync/views/report.js';
 import type { SyncMode } from '../sync/decide/types.js';
 import { resultLine, summaryLines } from './output/sync-output.js';
 import { openSyncLedger, syncOptionsOf, type Session } from './session.js';

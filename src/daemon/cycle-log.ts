@@ -1,8 +1,8 @@
 import { imageLine } from '../images/problem-line.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { ActionResult } from '../sync/executor.js';
-import type { SyncReport } from '../sync/report.js';
+import type { ActionResult } from '../sync/run/executor.js';
+import type { SyncReport } from '../sync/views/report.js';
 import { eventWords } from './event-words.js';
 
 /** Failures of the service or the token as a whole: met by every call alike, whichever endpoint said it. */

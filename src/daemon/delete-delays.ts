@@ -1,4 +1,4 @@
-import type { ActionResult } from '../sync/executor.js';
+import type { ActionResult } from '../sync/run/executor.js';
 
 /** So many files gone in one cycle is a checkout (or a folder moved away), not deletions one by one. */
 export const BURST = 5;

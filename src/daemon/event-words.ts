@@ -1,5 +1,5 @@
 import type { DecisionKind } from '../sync/decide/types.js';
-import type { ActionResult } from '../sync/executor.js';
+import type { ActionResult } from '../sync/run/executor.js';
 
 type Done = Extract<ActionResult, { ok: true }>;
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import { runCommand } from '../shell/run-command.js';
-import type { ActionResult } from '../sync/executor.js';
+import type { ActionResult } from '../sync/run/executor.js';
 import { invocation } from '../invocation.js';
 
 type NotifySettings = { readonly command: string | null; readonly timeoutMs: number };

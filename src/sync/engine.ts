@@ -1,4 +1,4 @@
-import type { SyncReport } from './report.js';
+import type { SyncReport } from './views/report.js';
 import { startRun, type SyncDeps, type SyncOptions } from './run/inputs.js';
 import { observe } from './run/observe-phase.js';
 import { decide } from './run/decide-phase.js';

@@ -1,5 +1,5 @@
-import { CRASH_POINTS } from '../../src/sync/crash-points.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { createSyncFixture, type SyncFixture } from '../helpers/sync-fixture.js';
 import { convergenceProblems, normaliseBody, steadyProblems } from '../helpers/reliability.js';
 import { USER_ACTIONS, type World } from './actions.js';

@@ -1,8 +1,8 @@
 import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { hashText } from '../../src/local/index.js';
-import { CRASH_POINTS } from '../../src/sync/crash-points.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { isConflictCopy, ledgerRows, localFiles } from '../helpers/reliability.js';
 import { foldedState, idProblems } from '../helpers/state-reader.js';

@@ -8,7 +8,7 @@ import type { DumpedNode, RunningEmulator } from '../../src/emulator/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { runSync } from '../../src/sync/engine.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli, type CliResult } from './cli.js';
 import { createSyncFixture, userNodes, type FixtureOptions, type SyncFixture } from './sync-fixture.js';
 

@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/log.js';
 import { createServiceClient } from '../../src/setup/index.js';
 import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync, type SyncOptions } from '../../src/sync/engine.js';
-import { fullySynced, type SyncReport } from '../../src/sync/report.js';
+import { fullySynced, type SyncReport } from '../../src/sync/views/report.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { messageOf } from '../../src/errors.js';
 import type { KbClient } from '../../src/api/index.js';

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile, unlink, access } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator, type DumpedNode } from '../../src/emulator/index.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli, type CliResult } from './cli.js';
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Random } from '../chaos/random.js';
-import { documentTitle } from '../../src/sync/document-text.js';
+import { documentTitle } from '../../src/sync/content/document-text.js';
 
 const CORPUS = fileURLToPath(new URL('./corpus/', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { CRASH_POINTS } from '../../src/sync/crash-points.js';
+import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import { Random } from '../chaos/random.js';
 import { isConflictCopy, writeCalls } from '../helpers/reliability.js';

@@ -4,7 +4,7 @@ import type { DumpedNode } from '../../src/emulator/index.js';
 import type { DocumentSummary } from '../../src/ledger/index.js';
 import { hashText } from '../../src/local/fingerprint.js';
 import { blocksHash, blocksToMarkdown, contentHash } from '../../src/markdown/index.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { isConflictCopy } from '../helpers/reliability.js';
 import type { Snippet } from './mutate.js';
 import { tokensIn } from './tokens.js';

@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/log.js';
 import { createServiceClient } from '../../src/setup/index.js';
 import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync } from '../../src/sync/engine.js';
-import type { SyncReport } from '../../src/sync/report.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli } from '../helpers/cli.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { localFiles } from '../helpers/reliability.js';

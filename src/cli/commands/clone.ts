@@ -7,7 +7,7 @@ import { safeName } from '../../local/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
 import { oneLine } from '../../printable.js';
 import { terminal } from '../../terminal.js';
-import { fullySynced } from '../../sync/report.js';
+import { fullySynced } from '../../sync/views/report.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { syncAndPrint } from '../run-sync.js';

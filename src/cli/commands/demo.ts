@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { fullySynced, type SyncReport } from '../../sync/report.js';
+import { fullySynced, type SyncReport } from '../../sync/views/report.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { addedLines } from '../output/unified-diff.js';

@@ -5,8 +5,8 @@ import { openLedgerBeside, readLockHolder, type Ledger, type LockStatus } from '
 import { redactValue } from '../../secrets.js';
 import { shellQuote } from '../../shell/quote.js';
 import { HELD_REASONS, heldMessage, type HeldCode } from '../../sync/decide/held.js';
-import { releaseHold, standingHold, type Released, type Side } from '../../sync/release.js';
-import { openConflicts, resolved, settle, type OpenConflict } from '../../sync/resolve.js';
+import { releaseHold, standingHold, type Released, type Side } from '../../sync/settle/release.js';
+import { openConflicts, resolved, settle, type OpenConflict } from '../../sync/settle/conflict-regions.js';
 import type { CliCommand } from '../command.js';
 import { chooseEach, clashesOf } from '../resolve/choose-each.js';
 import { mergeWithTool } from '../resolve/merge-tool.js';

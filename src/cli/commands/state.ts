@@ -4,9 +4,9 @@ import { describeJunk, hasJunk, type StateJunk } from '../../remote-state/junk.j
 import { STATE_FOLDER, type RemoteStateStore } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
 import { workspaceRoot } from '../../sync/observe/observe.js';
-import { unpublishedPaths } from '../../sync/publish-state.js';
-import { rewriteState } from '../../sync/rewrite-state.js';
-import { openStateStore } from '../../sync/state-store.js';
+import { unpublishedPaths } from '../../sync/state/publish.js';
+import { rewriteState } from '../../sync/state/rewrite.js';
+import { openStateStore } from '../../sync/state/store.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';

@@ -5,8 +5,8 @@ import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/i
 import { backupsSize } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
 import { redactValue } from '../../secrets.js';
-import { openConflicts } from '../../sync/resolve.js';
-import { fileStates, type FileState, type FileStatus } from '../../sync/status.js';
+import { openConflicts } from '../../sync/settle/conflict-regions.js';
+import { fileStates, type FileState, type FileStatus } from '../../sync/views/status.js';
 import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.js';
 import { asWorkspaceId } from '../../model/ids.js';
 import type { Ledger } from '../../ledger/index.js';

@@ -4,7 +4,7 @@ import { messageOf, SafetyError } from '../../errors.js';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { silentLogger } from '../../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
-import { openStateStore } from '../../sync/state-store.js';
+import { openStateStore } from '../../sync/state/store.js';
 import { ledgerPath, syncOptionsOf } from '../../setup/index.js';
 import { observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
 import { exitCodeOf } from '../exit-codes.js';

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SyncReport } from '../../sync/report.js';
+import type { SyncReport } from '../../sync/views/report.js';
 import { code, table } from './markdown-table.js';
 import { outcomeCounts, outcomeRows } from './outcomes.js';
 import { invocation } from '../../invocation.js';

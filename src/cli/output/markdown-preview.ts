@@ -1,7 +1,7 @@
 import type { LinkProblem } from '../../links/index.js';
 import { parseMarkdown } from '../../markdown/parse.js';
 import type { LocalProblem } from '../../sync/observe/observe-local.js';
-import type { Preview } from '../../sync/preview.js';
+import type { Preview } from '../../sync/views/preview.js';
 import { describeDecision } from './decision-words.js';
 import { code, table } from './markdown-table.js';
 import { changedItems, unifiedDiff } from './unified-diff.js';

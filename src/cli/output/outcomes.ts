@@ -1,4 +1,4 @@
-import type { SyncReport } from '../../sync/report.js';
+import type { SyncReport } from '../../sync/views/report.js';
 import type { DecisionKind } from '../../sync/decide/types.js';
 
 /** What a run did (or, dry, would do) to one file's document, in the words of a publishing report. */

@@ -1,5 +1,5 @@
 import { redactValue } from '../../secrets.js';
-import type { SyncReport } from '../../sync/report.js';
+import type { SyncReport } from '../../sync/views/report.js';
 import { terminal } from '../../terminal.js';
 import { ExitCode } from '../exit-codes.js';
 import type { OutputFormat } from './format.js';

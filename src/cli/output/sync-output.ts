@@ -1,7 +1,7 @@
 import { imageLine } from '../../images/problem-line.js';
-import type { ActionResult } from '../../sync/executor.js';
+import type { ActionResult } from '../../sync/run/executor.js';
 import type { ObservePhase } from '../../sync/observe/observe.js';
-import type { SyncReport } from '../../sync/report.js';
+import type { SyncReport } from '../../sync/views/report.js';
 import type { Terminal } from '../../terminal.js';
 import { ExitCode } from '../exit-codes.js';
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { InputError } from '../../errors.js';
-import { resolved, type Choice, type OpenConflict } from '../../sync/resolve.js';
+import { resolved, type Choice, type OpenConflict } from '../../sync/settle/conflict-regions.js';
 import { invocation } from '../../invocation.js';
 
 const CHOICES: Readonly<Record<string, Choice>> = { m: 'mine', mine: 'mine', t: 'theirs', theirs: 'theirs', b: 'both', both: 'both' };

@@ -3,7 +3,7 @@ import { mkdtempSync, promises as fsp, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../../errors.js';
 import { findProgram } from '../../shell/find-program.js';
-import { markedText, markerLine, type OpenConflict } from '../../sync/resolve.js';
+import { markedText, markerLine, type OpenConflict } from '../../sync/settle/conflict-regions.js';
 import { ask, isInteractive } from '../prompt.js';
 import { KNOWN_TOOLS, parseTool, type MergeFiles } from './merge-tools.js';
 import { invocation } from '../../invocation.js';

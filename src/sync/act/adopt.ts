@@ -1,7 +1,7 @@
 import { hashText, type TextFile } from '../../local/index.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import type { AdoptDecision } from '../decide/adopt.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';

@@ -1,7 +1,7 @@
 import { messageOf } from '../../errors.js';
 import type { JsonValue, Ledger } from '../../ledger/index.js';
-import { crashPoint } from '../crash-points.js';
-import type { SyncContext } from '../context.js';
+import { crashPoint } from '../run/crash-points.js';
+import type { SyncContext } from '../run/context.js';
 
 /**
  * Every effect kbsync journals before it starts, by kind: what an interrupted run may have left half done.

@@ -11,7 +11,7 @@ import {
   type FileFingerprint,
   type TextFile,
 } from '../../local/index.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import { lineEndingsOf } from '../../markdown/line-endings.js';
 
 /** The file as it is now: the copy read during the scan, or a fresh read. Undefined when it does not exist. */

@@ -1,7 +1,7 @@
 import type { DocumentRecord, MemberRecord } from '../../ledger/index.js';
 import type { FrontMatter } from '../../markdown/index.js';
 import { asUserId } from '../../model/ids.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 
 type Role = 'viewer' | 'editor';
 

@@ -1,5 +1,5 @@
 import { renameFile } from '../../local/index.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { movedAfterDocument } from '../decide/moves.js';
 import type { DocOutcome } from './apply-body.js';

@@ -3,7 +3,7 @@ import type { DocumentRecord } from '../../ledger/index.js';
 import { backupText, hashText, type TextFile } from '../../local/index.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import { decideFirstPush } from '../decide/body.js';
 import type { MoveDecision } from '../decide/move.js';
 import { flatTitle } from '../decide/placement.js';

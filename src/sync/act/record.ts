@@ -2,13 +2,13 @@ import type { DocumentRecord } from '../../ledger/index.js';
 import { hashText, type FileFingerprint } from '../../local/index.js';
 import { align, blocksHash } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
-import type { SyncContext } from '../context.js';
-import { latestMinuteAfter, minutePassed } from '../minutes.js';
+import type { SyncContext } from '../run/context.js';
+import { latestMinuteAfter, minutePassed } from '../state/minutes.js';
 import type { HeldState } from '../decide/held.js';
-import { splitText } from '../document-text.js';
+import { splitText } from '../content/document-text.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { followPatch } from '../decide/follow.js';
-import { rememberGone } from '../pending-gone.js';
+import { rememberGone } from '../state/pending-gone.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
 

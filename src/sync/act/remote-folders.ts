@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { isConflict, isOutcomeUnknown, type RemoteNode } from '../../api/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import { withIntent } from './intent.js';
 
 /**

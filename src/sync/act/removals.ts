@@ -4,7 +4,7 @@ import type { DocumentRecord, Retirement } from '../../ledger/index.js';
 import { backupText, moveToTrash } from '../../local/index.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
-import type { SyncContext } from '../context.js';
+import type { SyncContext } from '../run/context.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { dropRecord } from './record.js';

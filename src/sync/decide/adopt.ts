@@ -1,7 +1,7 @@
 import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
-import { joinText, splitText } from '../document-text.js';
-import type { UrlOfPath } from '../links.js';
+import { joinText, splitText } from '../content/document-text.js';
+import type { UrlOfPath } from '../content/links.js';
 import { decideFirstPush, type BodyDecision } from './body.js';
 import { agrees, pushMarkdown } from './push-markdown.js';
 import type { SyncMode } from './types.js';

@@ -1,6 +1,6 @@
 import { blocksHash, merge3, predictedBlocks } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
-import { joinText, splitText } from '../document-text.js';
+import { joinText, splitText } from '../content/document-text.js';
 import type { ReadingMarks } from './types.js';
 
 /**

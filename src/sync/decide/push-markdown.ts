@@ -1,6 +1,6 @@
 import type { Block } from '../../model/blocks.js';
 import { contentOfBlock, outline, PLACEHOLDER_PREFIX, sameContent, toPushMarkdown } from '../../markdown/index.js';
-import { linksToUrls, type UrlOfPath } from '../links.js';
+import { linksToUrls, type UrlOfPath } from '../content/links.js';
 
 /**
  * Exactly the Markdown an overwrite sends for a file's body: push-normalised, and with `urlOf`, relative

@@ -2,7 +2,7 @@ import { blocksHash, merge3, type Alignment } from '../../markdown/index.js';
 import { contentHash } from '../../markdown/hash.js';
 import type { Origin } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
-import { joinText, splitText } from '../document-text.js';
+import { joinText, splitText } from '../content/document-text.js';
 import { newerThanRecord, type PublishedVersion } from './body.js';
 import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';

@@ -4,7 +4,7 @@ import { messageOf, KbsyncError } from '../../errors.js';
 import type { DocumentSummary } from '../../ledger/index.js';
 import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../../local/index.js';
 import { createLimit } from '../../local/limit.js';
-import { documentTitle, isUnpublished } from '../document-text.js';
+import { documentTitle, isUnpublished } from '../content/document-text.js';
 import type { LocalEntry } from '../decide/types.js';
 
 export type LocalProblem = { readonly path: string; readonly code: ErrorCode; readonly message: string };

@@ -1,5 +1,5 @@
 import type { DocumentSummary } from '../../ledger/index.js';
-import { parseMark } from '../publish-state.js';
+import { parseMark } from '../state/publish.js';
 import { PathFilter } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../model/ids.js';
 import type { LoadedState } from '../../remote-state/store.js';

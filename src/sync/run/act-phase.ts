@@ -1,9 +1,9 @@
 import { retire } from '../act/removals.js';
-import { announceAhead } from '../announce.js';
-import { execute, type ActionResult } from '../executor.js';
-import { owePublication } from '../state-run.js';
-import { prepareImages } from '../run-images.js';
-import { relink } from '../run-links.js';
+import { announceAhead } from '../state/announce.js';
+import { execute, type ActionResult } from './executor.js';
+import { owePublication } from '../state/run.js';
+import { prepareImages } from '../content/images.js';
+import { relink } from '../content/run-links.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';

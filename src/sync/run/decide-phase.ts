@@ -1,20 +1,20 @@
 import type { ImageProblem } from '../../images/types.js';
 import type { LinkProblem } from '../../links/index.js';
-import type { SyncContext } from '../context.js';
-import { decideAll, type Previewed } from '../decisions.js';
-import { assessIO } from '../executor.js';
-import { imageReport, sentBodies, type SentBody } from '../run-images.js';
-import { DEFAULT_SITE, linkReport, pushRewriter, runLinker } from '../run-links.js';
+import type { SyncContext } from './context.js';
+import { decideAll, type Previewed } from '../views/decisions.js';
+import { assessIO } from './executor.js';
+import { imageReport, sentBodies, type SentBody } from '../content/images.js';
+import { DEFAULT_SITE, linkReport, pushRewriter, runLinker } from '../content/run-links.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
 import { syncContext } from './sync-context.js';
-import { runLowering } from '../run-vault.js';
+import { runLowering } from '../content/vault.js';
 import type { Logger } from '../../log.js';
 
 /** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
 export type Decision = {
   readonly ctx: SyncContext;
-  /** The bodies this run sends (run-images.ts). */
+  /** The bodies this run sends (content/images.ts). */
   readonly sent: readonly SentBody[];
   readonly imageProblems: readonly ImageProblem[];
   /** The broken links the report lists: those --check-links gated the run on, else worked out when asked. */

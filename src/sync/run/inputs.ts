@@ -5,7 +5,7 @@ import type { Logger } from '../../log.js';
 import type { LinkSite } from '../../links/index.js';
 import type { ImageSettings } from '../../images/types.js';
 import type { StateKeySource } from '../../setup/state-key.js';
-import type { ActionResult } from '../executor.js';
+import type { ActionResult } from './executor.js';
 import type { ObserveOptions } from '../observe/observe.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {

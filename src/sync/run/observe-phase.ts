@@ -5,9 +5,9 @@ import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js'
 import { SafetyError } from '../../errors.js';
 import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
 import { listingFor } from '../observe/options.js';
-import { runImages } from '../run-images.js';
-import { neverPublished, publicationOwed } from '../state-run.js';
-import { openStateStore } from '../state-store.js';
+import { runImages } from '../content/images.js';
+import { neverPublished, publicationOwed } from '../state/run.js';
+import { openStateStore } from '../state/store.js';
 import type { Run } from './inputs.js';
 
 /** What the run found on both sides, its plan, and what the later phases go on using. */
@@ -17,9 +17,9 @@ export type Observed = {
   readonly interrupted: readonly OpenIntent[];
   readonly rootId: TreeNodeId;
   readonly store: RemoteStateStore;
-  /** This run publishes the ledger's rows to the shared state for the first time (state-run.ts, neverPublished). */
+  /** This run publishes the ledger's rows to the shared state for the first time (state/run.ts, neverPublished). */
   readonly migrating: boolean;
-  /** An earlier run owes a publish (killed before it went out, or it failed): this run publishes (state-run.ts, owePublication). */
+  /** An earlier run owes a publish (killed before it went out, or it failed): this run publishes (state/run.ts, owePublication). */
   readonly owed: boolean;
   readonly images: ImagePublisher;
   /** The shared state as loaded so far: with the listing, or later, by the first image this ledger does not know. */

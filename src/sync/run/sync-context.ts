@@ -1,6 +1,6 @@
 import type { Linker } from '../../links/index.js';
-import type { SyncContext } from '../context.js';
-import { StateJournal } from '../state-journal.js';
+import type { SyncContext } from './context.js';
+import { StateJournal } from '../state/journal.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
-import { fullySynced } from '../../../src/sync/report.js';
+import { fullySynced } from '../../../src/sync/views/report.js';
 import { syncInProcess, type CaseFixture, type Run } from '../../helpers/bad-input.js';
 
 export { configOf, writeConfig } from '../../helpers/bad-input.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../../helpers/cli.js';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import type { SyncReport } from '../../../src/sync/report.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
 
 for (const [signal, code] of [
   ['SIGTERM', 143],

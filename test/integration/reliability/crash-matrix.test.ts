@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CRASH_POINTS } from '../../../src/sync/crash-points.js';
+import { CRASH_POINTS } from '../../../src/sync/run/crash-points.js';
 import { createSyncFixture, type FixtureOptions, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { syncOnce } from '../../helpers/in-process-sync.js';
 import { convergenceProblems, isConflictCopy, localFiles, locallyPresent, remotelyPresent, steadyProblems } from '../../helpers/reliability.js';

@@ -12,10 +12,10 @@ import { asWorkspaceId } from '../../../src/model/ids.js';
 import { createServiceClient } from '../../../src/setup/index.js';
 import type { SyncMode } from '../../../src/sync/decide/types.js';
 import { runSync, type SyncOptions } from '../../../src/sync/engine.js';
-import { inspect } from '../../../src/sync/inspect.js';
-import { fileStates } from '../../../src/sync/status.js';
+import { inspect } from '../../../src/sync/views/inspect.js';
+import { fileStates } from '../../../src/sync/views/status.js';
 import { NO_IMAGES } from '../../../src/images/types.js';
-import type { SyncReport } from '../../../src/sync/report.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
 import { userNodes } from '../../helpers/sync-fixture.js';
 
 /**

@@ -4,7 +4,7 @@ import { appendFile, lstat, mkdir, readFile, rename, rm, utimes, writeFile } fro
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { silentLogger } from '../../../src/log.js';
-import { openStateStore } from '../../../src/sync/state-store.js';
+import { openStateStore } from '../../../src/sync/state/store.js';
 import { pathOf } from '../../../src/sync/decide/placement.js';
 import type { Plan } from '../../../src/sync/decide/types.js';
 import { runSync } from '../../../src/sync/engine.js';

@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join, posix } from 'node:path';
 import { toPushMarkdown } from '../../../src/markdown/index.js';
 import type { DumpedNode } from '../../../src/emulator/index.js';
-import { splitText } from '../../../src/sync/document-text.js';
+import { splitText } from '../../../src/sync/content/document-text.js';
 import { runCli } from '../../helpers/cli.js';
 import { stateNodes, userNodes, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 

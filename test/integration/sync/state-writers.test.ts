@@ -6,7 +6,7 @@ import { runCli } from '../../helpers/cli.js';
 import { foldedState, idProblems } from '../../helpers/state-reader.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { hashText } from '../../../src/local/index.js';
-import { minuteOf } from '../../../src/sync/minutes.js';
+import { minuteOf } from '../../../src/sync/state/minutes.js';
 
 /** The service's minute stamp after `stamp` (`2026-11-22T10:05Z` → `…10:06Z`). */
 const minuteAfter = (stamp: string): string => minuteOf(Date.parse(stamp) + 60_000);

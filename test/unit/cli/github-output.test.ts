@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { annotationsOf, escapeData, escapeProperty, jobSummary, workflowCommand } from '../../../src/cli/output/github.js';
-import { buildReport } from '../../../src/sync/report.js';
+import { buildReport } from '../../../src/sync/views/report.js';
 
 test('workflow commands escape % CR LF in messages, and : , too in properties (GitHub rules)', () => {
   assert.equal(escapeData('50% done\r\nnext'), '50%25 done%0D%0Anext');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { logReport } from '../../../src/daemon/cycle-log.js';
 import type { Logger } from '../../../src/log.js';
-import { buildReport } from '../../../src/sync/report.js';
+import { buildReport } from '../../../src/sync/views/report.js';
 
 test('the daemon logs the broken links of the files a cycle sent, with file, line and code', () => {
   const warnings: { fields: Record<string, unknown>; message: string }[] = [];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BURST, DeleteDelays } from '../../../src/daemon/delete-delays.js';
 import { findGitHead, GitBranch, readGitHead } from '../../../src/daemon/git-head.js';
-import type { ActionResult } from '../../../src/sync/executor.js';
+import type { ActionResult } from '../../../src/sync/run/executor.js';
 
 const MIN = 60_000;
 const waiting = (...paths: string[]): ActionResult[] => paths.map((path) => ({ path, action: 'held', ok: true, result: 'held', reason: 'DELETE_WAITING' }));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fc from 'fast-check';
 import { MAX_NAME_BYTES, fileNameForTitle, safeName } from '../../../src/local/safe-name.js';
-import { documentTitle } from '../../../src/sync/document-text.js';
+import { documentTitle } from '../../../src/sync/content/document-text.js';
 import { isConflictCopyName, isTransientFileName } from '../../../src/local/names.js';
 
 const RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;

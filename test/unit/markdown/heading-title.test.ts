@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { documentTitle } from '../../../src/sync/document-text.js';
+import { documentTitle } from '../../../src/sync/content/document-text.js';
 import { headingTitle, parsedHeadingTitle, plainFirstHeading } from '../../../src/markdown/heading-title.js';
 
 test('a title is the heading\'s words: no badges, images or HTML', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Births } from '../../../src/sync/births.js';
+import { Births } from '../../../src/sync/run/births.js';
 
 const settled = async (promise: Promise<void> | undefined): Promise<boolean> => {
   if (!promise) return true;

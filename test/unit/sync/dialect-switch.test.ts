@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dialectOwed, rememberDialect } from '../../../src/sync/dialect-switch.js';
-import type { ActionResult } from '../../../src/sync/executor.js';
+import { dialectOwed, rememberDialect } from '../../../src/sync/content/dialect-switch.js';
+import type { ActionResult } from '../../../src/sync/run/executor.js';
 import type { VaultSettings } from '../../../src/vault/settings.js';
 import { tempDir, tempLedger } from '../ledger/helpers.js';
 

@@ -6,7 +6,7 @@ import { emptyJunk } from '../../../src/remote-state/junk.js';
 import type { StateRecord } from '../../../src/remote-state/records.js';
 import { foldState } from '../../../src/remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../../src/remote-state/store.js';
-import { publishState, stateRecordOf } from '../../../src/sync/publish-state.js';
+import { publishState, stateRecordOf } from '../../../src/sync/state/publish.js';
 import { sampleDocument, tempLedger } from '../ledger/helpers.js';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SharedState, StateEntry } from '../../../src/remote-state/state.js';
 import type { RemoteStateStore } from '../../../src/remote-state/store.js';
-import { sharedVersions } from '../../../src/sync/published-version.js';
+import { sharedVersions } from '../../../src/sync/state/published-version.js';
 import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 
 const TEXT = '# Semver\n\nSee the spec.\n';

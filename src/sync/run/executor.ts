@@ -1,0 +1,127 @@
+import { isForbidden, isThrottled, isUnauthorized } from '../../api/index.js';
+import type { ErrorCode } from '../../codes.js';
+import { KbsyncError, messageOf } from '../../errors.js';
+import { explainFsError } from '../../local/index.js';
+import PQueue from 'p-queue';
+import type { DocOutcome } from '../act/apply-body.js';
+import { currentText } from '../act/local-files.js';
+import { createAttempts } from '../act/intent.js';
+import { followReplacement } from '../act/record.js';
+import { assess, nodeOf, plannedKind, type AssessIO } from '../views/assess.js';
+import { sharedVersions } from '../state/published-version.js';
+import { Births } from './births.js';
+import type { SyncContext } from './context.js';
+import { pathOf } from '../decide/placement.js';
+import type { Action, DecisionKind } from '../decide/types.js';
+import { perform, type Carrier, type Slot } from './handlers.js';
+
+export type ActionResult =
+  | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
+  | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: ErrorCode; readonly error: string };
+
+type ExecuteOptions = {
+  /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */
+  readonly concurrency?: number;
+  readonly onResult?: (result: ActionResult) => void;
+  /** Once aborted (Ctrl+C, SIGTERM), no further action starts; those under way finish and are recorded. */
+  readonly signal?: AbortSignal;
+};
+
+/**
+ * Carries out a plan. Each action is assessed (the reads it needs, then the pure decision, exactly as
+ * every preview does) and the decision is carried out. One document's failure is reported and does not
+ * stop the others; folders come first because the plan is ordered by path. The exception: an answer that
+ * every other call would get too (the token rejected, a permission scope missing) stops the run and is
+ * thrown once the actions in flight have settled, so the user sees one clear error (exit 4) instead of a
+ * failure per file, and the service is not asked a thousand times in vain.
+ */
+export async function execute(ctx: SyncContext, actions: readonly Action[], options: ExecuteOptions = {}): Promise<ActionResult[]> {
+  // A body waiting for its links' documents gives its slot up, and takes the next free one before any
+  // action not started yet: documents go out as soon as they can, and a wait never starves the creates it needs.
+  const queue = new PQueue({ concurrency: options.concurrency ?? 24 });
+  const slot: Slot = (task, priority = 0) => queue.add(task, { priority });
+  const folders = actions.filter((a) => a.kind === 'new-local-folder');
+  const rest = actions.filter((a) => a.kind !== 'new-local-folder');
+  const births = new Births(rest.filter((a) => a.kind === 'create' || a.kind === 'recreate').map(pathOf));
+  const results: ActionResult[] = [];
+  let stop: { readonly error: unknown } | undefined;
+  const io = assessIO(ctx);
+  const stopped = (): boolean => stop !== undefined || options.signal?.aborted === true;
+  const run = async (action: Action, inSlot: Slot): Promise<void> => {
+    try {
+      const result = await carryOut({ ctx, io, births, slot: inSlot, stopped }, action, (error) => {
+        if (stopsTheRun(error)) stop ??= { error };
+      });
+      if (!result) return;
+      results.push(result);
+      options.onResult?.(result);
+    } finally {
+      births.born(pathOf(action));
+    }
+  };
+  for (const folder of folders) await run(folder, (task) => task());
+  await Promise.all(rest.map((action) => run(action, slot)));
+  if (stop) throw stop.error;
+  return results;
+}
+
+const LATER_FIRST = 1;
+
+/** The reads a decision needs, answered from this run's context (texts read by the scan are not read twice). */
+export function assessIO(ctx: SyncContext): AssessIO {
+  return {
+    mode: ctx.mode,
+    force: ctx.force,
+    layout: ctx.layout,
+    urlOf: ctx.urlOf,
+    workspaceId: ctx.workspaceId,
+    released: ctx.released,
+    readBlocks: (docKey) => ctx.client.readBlocks(docKey),
+    record: (path) => ctx.ledger.documents.get(path),
+    listed: (docKey) => ctx.remote?.docs.get(docKey),
+    node: (record) => nodeOf(ctx.client, record),
+    source: async (hash) => (await ctx.store.sources(new Set([hash]))).get(hash),
+    ...sharedVersions(ctx.store, ctx.shared),
+    fileText: (path) => currentText(ctx, path),
+    openIntents: () => ctx.ledger.intents.open(),
+    createAttempts: (path) => createAttempts(ctx.ledger, path),
+    serverNow: ctx.serverNow,
+  };
+}
+
+/**
+ * Failures about the credentials, not the document: every further call would fail the same way. A scope
+ * missing only for sharing (front matter `members`) is the exception: bodies still sync, so it stays per file.
+ * So is a throttle kbsync gave up waiting out (the service asked for more than it waits, or kept throttling):
+ * the next call would only be throttled too.
+ */
+const stopsTheRun = (error: unknown): boolean =>
+  isUnauthorized(error) || isThrottled(error) || (isForbidden(error) && (error.requiredScopes?.length ?? 0) > 0 && !MEMBER_ENDPOINTS.has(error.endpoint));
+
+const MEMBER_ENDPOINTS: ReadonlySet<string> = new Set(['addMembers', 'updateMember', 'removeMember']);
+
+/** Undefined when the run stopped before the action's turn came: it is left, whole, to the next run. */
+async function carryOut(carrier: Carrier, action: Action, onError: (error: unknown) => void): Promise<ActionResult | undefined> {
+  const { ctx, io, slot } = carrier;
+  let kind = plannedKind(action);
+  try {
+    const started = await slot(async () => {
+      if (carrier.stopped()) return undefined;
+      if ('record' in action) followReplacement(ctx, action.record);
+      const assessment = await assess(io, action);
+      kind = assessment.kind;
+      return { assessment, step: await perform(carrier, assessment) };
+    });
+    if (!started) return undefined;
+    const { assessment, step } = started;
+    const outcome = 'after' in step ? await step.after.then(() => slot(step.finish, LATER_FIRST)) : step;
+    const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
+    const detail = [outcome.detail, note].filter(Boolean).join('; ');
+    return { ...outcome, ...(detail ? { detail } : {}), action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
+  } catch (thrown) {
+    const error = explainFsError(thrown, pathOf(action));
+    ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
+    onError(error);
+    return { action: kind, path: pathOf(action), ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
+  }
+}

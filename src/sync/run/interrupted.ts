@@ -1,0 +1,80 @@
+import type { DocumentRecord, JsonValue, OpenIntent } from '../../ledger/index.js';
+import { hashText } from '../../local/index.js';
+import { align, blocksHash } from '../../markdown/index.js';
+import type { Block } from '../../model/blocks.js';
+import { asDocKey, type DocKey } from '../../model/ids.js';
+import { agrees } from '../decide/push-markdown.js';
+import { splitText } from '../content/document-text.js';
+
+/**
+ * What a run killed mid-way left in its open intents, read back by the next run so that it recognises its
+ * own work instead of taking it for someone else's: the text it was writing to a file (a pull), or the body
+ * it was sending to a document (a push) with the text both sides were to agree on after it.
+ */
+
+type Fields = { readonly [key: string]: unknown };
+
+const fieldsOf = (intent: OpenIntent, kind: OpenIntent['kind'], path: string): Fields | undefined => {
+  const payload = intent.payload;
+  if (intent.kind !== kind || intent.subject !== path || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  return payload as Fields;
+};
+
+/** Is `text` what an interrupted run was writing to `path` from this document (its write-local intent still open)? */
+export function interruptedPull(intents: readonly OpenIntent[], path: string, docKey: string, text: string): boolean {
+  const hash = hashText(text);
+  return intents.some((intent) => {
+    const fields = fieldsOf(intent, 'write-local', path);
+    return fields?.['docKey'] === docKey && fields['hash'] === hash;
+  });
+}
+
+/**
+ * Files an interrupted pull left that no ledger row records, by path: the document it was writing, when the
+ * file still holds exactly the text that pull wrote (so nobody has edited it since).
+ */
+export function interruptedPulls(intents: readonly OpenIntent[], local: ReadonlyMap<string, { readonly hash: string }>, recorded: { has(path: string): boolean }): Map<string, DocKey> {
+  const pulls = new Map<string, DocKey>();
+  for (const intent of intents) {
+    const fields = fieldsOf(intent, 'write-local', intent.subject);
+    const docKey = fields?.['docKey'];
+    if (typeof docKey === 'string' && !recorded.has(intent.subject) && local.get(intent.subject)?.hash === fields?.['hash']) pulls.set(intent.subject, asDocKey(docKey));
+  }
+  return pulls;
+}
+
+/** The payload of a push's intent: enough to recognise the body once it is in the document. */
+export const pushIntentPayload = (docKey: string, mode: string, sent: string | undefined, agreed: string): { readonly [key: string]: JsonValue } => ({
+  docKey,
+  mode,
+  ...(sent !== undefined ? { sent, agreed } : {}),
+});
+
+/**
+ * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
+ * the body that push was sending, the write landed and nobody wrote since, so that body (and the text it
+ * agreed on) is the last agreement, at a time not known. Otherwise the record as the ledger has it.
+ */
+export function withLandedPush(record: DocumentRecord, intents: readonly OpenIntent[], remote: readonly Block[]): DocumentRecord {
+  for (const intent of intents) {
+    const fields = fieldsOf(intent, 'sync', record.path);
+    const sent = fields?.['sent'];
+    const agreed = fields?.['agreed'];
+    if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string' || !agrees(sent, remote)) continue;
+    return {
+      ...record,
+      baseMarkdown: agreed,
+      localHash: hashText(agreed),
+      remoteBlocks: [...remote],
+      remoteBlocksHash: blocksHash(remote),
+      alignment: align(splitText(agreed).body, remote) as DocumentRecord['alignment'],
+      // That write moved the document's time, to a minute nobody recorded: a later listed time is that write's,
+      // not a hidden edit (a run killed after its overwrite was held HIDDEN_EDIT for good; state chaos seed 15).
+      remoteModifiedTime: '',
+      recheck: true,
+      conflict: false,
+      conflictPath: null,
+    };
+  }
+  return record;
+}

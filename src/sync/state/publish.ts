@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import type { DocumentSummary, Ledger } from '../../ledger/index.js';
+import type { Logger } from '../../log.js';
+import { sharedImagesOf } from '../../images/sent.js';
+import type { Stamped } from '../../remote-state/codec.js';
+import type { DocRecord, StateRecord } from '../../remote-state/records.js';
+import type { StateEntry } from '../../remote-state/state.js';
+import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
+import { crashPoint } from '../run/crash-points.js';
+import { AGREED_SLACK_MS } from '../decide/body.js';
+
+/**
+ * What the shared state should say of one ledger row. A modified time this machine is not sure of (it
+ * still re-checks it: its own write's, or a listing made before a read another writer's write may have
+ * fallen between) is published with `r`: another machine reads the document before trusting it (taking it
+ * for certain would see every later listing as a remote edit, and hold that file's changes and its deletion
+ * for good), and still sees an edit made after it (a colleague's edit inside code reads the same otherwise).
+ */
+export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly agreedAt: number }): DocRecord {
+  return {
+    t: 'doc',
+    p: row.path,
+    k: row.docKey,
+    n: row.nodeId,
+    h: row.localHash,
+    rb: row.remoteBlocksHash,
+    m: row.remoteModifiedTime,
+    ...(row.recheck ? { r: 1 as const } : {}),
+    o: row.origin,
+    ...(members.length > 0 ? { mem: members } : {}),
+    ...sharedImagesOf(row.imagesSent),
+    // The document holds more than the source: a colleague's edit read as plain text, or one reads cannot show at all.
+    ...(row.inexact ? { l: 1 as const } : {}),
+    ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
+  };
+}
+
+/**
+ * What a record says, members aside (they change only with the file, which changes the record anyway). A
+ * time still to be re-checked counts as unknown: learning it is not news another machine needs.
+ */
+export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
+  // Images only count when there are some, so rows published before images were tracked keep their hash; so
+  // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013).
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : [])];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
+};
+
+/**
+ * The ledger's mark of what it published for a row: the record's hash and the clock it was written with
+ * (`<hash>@<clock>`; marks written before records carried a clock have no clock). With the clock, a state
+ * entry that differs can be told apart: older than ours (ours was lost: publish again) or newer (another
+ * writer's later record: it stands).
+ */
+export const markOf = (hash: string, clock: number): string => `${hash}@${clock}`;
+export function parseMark(mark: string | null): { readonly hash: string; readonly clock: number | undefined } | undefined {
+  if (mark === null) return undefined;
+  const at = mark.indexOf('@');
+  return at < 0 ? { hash: mark, clock: undefined } : { hash: mark.slice(0, at), clock: Number(mark.slice(at + 1)) };
+}
+
+/**
+ * The hash a row is published under, kept per summary object: a summary never changes, and the daemon
+ * keeps the same objects for the rows it did not write (DocumentsRepo.keepSummaries), so after a push only
+ * the rows just written are hashed again, not all 10,000 (two sha256 each, about 85 ms a cycle).
+ */
+const hashes = new WeakMap<DocumentSummary, string>();
+
+function publishedHashOf(row: DocumentSummary): string {
+  let hash = hashes.get(row);
+  if (hash === undefined) {
+    const record = stateRecordOf(row);
+    // A re-check that only learnt the modified time of our own write changes nothing another machine needs:
+    // it re-checks once itself. Republishing it would cost every push a second append.
+    const published = parseMark(row.publishedRecord)?.hash;
+    hash = published === hashOf({ ...record, r: 1 }) ? published : hashOf(record);
+    hashes.set(row, hash);
+  }
+  return hash;
+}
+
+/** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
+function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
+  if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;
+  return ledger.documents.allSummaries().some((row) => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row));
+}
+
+type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
+
+/**
+ * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or
+ * as this run read it), so each row is compared with what the state now says of its path: a record that
+ * is missing, or older than what this ledger published (lost to a compaction race, or appended where it
+ * lost), is published again, and a newer record of another writer stands. A source another writer already
+ * kept is not kept twice. Then one append of the records and one of the sources (two calls, whatever the
+ * number of files), each confirmed; zero calls when nothing differs.
+ */
+export async function publishState(deps: {
+  readonly ledger: Ledger;
+  readonly store: RemoteStateStore;
+  readonly logger: Logger;
+  readonly loaded: LoadedState | undefined;
+  /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
+  readonly removed: ReadonlyMap<string, string>;
+  /** This run took in another writer's change: that writer's later record (a rename, say) is read before anything is published over it. */
+  readonly pulled?: boolean;
+}): Promise<Published> {
+  const { ledger, store } = deps;
+  const read = deps.loaded ?? store.loaded;
+  if (read === undefined && !hasUnpublished(ledger, deps.removed)) return { records: 0, sources: 0, written: [] };
+  // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
+  // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
+  const loaded = read ?? (store.needsLoad || deps.pulled === true ? await store.load() : undefined);
+  const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
+  const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
+  crashPoint('after-state-append');
+  const clocks = clocksOf(written);
+  ledger.transaction(() => {
+    for (const mark of plan.marks) ledger.documents.update(mark.path, { publishedRecord: markOf(mark.hash, clocks.get(mark.path) ?? mark.clock), publishedSource: mark.source });
+    ledger.images.markPublished(plan.images);
+  });
+  return { records: plan.records.length, sources: plan.sources.length, written };
+}
+
+/**
+ * The mark of a row whose state entry says what it does (undefined: it does not), allowing for two things
+ * this machine knows differently and need not tell: the creation id it did not take from the entry (an
+ * unauthenticated state's ids are not used here, so the row has none), and a modified time the entry's
+ * writer still re-checks that this machine has since learnt by a read (as that writer does once itself:
+ * publishing it would make a fresh checkout or a lost ledger write on a run with nothing to do, and a time
+ * a reader learnt is no more certain for the next reader, who re-checks it anyway).
+ */
+function agreement(held: StateEntry, row: DocumentSummary, hash: string): string | undefined {
+  if (hashOf(held) === hash) return hash;
+  const record = stateRecordOf(row);
+  const mine = held.r === 1 || held.m === '' ? { ...record, r: 1 as const } : record;
+  const theirs = row.nodeId === null && held.n !== null ? { ...mine, n: held.n } : mine;
+  return hashOf(held) === hashOf(theirs) ? hashOf(mine) : undefined;
+}
+
+/** The clock each path's record was written with. */
+export function clocksOf(written: readonly Stamped[]): Map<string, number> {
+  return new Map(written.flatMap(({ record, c }) => (record.t === 'doc' ? [[record.p, c] as const] : [])));
+}
+
+type Publication = {
+  readonly records: StateRecord[];
+  readonly sources: Source[];
+  readonly marks: { readonly path: string; readonly hash: string; readonly clock: number; readonly source: string | null }[];
+  readonly images: string[];
+};
+
+function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean): Publication {
+  const state = loaded?.state;
+  const out: Publication = { records: [], sources: [], marks: [], images: [] };
+  const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
+  for (const row of ledger.documents.allSummaries()) {
+    const hash = publishedHashOf(row);
+    const held = state?.entries.get(row.path);
+    const agreed = held && agreement(held, row, hash);
+    if (held !== undefined && agreed !== undefined) {
+      // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
+      if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== agreed) out.marks.push({ path: row.path, hash: agreed, clock: held.c, source: row.localHash });
+      continue;
+    }
+    const mark = parseMark(row.publishedRecord);
+    const entry = held ?? entryOfDoc.get(row.docKey);
+    // Without the state read, a row published as it is stands as published.
+    if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
+    const full = ledger.documents.get(row.path);
+    if (entry && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)))) {
+      // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
+      // that publishes without reading the state does not set this older view over it after all (model seed
+      // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
+      // (a rename made elsewhere is still followed). The source kept is that record's when the file holds its
+      // text; otherwise what this ledger kept stays so.
+      const source = entry.h === row.localHash ? row.localHash : row.publishedSource;
+      if (mark?.hash !== hash) out.marks.push({ path: row.path, hash, clock: mark?.clock ?? 0, source });
+      continue;
+    }
+    out.records.push(stateRecordOf(row, full?.members ?? [], full));
+    const kept = held?.h === row.localHash || hasSource(row.localHash) || (state === undefined && row.publishedSource === row.localHash);
+    if (full && row.localHash !== '' && !kept && !out.sources.some((source) => source.hash === row.localHash)) out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
+    out.marks.push({ path: row.path, hash, clock: 0, source: row.localHash });
+  }
+  for (const [docKey, path] of removed) {
+    if (state === undefined || state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey });
+  }
+  // Image URLs uploaded here: every machine and CI run reuses them instead of uploading again.
+  for (const image of ledger.images.unpublished()) {
+    if (state?.images.get(image.key) !== image.url) out.records.push({ t: 'img', k: image.key, u: image.url });
+    out.images.push(image.key);
+  }
+  for (const folder of ledger.folders.all()) {
+    if (folder.path === '' || folder.nodeId === null || state === undefined || state.folders.has(folder.path)) continue;
+    out.records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
+  }
+  return out;
+}
+
+/**
+ * Whether a row the state does not agree with is to be published: when it changed since it was published,
+ * or the state has no record of its path or document, or that record is older than the one this ledger
+ * published (another writer's later record stands: this machine learns of that change from the document).
+ */
+function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | undefined): boolean {
+  const mark = parseMark(row.publishedRecord);
+  if (mark?.hash !== hash || held === undefined) return true;
+  return mark.clock !== undefined && held.c < mark.clock;
+}
+
+/**
+ * The state holds a later record of the row's document than this ledger published, and this machine has
+ * nothing to add to it: the file holds the text that record names (pulled from the document it published),
+ * or, at the record's own path, still the text this ledger published (the row changed only by following
+ * that record, a rename made elsewhere, or in what the next run pulls). Publishing would set this machine's
+ * older view over the later one (its path: the rename undone on every machine). A file still at its old
+ * path follows the rename on a run that reads the state.
+ */
+function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
+  // A file this machine moved (or moved after its document) since that record was written is where it is
+  // now: the record's older place is no news (model seed 10021: a colleague moved a document away and on).
+  if (held.k !== row.docKey || clock === undefined || held.c <= clock || held.c < row.placedAt) return false;
+  return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
+}
+
+/**
+ * Another writer's record of the row's document agreed with the document clearly later than this row did,
+ * and was written after this machine placed its file: everything the row says of the document is older
+ * knowledge (the next run that changes it takes the later record in). Publishing it would set this older view
+ * over the later one, by its later stamp alone (model seed 90009: a machine that had followed an earlier
+ * record published its row over the record of another machine's later write, and that write's edit, inside
+ * code, never reached it).
+ */
+function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, entry: StateEntry): boolean {
+  return entry.k === row.docKey && full.agreedAt > 0 && (entry.a ?? 0) > full.agreedAt + AGREED_SLACK_MS && entry.c >= row.placedAt;
+}
+
+/** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
+export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {
+  return planPublication(ledger, loaded, new Map(), () => true).records.flatMap((record) => (record.t === 'doc' ? [record.p] : []));
+}

@@ -1,0 +1,68 @@
+import { blocksHash, predictedBlocks } from '../../markdown/index.js';
+import type { RemoteStateStore } from '../../remote-state/store.js';
+import type { SharedState, StateEntry } from '../../remote-state/state.js';
+import type { WriteRecord } from '../../remote-state/records.js';
+import { latestMinuteAfter } from './minutes.js';
+import type { PublishedVersion } from '../decide/body.js';
+import { splitText } from '../content/document-text.js';
+
+type Asked = { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean };
+
+/** What the shared state says of a document's versions (see sharedVersions). */
+export type SharedVersions = {
+  /** What another kbsync writer last published of it (or an announced write that landed after that). */
+  readonly published: (record: Asked, load: boolean, remoteHash?: string) => Promise<PublishedVersion | undefined>;
+  /** A write announced after `since` (an entry's agreement) that landed: the document's blocks now hash to `remoteHash`, its text's. */
+  readonly announced: (docKey: string, remoteHash: string, since: { readonly blocksHash?: string; readonly agreedAt?: number }) => Promise<PublishedVersion | undefined>;
+};
+
+/**
+ * What another kbsync writer last published of a document (the shared state's entry for it and its kept
+ * source), asked only for a document that changed remotely: a merge then works from that Markdown, not from
+ * the service's plain reading. The state is read at most once per run, and only when first asked; a state
+ * that cannot be read leaves the merge to the plain reading, as before there was a state.
+ *
+ * A write announced after the entry (a CI job killed between its write and its record, see WriteRecord) is
+ * that writer's version instead, when the document reads exactly as its text (`remoteHash`, the blocks read
+ * now) and not as the entry's: the write landed, and nobody changed what reads can show since.
+ */
+export function sharedVersions(store: RemoteStateStore | undefined, shared: SharedState | undefined): SharedVersions {
+  let state: Promise<SharedState | undefined> | undefined = shared ? Promise.resolve(shared) : undefined;
+  const folded = (load: boolean): Promise<SharedState | undefined> | undefined => {
+    if (!state && !load) return undefined;
+    state ??= store ? store.load().then((loaded) => loaded.state, () => undefined) : Promise.resolve(undefined);
+    return state;
+  };
+  const sourceOf = async (hash: string): Promise<string | undefined> => (store ? (await store.sources(new Set([hash])).catch(() => new Map<string, string>())).get(hash) : undefined);
+  const announced: SharedVersions['announced'] = async (docKey, remoteHash, since) => {
+    const write = store ? (await folded(true))?.writes.get(docKey) : undefined;
+    if (!write || remoteHash === since.blocksHash || write.a <= (since.agreedAt ?? 0)) return undefined;
+    return landedWrite(write, remoteHash, sourceOf);
+  };
+  const published: SharedVersions['published'] = async (record, load, remoteHash) => {
+    const loaded = await folded(load);
+    if (!store || !loaded) return undefined;
+    let entry: StateEntry | undefined;
+    for (const candidate of loaded.entries.values()) if (candidate.k === record.docKey) entry = candidate;
+    const landed = remoteHash !== undefined ? await announced(record.docKey, remoteHash, { ...(entry ? { blocksHash: entry.rb, agreedAt: entry.a ?? 0 } : {}) }) : undefined;
+    if (landed) return landed;
+    // A lossy record of this very text tells nothing new to a machine whose record is lossy too (its own, say);
+    // any other is worth its source: a newer version, this very text as its writer published it exactly, or
+    // as another writer found the document holds more than it (model seed 50013).
+    if (!entry || (entry.h === record.localHash && entry.l === 1 && record.lossyBase)) return undefined;
+    const text = await sourceOf(entry.h);
+    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0, path: entry.p };
+  };
+  return { published, announced };
+}
+
+/**
+ * An announced write's version, when the document reads as its text: exact, agreed when announced. The write
+ * came after the announcement, so the minute after it (with the second a Date header may lag) is the latest
+ * its time can bear; a later one is someone else's edit, where reads may not see.
+ */
+async function landedWrite(write: Omit<WriteRecord, 't'>, remoteHash: string, sourceOf: (hash: string) => Promise<string | undefined>): Promise<PublishedVersion | undefined> {
+  const text = await sourceOf(write.h);
+  if (text === undefined || blocksHash(predictedBlocks(splitText(text).body)) !== remoteHash) return undefined;
+  return { text, remoteBlocksHash: remoteHash, modifiedTime: latestMinuteAfter(write.a), exact: true, agreedAt: write.a, path: write.p };
+}

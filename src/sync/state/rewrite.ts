@@ -1,0 +1,42 @@
+import type { Ledger } from '../../ledger/index.js';
+import { describeJunk, hasJunk } from '../../remote-state/junk.js';
+import type { StateRecord } from '../../remote-state/records.js';
+import type { RemoteStateStore } from '../../remote-state/store.js';
+import { clocksOf, hashOf, markOf, stateRecordOf } from './publish.js';
+
+/**
+ * `kbsync state rewrite`: the shared state written anew into fresh documents from this machine's ledger
+ * (which wins for the files it knows), keeping what the verified part of the old state says of other
+ * machines' files. Its records carry this writer's newest clock, so they stand over every older one,
+ * damaged, stale or forged. The old documents are retired: deleted, after whatever is appended to them
+ * meanwhile is copied on, by the first run once the grace period is over (compaction.ts).
+ */
+export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Promise<{ readonly entries: number; readonly sources: number; readonly junk: string | undefined }> {
+  const old = await store.load();
+  const rows = ledger.documents.allRecords();
+  const mine = new Set(rows.flatMap((row) => [row.path, row.docKey as string]));
+  const records: StateRecord[] = rows.map((row) => stateRecordOf(row, row.members));
+  for (const entry of old.state.entries.values()) {
+    if (mine.has(entry.p) || mine.has(entry.k)) continue;
+    const { c: _c, w: _w, ...rest } = entry;
+    records.push({ t: 'doc', ...rest });
+  }
+  // Every image URL either side knows: no machine uploads them again.
+  const images = new Map<string, string>([...old.state.images, ...ledger.images.all().map((image) => [image.key, image.url] as const)]);
+  for (const [k, u] of images) records.push({ t: 'img', k, u });
+  for (const folder of ledger.folders.all()) if (folder.path !== '' && folder.nodeId !== null) records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
+  const theirs = new Set([...old.state.entries.values()].filter((entry) => !mine.has(entry.p) && entry.h !== '').map((entry) => entry.h));
+  const kept = await store.sources(theirs);
+  const sources = [...new Map([...rows.map((row) => [row.localHash, row.baseMarkdown] as const), ...kept]).entries()].map(([hash, text]) => ({ hash, text }));
+  const superseded = (await store.documents()).map((doc) => doc.docKey as string);
+  const places = await store.placeSources(sources, { fresh: true });
+  const written = await store.publish([...records, ...places], [], { fresh: true });
+  // Last, once the new documents hold everything: a crash before it leaves both, read together (the new records win).
+  await store.publish([{ t: 'retire', docs: superseded }]);
+  const clocks = clocksOf(written);
+  ledger.transaction(() => {
+    for (const row of rows) ledger.documents.update(row.path, { publishedRecord: markOf(hashOf(stateRecordOf(row)), clocks.get(row.path) ?? 0), publishedSource: row.localHash });
+    ledger.images.markPublished([...images.keys()]);
+  });
+  return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, junk: hasJunk(old.junk) ? describeJunk(old.junk) : undefined };
+}

@@ -1,0 +1,350 @@
+import { isNotFound, type KbClient } from '../../api/index.js';
+import { KbsyncError } from '../../errors.js';
+import type { DocumentRecord, OpenIntent } from '../../ledger/index.js';
+import { hashText, type TextFile } from '../../local/index.js';
+import type { Block } from '../../model/blocks.js';
+import { decideAdopt } from '../decide/adopt.js';
+import { decideBody, decideFirstPush, laterThan, type BodyFacts, type PublishedVersion } from '../decide/body.js';
+import { held, type Held } from '../decide/held.js';
+import { decideIncoming } from '../decide/incoming.js';
+import { decideMove } from '../decide/move.js';
+import { decideDelete, decideTrash, restoredText } from '../decide/removals.js';
+import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
+import { splitText } from '../content/document-text.js';
+import { asDecided, type Detail, type Place } from '../run/detail.js';
+import { interruptedPull, withLandedPush } from '../run/interrupted.js';
+import { sharedRecord } from '../state/shared-record.js';
+import { blocksHash, blocksToMarkdown, predictedBlocks } from '../../markdown/index.js';
+import type { WorkspaceId } from '../../model/ids.js';
+import type { UrlOfPath } from '../content/links.js';
+import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
+import { followPatch } from '../decide/follow.js';
+import type { SharedVersions } from '../state/published-version.js';
+import { underAMinuteOld } from '../state/minutes.js';
+
+/**
+ * The decision an action stands for before its reads: what an action that failed before it was decided, or a
+ * preview made offline, is reported as. Its own tag, but for the three whose words differ (DecisionKind): an
+ * action left out here does not compile.
+ */
+export const plannedKind = ({ kind }: Pick<Action, 'kind'>): DecisionKind => (kind === 'adopt' ? 'link' : kind === 'relink' || kind === 'check' ? 'none' : kind);
+
+/** The reads a decision needs, answered by the run (its context) or by a preview (read-only). */
+export type AssessIO = {
+  readonly mode: SyncMode;
+  readonly force: boolean;
+  readonly layout: Layout;
+  readonly urlOf: UrlOfPath | undefined;
+  readonly workspaceId: WorkspaceId;
+  /** The releases the plan honours (kbsync resolve --mine / --theirs), by path. */
+  readonly released?: ReadonlyMap<string, 'mine' | 'theirs'>;
+  readBlocks(docKey: DocumentRecord['docKey']): Promise<readonly Block[]>;
+  record(path: string): DocumentRecord | undefined;
+  /** The document as this run's listing showed it. */
+  listed(docKey: DocumentRecord['docKey']): RemoteDoc | undefined;
+  /**
+   * Where the document is and when it last changed, for a run that did not list it: one call, made only
+   * before a write could destroy what reads cannot show (an edit inside code leaves the blocks as they were).
+   */
+  node(record: DocumentRecord): Promise<Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'> | undefined>;
+  /** A file's text as last synced, from the shared state's sources (read once per run, only when asked). */
+  source(hash: string): Promise<string | undefined>;
+  /**
+   * What another kbsync writer last published of the document, when the shared state has a version other than
+   * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
+   * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
+   */
+  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
+  announced: SharedVersions['announced'];
+  /** The file now, or undefined when it does not exist. */
+  fileText(path: string): Promise<TextFile | undefined>;
+  openIntents(): readonly OpenIntent[];
+  /** This machine's creates of the file's document that may have made it unrecorded (act/intent.ts). */
+  createAttempts(path: string): number;
+  /** The service's clock, as its last answer's Date header told it. */
+  serverNow(): Date;
+};
+
+/**
+ * The facts a planned action needed and the decision they gave: `detail`, tagged with the action that carries it
+ * out, and `kind` and `held`, the words reports use for it, read off the detail (assessed()). `K`: the tags it
+ * may have (a handler's, in the executor).
+ */
+export type Assessment<K extends ActionKind = ActionKind> = {
+  readonly action: Action;
+  readonly path: string;
+  readonly kind: DecisionKind;
+  readonly held?: Held;
+  readonly note?: string;
+  readonly detail: Detail<K>;
+};
+
+/** An assessment of `action`: the detail decided, and the words it comes to (read off it: detail.ts). */
+const assessed = (action: Action, path: string, detail: Detail): Assessment => ({ action, path, ...asDecided(detail), detail });
+
+/**
+ * Reads what one planned action needs (the document's blocks, the file, the record) and decides, in the
+ * pure functions of `decide/`. Both the run and every preview come through here, so they cannot differ.
+ */
+export async function assess(io: AssessIO, action: Action): Promise<Assessment> {
+  const path = pathOf(action);
+  const hold = (why: Held): Assessment => assessed(action, path, { tag: 'held', held: why });
+  switch (action.kind) {
+    case 'create':
+    case 'recreate': {
+      const before = await io.fileText(path);
+      if (!before) return hold(held('VANISHED'));
+      const title = action.kind === 'create' ? action.title : action.record.remoteTitle;
+      const first = firstPush(io, action, path, before, title, action.kind === 'recreate' ? action.record.docKey : undefined);
+      const shortened = action.kind === 'create' && action.shortened;
+      return shortened ? { ...first, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : first;
+    }
+    case 'forget':
+      return assessed(action, path, { tag: 'forget', record: action.record });
+    case 'trash-leftover':
+      return assessed(action, path, { tag: 'trash-leftover' });
+    case 'new-local-folder':
+      return assessed(action, path, { tag: 'new-local-folder', folder: action.folder });
+    case 'move-local':
+      return assessed(action, path, { tag: 'move-local', move: action });
+    case 'held':
+      return hold(action.held);
+    case 'new-local':
+      return incoming(io, action, path);
+    case 'relink': {
+      const before = await io.fileText(path);
+      if (!before) return hold(held('VANISHED'));
+      return assessed(action, path, { tag: 'relink', record: sharedRecordOf(io, action.record, before.text), before });
+    }
+    case 'adopt': {
+      const remote = await io.readBlocks(action.remote.docKey);
+      const before = await io.fileText(path);
+      if (!before) return hold(held('VANISHED'));
+      const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: interruptedPull(io.openIntents(), path, action.remote.docKey, before.text) });
+      if (decision.kind === 'replace' && madeMomentsAgo(io, action.remote, remote) && io.createAttempts(path) === 0) return hold(held('JUST_CREATED'));
+      return assessed(action, path, { tag: 'adopt', listed: action.remote, before, remote, decision, ...(action.known ? { known: action.known } : {}) });
+    }
+    case 'push':
+    case 'pull':
+    case 'check':
+    case 'merge': {
+      const before = await io.fileText(path);
+      if (!before) return hold(held('VANISHED'));
+      const recorded = await recordFor(io, action.record, before.text);
+      const remote = await readListedOrSay(io, action.record, path);
+      if (!recorded) return adoptKnown(io, action, path, before, remote);
+      const record = withLandedPush(recorded, io.openIntents(), remote);
+      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
+      const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
+      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
+      return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
+    }
+    case 'delete-remote':
+    case 'restore': {
+      const recorded = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
+      const remote = await readOrGone(io, recorded.docKey);
+      // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
+      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
+      // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
+      // (a delete reads no state).
+      const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
+      if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
+        return assessed(action, path, { tag: 'restore', record, remote, text: await restored(remote), listed: io.listed(action.record.docKey), ...placeOf(action) });
+      }
+      const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
+      const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
+      const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
+      return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
+    }
+    case 'trash-local': {
+      const before = await io.fileText(path);
+      const record = (await recordFor(io, action.record, before?.text)) ?? sharedRecordOf(io, action.record, '');
+      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
+      if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
+      return assessed(action, path, { tag: 'trash-local', record, before, decision });
+    }
+    case 'move': {
+      const before = await io.fileText(action.to);
+      if (!before) return hold(held('VANISHED'));
+      const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
+      const remote = await readOrGone(io, recorded.docKey);
+      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
+      // A move makes the document anew: an edit reads cannot show must be seen first.
+      const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
+      // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
+      const published = remote === 'gone' ? undefined : newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      const decision = decideMove({
+        body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}) },
+        record,
+        samePlace: action.samePlace,
+        remote,
+      });
+      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) });
+      return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
+    }
+  }
+}
+
+const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});
+
+/** A file that gets a new document: the body is decided before the document is made, so a push that would be held creates nothing. */
+function firstPush(io: AssessIO, action: Action, path: string, before: TextFile, title: string, replaces: DocumentRecord['docKey'] | undefined): Assessment {
+  const body = decideFirstPush({ mode: io.mode, force: io.force, path, fileText: before.text, urlOf: io.urlOf });
+  return assessed(action, path, replaces ? { tag: 'recreate', before, body, title, replaces } : { tag: 'create', before, body, title });
+}
+
+/**
+ * What another writer published of a document, unless it is no news: its plain reading (inexact) of the very
+ * blocks this machine's own write left there (`ownWrite`: a run killed between the write and its record, found
+ * again by its intent). That writer read our write before our record could be published and knows less of it
+ * than we do (state chaos seed 24: taken for news, it held every later edit of the file FLATTEN, and its move
+ * MOVE_LOSSY, for good).
+ */
+function newsOf(ownWrite: boolean, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
+  return ownWrite && published && !published.exact && published.remoteBlocksHash === blocksHash(remote) ? undefined : published;
+}
+
+type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
+
+/**
+ * What another kbsync writer published of the document since this record, for the merge to work from.
+ * Another machine's write shows as a remote change, or (inside code, a link's address) as a later time only:
+ * the shared state is read for its Markdown then (a state read with this run's listing is asked always).
+ * A version this machine took in from a plain reading may be one another writer published exactly.
+ */
+async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
+  const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+  // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
+  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
+}
+
+function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {
+  const listed = seen ?? io.listed(record.docKey);
+  // --force for the whole run, or `kbsync resolve --mine` for this file alone.
+  const force = io.force || io.released?.get(record.path) === 'mine';
+  const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
+  return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated } : {}) };
+}
+
+/**
+ * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
+ * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
+ * later edit inside code of a renamed document was taken for the rename, and overwritten).
+ */
+const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
+  const seen = record.listedTitle ?? record.remoteTitle;
+  return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
+};
+
+/**
+ * The full record of a planned record: the ledger's row, or for a file known only from the shared state,
+ * one built from its source (the file itself when it is unchanged). Undefined when that source is missing.
+ */
+async function recordFor(io: AssessIO, entry: RecordEntry, fileText?: string): Promise<DocumentRecord | undefined> {
+  if (!entry.shared) {
+    const row = io.record(entry.path);
+    if (!row) throw new Error(`the ledger has no row for "${entry.path}" any more`);
+    // The plan follows a document another writer replaced; a preview reads the row as the run rebinds it.
+    const record = entry.follows !== undefined && row.docKey === entry.follows ? { ...row, ...followPatch(entry, io.listed(entry.docKey)?.url ?? '') } : row;
+    // `kbsync resolve --theirs`: what was held (a hidden edit seen) is dropped, and the document read as if unseen.
+    return io.released?.get(entry.path) === 'theirs' ? { ...record, hiddenEdit: null, heldCode: null, recheck: true } : record;
+  }
+  const base = fileText !== undefined && hashText(fileText) === entry.localHash ? fileText : await io.source(entry.localHash);
+  return base === undefined ? undefined : sharedRecordOf(io, entry, base);
+}
+
+const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): DocumentRecord =>
+  sharedRecord(entry, base, { workspaceId: io.workspaceId, url: io.listed(entry.docKey)?.url ?? '' });
+
+/**
+ * A document this folder has no record of, empty, and perhaps made less than a minute ago by the service's clock
+ * (its minute stamp against the Date header's time): its maker, another writer, may be sending its first body
+ * now. With no conditional write, ours could land just after theirs, and their next run would take our text for
+ * an edit of its own and pull it over its file (its words then only in its backups). Held (JUST_CREATED) for a
+ * later run, which merges with what it then holds, or fills it if it is still empty. An empty document older
+ * than that (a first sync into a workspace, a CI job without a ledger) is filled as before: its listed time
+ * moves only when it is written, so an empty document's time is when it was made (or emptied).
+ */
+const madeMomentsAgo = (io: AssessIO, listed: RemoteDoc, remote: readonly Block[]): boolean => remote.length === 0 && underAMinuteOld(listed.modifiedTime, io.serverNow());
+
+/** A shared-state file whose source is missing: with no base, it is paired as a fresh link would be (ids kept). */
+function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {
+  const known = 'record' in action ? action.record : undefined;
+  const decision = decideAdopt({ mode: io.mode, force: io.force, path, fileText: before.text, remote, urlOf: io.urlOf, interruptedPull: false });
+  return assessed(action, path, { tag: 'adopt', listed: known && io.listed(known.docKey), before, remote, decision, ...(known ? { known } : {}) });
+}
+
+/** Where a new local file's document is listed, and the copy an interrupted pull left of it elsewhere. */
+const listedAs = (action: Extract<Action, { kind: 'new-local' }>): { remote: RemoteDoc; leftover: string | undefined } => ({ remote: action.remote, leftover: action.leftover });
+
+/** A new local file: the shared state's source when it has one (byte for byte), else the service's reading. */
+async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local' }>, path: string): Promise<Assessment> {
+  const known = action.known;
+  const source = known ? await io.source(known.localHash) : undefined;
+  // The listing proves the document unchanged since its source was synced: no read at all.
+  const unchanged = known !== undefined && source !== undefined && known.remoteModifiedTime !== '' && !known.recheck && action.remote.modifiedTime === known.remoteModifiedTime;
+  const read = unchanged ? undefined : await io.readBlocks(action.remote.docKey);
+  // Written by a run killed before its record (state chaos seed 14): that run's text, exactly.
+  const landed = read && (await io.announced(action.remote.docKey, blocksHash(read), known ? { blocksHash: known.remoteBlocksHash, ...(known.agreedAt !== undefined ? { agreedAt: known.agreedAt } : {}) } : {}));
+  if (read && landed) {
+    const hiddenEdit = laterThan(action.remote.modifiedTime, landed.modifiedTime) ? action.remote.modifiedTime : null;
+    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: landed.text, blocks: read, ...(known ? { known } : {}), marks: { lossy: false, hiddenEdit } });
+  }
+  if (!known || source === undefined) {
+    const blocks = read ?? (await io.readBlocks(action.remote.docKey));
+    // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
+    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } });
+  }
+  const remote = read;
+  const { text, marks } = decideIncoming({
+    source,
+    syncedBlocksHash: known.remoteBlocksHash,
+    syncedTime: known.remoteModifiedTime,
+    lossy: known.lossy === true,
+    remote,
+    listedTime: action.remote.modifiedTime,
+  });
+  const blocks = remote ?? predictedBlocks(splitText(source).body);
+  return assessed(action, path, { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks });
+}
+
+/**
+ * The document's blocks. One this run did not list (a push lists nothing it need not) and finds gone may be
+ * deleted, or replaced by another machine's move: the error says which the next run finds out (list-next.ts).
+ */
+async function readListedOrSay(io: AssessIO, record: Pick<RecordEntry, 'docKey'>, path: string): Promise<readonly Block[]> {
+  try {
+    return await io.readBlocks(record.docKey);
+  } catch (error) {
+    if (!isNotFound(error) || io.listed(record.docKey) !== undefined) throw error;
+    throw new KbsyncError('API_NOT_FOUND', `The document of ${path} is gone from the knowledge base: deleted there, or replaced by another machine's move of the file; this run listed nothing that tells which.`, {
+      hint: 'Run the sync again: the next one lists the knowledge base, then follows the new document or creates it again.',
+      cause: error,
+    });
+  }
+}
+
+async function readOrGone(io: AssessIO, docKey: DocumentRecord['docKey']): Promise<readonly Block[] | 'gone'> {
+  try {
+    return await io.readBlocks(docKey);
+  } catch (error) {
+    if (isNotFound(error)) return 'gone';
+    throw error;
+  }
+}
+
+/**
+ * The document's time and title as the service gives them now (one call), for a run that did not list it;
+ * undefined when it is gone. Its folder cannot be told from one node, so the record's stands.
+ */
+export async function nodeOf(client: Pick<KbClient, 'getNode'>, record: DocumentRecord): Promise<Seen | undefined> {
+  try {
+    const node = await client.getNode(record.treeNodeId);
+    return { modifiedTime: node.modifiedTime, title: node.title, parentTreeNodeId: record.parentTreeNodeId };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}

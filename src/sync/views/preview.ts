@@ -1,0 +1,67 @@
+import { heldMessage } from '../decide/held.js';
+import { blocksToMarkdown } from '../../markdown/index.js';
+import { bodyOf, type Detail } from '../run/detail.js';
+import type { DecisionKind } from '../decide/types.js';
+import type { BodyDecision } from '../decide/body.js';
+import { pushMarkdown } from '../decide/push-markdown.js';
+import type { Previewed } from './decisions.js';
+import type { UrlOfPath } from '../content/links.js';
+import { oneLine } from '../../printable.js';
+
+/**
+ * What a sync would write for one file, drawn from its decision (the one the run would carry out):
+ * - `local`: the file now → the file the run would write (absent when the file would not change);
+ * - `remote`: the knowledge base's body now, in the file's Markdown → the body the run would send.
+ */
+export type Preview = {
+  readonly path: string;
+  readonly kind: DecisionKind;
+  readonly local?: { readonly before: string; readonly after: string };
+  readonly remote?: { readonly before: string; readonly after: string };
+  /** Blocks both sides changed differently: a conflict copy would be written. */
+  readonly conflicts: number;
+  readonly note?: string;
+};
+
+export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview {
+  const { path, kind } = previewed;
+  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : previewed.note);
+  const base = { path, kind, conflicts: 0, ...(note ? { note } : {}) };
+  const assessment = previewed.assessment;
+  if (!assessment) return base;
+  const detail = assessment.detail;
+  const applied = bodyOf(detail);
+  if (applied) return { ...base, ...bodySides(path, applied.before.text, applied.body, urlOf) };
+  switch (detail.tag) {
+    case 'create':
+    case 'recreate':
+      return detail.body.send ? { ...base, remote: { before: '', after: detail.body.send.markdown }, note: `a new document "${detail.title}" would be created` } : base;
+    case 'new-local':
+      return { ...base, local: { before: '', after: detail.text }, note: newLocalNote(detail) };
+    case 'restore':
+      return { ...base, local: { before: '', after: detail.text }, ...(detail.at !== undefined ? { note: `it would come back at ${detail.at}, where its document was moved` } : {}) };
+    case 'adopt': {
+      const decision = detail.decision;
+      if (decision.kind === 'pull') return { ...base, local: { before: detail.before.text, after: decision.nextFile } };
+      if (decision.kind === 'conflict') return { ...base, conflicts: 1, note: 'the file and its existing document differ and share no history: the document\'s version would go beside the file' };
+      if (decision.kind === 'replace' && decision.body.send) return { ...base, remote: { before: blocksToMarkdown(detail.remote), after: decision.body.send.markdown } };
+      return base;
+    }
+    default:
+      return base;
+  }
+}
+
+function newLocalNote(detail: Detail<'new-local'>): string {
+  const leftover = detail.leftover !== undefined ? ` (the copy an interrupted pull left at ${detail.leftover} would go to kbsync's trash)` : '';
+  return `a new file from the document "${oneLine(detail.remote.title)}"${leftover}`;
+}
+
+/** The two diffs of a body decision: the file rewritten, the document written. */
+function bodySides(path: string, fileText: string, body: BodyDecision, urlOf: UrlOfPath | undefined): Pick<Preview, 'local' | 'remote' | 'conflicts'> {
+  return {
+    conflicts: body.conflicts.length,
+    ...(body.nextFile !== undefined ? { local: { before: fileText, after: body.nextFile } } : {}),
+    ...(body.send ? { remote: { before: pushMarkdown(body.theirs, path, urlOf), after: body.send.markdown } } : {}),
+  };
+}
