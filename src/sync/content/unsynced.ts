@@ -31,8 +31,13 @@ export function whyUnsynced(observation: Pick<Observation, 'scan' | 'local'>, op
   const templates = options.vault?.templatesFolder;
   // Without the vault's own templates rule, so a template is said as one, not as an exclude pattern.
   const exclude = (options.exclude ?? []).filter((glob) => glob !== `${templates}/**`);
-  const leftOut = new LeftOut(scan.root, { stateDir: options.stateDir, exclude });
-  const filter = new PathFilter(scan.root, { stateDir: options.stateDir, exclude, ...(options.include ? { include: options.include } : {}) });
+  // Made on first need (their globs cost a compile): most runs never report a link to such a file.
+  let rules: { readonly leftOut: LeftOut; readonly filter: PathFilter } | undefined;
+  const rulesNow = (): NonNullable<typeof rules> =>
+    (rules ??= {
+      leftOut: new LeftOut(scan.root, { stateDir: options.stateDir, exclude }),
+      filter: new PathFilter(scan.root, { stateDir: options.stateDir, exclude, ...(options.include ? { include: options.include } : {}) }),
+    });
   const why: WhyUnsynced = (path) => {
     const refusal = refused.get(path);
     if (refusal !== undefined) return `kbsync refuses it this run: ${refusal}`;
@@ -41,6 +46,7 @@ export function whyUnsynced(observation: Pick<Observation, 'scan' | 'local'>, op
     if (copies.has(path)) return 'it is a conflict copy, waiting for `kbsync resolve`';
     const skip = skipped.get(path);
     if (skip !== undefined) return skip;
+    const { leftOut, filter } = rulesNow();
     const left = leftOut.why(path);
     if (left) return left.detail;
     if (filter.fileVerdict(path) === 'ignored') return /\.md$/i.test(path) ? "the config's include does not take it" : 'it is not a Markdown file, and kbsync publishes only those';
