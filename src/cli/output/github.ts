@@ -1,8 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SyncReport } from '../../sync/views/report.js';
+import { outcomeRows, type SyncReport } from '../../sync/views/report.js';
 import { code, codePath, countsTable, table } from './markdown-table.js';
-import { outcomeRows } from '../../sync/views/report.js';
 import { linkCheckLine, linkSection } from './link-lines.js';
 import { invocation } from '../../invocation.js';
 

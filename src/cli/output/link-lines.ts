@@ -48,7 +48,10 @@ export function linkSection(links: readonly LinkProblem[]): string[] {
 
 /** What a link check covered and found, in one line (`Link check: 45 files, 120 links (30 to other sites, left alone): 2 broken (1 missing, 1 anchor-missing).`) */
 export function linkCheckLine(check: LinkCheckReport): string {
-  const reasons = Object.entries(check.byReason).map(([reason, count]) => `${count.toLocaleString('en-US')} ${reason}`);
+  // The most frequent reason first, as a summary of the list orders them.
+  const reasons = Object.entries(check.byReason)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, count]) => `${count.toLocaleString('en-US')} ${reason}`);
   const found = check.broken === 0 ? 'none broken' : `${check.broken.toLocaleString('en-US')} broken (${reasons.join(', ')})`;
   return `Link check: ${plural(check.files, 'file')}, ${plural(check.links, 'link')} (${check.external.toLocaleString('en-US')} to other sites, left alone): ${found}.`;
 }

@@ -71,14 +71,8 @@ export function markdownPreview(input: PreviewInput): string {
     if (items.length > 0) lines.push(`### ${title}`, '', ...items, '');
   };
   for (const [outcome, title] of SECTIONS) section(title, rows.filter((row) => row.outcome === outcome).flatMap((row) => itemLines(row.preview, outcome)));
-  section(
-    'Not synced',
-    input.problems.map((p) => `- ${code(p.path)}: ${p.message} [${p.code}]`),
-  );
-  section(
-    'Left for another kind of run',
-    input.pending.map((item) => `- ${code(item.path)}: ${item.reason}`),
-  );
+  section('Not synced', input.problems.map((p) => `- ${code(p.path)}: ${p.message} [${p.code}]`));
+  section('Left for another kind of run', input.pending.map((item) => `- ${code(item.path)}: ${item.reason}`));
   if (input.links.length > 0) lines.push('### Broken links', '', 'Sent as written, so they would not work in the knowledge base:', '', ...linkSection(input.links), '');
   const shown = rows.filter((row) => SECTIONS.some(([outcome]) => outcome === row.outcome)).length;
   if (shown + input.problems.length + input.pending.length + input.links.length === 0) lines.push('Nothing to publish: the knowledge base already has these files.', '');

@@ -19,7 +19,4 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 }
 
 /** The counts every publishing report opens with (the pull-request preview, the job summary): one table, one shape. */
-export const countsTable = (counts: PublishCounts): string[] => table(
-  PUBLISH_COLUMNS.map(([, header]) => header),
-  [PUBLISH_COLUMNS.map(([key]) => String(counts[key]))],
-);
+export const countsTable = (counts: PublishCounts): string[] => table(PUBLISH_COLUMNS.map(([, header]) => header), [PUBLISH_COLUMNS.map(([key]) => String(counts[key]))]);

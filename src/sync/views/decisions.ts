@@ -47,9 +47,14 @@ function placed(action: Action): Pick<Decided, 'path' | 'from'> {
   return { path: pathOf(action), ...(from === undefined ? {} : { from }) };
 }
 
+/** The page a decision deletes, where its record knows the URL: a move's old document, a delete's. */
+function deletedPage({ kind, detail }: Assessment): string | undefined {
+  if (kind !== 'move' && kind !== 'delete-remote') return undefined;
+  return detail.tag === 'move' || detail.tag === 'delete-remote' ? detail.record.url || undefined : undefined;
+}
+
 function decidedOf(assessment: Assessment): Decided {
-  const detail = assessment.detail;
-  const gone = assessment.kind === 'move' || assessment.kind === 'delete-remote' ? (detail.tag === 'move' || detail.tag === 'delete-remote' ? detail.record.url : undefined) : undefined;
+  const gone = deletedPage(assessment);
   return {
     ...placed(assessment.action),
     kind: assessment.kind,

@@ -84,7 +84,7 @@ export function buildReport(input: ReportInput): SyncReport {
   const { options, endpointCalls, ...rest } = input;
   const counts: Record<string, number> = {};
   for (const result of input.results) {
-    // A folder made locally is not a file pulled ("93 pulled" for 90 files), nor a move a push only.
+    // Each under its own word: a folder made locally is not a file pulled ("93 pulled" for 90 files), a move not a push.
     const key = !result.ok ? 'failed' : result.result === 'held' ? 'held' : (countedAs(result.action) ?? result.result);
     counts[key] = (counts[key] ?? 0) + 1;
   }
