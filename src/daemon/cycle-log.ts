@@ -1,3 +1,4 @@
+import { linkLine } from '../links/index.js';
 import { imageLine } from '../images/problem-line.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -59,7 +60,7 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
   }
   // Reported for the files this cycle sent, so each broken link is said once per change of its file.
   for (const link of report.links) {
-    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, `${link.path}:${link.line}: broken link "${link.target}": ${link.message}`);
+    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, linkLine(link));
   }
   for (const image of report.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
   for (const item of report.pending) {

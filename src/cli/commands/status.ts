@@ -11,7 +11,7 @@ import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.j
 import { asWorkspaceId } from '../../model/ids.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { CliCommand } from '../command.js';
-import { describeDecision } from '../output/decision-words.js';
+import { describeDecision, pathShown, wouldDo } from '../../sync/views/vocabulary.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
 import { terminal } from '../../terminal.js';
@@ -109,10 +109,13 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   const width = Math.max(0, ...shown.map((file) => file.state.length));
   for (const file of shown) {
     const next = file.action && file.action !== 'held' ? `  → ${describeDecision(file.action)}` : '';
-    lines.push(`  ${file.state.padEnd(width)}  ${file.path}${next}${file.detail ? `  (${file.detail})` : ''}`);
+    lines.push(`  ${file.state.padEnd(width)}  ${pathShown(file)}${next}${file.detail ? `  (${file.detail})` : ''}`);
   }
   const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
   lines.push(report.files.length === 0 ? 'No files and no documents yet.' : `${counts}.`);
+  // What a sync would do, counted as `sync --dry-run` counts it (nothing to say offline: the decisions need reads).
+  const decided = report.files.flatMap((file) => (file.action ? [{ kind: file.action }] : []));
+  if (decided.length > 0 && !report.offline) lines.push(`A sync now ${wouldDo(decided)}.`);
   if (report.refusal) lines.push(`A sync now would refuse: ${report.refusal}`);
   for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
   if (report.conflictCopies.length > 0) lines.push(`Conflict copies waiting (merge, then delete them): ${report.conflictCopies.join(', ')}`);

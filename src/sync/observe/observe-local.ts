@@ -17,6 +17,8 @@ export type LocalObservation = {
   readonly problems: LocalProblem[];
   /** Paths to leave out of planning entirely (unreadable files and `publish: false`). */
   readonly excluded: Set<string>;
+  /** Of those, the files whose front matter says `publish: false`: a link to one says so. */
+  readonly unpublished: Set<string>;
   /** Files whose bytes are unchanged though their stat changed: only their fingerprint needs recording. */
   readonly touched: LocalFile[];
 };
@@ -34,7 +36,7 @@ export function statUnchanged(row: RowStat | undefined, file: LocalFile): row is
  * the ledger is not read; its hash is the ledger's. Only new and changed files are read and hashed.
  */
 export async function observeLocal(scan: LocalScan, summaries: ReadonlyMap<string, RowStat>): Promise<LocalObservation> {
-  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] };
+  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [] };
   const limit = createLimit(16);
   const reads: Promise<void>[] = [];
   for (const file of scan.files) {
@@ -62,6 +64,7 @@ async function readEntry(root: string, file: LocalFile, summary: RowStat | undef
   try {
     if (isUnpublished(text.text)) {
       into.excluded.add(file.path);
+      into.unpublished.add(file.path);
       return;
     }
     into.texts.set(file.path, text);

@@ -5,7 +5,7 @@ import { compare } from '../decide/placement.js';
 import { shown } from '../views/decisions.js';
 import type { ActionResult } from './executor.js';
 import type { LocalProblem } from '../observe/observe-local.js';
-import { buildReport, type SyncReport } from '../views/report.js';
+import { buildReport, linkCheckReport, type SyncReport } from '../views/report.js';
 import { imagesToUpload } from '../content/images.js';
 import { stateNotices } from '../state/run.js';
 import type { Decision } from './decide-phase.js';
@@ -52,6 +52,7 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     links,
+    ...(decision.linkCheck ? { linkCheck: linkCheckReport(decision.linkCheck, false) } : {}),
     images: decision.imageProblems,
     imageUploads: options.dryRun ? imagesToUpload(images, decision.sent) : images.uploaded,
     resumed: interrupted.length,

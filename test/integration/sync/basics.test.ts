@@ -155,7 +155,8 @@ describe('kbsync sync end to end against the emulator', () => {
       assert.equal((await f.sync()).code, 0);
       await f.remove('b.md');
       const dry = await f.sync(['--dry-run']);
-      assert.deepEqual(dry.report?.planned, [{ kind: 'delete-remote', path: 'b.md' }]);
+      const gone = f.remoteDoc('b');
+      assert.deepEqual(dry.report?.planned, [{ kind: 'delete-remote', path: 'b.md', url: `${f.em.seed.baseUrl}/i/nodes/${gone.dentryUuid}` }], 'the page that would go is named');
       assert.equal(f.remoteDocs().length, 3);
       assert.equal((await f.sync()).code, 0);
       assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), ['a', 'c']);

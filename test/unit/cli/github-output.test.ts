@@ -19,14 +19,14 @@ const report = buildReport({
   pending: [],
   results: [
     { action: 'create', path: 'new.md', ok: true, result: 'pushed' },
-    { action: 'push', path: 'held.md', ok: true, result: 'held', detail: 'it is empty now' },
+    { action: 'held', path: 'held.md', ok: true, result: 'held', detail: 'it is empty now' },
     { action: 'push', path: 'bad|pipe.md', ok: false, code: 'API_SERVER', error: 'the service failed' },
     { action: 'delete-remote', path: 'gone.md', ok: true, result: 'unchanged', detail: 'deleted' },
   ],
   problems: [{ path: 'latin1.md', code: 'FILE_NOT_UTF8', message: 'not UTF-8' }],
   conflictCopies: [],
   skipped: [],
-  links: [{ path: 'new.md', line: 4, target: '/nope', reason: 'missing', message: 'there is no file nope' }],
+  links: [{ path: 'new.md', line: 4, column: 3, target: '/nope', written: '[see](/nope)', reason: 'missing', message: 'there is no file nope' }],
   resumed: 0,
   interrupted: false,
   calls: 5,
@@ -50,8 +50,8 @@ test('annotations cover broken links, refused files, failed and held writes; lin
 
 test('the job summary counts what was published and lists each file, refused file and broken link', () => {
   const summary = jobSummary(report, 'kbsync push');
-  assert.match(summary, /\| Created \| Updated \| Deleted \| Held \| Failed \| Refused \| Broken links \|\n\|---\|---\|---\|---\|---\|---\|---\|\n\| 1 \| 0 \| 1 \| 1 \| 1 \| 1 \| 1 \|/);
+  assert.match(summary, /\| Created \| Updated \| Moved \| Renamed \| Deleted \| Held \| Failed \| Refused \| Broken links \|\n\|---\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| 1 \| 0 \| 0 \| 0 \| 1 \| 1 \| 1 \| 1 \| 1 \|/);
   assert.match(summary, /\| `bad\\|pipe.md` \| failed \| the service failed \[API_SERVER\] \|/);
-  assert.match(summary, /\| `new.md` \| 4 \| `\/nope` \| there is no file nope \|/);
+  assert.match(summary, /\| `new.md` \| 4:3 \| `\[see\]\(\/nope\)` \| there is no file nope \|/);
   assert.match(summary, /\| `latin1.md` \| not UTF-8 \[FILE_NOT_UTF8\] \|/);
 });
