@@ -72,6 +72,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
   return {
     mode: ctx.mode,
     force: ctx.force,
+    webEdits: ctx.webEdits,
     layout: ctx.layout,
     urlOf: ctx.urlOf,
     workspaceId: ctx.workspaceId,
