@@ -105,7 +105,7 @@ export async function applyBody(
     body.hiddenEditSeen && body.hiddenEdit !== null
       ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}`
       : body.inexactSeen
-        ? `HIDDEN_EDIT: the file now has another kbsync machine's version of this document, which holds edits made in the web editor that reads cannot show (inside code, a table or an image); so that they stay, kbsync will hold an overwrite of the document from this file (FLATTEN) until you say: make your changes in the web editor, or publish an edit with \`kbsync resolve --mine ${path}\` (the document is backed up first)`
+        ? "HIDDEN_EDIT: the file now has another kbsync machine's version of this document, which holds edits made in the web editor that reads cannot show (inside code, a table or an image); so that they stay, your next edit of this file will be held (FLATTEN) rather than overwrite them: make such changes in the web editor"
         : undefined;
   const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, unseen, hidden].filter(Boolean).join('; ');
   // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
