@@ -109,8 +109,17 @@ const MarkdownSchema = described(
 );
 
 const MergeSchema = described(
-  'Settling conflicts (kbsync resolve).',
+  "Merging a colleague's web-editor edits, and settling conflicts (kbsync resolve).",
   z.strictObject({
+    webEdits: option(
+      "After a colleague's edit in the web editor, on a page whose every block a read shows (headings, paragraphs, list items, quotes): " +
+        '"merge" takes it into the file and publishes your next edit, naming once the lines whose words came from the web editor (formatting ' +
+        'added there cannot be read, and that push writes them as the file has them); "hold-words" holds your next overwrite (FLATTEN) when the ' +
+        'colleague wrote words, merging only removed or reordered blocks; "strict" holds it after every web edit until kbsync resolve. A page with ' +
+        'code, tables, images or other blocks reads cannot show is held after a web edit whatever this says.',
+      z.enum(['merge', 'hold-words', 'strict'], { error: 'expected "merge", "hold-words" or "strict"' }),
+      'merge',
+    ),
     tool: option(
       'The merge tool kbsync resolve FILE runs: a name git mergetool knows (meld, vimdiff, nvimdiff, emerge, kdiff3, vscode, bc, p4merge, …), ' +
         'or a shell command using $BASE $LOCAL $REMOTE $MERGED. null: choose block by block.',

@@ -65,6 +65,11 @@ export type MergeResult = {
    * crossed a link or a code span): they were written plain, losing that formatting. 1-based lines in `body`.
    */
   readonly simplified: readonly number[];
+  /**
+   * Blocks whose words the remote changed or added, written from the service's plain reading: formatting the
+   * web editor gave them (bold, a link, inline code) is not in `body`, and no read can show it. 1-based lines in `body`.
+   */
+  readonly fromReading: readonly number[];
 };
 
 const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
@@ -92,7 +97,7 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
-    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, fromReading: true, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
     return;
   }
   // The edit cannot be written without losing local content (a table whose cells are not readable).
@@ -139,7 +144,7 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
-    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, ...(list ? { list } : {}) });
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, fromReading: true, ...(list ? { list } : {}) });
     return false;
   }
   const remoteText = freshMarkdown(remote.block, state.history);
@@ -184,12 +189,14 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
   const ours = assemble(state.local, state.pieces, (piece) => piece.ours);
   const conflicts: Conflict[] = [];
   const simplified: number[] = [];
+  const fromReading: number[] = [];
   const lineAt = (k: number): { line: number; offset: number } => {
     const offset = ours.offsets[k] ?? ours.text.length;
     return { line: ours.text.slice(0, offset).split('\n').length, offset };
   };
   state.pieces.forEach((piece, k) => {
     if (piece.simplified) simplified.push(lineAt(k).line);
+    if (piece.fromReading) fromReading.push(lineAt(k).line);
     if (piece.conflict) conflicts.push({ ...piece.conflict, position: lineAt(k) });
   });
   return {
@@ -199,6 +206,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
     localChanged: input.local !== input.base,
     needsPush: deletionToPush || state.pieces.some((piece) => piece.pushable),
     simplified,
+    fromReading,
     ...(conflicts.length > 0 ? { conflictCopyBody: assemble(state.local, state.pieces, (piece) => piece.theirs).text } : {}),
   };
 }

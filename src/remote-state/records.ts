@@ -37,6 +37,12 @@ export type DocRecord = {
    * reading): another machine must not take the source for the document's exact Markdown.
    */
   readonly l?: 1;
+  /**
+   * 1, with `l`: all the document holds beyond this source is the formatting a colleague gave words they wrote in
+   * the web editor, on a page a read shows whole (config merge.webEdits decides whether that holds an overwrite).
+   * A kbsync that does not know it reads `l` alone, and holds.
+   */
+  readonly f?: 1;
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
@@ -158,6 +164,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     isShort(r['m'], 40) &&
     (r['r'] === undefined || r['r'] === 1) &&
     (r['l'] === undefined || r['l'] === 1) &&
+    (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&

@@ -129,6 +129,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
+    if (run.book.formattingWindowed > 0) run.stats['formatting published over after it was said unseen'] = run.book.formattingWindowed;
     if (run.book.unreadWindowed > 0) run.stats['kept where reads cannot see, with a colleague\'s visible edit'] = run.book.unreadWindowed;
     return run.stats;
   } finally {

@@ -49,9 +49,15 @@ function listLines(conflicts: readonly OpenConflict[], held: readonly HeldFile[]
   return lines;
 }
 
-/** Held files, from the ledger: all of them, or those named (a named file is read whole, for a hidden edit it remembers). */
+/**
+ * Held files, from the ledger: all of them, or those named. A file whose document holds a hidden edit is listed
+ * too, held or not yet (its notice said to settle it here): read whole, as the summary does not carry the edit.
+ */
 function heldFiles(ledger: Ledger, only: readonly string[], conflicted: ReadonlySet<string>): HeldFile[] {
-  const candidates = only.length > 0 ? only.flatMap((wanted) => ledger.documents.get(wanted) ?? []) : ledger.documents.allSummaries().filter((summary) => summary.heldCode !== null);
+  const candidates =
+    only.length > 0
+      ? only.flatMap((wanted) => ledger.documents.get(wanted) ?? [])
+      : ledger.documents.allSummaries().flatMap((summary) => (summary.heldCode !== null ? [summary] : summary.inexact ? (ledger.documents.get(summary.path) ?? []) : []));
   return candidates.flatMap((record) => {
     const hiddenEdit = 'hiddenEdit' in record && typeof record.hiddenEdit === 'string' ? record.hiddenEdit : null;
     const code = conflicted.has(record.path) ? undefined : standingHold({ heldCode: record.heldCode, hiddenEdit });

@@ -46,8 +46,9 @@ export const HELD_REASONS = {
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +
     'Merge your change in the web editor, then run `kbsync resolve --theirs <file>`; or run `kbsync resolve --mine <file>` to replace it with the file (its body is backed up first).',
   FLATTEN:
-    'not pushed: the document holds more than kbsync can read back. It was edited in the web editor since kbsync last wrote it (or made there, ' +
-    'or cloned without kept source), and the service shows kbsync only its plain text, so overwriting it from the file would remove its links, ' +
+    'not pushed: the document holds more than kbsync can read back. It was made in the web editor (or cloned without kept source), or edited ' +
+    'there since kbsync last wrote it where a read cannot show all of the page (code, a table, an image), or merge.webEdits asks to hold ' +
+    'such edits; the service shows kbsync only plain text, so overwriting it from the file would remove its links, ' +
     'bold and italic text, inline code and whatever else that edit added. Text added at the end of the last paragraph (an append) is still sent. ' +
     'Make the change in the web editor (then `kbsync resolve --theirs <file>`), or run `kbsync resolve --mine <file>` to publish the file as it is (the document is backed up first).',
   JUST_CREATED:

@@ -48,6 +48,8 @@ export type RecordEntry = {
   readonly images?: readonly SentImage[];
   /** From the shared state: the writer's source was not the document's exact Markdown (see DocRecord `l`). */
   readonly lossy?: true;
+  /** From the shared state: of a lossy source, all it lacks is formatting of words a colleague wrote (DocRecord `f`). */
+  readonly formattingOnly?: true;
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
   /**
@@ -75,10 +77,12 @@ export type Replacement = {
 
 /**
  * What a file written from a document lacks of it: `lossy`, formatting or content the service's plain
- * reading does not give (an overwrite from the file would remove it); `hiddenEdit`, the listed time of an
- * edit reads cannot show at all. Either holds a later overwrite until a person says so.
+ * reading does not give (an overwrite from the file would remove it); `formattingOnly`, with `lossy`: only the
+ * formatting of words a colleague wrote in the web editor (config merge.webEdits decides whether that holds);
+ * `hiddenEdit`, the listed time of an edit reads cannot show at all. Either holds a later overwrite until a
+ * person says so.
  */
-export type ReadingMarks = { readonly lossy: boolean; readonly hiddenEdit: string | null };
+export type ReadingMarks = { readonly lossy: boolean; readonly formattingOnly?: boolean; readonly hiddenEdit: string | null };
 
 export type RemoteDoc = {
   readonly docKey: DocKey;

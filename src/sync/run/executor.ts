@@ -79,6 +79,7 @@ export function assessIO(ctx: SyncContext): AssessIO {
   return {
     mode: ctx.mode,
     force: ctx.force,
+    webEdits: ctx.webEdits,
     layout: ctx.layout,
     urlOf: ctx.urlOf,
     workspaceId: ctx.workspaceId,

@@ -91,7 +91,7 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
     return deleteRemote(ctx, record, remote);
   }),
   'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
-  restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at),
+  restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, detail.marks, detail.at),
   move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, detail.title),
 };
 

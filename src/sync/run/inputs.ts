@@ -7,6 +7,7 @@ import type { ImageSettings } from '../../images/types.js';
 import type { StateKeySource } from '../../setup/state-key.js';
 import type { ActionResult } from './executor.js';
 import type { ObserveOptions } from '../observe/observe.js';
+import type { WebEditsPolicy } from '../decide/web-edits.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly dryRun: boolean;
@@ -33,6 +34,8 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly backups?: BackupRetention;
   /** The team's state key (config `state.key`): the shared state is signed and verified with it. */
   readonly stateKey?: StateKeySource;
+  /** What a colleague's web-editor edit leaves kbsync free to publish over (config `merge.webEdits`; default `merge`). */
+  readonly webEdits?: WebEditsPolicy;
 };
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };

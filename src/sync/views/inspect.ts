@@ -25,7 +25,7 @@ import { createAttempts } from '../act/intent.js';
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'vault' | 'guards' | 'links' | 'site' | 'images' | 'stateKey'> & {
+type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'vault' | 'guards' | 'links' | 'site' | 'images' | 'stateKey' | 'webEdits'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -83,6 +83,7 @@ function readOnlyIO(
   return {
     mode: options.mode,
     force: options.guards.force,
+    webEdits: options.webEdits ?? 'merge',
     layout: options.layout,
     urlOf,
     workspaceId: options.workspaceId,

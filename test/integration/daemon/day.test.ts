@@ -28,7 +28,8 @@ const STEPS: readonly Step[] = [
       f.em.admin.setClockOffset(120_000);
       f.em.admin.editDocument(f.remoteDoc('E').dentryUuid, '# E\n\nFive, as a colleague wrote it.\n');
     },
-    line: /^e\.md: pulled from the knowledge base$/,
+    // Words a read shows without formatting, named once (merge.webEdits), on the same line.
+    line: /^e\.md: pulled from the knowledge base \(FORMATTING_UNSEEN: line 3 has words a colleague wrote in the web editor/,
   },
   {
     event: 'conflict',

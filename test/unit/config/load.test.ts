@@ -56,7 +56,7 @@ describe('loadConfig', () => {
       watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000, deleteDelayMinutes: 5, checkoutDelayMinutes: 60 },
       notify: { command: null, timeoutMs: 10000 },
       state: { key: { env: 'KBSYNC_STATE_KEY' } },
-      merge: { tool: null },
+      merge: { webEdits: 'merge', tool: null },
       log: { level: 'info' },
     });
   });
@@ -175,11 +175,11 @@ describe('loadConfig', () => {
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
       'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
       'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT', 'KBSYNC_STATE_KEY_ENV', 'KBSYNC_STATE_KEY_FILE', 'KBSYNC_STATE_KEY_COMMAND',
-      'KBSYNC_STATE_KEY_VALUE', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_MERGE_TOOL', 'KBSYNC_MARKDOWN_DIALECT',
+      'KBSYNC_STATE_KEY_VALUE', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_MERGE_WEB_EDITS', 'KBSYNC_MERGE_TOOL', 'KBSYNC_MARKDOWN_DIALECT',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 49);
+    assert.equal(names.length, 50);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
