@@ -46,3 +46,24 @@ export function describeActivity(activity: Activity | undefined, waiting: number
   if (activity.nextSweepAt !== null) parts.push(`next look at the knowledge base in ${ago(activity.nextSweepAt - now)}`);
   return parts.join('; ');
 }
+
+/** Ledger meta key of the removals the daemon keeps waiting, with when each goes: `kbsync status` and `kbsync resolve` say them. */
+export const WAITS_KEY = 'daemon.waits';
+
+/** One removal that waits, as the ledger keeps it: the record's path, a delete or a move (to `to`), and when it goes. */
+export type WaitRecord = { readonly path: string; readonly kind: 'delete' | 'move'; readonly to?: string; readonly dueAt: number };
+
+export const waitsJson = (waits: readonly WaitRecord[]): JsonValue => waits.map(({ path, kind, to, dueAt }) => ({ path, kind, ...(to !== undefined ? { to } : {}), dueAt }));
+
+/** The waits a ledger holds, by path (a damaged or older value reads as none). */
+export function readWaits(value: JsonValue | undefined): Map<string, WaitRecord> {
+  const waits = new Map<string, WaitRecord>();
+  if (!Array.isArray(value)) return waits;
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const { path, kind, to, dueAt } = item;
+    if (typeof path !== 'string' || (kind !== 'delete' && kind !== 'move') || typeof dueAt !== 'number') continue;
+    waits.set(path, { path, kind, ...(typeof to === 'string' ? { to } : {}), dueAt });
+  }
+  return waits;
+}
