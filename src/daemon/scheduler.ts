@@ -113,7 +113,7 @@ export class CycleScheduler {
   #watchReleases(): void {
     this.#timers.set('releases', RELEASE_POLL_MS, () => {
       const { ledger } = this.#deps;
-      if (ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0) this.request('sweep');
+      if (this.#bookkeeping('a look for answers from kbsync resolve', () => ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0)) this.request('sweep');
       this.#watchReleases();
     });
   }
@@ -201,7 +201,7 @@ export class CycleScheduler {
     if (kind !== 'probe') this.#lastScanAt = now;
     meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
     this.#lastCycle = { kind, at: now, failed: ok ? null : this.#lastFailure };
-    const total = meter.persist();
+    const total = this.#bookkeeping('the calls spent', () => meter.persist());
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
     // A probe allocates next to nothing; the next cycle, if one is due at once, cancels this.
@@ -343,12 +343,34 @@ export class CycleScheduler {
   /** What `kbsync doctor` shows of the daemon: its last cycle and the next sweep, written as a cycle ends. */
   #recordActivity(nextSweepAt: number | null): void {
     const { ledger } = this.#deps;
-    if (!this.#lastCycle || !ledger.isOpen) return;
+    const cycle = this.#lastCycle;
+    if (!cycle || !ledger.isOpen) return;
     const waits = this.#waits.list();
-    ledger.meta.set(ACTIVITY_KEY, activityJson({ ...this.#lastCycle, nextSweepAt, deletesWaiting: waits.length }));
+    this.#bookkeeping('what the daemon did', () => ledger.meta.set(ACTIVITY_KEY, activityJson({ ...cycle, nextSweepAt, deletesWaiting: waits.length })));
     // Written when they change, not every cycle: each write is a durable commit.
     const written = JSON.stringify(waitsJson(waits));
-    if (written !== this.#waitsWritten) ledger.meta.set(WAITS_KEY, waitsJson(waits));
-    this.#waitsWritten = written;
+    const wrote = written !== this.#waitsWritten && this.#bookkeeping('the deletes and moves that wait', () => {
+      ledger.meta.set(WAITS_KEY, waitsJson(waits));
+      return true;
+    });
+    if (wrote) this.#waitsWritten = written;
+  }
+
+  /**
+   * A ledger write that only records what the daemon did (its calls, its last cycle for `kbsync doctor`, its waits
+   * for `kbsync status`), after the cycle's own work was recorded. One that fails (a full disk, a write lock held
+   * past the busy timeout) is said once, and the daemon goes on: the next cycle writes it again. Thrown, it was an
+   * unhandled rejection that ended the daemon.
+   */
+  #bookkeeping<T>(what: string, write: () => T): T | undefined {
+    try {
+      return write();
+    } catch (error) {
+      const { code, message } = describeFailure(error);
+      const key = failureKey(code, message);
+      if (!this.#said.has(key)) this.#deps.logger.warn({ code }, `could not record ${what} in the ledger (${message}); syncing goes on, and the next cycle records it again`);
+      this.#said.add(key);
+      return undefined;
+    }
   }
 }

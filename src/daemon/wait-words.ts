@@ -10,7 +10,7 @@ const NAMED = 10;
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** A time in a log line, as a person reads it: `14:05` (local time) on the same day as `now`, else with its date. */
-function clockTime(at: number, now: number): string {
+export function clockTime(at: number, now: number): string {
   const when = new Date(at);
   const time = `${two(when.getHours())}:${two(when.getMinutes())}`;
   return when.toDateString() === new Date(now).toDateString() ? time : `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} ${time}`;

@@ -27,15 +27,17 @@ private: nothing is published from them. Held files and conflicts are settled wi
 which works beside the daemon; \`kbsync doctor\` and \`kbsync status\` too.
 
 Signals: SIGTERM or SIGINT stop it gracefully (a second one exits at once; the next start
-finishes the work); SIGHUP re-reads the config file.
+finishes the work); SIGHUP re-reads the config file. Every stop says its cause in the last log line,
+and the next start says the last one's when it was not asked for.
 
 Examples:
   kbsync watch                              with ./sync.config.json, until Ctrl+C
   kbsync watch --config ~/notes/sync.config.json --json-logs
   kbsync service install                    as a service that starts at login (systemd, launchd)
 
-Exit codes: 0 stopped, 2 bad usage or config, 3 already running for this folder,
-4 the service could not be used, 130 stopped by a second signal.`,
+Exit codes: 0 stopped by a signal, 1 stopped by an error nothing else handled (a bug) or because its
+log stream closed, 2 bad usage or config, 3 already running for this folder, 4 the service could not
+be used, 130 stopped by a second signal.`,
       )
       .action(async (flags: WatchFlags) => {
         // Loaded here, not at startup, so other commands do not load the daemon's modules.

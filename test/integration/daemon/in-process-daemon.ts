@@ -6,6 +6,7 @@ import { Notifier } from '../../../src/daemon/notify.js';
 import { CycleScheduler } from '../../../src/daemon/scheduler.js';
 import { WorkGauge } from '../../../src/daemon/work-gauge.js';
 import { ScanCache } from '../../../src/local/index.js';
+import type { Ledger } from '../../../src/ledger/index.js';
 import { createLogger } from '../../../src/log.js';
 import { createServiceClient, openStateLedger, syncOptionsOf } from '../../../src/setup/index.js';
 import { createStateKeySource } from '../../../src/setup/state-key.js';
@@ -16,6 +17,8 @@ import type { LogLine } from './daemon-process.js';
 /** The daemon's scheduler in this process, on a virtual clock: the test says when time passes and when the folder changed. */
 export type InProcessDaemon = {
   readonly clock: ManualClock;
+  /** The daemon's ledger (a test may make it fail). */
+  readonly ledger: Ledger;
   readonly logs: LogLine[];
   /** What a person reads (info and above), from line `from` on. */
   said(from?: number): string[];
@@ -56,6 +59,7 @@ export async function withInProcessDaemon(f: SyncFixture, fn: (d: InProcessDaemo
   };
   const d: InProcessDaemon = {
     clock,
+    ledger,
     logs,
     said: (from = 0) => logs.slice(from).filter((line) => line.level >= 30).map((line) => line.msg),
     async changed() {
