@@ -1,3 +1,4 @@
+import { compare } from '../sync/decide/placement.js';
 import type { DeferDeletes } from '../sync/decide/types.js';
 import type { ActionResult } from '../sync/run/executor.js';
 
@@ -40,8 +41,8 @@ export type DelayNews = {
  * and URL). A file deleted here waits `deleteDelayMinutes` from when a cycle first found it gone. What a checkout
  * brings (the files it removed, and those it moved to another folder: the service cannot move a document, so a
  * move deletes one too) waits until the branch has stayed `checkoutDelayMinutes`, and so does what an earlier
- * checkout brought, since the branch did not stay; a delete the checkout did not bring keeps its own wait. Kept in
- * memory: after a restart the wait starts again, the safe side.
+ * checkout brought, since the branch did not stay; a delete the checkout did not bring keeps its own wait. After a
+ * restart each wait starts again (`resume`), the safe side.
  */
 export class DeleteDelays {
   #settings: DelaySettings;
@@ -59,6 +60,15 @@ export class DeleteDelays {
 
   update(settings: DelaySettings): void {
     this.#settings = settings;
+  }
+
+  /**
+   * What the last daemon kept waiting, after a restart: each wait starts anew from `now` (the safe side: a file
+   * that comes back meanwhile keeps its document), and keeps its cause, so a checkout's move still waits.
+   */
+  resume(waits: readonly Pick<Removal, 'path' | 'kind' | 'to' | 'checkout'>[], now: number): void {
+    for (const { path, kind, to, checkout } of waits) this.#waits.set(path, { path, kind, ...(to !== undefined ? { to } : {}), since: now, checkout });
+    if (waits.some((wait) => wait.checkout)) this.#checkoutAt = now;
   }
 
   /** A checkout was seen (HEAD changed) before a cycle: what that cycle finds removed or moved waits for the branch to stay. */
@@ -101,7 +111,8 @@ export class DeleteDelays {
    */
   observe(results: readonly ActionResult[], now: number): DelayNews {
     const waitingNow = new Map<string, Pick<Removal, 'kind' | 'to'>>();
-    for (const result of results) {
+    // By path, whatever order the cycle's actions ended in: what is said is the same every time.
+    for (const result of [...results].sort((a, b) => compare(a.path, b.path))) {
       if (!result.ok) continue;
       if (result.reason === 'DELETE_WAITING') waitingNow.set(result.path, { kind: 'delete' });
       if (result.reason === 'MOVE_WAITING') waitingNow.set(result.from ?? result.path, { kind: 'move', to: result.path });

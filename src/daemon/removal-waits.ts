@@ -5,7 +5,8 @@ import type { DeferDeletes } from '../sync/decide/types.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import { DeleteDelays, type Waiting } from './delete-delays.js';
 import { branchOf, GitBranch } from './git-head.js';
-import { backLine, checkoutLine, deleteLine } from './wait-words.js';
+import { backLine, checkoutLine, deleteLine, resumedLine } from './wait-words.js';
+import type { WaitRecord } from './activity.js';
 
 type WatchSettings = Config['watch'];
 
@@ -34,11 +35,14 @@ export class RemovalWaits {
   /** Whether the branch was said to be one the daemon publishes from (undefined: nothing said yet). */
   #saidPublishing: boolean | undefined;
 
-  constructor(root: string, settings: WatchSettings, logger: Logger) {
+  /** `resumed`: what the last daemon here kept waiting (the ledger's record), which waits again from `now`. */
+  constructor(root: string, settings: WatchSettings, logger: Logger, resumed: readonly WaitRecord[], now: number) {
     this.#logger = logger;
     this.#branch = new GitBranch(root);
     this.#settings = settings;
     this.#delays = new DeleteDelays(settings);
+    this.#delays.resume(resumed, now);
+    if (resumed.length > 0) logger.info({ files: resumed.map((wait) => wait.path).slice(0, 100) }, resumedLine(this.#delays.list(), now));
     if (settings.publishBranches !== null && !this.#branch.inRepository) {
       logger.warn({ code: 'CONFIG_INVALID' }, `watch.publishBranches names git branches, but ${root} is in no git repository: it has no effect here, and every change is published`);
     }

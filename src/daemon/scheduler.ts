@@ -17,7 +17,7 @@ import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
 import { systemClock, type DaemonClock } from './clock.js';
 import { RemovalWaits } from './removal-waits.js';
-import { ACTIVITY_KEY, activityJson, WAITS_KEY, waitsJson, type Activity } from './activity.js';
+import { ACTIVITY_KEY, activityJson, readWaits, WAITS_KEY, waitsJson, type Activity, type WaitRecord } from './activity.js';
 import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
@@ -94,7 +94,17 @@ export class CycleScheduler {
     this.#timers = new Timers(this.#clock);
     this.#lastSweepAt = this.#lastProbeAt = this.#lastScanAt = this.#clock.now();
     this.#settings = settings;
-    this.#waits = new RemovalWaits(settings.sync.root, settings.watch, deps.logger);
+    this.#waits = new RemovalWaits(settings.sync.root, settings.watch, deps.logger, this.#stillWaiting(), this.#clock.now());
+  }
+
+  /**
+   * What the last daemon here kept waiting and still waits: its hold is still on the record (a `kbsync sync` run
+   * meanwhile sent the delete, or found the file back, and ended it).
+   */
+  #stillWaiting(): WaitRecord[] {
+    const { ledger } = this.#deps;
+    if (!ledger.isOpen) return [];
+    return [...readWaits(ledger.meta.get(WAITS_KEY)).values()].filter((wait) => ledger.documents.summary(wait.path)?.heldCode === (wait.kind === 'move' ? 'MOVE_WAITING' : 'DELETE_WAITING'));
   }
 
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */

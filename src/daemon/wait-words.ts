@@ -53,6 +53,14 @@ export function checkoutLine(head: string, checkout: NonNullable<DelayNews['chec
   return `${head}${held}${extended}. ${checkout.burst ? 'Files that come back' : 'Switching back'} ${keeps}; \`kbsync resolve --mine FILE\` sends one now (\`kbsync resolve\` lists them)`;
 }
 
+/** After a restart: what the last daemon kept waiting, which waits again from now, grouped by when it goes. */
+export function resumedLine(waits: readonly Waiting[], now: number): string {
+  const byTime = new Map<number, string[]>();
+  for (const wait of [...waits].sort((a, b) => a.dueAt - b.dueAt)) byTime.set(wait.dueAt, [...(byTime.get(wait.dueAt) ?? []), wait.kind === 'move' ? `${wait.path} (moved to ${wait.to ?? '?'})` : wait.path]);
+  const groups = [...byTime].map(([at, paths]) => `${listed(paths)} until ${clockTime(at, now)}`);
+  return `what the last kbsync watch here kept waiting waits again from now (a restart starts each wait anew): ${groups.join('; ')}; a file back by then keeps its document`;
+}
+
 /** A removal that waits, as `kbsync status` and `kbsync resolve` say it beside the running daemon: what goes, and when. */
 export function waitSentence(wait: WaitRecord, now: number): string {
   return wait.kind === 'move'

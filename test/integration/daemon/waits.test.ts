@@ -40,6 +40,20 @@ const commitAll = (git: (...args: string[]) => string, message: string): void =>
   git('commit', '-qm', message);
 };
 
+/** A repository whose branch `reorg` moves guides/setup.md to the top; on main, synced. */
+async function reorganised(f: SyncFixture): Promise<(...args: string[]) => string> {
+  const git = await repository(f);
+  await f.write('guides/setup.md', '# Setup\n\nHow to set it up.\n');
+  await f.write('intro.md', page(1));
+  commitAll(git, 'two pages');
+  git('checkout', '-qb', 'reorg');
+  git('mv', 'notes/guides/setup.md', 'notes/setup.md');
+  commitAll(git, 'setup to the top');
+  git('checkout', '-q', 'main');
+  assert.equal((await f.sync()).code, 0);
+  return git;
+}
+
 describe('kbsync watch: what waits, and until when', () => {
   test('a file deleted here is said once when seen: when its document goes, how to keep it, how to delete it now', async () => {
     await withSyncFixture(async (f) => {
@@ -175,15 +189,7 @@ describe('kbsync watch: what waits, and until when', () => {
   test('a branch that moves a file to another folder and back: the document keeps its URL, nothing is made or deleted', async (t) => {
     if (!gitOrSkip(t)) return;
     await withSyncFixture(async (f) => {
-      const git = await repository(f);
-      await f.write('guides/setup.md', '# Setup\n\nHow to set it up.\n');
-      await f.write('intro.md', page(1));
-      commitAll(git, 'two pages');
-      git('checkout', '-qb', 'reorg');
-      git('mv', 'notes/guides/setup.md', 'notes/setup.md');
-      git('commit', '-qm', 'setup to the top');
-      git('checkout', '-q', 'main');
-      assert.equal((await f.sync()).code, 0);
+      const git = await reorganised(f);
       const before = urls(f);
       f.em.admin.resetCalls();
       await withInProcessDaemon(f, async (d) => {
@@ -235,6 +241,47 @@ describe('kbsync watch: what waits, and until when', () => {
         await d.wait(1);
         assert.deepEqual(folders(), [['FAQ', ''], ['Setup', '']], 'the branch stayed an hour: its move goes too');
         assert.deepEqual(JSON.parse((await f.cli(['resolve', '--json'])).stdout), { conflicts: [], held: [] });
+      });
+    });
+  });
+
+  test('a restart keeps what waits, and why: a checkout\'s move still waits (anew from the restart), and said so', async (t) => {
+    if (!gitOrSkip(t)) return;
+    await withSyncFixture(async (f) => {
+      const git = await reorganised(f);
+      const before = urls(f);
+      await withInProcessDaemon(f, async (d) => {
+        git('checkout', '-q', 'reorg');
+        await d.changed();
+        await d.wait(30);
+      });
+      await withInProcessDaemon(f, async (d) => {
+        const [resumed] = d.said().filter((line) => line.startsWith('what the last kbsync watch here kept waiting'));
+        assert.match(resumed ?? '', /waits again from now \(a restart starts each wait anew\): guides\/setup\.md \(moved to setup\.md\) until \d\d:\d\d; a file back by then keeps its document$/);
+        assert.deepEqual(urls(f), before, 'the first sweep after the restart did not move it');
+        git('checkout', '-q', 'main');
+        await d.changed();
+        assert.ok(d.said().includes('guides/setup.md: back where it was before its move was carried out; its document (and URL) stays'), d.said().join('\n'));
+        await d.wait(90);
+      });
+      assert.deepEqual(urls(f), before);
+      assert.equal(deletes(f), 0);
+    });
+  });
+
+  test('a wait a one-shot sync settled while the daemon was stopped is not resumed, nor said back', async () => {
+    await withSyncFixture(async (f) => {
+      for (let n = 1; n <= 3; n += 1) await f.write(`p${n}.md`, page(n));
+      assert.equal((await f.sync()).code, 0);
+      await withInProcessDaemon(f, async (d) => {
+        await f.remove('p1.md');
+        await d.changed();
+        assert.equal(deletes(f), 0);
+      });
+      assert.equal((await f.sync()).code, 0);
+      assert.equal(deletes(f), 1, 'the one-shot sync deleted it at once');
+      await withInProcessDaemon(f, async (d) => {
+        assert.deepEqual(d.said().filter((line) => line.includes('p1.md') || line.startsWith('what the last')), []);
       });
     });
   });
