@@ -75,23 +75,6 @@ describe('kbsync watch: deletes that can wait, wait', () => {
     });
   });
 
-  test('a file that comes back at its path before its delete is sent keeps its document and URL', async () => {
-    await withSyncFixture(async (f) => {
-      await withPages(f, 3);
-      const before = urls(f);
-      await withDaemon(f, {}, async (d) => {
-        await f.remove('p1.md');
-        await twoSweeps(d); // the delete is waiting now
-        await f.write('p1.md', page(1));
-        await d.waitForLog((line) => line.msg === 'p1.md: back before its delete was sent; its document (and URL) stays', 'the file to be seen back');
-        await sleep(2500); // past the delay: nothing may go now
-        await twoSweeps(d);
-      });
-      assert.equal(deletes(f), 0);
-      assert.deepEqual(urls(f), before);
-    }, { config: { watch: { debounceMs: 100, fullSweepMinutes: 0.01, deleteDelayMinutes: 0.03 } } });
-  });
-
   test('many files gone at once wait (a checkout-like burst) until kbsync resolve --mine releases them', async () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 6);

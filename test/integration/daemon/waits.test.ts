@@ -82,6 +82,27 @@ describe('kbsync watch: what waits, and until when', () => {
     });
   });
 
+  test('a file that comes back at its path before its delete is sent keeps its document and URL, and is said back', async () => {
+    await withSyncFixture(async (f) => {
+      for (let n = 1; n <= 3; n += 1) await f.write(`p${n}.md`, page(n));
+      assert.equal((await f.sync()).code, 0);
+      const before = urls(f);
+      await withInProcessDaemon(f, async (d) => {
+        await f.remove('p1.md');
+        await d.changed();
+        await d.wait(4);
+        await f.write('p1.md', page(1));
+        const from = d.logs.length;
+        await d.changed();
+        assert.deepEqual(d.said(from), ['p1.md: back before its delete was sent; its document (and URL) stays']);
+        await d.wait(10);
+        assert.deepEqual(d.said(from).length, 1, 'said once');
+      });
+      assert.equal(deletes(f), 0);
+      assert.deepEqual(urls(f), before);
+    });
+  });
+
   test('a git checkout three minutes after an unrelated delete: the delete keeps its own wait, the checkout says what it holds and until when', async (t) => {
     if (!gitOrSkip(t)) return;
     await withSyncFixture(async (f) => {
