@@ -85,11 +85,11 @@ export function folderStateLine(workspace: string, files: number, report: SyncRe
   const reasons = report.results.map((r) => (r.ok ? (r.result === 'conflict' ? 'CONFLICT_OPEN' : r.result === 'held' ? r.reason : undefined) : 'failed'));
   const count = (match: (reason: string | undefined) => boolean): number => reasons.filter(match).length;
   const conflicts = count((reason) => reason === 'CONFLICT_OPEN');
-  const deletes = count((reason) => reason !== undefined && WAITING.has(reason));
+  const removals = count((reason) => reason !== undefined && WAITING.has(reason));
   const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && !WAITING.has(reason) && reason !== 'failed');
   const failed = count((reason) => reason === 'failed') + report.problems.length;
   const waiting = [held > 0 ? `${held} held` : '', conflicts > 0 ? `${conflicts} conflict(s) to settle` : '', failed > 0 ? `${failed} not synced` : ''].filter(Boolean);
-  const later = deletes > 0 ? `; ${deletes} delete(s) waiting a while (watch.deleteDelayMinutes)` : '';
+  const later = removals > 0 ? `; ${removals} delete(s) or move(s) waiting their time (\`kbsync status\` says until when)` : '';
   if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)${later}`;
   return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
 }
