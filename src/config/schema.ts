@@ -88,9 +88,16 @@ const WatchSchema = described(
       5,
     ),
     checkoutDelayMinutes: option(
-      'After a git checkout (or many files gone at once), deletions wait until the branch has stayed this long, or for kbsync resolve --mine.',
+      'After a git checkout (or many files gone at once), the deletions it brings, and its moves to another folder, wait until the branch has stayed this long, or for kbsync resolve --mine.',
       minutes(),
       60,
+    ),
+    publishBranches: option(
+      'In a git repository, the branches the daemon publishes from (names or globs, e.g. ["main", "release/*"]): on any other branch, or a detached HEAD, ' +
+        'it publishes nothing (no new document, edit, move or delete; a file only that branch has stays private) and still takes in the knowledge base\'s changes. ' +
+        'null: every branch, and a file only a branch has is published while it is checked out.',
+      z.nullable(z.array(text('a branch name or glob'), { error: 'expected a list of branch names or globs' }).check(z.minLength(1, { error: 'expected at least one branch; null publishes from every branch' }))),
+      null,
     ),
   }),
 );

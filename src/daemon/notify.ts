@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { WAITING } from './cycle-log.js';
 import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import { invocation } from '../invocation.js';
@@ -10,8 +11,8 @@ type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: string;
 
 /** The events a cycle's result gives: a new conflict, or a hold said for the first time (not a repeat). */
 export function eventOf(result: ActionResult): NotifyEvent | undefined {
-  // A delete that waits is no work for the person: it goes by itself, or its file comes back.
-  if (!result.ok || result.repeated || result.reason === 'DELETE_WAITING') return undefined;
+  // A delete or move that waits is no work for the person: it goes by itself, or its file comes back.
+  if (!result.ok || result.repeated || (result.reason !== undefined && WAITING.has(result.reason))) return undefined;
   if (result.result === 'conflict') return { event: 'conflict', path: result.path, message: `${result.path}: conflicting edits: ${result.detail ?? `the other version is in ${result.conflictPath ?? 'a conflict copy'}`}` };
   if (result.result === 'held') return { event: 'held', path: result.path, message: `${result.path}: ${result.detail ?? 'left as is for now'}` };
   return undefined;
