@@ -27,7 +27,10 @@ import { falseHiddenNotices, judge, type Judgement, type MachineAtRest } from '.
  */
 export type SoakOptions = {
   readonly seed: number;
-  readonly minutes: number;
+  /** Writing stops after this many minutes, or after `steps` actions, whichever comes first (one of them is needed). */
+  readonly minutes?: number;
+  /** Replays a run's writing spell to the step it ended at (the step count a time limit reached depends on the machine's speed). */
+  readonly steps?: number;
   /** The team has a state key (the shared state is signed), as README recommends. */
   readonly keyed: boolean;
   /** Documents the workspace starts with. */
@@ -96,7 +99,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const machines = await atRest(world, crew, problems);
     const apart = movesApart(world, crew, machines);
     await steady(world, say, problems);
-    const judgement = judge(machines, world.docs(), log, pages, apart);
+    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed });
     const notices = falseHiddenNotices(hiddenSaid(world, crew), machines, world.docs(), pages);
     return { seed: options.seed, steps, settledAfter, judgement, violations: [...problems, ...crew.problems, ...judgement.violations, ...notices], log, crew: crew.counts, faultWindows, said: said(world, crew) };
   } finally {
@@ -109,14 +112,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 /** The writing spell: one seeded action after another, with a person's pause between, until the time is up. */
 async function write(world: World, rng: Random, cast: Cast, crew: DaemonCrew, options: SoakOptions, say: (line: string) => void): Promise<{ steps: number; faultWindows: number }> {
   const weights = Object.fromEntries(Object.entries(OPERATIONS).filter(([op]) => !options.calm || !CALM.has(op))) as Record<keyof typeof OPERATIONS, number>;
-  const deadline = Date.now() + options.minutes * 60_000;
+  const deadline = options.minutes === undefined ? Infinity : Date.now() + options.minutes * 60_000;
+  const last = options.steps ?? Infinity;
   /** The step at which each stopped daemon starts again. */
   const down = new Map<Machine, number>();
   let faultsUntil = 0;
   let throttleUntil = 0;
   let faultWindows = 0;
   let step = 0;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && step < last) {
     step += 1;
     if (step === faultsUntil) world.em.admin.setFaults({});
     if (step === throttleUntil) world.em.admin.setRateLimit(0);

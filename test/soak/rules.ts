@@ -10,6 +10,9 @@ import { isOpaque } from './pages.js';
  * - a page a colleague changed with no visible difference (a read shows nothing to compare).
  * On a page whose every block a read shows (headings, paragraphs, list items, quotes), a colleague's edit is
  * known exactly but for inline formatting: it is merged, and the next local edit published, with nobody asked.
+ * One hold has nothing to do with the colleague and is a team's own choice: a team without a state key cannot
+ * verify the id that deletes a document another machine made (README "Authenticated records"), so such a
+ * delete waits for a person (ID_UNVERIFIED).
  */
 
 /** What the colleague did to one page (by title and by document: a move makes a new document of one title). */
@@ -31,8 +34,12 @@ const HIDDEN_HOLDS: ReadonlySet<string> = new Set(['FLATTEN', 'HIDDEN_EDIT', 'DE
 
 export type HoldVerdict = { readonly allowed: boolean; readonly why: string };
 
-/** May a file stay held with `code` once settled, given what the colleague did to its page? */
-export function holdVerdict(code: string, page: PageHistory = NONE): HoldVerdict {
+/** The team the machines are in: with a state key, or (`keyless`) without one. */
+export type Team = { readonly keyless: boolean };
+
+/** May a file stay held with `code` once settled, given what the colleague did to its page and the team? */
+export function holdVerdict(code: string, page: PageHistory = NONE, team: Team = { keyless: false }): HoldVerdict {
+  if (code === 'ID_UNVERIFIED' && team.keyless) return { allowed: true, why: "a keyless team's delete of a document another machine made (no key to verify the id)" };
   const invisible = { allowed: true, why: "a colleague's change with no visible difference" };
   if (code === 'HIDDEN_EDIT' && page.invisibleEdit) return invisible;
   if (HIDDEN_HOLDS.has(code) && page.opaqueEdit) return { allowed: true, why: 'a page with code, tables, images or unknown blocks that a colleague edited' };

@@ -9,7 +9,7 @@ import { isConflictCopy, normaliseBody } from '../helpers/reliability.js';
 import { bodyOf, converged, duplicates, visibleReading } from '../model/oracle.js';
 import { hashText } from '../../src/local/fingerprint.js';
 import { COLLEAGUE, type EditLog } from './edits.js';
-import { holdVerdict, type Pages } from './rules.js';
+import { holdVerdict, type Pages, type Team } from './rules.js';
 
 /**
  * The soak's verdict once everything has settled: converged means every edit made on any side is in the
@@ -40,11 +40,22 @@ export type Judgement = {
   readonly violations: readonly string[];
 };
 
-/** What a read of the service would show of a file once sent (its blocks as Markdown): formatting, code and tables hidden. */
+/** kbsync's placeholder for a block a read does not show (code, a table, an image): one line each. */
+const PLACEHOLDER = /^<!-- kbsync: .* -->$/gm;
+
+/**
+ * What a read of the service shows of a text (its blocks as Markdown): formatting hidden, and code, tables and
+ * images each one placeholder alike (a file's placeholder comment reads as an unknown block, a table as a table).
+ */
+function reading(markdown: string): string {
+  return normaliseBody(markdown).replace(PLACEHOLDER, '<!-- kbsync -->');
+}
+
+/** What a read of the service would show of a file once sent. */
 export function visibleOf(markdown: string): string {
   let lists = 0;
   const blocks = markdownToBlocks(bodyOf(markdown).replace(/\r\n?/g, '\n'), () => `list-${++lists}`).map((block, index) => parseBlock({ id: `b${index}`, index, ...block.payload } as RawBlock, index));
-  return normaliseBody(blocksToMarkdown(blocks));
+  return reading(blocksToMarkdown(blocks));
 }
 
 const conflicted = (row: DocumentSummary): boolean => row.conflict || row.heldCode === 'CONFLICT_OPEN';
@@ -64,7 +75,7 @@ function rowsByFile(m: MachineAtRest): Map<string, DocumentSummary> {
   return out;
 }
 
-export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, pages: Pages, apart: ReadonlySet<string>): Judgement {
+export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, pages: Pages, apart: ReadonlySet<string>, team: Team): Judgement {
   const violations: string[] = [];
   const byKey = new Map(docs.map((doc) => [doc.dentryUuid as string, doc]));
   const held: HeldFile[] = [];
@@ -85,7 +96,7 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
         continue;
       }
       if (row.heldCode === null) continue;
-      const verdict = holdVerdict(row.heldCode, doc ? pages.of(doc) : undefined);
+      const verdict = holdVerdict(row.heldCode, doc ? pages.of(doc) : undefined, team);
       held.push({ machine: m.name, path: row.path, code: row.heldCode, ...verdict });
       here.set(row.path, verdict.allowed);
       if (!verdict.allowed) violations.push(`${m.name}:${row.path} is held (${row.heldCode}) ${verdict.why}`);
@@ -134,7 +145,10 @@ function pairing(m: MachineAtRest, byKey: ReadonlyMap<string, DumpedNode>, waiti
     const row = rows.get(path);
     const doc = row ? byKey.get(row.docKey) : undefined;
     if (!row || !doc) problems.push(`${m.name}:${path} has ${row ? 'a document that is gone' : 'no document'}`);
-    else if (!waiting.has(path) && visibleOf(text) !== normaliseBody(visibleReading(doc))) problems.push(`${m.name}:${path} differs from its document, and nothing says why`);
+    else if (!waiting.has(path) && visibleOf(text) !== reading(visibleReading(doc))) problems.push(`${m.name}:${path} differs from its document, and nothing says why`);
+    // Every document here was made from a file, whose source the shared state keeps: a file that came to hold
+    // placeholders instead lost its code, tables or images (what the document holds is not in it).
+    if (/^<!-- kbsync: .* -->$/m.test(text)) problems.push(`${m.name}:${path} holds kbsync's placeholders where its source stood (code, tables or images it was written with)`);
   }
   const paired = new Set(m.rows.map((row) => row.docKey as string));
   for (const [key, doc] of byKey) if (!paired.has(key)) problems.push(`"${doc.title}" has no file on ${m.name}`);

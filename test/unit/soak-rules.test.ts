@@ -48,6 +48,9 @@ test('which holds may stand once settled: only where a colleague edited what rea
     ['CREATE_ANSWER_LOST', undefined, false],
   ];
   for (const [code, history, allowed] of rows) assert.equal(holdVerdict(code, history).allowed, allowed, `${code} ${JSON.stringify(history)}`);
+  // A team without a state key holds another machine's document's delete by its own choice (README "Authenticated records").
+  assert.equal(holdVerdict('ID_UNVERIFIED', undefined, { keyless: true }).allowed, true);
+  assert.equal(holdVerdict('ID_UNVERIFIED', undefined, { keyless: false }).allowed, false);
 });
 
 test("a page's history, from the colleague's edits as the service holds them: prose or not, visible or not, formatting added", async () => {
