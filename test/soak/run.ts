@@ -62,7 +62,15 @@ for (let seed = first; seed < first + count; seed++) {
   console.log(`soak: seed ${seed}, ${spell} of writing, two daemons, a team ${options.keyed ? 'with' : 'without'} a state key${options.calm ? ', calm' : ''}`);
   // Each line with the wall clock, to read beside the daemons' logs (their `time`).
   const say = (line: string): void => console.log(`  ${new Date().toISOString().slice(11, 23)} ${line}`);
-  const result = await runSoak({ ...options, seed, ...(values.quiet ? {} : { say }) });
+  let result;
+  try {
+    result = await runSoak({ ...options, seed, ...(values.quiet ? {} : { say }) });
+  } catch (error) {
+    // The soak itself could not go on (a daemon that never started, a folder gone): that seed failed, the next runs.
+    failed += 1;
+    console.log(`\nsoak: seed ${seed} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    continue;
+  }
   const replay = `npm run soak -- --seed ${seed} --steps ${result.steps} --team ${values.team} --docs ${options.docs} --prose ${options.proseShare} --sweep-seconds ${options.sweepSeconds}${options.calm ? ' --calm' : ''}`;
   console.log(`\nsoak: seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s`);
   for (const line of summaryLines(result, replay, ['A', 'B'])) console.log(line);
