@@ -196,8 +196,9 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
 }
 
 /**
- * A daemon said HIDDEN_EDIT (an edit reads cannot show) of a page no colleague touched: a notice naming a file
- * with nothing to settle. `said`: each machine's paths it said so of.
+ * A daemon said HIDDEN_EDIT (an edit reads cannot show) of a page no colleague touched, or one whose every
+ * colleague's save changed what a read shows (the soak's colleague changes one thing per save, so no hidden
+ * change rides along): a notice naming a file with nothing to settle. `said`: each machine's paths it said so of.
  */
 export function falseHiddenNotices(said: ReadonlyMap<string, ReadonlySet<string>>, machines: readonly MachineAtRest[], docs: readonly DumpedNode[], pages: Pages): string[] {
   const byKey = new Map(docs.map((doc) => [doc.dentryUuid as string, doc]));
@@ -207,7 +208,9 @@ export function falseHiddenNotices(said: ReadonlyMap<string, ReadonlySet<string>
     for (const path of said.get(m.name) ?? []) {
       const row = rows.get(path) ?? m.rows.find((r) => r.path === path);
       const doc = row ? byKey.get(row.docKey) : undefined;
-      if (doc && pages.of(doc) === undefined) problems.push(`${m.name} said HIDDEN_EDIT of ${path} ("${doc.title}"), a page no colleague edited`);
+      const page = doc ? pages.of(doc) : undefined;
+      if (!doc || page?.invisibleEdit) continue;
+      problems.push(`${m.name} said HIDDEN_EDIT of ${path} ("${doc.title}"), a page ${page ? "whose every colleague's edit changed what a read shows" : 'no colleague edited'}`);
     }
   }
   return problems;
