@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { ResolveReport } from '../../src/cli/commands/resolve.js';
 import { Random } from '../chaos/random.js';
 import { runCli } from '../helpers/cli.js';
-import { WRITE_ENDPOINTS } from '../helpers/reliability.js';
+import { isConflictCopy, WRITE_ENDPOINTS } from '../helpers/reliability.js';
 import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
 import { draw } from '../model/corpus.js';
 import { FAULTS } from '../model/driver.js';
@@ -11,6 +11,7 @@ import { World, type Machine } from '../model/world.js';
 import { DaemonCrew } from './daemons.js';
 import { EditLog } from './edits.js';
 import { asWritten, colleagueEdit, userCreate, userDelete, userEdit, userRename, type Cast } from './people.js';
+import { isOpaque } from './pages.js';
 import { Pages } from './rules.js';
 import { falseHiddenNotices, judge, type Judgement, type MachineAtRest } from './verdict.js';
 
@@ -56,6 +57,8 @@ export type SoakResult = {
   readonly faultWindows: number;
   /** What the daemons said at warn level and above, by code (held, conflicts, failures), and their notices. */
   readonly said: ReadonlyMap<string, number>;
+  /** The workspace at the end: documents, how many of them prose pages, and each machine's files (conflict copies aside). */
+  readonly sizes: { readonly documents: number; readonly prose: number; readonly files: ReadonlyMap<string, number> };
 };
 
 /** The daemons' timings: sweeps every few seconds (the soak is minutes long), deletes that wait seconds, not minutes. */
@@ -101,7 +104,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await steady(world, say, problems);
     const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed });
     const notices = falseHiddenNotices(hiddenSaid(world, crew), machines, world.docs(), pages);
-    return { seed: options.seed, steps, settledAfter, judgement, violations: [...problems, ...crew.problems, ...judgement.violations, ...notices], log, crew: crew.counts, faultWindows, said: said(world, crew) };
+    const docs = world.docs();
+    const sizes = { documents: docs.length, prose: docs.filter((doc) => !isOpaque(doc.markdown ?? '')).length, files: new Map(machines.map((m) => [m.name, [...m.files.keys()].filter((path) => !isConflictCopy(path)).length])) };
+    return { seed: options.seed, steps, settledAfter, judgement, violations: [...problems, ...crew.problems, ...judgement.violations, ...notices], log, crew: crew.counts, faultWindows, said: said(world, crew), sizes };
   } finally {
     await crew.saveLogs().catch(() => undefined);
     await crew.dispose();

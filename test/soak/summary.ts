@@ -15,6 +15,7 @@ export function summaryLines(result: SoakResult, replay: string, machines: reado
   const bySide = sides.map((side) => `${side} ${tokens.filter((t) => t.author === side).length}`).join(', ');
   const lines = [
     row('steps', `${result.steps}; daemons started ${result.crew.starts}, killed ${result.crew.kills}, armed to crash ${result.crew.crashArmed} (crashed ${result.crew.crashed}), stopped ${result.crew.stops}; fault windows ${result.faultWindows}`),
+    row('workspace at the end', `${result.sizes.documents} documents (${result.sizes.prose} prose pages); files ${machines.map((m) => `${m} ${result.sizes.files.get(m) ?? 0}`).join(', ')}`),
     row('edits', sides.map(ops).join('; ')),
     row('tokens written', `${tokens.length} (${bySide}); removed again on purpose ${log.removed.size}`),
     row('settled', result.settledAfter === undefined ? 'NO: the daemons did not come to rest' : `after ${result.settledAfter} round(s)`),
