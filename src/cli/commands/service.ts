@@ -11,7 +11,7 @@ import { launchdPlist, PLIST_MARK } from '../service/launchd-plist.js';
 import { ServiceManager } from '../service/manager.js';
 import { labelOf, platformOf, serviceName, servicePaths, serviceSpec, type Platform, type ServicePaths } from '../service/spec.js';
 import { MARK, systemdUnit } from '../service/systemd-unit.js';
-import { setUpToken } from '../service/token-file.js';
+import { serviceTokenFile, setUpToken } from '../service/token-file.js';
 import { invocation } from '../../invocation.js';
 import { terminal } from '../../terminal.js';
 
@@ -48,11 +48,13 @@ const launchdDomain = (): string => `gui/${process.getuid?.() ?? 0}`;
 async function install(flags: Flags): Promise<void> {
   const { platform, name, paths, config, configPath } = await target(flags);
   if ((await ours(paths.unit)) === false) throw notOurs(paths.unit);
-  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
-  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: token.file });
+  // The unit's text first: a path it cannot carry is refused before the token file, or anything, is written.
+  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: serviceTokenFile(config.service.token, paths.tokenFile) });
   const logFile = path.join(path.dirname(paths.tokenFile), `${name}.log`);
+  const unit = platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile);
+  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
   await fsp.mkdir(path.dirname(paths.unit), { recursive: true });
-  await fsp.writeFile(paths.unit, platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile), { mode: 0o644 });
+  await fsp.writeFile(paths.unit, unit, { mode: 0o644 });
   const said = [
     `Wrote ${paths.unit}: it runs ${shellLine([spec.node, spec.entry, 'watch', '--config', configPath])} for ${config.root}.`,
     `Token: ${token.said}.`,
