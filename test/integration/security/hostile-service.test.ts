@@ -134,11 +134,50 @@ void describe('a listing without end is refused after a bounded number of calls,
     });
   });
 
-  void test('fresh nextTokens forever: refused after 1,000 pages', async () => {
+  void test('empty pages with fresh nextTokens: refused after 5 in a row, saying nothing was decided from it', async () => {
+    await withHostileService(async (f, proxy, turn) => {
+      await twoNotes(f);
+      await f.remove('a.md');
+      let page = 0;
+      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [], nextToken: `more-${(page += 1)}` }) } : undefined));
+      const before = listings(proxy);
+      const run = await f.sync();
+      assert.equal(run.code, 4, run.stderr);
+      assert.equal(reportOf(run).error?.code, 'API_BAD_RESPONSE');
+      assert.match(reportOf(run).error?.message ?? '', /answered 5 empty pages in a row, with a new nextToken each time, while paging listNodes/);
+      assert.match(reportOf(run).error?.message ?? '', /nothing was decided from it/);
+      assert.equal(listings(proxy) - before, 5);
+      // The local deletion was not carried out either: a partial listing decides nothing.
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['A', 'B']);
+    });
+  });
+
+  void test('a page or two empty between full ones is no end: the listing goes on', async () => {
+    await withHostileService(async (f, proxy, turn) => {
+      await twoNotes(f);
+      // The root's listing, split by the service into pages with empty ones between (as a service that pages
+      // first and filters what the operator may not see after would): the same nodes, the same sync.
+      const root = (await call(f.em, 'GET', `/v2.0/wiki/workspaces/${f.em.seed.workspaceId}`, { query: { operatorId: f.em.seed.operatorId } })).body.rootNodeId as string;
+      const nodes = (await call(f.em, 'GET', LIST, { query: { operatorId: f.em.seed.operatorId, parentNodeId: root } })).body.nodes as unknown[];
+      const pages = nodes.flatMap((node) => [[], [], [], [node]]);
+      turn((request) => {
+        if (!isListing(request) || request.query.get('parentNodeId') !== root) return undefined;
+        const at = Number(request.query.get('nextToken') || '0');
+        return { status: 200, body: JSON.stringify({ nodes: pages[at] ?? [], nextToken: at + 1 < pages.length ? String(at + 1) : '' }) };
+      });
+      await f.write('c.md', '# C\n');
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['A', 'B', 'C']);
+    });
+  });
+
+  void test('fresh nextTokens forever, each page with a node: refused after 1,000 pages', async () => {
     await withHostileService(async (f, proxy, turn) => {
       await twoNotes(f);
       let page = 0;
-      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [], nextToken: `more-${(page += 1)}` }) } : undefined));
+      const node = (n: number) => ({ nodeId: `junk-${n}`, name: `junk-${n}.pdf`, type: 'FILE', category: '', extension: 'pdf', workspaceId: f.em.seed.workspaceId });
+      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [node((page += 1))], nextToken: `more-${page}` }) } : undefined));
       const before = listings(proxy);
       const run = await f.sync();
       assert.equal(run.code, 4, run.stderr);
