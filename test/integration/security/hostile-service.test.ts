@@ -1,35 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, type CliResult } from '../../helpers/cli.js';
 import { call } from '../../helpers/emulator.js';
-import { startHostileProxy, type HostileProxy, type ProxiedRequest, type ProxyAnswer } from '../../helpers/odd-servers.js';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { isListing, LIST, withHostileService } from '../../helpers/hostile-service.js';
+import type { HostileProxy } from '../../helpers/odd-servers.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
 
-/**
- * A whole sync against a service gone bad in one place: the emulator behind a proxy that answers some
- * requests itself. `intercept` is read on every request, so a test can turn the service bad after an
- * honest first sync.
- */
-async function withHostileService(fn: (f: SyncFixture, proxy: HostileProxy, turn: (bad: (request: ProxiedRequest) => ProxyAnswer) => void) => Promise<void>): Promise<void> {
-  const em = await startEmulator({ rateLimit: 0 });
-  let intercept: (request: ProxiedRequest) => ProxyAnswer = () => undefined;
-  const proxy = await startHostileProxy(em.url, (request) => intercept(request));
-  try {
-    await withSyncFixture((f) => fn(f, proxy, (bad) => (intercept = bad)), {
-      shared: em,
-      // Paced far above the real 20/s: an endless listing's 1,000 refused pages then take a second, not a minute.
-      config: { service: { baseUrl: proxy.url, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, rateLimit: 1000 } },
-    });
-  } finally {
-    await proxy.close();
-    await em.close();
-  }
-}
-
-const LIST = '/v2.0/wiki/nodes';
-const isListing = (request: ProxiedRequest): boolean => request.method === 'GET' && request.path === LIST;
 const listings = (proxy: HostileProxy, from = 0): number => proxy.seen.slice(from).filter(isListing).length;
 /** The JSON report a `sync --json` printed last, refused and stopped runs included. */
 const reportOf = (run: CliResult): { exitCode: number; interrupted?: boolean; error?: { code: string; message: string } } => JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
