@@ -8,7 +8,7 @@ import { linkReport } from '../../sync/content/run-links.js';
 import { markdownPreview } from '../output/markdown-preview.js';
 import type { CliCommand } from '../command.js';
 import { describeDecision } from '../output/decision-words.js';
-import { unifiedDiff } from '../output/unified-diff.js';
+import { unifiedDiffLines } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 import { terminal } from '../../terminal.js';
 import { invocation } from '../../invocation.js';
@@ -30,9 +30,9 @@ function selector(root: string, wanted: string | undefined): ((rel: string) => b
 function previewLines(preview: Preview): string[] {
   const lines = [`== ${preview.path}: ${describeDecision(preview.kind)}${preview.note ? ` (${preview.note})` : ''}`];
   if (preview.conflicts > 0) lines.push(`   ${preview.conflicts} block(s) changed differently on both sides: the file keeps yours, the other version goes beside it as a conflict copy`);
-  if (preview.local) lines.push(unifiedDiff(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }).trimEnd());
-  if (preview.remote) lines.push(unifiedDiff(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }).trimEnd());
-  return lines.filter((line) => line !== '');
+  if (preview.local) lines.push(...unifiedDiffLines(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }));
+  if (preview.remote) lines.push(...unifiedDiffLines(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }));
+  return lines;
 }
 
 async function run(wanted: string | undefined, flags: Flags): Promise<void> {
@@ -53,7 +53,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
       const where = `${path.relative(invocation().cwd, session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
       const problems = inspection.local.problems.filter((p) => !only || only(p.path));
       const broken = (urlOf ? linkReport(urlOf, inspection, true) : []).filter((l) => !only || only(l.path));
-      terminal.out(markdownPreview({ where, previews, pending, problems, links: broken }));
+      terminal.out(...markdownPreview({ where, previews, pending, problems, links: broken }));
       return;
     }
     if (flags.json) {
@@ -68,7 +68,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
       for (const d of decided) terminal.out(`  ${d.kind.padEnd(16)} ${d.path}`);
     }
     for (const item of pending) terminal.out(`… ${item.path}: ${item.reason}`);
-    for (const preview of previews) terminal.out(['', ...previewLines(preview)].join('\n'));
+    for (const preview of previews) terminal.out('', ...previewLines(preview));
   });
 }
 

@@ -74,7 +74,7 @@ async function install(flags: Flags): Promise<void> {
   }
   said.push(platform === 'systemd' ? `Its log: journalctl --user -u ${name} -f` : `Its log: ${logFile}`);
   said.push('`kbsync service status` shows how it is doing; `kbsync service uninstall` stops and removes it.');
-  for (const line of said) terminal.out(line);
+  terminal.out(...said);
 }
 
 async function uninstall(flags: Flags): Promise<void> {
@@ -92,7 +92,7 @@ async function uninstall(flags: Flags): Promise<void> {
     if (await fsp.rm(file).then(() => true, () => false)) said.push(`Removed ${file}.`);
   }
   if (mine && platform === 'systemd' && (await manager.available())) await manager.run(['daemon-reload']);
-  terminal.out(said.length > 0 ? said.join('\n') : `No kbsync service is installed for this folder (${paths.unit} does not exist).`);
+  terminal.out(...(said.length > 0 ? said : [`No kbsync service is installed for this folder (${paths.unit} does not exist).`]));
 }
 
 async function status(flags: Flags): Promise<void> {
@@ -107,7 +107,7 @@ async function status(flags: Flags): Promise<void> {
   const holder = readLockHolder(ledgerPath(config));
   const daemon = holder?.alive && /\bwatch\b/.test(holder.command);
   lines.push(daemon ? `kbsync watch runs for ${config.root} as pid ${holder.pid}; \`kbsync doctor\` says what it is doing.` : `No kbsync watch runs for ${config.root} now.`);
-  for (const line of lines) terminal.out(line);
+  terminal.out(...lines);
 }
 
 export const serviceCommand: CliCommand = {

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SyncReport } from '../../sync/views/report.js';
+import { printableLine, printableLines } from '../../printable.js';
 import { code, table } from './markdown-table.js';
 import { outcomeCounts, outcomeRows } from './outcomes.js';
 import { invocation } from '../../invocation.js';
@@ -23,13 +24,19 @@ export const escapeData = (text: string): string => text.replace(/%/g, '%25').re
 /** A workflow command's property value: as a message, and `:` and `,` too. */
 export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
+/**
+ * One annotation as a workflow command. Its message is one line, as every printed line is (printable.ts):
+ * GitHub would show a `%0A` in it as a line break, so a file name or title with one in it would show a line
+ * of its own in the annotation; its file property is the path exactly (escaped GitHub's way), so the
+ * annotation lands on the file.
+ */
 export function workflowCommand(annotation: Annotation): string {
   const properties = [
     annotation.file === undefined ? undefined : `file=${escapeProperty(annotation.file)}`,
     annotation.line === undefined ? undefined : `line=${annotation.line}`,
     annotation.title === undefined ? undefined : `title=${escapeProperty(annotation.title)}`,
   ].filter((p) => p !== undefined);
-  return `::${annotation.level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${escapeData(annotation.message)}`;
+  return `::${annotation.level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${escapeData(printableLine(annotation.message))}`;
 }
 
 /** A synced path as GitHub names files: relative to the workspace (the repository checkout), POSIX. */
@@ -53,8 +60,8 @@ export function annotationsOf(report: SyncReport, where: (rel: string) => string
   return out;
 }
 
-/** The job summary: counts, then one row per file, then the broken links. */
-export function jobSummary(report: SyncReport, title: string): string {
+/** The job summary's lines: counts, then one row per file, then the broken links. */
+export function jobSummary(report: SyncReport, title: string): string[] {
   const rows = outcomeRows(report);
   const counts = outcomeCounts(report, rows);
   const lines = [`### ${title}`, ''];
@@ -64,13 +71,16 @@ export function jobSummary(report: SyncReport, title: string): string {
   if (report.links.length > 0) {
     lines.push('**Broken links**', '', ...table(['File', 'Line', 'Link', 'Why'], report.links.map((l) => [code(l.path), String(l.line), code(l.target), l.message])), '');
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
-/** Appends to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere to write it). */
-export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = invocation().env): boolean {
+/**
+ * Appends lines of Markdown to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere
+ * to write it), each one line: a line break in a file name cannot add one (printable.ts).
+ */
+export function appendStepSummary(lines: readonly string[], env: NodeJS.ProcessEnv = invocation().env): boolean {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (!file) return false;
-  appendFileSync(file, markdown);
+  appendFileSync(file, `${printableLines(lines)}\n`);
   return true;
 }

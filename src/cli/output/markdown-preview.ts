@@ -4,7 +4,7 @@ import type { LocalProblem } from '../../sync/observe/observe-local.js';
 import type { Preview } from '../../sync/views/preview.js';
 import { describeDecision } from './decision-words.js';
 import { code, table } from './markdown-table.js';
-import { changedItems, unifiedDiff } from './unified-diff.js';
+import { changedItems, unifiedDiffLines } from './unified-diff.js';
 
 /** What `kbsync diff --push --format markdown` is made from: each file's decision and what it would send. */
 type PreviewInput = {
@@ -21,18 +21,22 @@ const blocksOf = (markdown: string): string[] =>
 
 const changedBlocks = (before: string, after: string): number => changedItems(blocksOf(before), blocksOf(after));
 
-function details(summary: string, diff: string): string[] {
-  const fence = '`'.repeat(Math.max(3, ...[...diff.matchAll(/`{3,}/g)].map((run) => run[0].length + 1)));
-  return ['', `<details><summary>${summary}</summary>`, '', `${fence}diff`, diff.trimEnd(), fence, '', '</details>'];
+/** Text inside HTML (the folded diff's summary): a name with `<` in it is shown, not read as a tag. */
+const html = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function details(summary: string, diff: readonly string[]): string[] {
+  const fence = '`'.repeat(Math.max(3, ...diff.flatMap((line) => [...line.matchAll(/`{3,}/g)].map((run) => run[0].length + 1))));
+  return ['', `<details><summary>${html(summary)}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>'];
 }
 
 const CREATES: ReadonlySet<string> = new Set(['create', 'recreate']);
 
 /**
  * A pull-request comment: what merging would publish to the knowledge base (documents created, updated
- * with their changed-block counts, deleted, held, and the broken links), each update's diff folded.
+ * with their changed-block counts, deleted, held, and the broken links), each update's diff folded: its
+ * lines, printed as such (a file name with a line break in it cannot add one: printable.ts).
  */
-export function markdownPreview(input: PreviewInput): string {
+export function markdownPreview(input: PreviewInput): string[] {
   const created: string[] = [];
   const updated: string[] = [];
   const deleted: string[] = [];
@@ -49,7 +53,7 @@ export function markdownPreview(input: PreviewInput): string {
       const count = changedBlocks(preview.remote.before, preview.remote.after);
       updates++;
       updated.push(`- ${code(preview.path)}: ${count} block${count === 1 ? '' : 's'} changed${preview.note ? ` (${preview.note})` : ''}`);
-      updated.push(...details(`Diff of ${preview.path}`, unifiedDiff(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (after the merge)` })));
+      updated.push(...details(`Diff of ${preview.path}`, unifiedDiffLines(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (after the merge)` })));
     }
   }
   const lines = ['## kbsync: what merging would publish', '', `A push of ${input.where}, computed from the knowledge base as it is now. Nothing was changed.`, ''];
@@ -66,5 +70,5 @@ export function markdownPreview(input: PreviewInput): string {
     lines.push(...table(['File', 'Line', 'Link', 'Why'], input.links.map((l) => [code(l.path), String(l.line), code(l.target), l.message])), '');
   }
   if (created.length + updates + deleted.length + held.length + input.links.length === 0) lines.push('Nothing to publish: the knowledge base already has these files.', '');
-  return lines.join('\n');
+  return lines;
 }
