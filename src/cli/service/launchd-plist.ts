@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ServiceSpec } from './spec.js';
+import { refuseControlIn, type ServiceSpec } from './spec.js';
 
 /** Text in an element: XML's own escapes. Control characters, which XML 1.0 cannot hold at all, never get here (spec.ts). */
 const xml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -19,6 +19,7 @@ export const PLIST_MARK = 'Written by kbsync service install';
  * is logged every minute until fixed). Logs go to files beside the agent's state.
  */
 export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
+  refuseControlIn('the log file', logFile);
   const args = [spec.node, spec.entry, 'watch', '--config', spec.configPath].map((arg) => `    <string>${xml(arg)}</string>`).join('\n');
   const env = spec.tokenFile ? `  <key>EnvironmentVariables</key>\n  <dict>\n    <key>KBSYNC_SERVICE_TOKEN_FILE</key>\n    <string>${xml(spec.tokenFile)}</string>\n  </dict>\n` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>

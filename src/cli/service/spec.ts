@@ -95,14 +95,15 @@ export function serviceSpec(input: SpecInput): ServiceSpec {
     ["kbsync's entry point", spec.entry],
     ["kbsync's README", spec.readme],
   ];
-  for (const [what, value] of paths) if (value !== undefined) refuseControl(what, value);
+  for (const [what, value] of paths) if (value !== undefined) refuseControlIn(what, value);
   return spec;
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-function refuseControl(what: string, value: string): void {
+/** Refuses a path a unit file cannot carry (a control character): `what` names it in the error. */
+export function refuseControlIn(what: string, value: string): void {
   if (!CONTROL.test(value)) return;
   throw new InputError(
     'SERVICE_PATH_UNSAFE',

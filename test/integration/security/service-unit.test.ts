@@ -76,6 +76,8 @@ describe('a path with a control character never reaches a unit file', () => {
           `${field} with ${what}`,
         );
       }
+      // The agent's log file (beside the token file, under the home folder) is written into the plist too.
+      assert.throws(() => launchdPlist(base, 'com.kbsync.notes-0123abcd', `/Users/odd${char}home/kbsync.log`), (error: Error & { code?: string }) => error.code === 'SERVICE_PATH_UNSAFE' && error.message.includes('the log file'));
     });
   }
 });
