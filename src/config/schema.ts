@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { urlIdProblem, urlIdRefusal } from '../model/ids.js';
 
 /**
  * The schema of sync.config.json. Every option has a default except workspaceId, service.baseUrl
@@ -21,6 +22,14 @@ const minutes = () => {
   return z.number({ error }).check(z.gte(0, { error }));
 };
 const text = (what: string) => z.string({ error: `expected ${what}` }).check(z.minLength(1, { error: `expected ${what}, not an empty string` }));
+/** An id kbsync puts into URLs (model/ids.ts): refused where it could address another endpoint. */
+const id = (what: string) =>
+  text(what).check(
+    z.superRefine((value: string, ctx) => {
+      const problem = value === '' ? undefined : urlIdProblem(value); // empty: said by text()
+      if (problem) ctx.issues.push({ code: 'custom', message: `expected ${what}: ${urlIdRefusal(value, problem)}`, input: value });
+    }),
+  );
 const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of glob patterns' });
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
 /** An option with a default: what the file may leave out. */
@@ -241,8 +250,8 @@ export const ConfigSchema = described(
   z.strictObject({
     $schema: described('JSON Schema of this file, for editors.', z.optional(z.string())),
     root: option('The local folder to sync, relative to this file.', text('a folder path'), './docs'),
-    workspaceId: described('The knowledge base (workspace) to sync with.', text('a workspace id')),
-    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(text('a node id')), null),
+    workspaceId: described('The knowledge base (workspace) to sync with.', id('a workspace id')),
+    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(id('a node id')), null),
     layout: option(
       '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths.',
       z.enum(['folders', 'flat'], { error: 'expected "folders" or "flat"' }),

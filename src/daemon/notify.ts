@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import { WAITING } from './cycle-log.js';
+import { oneLine } from '../printable.js';
 import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import { invocation } from '../invocation.js';
@@ -21,6 +22,8 @@ export function eventOf(result: ActionResult): NotifyEvent | undefined {
 /**
  * Runs the configured `notify` command (through the shell, like a git hook) for each event, one at a time
  * so a burst cannot fork a crowd, with KBSYNC_EVENT, KBSYNC_PATH and KBSYNC_MESSAGE in its environment.
+ * The message is for a person (a desktop notification, a chat line): one line, every control character
+ * shown escaped (printable.ts). The path is the file's path exactly, for a command that opens the file.
  * A command that fails or outlives `timeoutMs` is killed and said at warn, once until it works again: a
  * broken notifier must never stop or slow the sync.
  */
@@ -43,7 +46,7 @@ export class Notifier {
   async #run(command: string, event: NotifyEvent): Promise<void> {
     const outcome = await runCommand({
       command,
-      env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: event.message },
+      env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: oneLine(event.message) },
       timeoutMs: this.settings.timeoutMs,
     });
     const failure = outcome.ok ? undefined : outcome.failure;

@@ -125,6 +125,15 @@ describe('loadConfig', () => {
     for (const line of expected) assert.ok(error.message.includes(line), `missing: ${line}\nin:\n${error.message}`);
   });
 
+  test('an id that could leave its URL segment is refused where it comes in, naming the key', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, workspaceId: '..', remoteFolder: 'a/../b' });
+    const error = await failure(loadConfig({ cwd: dir, env: {} }));
+    assert.equal(error.code, 'CONFIG_INVALID');
+    assert.match(error.message, /workspaceId: expected a workspace id: the id "\.\." cannot be one segment of a URL path: it is a dot segment/);
+    assert.match(error.message, /remoteFolder: expected a node id: the id "a\/\.\.\/b" cannot be one segment of a URL path: it holds a "\/"/);
+  });
+
   test('a required key that is missing says so', async (t) => {
     const dir = await tempDir(t);
     await writeConfig(dir, { service: minimal.service });
