@@ -62,7 +62,7 @@ describe('a file name with a line break prints no line of its own', () => {
       await writeFile(summary, '');
       const conflicted = await run('sync --output-format github', ['sync', '--output-format', 'github'], { GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: f.dir });
       assert.equal(conflicted.code, 1, printed(conflicted));
-      assert.match(conflicted.stdout, /^::warning file=notes\/a%0A✓ FAKE%3A everything synced%2C 0 problems%0D\\u001b\[2K\.md,line=3,title=LINK_BROKEN::/m, 'the annotation names the file in GitHub\'s own escapes');
+      assert.match(conflicted.stdout, /^::warning file=notes\/a%0A✓ FAKE%3A everything synced%2C 0 problems%0D\\u001b\[2K\.md,line=3,col=25,title=LINK_BROKEN::/m, 'the annotation names the file in GitHub\'s own escapes');
       runs.push(['the job summary', { code: 0, signal: null, stdout: await readFile(summary, 'utf8'), stderr: '' }]);
       await run('status', ['status']);
       await run('resolve (the list)', ['resolve']);
