@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { urlIdProblem, urlIdRefusal } from '../model/ids.js';
 
 /**
  * The schema of sync.config.json. Every option has a default except workspaceId, service.baseUrl
@@ -21,6 +22,14 @@ const minutes = () => {
   return z.number({ error }).check(z.gte(0, { error }));
 };
 const text = (what: string) => z.string({ error: `expected ${what}` }).check(z.minLength(1, { error: `expected ${what}, not an empty string` }));
+/** An id kbsync puts into URLs (model/ids.ts): refused where it could address another endpoint. */
+const id = (what: string) =>
+  text(what).check(
+    z.superRefine((value: string, ctx) => {
+      const problem = value === '' ? undefined : urlIdProblem(value); // empty: said by text()
+      if (problem) ctx.issues.push({ code: 'custom', message: `expected ${what}: ${urlIdRefusal(value, problem)}`, input: value });
+    }),
+  );
 const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of glob patterns' });
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
 /** An option with a default: what the file may leave out. */
@@ -88,9 +97,16 @@ const WatchSchema = described(
       5,
     ),
     checkoutDelayMinutes: option(
-      'After a git checkout (or many files gone at once), deletions wait until the branch has stayed this long, or for kbsync resolve --mine.',
+      'After a git checkout (or many files gone at once), the deletions it brings, and its moves to another folder, wait until the branch has stayed this long, or for kbsync resolve --mine.',
       minutes(),
       60,
+    ),
+    publishBranches: option(
+      'In a git repository, the branches the daemon publishes from (names or globs, e.g. ["main", "release/*"]): on any other branch, or a detached HEAD, ' +
+        'it publishes nothing (no new document, edit, move or delete; a file only that branch has stays private) and still takes in the knowledge base\'s changes. ' +
+        'null: every branch, and a file only a branch has is published while it is checked out.',
+      z.nullable(z.array(text('a branch name or glob'), { error: 'expected a list of branch names or globs' }).check(z.minLength(1, { error: 'expected at least one branch; null publishes from every branch' }))),
+      null,
     ),
   }),
 );
@@ -234,8 +250,8 @@ export const ConfigSchema = described(
   z.strictObject({
     $schema: described('JSON Schema of this file, for editors.', z.optional(z.string())),
     root: option('The local folder to sync, relative to this file.', text('a folder path'), './docs'),
-    workspaceId: described('The knowledge base (workspace) to sync with.', text('a workspace id')),
-    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(text('a node id')), null),
+    workspaceId: described('The knowledge base (workspace) to sync with.', id('a workspace id')),
+    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(id('a node id')), null),
     layout: option(
       '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths.',
       z.enum(['folders', 'flat'], { error: 'expected "folders" or "flat"' }),

@@ -9,6 +9,9 @@ import { eventWords } from './event-words.js';
 /** Failures of the service or the token as a whole: met by every call alike, whichever endpoint said it. */
 const OUTAGES: ReadonlySet<string> = new Set(['API_UNAUTHORIZED', 'API_NETWORK', 'API_SERVER', 'API_THROTTLED', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_COMMAND_FAILED']);
 
+/** Holds the daemon makes itself and lifts by itself (a delete or a move waiting its time): said by their own lines (removal-waits.ts). */
+export const WAITING: ReadonlySet<string> = new Set(['DELETE_WAITING', 'MOVE_WAITING']);
+
 /** What makes two failures the same one: an outage by its code alone, anything else by its code and words. */
 export const failureKey = (code: string, message: string): string => (OUTAGES.has(code) ? code : `${code} ${message}`);
 
@@ -31,8 +34,8 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
   const words = eventWords(result);
   const fields = { path: result.path, action: result.action, result: result.result, ...(result.reason ? { code: result.reason } : {}), ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
   // A hold that already stood was said when it began: saying it every cycle would drown everything else. A
-  // delete that waits is said when it goes (or its file comes back): one line per event.
-  if (!words || result.repeated || result.reason === 'DELETE_WAITING') {
+  // delete or move that waits is said on its own line when first seen, and when it goes (or its file comes back).
+  if (!words || result.repeated || (result.reason !== undefined && WAITING.has(result.reason))) {
     logger.debug(fields, `${result.path}: ${words ?? 'unchanged'}`);
     return;
   }
@@ -45,7 +48,7 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
  * The cycle's leftovers that are not per-action results: unusable files and pending work. A problem is
  * logged when it first appears, not every cycle; returns the problems of this cycle for the next call.
  */
-export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>): Set<string> {
+export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info'): Set<string> {
   const now = new Set<string>();
   for (const problem of report.problems) {
     const key = `${problem.path}\0${problem.code}\0${problem.message}`;
@@ -66,7 +69,7 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
   for (const item of report.pending) {
     const key = `${item.path}\0pending\0${item.reason}`;
     now.add(key);
-    if (!known.has(key)) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
+    if (!known.has(key)) logger[pendingAt]({ path: item.path }, `${item.path}: ${item.reason}`);
   }
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },
@@ -83,11 +86,11 @@ export function folderStateLine(workspace: string, files: number, report: SyncRe
   const reasons = report.results.map((r) => (r.ok ? (r.result === 'conflict' ? 'CONFLICT_OPEN' : r.result === 'held' ? r.reason : undefined) : 'failed'));
   const count = (match: (reason: string | undefined) => boolean): number => reasons.filter(match).length;
   const conflicts = count((reason) => reason === 'CONFLICT_OPEN');
-  const deletes = count((reason) => reason === 'DELETE_WAITING');
-  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && reason !== 'DELETE_WAITING' && reason !== 'failed');
+  const removals = count((reason) => reason !== undefined && WAITING.has(reason));
+  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && !WAITING.has(reason) && reason !== 'failed');
   const failed = count((reason) => reason === 'failed') + report.problems.length;
   const waiting = [held > 0 ? `${held} held` : '', conflicts > 0 ? `${conflicts} conflict(s) to settle` : '', failed > 0 ? `${failed} not synced` : ''].filter(Boolean);
-  const later = deletes > 0 ? `; ${deletes} delete(s) waiting a while (watch.deleteDelayMinutes)` : '';
+  const later = removals > 0 ? `; ${removals} delete(s) or move(s) waiting their time (\`kbsync status\` says until when)` : '';
   if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)${later}`;
   return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
 }

@@ -1,4 +1,5 @@
 import type { SentImage } from '../images/types.js';
+import { urlIdProblem } from '../model/ids.js';
 
 /**
  * The records of kbsync's shared state, and the check every record read from the knowledge base passes
@@ -108,7 +109,8 @@ const NEVER = new Set(['node_modules']);
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value);
+/** An id as kbsync writes one: short, of plain characters, and never a dot segment (model/ids.ts: it goes into URLs). */
+export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value) && urlIdProblem(value) === undefined;
 const isNullableId = (value: unknown): boolean => value === null || isId(value);
 const isHash = (value: unknown): boolean => isString(value) && (value === '' || HASH.test(value));
 const isShort = (value: unknown, max: number = LIMITS.id): value is string => isString(value) && value.length <= max && !CONTROL.test(value);

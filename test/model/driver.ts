@@ -75,7 +75,8 @@ const OPERATIONS = {
 } as const;
 type Operation = keyof typeof OPERATIONS;
 
-const FAULTS = ['5xx=0.2', 'reset=0.1', '429=0.3', 'drop=0.5,only=createDocument', 'drop=0.3,only=overwriteContent|appendText|deleteDocument', 'drop=0.1', 'listFailPage=1', '5xx=0.1,reset=0.05,latency=20'];
+/** The fault specs a run may meet (each also gets a seed of its own). */
+export const FAULTS = ['5xx=0.2', 'reset=0.1', '429=0.3', 'drop=0.5,only=createDocument', 'drop=0.3,only=overwriteContent|appendText|deleteDocument', 'drop=0.1', 'listFailPage=1', '5xx=0.1,reset=0.05,latency=20'];
 
 type Run = {
   readonly world: World;

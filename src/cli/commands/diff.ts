@@ -10,7 +10,7 @@ import { markdownPreview } from '../output/markdown-preview.js';
 import type { CliCommand } from '../command.js';
 import { decisionLine, describeDecision, pathShown } from '../../sync/views/vocabulary.js';
 import { plannedRow, publishCounts, type PublishCounts } from '../../sync/views/outcomes.js';
-import { unifiedDiff } from '../output/unified-diff.js';
+import { unifiedDiffLines } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 import { terminal } from '../../terminal.js';
 import { invocation } from '../../invocation.js';
@@ -41,9 +41,9 @@ function selector(root: string, wanted: string | undefined): (rel: string) => bo
 function previewLines(preview: Preview): string[] {
   const lines = [`== ${pathShown(preview)}: ${describeDecision(preview.kind)}${preview.note ? ` (${preview.note})` : ''}`];
   if (preview.conflicts > 0) lines.push(`   ${preview.conflicts} block(s) changed differently on both sides: the file keeps yours, the other version goes beside it as a conflict copy`);
-  if (preview.local) lines.push(unifiedDiff(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }).trimEnd());
-  if (preview.remote) lines.push(unifiedDiff(preview.remote.before, preview.remote.after, { from: `a/${preview.from ?? preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }).trimEnd());
-  return lines.filter((line) => line !== '');
+  if (preview.local) lines.push(...unifiedDiffLines(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }));
+  if (preview.remote) lines.push(...unifiedDiffLines(preview.remote.before, preview.remote.after, { from: `a/${preview.from ?? preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }));
+  return lines;
 }
 
 async function run(wanted: string | undefined, flags: Flags): Promise<void> {
@@ -59,7 +59,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const { previews, pending, problems, links } = previewsOf(inspection, only);
     if (flags.format === 'markdown') {
       const where = `${path.relative(invocation().cwd, session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
-      terminal.out(markdownPreview({ where, previews, pending, problems, links }));
+      terminal.out(...markdownPreview({ where, previews, pending, problems, links }));
       return;
     }
     if (flags.json) {
@@ -75,7 +75,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     }
     for (const item of pending) terminal.out(`… ${item.path}: ${item.reason}`);
     for (const line of linkLines(links)) terminal.out(line);
-    for (const preview of previews) terminal.out(['', ...previewLines(preview)].join('\n'));
+    for (const preview of previews) terminal.out('', ...previewLines(preview));
   });
 }
 

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { outcomeRows, type SyncReport } from '../../sync/views/report.js';
+import { printableLine, printableLines } from '../../printable.js';
 import { code, codePath, countsTable, table } from './markdown-table.js';
 import { linkCheckLine, linkSection } from './link-lines.js';
 import { invocation } from '../../invocation.js';
@@ -24,6 +25,12 @@ export const escapeData = (text: string): string => text.replace(/%/g, '%25').re
 /** A workflow command's property value: as a message, and `:` and `,` too. */
 export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
+/**
+ * One annotation as a workflow command. Its message is one line, as every printed line is (printable.ts):
+ * GitHub would show a `%0A` in it as a line break, so a file name or title with one in it would show a line
+ * of its own in the annotation; its file property is the path exactly (escaped GitHub's way), so the
+ * annotation lands on the file.
+ */
 export function workflowCommand(annotation: Annotation): string {
   const properties = [
     annotation.file === undefined ? undefined : `file=${escapeProperty(annotation.file)}`,
@@ -31,7 +38,7 @@ export function workflowCommand(annotation: Annotation): string {
     annotation.col === undefined ? undefined : `col=${annotation.col}`,
     annotation.title === undefined ? undefined : `title=${escapeProperty(annotation.title)}`,
   ].filter((p) => p !== undefined);
-  return `::${annotation.level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${escapeData(annotation.message)}`;
+  return `::${annotation.level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${escapeData(printableLine(annotation.message))}`;
 }
 
 /** A synced path as GitHub names files: relative to the workspace (the repository checkout), POSIX. */
@@ -63,8 +70,8 @@ export function annotationsOf(report: SyncReport, where: (rel: string) => string
   return out;
 }
 
-/** The job summary: the report's counts (`outcomes`: each file once, a move as a move), one row per file, then the broken links. */
-export function jobSummary(report: SyncReport, title: string): string {
+/** The job summary's lines: the report's counts (`outcomes`: each file once, a move as a move), one row per file, then the broken links. */
+export function jobSummary(report: SyncReport, title: string): string[] {
   const rows = outcomeRows(report);
   const lines = [`### ${title}`, ''];
   lines.push(...countsTable(report.outcomes), '');
@@ -72,13 +79,16 @@ export function jobSummary(report: SyncReport, title: string): string {
   if (report.problems.length > 0) lines.push('**Not synced**', '', ...table(['File', 'Why'], report.problems.map((p) => [code(p.path), `${p.message} [${p.code}]`])), '');
   if (report.linkCheck) lines.push(linkCheckLine(report.linkCheck), '');
   if (report.links.length > 0) lines.push('**Broken links**', '', ...linkSection(report.links), '');
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
-/** Appends to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere to write it). */
-export function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = invocation().env): boolean {
+/**
+ * Appends lines of Markdown to `$GITHUB_STEP_SUMMARY` when the runner provides one (elsewhere there is nowhere
+ * to write it), each one line: a line break in a file name cannot add one (printable.ts).
+ */
+export function appendStepSummary(lines: readonly string[], env: NodeJS.ProcessEnv = invocation().env): boolean {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (!file) return false;
-  appendFileSync(file, markdown);
+  appendFileSync(file, `${printableLines(lines)}\n`);
   return true;
 }

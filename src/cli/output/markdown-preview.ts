@@ -6,7 +6,7 @@ import { plannedRow, publishCounts, type Outcome } from '../../sync/views/outcom
 import { describeDecision } from '../../sync/views/vocabulary.js';
 import { linkSection } from './link-lines.js';
 import { code, codePath, countsTable } from './markdown-table.js';
-import { changedItems, unifiedDiff } from './unified-diff.js';
+import { changedItems, unifiedDiffLines } from './unified-diff.js';
 
 /** What `kbsync diff --push --format markdown` is made from: each file's decision and what it would send. */
 type PreviewInput = {
@@ -23,9 +23,12 @@ const blocksOf = (markdown: string): string[] =>
 
 const changedBlocks = (before: string, after: string): number => changedItems(blocksOf(before), blocksOf(after));
 
-function details(summary: string, diff: string): string[] {
-  const fence = '`'.repeat(Math.max(3, ...[...diff.matchAll(/`{3,}/g)].map((run) => run[0].length + 1)));
-  return ['', `<details><summary>${summary}</summary>`, '', `${fence}diff`, diff.trimEnd(), fence, '', '</details>'];
+/** Text inside HTML (the folded diff's summary): a name with `<` in it is shown, not read as a tag. */
+const html = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function details(summary: string, diff: readonly string[]): string[] {
+  const fence = '`'.repeat(Math.max(3, ...diff.flatMap((line) => [...line.matchAll(/`{3,}/g)].map((run) => run[0].length + 1))));
+  return ['', `<details><summary>${html(summary)}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>'];
 }
 
 /** The sections of the comment, in order: one per outcome a pushed file can have (the table's columns). */
@@ -53,16 +56,17 @@ function itemLines(preview: Preview, outcome: Outcome): string[] {
   const blocks = count === 0 ? 'the same body' : `${count} block${count === 1 ? '' : 's'} changed`;
   // An update says its block count first, as it always has; a move or rename says what happens to the document.
   const line = outcome === 'updated' ? `- ${name}: ${blocks}${preview.note ? ` (${preview.note})` : ''}` : `- ${name}: ${said}; ${blocks}`;
-  const diff = unifiedDiff(remote.before, remote.after, { from: `a/${preview.from ?? preview.path} (knowledge base now)`, to: `b/${preview.path} (after the merge)` });
-  return diff === '' ? [line] : [line, ...details(`Diff of ${preview.path}`, diff)];
+  const diff = unifiedDiffLines(remote.before, remote.after, { from: `a/${preview.from ?? preview.path} (knowledge base now)`, to: `b/${preview.path} (after the merge)` });
+  return diff.length === 0 ? [line] : [line, ...details(`Diff of ${preview.path}`, diff)];
 }
 
 /**
  * A pull-request comment: what merging would publish to the knowledge base, each file counted once in the
  * column of what it does to its document (the job summary's columns and counts), a move as a move; each
- * changed body's diff folded.
+ * changed body's diff folded: its lines, printed as such (a file name with a line break in it cannot add one:
+ * printable.ts).
  */
-export function markdownPreview(input: PreviewInput): string {
+export function markdownPreview(input: PreviewInput): string[] {
   const rows = input.previews.map((preview) => ({ preview, outcome: plannedRow(preview).outcome }));
   const counts = publishCounts(rows, input.problems.length, input.links.length);
   const lines = ['## kbsync: what merging would publish', '', `A push of ${input.where}, computed from the knowledge base as it is now. Nothing was changed.`, ''];
@@ -76,5 +80,5 @@ export function markdownPreview(input: PreviewInput): string {
   if (input.links.length > 0) lines.push('### Broken links', '', 'Sent as written, so they would not work in the knowledge base:', '', ...linkSection(input.links), '');
   const shown = rows.filter((row) => SECTIONS.some(([outcome]) => outcome === row.outcome)).length;
   if (shown + input.problems.length + input.pending.length + input.links.length === 0) lines.push('Nothing to publish: the knowledge base already has these files.', '');
-  return lines.join('\n');
+  return lines;
 }

@@ -1,7 +1,8 @@
+import { oneLine } from '../../printable.js';
 import { PUBLISH_COLUMNS, type PublishCounts } from '../../sync/views/outcomes.js';
 
-/** One cell of a GitHub-flavoured Markdown table: pipes escaped, line breaks flattened, never empty-looking. */
-const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+/** One cell of a GitHub-flavoured Markdown table: pipes escaped, and the whole cell on its row's line (a line break in it shown escaped). */
+const cell = (text: string): string => oneLine(text).replace(/\|/g, '\\|');
 
 /** Inline code that survives any backticks inside it (a longer fence than the longest run). */
 export function code(text: string): string {

@@ -5,6 +5,9 @@ import { createTokenSource, type TokenSourceConfig } from '../../config/index.js
 /** Where the installed service gets its token from, and what install did about it (said to the person). */
 type TokenSetup = { readonly file: string | undefined; readonly said: string };
 
+/** The token file the service will read: the one setUpToken writes, for a token kept in an environment variable. */
+export const serviceTokenFile = (source: TokenSourceConfig, file: string): string | undefined => ('env' in source ? file : undefined);
+
 /**
  * A service has no login shell, so a token kept in an environment variable would be gone: install writes it
  * to a file only this user can read (0600, in a 0700 folder) and the service reads it from there. A token in

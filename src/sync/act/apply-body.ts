@@ -28,6 +28,8 @@ export type DocOutcome = {
   readonly conflictPath?: string;
   /** A hold that already stood before this run: not news, so the daemon does not say it again. */
   readonly repeated?: boolean;
+  /** A held move: the path its record (and document) stays at, while the file is at `path`. */
+  readonly from?: string;
 };
 
 const RESULT = { none: 'unchanged', push: 'pushed', pull: 'pulled', merge: 'merged', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DocOutcome['result']>;

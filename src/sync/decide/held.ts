@@ -61,6 +61,10 @@ export const HELD_REASONS = {
     'deleted here; kbsync watch deletes its document once the file has stayed gone for watch.deleteDelayMinutes (after a git checkout, ' +
     'once the branch has stayed for watch.checkoutDelayMinutes), and keeps it, with its URL, if the file comes back. ' +
     '`kbsync resolve --mine <file>` deletes it now; `kbsync resolve --theirs <file>` brings the file back.',
+  MOVE_WAITING:
+    'moved to another folder by a git checkout. The service cannot move a document: a move makes a new one in the new folder (a new URL) ' +
+    'and deletes this one, so kbsync watch moves it once the branch has stayed for watch.checkoutDelayMinutes, and keeps it, with its URL, if ' +
+    'the file moves back first (the branch switched back). `kbsync resolve --mine <file>` moves it now.',
   CONFLICT_OPEN:
     "both sides changed the same part of this document differently: your version is in the file, the knowledge base's in the conflict copy beside it, " +
     'and the knowledge base keeps its version until you settle it: run `kbsync resolve <file>` (or merge by hand and delete the copy).',
@@ -85,7 +89,7 @@ export type HeldState = Held & { readonly localHash: string; readonly remoteModi
 /** Does the hold still stand for what this run observes? A side this run did not observe (no listing) is taken as unchanged. */
 export function holdStands(state: HeldState | null, localHash: string, remoteModifiedTime: string | undefined): state is HeldState {
   // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched;
-  // a waiting delete while the daemon says it waits.
-  if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING') return false;
+  // a waiting delete or move while the daemon says it waits.
+  if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING' || state.code === 'MOVE_WAITING') return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

@@ -182,15 +182,20 @@ export type PlanInput = {
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
   readonly retitle?: boolean;
   /**
-   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its path is
-   * in `due` (it stayed gone long enough, and no checkout is under way); until then it is held (DELETE_WAITING).
+   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its record's
+   * path is in `due` (it stayed gone long enough, or the branch that removed it stayed); until then it is held
+   * (DELETE_WAITING). A move to another folder deletes a document too (the service cannot move one): those in
+   * `moves` (every one this run finds, in the cycle that saw a git checkout; else the records whose move waits
+   * already) wait the same way until their record is due (MOVE_WAITING).
    */
-  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
+  readonly deferDeletes?: DeferDeletes;
   /** A person's answers to holds (kbsync resolve --mine / --theirs), by path: honoured while they match (see `Release`). */
   readonly releases?: ReadonlyMap<string, PlanRelease>;
   readonly layout: Layout;
   readonly guards: Guards;
 };
+
+export type DeferDeletes = { readonly due: ReadonlySet<string>; readonly moves: 'all' | ReadonlySet<string> };
 
 /**
  * One decision for one document. The executor carries it out through the queue and records its result

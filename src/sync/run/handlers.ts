@@ -40,12 +40,14 @@ type Handler<K extends ActionKind> = (carrier: Carrier, assessment: Assessment<K
  */
 async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held: Held): Promise<DocOutcome> {
   let fresh = true;
+  let from: string | undefined;
   if ('record' in action) {
     const file = await currentText(ctx, path).catch(() => undefined);
     const remoteModifiedTime = ctx.remote?.docs.get(action.record.docKey)?.modifiedTime ?? action.record.remoteModifiedTime;
     fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
+    if (action.record.path !== path) from = action.record.path;
   }
-  return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
+  return { path, result: 'held', detail: heldMessage(held, from ?? path), ...(fresh ? {} : { repeated: true }), ...(from !== undefined ? { from } : {}) };
 }
 
 /** A decision its check may hold: the hold is recorded instead of carrying it out. */

@@ -217,11 +217,11 @@ describe('previews name the action the run takes', () => {
           const clean = status.filter((file) => file.state === 'clean' && previewed.has(file.path));
           assert.deepEqual(clean, [], `shown clean, but the run acts: ${JSON.stringify(dry.planned)}`);
           // Counted as the run counts: every preview's table and JSON, and the words of status and the dry run.
-          const ran = countsOf(jobSummary(run, 'run'));
+          const ran = countsOf(jobSummary(run, 'run').join('\n'));
           const counted = {
-            comment: countsOf(markdownPreview({ where: 'notes/', ...previews })),
+            comment: countsOf(markdownPreview({ where: 'notes/', ...previews }).join('\n')),
             diffJson: columns(publishCounts(previews.previews.map(plannedRow), previews.problems.length, previews.links.length)),
-            dryRunSummary: countsOf(jobSummary(dry, 'dry run')),
+            dryRunSummary: countsOf(jobSummary(dry, 'dry run').join('\n')),
             dryRunJson: columns(dry.outcomes),
             runJson: columns(run.outcomes),
           };

@@ -45,5 +45,6 @@ test('the launchd agent (macOS; its text is what is tested here, launchctl only 
   assert.deepEqual(args.slice(0, 5), [SPEC.node, SPEC.entry, 'watch', '--config', '/home/me/R&amp;D notes/sync.config.json']);
   assert.match(plist, /<key>KBSYNC_SERVICE_TOKEN_FILE<\/key>\n {4}<string>\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.token<\/string>/);
   assert.match(plist, /<key>KeepAlive<\/key>\n {2}<dict>\n {4}<key>SuccessfulExit<\/key>\n {4}<false\/>/);
-  assert.doesNotMatch(plist.replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & is escaped');
+  assert.doesNotMatch(plist.replace(/<!--.*?-->/gs, '').replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & in an element is escaped');
+  assert.match(plist, /<!-- Written by kbsync service install for \/home\/me\/R&D notes;/, 'a comment reads no escapes: the path as written');
 });
