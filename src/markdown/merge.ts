@@ -114,6 +114,17 @@ function revertedText(published: PublishedChange | undefined, remote: RemoteStat
   return sameReading(published.prior.node, contentOfBlock(remote.block)) ? published.priorSource : undefined;
 }
 
+/**
+ * Our last write's changes, only while the remote could be another writer's overwrite from a copy read before
+ * it: such a copy holds none of them, so one that stands in the remote as we wrote it rules that out, and a
+ * change of one of the others is an edit, not a revert (soak seed 21: a colleague who deleted one block of a
+ * document just made had every block "added" by our first write, and the deletion was taken for a lost update).
+ */
+function staleOverwriteOnly(published: (b: number) => PublishedChange | undefined, count: number, state: MergeState): (b: number) => PublishedChange | undefined {
+  for (let b = 0; b < count; b++) if (published(b) !== undefined && state.remoteState(b).kind === 'same') return () => undefined;
+  return published;
+}
+
 /** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
 function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState, twin: boolean): void {
   const segment = state.local.segments[l] as Segment;
@@ -164,7 +175,7 @@ export function merge3(input: MergeInput): MergeResult {
   const local = segmentBody(input.local);
   const alignment = alignmentFor(input.base, input.remoteBase, baseNodes, input.alignment);
   const state = new MergeState(input.remoteBase, input.remote, base, local, alignment);
-  const published = publishedChanges(input.priorBase, base);
+  const published = staleOverwriteOnly(publishedChanges(input.priorBase, base), base.segments.length, state);
   const plan = planInsertions(state);
   let deletionToPush = false;
   const insertionsAfter = (anchor: number): void => {

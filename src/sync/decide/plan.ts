@@ -58,9 +58,10 @@ export function plan(given: PlanInput): Plan {
     const localSide = sideOfLocal(record, local);
     const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
 
-    // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled.
+    // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled. A file
+    // renamed meanwhile takes its record, and the conflict, along (`to`): the document stays as it is until then.
     if (input.openConflicts?.has(record.path) && local) {
-      actions.push({ kind: 'held', record, held: held('CONFLICT_OPEN') });
+      actions.push({ kind: 'held', record, held: held('CONFLICT_OPEN'), ...(to !== undefined ? { to } : {}) });
       continue;
     }
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
