@@ -36,7 +36,10 @@ type Span = {
   readonly depth: number;
 };
 
-type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[] };
+/** Where a comment is written (a note vault's: wiki/comments.ts): no text, and never written over (kept-comments.ts). */
+type Comment = { readonly start: number; readonly end: number };
+
+type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[]; readonly comments: readonly Comment[] };
 
 const FORMATTING = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference', 'inlineCode', 'footnoteReference']);
 
@@ -111,7 +114,7 @@ function read(source: string, definitions: string): Reading {
     text += value;
   };
   visit(tree, 0);
-  return { text, leaves, spans };
+  return { text, leaves, spans, comments: (tree.data?.comments ?? []).filter((comment) => comment.end <= source.length) };
 }
 
 type Hunk = { readonly at: number; readonly removed: number; readonly inserted: string };
@@ -172,8 +175,10 @@ function slots(reading: Reading, p: number, side: 'start' | 'end'): Slot[] {
 
 /** Does replacing source `from`..`to` leave every formatting node whole (untouched, gone entirely, or edited inside)? */
 function balanced(reading: Reading, from: number, to: number): boolean {
-  return reading.spans.every(
-    (span) => span.sourceEnd <= from || span.sourceStart >= to || (span.sourceStart >= from && span.sourceEnd <= to) || (span.innerStart <= from && to <= span.innerEnd),
+  return (
+    reading.spans.every(
+      (span) => span.sourceEnd <= from || span.sourceStart >= to || (span.sourceStart >= from && span.sourceEnd <= to) || (span.innerStart <= from && to <= span.innerEnd),
+    ) && reading.comments.every((comment) => comment.end <= from || comment.start >= to || (from <= comment.start && comment.end <= to))
   );
 }
 
@@ -249,7 +254,9 @@ export function retext(source: string, text: string, definitions = ''): string |
     const place = whole && !swallows(reading, whole) ? whole : (placeOf(reading, variantsOf(trimmed(before, hunk))) ?? whole);
     if (!place) return undefined;
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
-    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`);
+    // The comments it writes over stay, after its words: the colleague never saw them.
+    const comments = reading.comments.filter((comment) => place.from <= comment.start && comment.end <= place.to).map((comment) => source.slice(comment.start, comment.end));
+    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.

@@ -40,17 +40,30 @@ type LoweringInput = {
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
   const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
-  // What the editor does not show goes; its line breaks stay, so every line keeps its number.
-  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...hidden.map((span) => ({ span, url: body.slice(span.start, span.end).replace(/[^\n]/g, '') }))];
+  const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: bold(callout.label) }));
+  // Where an admonition's lines start, what quotes them: a `> ` put in front, or the indentation replaced by it.
   const quoted: number[] = [];
+  const indents: SpanEdit[] = [];
   for (const admonition of admonitions) {
-    if (admonition.indented) edits.push(...indentedAdmonition(body, admonition));
-    else {
+    if (admonition.indented) {
+      const [marker, ...lines] = indentedAdmonition(body, admonition);
+      edits.push(marker as SpanEdit);
+      indents.push(...lines);
+    } else {
       const fenced = fencedAdmonition(body, admonition);
       edits.push(...fenced.edits);
       quoted.push(...fenced.quoted);
     }
   }
+  // What the editor does not show goes (a comment, a block id); its line breaks stay, so every line keeps its
+  // number, and a line an admonition quotes inside it is quoted all the same.
+  const within = (at: number): boolean => hidden.some((span) => span.start < at && at < span.end);
+  const quotes = new Set([...quoted, ...indents.map((edit) => edit.span.start)].filter(within));
+  for (const span of hidden) {
+    const breaks = [...body.slice(span.start, span.end).matchAll(/\n/g)].map((found) => `\n${quotes.has(span.start + found.index + 1) ? '> ' : ''}`);
+    edits.push({ span, url: span.sent ?? breaks.join('') });
+  }
+  edits.push(...indents.filter((edit) => !within(edit.span.start)));
   const problems: Omit<LinkProblem, 'path'>[] = [];
   let noteEmbeds = 0;
   for (const ref of refs) {
@@ -60,7 +73,7 @@ export function lowerBody(body: string, from: string, input: LoweringInput): Low
     if (lowered.noteEmbed) noteEmbeds += 1;
   }
   edits.push(...byName(body, from, input));
-  return { markdown: edits.length === 0 ? body : applyEdits(body, withQuotedLines(edits, quoted)), problems, noteEmbeds };
+  return { markdown: edits.length === 0 ? body : applyEdits(body, withQuotedLines(edits, quoted.filter((at) => !within(at)))), problems, noteEmbeds };
 }
 
 const bold = (label: string): string => `**${escapeInPlace(label, false)}**`;
