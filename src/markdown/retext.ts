@@ -34,6 +34,8 @@ type Span = {
   readonly plainStart: number;
   readonly plainEnd: number;
   readonly depth: number;
+  /** A wiki link's label written as itself (`[[Note|label]]`): what is added to its words is added to the label (see placeOf). */
+  readonly label?: true;
 };
 
 /** Where a comment is written (a note vault's: wiki/comments.ts): no text, and never written over (kept-comments.ts). */
@@ -87,7 +89,8 @@ function read(source: string, definitions: string): Reading {
       }
       const first = children[0]?.position?.start.offset;
       const last = children.at(-1)?.position?.end.offset;
-      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth });
+      const label = node.type === 'link' && node.data?.wiki?.label !== undefined && children.length > 0 && children.every((child) => child.position !== undefined);
+      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth, ...(label ? { label: true as const } : {}) });
       return;
     }
     if ('children' in node) {
@@ -202,6 +205,20 @@ function slid(before: string, hunk: Hunk, from: number, to: number): Hunk[] {
   return out;
 }
 
+/**
+ * Words added at the edge of a wiki link's label that belong to it: joined to it (`Plugin` → `Plugins`), or a
+ * remark in brackets after it (`Liam Cain` → `Liam Cain (liamcain)`). The README promises a label's edit lands
+ * in the label; words set apart (` for details`) may as well follow the link, and go after it as after any.
+ */
+function labelAddedTo(reading: Reading, hunk: Hunk): Span | undefined {
+  if (hunk.removed > 0 || hunk.inserted === '') return undefined;
+  return reading.spans.find(
+    (span) =>
+      span.label === true &&
+      ((span.plainEnd === hunk.at && /^(?:[^\s]|\s+[([][^\n]*[)\]]$)/.test(hunk.inserted) && !/^[,.;:!?]/.test(hunk.inserted)) || (span.plainStart === hunk.at && /[^\s]$/.test(hunk.inserted))),
+  );
+}
+
 /** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
 function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string } | undefined {
   const pairs = variants.flatMap((hunk) => {
@@ -216,8 +233,12 @@ function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; t
   // away at its edge goes outside it, and formatting whose whole text went goes with it. An insertion that
   // reads the same in several places goes where it is least deep (the diff's own place first among equals).
   const first = variants[0] as Hunk;
+  const label = variants.map((hunk) => labelAddedTo(reading, hunk)).find((span) => span !== undefined);
   const inner = first.removed > 0 && first.inserted !== '' ? -1 : 1;
-  pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
+  // Words added to a label go at the label's own depth: in it, not in its emphasis.
+  const off = (slot: Slot): number => Math.abs(slot.depth - ((label?.depth ?? 0) + 1));
+  if (label) pairs.sort((x, y) => off(x.from) + off(x.to) - (off(y.from) + off(y.to)));
+  else pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
   for (const { from, to, hunk } of pairs) {
     if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
     const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
