@@ -54,6 +54,7 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
     links,
     images: decision.imageProblems,
     imageUploads: options.dryRun ? imagesToUpload(images, decision.sent) : images.uploaded,
+    noteEmbeds: decision.noteEmbeds,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - run.callsBefore,

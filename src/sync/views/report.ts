@@ -7,6 +7,8 @@ import type { ActionResult } from '../run/executor.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import type { Notice, SyncMode } from '../decide/types.js';
 
+export type NoteEmbeds = readonly { readonly path: string; readonly count: number }[];
+
 /** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
 export type SyncReport = {
   readonly mode: SyncMode;
@@ -28,6 +30,8 @@ export type SyncReport = {
   readonly images: readonly ImageProblem[];
   /** Images (distinct contents) uploaded by images.upload; in a dry run, those it would upload. */
   readonly imageUploads: number;
+  /** A vault's files whose embedded notes (`![[Note]]`) went, or would go, as links: the log names a few, this all. */
+  readonly noteEmbeds: NoteEmbeds;
   readonly conflicts: readonly string[];
   /** Per result (`pushed`, `pulled`, `held`, `failed`...), local folders made (`folders`) and files refused (`refused`). */
   readonly counts: Readonly<Record<string, number>>;
@@ -42,9 +46,10 @@ export type SyncReport = {
   readonly durationMs: number;
 };
 
-type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads'> & {
+type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads' | 'noteEmbeds'> & {
   readonly images?: readonly ImageProblem[];
   readonly imageUploads?: number;
+  readonly noteEmbeds?: NoteEmbeds;
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
   readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
   readonly notices?: readonly Notice[];
@@ -67,6 +72,7 @@ export function buildReport(input: ReportInput): SyncReport {
     notices: input.notices ?? [],
     images: input.images ?? [],
     imageUploads: input.imageUploads ?? 0,
+    noteEmbeds: input.noteEmbeds ?? [],
     mode: options.mode,
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),

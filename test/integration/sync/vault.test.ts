@@ -174,3 +174,22 @@ test('comments are read as the editor reads them: not sent, no link in one repor
     { config: { markdown: { dialect: 'obsidian' } } },
   );
 });
+
+test('a warning about many files names a few and says how many; the JSON report lists them all', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('Home.md', '# Home\n');
+      const notes = Array.from({ length: 14 }, (_, i) => `notes/n${String(i).padStart(2, '0')}.md`);
+      for (const note of notes) await f.write(note, '# N\n\n![[Home]]\n');
+      const run = await f.cli(['sync', '--push', '--dry-run']);
+      assert.equal(run.code, 0, run.stderr);
+      const warning = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.includes('embedded note'));
+      assert.equal(warning.length, 1, warning.join('\n'));
+      assert.match(warning[0] ?? '', /14 embedded note\(s\) .* in 14 file\(s\) .*\(4 more files: --json lists them\)/);
+      assert.deepEqual(notes.filter((note) => (warning[0] ?? '').includes(note)), notes.slice(0, 10), 'the first ten, in order');
+      const json = await f.sync(['--push', '--dry-run']);
+      assert.deepEqual(json.report?.noteEmbeds, notes.map((path) => ({ path, count: 1 })));
+    },
+    { config: { markdown: { dialect: 'obsidian' } } },
+  );
+});
