@@ -39,6 +39,7 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
     planned: shown(decided),
     pending: planned.pending,
     notices: [
+      ...local.notices,
       ...planned.notices,
       ...stateNotices(store, observation.sharedUsed === true),
       ...store.foreign().slice(0, 20).map((title) => ({

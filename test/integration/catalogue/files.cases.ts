@@ -163,6 +163,34 @@ export const fileCases: readonly BadInput[] = [
   },
   {
     group: 'files',
+    name: 'front matter a note editor opens all the same (an alias YAML refuses, a key given twice): published as the editor shows it, said once',
+    setup: badFile('kepano.md', '---\naliases:\n- @kepano\ntags: a\ntags: b\npublish: true\n---\n# Kepano\n'),
+    changes: 'remote',
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [/kepano\.md/, /not valid YAML/, /left out: \\?"aliases/, /FRONT_MATTER_LENIENT/],
+    check: async (f, run) => {
+      assert.ok(f.remoteDocs().some((d) => d.title === 'Kepano'));
+      assert.equal(reportOf(run).failed, 0);
+      const again = await f.sync();
+      assert.equal(again.code, 0);
+      assert.doesNotMatch(`${again.stdout}${again.stderr}`, /FRONT_MATTER_LENIENT/, 'said once: the unchanged file is not read again');
+    },
+  },
+  {
+    group: 'files',
+    name: 'front matter whose `publish` cannot be read exactly is refused (a private note must not be published by a guess)',
+    setup: badFile('private.md', '---\naliases:\n- @me\npublish: false\npublish: true\n---\n# Private\n'),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/private\.md/, /not valid YAML/, /title, members and publish/],
+    check: async (f, run) => {
+      assert.ok(problemOf(run, 'private.md'));
+      assert.ok(!f.remoteDocs().some((d) => d.title === 'Private'));
+    },
+  },
+  {
+    group: 'files',
     name: 'front matter `members` of the wrong shape',
     setup: badFile('members.md', '---\nmembers: alice\n---\n# Members\n'),
     run: (f) => f.sync(),
