@@ -7,7 +7,13 @@ import { createLimit } from '../../local/limit.js';
 import { documentTitle, isUnpublished, splitText } from '../content/document-text.js';
 import type { LocalEntry, Notice } from '../decide/types.js';
 
-export type LocalProblem = { readonly path: string; readonly code: ErrorCode; readonly message: string };
+export type LocalProblem = {
+  readonly path: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** Said by an earlier run of this machine for these very bytes: listed, not failed again (observe/refusals.ts). */
+  readonly repeated?: true;
+};
 
 export type LocalObservation = {
   readonly entries: Map<string, LocalEntry>;

@@ -13,6 +13,7 @@ import type { Logger } from '../../log.js';
 import { pathsNamed } from '../../printable.js';
 import { compare } from '../decide/placement.js';
 import type { NoteEmbeds } from '../views/report.js';
+import { refusalsSaid } from '../observe/refusals.js';
 
 /** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
 export type Decision = {
@@ -22,6 +23,8 @@ export type Decision = {
   readonly imageProblems: readonly ImageProblem[];
   /** The files whose embedded notes this run sends as links, and how many each. */
   readonly noteEmbeds: NoteEmbeds;
+  /** The files refused for what they hold that earlier runs said, as this run found them before recording its own. */
+  readonly refusalsSaid: ReturnType<typeof refusalsSaid>;
   /** The broken links the report lists: those --check-links gated the run on, else worked out when asked. */
   readonly links: () => LinkProblem[];
   /**
@@ -57,7 +60,7 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
   const imageProblems = imageReport(images, sent);
   const linksBlock = gate !== undefined && gate.length > 0;
   const ctx = syncContext(run, observed, linker);
-  const decision = { ctx, sent, imageProblems, noteEmbeds, links: () => gate ?? reportLinks() };
+  const decision = { ctx, sent, imageProblems, noteEmbeds, refusalsSaid: refusalsSaid(ledger), links: () => gate ?? reportLinks() };
   if (!options.dryRun && !linksBlock) return decision;
   const preview = (await decideAll(assessIO(ctx), observation.plan.actions)).map(({ assessment: _assessment, ...rest }) => rest);
   return { ...decision, preview };

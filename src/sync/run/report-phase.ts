@@ -8,6 +8,7 @@ import type { LocalProblem } from '../observe/observe-local.js';
 import { buildReport, type SyncReport } from '../views/report.js';
 import { imagesToUpload } from '../content/images.js';
 import { stateNotices } from '../state/run.js';
+import { withRepeats } from '../observe/refusals.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
@@ -49,7 +50,7 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
       })),
     ],
     results,
-    problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
+    problems: [...withRepeats(local.problems, scan.files, decision.refusalsSaid), ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     links,

@@ -64,8 +64,11 @@ export function buildReport(input: ReportInput): SyncReport {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   // A file the scan would not sync (a second spelling of a name, a backslash) did not sync either: it is refused like an unreadable one.
-  const refused = input.problems.length + input.skipped.filter((skip) => skip.code).length;
+  // A refusal said before for the same bytes is listed, not failed again (observe/refusals.ts).
+  const repeated = input.problems.filter((problem) => problem.repeated).length;
+  const refused = input.problems.length - repeated + input.skipped.filter((skip) => skip.code).length;
   if (refused > 0) counts['refused'] = refused;
+  if (repeated > 0) counts['still refused, unchanged'] = repeated;
   const callsByEndpoint = Object.fromEntries(Object.entries(endpointCalls).filter(([, s]) => s.calls > 0).map(([name, s]) => [name, s.calls]));
   return {
     ...rest,

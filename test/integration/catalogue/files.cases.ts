@@ -55,6 +55,20 @@ export const fileCases: readonly BadInput[] = [
     run: (f) => f.sync(),
     exit: 1,
     says: [/long\.md is too large to sync: 50\d{3} characters \(the service keeps at most 50000\)/, /Split it into smaller documents/],
+    check: async (f) => {
+      // Said once: unchanged, it is listed as still not synced, and no later run fails for it; changed, it is said again.
+      const again = await f.sync();
+      assert.equal(again.code, 0, `${again.stdout}${again.stderr}`);
+      const shown = await f.cli(['sync']);
+      assert.equal(shown.code, 0);
+      assert.match(shown.stdout, /^- long\.md: still not synced, unchanged since it was said: .*too large/m);
+      assert.deepEqual(reportOf(again).problems.map((p) => [p.path, p.repeated]), [['long.md', true]]);
+      assert.equal(reportOf(again).failed, 0);
+      await f.write('long.md', `# Long\n\n${'words '.repeat(10_001)}\n`);
+      const changed = await f.sync();
+      assert.equal(changed.code, 1, 'a change of the file is said again');
+      assert.equal(reportOf(changed).problems[0]?.repeated, undefined);
+    },
   },
   {
     group: 'files',
