@@ -18,7 +18,7 @@ const HTML_COMMENT = /^<!--[\s\S]*-->$/;
  * Where the comments are written: from a `%%` to the next (to the end of the note when none follows, as the
  * editor reads it), not in code and not escaped; and every HTML node that is only a comment.
  */
-export function commentSpans(tree: Root, markdown: string): Span[] {
+function commentSpans(tree: Root, markdown: string): Span[] {
   const code: Span[] = [];
   const html: Span[] = [];
   const walk = (node: Nodes): void => {
