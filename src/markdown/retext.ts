@@ -292,14 +292,16 @@ function linePrefix(source: string, offset: number): string {
 
 /** Does a block's source say more than its plain text (links, emphasis, code, escapes)? Then writing it plain loses that. */
 export function hasMarkup(source: string, definitions = ''): boolean {
-  const { text, leaves, spans } = read(source, definitions);
+  const { text, leaves, spans, comments } = read(source, definitions);
   const literal = (leaf: Leaf): boolean => {
     const map = leaf.map;
     return map !== undefined && map.every((at, i) => i === map.length - 1 || source[at] === text[leaf.plainStart + i]);
   };
   if (spans.length > 0 || !leaves.every(literal)) return true;
-  // Without its block marker (heading, list, quote), plain source reads exactly as it is written.
-  const body = source.replace(/^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)/, '');
+  // Without its block marker (heading, list, quote) and its comments (kept through a plain rewrite: rebuild.ts),
+  // plain source reads exactly as it is written.
+  const uncommented = [...comments].reverse().reduce((rest, comment) => rest.slice(0, comment.start) + rest.slice(comment.end), source);
+  const body = uncommented.replace(/^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)/, '');
   return normaliseText(body) !== normaliseText(text);
 }
 

@@ -54,7 +54,11 @@ describe('a pulled edit keeps the comments it could not see', () => {
     assert.equal(pull('alpha beta %%c%%gamma delta epsilon\n', (blocks) => edited(blocks, 'alpha beta gamma delta epsilon', 'alpha delta epsilon zeta')), 'alpha %%c%%delta epsilon zeta\n');
   });
 
-  test('a paragraph rewritten whole (written plain) keeps its comments at its end', () => {
-    assert.equal(pull('# T\n\nAlpha %%why%% beta.\n', (blocks) => edited(blocks, 'Alpha beta.', 'Nothing like what was here before at all.')), '# T\n\nNothing like what was here before at all. %%why%%\n');
+  test('a paragraph rewritten whole (written plain) keeps its comments at its end, and loses no formatting it had', () => {
+    const base = '# T\n\nAlpha %%why%% beta.\n';
+    const { remoteBase, alignment } = synced(base);
+    const result = merge3({ base, remoteBase, remote: edited(remoteBase, 'Alpha beta.', 'Nothing like what was here before at all.'), local: base, alignment });
+    assert.equal(result.body, '# T\n\nNothing like what was here before at all. %%why%%\n');
+    assert.deepEqual(result.simplified, [], 'a comment is no formatting the rewrite lost (it is kept)');
   });
 });
