@@ -12,7 +12,8 @@ import type { Points, Span } from './points.js';
 /** What a push leaves out, and writes in its place (its line breaks, unless `sent` says otherwise). */
 export type HiddenSpan = Span & { readonly sent?: string };
 
-const HTML_COMMENT = /^<!--[\s\S]*-->$/;
+/** One HTML comment and nothing else (`<!-- a --> b <!-- c -->` shows its `b`). */
+const HTML_COMMENT = /^<!--(?:(?!-->)[\s\S])*-->$/;
 
 /**
  * Where the comments are written: from a `%%` to the next (to the end of the note when none follows, as the
