@@ -103,7 +103,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log);
