@@ -150,7 +150,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       const path = await pickFile(run, m);
       if (!path) return [];
       const before = await m.read(path);
-      const edit = editDocument(before, 'user', rng, run.tokens);
+      const edit = editDocument(before, 'user', rng, run.tokens, undefined, world.vault);
       if (!edit) return [];
       await m.write(path, edit.text);
       run.book.add(edit.snippets, m.name);

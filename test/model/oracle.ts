@@ -195,7 +195,7 @@ function published(book: Book, check: SyncCheck): string[] {
     const body = lf(bodyOf(text));
     for (const token of tokensIn(body)) {
       // A vault's comment is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
-      if (book.vault && /^<!--/.test(book.snippets.get(token)?.text ?? '')) continue;
+      if (book.vault && /^(?:<!--|%%)/.test(book.snippets.get(token)?.text ?? '')) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
