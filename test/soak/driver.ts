@@ -1,4 +1,5 @@
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
+import { openLedger } from '../../src/ledger/index.js';
 import type { ResolveReport } from '../../src/cli/commands/resolve.js';
 import { Random } from '../chaos/random.js';
 import { runCli } from '../helpers/cli.js';
@@ -8,6 +9,7 @@ import { draw } from '../model/corpus.js';
 import { FAULTS } from '../model/driver.js';
 import { Tokens } from '../model/tokens.js';
 import { World, type Machine } from '../model/world.js';
+import { CallLog } from './calls.js';
 import { DaemonCrew } from './daemons.js';
 import { EditLog } from './edits.js';
 import { asWritten, colleagueEdit, userCreate, userDelete, userEdit, userRename, type Cast } from './people.js';
@@ -86,10 +88,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const crew = new DaemonCrew(world.machines, say);
   const log = new EditLog();
   const pages = new Pages();
+  const calls = new CallLog();
   const { start, pool } = draw(rng, options.docs ?? 16);
-  const cast: Cast = { world, rng: details, tokens: new Tokens(), log, pages, pool, proseShare: options.proseShare ?? 0.5 };
+  const cast: Cast = { world, rng: details, tokens: new Tokens(), log, pages, calls, pool, proseShare: options.proseShare ?? 0.5 };
   const problems: string[] = [];
   try {
+    for (const m of world.machines) await calls.route(m, world.em.url);
     const [a, b] = world.machines as [Machine, Machine];
     for (const doc of start) await a.write(posix.join(rng.pick(['', 'guides', 'ref']), doc.name), asWritten(cast, doc).text);
     say(`A starts with ${start.length} documents; B starts empty`);
@@ -102,14 +106,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const machines = await atRest(world, crew, problems);
     const apart = movesApart(world, crew, machines);
     await steady(world, say, problems);
-    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed });
-    const notices = falseHiddenNotices(hiddenSaid(world, crew), machines, world.docs(), pages);
+    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed }, { overwrittenUnread: (token) => calls.overwrittenUnread(token), formattingSaid: pathsSaid(world, crew, 'FORMATTING_UNSEEN') });
+    const notices = falseHiddenNotices(pathsSaid(world, crew, 'HIDDEN_EDIT'), machines, world.docs(), pages);
     const docs = world.docs();
     const sizes = { documents: docs.length, prose: docs.filter((doc) => !isOpaque(doc.markdown ?? '')).length, files: new Map(machines.map((m) => [m.name, [...m.files.keys()].filter((path) => !isConflictCopy(path)).length])) };
     return { seed: options.seed, steps, settledAfter, judgement, violations: [...problems, ...crew.problems, ...judgement.violations, ...notices], log, crew: crew.counts, faultWindows, said: said(world, crew), sizes };
   } finally {
     await crew.saveLogs().catch(() => undefined);
     await crew.dispose();
+    await calls.close();
     await world.close();
   }
 }
@@ -256,7 +261,17 @@ async function atRest(world: World, crew: DaemonCrew, problems: string[]): Promi
     }
   }
   for (const m of world.machines) await crew.stop(m);
-  return Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows(), listed: listed.get(m) ?? { conflicts: [], held: [] } })));
+  return Promise.all(world.machines.map(async (m) => ({ name: m.name, files: await m.files(), rows: m.rows(), hiddenEdits: standingHiddenEdits(m), listed: listed.get(m) ?? { conflicts: [], held: [] } })));
+}
+
+/** The paths whose ledger record remembers a hidden edit that stands (read while no daemon runs). */
+function standingHiddenEdits(m: Machine): Set<string> {
+  const ledger = openLedger(join(m.root, '.kbsync', 'ledger.sqlite'), { readonly: true, lock: false });
+  try {
+    return new Set(ledger.documents.allRecords().flatMap((record) => (record.hiddenEdit !== null ? [record.path] : [])));
+  } finally {
+    ledger.close();
+  }
 }
 
 /** The documents a run said it could not move where a file went (a keyless team): the machines keep them apart. */
@@ -287,14 +302,14 @@ async function steady(world: World, say: (line: string) => void, problems: strin
   }
 }
 
-/** The paths each machine's daemon said HIDDEN_EDIT of (held, or pulled with the notice). */
-function hiddenSaid(world: World, crew: DaemonCrew): Map<string, Set<string>> {
-  return new Map(world.machines.map((m) => [m.name, new Set(crew.logs(m).flatMap((line) => (line.msg.includes('HIDDEN_EDIT') && typeof line['path'] === 'string' ? [line['path']] : [])))]));
+/** The paths each machine's daemon said a notice of (HIDDEN_EDIT: held, or pulled with the notice; FORMATTING_UNSEEN). */
+function pathsSaid(world: World, crew: DaemonCrew, code: string): Map<string, Set<string>> {
+  return new Map(world.machines.map((m) => [m.name, new Set(crew.logs(m).flatMap((line) => (line.msg.includes(code) && typeof line['path'] === 'string' ? [line['path']] : [])))]));
 }
 
 /**
  * What the daemons said at warn level and above, by code; a line with no code by its first words (paths and
- * numbers left out). And the notices that come at info level: FORMATTING_SIMPLIFIED, HIDDEN_EDIT.
+ * numbers left out). And the notices that come at info level: FORMATTING_SIMPLIFIED, FORMATTING_UNSEEN, HIDDEN_EDIT.
  */
 function said(world: World, crew: DaemonCrew): Map<string, number> {
   const counts = new Map<string, number>();
@@ -302,7 +317,7 @@ function said(world: World, crew: DaemonCrew): Map<string, number> {
   for (const m of world.machines) {
     for (const line of crew.logs(m)) {
       if (line.level >= 40) add(typeof line['code'] === 'string' ? line['code'] : words(line.msg));
-      else for (const notice of ['FORMATTING_SIMPLIFIED', 'HIDDEN_EDIT']) if (line.msg.includes(notice)) add(`${notice} (notice)`);
+      else for (const notice of ['FORMATTING_SIMPLIFIED', 'FORMATTING_UNSEEN', 'HIDDEN_EDIT']) if (line.msg.includes(notice)) add(`${notice} (notice)`);
     }
   }
   return counts;

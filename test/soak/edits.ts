@@ -33,8 +33,8 @@ export function editFor(text: string, author: Author, rng: Random, tokens: Token
 
 /** Everything written during a soak, by whom, and what was taken out again (by its own author or anyone else). */
 export class EditLog {
-  /** Each token written, with its author and the kind of edit that wrote it. */
-  readonly written = new Map<string, { readonly author: Side; readonly kind: string }>();
+  /** Each token written, with its author, the kind of edit that wrote it and the text it wrote. */
+  readonly written = new Map<string, { readonly author: Side; readonly kind: string; readonly text: string }>();
   /** Tokens someone removed on purpose (a deleted paragraph, a deleted file): not expected anywhere afterwards. */
   readonly removed = new Set<string>();
   /** Operations by side and kind (`edit:words`, `create`, `rename`…). */
@@ -48,7 +48,7 @@ export class EditLog {
 
   /** `side` changed `before` into `after` with `edit` (undefined: a delete or a move, which writes nothing). */
   record(side: Side, before: string, after: string, edit?: Edit): void {
-    for (const snippet of edit?.snippets ?? []) this.written.set(snippet.token, { author: side, kind: snippet.kind });
+    for (const snippet of edit?.snippets ?? []) this.written.set(snippet.token, { author: side, kind: snippet.kind, text: snippet.text });
     for (const token of tokensIn(before)) if (!after.includes(token)) this.removed.add(token);
   }
 

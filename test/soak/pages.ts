@@ -1,17 +1,21 @@
-import type { Nodes, RootContent } from 'mdast';
+import type { ListItem, Nodes, RootContent } from 'mdast';
 import type { CorpusDoc } from '../model/corpus.js';
 import { parse } from '../model/mutate.js';
 
 /**
- * The two kinds of page the soak's rule tells apart. A *prose* page is one whose every block a read of the
- * service shows (headings, paragraphs, list items, quotes): a colleague's edit of it is known exactly, but for
- * inline formatting. An *opaque* page holds something reads hide (code blocks, tables, images, HTML and other
- * blocks the service reads as `unknown`): a hidden change can ride along with a visible one in the same save.
+ * The two kinds of page the soak's rule tells apart, as README "What a colleague's edit leaves in doubt" says
+ * what a read shows. A *prose* page is one whose every block a read of the service shows: headings,
+ * paragraphs (not one of images alone), list items by their first paragraph (with nested lists of the same,
+ * and no task box) and quotes of paragraphs. A colleague's edit of it is known exactly, but for the formatting
+ * of what they wrote (inline formatting, inline images and HTML inside a paragraph read as its words). An
+ * *opaque* page holds something reads hide: code blocks, tables, images, HTML, link definitions, a list item's
+ * further paragraphs or task box, a quote of anything but paragraphs; a hidden change can ride along with a
+ * visible one in the same save.
  */
 
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
-/** Nodes a read of the service does not show, wherever they stand. */
+/** Nodes a read of the service does not show, wherever they stand (what a prose variant leaves out). */
 const HIDDEN: ReadonlySet<string> = new Set(['code', 'table', 'html', 'image', 'imageReference', 'definition', 'footnoteDefinition', 'thematicBreak', 'math', 'yaml']);
 /** Top-level blocks the service reads as themselves (with their text). */
 const SHOWN_BLOCKS: ReadonlySet<string> = new Set(['heading', 'paragraph', 'list', 'blockquote']);
@@ -23,13 +27,34 @@ const descendants = (node: Nodes): Nodes[] => ('children' in node ? (node.childr
 /** Does the page hold anything a read of the service hides? */
 export function isOpaque(markdown: string): boolean {
   const body = markdown.slice(FRONT_MATTER.exec(markdown)?.[0].length ?? 0);
-  const tree = parse(body);
-  return tree.children.some((block) => !SHOWN_BLOCKS.has(block.type) || onlyImages(block)) || descendants(tree).some((node) => HIDDEN.has(node.type));
+  return !parse(body).children.every(shownWhole);
+}
+
+/** A top-level block a read shows all of but its formatting. */
+function shownWhole(block: RootContent): boolean {
+  switch (block.type) {
+    case 'heading':
+      return true;
+    case 'paragraph':
+      return !onlyImages(block);
+    case 'list':
+      return block.children.every(itemShownWhole);
+    case 'blockquote':
+      return block.children.every((child) => child.type === 'paragraph');
+    default:
+      return false;
+  }
+}
+
+/** A list item is read by its first paragraph: what follows it (but a nested list) and a task box are hidden. */
+function itemShownWhole(item: ListItem): boolean {
+  const [first, ...rest] = item.children;
+  return (item.checked === null || item.checked === undefined) && first?.type === 'paragraph' && rest.every((child) => child.type === 'list' && child.children.every(itemShownWhole));
 }
 
 /** A paragraph of nothing but images is an image block to the service. */
 const onlyImages = (block: RootContent): boolean =>
-  block.type === 'paragraph' && block.children.every((child) => INLINE_HIDDEN.has(child.type) || (child.type === 'text' && child.value.trim() === '') || child.type === 'break');
+  block.type === 'paragraph' && block.children.every((child) => child.type === 'image' || child.type === 'imageReference' || (child.type === 'text' && child.value.trim() === '') || child.type === 'break');
 
 /**
  * A corpus document made a prose page: the blocks a read shows (headings, paragraphs, lists and quotes with no

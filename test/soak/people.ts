@@ -7,6 +7,7 @@ import type { CorpusDoc } from '../model/corpus.js';
 import type { Edit } from '../model/mutate.js';
 import type { Tokens } from '../model/tokens.js';
 import type { Machine, World } from '../model/world.js';
+import type { CallLog } from './calls.js';
 import { COLLEAGUE, editFor, type EditLog } from './edits.js';
 import { proseVariant } from './pages.js';
 import type { Pages } from './rules.js';
@@ -22,6 +23,8 @@ export type Cast = {
   readonly tokens: Tokens;
   readonly log: EditLog;
   readonly pages: Pages;
+  /** The machines' body calls and the colleague's saves, in one order. */
+  readonly calls: CallLog;
   /** Corpus documents not in the workspace yet: what the users create files from. */
   readonly pool: CorpusDoc[];
   /** The share of documents made prose pages (proseVariant); the rest keep their code, tables and images. */
@@ -142,6 +145,7 @@ export function colleagueEdit(cast: Cast): string | undefined {
   if (!edit) return undefined;
   world.tick(1);
   world.em.admin.editDocument(before.dentryUuid, edit.text);
+  cast.calls.saved(before.dentryUuid, edit.snippets.map((s) => s.token));
   const after = world.docs().find((doc) => doc.dentryUuid === before.dentryUuid) ?? before;
   cast.pages.colleagueEdited(
     before,

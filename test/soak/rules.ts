@@ -4,12 +4,18 @@ import { isOpaque } from './pages.js';
 
 /**
  * The soak's rule of which files may stay held once everything has settled, and the history of each page it
- * needs. A hold costs a person's attention, so only what kbsync cannot compare may wait:
- * - a page with code blocks, tables, images or unknown blocks that a colleague edited in the web editor (a
- *   hidden change can ride along with a visible one in the same save);
- * - a page a colleague changed with no visible difference (a read shows nothing to compare).
- * On a page whose every block a read shows (headings, paragraphs, list items, quotes), a colleague's edit is
- * known exactly but for inline formatting: it is merged, and the next local edit published, with nobody asked.
+ * needs: main's rule under the default `merge.webEdits: "merge"` (README "What a colleague's edit leaves in
+ * doubt"). A hold costs a person's attention, so only what kbsync cannot compare may wait:
+ * - a page with code blocks, tables, images or anything else a read hides (pages.ts) that a colleague edited
+ *   in the web editor (a hidden change can ride along with a visible one in the same save): its overwrite
+ *   (FLATTEN), delete (DELETE_LOSSY) and move (MOVE_LOSSY) wait, and a hidden edit seen there (HIDDEN_EDIT);
+ * - a page a colleague changed with no visible difference (a read shows nothing to compare): HIDDEN_EDIT, and
+ *   the move that would make the document anew without it (MOVE_LOSSY).
+ * On a page whose every block a read shows, a colleague's edit is known exactly but for the formatting of the
+ * words they wrote: it is merged, the lines named once (FORMATTING_UNSEEN), and the next local edit published,
+ * with nobody asked; no hold may stand there. The formatting that push writes over is the README's stated
+ * window (verdict.ts counts it). A file holding placeholders is no hold a colleague explains: every document
+ * here was made from a file whose source the shared state keeps (verdict.ts says so as a finding of its own).
  * One hold has nothing to do with the colleague and is a team's own choice: a team without a state key cannot
  * verify the id that deletes a document another machine made (README "Authenticated records"), so such a
  * delete waits for a person (ID_UNVERIFIED).
@@ -29,8 +35,10 @@ export type PageHistory = {
 
 const NONE: PageHistory = { opaqueEdit: false, invisibleEdit: false, proseEdit: false, formattingAdded: false };
 
-/** The holds that keep a document a colleague touched where kbsync cannot see, in each of its forms (an overwrite, a delete, a move, a pull with placeholders). */
-const HIDDEN_HOLDS: ReadonlySet<string> = new Set(['FLATTEN', 'HIDDEN_EDIT', 'DELETE_LOSSY', 'MOVE_LOSSY', 'PLACEHOLDERS']);
+/** The holds that keep a document a colleague edited where reads cannot see, in each of its forms (an overwrite, a hidden edit seen, a delete, a move). */
+const OPAQUE_HOLDS: ReadonlySet<string> = new Set(['FLATTEN', 'HIDDEN_EDIT', 'DELETE_LOSSY', 'MOVE_LOSSY']);
+/** The holds of a change with no visible difference: the hidden edit itself, and the move that would drop it. */
+const INVISIBLE_HOLDS: ReadonlySet<string> = new Set(['HIDDEN_EDIT', 'MOVE_LOSSY']);
 
 export type HoldVerdict = { readonly allowed: boolean; readonly why: string };
 
@@ -40,10 +48,8 @@ export type Team = { readonly keyless: boolean };
 /** May a file stay held with `code` once settled, given what the colleague did to its page and the team? */
 export function holdVerdict(code: string, page: PageHistory = NONE, team: Team = { keyless: false }): HoldVerdict {
   if (code === 'ID_UNVERIFIED' && team.keyless) return { allowed: true, why: "a keyless team's delete of a document another machine made (no key to verify the id)" };
-  const invisible = { allowed: true, why: "a colleague's change with no visible difference" };
-  if (code === 'HIDDEN_EDIT' && page.invisibleEdit) return invisible;
-  if (HIDDEN_HOLDS.has(code) && page.opaqueEdit) return { allowed: true, why: 'a page with code, tables, images or unknown blocks that a colleague edited' };
-  if (HIDDEN_HOLDS.has(code) && page.invisibleEdit) return invisible;
+  if (INVISIBLE_HOLDS.has(code) && page.invisibleEdit) return { allowed: true, why: "a colleague's change with no visible difference" };
+  if (OPAQUE_HOLDS.has(code) && page.opaqueEdit) return { allowed: true, why: 'a page with code, tables, images or other blocks reads hide that a colleague edited' };
   if (page.proseEdit) return { allowed: false, why: `after a colleague's edit of a prose page${page.formattingAdded ? ' (one that added inline formatting)' : ''}` };
   if (page.opaqueEdit || page.invisibleEdit) return { allowed: false, why: `${code} is not a hold a colleague's edit explains` };
   return { allowed: false, why: 'no colleague edited this page' };

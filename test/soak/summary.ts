@@ -32,6 +32,8 @@ export function summaryLines(result: SoakResult, replay: string, machines: reado
   const conflicts = machines.map((m) => `${m} ${judgement.conflicts.filter((c) => c.machine === m).length}`).join(', ');
   lines.push(row('conflicts', `${conflicts} (genuine ${judgement.conflicts.filter((c) => c.genuine).length} of ${judgement.conflicts.length})`));
   for (const place of PLACES) lines.push(row(`tokens ${place}`, String(judgement.tokens.get(place)?.length ?? 0)));
+  const noticed = judgement.formattingLost.filter((loss) => loss.noticed).length;
+  lines.push(row('formatting lost', `${judgement.formattingLost.length} colleague's paragraph(s): ${noticed} after a FORMATTING_UNSEEN of the file (the stated window), ${judgement.formattingLost.length - noticed} with none`));
   lines.push(row('duplicates', String(judgement.duplicates.length)));
   if (result.said.size > 0) lines.push(row('daemons warned', [...result.said].sort((x, y) => y[1] - x[1]).map(([code, n]) => `${code} ${n}`).join(', ')));
   lines.push(row('verdict', result.violations.length === 0 ? 'converged' : `FAILED: ${result.violations.length} violation(s) (replay: ${replay})`));

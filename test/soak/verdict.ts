@@ -22,20 +22,46 @@ export type MachineAtRest = {
   readonly name: string;
   readonly files: ReadonlyMap<string, string>;
   readonly rows: readonly DocumentSummary[];
+  /** The paths whose record remembers a hidden edit that stands: held as HIDDEN_EDIT whatever the row's code (README). */
+  readonly hiddenEdits: ReadonlySet<string>;
   readonly listed: ResolveReport;
 };
 
 export type HeldFile = { readonly machine: string; readonly path: string; readonly code: string; readonly allowed: boolean; readonly why: string };
 export type ConflictFile = { readonly machine: string; readonly path: string; readonly genuine: boolean };
 
-/** Where each expected token was found. */
-export const PLACES = ['everywhere', "in the knowledge base only: a colleague's hidden edit", 'waiting in an allowed hold', 'waiting in a hold without cause', 'in a conflict copy only', 'on one side only, nothing held', 'lost'] as const;
+/**
+ * Where each expected token was found. `lost in the no-conditional-write window`: a colleague's words written
+ * over by a machine whose read of the document came before their save (calls.ts), a loss the service's lack of
+ * a conditional write leaves open; any other loss is a finding.
+ */
+export const PLACES = [
+  'everywhere',
+  "in the knowledge base only: a colleague's hidden edit",
+  'waiting in an allowed hold',
+  'waiting in a hold without cause',
+  'in a conflict copy only',
+  'on one side only, nothing held',
+  'lost in the no-conditional-write window',
+  'lost',
+] as const;
 export type Place = (typeof PLACES)[number];
+
+/** What the soak saw besides the end state: who wrote over what unread (calls.ts), and the paths each machine said FORMATTING_UNSEEN of. */
+export type Witness = {
+  readonly overwrittenUnread: (token: string) => boolean;
+  readonly formattingSaid: ReadonlyMap<string, ReadonlySet<string>>;
+};
+
+/** A colleague's new paragraph whose formatting the knowledge base no longer has, and whether a FORMATTING_UNSEEN named its file first. */
+export type FormattingLoss = { readonly token: string; readonly noticed: boolean };
 
 export type Judgement = {
   readonly held: readonly HeldFile[];
   readonly conflicts: readonly ConflictFile[];
   readonly tokens: ReadonlyMap<Place, readonly string[]>;
+  /** Formatting a colleague gave words they wrote, gone from the knowledge base (README's stated window when noticed). */
+  readonly formattingLost: readonly FormattingLoss[];
   readonly duplicates: readonly string[];
   readonly violations: readonly string[];
 };
@@ -60,6 +86,9 @@ export function visibleOf(markdown: string): string {
 
 const conflicted = (row: DocumentSummary): boolean => row.conflict || row.heldCode === 'CONFLICT_OPEN';
 
+/** What a row waits for a person under: its code, or HIDDEN_EDIT while a hidden edit stands (null: nothing). */
+const standing = (m: MachineAtRest, row: DocumentSummary): string | null => row.heldCode ?? (m.hiddenEdits.has(row.path) ? 'HIDDEN_EDIT' : null);
+
 /**
  * Each file's ledger row: the row at its path, or for a file whose move is held (MOVE_LOSSY, MOVE_EDITED), the
  * held row at its old path, whose file this is (its text is the one the hold was decided on).
@@ -75,7 +104,7 @@ function rowsByFile(m: MachineAtRest): Map<string, DocumentSummary> {
   return out;
 }
 
-export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, pages: Pages, apart: ReadonlySet<string>, team: Team): Judgement {
+export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, pages: Pages, apart: ReadonlySet<string>, team: Team, witness: Witness): Judgement {
   const violations: string[] = [];
   const byKey = new Map(docs.map((doc) => [doc.dentryUuid as string, doc]));
   const held: HeldFile[] = [];
@@ -95,13 +124,14 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
         else if (!genuine) violations.push(`${m.name}:${row.path} is in conflict with no clash where both sides changed a block: ${JSON.stringify(listed.clashes).slice(0, 300)}`);
         continue;
       }
-      if (row.heldCode === null) continue;
-      const verdict = holdVerdict(row.heldCode, doc ? pages.of(doc) : undefined, team);
-      held.push({ machine: m.name, path: row.path, code: row.heldCode, ...verdict });
+      const code = standing(m, row);
+      if (code === null) continue;
+      const verdict = holdVerdict(code, doc ? pages.of(doc) : undefined, team);
+      held.push({ machine: m.name, path: row.path, code, ...verdict });
       here.set(row.path, verdict.allowed);
-      if (!verdict.allowed) violations.push(`${m.name}:${row.path} is held (${row.heldCode}) ${verdict.why}`);
+      if (!verdict.allowed) violations.push(`${m.name}:${row.path} is held (${code}) ${verdict.why}`);
       const text = m.files.get(row.path);
-      if (doc && text !== undefined && normaliseBody(text) === normaliseBody(doc.markdown ?? '')) violations.push(`${m.name}:${row.path} is held (${row.heldCode}) with nothing to settle: the file holds what its document holds`);
+      if (doc && text !== undefined && normaliseBody(text) === normaliseBody(doc.markdown ?? '')) violations.push(`${m.name}:${row.path} is held (${code}) with nothing to settle: the file holds what its document holds`);
     }
     // A file whose move is held waits under its row's old path.
     for (const [path, row] of rowsByFile(m)) if (path !== row.path && here.has(row.path)) here.set(path, here.get(row.path) ?? false);
@@ -111,7 +141,9 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
   violations.push(...converged(settled, apart));
   const twice = [...duplicates(docs), ...machines.flatMap((m) => doubledRows(m))];
   violations.push(...twice);
-  const tokens = placeTokens(machines, docs, log, waiting);
+  const tokens = placeTokens(machines, docs, log, waiting, witness);
+  const formattingLost = lostFormatting(machines, docs, log, witness);
+  for (const loss of formattingLost.filter((l) => !l.noticed)) violations.push(`the formatting a colleague gave "${log.written.get(loss.token)?.text ?? loss.token}" is gone from the knowledge base, and no FORMATTING_UNSEEN named a file of it ${describe(loss.token, machines, docs)}`);
   // One line per place and whereabouts (a held file's tokens together), naming who wrote them.
   for (const place of ['waiting in a hold without cause', 'on one side only, nothing held', 'lost'] as const) {
     const byWhere = new Map<string, string[]>();
@@ -121,13 +153,13 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
       violations.push(`${list.length} token(s) ${place}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? ', …' : ''} (${who}) ${where}`);
     }
   }
-  return { held, conflicts, tokens, duplicates: twice, violations };
+  return { held, conflicts, tokens, formattingLost, duplicates: twice, violations };
 }
 
-/** `kbsync resolve --json` lists exactly the held files (with their codes) and the open conflicts the ledger has. */
+/** `kbsync resolve --json` lists exactly the held files (with their codes, a standing hidden edit's included) and the open conflicts the ledger has. */
 function listedExactly(m: MachineAtRest): string[] {
   const problems: string[] = [];
-  const rows = new Set(m.rows.filter((row) => row.heldCode !== null && !conflicted(row)).map((row) => `${row.path} (${row.heldCode})`));
+  const rows = new Set(m.rows.filter((row) => standing(m, row) !== null && !conflicted(row)).map((row) => `${row.path} (${standing(m, row)})`));
   const listed = new Set(m.listed.held.map((h) => `${h.path} (${h.code})`));
   for (const entry of rows) if (!listed.has(entry)) problems.push(`${m.name}:${entry} is held, but \`kbsync resolve\` does not list it`);
   for (const entry of listed) if (!rows.has(entry)) problems.push(`\`kbsync resolve\` on ${m.name} lists ${entry}, which its ledger does not hold`);
@@ -168,7 +200,7 @@ const UNREAD_KINDS: ReadonlySet<string> = new Set(['code', 'fence', 'table', 'li
  * Where each token written and not removed since stands now. A colleague's edit where reads cannot see can
  * reach no file (nothing shows it to kbsync): kept in the knowledge base, it is where it can be.
  */
-function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, waiting: ReadonlyMap<string, ReadonlyMap<string, boolean>>): Map<Place, string[]> {
+function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, waiting: ReadonlyMap<string, ReadonlyMap<string, boolean>>, witness: Witness): Map<Place, string[]> {
   const places = new Map<Place, string[]>(PLACES.map((place) => [place, []]));
   for (const token of log.expected()) {
     // Front matter lives in the shared state, not in the document's body.
@@ -186,13 +218,44 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
     const written = log.written.get(token);
     if ((!needKb || inKb.length > 0) && found.every((f) => f.files.length > 0)) place = 'everywhere';
     else if (inKb.length > 0 && written?.author === COLLEAGUE && UNREAD_KINDS.has(written.kind) && found.every((f) => f.files.length === 0)) place = "in the knowledge base only: a colleague's hidden edit";
-    else if (inKb.length === 0 && found.every((f) => f.files.length === 0 && f.copies === 0)) place = 'lost';
+    else if (inKb.length === 0 && found.every((f) => f.files.length === 0 && f.copies === 0)) place = written?.author === COLLEAGUE && witness.overwrittenUnread(token) ? 'lost in the no-conditional-write window' : 'lost';
     else if (found.some((f) => f.waits.length > 0)) place = found.some((f) => f.waits.includes(false)) ? 'waiting in a hold without cause' : 'waiting in an allowed hold';
     else if (found.some((f) => f.copies > 0)) place = 'in a conflict copy only';
     else place = 'on one side only, nothing held';
     places.get(place)?.push(token);
   }
   return places;
+}
+
+/**
+ * The formatting a colleague's new paragraph gave its words (mutate.ts: bold, emphasis, inline code, a link),
+ * found around its token wherever the paragraph went, words added to it since or not.
+ */
+function formattingOf(text: string, token: string): RegExp | undefined {
+  if (text.includes('](https://example.com/')) return new RegExp(`\\]\\(https://example\\.com/${token}\\)`);
+  if (text.startsWith('**')) return new RegExp(`\\*\\*[^*\\n]*${token}[^*\\n]*\\*\\*`);
+  if (text.startsWith('*')) return new RegExp(`(?<!\\*)\\*[^*\\n]*${token}[^*\\n]*\\*(?!\\*)`);
+  if (text.includes('`')) return new RegExp(`\`[^\`\\n]*${token}[^\`\\n]*\``);
+  return undefined;
+}
+
+/**
+ * The colleague's formatted paragraphs whose words the knowledge base still has and whose formatting it does
+ * not: written over by a push from a file that took the words in from a plain reading. README's stated window
+ * when a machine said FORMATTING_UNSEEN of a file holding those words first (counted); a finding otherwise.
+ */
+function lostFormatting(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, witness: Witness): FormattingLoss[] {
+  const losses: FormattingLoss[] = [];
+  for (const token of log.expected()) {
+    const written = log.written.get(token);
+    const formatting = written?.author === COLLEAGUE && written.kind === 'paragraph' ? formattingOf(written.text, token) : undefined;
+    if (!formatting) continue;
+    const inKb = docs.filter((doc) => (doc.markdown ?? '').includes(token));
+    if (inKb.length === 0 || inKb.some((doc) => formatting.test(doc.markdown ?? ''))) continue;
+    const noticed = machines.some((m) => [...m.files].some(([path, text]) => text.includes(token) && (witness.formattingSaid.get(m.name)?.has(path) ?? false)));
+    losses.push({ token, noticed });
+  }
+  return losses;
 }
 
 /**

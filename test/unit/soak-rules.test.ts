@@ -31,6 +31,22 @@ test('a corpus document made a prose page is one a read shows whole: headings, p
   }
 });
 
+test("a page is prose when a read shows every block of it, as README says: a list item's first paragraph, quotes of paragraphs, words around inline images", () => {
+  const cases: readonly [string, boolean][] = [
+    ['# T\n\nWords with **bold**, `code`, a [link](https://x.test) and ![an image](i.png) inline.\n\n> A quote.\n\n- an item\n  - a nested item\n', false],
+    ['---\ntags: [a]\n---\n# T\n\nWords.\n', false],
+    ['# T\n\n![only an image](i.png)\n', true],
+    ['# T\n\n- an item\n\n  its second paragraph\n', true],
+    ['# T\n\n- [x] a task\n', true],
+    ['# T\n\n> - a list in a quote\n', true],
+    ['# T\n\n```\ncode\n```\n', true],
+    ['# T\n\n| a |\n|---|\n| b |\n', true],
+    ['# T\n\n[x]: https://x.test\n', true],
+    ['# T\n\n---\n\nWords.\n', true],
+  ];
+  for (const [text, opaque] of cases) assert.equal(isOpaque(text), opaque, text);
+});
+
 test('which holds may stand once settled: only where a colleague edited what reads cannot compare', () => {
   const page = (over: Partial<Parameters<typeof holdVerdict>[1]>) => ({ opaqueEdit: false, invisibleEdit: false, proseEdit: false, formattingAdded: false, ...over });
   const rows: readonly [string, Parameters<typeof holdVerdict>[1], boolean][] = [
@@ -38,7 +54,13 @@ test('which holds may stand once settled: only where a colleague edited what rea
     ['HIDDEN_EDIT', page({ opaqueEdit: true, invisibleEdit: true }), true],
     ['DELETE_LOSSY', page({ opaqueEdit: true }), true],
     ['MOVE_LOSSY', page({ opaqueEdit: true }), true],
-    ['PLACEHOLDERS', page({ opaqueEdit: true }), true],
+    // Every document here was made from a file whose source the shared state keeps: placeholders in a file are a finding.
+    ['PLACEHOLDERS', page({ opaqueEdit: true }), false],
+    // A change with no visible difference holds as a hidden edit (and its move), not as anything else.
+    ['HIDDEN_EDIT', page({ proseEdit: true, invisibleEdit: true }), true],
+    ['MOVE_LOSSY', page({ proseEdit: true, invisibleEdit: true }), true],
+    ['FLATTEN', page({ proseEdit: true, invisibleEdit: true }), false],
+    ['DELETE_LOSSY', page({ proseEdit: true, invisibleEdit: true }), false],
     ['FLATTEN', page({ proseEdit: true }), false],
     ['FLATTEN', page({ proseEdit: true, formattingAdded: true }), false],
     ['HIDDEN_EDIT', page({ proseEdit: true }), false],
