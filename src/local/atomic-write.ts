@@ -20,7 +20,8 @@ type WriteOptions = {
 
 /**
  * Writes a file so that a crash leaves either the old or the new content, never half of each:
- * temp file in the same folder, fsync, rename, fsync the folder. Returns the new fingerprint so
+ * temp file in the same folder, fsync, rename, fsync the folder. `expect` is checked before and once more
+ * right before the rename (what is left is the moment between that check and the rename). Returns the new fingerprint so
  * the engine records it and its own write does not come back as a local edit.
  */
 export async function writeFileAtomic(root: string, relPath: string, text: string, options: WriteOptions = {}): Promise<FileFingerprint> {
@@ -47,6 +48,9 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
     } finally {
       await handle.close();
     }
+    // Again, right before the rename: writing and flushing the new text can take seconds on a busy disk, and a
+    // save in place that lands meanwhile would be replaced unseen (the soak lost a paragraph so, seed 12).
+    checkExpectation(relPath, await lstatOrNull(target), options.expect);
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });

@@ -107,6 +107,25 @@ describe('writeFileAtomic', () => {
     assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'v2');
   });
 
+  test('a save that lands while the new text is flushed is kept: the expectation is checked again right before the rename', async (t) => {
+    const root = await tempDir(t);
+    const expect = await writeFileAtomic(root, 'a.md', 'as read\n');
+    // The gate: the user's editor saves in place while kbsync flushes its temp file (seconds on a loaded disk;
+    // the soak lost a paragraph a user typed there, seed 12 new main: the rename put the pulled text over it).
+    const probe = await fsp.open(path.join(root, 'probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const flush = handles.sync;
+    t.mock.method(handles, 'sync', async function (this: unknown) {
+      t.mock.restoreAll();
+      await fsp.appendFile(path.join(root, 'a.md'), 'typed meanwhile\n');
+      return flush.call(this);
+    });
+    await assert.rejects(writeFileAtomic(root, 'a.md', 'pulled\n', { expect }), { code: 'FILE_CHANGED' });
+    assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'as read\ntyped meanwhile\n');
+    assert.deepEqual((await fsp.readdir(root)).filter((name) => name !== 'a.md' && name !== 'probe'), [], 'no temp file left');
+  });
+
   test('a missing root is ROOT_MISSING, a file in the way of a folder is PATH_NOT_FOLDER', async (t) => {
     const root = await tempDir(t);
     await assert.rejects(writeFileAtomic(path.join(root, 'gone'), 'a.md', 'x'), { code: 'ROOT_MISSING' });
