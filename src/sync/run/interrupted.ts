@@ -1,6 +1,6 @@
 import type { DocumentRecord, JsonValue, OpenIntent } from '../../ledger/index.js';
 import { hashText } from '../../local/index.js';
-import { align, blocksHash } from '../../markdown/index.js';
+import { align, blocksHash, contentKey, contentOfBlock, predictedBlocks } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import { asDocKey, type DocKey } from '../../model/ids.js';
 import { agrees } from '../decide/push-markdown.js';
@@ -53,21 +53,25 @@ export const pushIntentPayload = (docKey: string, mode: string, sent: string | u
 /**
  * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
  * the body that push was sending, the write landed and nobody wrote since, so that body (and the text it
- * agreed on) is the last agreement, at a time not known. Otherwise the record as the ledger has it.
+ * agreed on) is the last agreement, at a time not known. A document's first body that landed and was edited
+ * in the web editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit
+ * then shows as a remote change to merge. Otherwise the record as the ledger has it.
  */
 export function withLandedPush(record: DocumentRecord, intents: readonly OpenIntent[], remote: readonly Block[]): DocumentRecord {
   for (const intent of intents) {
     const fields = fieldsOf(intent, 'sync', record.path);
     const sent = fields?.['sent'];
     const agreed = fields?.['agreed'];
-    if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string' || !agrees(sent, remote)) continue;
+    if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string') continue;
+    const after = agrees(sent, remote) ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
+    if (!after) continue;
     return {
       ...record,
       baseMarkdown: agreed,
       localHash: hashText(agreed),
-      remoteBlocks: [...remote],
-      remoteBlocksHash: blocksHash(remote),
-      alignment: align(splitText(agreed).body, remote) as DocumentRecord['alignment'],
+      remoteBlocks: [...after],
+      remoteBlocksHash: blocksHash(after),
+      alignment: align(splitText(agreed).body, after) as DocumentRecord['alignment'],
       // That write moved the document's time, to a minute nobody recorded: a later listed time is that write's,
       // not a hidden edit (a run killed after its overwrite was held HIDDEN_EDIT for good; state chaos seed 15).
       remoteModifiedTime: '',
@@ -77,4 +81,20 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     };
   }
   return record;
+}
+
+/**
+ * A document made by this machine (its record has no body yet) holds blocks of the first body it was sending:
+ * that body landed, since nothing else writes a document nobody has seen filled but a person in the web editor,
+ * who changed it since. Taken for no agreement at all, the next run merged the file with the document from an
+ * empty base: every block added on both sides, the code the read hides as kbsync's placeholder beside the
+ * file's own, the colleague's changed paragraph beside the file's (soak seeds 13, 14, 2). A block in common is
+ * asked for (not only `unknown` ones, which all read alike), so a page someone typed into an empty document
+ * before the body landed (if it did) is not taken for it.
+ */
+function firstBodyLanded(record: DocumentRecord, sent: string, remote: readonly Block[]): boolean {
+  if (record.baseMarkdown !== '' || record.remoteBlocks.length > 0 || remote.length === 0) return false;
+  const readable = (block: Block): string | undefined => (block.type === 'unknown' ? undefined : contentKey(contentOfBlock(block)));
+  const sentBlocks = new Set(predictedBlocks(splitText(sent).body).map(readable));
+  return remote.some((block) => readable(block) !== undefined && sentBlocks.has(readable(block)));
 }

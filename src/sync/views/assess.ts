@@ -14,7 +14,7 @@ import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { interruptedPull, withLandedPush } from '../run/interrupted.js';
 import { sharedRecord } from '../state/shared-record.js';
-import { blocksHash, blocksToMarkdown, predictedBlocks } from '../../markdown/index.js';
+import { blocksHash, blocksToMarkdown, hasPlaceholders, predictedBlocks } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
@@ -222,7 +222,11 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
   const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
-  return io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
+  const published = await io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
+  // A version that holds kbsync's placeholders was made from a plain reading (a machine that found no source
+  // for the page): a read says all it says, and where code stood it says nothing. Taken for another writer's
+  // newer Markdown, it replaced the code of the file that made the document with placeholders (soak seed 13).
+  return published && hasPlaceholders(published.text) ? undefined : published;
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {
