@@ -114,8 +114,10 @@ export function plan(given: PlanInput): Plan {
       actions.push({ kind: 'move-local', record, to: movedRemotely, remote, ...(news ? { republished: true as const } : {}) });
       continue;
     }
-    // Renamed by another machine, and unchanged here: the file takes the name the others know it by.
-    const renamed = remote && localSide === 'unchanged' && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
+    // Renamed by another machine: the file takes the name the others know it by, with any edit made here since (it
+    // goes with the file, as with a move made in the web editor). Kept at its old path, an edited file was published
+    // there, and the other machines followed it back: a move undone (soak seed 2, an edit made while the daemon was down).
+    const renamed = remote && local && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
     if (remote && renamed !== undefined && !input.local.has(renamed) && !input.records.has(renamed)) {
       actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true, ...(news ? { republished: true as const } : {}) });
       continue;

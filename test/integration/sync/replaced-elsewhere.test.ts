@@ -85,6 +85,32 @@ for (const keyless of [false, true]) {
   });
 }
 
+for (const keyless of [false, true]) {
+  for (const to of ['guides/lev.md', 'distance.md']) {
+    // Soak seed 2 (old main): B's user edited the file at its old path while B's daemon was down; back, B kept
+    // the file there, published its record at that path, and the other machine followed it back: a move undone.
+    test(`${keyless ? 'a keyless team' : 'a team with a state key'}: a file edited here while another machine ${to.includes('/') ? 'moved it to another folder' : 'renamed it'}: it follows with the edit, and nothing moves back`, async () => {
+      await withWorkstationPair(keyless, async (em, a, b) => {
+        await a.write('lev.md', '# Levenshtein\n\nFast distance.\n\nIn one pass.\n');
+        assert.equal((await a.sync()).code, 0);
+        assert.equal((await b.sync()).code, 0);
+        em.admin.setClockOffset(2 * 60_000);
+        await mkdir(join(a.root, 'guides'), { recursive: true });
+        await rename(join(a.root, 'lev.md'), join(a.root, to));
+        assert.equal((await a.sync()).code, 0);
+        await b.write('lev.md', '# Levenshtein\n\nFast distance.\n\nIn one pass, edited on B.\n');
+        await settle(em, a, b);
+        for (const f of [a, b]) {
+          assert.equal(await f.exists('lev.md'), false, 'the file is not back at its old path');
+          assert.equal(await f.read(to), '# Levenshtein\n\nFast distance.\n\nIn one pass, edited on B.\n');
+        }
+        assert.deepEqual(documents(a), ['Levenshtein']);
+        assert.equal(a.remoteDoc('Levenshtein').parentId === em.seed.rootNodeId, !to.includes('/'), 'the document stays where the move put it');
+      });
+    });
+  }
+}
+
 test('a file unchanged here, moved on another machine: it follows the new document to its new path, in one run', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await a.write('lev.md', '# Levenshtein\n\nFast distance.\n');
