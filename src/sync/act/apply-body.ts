@@ -6,7 +6,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { announceWrite } from '../state/announce.js';
 import { crashPoint } from '../run/crash-points.js';
-import { laterThan, type BodyDecision, type Send } from '../decide/body.js';
+import type { BodyDecision, Send } from '../decide/body.js';
 import { HELD_REASONS, heldMessage } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
@@ -171,30 +171,31 @@ function changedDuringWrite(path: string): KbsyncError {
 }
 
 /**
- * A change the read shows and the listing's time does not (no later than the record's) was made after the
- * listing (a sibling CI job's write), and when the listed minute is over its time is not known, whatever the
- * listing said. While that minute is still the service's, the change was stamped with it (the record's minute,
- * the same minute): the time is known, and keeping it is what lets a later edit where reads cannot see show
- * as a later minute (model seed 3031), not as the unknown time becoming known. A record whose time was never
- * learnt (a CI job's write) cannot tell a listing that shows the change from one made before it: recording
- * that listing's time set an older time than the document's over a sibling job's record, and every reader
- * took the difference for a hidden edit (state chaos seed 4).
+ * May the blocks read be newer than the listing's time says? Only once the listed minute is over: a save made
+ * after the listing then bears a later minute than the one listed, and the read may show it. A colleague's
+ * second save between a run's listing and its read (soak seed 12) was recorded with the listing's minute, so
+ * its own minute, at the next listing, over blocks already pulled, was taken for an edit reads cannot show.
+ * A change the read shows and the listing's time does not (no later than the record's) is such a save too (a
+ * sibling CI job's write). While the listed minute is still the service's, a later save bears that minute: the
+ * time is known, and keeping it is what lets a later edit where reads cannot see show as a later minute (model
+ * seed 3031). A record whose time was never learnt (a CI job's write) cannot tell a listing that shows the
+ * change from one made before it: recording that listing's time set an older time than the document's over a
+ * sibling job's record, and every reader took the difference for a hidden edit (state chaos seed 4).
  */
-function timeHidesTheChange(ctx: SyncContext, listed: RemoteDoc | undefined, recorded: string): boolean {
-  if (!listed) return true;
-  if (laterThan(listed.modifiedTime, recorded)) return false;
-  return minutePassed(listed.modifiedTime, ctx.serverNow());
+function timeMayBeStale(ctx: SyncContext, listed: RemoteDoc | undefined): boolean {
+  return !listed || minutePassed(listed.modifiedTime, ctx.serverNow());
 }
 
 /**
- * The document's time for an agreement this run reads (nothing sent). When the listing's time may hide the
- * change the read shows, the document is asked once more, after the read: still the listed time, the change
- * was made in the listed minute, before the listing (another machine's write in the minute of this one's, model
- * seed 200004: taken for unknown, it let a colleague's later edit where reads cannot see go unnoticed and be
- * overwritten); a later time, it was made since, and the time stays unknown until a listing shows it.
+ * The document's time for an agreement this run reads (nothing sent). When the listing's time may be older than
+ * the change the read shows, the document is asked once more, after the read (one call, for a pull whose listed
+ * minute was over by its read): still the listed time, the change was made before the listing (another machine's
+ * write in the minute of this one's, model seed 200004: taken for unknown, it let a colleague's later edit where
+ * reads cannot see go unnoticed and be overwritten); a later time, a save came since, and the time stays unknown
+ * until a listing shows it.
  */
 async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, remoteChanged: boolean): Promise<RemoteTime> {
-  if (!remoteChanged || !timeHidesTheChange(ctx, listed, record.remoteModifiedTime)) return remoteTimeOf(ctx, listed, record, false);
+  if (!remoteChanged || !timeMayBeStale(ctx, listed)) return remoteTimeOf(ctx, listed, record, false);
   const now = listed === undefined ? undefined : await nodeOf(ctx.client, record);
   return remoteTimeOf(ctx, listed, record, now === undefined || now.modifiedTime !== listed?.modifiedTime);
 }
