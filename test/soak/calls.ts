@@ -16,10 +16,11 @@ import type { Machine } from '../model/world.js';
  * Such a loss is counted apart; any other is a finding.
  */
 
-/** One body call of a machine: its place in the order when it went on to the service, and when its answer came back. */
+/** One call of a machine on a document: its place in the order when it went on to the service, and when its answer came back. */
 type Call = {
   readonly machine: string;
-  readonly kind: 'read' | 'overwrite';
+  readonly kind: 'read' | 'overwrite' | 'delete';
+  /** The document's body id, or for a delete its creation nodeId (the only id the service deletes by). */
   readonly docKey: string;
   readonly sent: number;
   /** Undefined while no answer came (a dropped answer: the write may have landed all the same). */
@@ -30,10 +31,20 @@ type Call = {
   tokens: ReadonlySet<string>;
 };
 
-/** A colleague's save: where it stands in the order, the document and the tokens it wrote. */
-type Save = { readonly at: number; readonly docKey: string; readonly tokens: ReadonlySet<string> };
+/** A colleague's save: where it stands in the order, the document (both its ids) and the tokens it wrote. */
+type Save = { readonly at: number; readonly docKey: string; readonly nodeId: string; readonly tokens: ReadonlySet<string> };
 
 const BODY_CALL = /^\/v1\.0\/doc\/suites\/documents\/([^/?]+)\/(blocks|overwriteContent)(?:\?|$)/;
+const DELETE_CALL = /^\/v1\.0\/doc\/workspaces\/[^/?]+\/docs\/([^/?]+)(?:\?|$)/;
+
+/** The call a request is, if it reads, overwrites or deletes a document. */
+function callOf(method: string, path: string): Pick<Call, 'kind' | 'docKey'> | undefined {
+  const body = BODY_CALL.exec(path);
+  if (body && method === 'GET' && body[2] === 'blocks') return { kind: 'read', docKey: decodeURIComponent(body[1] ?? '') };
+  if (body && method === 'POST' && body[2] === 'overwriteContent') return { kind: 'overwrite', docKey: decodeURIComponent(body[1] ?? '') };
+  const deleted = DELETE_CALL.exec(path);
+  return deleted && method === 'DELETE' ? { kind: 'delete', docKey: decodeURIComponent(deleted[1] ?? '') } : undefined;
+}
 
 export class CallLog {
   #order = 0;
@@ -49,9 +60,9 @@ export class CallLog {
     const pending = new WeakMap<Passing, Call>();
     const proxy = await gateProxy(target, {
       before: (request) => {
-        const match = BODY_CALL.exec(request.path);
-        if (!match || (request.method === 'GET') !== (match[2] === 'blocks')) return;
-        const call: Call = { machine: machine.name, kind: match[2] === 'blocks' ? 'read' : 'overwrite', docKey: decodeURIComponent(match[1] ?? ''), sent: ++this.#order, tokens: new Set(tokensIn(request.body)) };
+        const what = callOf(request.method, request.path);
+        if (!what) return;
+        const call: Call = { machine: machine.name, ...what, sent: ++this.#order, tokens: new Set(tokensIn(request.body)) };
         this.#calls.push(call);
         pending.set(request, call);
       },
@@ -69,22 +80,24 @@ export class CallLog {
     await writeFile(machine.settings.configPath, JSON.stringify(config, null, 2));
   }
 
-  /** The colleague saved the document, writing these tokens: said at the moment of the save. */
-  saved(docKey: string, tokens: readonly string[]): void {
-    this.#saves.push({ at: ++this.#order, docKey, tokens: new Set(tokens) });
+  /** The colleague saved the document (its body id and creation nodeId), writing these tokens: said at the moment of the save. */
+  saved(doc: { readonly dentryUuid: string; readonly creationNodeId: string }, tokens: readonly string[]): void {
+    this.#saves.push({ at: ++this.#order, docKey: doc.dentryUuid, nodeId: doc.creationNodeId, tokens: new Set(tokens) });
   }
 
   /**
    * A colleague's token, found nowhere at the end, was written over by a machine that had not read it: the
-   * first overwrite of its document to land after the save without it came from a machine whose last read of
-   * the document before that write was sent before the save and did not show the token.
+   * first write to land after the save that dropped it (an overwrite of its document without it, or the
+   * document's delete: a move makes a new one and deletes the old) came from a machine whose last read of the
+   * document before that write was sent before the save and did not show the token.
    */
   overwrittenUnread(token: string): boolean {
     const save = this.#saves.find((s) => s.tokens.has(token));
     if (!save) return false;
+    const drops = (c: Call): boolean => (c.kind === 'overwrite' && c.docKey === save.docKey && !c.tokens.has(token)) || (c.kind === 'delete' && c.docKey === save.nodeId);
     // Writes land in the order the service answers them; one whose answer was lost may have landed at any time since.
     const landedAfter = this.#calls
-      .filter((c) => c.kind === 'overwrite' && c.docKey === save.docKey && !c.tokens.has(token) && (c.status === undefined || c.status === 200) && (c.answered ?? Infinity) > save.at)
+      .filter((c) => drops(c) && (c.status === undefined || c.status === 200) && (c.answered ?? Infinity) > save.at)
       .sort((a, b) => (a.answered ?? Infinity) - (b.answered ?? Infinity));
     const dropped = landedAfter[0];
     if (!dropped) return false;

@@ -39,6 +39,8 @@ export class EditLog {
   readonly removed = new Set<string>();
   /** Operations by side and kind (`edit:words`, `create`, `rename`…). */
   readonly ops = new Map<Side, Map<string, number>>();
+  /** Each path a user renamed or moved, to the paths it went to (another machine's daemon follows to the same path). */
+  readonly #moves = new Map<string, Set<string>>();
 
   count(side: Side, op: string): void {
     const byKind = this.ops.get(side) ?? new Map<string, number>();
@@ -50,6 +52,18 @@ export class EditLog {
   record(side: Side, before: string, after: string, edit?: Edit): void {
     for (const snippet of edit?.snippets ?? []) this.written.set(snippet.token, { author: side, kind: snippet.kind, text: snippet.text });
     for (const token of tokensIn(before)) if (!after.includes(token)) this.removed.add(token);
+  }
+
+  /** A user renamed or moved a file. */
+  moved(from: string, to: string): void {
+    for (const [a, b] of [[from, to], [to, from]] as const) this.#moves.set(a, new Set([...(this.#moves.get(a) ?? []), b]));
+  }
+
+  /** Every path a file at `path` has had or was given, through renames and moves either way. */
+  aliases(path: string): Set<string> {
+    const seen = new Set([path]);
+    for (const at of seen) for (const next of this.#moves.get(at) ?? []) seen.add(next);
+    return seen;
   }
 
   /** The tokens that must be found after settling: written, and not removed by anyone since. */

@@ -112,6 +112,7 @@ export async function userRename(cast: Cast, m: Machine, step: number, move: boo
   );
   if (!done) return undefined;
   cast.log.count(m.name, move ? 'move' : 'rename');
+  cast.log.moved(from, to);
   return `${m.name} ${move ? 'moves' : 'renames'} ${from} -> ${to}`;
 }
 
@@ -145,7 +146,7 @@ export function colleagueEdit(cast: Cast): string | undefined {
   if (!edit) return undefined;
   world.tick(1);
   world.em.admin.editDocument(before.dentryUuid, edit.text);
-  cast.calls.saved(before.dentryUuid, edit.snippets.map((s) => s.token));
+  cast.calls.saved(before, edit.snippets.map((s) => s.token));
   const after = world.docs().find((doc) => doc.dentryUuid === before.dentryUuid) ?? before;
   cast.pages.colleagueEdited(
     before,

@@ -242,7 +242,7 @@ function formattingOf(text: string, token: string): RegExp | undefined {
 /**
  * The colleague's formatted paragraphs whose words the knowledge base still has and whose formatting it does
  * not: written over by a push from a file that took the words in from a plain reading. README's stated window
- * when a machine said FORMATTING_UNSEEN of a file holding those words first (counted); a finding otherwise.
+ * when a machine said FORMATTING_UNSEEN of a file holding those words (counted); a finding otherwise.
  */
 function lostFormatting(machines: readonly MachineAtRest[], docs: readonly DumpedNode[], log: EditLog, witness: Witness): FormattingLoss[] {
   const losses: FormattingLoss[] = [];
@@ -252,7 +252,9 @@ function lostFormatting(machines: readonly MachineAtRest[], docs: readonly Dumpe
     if (!formatting) continue;
     const inKb = docs.filter((doc) => (doc.markdown ?? '').includes(token));
     if (inKb.length === 0 || inKb.some((doc) => formatting.test(doc.markdown ?? ''))) continue;
-    const noticed = machines.some((m) => [...m.files].some(([path, text]) => text.includes(token) && (witness.formattingSaid.get(m.name)?.has(path) ?? false)));
+    // Said of the file on any machine, under any name it has had (a rename or move since takes nothing back).
+    const said = new Set([...witness.formattingSaid.values()].flatMap((paths) => [...paths]));
+    const noticed = machines.some((m) => [...m.files].some(([path, text]) => text.includes(token) && [...log.aliases(path)].some((alias) => said.has(alias))));
     losses.push({ token, noticed });
   }
   return losses;
