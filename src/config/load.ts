@@ -66,7 +66,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
   const overrides = envOverrides(options.env);
-  const given = applyOverrides(file?.raw ?? {}, overrides.values);
+  const given = applyOverrides(file?.raw ?? {}, overrides.values, overrides.replaced);
   const unconfigured = options.localOnly ? SERVICE_KEYS.filter(([key]) => valueAt(given, key) === undefined) : [];
   const input = unconfigured.reduce((acc, [key, standIn]) => applyOverrides(acc, nest(key, standIn)), given);
   const parsed = ConfigSchema.safeParse(input);

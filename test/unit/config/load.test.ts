@@ -198,6 +198,18 @@ describe('loadConfig', () => {
     }
   });
 
+  test('the token and the state key each have one source: a service unit sets both files, each replacing what the file says', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, state: { key: { env: 'TEAM_KEY' } } });
+    // What `kbsync service install` puts in a unit: the token file and the key file, side by side.
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_TOKEN_FILE: '/run/t', KBSYNC_STATE_KEY_FILE: '/run/k' } });
+    assert.deepEqual(config.service.token, { file: '/run/t' });
+    assert.deepEqual(config.state.key, { file: '/run/k' }, 'the file source replaces the config\'s {"env"} whole');
+    const two = await failure(loadConfig({ cwd: dir, env: { KBSYNC_STATE_KEY_FILE: '/run/k', KBSYNC_STATE_KEY_COMMAND: 'pass key' } }));
+    assert.equal(two.code, 'CONFIG_ENV_INVALID');
+    assert.match(two.message, /KBSYNC_STATE_KEY_FILE and KBSYNC_STATE_KEY_COMMAND are both set, but state\.key \(the state key\) has one source/);
+  });
+
   test('a mistyped KBSYNC_ variable is a warning, not silently ignored', async (t) => {
     const dir = await tempDir(t);
     await writeConfig(dir, minimal);
