@@ -56,7 +56,7 @@ export class DaemonRuntime {
     const configDir = context.configPath ? dirname(context.configPath) : context.cwd;
     const { client, token } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
     await tokenThere(token);
-    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir });
+    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir, workspaceId: config.workspaceId });
     // Read now: a key that cannot be read stops the start, not the first cycle.
     await stateKey.get();
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });

@@ -63,3 +63,10 @@ export function unframe(raw: string, key: StateKey | undefined): Unframed {
   const trust = timingSafeEqual(expected, Buffer.from(tag, 'utf8')) ? 'verified' : 'forged';
   return { trust, kind: body[0] as string, bytes };
 }
+
+/**
+ * What names a key without revealing it: published in the shared state (which key signs it) and shown by
+ * `kbsync doctor`, so two machines can tell whether they hold the same key. Not bound to a workspace: the
+ * same key gives the same fingerprint everywhere.
+ */
+export const keyFingerprint = (secret: string): string => createHash('sha256').update(`kbsync-state-key-fingerprint\0${secret}`).digest('hex').slice(0, 16);

@@ -13,6 +13,7 @@ import { ExitCode } from '../exit-codes.js';
 import { syncAndPrint } from '../run-sync.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
 import { openSession } from '../session.js';
+import { setUpStateKey } from '../state-key-setup.js';
 import { clientFromFlags } from '../workspace-list.js';
 import { writeNewConfig } from '../write-config.js';
 import { invocation } from '../../invocation.js';
@@ -119,6 +120,8 @@ async function run(url: string, dirArg: string | undefined, flags: Flags): Promi
     await undo(dir, made);
     throw error;
   }
+  // The key the clone read the state with is kept where the next shell finds it (a clone's config names none).
+  for (const line of (await setUpStateKey(invocation().env, node.workspaceId, { make: false })).lines) terminal.out(line);
   const overridden = CLONE_DECIDES.filter((name) => invocation().env[name] !== undefined);
   if (overridden.length > 0) {
     const them = overridden.length === 1 ? 'it' : 'them';

@@ -39,7 +39,7 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
   } catch (error) {
     return checks.error('token', error, `token from ${token.description}`);
   }
-  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: invocation().env, cwd: configDir }));
+  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: invocation().env, cwd: configDir, workspaceId: config.workspaceId }));
   if (secret === null) return;
   if (await checkService(checks, client, config)) {
     await checkScopes(checks, client, config);

@@ -62,7 +62,7 @@ async function run(options: Flags): Promise<void> {
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
-  const key = await setUpStateKey(invocation().env, workspace.workspaceId);
+  const key = await setUpStateKey(invocation().env, workspace.workspaceId, { make: true });
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,
@@ -72,7 +72,6 @@ async function run(options: Flags): Promise<void> {
       ...(service.tokenHeader === DEFAULT_TOKEN_HEADER ? {} : { tokenHeader: service.tokenHeader }),
       token: tokenSource,
     },
-    ...(key.config ? { state: { key: key.config } } : {}),
   };
   const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
   await fsp.mkdir(loaded.root, { recursive: true });
@@ -98,8 +97,10 @@ export const initCommand: CliCommand = {
         'after',
         `
 The token is read from the environment (KBSYNC_TOKEN, or --token-env NAME), never from an argument.
-The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one in a file
-of your own (~/.config/kbsync), which every machine and CI run of the team then needs.
+The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one. Either
+way it is kept in ~/.config/kbsync/state-key-<workspace> (readable by you alone), where every kbsync
+command finds it without a setting; the config names no key file, so it can be committed and used in CI
+with KBSYNC_STATE_KEY set. Every machine and CI run of the team needs the same key.
 At a terminal, init asks for what is missing; in a script, pass it as options.
 
 Examples:

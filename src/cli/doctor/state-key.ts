@@ -1,3 +1,4 @@
+import { keyFingerprint } from '../../remote-state/token.js';
 import type { StateKeySource } from '../../setup/state-key.js';
 import type { Checks } from './checks.js';
 
@@ -15,7 +16,7 @@ export async function checkStateKey(checks: Checks, source: StateKeySource): Pro
     return null;
   }
   if (key !== undefined) {
-    checks.pass('state key', `state key from ${source.description}: the shared state's records are signed and verified`);
+    checks.pass('state key', `state key from ${source.description} (fingerprint ${keyFingerprint(key)}): the shared state's records are signed and verified`);
     return key;
   }
   checks.warn(
