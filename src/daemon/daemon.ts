@@ -34,14 +34,23 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const first = await load();
   const logger = createLogger({ level: first.config.log.level, ...(options.jsonLogs ? { pretty: false } : {}) });
   for (const warning of first.warnings) logger.warn(warning);
-  const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd });
-
   let stopping = false;
-  // What ends the run before the graceful stop does: a second signal, or a reload that left no runtime.
+  // What ends the run before the graceful stop does: a second signal, a reload that left no runtime, or a
+  // cycle refused for a reason no retry mends (its error, with its exit code: the unit shows "failed").
   let cutShort: { resolve(code: number): void; reject(error: unknown): void } = { resolve: () => undefined, reject: () => undefined };
   const cut = new Promise<number>((resolve, reject) => {
     cutShort = { resolve, reject };
   });
+  const onFatal = (error: unknown): void => {
+    if (stopping) return;
+    stopping = true;
+    // The cycle that failed ends first; then the watcher and the ledger are closed, as at a graceful stop.
+    void current
+      .then((runtime) => runtime.stop(runtime.config.watch.shutdownDeadlineMs))
+      .catch((stopFailed: unknown) => logger.warn({ err: stopFailed }, 'stopping after the refusal failed'))
+      .then(() => cutShort.reject(error));
+  };
+  const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd, onFatal });
   // Handlers first: SIGHUP's default action would kill a daemon that is still starting.
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     const onStop = (signal: NodeJS.Signals): void => {

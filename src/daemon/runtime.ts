@@ -22,6 +22,8 @@ export type RuntimeContext = {
   readonly logger: Logger;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** A cycle failed for a reason no retry mends (scheduler.ts, stopsTheDaemon): the daemon ends with it. */
+  readonly onFatal?: (error: unknown) => void;
 };
 
 type StopResult = { readonly finished: boolean; readonly operations: number };
@@ -70,7 +72,19 @@ export class DaemonRuntime {
       const watching: { source?: LocalSource } = {};
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
-        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        {
+          client,
+          ledger,
+          logger,
+          meter,
+          gauge,
+          hot,
+          scans,
+          notifier: new Notifier(config.notify, logger, context.env),
+          memory: new IdleMemory(),
+          untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0,
+          ...(context.onFatal ? { onFatal: context.onFatal } : {}),
+        },
         settingsOf(config, stateKey),
       );
       const local = new LocalSource({

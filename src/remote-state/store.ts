@@ -33,6 +33,9 @@ const MAX_JUNK_DOCS = 8;
 /** Most records one run folds. */
 const MAX_RECORDS = 400_000;
 
+/** What a load asks before it reads the state, and once it has folded it: each throws to refuse. */
+export type StateChecks = { listed(docs: readonly StateDoc[]): void; loaded(loaded: LoadedState): void };
+
 /** Where the last run appended, per family, and when it last confirmed that document the newest: kept in the ledger. */
 export type TargetCache = {
   read(): readonly CachedTarget[] | undefined;
@@ -77,6 +80,7 @@ export class RemoteStateStore {
   readonly #cache: TargetCache | undefined;
   readonly #now: () => number;
   readonly #docChars: number;
+  readonly #checks: StateChecks | undefined;
   #folderId: TreeNodeId | undefined;
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
@@ -105,6 +109,11 @@ export class RemoteStateStore {
     readonly now?: () => number;
     /** Characters of tokens a state document takes before a new one starts (tests make it small). */
     readonly docChars?: number;
+    /**
+     * Whether this machine's key is the team's, asked of every load before anything is read (the listed
+     * documents) and once it is folded: it throws to refuse (sync/state/key-check.ts, team.ts).
+     */
+    readonly checks?: StateChecks;
   }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
@@ -114,6 +123,7 @@ export class RemoteStateStore {
     this.#key = deps.key;
     this.#now = deps.now ?? Date.now;
     this.#docChars = deps.docChars ?? DOC_CHARS;
+    this.#checks = deps.checks;
     this.clock = deps.clock ?? new WriterClock({ now: this.#now });
   }
 
@@ -179,6 +189,7 @@ export class RemoteStateStore {
     // A listing made a moment ago (the run's look at the index's times) is the one to read by.
     const listed = await this.#listDocs(this.#docs === undefined || this.#now() - this.#listedAt > 2_000);
     if (!this.#key) refuseWithoutKey(listed);
+    this.#checks?.listed(listed);
     const junk = emptyJunk();
     const index = listed.filter((doc) => doc.family === 'state');
     const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
@@ -223,9 +234,11 @@ export class RemoteStateStore {
       junk.docs.push(doc.title);
     }
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#trusted(doc));
-    this.#loaded = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    const loaded: LoadedState = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    this.#checks?.loaded(loaded);
+    this.#loaded = loaded;
     this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);
-    return this.#loaded;
+    return loaded;
   }
 
   /** The state as this run read it, read now if it was not (callers at once share one read). */
@@ -642,7 +655,7 @@ function refuseWithoutKey(docs: readonly StateDoc[]): void {
   if (signed.length === 0) return;
   throw new SafetyError(
     'STATE_KEY_NEEDED',
-    `This workspace's shared state is signed with a state key (${signed[0]?.title}${signed.length > 1 ? ` and ${signed.length - 1} more` : ''} in the ${STATE_FOLDER} folder), and this machine has none. Nothing was done.`,
+    `This workspace's shared state is signed with a state key (${signed[0]?.title}${signed.length > 1 ? ` and ${signed.length - 1} more` : ''} in the ${STATE_FOLDER} folder), and this machine has none: it would write a state the team's kbsyncs ignore, so it stops here.`,
     { hint: "Set the team's key in the environment variable KBSYNC_STATE_KEY (or configure state.key); in CI, pass it from a secret." },
   );
 }

@@ -30,10 +30,12 @@ export type StateReport = {
   readonly stale: readonly string[];
 };
 
-async function storeOf(session: Session, ledger: Ledger | undefined): Promise<RemoteStateStore> {
+/** The store of the folder's state, with this machine's key; `adopting`: written anew with it (rewrite), which an unsigned state does not refuse. */
+async function storeOf(session: Session, ledger: Ledger | undefined, adopting = false): Promise<RemoteStateStore> {
   const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: true, force: false });
   const rootId = await workspaceRoot(session.client, ledger, options, false);
-  return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, await session.stateKey.get());
+  const secret = await session.stateKey.get();
+  return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: session.stateKey.description, adopting });
 }
 
 async function show(flags: Flags): Promise<void> {
@@ -74,7 +76,7 @@ async function rewrite(flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
   const ledger = openSyncLedger(session);
   try {
-    const done = await rewriteState(ledger, await storeOf(session, ledger));
+    const done = await rewriteState(ledger, await storeOf(session, ledger, true));
     const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
     if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
     else {

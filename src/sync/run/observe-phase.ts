@@ -9,6 +9,10 @@ import { runImages } from '../content/images.js';
 import { neverPublished, publicationOwed } from '../state/run.js';
 import { openStateStore } from '../state/store.js';
 import type { Run } from './inputs.js';
+import type { Action } from '../decide/types.js';
+
+/** Actions that change a document, a file or the ledger's records (a check only reads; a held file waits). */
+const writes = (actions: readonly Action[]): boolean => actions.some((action) => action.kind !== 'check' && action.kind !== 'held');
 
 /** What the run found on both sides, its plan, and what the later phases go on using. */
 export type Observed = {
@@ -41,7 +45,8 @@ export async function observe(run: Run): Promise<Observed> {
   }
 
   const rootId = await workspaceRoot(client, ledger, options, true);
-  const store = openStateStore(deps, { workspaceId: options.workspaceId, rootId }, await options.stateKey?.get());
+  const secret = await options.stateKey?.get();
+  const store = openStateStore(deps, { workspaceId: options.workspaceId, rootId }, secret, { ...(options.stateKey ? { keySource: options.stateKey.description } : {}) });
   // A ledger that never told the shared state what it holds (kbsync before the shared state) tells it now.
   const migrating = neverPublished(ledger);
   let shared: LoadedState | undefined;
@@ -68,6 +73,12 @@ export async function observe(run: Run): Promise<Observed> {
   seen.records = observation.records;
   if (shared) ledger.images.learn(shared.state.images);
   if (planned.refusal) throw new SafetyError(planned.refusal.code, planned.refusal.message);
+  const owed = publicationOwed(ledger);
+  // Decided before anything is written: a run that will write, and would read the shared state only to
+  // publish (after its writes), reads it now. Its key is then checked (key-check.ts) before the first write,
+  // not met as a publish that fails after it (the same read, earlier). A run that appended within the last
+  // minutes under this very key appends there again without a read (store.ts, needsLoad).
+  if (shared === undefined && store.needsLoad && (writes(planned.actions) || migrating || owed || ledger.retirements.all().length > 0)) shared = await store.load();
   options.onPlanned?.(planned.actions.length, planned.actions.filter((action) => action.kind === 'check').length);
-  return { observation, interrupted, rootId, store, migrating, owed: publicationOwed(ledger), images, shared: () => shared };
+  return { observation, interrupted, rootId, store, migrating, owed, images, shared: () => shared };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../../log.js';
 import { maintainState } from '../../remote-state/compaction.js';
 import { describeJunk, hasJunk } from '../../remote-state/junk.js';
 import { STATE_FOLDER, type LoadedState, type RemoteStateStore } from '../../remote-state/store.js';
-import { messageOf } from '../../errors.js';
+import { messageOf, SafetyError } from '../../errors.js';
 import { crashPoint } from '../run/crash-points.js';
 import type { Notice } from '../decide/types.js';
 import type { LocalProblem } from '../observe/observe-local.js';
@@ -77,6 +77,8 @@ export async function publishAndMaintain(
     published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true });
   } catch (error) {
     owePublication(ledger);
+    // A refusal (this machine's key is not the team's) is no failure to publish: it stops the run, as it would have before its first write.
+    if (error instanceof SafetyError) throw error;
     logger.debug({ err: error }, 'publishing the shared state failed');
     return [
       {

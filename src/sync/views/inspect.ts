@@ -56,7 +56,7 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
       client,
       ledger,
       rootId: () => workspaceRoot(client, ledger, options, false),
-      store: (rootId) => (store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret)),
+      store: (rootId) => (store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret, { ...(options.stateKey ? { keySource: options.stateKey.description } : {}) })),
       imagesStale: (sent) => images.stale(sent),
     },
     { ...options, listRemote: options.offline ? 'never' : listingFor(options.mode, ledger !== undefined && neverPublished(ledger)) },

@@ -1,0 +1,148 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, type CliResult } from '../../helpers/cli.js';
+import { stateNodes, TEST_STATE_KEY, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { keyFingerprint } from '../../../src/remote-state/token.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
+
+/**
+ * A team's second machine, CI job and service, each set up as the README says, on a team whose shared state
+ * is signed; and each way of getting the key wrong refused before anything is written, with what to do.
+ */
+
+/** What the service holds that a refused run must leave alone: every document's text, the state's included. */
+const everything = (f: SyncFixture): string =>
+  JSON.stringify(f.em.admin.dump().nodes.filter((node) => node.workspaceId === f.em.seed.workspaceId).map((node) => [node.title, node.markdown ?? null]).sort());
+
+const reportOf = (run: CliResult): SyncReport | undefined => {
+  const line = run.stdout.trim().split('\n').pop() ?? '';
+  return line.startsWith('{') ? (JSON.parse(line) as SyncReport) : undefined;
+};
+
+/** A second workstation: its own folder and config home, cloned from the workspace's URL. */
+async function secondMachine(f: SyncFixture, work: string): Promise<{ readonly dir: string; readonly keyFile: string; sync(env: Record<string, string | undefined>): Promise<CliResult> }> {
+  const home = join(work, 'home');
+  const args = ['--base-url', f.em.seed.baseUrl, '--operator-id', f.em.seed.operatorId];
+  // As the refusal message says: the key in KBSYNC_STATE_KEY.
+  const cloned = await runCli(['clone', f.em.seed.workspaceUrl, 'b', ...args], { cwd: work, env: { KBSYNC_TOKEN: f.em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY, XDG_CONFIG_HOME: home } });
+  assert.equal(cloned.code, 0, `${cloned.stdout}\n${cloned.stderr}`);
+  assert.match(cloned.stdout, /kept in .*state-key-.*where kbsync finds it when the variable is unset/);
+  const dir = join(work, 'b');
+  return {
+    dir,
+    keyFile: join(home, 'kbsync', `state-key-${f.em.seed.workspaceId}`),
+    // The next shell: no KBSYNC_STATE_KEY (unless the test gives one).
+    sync: (env) => runCli(['sync', '--json', '--config', join(dir, 'sync.config.json')], { cwd: dir, env: { KBSYNC_TOKEN: f.em.seed.token, KBSYNC_STATE_KEY: undefined, XDG_CONFIG_HOME: home, ...env } }),
+  };
+}
+
+describe('the team state key on a second machine', () => {
+  test('clone keeps the key it read the state with: the next shell syncs an edit without the variable, and the first machine gets it, no conflict', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '# Alpha\n\nFirst words.\n');
+      assert.equal((await f.sync()).code, 0);
+      const work = await mkdtemp(join(tmpdir(), 'kbsync-second-'));
+      try {
+        const b = await secondMachine(f, work);
+        await writeFile(join(b.dir, 'a.md'), '# Alpha\n\nFirst words, and the second machine\'s.\n');
+        const run = await b.sync({});
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        assert.doesNotMatch(run.stdout + run.stderr, /STATE_NOT_PUBLISHED|STATE_KEY/);
+        assert.equal(f.remoteDoc('Alpha').markdown, '# Alpha\n\nFirst words, and the second machine\'s.\n');
+        const first = await f.sync();
+        assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
+        assert.deepEqual(first.report?.results.map((r) => [r.path, r.ok && r.result]), [['a.md', 'pulled']], 'the edit comes in: no phantom conflict');
+        assert.equal(await f.read('a.md'), '# Alpha\n\nFirst words, and the second machine\'s.\n');
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    });
+  });
+
+  test('without the key, or with another, an edit is refused before anything is written (exit 3), saying what to do; the first machine sees nothing', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '# Alpha\n\nFirst words.\n');
+      assert.equal((await f.sync()).code, 0);
+      const work = await mkdtemp(join(tmpdir(), 'kbsync-second-'));
+      try {
+        const b = await secondMachine(f, work);
+        await rm(b.keyFile);
+        await writeFile(join(b.dir, 'a.md'), '# Alpha\n\nAn edit made without the key.\n');
+        const before = everything(f);
+        for (const mode of [[], ['--push']]) {
+          const run = await runCli(['sync', '--json', ...mode, '--config', join(b.dir, 'sync.config.json')], { cwd: b.dir, env: { KBSYNC_TOKEN: f.em.seed.token, KBSYNC_STATE_KEY: undefined, XDG_CONFIG_HOME: join(work, 'home') } });
+          assert.equal(run.code, 3, `${run.stdout}\n${run.stderr}`);
+          assert.equal(reportOf(run)?.error?.code, 'STATE_KEY_NEEDED');
+          assert.match(run.stderr, /signed with a state key .* this machine has none[\s\S]*KBSYNC_STATE_KEY/);
+          assert.doesNotMatch(run.stdout + run.stderr, /STATE_NOT_PUBLISHED/);
+          assert.equal(everything(f), before, `${mode.join(' ') || 'two-way'}: nothing was written, the state included`);
+        }
+        // Another key (a colleague's own, a rotated one): refused alike, with a code of its own and both fingerprints' worth of help.
+        const other = 'a-key-that-is-not-the-teams-0123456789';
+        await writeFile(b.keyFile, `${other}\n`, { mode: 0o600 });
+        const wrong = await b.sync({});
+        assert.equal(wrong.code, 3, `${wrong.stdout}\n${wrong.stderr}`);
+        assert.equal(reportOf(wrong)?.error?.code, 'STATE_KEY_WRONG');
+        assert.match(wrong.stderr, new RegExp(`signed with another state key than this machine's \\(from the file .*state-key-.*, fingerprint ${keyFingerprint(other)}\\)`));
+        assert.match(wrong.stderr, /kbsync doctor/);
+        assert.equal(everything(f), before);
+        // The first machine changed nothing and sees nothing to do.
+        const first = await f.sync();
+        assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
+        assert.deepEqual(first.report?.planned, []);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    });
+  });
+});
+
+describe('the team state key in CI', () => {
+  test('a wrong or rotated key fails the job (STATE_KEY_WRONG, exit 3): no deletion is skipped silently, no state is written that others call junk', async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '# Alpha\n\nA.\n');
+      await f.write('b.md', '# Beta\n\nB.\n');
+      assert.equal((await f.sync(['--push'])).code, 0);
+      await f.remove('b.md');
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const before = everything(f);
+      const states = stateNodes(f.em.admin.dump().nodes).length;
+      const job = await f.sync(['--push'], { KBSYNC_STATE_KEY: 'a-rotated-out-key-0123456789abcdef' });
+      assert.equal(job.code, 3, `${job.stdout}\n${job.stderr}`);
+      assert.equal(reportOf(job)?.error?.code, 'STATE_KEY_WRONG');
+      assert.match(job.stdout, /Nothing was done: the run was refused with STATE_KEY_WRONG \(exit 3\)|"ok":false/);
+      assert.equal(everything(f), before, 'Beta stays, and no state document was added');
+      assert.equal(stateNodes(f.em.admin.dump().nodes).length, states);
+      // With the team's key the same job deletes Beta.
+      const right = await f.sync(['--push']);
+      assert.equal(right.code, 0, `${right.stdout}\n${right.stderr}`);
+      assert.ok(!f.remoteDocs().some((d) => d.title === 'Beta'));
+    });
+  });
+
+  test("a key on a team that has none is refused before it signs anything the team's machines would stop at", async () => {
+    await withSyncFixture(
+      async (f) => {
+        await f.write('a.md', '# Alpha\n\nA.\n');
+        assert.equal((await f.sync()).code, 0);
+        await f.write('a.md', '# Alpha\n\nA, edited.\n');
+        const before = everything(f);
+        const keyed = await f.sync(['--push'], { KBSYNC_STATE_KEY: TEST_STATE_KEY });
+        assert.equal(keyed.code, 3, `${keyed.stdout}\n${keyed.stderr}`);
+        assert.equal(reportOf(keyed)?.error?.code, 'STATE_KEY_WRONG');
+        assert.match(keyed.stderr, /not signed .*its team has no state key.*but this machine has one[\s\S]*kbsync state rewrite/);
+        assert.equal(everything(f), before);
+        // Adopting the key for the team, as the message says: the rewrite, then every machine with the key.
+        const adopted = await f.cli(['state', 'rewrite'], { KBSYNC_STATE_KEY: TEST_STATE_KEY });
+        assert.equal(adopted.code, 0, `${adopted.stdout}\n${adopted.stderr}`);
+        const after = await f.sync(['--push'], { KBSYNC_STATE_KEY: TEST_STATE_KEY });
+        assert.equal(after.code, 0, `${after.stdout}\n${after.stderr}`);
+        assert.equal(f.remoteDoc('Alpha').markdown, '# Alpha\n\nA, edited.\n');
+      },
+      { env: { KBSYNC_STATE_KEY: '' } },
+    );
+  });
+});
