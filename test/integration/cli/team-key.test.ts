@@ -146,3 +146,29 @@ describe('the team state key in CI', () => {
     );
   });
 });
+
+describe('the team state key in a service', () => {
+  test('kbsync watch without the key, or with another, stops with exit 3 and the reason, instead of retrying every few seconds while "active"', async () => {
+    const { startDaemon } = await import('../daemon/daemon-process.js');
+    const { createSyncFixture } = await import('../../helpers/sync-fixture.js');
+    await withSyncFixture(async (a) => {
+      await a.write('a.md', '# Alpha\n\nA.\n');
+      assert.equal((await a.sync()).code, 0);
+      for (const [key, code] of [['', 'STATE_KEY_NEEDED'], ['a-key-that-is-not-the-teams-0123456789', 'STATE_KEY_WRONG']] as const) {
+        const b = await createSyncFixture({ shared: a.em, env: { KBSYNC_STATE_KEY: key } });
+        const d = startDaemon(b);
+        try {
+          assert.equal(await d.exited(), 3, d.stderr());
+          const fatal = d.logs.find((line) => line.level === 60);
+          assert.equal(fatal?.['code'], code, d.stderr());
+          assert.match(fatal?.msg ?? '', /kbsync watch stops \(a restart cannot mend this\)/);
+          assert.equal(d.logs.filter((line) => line['code'] === code).length, 1, 'said once, not every few seconds');
+          assert.ok(!(await b.exists('a.md')), 'nothing was pulled');
+        } finally {
+          await d.dispose();
+          await b.close();
+        }
+      }
+    });
+  });
+});
