@@ -17,9 +17,10 @@ import type { SyncReport } from '../../../src/sync/views/report.js';
 const everything = (f: SyncFixture): string =>
   JSON.stringify(f.em.admin.dump().nodes.filter((node) => node.workspaceId === f.em.seed.workspaceId).map((node) => [node.title, node.markdown ?? null]).sort());
 
-const reportOf = (run: CliResult): SyncReport | undefined => {
+/** The JSON report a run printed (a refused run's too), with the error that ended it. */
+const reportOf = (run: CliResult): (SyncReport & { readonly error?: { readonly code: string } }) | undefined => {
   const line = run.stdout.trim().split('\n').pop() ?? '';
-  return line.startsWith('{') ? (JSON.parse(line) as SyncReport) : undefined;
+  return line.startsWith('{') ? (JSON.parse(line) as SyncReport & { readonly error?: { readonly code: string } }) : undefined;
 };
 
 /** A second workstation: its own folder and config home, cloned from the workspace's URL. */
