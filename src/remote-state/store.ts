@@ -142,7 +142,14 @@ export class RemoteStateStore {
    * read, the state is too, so a run that only wants to know about other machines' versions need not read it.
    */
   async indexFingerprint(): Promise<string> {
-    return fingerprintOf(await this.#listDocs(), new Map());
+    return fingerprintOf(this.#keyChecked(await this.#listDocs()), new Map());
+  }
+
+  /** The listed documents, once this machine's key (or its lack of one) is found to be the team's: refused otherwise. */
+  #keyChecked(listed: readonly StateDoc[]): readonly StateDoc[] {
+    if (!this.#key) refuseWithoutKey(listed);
+    this.#checks?.listed(listed);
+    return listed;
   }
 
   /**
@@ -188,8 +195,7 @@ export class RemoteStateStore {
   async load(): Promise<LoadedState> {
     // A listing made a moment ago (the run's look at the index's times) is the one to read by.
     const listed = await this.#listDocs(this.#docs === undefined || this.#now() - this.#listedAt > 2_000);
-    if (!this.#key) refuseWithoutKey(listed);
-    this.#checks?.listed(listed);
+    this.#keyChecked(listed);
     const junk = emptyJunk();
     const index = listed.filter((doc) => doc.family === 'state');
     const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));

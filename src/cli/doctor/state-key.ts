@@ -1,5 +1,12 @@
+import type { KbClient } from '../../api/index.js';
+import type { Config } from '../../config/index.js';
+import { silentLogger } from '../../log.js';
+import { STATE_FOLDER } from '../../remote-state/store.js';
 import { keyFingerprint } from '../../remote-state/token.js';
+import { syncOptionsOf } from '../../setup/index.js';
 import type { StateKeySource } from '../../setup/state-key.js';
+import { workspaceRoot } from '../../sync/observe/observe.js';
+import { openStateStore } from '../../sync/state/store.js';
 import type { Checks } from './checks.js';
 
 /**
@@ -25,4 +32,23 @@ export async function checkStateKey(checks: Checks, source: StateKeySource): Pro
     "Set the team's key in KBSYNC_STATE_KEY on every machine and as a CI secret (`kbsync init` makes one), or configure state.key.",
   );
   return undefined;
+}
+
+/**
+ * Whether this machine can use the workspace's shared state as the team writes it: read with this machine's
+ * key as a sync reads it (its listing, then the index), so a state signed with a key this machine lacks, or
+ * with another, fails here with the code and exit sync would give (3), not at the first run that writes.
+ */
+export async function checkSharedState(checks: Checks, client: KbClient, config: Config, source: StateKeySource, secret: string | undefined): Promise<void> {
+  try {
+    const options = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
+    const rootId = await workspaceRoot(client, undefined, options, false);
+    const store = openStateStore({ client, ledger: undefined, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: source.description });
+    const loaded = await store.load();
+    const documents = loaded.docs.length;
+    if (documents === 0) checks.pass('shared state', `shared state: none yet in the ${STATE_FOLDER} folder (the first sync that changes something writes it${secret ? ', signed with this key' : ''})`);
+    else checks.pass('shared state', `shared state: ${documents} document(s), ${loaded.state.entries.size} file(s) recorded, ${secret ? "read with this machine's key" : 'not signed (the team has no key)'}`);
+  } catch (error) {
+    checks.error('shared state', error, 'shared state');
+  }
 }
