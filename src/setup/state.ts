@@ -56,5 +56,6 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     ...(config.vault ? { vault: config.vault } : {}),
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
     backups: config.backups,
+    explicit: config.explicit,
   };
 }

@@ -68,3 +68,24 @@ export function appendToState(f: SyncFixture, text: string, family: 'state' | 's
   if (!target) throw new Error(`no ${family} document to append to`);
   f.em.admin.editDocument(target.dentryUuid, `${(target.markdown ?? '').trimEnd()}\n\n${text}\n`);
 }
+
+/**
+ * The shared state as kbsync wrote it before it published the team's settings: every team record taken out
+ * of the index (the other records of its token kept, stamps and signature as the team's key makes them).
+ */
+export function withoutTeamRecords(f: SyncFixture, key: string | null = TEST_STATE_KEY): void {
+  const signer = key === null ? undefined : stateKey(key, f.em.seed.workspaceId);
+  for (const node of stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'))) {
+    const decoded = decodeTokens(dataText(node), signer).index;
+    if (!decoded.some((token) => token.records.some((stamped) => stamped.record.t === 'team'))) continue;
+    let text = dataText(node);
+    for (const token of decoded) {
+      const kept = token.records.filter((stamped) => stamped.record.t !== 'team');
+      if (kept.length === token.records.length) continue;
+      const again = kept.length === 0 ? '' : encodeRecords(kept.map((s) => ({ ...s.record, '@': [s.c, s.w, s.i] as const })), { w: 'rewriter', c: 0 }, signer);
+      text = text.replace(token.token, again);
+    }
+    const note = (node.markdown ?? '').split('\n\n')[0] ?? '';
+    f.em.admin.editDocument(node.dentryUuid, `${note}\n\n${text.replace(/\s+/g, ' ').trim()}\n`);
+  }
+}

@@ -12,7 +12,9 @@ import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { syncAndPrint } from '../run-sync.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
-import { openSession } from '../session.js';
+import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
+import { workspaceRoot } from '../../sync/observe/observe.js';
+import { cachedTeam, describeTeam } from '../../sync/state/team.js';
 import { setUpStateKey } from '../state-key-setup.js';
 import { clientFromFlags } from '../workspace-list.js';
 import { writeNewConfig } from '../write-config.js';
@@ -103,8 +105,22 @@ async function cloneInto(dir: string, { node, target, service, tokenSource }: Or
   const env = Object.fromEntries(Object.entries(invocation().env).filter(([name]) => !CLONE_DECIDES.includes(name)));
   const session = await openSession({ config: configPath ?? undefined, quiet: true, env });
   const report = await syncAndPrint(session, 'pull', (line) => terminal.out(line));
+  const team = await teamFollowed(session);
+  if (team) terminal.out(`It is read as its team reads it (the settings its shared state publishes, followed where this config says nothing): ${team}.`);
   terminal.out(`Linked. From ${path.relative(invocation().cwd, dir) || '.'}, \`kbsync sync\` keeps it in step.`);
   return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+}
+
+/** The team's settings the clone's first pull found and follows (kept in its ledger), in words; undefined when the team published none. */
+async function teamFollowed(session: Session): Promise<string | undefined> {
+  const ledger = openSyncLedger(session, { readonly: true });
+  try {
+    const rootId = await workspaceRoot(session.client, ledger, syncOptionsOf(session.config, { mode: 'pull', dryRun: false, force: false }), false);
+    const team = cachedTeam(ledger, rootId);
+    return team ? describeTeam(team) : undefined;
+  } finally {
+    ledger.close();
+  }
 }
 
 async function run(url: string, dirArg: string | undefined, flags: Flags): Promise<void> {

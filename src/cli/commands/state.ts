@@ -7,6 +7,8 @@ import { workspaceRoot } from '../../sync/observe/observe.js';
 import { unpublishedPaths } from '../../sync/state/publish.js';
 import { rewriteState } from '../../sync/state/rewrite.js';
 import { openStateStore } from '../../sync/state/store.js';
+import { describeTeam, followTeam, teamOf } from '../../sync/state/team.js';
+import { keyFingerprint } from '../../remote-state/token.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
@@ -76,11 +78,15 @@ async function rewrite(flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
   const ledger = openSyncLedger(session);
   try {
-    const done = await rewriteState(ledger, await storeOf(session, ledger, true));
+    const store = await storeOf(session, ledger, true);
+    const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false });
+    const secret = await session.stateKey.get();
+    const done = await rewriteState(ledger, store, (held) => ({ ...held, t: 'team', ...teamOf(followTeam(options, held), secret ? keyFingerprint(secret) : null) }));
     const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
     if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
     else {
       terminal.out(`Wrote kbsync's state anew: ${done.entries} file(s), ${done.sources} source(s), from this machine's ledger and the verified part of the old state.`);
+      terminal.out(`Every machine now reads the folder with ${describeTeam(done.team)}.`);
       terminal.out('The old state documents are retired: the first sync after ten minutes deletes them (what was appended to them meanwhile is kept).');
       if (done.junk) terminal.out(`Left out of the new state: ${done.junk}`);
     }

@@ -7,6 +7,7 @@ import { syncOptionsOf } from '../../setup/index.js';
 import type { StateKeySource } from '../../setup/state-key.js';
 import { workspaceRoot } from '../../sync/observe/observe.js';
 import { openStateStore } from '../../sync/state/store.js';
+import { describeTeam, TeamSettings } from '../../sync/state/team.js';
 import type { Checks } from './checks.js';
 
 /**
@@ -43,11 +44,13 @@ export async function checkSharedState(checks: Checks, client: KbClient, config:
   try {
     const options = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
     const rootId = await workspaceRoot(client, undefined, options, false);
-    const store = openStateStore({ client, ledger: undefined, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: source.description });
+    const team = new TeamSettings(options, { ledger: undefined, rootId }, { fingerprint: secret ? keyFingerprint(secret) : null, source: source.description });
+    const store = openStateStore({ client, ledger: undefined, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: source.description, team });
     const loaded = await store.load();
     const documents = loaded.docs.length;
+    const settings = loaded.state.team ? `; the team reads the folder with ${describeTeam(loaded.state.team)}, and this configuration agrees` : '; no team settings published yet (the next sync that writes it publishes this machine\'s)';
     if (documents === 0) checks.pass('shared state', `shared state: none yet in the ${STATE_FOLDER} folder (the first sync that changes something writes it${secret ? ', signed with this key' : ''})`);
-    else checks.pass('shared state', `shared state: ${documents} document(s), ${loaded.state.entries.size} file(s) recorded, ${secret ? "read with this machine's key" : 'not signed (the team has no key)'}`);
+    else checks.pass('shared state', `shared state: ${documents} document(s), ${loaded.state.entries.size} file(s) recorded, ${secret ? "read with this machine's key" : 'not signed (the team has no key)'}${settings}`);
   } catch (error) {
     checks.error('shared state', error, 'shared state');
   }

@@ -5,6 +5,7 @@ import type { Logger } from '../../log.js';
 import type { LinkSite } from '../../links/index.js';
 import type { ImageSettings } from '../../images/types.js';
 import type { StateKeySource } from '../../setup/state-key.js';
+import type { TeamSetting } from '../../config/index.js';
 import type { ActionResult } from './executor.js';
 import type { ObserveOptions } from '../observe/observe.js';
 
@@ -33,6 +34,8 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly backups?: BackupRetention;
   /** The team's state key (config `state.key`): the shared state is signed and verified with it. */
   readonly stateKey?: StateKeySource;
+  /** The team settings the configuration gives itself; the run follows the team's published value of the others (state/team.ts). */
+  readonly explicit?: readonly TeamSetting[];
 };
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };

@@ -1,6 +1,6 @@
 import type { Ledger } from '../../ledger/index.js';
 import { describeJunk, hasJunk } from '../../remote-state/junk.js';
-import type { StateRecord } from '../../remote-state/records.js';
+import type { StateRecord, TeamRecord } from '../../remote-state/records.js';
 import type { RemoteStateStore } from '../../remote-state/store.js';
 import { clocksOf, hashOf, markOf, stateRecordOf } from './publish.js';
 
@@ -11,7 +11,12 @@ import { clocksOf, hashOf, markOf, stateRecordOf } from './publish.js';
  * damaged, stale or forged. The old documents are retired: deleted, after whatever is appended to them
  * meanwhile is copied on, by the first run once the grace period is over (compaction.ts).
  */
-export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Promise<{ readonly entries: number; readonly sources: number; readonly junk: string | undefined }> {
+export async function rewriteState(
+  ledger: Ledger,
+  store: RemoteStateStore,
+  /** The team's settings the new state publishes, over those the old one held (team.ts): this machine's configuration decides those it gives. */
+  team: (held: TeamRecord | undefined) => TeamRecord,
+): Promise<{ readonly entries: number; readonly sources: number; readonly junk: string | undefined; readonly team: TeamRecord }> {
   const old = await store.load();
   const rows = ledger.documents.allRecords();
   const mine = new Set(rows.flatMap((row) => [row.path, row.docKey as string]));
@@ -25,6 +30,8 @@ export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Pro
   const images = new Map<string, string>([...old.state.images, ...ledger.images.all().map((image) => [image.key, image.url] as const)]);
   for (const [k, u] of images) records.push({ t: 'img', k, u });
   for (const folder of ledger.folders.all()) if (folder.path !== '' && folder.nodeId !== null) records.push({ t: 'dir', p: folder.path, tn: folder.treeNodeId, n: folder.nodeId });
+  const settings = team(old.state.team);
+  records.push(settings);
   const theirs = new Set([...old.state.entries.values()].filter((entry) => !mine.has(entry.p) && entry.h !== '').map((entry) => entry.h));
   const kept = await store.sources(theirs);
   const sources = [...new Map([...rows.map((row) => [row.localHash, row.baseMarkdown] as const), ...kept]).entries()].map(([hash, text]) => ({ hash, text }));
@@ -38,5 +45,5 @@ export async function rewriteState(ledger: Ledger, store: RemoteStateStore): Pro
     for (const row of rows) ledger.documents.update(row.path, { publishedRecord: markOf(hashOf(stateRecordOf(row)), clocks.get(row.path) ?? 0), publishedSource: row.localHash });
     ledger.images.markPublished([...images.keys()]);
   });
-  return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, junk: hasJunk(old.junk) ? describeJunk(old.junk) : undefined };
+  return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, junk: hasJunk(old.junk) ? describeJunk(old.junk) : undefined, team: settings };
 }

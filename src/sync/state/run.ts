@@ -8,7 +8,7 @@ import { crashPoint } from '../run/crash-points.js';
 import type { Notice } from '../decide/types.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import { clearPendingGone, pendingGone } from './pending-gone.js';
-import { publishState } from './publish.js';
+import { publishState, type TeamPublication } from './publish.js';
 import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './store.js';
 
 /**
@@ -53,7 +53,7 @@ const settlePublication = (ledger: Ledger): void => {
  * end quietly with creation ids the shared state does not have.
  */
 export async function publishAndMaintain(
-  deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
+  deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string; readonly team?: TeamPublication },
   run: {
     readonly loaded: LoadedState | undefined;
     readonly wrote: boolean;
@@ -74,7 +74,7 @@ export async function publishAndMaintain(
   try {
     // Owed by an earlier run, whose append may have gone out before its marks (killed, or its answer lost):
     // read first, so it is not made twice.
-    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true });
+    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true, ...(deps.team ? { team: deps.team } : {}) });
   } catch (error) {
     owePublication(ledger);
     // A refusal (this machine's key is not the team's) is no failure to publish: it stops the run, as it would have before its first write.

@@ -5,6 +5,7 @@ import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
 import { WriterClock, type ClockStore } from '../../remote-state/clock.js';
 import { RemoteStateStore, type CachedTarget, type TargetCache } from '../../remote-state/store.js';
 import type { SharedState } from '../../remote-state/state.js';
+import type { TeamRecord } from '../../remote-state/records.js';
 import { keyFingerprint, stateKey } from '../../remote-state/token.js';
 import { refuseOtherKey } from './key-check.js';
 
@@ -16,6 +17,8 @@ type StoreOptions = {
    * key of a team that had none: an unsigned state is no refusal then.
    */
   readonly adopting?: boolean;
+  /** The team's settings this run follows: checked against every load (team.ts). */
+  readonly team?: { check(team: TeamRecord | undefined): void };
 };
 
 /**
@@ -42,7 +45,14 @@ export function openStateStore(
     rootId: where.rootId,
     logger: deps.logger,
     ...(key ? { key } : {}),
-    ...(key && !options.adopting ? { checks: { listed: (docs) => refuseOtherKey(docs, key, name), loaded: () => undefined } } : {}),
+    ...(options.adopting
+      ? {}
+      : {
+          checks: {
+            listed: (docs) => key && refuseOtherKey(docs, key, name),
+            loaded: (loaded) => options.team?.check(loaded.state.team),
+          },
+        }),
     ...(writable ? { cache: targetCache(ledger, where.rootId, fingerprint), clock: new WriterClock({ store: clockStore(ledger) }) } : {}),
   });
 }
