@@ -20,11 +20,12 @@ type EnvOverrides = {
 export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leavesOf(ConfigSchema).map((leaf) => ({ ...leaf, env: envNameOf(leaf.path) }));
 
 /**
- * Variables that are kbsync's but not options: the token itself, the state key itself, the config path,
+ * Variables that are kbsync's but not options: the token itself, the state key itself (and a new one, for
+ * `kbsync state rotate-key`), the config path,
  * stack traces, and the test harness's knobs (a crash point, a watcher error, small state documents, a short
  * grace period: README "Test hooks").
  */
-const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG', 'KBSYNC_CRASH_AT', 'KBSYNC_TEST_WATCHER_ERROR', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS']);
+const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_NEW_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG', 'KBSYNC_CRASH_AT', 'KBSYNC_TEST_WATCHER_ERROR', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS']);
 const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_', 'KBSYNC_MERGE_'];
 
 export function envOverrides(env: Env): EnvOverrides {

@@ -34,7 +34,7 @@ const MAX_JUNK_DOCS = 8;
 const MAX_RECORDS = 400_000;
 
 /** What a load asks before it reads the state, and once it has folded it: each throws to refuse. */
-export type StateChecks = { listed(docs: readonly StateDoc[]): void; loaded(loaded: LoadedState): void };
+type StateChecks = { listed(docs: readonly StateDoc[]): void; loaded(loaded: LoadedState): void };
 
 /** Where the last run appended, per family, and when it last confirmed that document the newest: kept in the ledger. */
 export type TargetCache = {
@@ -240,7 +240,11 @@ export class RemoteStateStore {
       junk.docs.push(doc.title);
     }
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#trusted(doc));
-    const loaded: LoadedState = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    // Documents signed with a key the team replaced, which its rotation retired (key-rotation.ts): deleted in
+    // their turn, by a verified record's creation id, and not said as junk meanwhile. Never read.
+    const replaced = listed.filter((doc) => !this.#trusted(doc) && state.retired.has(doc.docKey));
+    junk.unverifiedDocs = junk.unverifiedDocs.filter((title) => !replaced.some((doc) => doc.title === title));
+    const loaded: LoadedState = { state, docs: [...docs, ...sources, ...replaced].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
     this.#checks?.loaded(loaded);
     this.#loaded = loaded;
     this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);

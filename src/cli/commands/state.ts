@@ -7,7 +7,12 @@ import { workspaceRoot } from '../../sync/observe/observe.js';
 import { unpublishedPaths } from '../../sync/state/publish.js';
 import { rewriteState } from '../../sync/state/rewrite.js';
 import { openStateStore } from '../../sync/state/store.js';
-import { describeTeam, followTeam, teamOf } from '../../sync/state/team.js';
+import { rotateKey } from '../../sync/state/key-rotation.js';
+import { newKeyPlace, pendingKey, swapKeyFiles } from '../key-files.js';
+import { shownPath } from '../../setup/state-key.js';
+import { InputError } from '../../errors.js';
+import type { TeamRecord } from '../../remote-state/records.js';
+import { describeTeam, followTeam, teamOf, TeamSettings } from '../../sync/state/team.js';
 import { keyFingerprint } from '../../remote-state/token.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
@@ -32,13 +37,26 @@ export type StateReport = {
   readonly stale: readonly string[];
 };
 
-/** The store of the folder's state, with this machine's key; `adopting`: written anew with it (rewrite), which an unsigned state does not refuse. */
-async function storeOf(session: Session, ledger: Ledger | undefined, adopting = false): Promise<RemoteStateStore> {
+/**
+ * The store of the folder's state, with this machine's key (or `secret`, a new one); `adopting`: written anew
+ * with it (rewrite, rotate-key), which a state unsigned, or signed with another key, does not refuse.
+ */
+async function storeOf(session: Session, ledger: Ledger | undefined, adopting = false, secret?: string): Promise<RemoteStateStore> {
   const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: true, force: false });
   const rootId = await workspaceRoot(session.client, ledger, options, false);
-  const secret = await session.stateKey.get();
-  return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: session.stateKey.description, adopting });
+  const key = secret ?? (await session.stateKey.get());
+  const keySource = session.stateKey.description;
+  // Read as a run reads it: refused when this machine's key, or its configuration, is not the team's.
+  const team = new TeamSettings(options, { ledger: undefined, rootId }, { fingerprint: key ? keyFingerprint(key) : null, source: keySource });
+  return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, key, { keySource, adopting, ...(adopting ? {} : { team }) });
 }
+
+/** The team's settings a rewrite publishes: the old state's, with what this machine's configuration gives and `fingerprint`'s key. */
+const teamOfRewrite = (session: Session, fingerprint: string | null) => (held: TeamRecord | undefined): TeamRecord => ({
+  ...held,
+  t: 'team',
+  ...teamOf(followTeam(syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false }), held), fingerprint),
+});
 
 async function show(flags: Flags): Promise<void> {
   const session = await openSession({ config: flags.config, quiet: true });
@@ -79,9 +97,8 @@ async function rewrite(flags: Flags): Promise<void> {
   const ledger = openSyncLedger(session);
   try {
     const store = await storeOf(session, ledger, true);
-    const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false });
     const secret = await session.stateKey.get();
-    const done = await rewriteState(ledger, store, (held) => ({ ...held, t: 'team', ...teamOf(followTeam(options, held), secret ? keyFingerprint(secret) : null) }));
+    const done = await rewriteState(ledger, { from: store, to: store }, teamOfRewrite(session, secret ? keyFingerprint(secret) : null));
     const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
     if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
     else {
@@ -89,6 +106,36 @@ async function rewrite(flags: Flags): Promise<void> {
       terminal.out(`Every machine now reads the folder with ${describeTeam(done.team)}.`);
       terminal.out('The old state documents are retired: the first sync after ten minutes deletes them (what was appended to them meanwhile is kept).');
       if (done.junk) terminal.out(`Left out of the new state: ${done.junk}`);
+    }
+  } finally {
+    ledger.close();
+  }
+}
+
+async function rotate(flags: Flags): Promise<void> {
+  const session = await openSession({ config: flags.config, quiet: true });
+  const ledger = openSyncLedger(session);
+  try {
+    const old = await session.stateKey.get();
+    if (old === undefined) {
+      throw new InputError('STATE_KEY_MISSING', `There is no state key to rotate: ${session.stateKey.description} gives none.`, {
+        hint: "To give a team without a key one, run `kbsync state rewrite` with the key set (KBSYNC_STATE_KEY), then give every machine and CI run the same key.",
+      });
+    }
+    const place = newKeyPlace(session);
+    const secret = await pendingKey(place.file, old);
+    const from = await storeOf(session, ledger);
+    const to = await storeOf(session, ledger, true, secret);
+    const done = await rotateKey(ledger, { from, to }, keyFingerprint(secret), teamOfRewrite(session, keyFingerprint(secret)));
+    await swapKeyFiles(place.file);
+    const summary = { entries: done.entries, sources: done.sources, fingerprint: keyFingerprint(secret), previousFingerprint: keyFingerprint(old), keyFile: place.file };
+    if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
+    else {
+      terminal.out(`Rotated the team's state key: the shared state is written anew (${done.entries} file(s), ${done.sources} source(s)), signed with the new key (fingerprint ${summary.fingerprint}).`);
+      terminal.out(`The old state now says so: a machine with the old key (fingerprint ${summary.previousFingerprint}) stops with STATE_KEY_WRONG, naming the new one, instead of writing what the team would leave out.`);
+      terminal.out(`The new key is in ${shownPath(place.file, invocation().env)} (the old one in ${shownPath(`${place.file}.previous`, invocation().env)}). Give it to every machine of the team (that file, or KBSYNC_STATE_KEY) and to CI (its state-key secret).`);
+      if (place.note) terminal.out(place.note);
+      terminal.out('The old state documents are retired: the first sync with the new key after ten minutes deletes them.');
     }
   } finally {
     ledger.close();
@@ -116,7 +163,9 @@ machine's ledger knows.
 
 Examples:
   kbsync state                 where it lives, its size, what was left out, what is stale
-  kbsync state rewrite         write it anew from this machine's ledger (after STATE_JUNK, or to adopt a key)`,
+  kbsync state rewrite         write it anew from this machine's ledger (after STATE_JUNK, to adopt a key,
+                               or to change a setting the team reads the folder with)
+  kbsync state rotate-key      sign it with a new key (KBSYNC_NEW_STATE_KEY, else one made), kept in the key file`,
       )
       .action(show);
     state
@@ -125,5 +174,22 @@ Examples:
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print a machine-readable summary on stdout')
       .action(rewrite);
+    state
+      .command('rotate-key')
+      .description(
+        "Sign the shared state with a new team key: written anew from this machine's ledger (the old key must be the team's), the old state told, so machines with the old key stop and say so; the new key (KBSYNC_NEW_STATE_KEY, else one made) is kept in the key file.",
+      )
+      .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
+      .option('--json', 'print a machine-readable summary on stdout')
+      .addHelpText(
+        'after',
+        `
+Run it on a workstation whose ledger knows the files, with the team's current key. The new key is written
+where this machine reads its key: the file state.key names, else ~/.config/kbsync/state-key-<workspace>
+(the old key is kept beside it as .previous). Then give every machine and CI run the new key; until then
+each stops with STATE_KEY_WRONG, naming the new key's fingerprint. A rotation cut short (a crash, the
+network) is finished by running it again: it takes the same new key (kept as .new until it is done).`,
+      )
+      .action(rotate);
   },
 };

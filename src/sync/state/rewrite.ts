@@ -1,7 +1,7 @@
 import type { Ledger } from '../../ledger/index.js';
 import { describeJunk, hasJunk } from '../../remote-state/junk.js';
 import type { StateRecord, TeamRecord } from '../../remote-state/records.js';
-import type { RemoteStateStore } from '../../remote-state/store.js';
+import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
 import { clocksOf, hashOf, markOf, stateRecordOf } from './publish.js';
 
 /**
@@ -13,11 +13,13 @@ import { clocksOf, hashOf, markOf, stateRecordOf } from './publish.js';
  */
 export async function rewriteState(
   ledger: Ledger,
-  store: RemoteStateStore,
+  /** The state read (`from`) and the one written (`to`): the same store, but for a key rotation (key-rotation.ts), whose new state is signed with the new key. */
+  stores: { readonly from: RemoteStateStore; readonly to: RemoteStateStore },
   /** The team's settings the new state publishes, over those the old one held (team.ts): this machine's configuration decides those it gives. */
   team: (held: TeamRecord | undefined) => TeamRecord,
-): Promise<{ readonly entries: number; readonly sources: number; readonly junk: string | undefined; readonly team: TeamRecord }> {
-  const old = await store.load();
+): Promise<{ readonly entries: number; readonly sources: number; readonly junk: string | undefined; readonly team: TeamRecord; readonly old: LoadedState }> {
+  const { from, to: store } = stores;
+  const old = await from.load();
   const rows = ledger.documents.allRecords();
   const mine = new Set(rows.flatMap((row) => [row.path, row.docKey as string]));
   const records: StateRecord[] = rows.map((row) => stateRecordOf(row, row.members));
@@ -33,9 +35,14 @@ export async function rewriteState(
   const settings = team(old.state.team);
   records.push(settings);
   const theirs = new Set([...old.state.entries.values()].filter((entry) => !mine.has(entry.p) && entry.h !== '').map((entry) => entry.h));
-  const kept = await store.sources(theirs);
+  const kept = await from.sources(theirs);
   const sources = [...new Map([...rows.map((row) => [row.localHash, row.baseMarkdown] as const), ...kept]).entries()].map(([hash, text]) => ({ hash, text }));
-  const superseded = (await store.documents()).map((doc) => doc.docKey as string);
+  const superseded = (await from.documents()).map((doc) => doc.docKey as string);
+  // The old documents' creation ids, in the new state: whoever finishes their retirement deletes them by a record its key verifies.
+  for (const docKey of superseded) {
+    const nodeId = old.state.journals.get(docKey);
+    if (nodeId !== undefined) records.push({ t: 'journal', k: docKey, n: nodeId });
+  }
   const places = await store.placeSources(sources, { fresh: true });
   const written = await store.publish([...records, ...places], [], { fresh: true });
   // Last, once the new documents hold everything: a crash before it leaves both, read together (the new records win).
@@ -45,5 +52,5 @@ export async function rewriteState(
     for (const row of rows) ledger.documents.update(row.path, { publishedRecord: markOf(hashOf(stateRecordOf(row)), clocks.get(row.path) ?? 0), publishedSource: row.localHash });
     ledger.images.markPublished([...images.keys()]);
   });
-  return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, junk: hasJunk(old.junk) ? describeJunk(old.junk) : undefined, team: settings };
+  return { entries: records.filter((r) => r.t === 'doc').length, sources: sources.length, junk: hasJunk(old.junk) ? describeJunk(old.junk) : undefined, team: settings, old };
 }

@@ -173,3 +173,75 @@ describe('the team state key in a service', () => {
     });
   });
 });
+
+describe('rotating the team state key', () => {
+  test('kbsync state rotate-key, as the README says: the new key in the key file, the old state told, old-key machines and CI refused naming the new key, every machine fine once it has it, the old documents deleted', async () => {
+    const { readFile: read, mkdir } = await import('node:fs/promises');
+    const { createSyncFixture } = await import('../../helpers/sync-fixture.js');
+    const { parseTitle } = await import('../../../src/remote-state/documents.js');
+    const { stateKey } = await import('../../../src/remote-state/token.js');
+    // A workstation that keeps the key in its key file, as init makes it; B has it in KBSYNC_STATE_KEY.
+    await withSyncFixture(
+      async (a) => {
+        const keyFile = join(a.env['XDG_CONFIG_HOME'] ?? '', 'kbsync', `state-key-${a.em.seed.workspaceId}`);
+        await mkdir(join(keyFile, '..'), { recursive: true });
+        await writeFile(keyFile, `${TEST_STATE_KEY}\n`, { mode: 0o600 });
+        const b = await createSyncFixture({ shared: a.em });
+        try {
+          await a.write('a.md', '# Alpha\n\nA.\n');
+          assert.equal((await a.sync()).code, 0);
+          assert.equal((await b.sync()).code, 0);
+          assert.equal(await b.read('a.md'), '# Alpha\n\nA.\n');
+
+          const rotated = await a.cli(['state', 'rotate-key']);
+          assert.equal(rotated.code, 0, `${rotated.stdout}\n${rotated.stderr}`);
+          const key = (await read(keyFile, 'utf8')).trim();
+          assert.notEqual(key, TEST_STATE_KEY);
+          assert.equal((await read(`${keyFile}.previous`, 'utf8')).trim(), TEST_STATE_KEY);
+          assert.doesNotMatch(rotated.stdout + rotated.stderr, new RegExp(key.replace(/[-_]/g, '.')), 'the key is never shown');
+          assert.match(rotated.stdout, new RegExp(`signed with the new key \\(fingerprint ${keyFingerprint(key)}\\)`));
+
+          // The rotating machine goes on with the new key.
+          await a.write('a.md', '# Alpha\n\nA, after the rotation.\n');
+          const after = await a.sync();
+          assert.equal(after.code, 0, `${after.stdout}\n${after.stderr}`);
+          assert.equal(a.remoteDoc('Alpha').markdown, '# Alpha\n\nA, after the rotation.\n');
+
+          // A machine with the old key, and CI with the old secret, are refused before they write, naming the new key.
+          const before = everything(a);
+          await b.write('b.md', '# Beta\n\nNew on B.\n');
+          const old = await b.sync();
+          assert.equal(old.code, 3, `${old.stdout}\n${old.stderr}`);
+          assert.equal(reportOf(old)?.error?.code, 'STATE_KEY_WRONG');
+          assert.match(old.stderr, new RegExp(`key is now another one \\(fingerprint ${keyFingerprint(key)}: the key was rotated\\)`));
+          await rm(join(a.root, '.kbsync'), { recursive: true, force: true });
+          const ci = await a.sync(['--push'], { KBSYNC_STATE_KEY: TEST_STATE_KEY });
+          assert.equal(ci.code, 3, `${ci.stdout}\n${ci.stderr}`);
+          assert.equal(reportOf(ci)?.error?.code, 'STATE_KEY_WRONG');
+          assert.equal(everything(a), before);
+
+          // Given the new key, B syncs: A's edit comes in, its own new file goes out.
+          const given = await b.sync([], { KBSYNC_STATE_KEY: key });
+          assert.equal(given.code, 0, `${given.stdout}\n${given.stderr}`);
+          assert.equal(await b.read('a.md'), '# Alpha\n\nA, after the rotation.\n');
+          assert.equal(b.remoteDoc('Beta').markdown, '# Beta\n\nNew on B.\n');
+
+          // Once the grace period is over, the next run with the new key that writes the state deletes the old documents; nothing is left out as junk.
+          const old1 = stateKey(TEST_STATE_KEY, a.em.seed.workspaceId);
+          const signedWithOld = () => stateNodes(a.em.admin.dump().nodes).filter((n) => parseTitle(n.title, old1)?.signed === 'signed');
+          assert.ok(signedWithOld().length > 0);
+          await b.write('b.md', '# Beta\n\nNew on B, edited later.\n');
+          const later = await b.sync([], { KBSYNC_STATE_KEY: key, KBSYNC_STATE_GRACE_MS: '0' });
+          assert.equal(later.code, 0, `${later.stdout}\n${later.stderr}`);
+          assert.deepEqual(signedWithOld().map((n) => n.title), []);
+          const quiet = await b.sync([], { KBSYNC_STATE_KEY: key });
+          assert.equal(quiet.code, 0);
+          assert.ok(!quiet.report?.notices.some((n) => n.code === 'STATE_JUNK'), JSON.stringify(quiet.report?.notices));
+        } finally {
+          await b.close();
+        }
+      },
+      { env: { KBSYNC_STATE_KEY: '' } },
+    );
+  });
+});
