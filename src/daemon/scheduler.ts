@@ -53,7 +53,7 @@ type SchedulerDeps = {
  * with the code's exit (2 or 3, which the unit does not restart), and the reason in its log.
  */
 const STOPS_THE_DAEMON: ReadonlySet<string> = new Set(['STATE_KEY_NEEDED', 'STATE_KEY_WRONG', 'STATE_KEY_MISSING', 'STATE_KEY_INVALID']);
-export const stopsTheDaemon = (error: unknown): boolean => error instanceof KbsyncError && STOPS_THE_DAEMON.has(error.code);
+const stopsTheDaemon = (error: unknown): boolean => error instanceof KbsyncError && STOPS_THE_DAEMON.has(error.code);
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
 const MAX_BACKOFF_MS = 5 * 60_000;

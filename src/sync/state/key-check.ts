@@ -4,7 +4,7 @@ import { STATE_FOLDER, type StateDoc } from '../../remote-state/store.js';
 import type { StateKey } from '../../remote-state/token.js';
 
 /** This machine's key as a message names it: where it came from, and its fingerprint (never the key). */
-export type KeyName = { readonly source: string; readonly fingerprint: string };
+type KeyName = { readonly source: string; readonly fingerprint: string };
 
 const named = (docs: readonly StateDoc[]): string => `${docs[0]?.title}${docs.length > 1 ? ` and ${docs.length - 1} more` : ''}`;
 

@@ -19,10 +19,10 @@ import type { Layout } from '../decide/types.js';
  */
 
 /** A team's published settings, without the record's tag. */
-export type Team = Omit<TeamRecord, 't'>;
+type Team = Omit<TeamRecord, 't'>;
 
 /** What of a run's options the team's settings decide. */
-export type TeamOptions = {
+type TeamOptions = {
   readonly root: string;
   readonly layout: Layout;
   readonly links: boolean;

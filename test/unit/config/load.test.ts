@@ -58,7 +58,16 @@ describe('loadConfig', () => {
       state: { key: { env: 'KBSYNC_STATE_KEY' } },
       merge: { tool: null },
       log: { level: 'info' },
+      explicit: [],
     });
+  });
+
+  test('the team settings a config gives itself, in the file or by a variable, are known: the others follow the team', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, layout: 'folders', markdown: { dialect: 'auto' }, site: { root: null } });
+    assert.deepEqual((await loadConfig({ cwd: dir, env: {} })).config.explicit, ['layout'], 'the default written out is given; "auto" is not');
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_MARKDOWN_DIALECT: 'obsidian', KBSYNC_SITE_BASE_PATH: '/docs/', KBSYNC_LINKS: 'false' } });
+    assert.deepEqual(config.explicit, ['layout', 'markdown.dialect', 'links', 'site.basePath']);
   });
 
   test('--config FILE, ~ paths and token files are resolved', async (t) => {
