@@ -105,6 +105,11 @@ export type TeamRecord = {
   readonly links?: boolean;
   /** Config `site.basePath`. */
   readonly base?: string;
+  /**
+   * 1: every record of this state is bound to its synced folder (token.ts): tokens signed for the workspace
+   * alone, as kbsync signed before, are no longer read here (a copy of another folder's records among them).
+   */
+  readonly b?: 1;
 };
 
 export type StateRecord = DocRecord | WriteRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord | TeamRecord;
@@ -196,5 +201,6 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['layout'] === undefined || r['layout'] === 'folders' || r['layout'] === 'flat') &&
     (r['dialect'] === undefined || r['dialect'] === 'obsidian' || r['dialect'] === 'commonmark') &&
     (r['links'] === undefined || typeof r['links'] === 'boolean') &&
-    (r['base'] === undefined || (isShort(r['base'], 200) && /^\/[^?#\s]*$/.test(r['base']))),
+    (r['base'] === undefined || (isShort(r['base'], 200) && /^\/[^?#\s]*$/.test(r['base']))) &&
+    (r['b'] === undefined || r['b'] === 1),
 };

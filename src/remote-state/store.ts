@@ -57,6 +57,11 @@ export type LoadedState = {
   readonly authenticated: boolean;
   /** Each index document's records as read (docKey → records): what a compaction finds in the documents it keeps. */
   readonly records: ReadonlyMap<string, readonly Stamped[]>;
+  /**
+   * Tokens read that are signed for the workspace alone (kbsync before records were bound to their synced
+   * folder): the state is written anew bound (compaction.ts), after which such tokens are not read.
+   */
+  readonly workspaceBound: number;
 };
 
 /** A source to keep: the file's text under its sha256. */
@@ -81,6 +86,8 @@ export class RemoteStateStore {
   readonly #now: () => number;
   readonly #docChars: number;
   readonly #checks: StateChecks | undefined;
+  /** Tokens signed for the workspace alone are no longer read (the state was written anew bound to its folder). */
+  #bound: boolean;
   #folderId: TreeNodeId | undefined;
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
@@ -114,6 +121,8 @@ export class RemoteStateStore {
      * documents) and once it is folded: it throws to refuse (sync/state/key-check.ts, team.ts).
      */
     readonly checks?: StateChecks;
+    /** This folder's state is bound to it (this machine saw it so): tokens signed for the workspace alone are never read. */
+    readonly bound?: boolean;
   }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
@@ -124,6 +133,7 @@ export class RemoteStateStore {
     this.#now = deps.now ?? Date.now;
     this.#docChars = deps.docChars ?? DOC_CHARS;
     this.#checks = deps.checks;
+    this.#bound = deps.bound ?? false;
     this.clock = deps.clock ?? new WriterClock({ now: this.#now });
   }
 
@@ -199,11 +209,8 @@ export class RemoteStateStore {
     const junk = emptyJunk();
     const index = listed.filter((doc) => doc.family === 'state');
     const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
-    const seen = new Set<string>();
-    const stamped: Stamped[] = [];
-    const records = new Map<string, Stamped[]>();
+    const read: { readonly doc: StateDoc; readonly decoded: ReturnType<typeof decodeTokens> }[] = [];
     const docs: StateDoc[] = [];
-    const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
     let chars = 0;
     let junkInARow = 0;
     // The newest first: a state larger than a run reads is one whose oldest documents are left; and after a
@@ -216,17 +223,29 @@ export class RemoteStateStore {
       const { text, dataBlockId } = await this.#read(doc, junk);
       const decoded = decodeTokens(text, this.#key, doc.seq);
       junkInARow = decoded.index.length + decoded.chunks.length === 0 ? junkInARow + 1 : 0;
+      read.push({ doc, decoded });
+      chars += text.length;
+      docs.push({ ...doc, dataBlockId, chars: text.length });
+    }
+    // Tokens signed for the workspace alone are read until the state says all of it is bound to this folder.
+    this.#bound ||= read.some(({ decoded }) => decoded.index.some((token) => !token.workspace && token.records.some(({ record }) => record.t === 'team' && record.b === 1)));
+    const seen = new Set<string>();
+    const stamped: Stamped[] = [];
+    const records = new Map<string, Stamped[]>();
+    const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
+    let workspaceBound = 0;
+    for (const { doc, decoded } of read) {
+      const usable = decoded.index.filter((token) => !(token.workspace && this.#bound));
       let dropped = decoded.dropped;
-      records.set(doc.docKey, decoded.index.flatMap((token) => token.records));
-      for (const token of decoded.index) {
+      records.set(doc.docKey, usable.flatMap((token) => token.records));
+      for (const token of usable) {
         if (seen.has(token.token)) continue;
         seen.add(token.token);
+        if (token.workspace) workspaceBound += 1;
         if (stamped.length + token.records.length > MAX_RECORDS) dropped += token.records.length;
         else stamped.push(...token.records);
       }
-      found.push({ doc, unverified: decoded.unverified, damaged: decoded.damaged, dropped });
-      chars += text.length;
-      docs.push({ ...doc, dataBlockId, chars: text.length });
+      found.push({ doc, unverified: decoded.unverified + decoded.index.length - usable.length, damaged: decoded.damaged, dropped });
     }
     docs.sort(bySeq);
     const state = foldState(stamped);
@@ -244,7 +263,7 @@ export class RemoteStateStore {
     // their turn, by a verified record's creation id, and not said as junk meanwhile. Never read.
     const replaced = listed.filter((doc) => !this.#trusted(doc) && state.retired.has(doc.docKey));
     junk.unverifiedDocs = junk.unverifiedDocs.filter((title) => !replaced.some((doc) => doc.title === title));
-    const loaded: LoadedState = { state, docs: [...docs, ...sources, ...replaced].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    const loaded: LoadedState = { state, docs: [...docs, ...sources, ...replaced].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records, workspaceBound };
     this.#checks?.loaded(loaded);
     this.#loaded = loaded;
     this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);
@@ -382,7 +401,7 @@ export class RemoteStateStore {
   /** Reads one index document now (a compaction's last look before it deletes it); undefined when it is gone. */
   async readTokens(doc: StateDoc): Promise<IndexToken[] | undefined> {
     try {
-      return decodeTokens((await this.#read(doc, emptyJunk())).text, this.#key, doc.seq).index;
+      return decodeTokens((await this.#read(doc, emptyJunk())).text, this.#key, doc.seq).index.filter((token) => !(token.workspace && this.#bound));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

@@ -56,6 +56,8 @@ const teamOfRewrite = (session: Session, fingerprint: string | null) => (held: T
   ...held,
   t: 'team',
   ...teamOf(followTeam(syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false }), held), fingerprint),
+  // Every record of a state written anew is bound to its folder.
+  ...(fingerprint !== null ? { b: 1 as const } : {}),
 });
 
 async function show(flags: Flags): Promise<void> {

@@ -46,7 +46,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     // records until a later run happened to read it (which, with nothing to do, then appended them).
     const wrote = interrupted.length > 0 || results.some((result) => result.ok && result.result !== 'unchanged');
     crashPoint('before-publish');
-    const team = { published: (held: TeamRecord | undefined) => observed.team.published(options, held), remember: (record: TeamRecord) => observed.team.remember(record) };
+    const team = { published: (held: TeamRecord | undefined, bound: boolean) => observed.team.published(options, held, bound), remember: (record: TeamRecord) => observed.team.remember(record) };
     stateProblems = await publishAndMaintain({ ledger, store, logger, rootId, team }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating, owed: observed.owed });
     // Only when it changes: any write to the meta drops the settled-tree fingerprint.
     if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);

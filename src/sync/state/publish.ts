@@ -88,7 +88,7 @@ function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): b
 type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
 
 /** What a run publishes of the team's settings over what the state holds (undefined: nothing), and keeps once it did. */
-export type TeamPublication = { published(held: TeamRecord | undefined): TeamRecord | undefined; remember(team: TeamRecord): void };
+export type TeamPublication = { published(held: TeamRecord | undefined, bound: boolean): TeamRecord | undefined; remember(team: TeamRecord): void };
 
 /**
  * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or
@@ -119,7 +119,7 @@ export async function publishState(deps: {
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
   // The settings every machine reads the folder with: published by the first run that reads a state without them
   // (an existing team's first run after the upgrade), and whenever this run knows one the state does not say yet.
-  const team = loaded && deps.team ? deps.team.published(loaded.state.team) : undefined;
+  const team = loaded && deps.team ? deps.team.published(loaded.state.team, loaded.workspaceBound === 0) : undefined;
   if (team) plan.records.push(team);
   const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');

@@ -95,7 +95,8 @@ export async function publishAndMaintain(
     logger.debug({ records: published.records, sources: published.sources, what }, 'the shared state in the knowledge base was brought up to date');
   }
   const loaded = store.loaded;
-  if (loaded && published.written.length > 0) {
+  // A state read with tokens signed for the workspace alone is written anew bound to its folder (compaction.ts), even by a run that wrote nothing else.
+  if (loaded && (published.written.length > 0 || loaded.workspaceBound > 0)) {
     const upkeep = { store, logger, now: Date.now, deletableId: deletableStateDoc(store, ownStateDocs(ledger, deps.rootId)), onStep: crashPoint };
     await maintainState(upkeep, loaded, published.written).catch((error: unknown) => logger.warn({ err: error }, `compacting the shared state failed (${messageOf(error)}); it stays as it is and is tried again later`));
   }

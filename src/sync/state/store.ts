@@ -36,7 +36,8 @@ export function openStateStore(
 ): RemoteStateStore {
   const { ledger } = deps;
   const writable = ledger !== undefined && !ledger.readonly;
-  const key = secret ? stateKey(secret, where.workspaceId) : undefined;
+  const key = secret ? stateKey(secret, where.workspaceId, where.rootId) : undefined;
+  const boundKey = `state.bound:${where.rootId}`;
   const fingerprint = secret ? keyFingerprint(secret) : null;
   const name = { source: options.keySource ?? "this machine's state key", fingerprint: fingerprint ?? '' };
   return new RemoteStateStore({
@@ -50,9 +51,14 @@ export function openStateStore(
       : {
           checks: {
             listed: (docs) => key && refuseOtherKey(docs, key, name),
-            loaded: (loaded) => options.team?.check(loaded.state.team),
+            loaded: (loaded) => {
+              options.team?.check(loaded.state.team);
+              // Once seen bound to its folder, a state is never read unbound here again (whoever hides the record that says so).
+              if (writable && key && loaded.state.team?.b === 1 && ledger.meta.get(boundKey) !== true) ledger.meta.set(boundKey, true);
+            },
           },
         }),
+    ...(ledger?.meta.get(boundKey) === true ? { bound: true } : {}),
     ...(writable ? { cache: targetCache(ledger, where.rootId, fingerprint), clock: new WriterClock({ store: clockStore(ledger) }) } : {}),
   });
 }

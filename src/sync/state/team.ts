@@ -207,10 +207,13 @@ export class TeamSettings<T extends TeamOptions> {
     );
   }
 
-  /** What this run publishes of the team's settings, over what the state holds (undefined: the state says it already). */
-  published(options: TeamOptions, held: TeamRecord | undefined): TeamRecord | undefined {
+  /**
+   * What this run publishes of the team's settings, over what the state holds (undefined: the state says it
+   * already). `bound`: every token this run read was bound to the folder, so the state can say it is (b).
+   */
+  published(options: TeamOptions, held: TeamRecord | undefined, bound: boolean): TeamRecord | undefined {
     const { t: _t, ...before } = held ?? { t: 'team' as const };
-    const team: Team = { ...before, ...teamOf(options, this.#fingerprint) };
+    const team: Team = { ...before, ...teamOf(options, this.#fingerprint), ...(bound && this.#fingerprint !== null ? { b: 1 as const } : {}) };
     if (held && isDeepStrictEqual({ ...before }, { ...team })) return undefined;
     return { t: 'team', ...team };
   }

@@ -227,7 +227,7 @@ describe('rotating the team state key', () => {
           assert.equal(b.remoteDoc('Beta').markdown, '# Beta\n\nNew on B.\n');
 
           // Once the grace period is over, the next run with the new key that writes the state deletes the old documents; nothing is left out as junk.
-          const old1 = stateKey(TEST_STATE_KEY, a.em.seed.workspaceId);
+          const old1 = stateKey(TEST_STATE_KEY, a.em.seed.workspaceId, a.em.seed.rootNodeId);
           const signedWithOld = () => stateNodes(a.em.admin.dump().nodes).filter((n) => parseTitle(n.title, old1)?.signed === 'signed');
           assert.ok(signedWithOld().length > 0);
           await b.write('b.md', '# Beta\n\nNew on B, edited later.\n');
