@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
 import type { Ledger } from '../../ledger/index.js';
 import { describeJunk, hasJunk, type StateJunk } from '../../remote-state/junk.js';
@@ -51,13 +52,15 @@ async function storeOf(session: Session, ledger: Ledger | undefined, adopting = 
   return openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, key, { keySource, adopting, ...(adopting ? {} : { team }) });
 }
 
-/** The team's settings a rewrite publishes: the old state's, with what this machine's configuration gives and `fingerprint`'s key. */
-const teamOfRewrite = (session: Session, fingerprint: string | null) => (held: TeamRecord | undefined): TeamRecord => ({
+/**
+ * The team's settings this machine publishes: the old state's, with what its configuration gives and
+ * `fingerprint`'s key; `anew` (a rewrite, a rotation): every record of the new state is bound to its folder.
+ */
+const teamOfConfig = (session: Session, fingerprint: string | null, anew: boolean) => (held: TeamRecord | undefined): TeamRecord => ({
   ...held,
   t: 'team',
   ...teamOf(followTeam(syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false }), held), fingerprint),
-  // Every record of a state written anew is bound to its folder.
-  ...(fingerprint !== null ? { b: 1 as const } : {}),
+  ...(anew && fingerprint !== null ? { b: 1 as const } : {}),
 });
 
 async function show(flags: Flags): Promise<void> {
@@ -100,7 +103,7 @@ async function rewrite(flags: Flags): Promise<void> {
   try {
     const store = await storeOf(session, ledger, true);
     const secret = await session.stateKey.get();
-    const done = await rewriteState(ledger, { from: store, to: store }, teamOfRewrite(session, secret ? keyFingerprint(secret) : null));
+    const done = await rewriteState(ledger, { from: store, to: store }, teamOfConfig(session, secret ? keyFingerprint(secret) : null, true));
     const summary = { entries: done.entries, sources: done.sources, leftOut: done.junk ?? null };
     if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
     else {
@@ -128,7 +131,7 @@ async function rotate(flags: Flags): Promise<void> {
     const secret = await pendingKey(place.file, old);
     const from = await storeOf(session, ledger);
     const to = await storeOf(session, ledger, true, secret);
-    const done = await rotateKey(ledger, { from, to }, keyFingerprint(secret), teamOfRewrite(session, keyFingerprint(secret)));
+    const done = await rotateKey(ledger, { from, to }, keyFingerprint(secret), teamOfConfig(session, keyFingerprint(secret), true));
     await swapKeyFiles(place.file);
     const summary = { entries: done.entries, sources: done.sources, fingerprint: keyFingerprint(secret), previousFingerprint: keyFingerprint(old), keyFile: place.file };
     if (flags.json) invocation().stdout.write(`${JSON.stringify(summary)}\n`);
@@ -138,6 +141,39 @@ async function rotate(flags: Flags): Promise<void> {
       terminal.out(`The new key is in ${shownPath(place.file, invocation().env)} (the old one in ${shownPath(`${place.file}.previous`, invocation().env)}). Give it to every machine of the team (that file, or KBSYNC_STATE_KEY) and to CI (its state-key secret).`);
       if (place.note) terminal.out(place.note);
       terminal.out('The old state documents are retired: the first sync with the new key after ten minutes deletes them.');
+    }
+  } finally {
+    ledger.close();
+  }
+}
+
+/**
+ * `kbsync state settings`: the settings the team reads the folder with (published in its state), and whether
+ * this configuration agrees; `--publish`: this configuration's become the team's (one append), which every
+ * machine then follows (the way to change one: a configuration that merely says otherwise is refused).
+ */
+async function settings(flags: Flags & { readonly publish?: boolean }): Promise<void> {
+  const session = await openSession({ config: flags.config, quiet: true });
+  const ledger = openSyncLedger(session, { readonly: !flags.publish });
+  try {
+    const options = syncOptionsOf(session.config, { mode: 'two-way', dryRun: false, force: false });
+    const rootId = await workspaceRoot(session.client, ledger, options, false);
+    const secret = await session.stateKey.get();
+    const fingerprint = secret ? keyFingerprint(secret) : null;
+    // The key is checked as a run checks it; the settings are what this command is about, so they are not refused here.
+    const store = openStateStore({ client: session.client, ledger, logger: session.logger }, { workspaceId: options.workspaceId, rootId }, secret, { keySource: session.stateKey.description });
+    const held = (await store.load()).state.team;
+    const mine = teamOfConfig(session, fingerprint, false)(held);
+    const { t: _held, ...before } = held ?? { t: 'team' as const };
+    const { t: _mine, ...after } = mine;
+    const agrees = held !== undefined && isDeepStrictEqual(before, after);
+    if (flags.publish && !agrees) await store.publish([mine]);
+    const report = { team: held ? before : null, configuration: after, agrees, published: Boolean(flags.publish && !agrees) };
+    if (flags.json) invocation().stdout.write(`${JSON.stringify(report)}\n`);
+    else {
+      terminal.out(held ? `The team reads this folder with ${describeTeam(held)}.` : 'The team has published no settings yet: the next sync that writes the shared state publishes this machine\'s.');
+      if (report.published) terminal.out(`Published this configuration's: ${describeTeam(mine)}. Every machine follows them from its next run (one whose configuration says otherwise is refused).`);
+      else if (!agrees) terminal.out(`This configuration reads it with ${describeTeam(mine)}: \`kbsync state settings --publish\` makes those the team's.`);
     }
   } finally {
     ledger.close();
@@ -165,8 +201,8 @@ machine's ledger knows.
 
 Examples:
   kbsync state                 where it lives, its size, what was left out, what is stale
-  kbsync state rewrite         write it anew from this machine's ledger (after STATE_JUNK, to adopt a key,
-                               or to change a setting the team reads the folder with)
+  kbsync state rewrite         write it anew from this machine's ledger (after STATE_JUNK, or to adopt a key)
+  kbsync state settings        the settings the team reads the folder with; --publish makes this config's theirs
   kbsync state rotate-key      sign it with a new key (KBSYNC_NEW_STATE_KEY, else one made), kept in the key file`,
       )
       .action(show);
@@ -176,6 +212,15 @@ Examples:
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print a machine-readable summary on stdout')
       .action(rewrite);
+    state
+      .command('settings')
+      .description(
+        "The settings the team reads the folder with (layout, markdown.dialect, links, site.basePath, the key's fingerprint), published in the shared state; --publish makes this configuration's the team's.",
+      )
+      .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
+      .option('--publish', "publish this configuration's settings as the team's: every machine follows them from its next run")
+      .option('--json', 'print { team, configuration, agrees, published } on stdout')
+      .action(settings);
     state
       .command('rotate-key')
       .description(

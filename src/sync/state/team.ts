@@ -102,7 +102,7 @@ function refuseDisagreement(options: TeamOptions, team: Team): void {
     {
       hint:
         `Remove ${differ.map((d) => `${d.setting} (or ${variableOf(d.setting)})`).join(' and ')} from this machine's configuration, and kbsync follows the team; or set the team's value. ` +
-        "To change the team's setting, run `kbsync state rewrite` with the new one on a machine whose ledger knows the files: every machine then follows it.",
+        "To change the team's setting, set the new one here and run `kbsync state settings --publish`: every machine then follows it.",
     },
   );
 }

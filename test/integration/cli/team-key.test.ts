@@ -40,14 +40,23 @@ async function secondMachine(f: SyncFixture, work: string): Promise<{ readonly d
   };
 }
 
+/** A first machine that synced `a.md`, and a second one cloned from it (its own folder and config home, removed after). */
+async function withSecondMachine(fn: (f: SyncFixture, b: Awaited<ReturnType<typeof secondMachine>>, work: string) => Promise<void>): Promise<void> {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# Alpha\n\nFirst words.\n');
+    assert.equal((await f.sync()).code, 0);
+    const work = await mkdtemp(join(tmpdir(), 'kbsync-second-'));
+    try {
+      await fn(f, await secondMachine(f, work), work);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+}
+
 describe('the team state key on a second machine', () => {
   test('clone keeps the key it read the state with: the next shell syncs an edit without the variable, and the first machine gets it, no conflict', async () => {
-    await withSyncFixture(async (f) => {
-      await f.write('a.md', '# Alpha\n\nFirst words.\n');
-      assert.equal((await f.sync()).code, 0);
-      const work = await mkdtemp(join(tmpdir(), 'kbsync-second-'));
-      try {
-        const b = await secondMachine(f, work);
+    await withSecondMachine(async (f, b) => {
         await writeFile(join(b.dir, 'a.md'), '# Alpha\n\nFirst words, and the second machine\'s.\n');
         const run = await b.sync({});
         assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
@@ -57,19 +66,11 @@ describe('the team state key on a second machine', () => {
         assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
         assert.deepEqual(first.report?.results.map((r) => [r.path, r.ok && r.result]), [['a.md', 'pulled']], 'the edit comes in: no phantom conflict');
         assert.equal(await f.read('a.md'), '# Alpha\n\nFirst words, and the second machine\'s.\n');
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
     });
   });
 
   test('without the key, or with another, an edit is refused before anything is written (exit 3), saying what to do; the first machine sees nothing', async () => {
-    await withSyncFixture(async (f) => {
-      await f.write('a.md', '# Alpha\n\nFirst words.\n');
-      assert.equal((await f.sync()).code, 0);
-      const work = await mkdtemp(join(tmpdir(), 'kbsync-second-'));
-      try {
-        const b = await secondMachine(f, work);
+    await withSecondMachine(async (f, b, work) => {
         await rm(b.keyFile);
         await writeFile(join(b.dir, 'a.md'), '# Alpha\n\nAn edit made without the key.\n');
         const before = everything(f);
@@ -94,9 +95,6 @@ describe('the team state key on a second machine', () => {
         const first = await f.sync();
         assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
         assert.deepEqual(first.report?.planned, []);
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
     });
   });
 });
