@@ -8,7 +8,7 @@ import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
 import { addServiceOptions, DEFAULT_TOKEN_ENV, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
-import { setUpStateKey } from '../state-key-setup.js';
+import { setUpStateKey, stateIsSigned } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
 import { terminal } from '../../terminal.js';
@@ -62,7 +62,7 @@ async function run(options: Flags): Promise<void> {
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
-  const key = await setUpStateKey(invocation().env, workspace.workspaceId, { make: true });
+  const key = await setUpStateKey(invocation().env, workspace.workspaceId, { make: true, signed: await stateIsSigned(client, workspace.rootNodeId) });
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../../helpers/cli.js';
@@ -95,6 +95,28 @@ describe('the team state key on a second machine', () => {
         const first = await f.sync();
         assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
         assert.deepEqual(first.report?.planned, []);
+    });
+  });
+});
+
+describe('the team state key on a workstation set up with init', () => {
+  test("init on a keyed team's workspace makes no key of its own: it says to put the team's there, and the sync is refused until it is", async () => {
+    await withSecondMachine(async (f, _b, work) => {
+      const dir = join(work, 'c');
+      const home = join(work, 'c-home');
+      const env = { KBSYNC_TOKEN: f.em.seed.token, KBSYNC_STATE_KEY: undefined, XDG_CONFIG_HOME: home };
+      const init = await runCli(['init', '--dir', dir, '--root', '.', '--base-url', f.em.seed.baseUrl, '--operator-id', f.em.seed.operatorId, '--workspace', f.em.seed.workspaceId], { env });
+      assert.equal(init.code, 0, `${init.stdout}\n${init.stderr}`);
+      assert.match(init.stdout, /shared state is signed with its team's state key, which this machine does not have: put the team's key in .*state-key-/);
+      const keyFile = join(home, 'kbsync', `state-key-${f.em.seed.workspaceId}`);
+      await assert.rejects(readFile(keyFile, 'utf8'), 'no key made');
+      const refused = await runCli(['sync', '--json', '--config', join(dir, 'sync.config.json')], { cwd: dir, env });
+      assert.equal(reportOf(refused)?.error?.code, 'STATE_KEY_NEEDED');
+      await mkdir(join(home, 'kbsync'), { recursive: true });
+      await writeFile(keyFile, `${TEST_STATE_KEY}\n`, { mode: 0o600 });
+      const synced = await runCli(['sync', '--json', '--config', join(dir, 'sync.config.json')], { cwd: dir, env });
+      assert.equal(synced.code, 0, `${synced.stdout}\n${synced.stderr}`);
+      assert.equal(await readFile(join(dir, 'a.md'), 'utf8'), '# Alpha\n\nFirst words.\n');
     });
   });
 });
