@@ -76,8 +76,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const shownPath = file ? configPath : 'the configuration (from KBSYNC_* variables)';
   if (!parsed.success) {
     const lines = describeIssues(parsed.error.issues, input, overrides.origins);
-    throw new InputError('CONFIG_INVALID', `${shownPath} is not valid:\n  ${lines.join('\n  ')}`, {
-      hint: '\nFix the keys above (sync.config.example.json shows every option).',
+    throw new InputError('CONFIG_INVALID', `${shownPath} is not valid:`, {
+      details: lines.map((line) => `  ${line}`),
+      hint: 'Fix the keys above (sync.config.example.json shows every option).',
     });
   }
   const tokenEnv = 'env' in parsed.data.service.token ? parsed.data.service.token.env : null;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { urlIdProblem, urlIdRefusal } from '../model/ids.js';
 
 /**
  * The schema of sync.config.json. Every option has a default except workspaceId, service.baseUrl
@@ -21,6 +22,14 @@ const minutes = () => {
   return z.number({ error }).check(z.gte(0, { error }));
 };
 const text = (what: string) => z.string({ error: `expected ${what}` }).check(z.minLength(1, { error: `expected ${what}, not an empty string` }));
+/** An id kbsync puts into URLs (model/ids.ts): refused where it could address another endpoint. */
+const id = (what: string) =>
+  text(what).check(
+    z.superRefine((value: string, ctx) => {
+      const problem = value === '' ? undefined : urlIdProblem(value); // empty: said by text()
+      if (problem) ctx.issues.push({ code: 'custom', message: `expected ${what}: ${urlIdRefusal(value, problem)}`, input: value });
+    }),
+  );
 const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of glob patterns' });
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
 /** An option with a default: what the file may leave out. */
@@ -88,9 +97,16 @@ const WatchSchema = described(
       5,
     ),
     checkoutDelayMinutes: option(
-      'After a git checkout (or many files gone at once), deletions wait until the branch has stayed this long, or for kbsync resolve --mine.',
+      'After a git checkout (or many files gone at once), the deletions it brings, and its moves to another folder, wait until the branch has stayed this long, or for kbsync resolve --mine.',
       minutes(),
       60,
+    ),
+    publishBranches: option(
+      'In a git repository, the branches the daemon publishes from (names or globs, e.g. ["main", "release/*"]): on any other branch, or a detached HEAD, ' +
+        'it publishes nothing (no new document, edit, move or delete; a file only that branch has stays private) and still takes in the knowledge base\'s changes. ' +
+        'null: every branch, and a file only a branch has is published while it is checked out.',
+      z.nullable(z.array(text('a branch name or glob'), { error: 'expected a list of branch names or globs' }).check(z.minLength(1, { error: 'expected at least one branch; null publishes from every branch' }))),
+      null,
     ),
   }),
 );
@@ -109,8 +125,17 @@ const MarkdownSchema = described(
 );
 
 const MergeSchema = described(
-  'Settling conflicts (kbsync resolve).',
+  "Merging a colleague's web-editor edits, and settling conflicts (kbsync resolve).",
   z.strictObject({
+    webEdits: option(
+      "After a colleague's edit in the web editor, on a page whose every block a read shows (headings, paragraphs, list items, quotes): " +
+        '"merge" takes it into the file and publishes your next edit, naming once the lines whose words came from the web editor (formatting ' +
+        'added there cannot be read, and that push writes them as the file has them); "hold-words" holds your next overwrite (FLATTEN) when the ' +
+        'colleague wrote words, merging only removed or reordered blocks; "strict" holds it after every web edit until kbsync resolve. A page with ' +
+        'code, tables, images or other blocks reads cannot show is held after a web edit whatever this says.',
+      z.enum(['merge', 'hold-words', 'strict'], { error: 'expected "merge", "hold-words" or "strict"' }),
+      'merge',
+    ),
     tool: option(
       'The merge tool kbsync resolve FILE runs: a name git mergetool knows (meld, vimdiff, nvimdiff, emerge, kdiff3, vscode, bc, p4merge, …), ' +
         'or a shell command using $BASE $LOCAL $REMOTE $MERGED. null: choose block by block.',
@@ -226,8 +251,8 @@ export const ConfigSchema = described(
   z.strictObject({
     $schema: described('JSON Schema of this file, for editors.', z.optional(z.string())),
     root: option('The local folder to sync, relative to this file.', text('a folder path'), './docs'),
-    workspaceId: described('The knowledge base (workspace) to sync with.', text('a workspace id')),
-    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(text('a node id')), null),
+    workspaceId: described('The knowledge base (workspace) to sync with.', id('a workspace id')),
+    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(id('a node id')), null),
     layout: option(
       '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths. Shared by the team (see markdown.dialect).',
       z.enum(['folders', 'flat'], { error: 'expected "folders" or "flat"' }),

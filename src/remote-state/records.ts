@@ -1,4 +1,5 @@
 import type { SentImage } from '../images/types.js';
+import { urlIdProblem } from '../model/ids.js';
 
 /**
  * The records of kbsync's shared state, and the check every record read from the knowledge base passes
@@ -37,6 +38,12 @@ export type DocRecord = {
    * reading): another machine must not take the source for the document's exact Markdown.
    */
   readonly l?: 1;
+  /**
+   * 1, with `l`: all the document holds beyond this source is the formatting a colleague gave words they wrote in
+   * the web editor, on a page a read shows whole (config merge.webEdits decides whether that holds an overwrite).
+   * A kbsync that does not know it reads `l` alone, and holds.
+   */
+  readonly f?: 1;
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
@@ -127,7 +134,8 @@ const NEVER = new Set(['node_modules']);
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value);
+/** An id as kbsync writes one: short, of plain characters, and never a dot segment (model/ids.ts: it goes into URLs). */
+export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value) && urlIdProblem(value) === undefined;
 const isNullableId = (value: unknown): boolean => value === null || isId(value);
 const isHash = (value: unknown): boolean => isString(value) && (value === '' || HASH.test(value));
 const isShort = (value: unknown, max: number = LIMITS.id): value is string => isString(value) && value.length <= max && !CONTROL.test(value);
@@ -183,6 +191,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     isShort(r['m'], 40) &&
     (r['r'] === undefined || r['r'] === 1) &&
     (r['l'] === undefined || r['l'] === 1) &&
+    (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&

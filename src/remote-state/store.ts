@@ -1,6 +1,7 @@
 import { isConflict, isNotFound, isOutcomeUnknown, type KbClient, type RemoteNode } from '../api/index.js';
 import { SafetyError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { oneLine } from '../printable.js';
 import type { BlockId, DocKey, TreeNodeId, WorkspaceId } from '../model/ids.js';
 import { WriterClock } from './clock.js';
 import { decodeTokens, encodeRecords, encodeSource, joinSource, type IndexToken, type SourceChunk, type Stamped } from './codec.js';
@@ -8,7 +9,7 @@ import { bySeq, dataOf, DOC_CHARS, NOTES, newTitle, parseTitle, STATE_FOLDER, st
 import { emptyJunk, type StateJunk } from './junk.js';
 import type { StateRecord } from './records.js';
 import { foldState, type SharedState } from './state.js';
-import type { StateKey } from './token.js';
+import { isSignedToken, type StateKey } from './token.js';
 
 export { STATE_FOLDER, type StateDoc } from './documents.js';
 
@@ -155,9 +156,12 @@ export class RemoteStateStore {
     return fingerprintOf(this.#keyChecked(await this.#listDocs()), new Map());
   }
 
-  /** The listed documents, once this machine's key (or its lack of one) is found to be the team's: refused otherwise. */
+  /**
+   * The listed documents, once this machine's key is found to be the team's from their titles (refused
+   * otherwise: sync/state/key-check.ts). A machine without a key is checked when it reads the state
+   * (#keyedLookalikes: a title alone does not tell a team's signed state from a look-alike).
+   */
   #keyChecked(listed: readonly StateDoc[]): readonly StateDoc[] {
-    if (!this.#key) refuseWithoutKey(listed);
     this.#checks?.listed(listed);
     return listed;
   }
@@ -207,8 +211,10 @@ export class RemoteStateStore {
     const listed = await this.#listDocs(this.#docs === undefined || this.#now() - this.#listedAt > 2_000);
     this.#keyChecked(listed);
     const junk = emptyJunk();
+    if (!this.#key) await this.#keyedLookalikes(listed, junk);
     const index = listed.filter((doc) => doc.family === 'state');
-    const readable = index.filter((doc) => this.#trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
+    // Without a key, the only documents not counted are the look-alikes just said.
+    const readable = index.filter((doc) => this.#trusted(doc) || (this.#key && junk.unverifiedDocs.push(doc.title), false));
     const read: { readonly doc: StateDoc; readonly decoded: ReturnType<typeof decodeTokens> }[] = [];
     const docs: StateDoc[] = [];
     let chars = 0;
@@ -286,12 +292,34 @@ export class RemoteStateStore {
 
   /**
    * A document counts when it can be kbsync's: with a key, only documents whose title the key signs (a
-   * reader with the key reads nothing else); without one, every document with a state title.
+   * reader with the key reads nothing else); without one, every document with a state title but the form
+   * only a kbsync with a key gives (which load() either refuses to write beside, or leaves out).
    */
   #trusted(doc: StateDoc): boolean {
     if (this.#made.has(doc.docKey)) return true;
     const signed = parseTitle(doc.title, this.#key)?.signed;
-    return this.#key ? signed === 'signed' : signed !== undefined;
+    return this.#key ? signed === 'signed' : signed !== undefined && signed !== 'keyed';
+  }
+
+  /**
+   * A machine without the key, and documents titled as a kbsync with a key titles its state. A title says
+   * nothing (anyone can give a document one); what a kbsync with a key writes into them does: signed pieces.
+   * The newest are read (after MAX_JUNK_DOCS of them holding none, the rest are left, as for other junk):
+   * one holding signed pieces is a keyed team's state, or a copy of one, which this machine cannot tell
+   * apart, so it stops before doing anything (its records would be ignored by every kbsync with the key);
+   * one holding none is someone else's document with a state-like title, left out and said once per run.
+   */
+  async #keyedLookalikes(listed: readonly StateDoc[], junk: StateJunk): Promise<void> {
+    const keyed = listed.filter((doc) => parseTitle(doc.title, undefined)?.signed === 'keyed').sort((a, b) => b.seq - a.seq);
+    for (const [i, doc] of keyed.entries()) {
+      if (i >= MAX_JUNK_DOCS) {
+        junk.unreadDocs += keyed.length - i;
+        return;
+      }
+      const { text } = await this.#read(doc, junk);
+      if (text.split(/\s+/).some(isSignedToken)) refuseWithoutKey(doc, keyed.length);
+      junk.keyedLookalikes.push(doc.title);
+    }
   }
 
   /**
@@ -678,14 +706,14 @@ function newestFirst(a: StateDoc, b: StateDoc): number {
 /**
  * A machine without the key must not write into a team's signed state: its records would be ignored by every
  * kbsync that has the key (the creation ids of what it makes lost to them), so it stops before doing anything.
+ * What it found is said as it is: documents in the form a kbsync with a key writes, which may be the team's
+ * state or a copy someone put there; and what to do in either case.
  */
-function refuseWithoutKey(docs: readonly StateDoc[]): void {
-  const signed = docs.filter((doc) => parseTitle(doc.title, undefined)?.signed === 'keyed');
-  if (signed.length === 0) return;
+function refuseWithoutKey(evidence: StateDoc, keyed: number): never {
   throw new SafetyError(
     'STATE_KEY_NEEDED',
-    `This workspace's shared state is signed with a state key (${signed[0]?.title}${signed.length > 1 ? ` and ${signed.length - 1} more` : ''} in the ${STATE_FOLDER} folder), and this machine has none: it would write a state the team's kbsyncs ignore, so it stops here.`,
-    { hint: "Set the team's key in the environment variable KBSYNC_STATE_KEY (or configure state.key); in CI, pass it from a secret." },
+    `The ${STATE_FOLDER} folder holds ${keyed === 1 ? '1 document' : `${keyed} documents`} written as a kbsync with a state key writes its state (${oneLine(evidence.title)}${keyed > 1 ? ` and ${keyed - 1} more titled so` : ''}, its pieces signed), and this machine has no key to check them with: what it wrote, the team's kbsyncs would ignore. It stops here.`,
+    { hint: "If your team uses a state key, set KBSYNC_STATE_KEY (or state.key) to it; in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again." },
   );
 }
 

@@ -57,23 +57,35 @@ type Unframed = { readonly trust: Trust; readonly kind: string; readonly bytes: 
 
 const HEX = /^[0-9a-f]+$/;
 
-/** Reads one token back: its kind and bytes, and how far it can be trusted by a reader holding `key` (or none). */
-export function unframe(raw: string, key: StateKey | undefined): Unframed {
-  const damaged: Unframed = { trust: 'damaged', kind: '', bytes: Buffer.alloc(0) };
-  if (raw.length > MAX_TOKEN_CHARS) return damaged;
+/** A whole token's body and tag ('' when unsigned); undefined when it is not whole or not a token. */
+function whole(raw: string): { readonly body: string; readonly tag: string } | undefined {
+  if (raw.length > MAX_TOKEN_CHARS) return undefined;
   const dot = raw.lastIndexOf('.');
-  if (dot < 2) return damaged;
+  if (dot < 2) return undefined;
   const body = raw.slice(0, dot);
   const check = raw.slice(dot + 1);
-  if ((check.length !== CHECK_CHARS && check.length !== CHECK_CHARS + TAG_CHARS) || !HEX.test(check) || !/^[A-Za-z0-9+/]+$/.test(body)) return damaged;
-  if (check.slice(0, CHECK_CHARS) !== checksum(body)) return damaged;
+  if ((check.length !== CHECK_CHARS && check.length !== CHECK_CHARS + TAG_CHARS) || !HEX.test(check) || !/^[A-Za-z0-9+/]+$/.test(body)) return undefined;
+  if (check.slice(0, CHECK_CHARS) !== checksum(body)) return undefined;
+  return { body, tag: check.slice(CHECK_CHARS) };
+}
+
+/** Reads one token back: its kind and bytes, and how far it can be trusted by a reader holding `key` (or none). */
+export function unframe(raw: string, key: StateKey | undefined): Unframed {
+  const token = whole(raw);
+  if (!token) return { trust: 'damaged', kind: '', bytes: Buffer.alloc(0) };
+  const { body, tag } = token;
   const bytes = Buffer.from(body.slice(1), 'base64');
-  const tag = check.slice(CHECK_CHARS);
   if (!key || tag === '') return { trust: 'unsigned', kind: body[0] as string, bytes };
   const given = Buffer.from(tag, 'utf8');
   const trust = timingSafeEqual(Buffer.from(key.tag(body), 'utf8'), given) ? 'verified' : timingSafeEqual(Buffer.from(key.workspaceTag(body), 'utf8'), given) ? 'workspace' : 'forged';
   return { trust, kind: body[0] as string, bytes };
 }
+
+/**
+ * Whether `raw` is a whole token that carries a signature, of whatever key: what a kbsync with a state key
+ * writes, and a keyless one never does. A reader without the key cannot tell a genuine one from a copy.
+ */
+export const isSignedToken = (raw: string): boolean => (whole(raw)?.tag ?? '') !== '';
 
 /**
  * What names a key without revealing it: published in the shared state (which key signs it) and shown by

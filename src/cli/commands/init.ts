@@ -31,8 +31,9 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
   if (wanted !== undefined) {
     const found = workspaces.find((w) => w.workspaceId === wanted) ?? workspaces.filter((w) => w.name === wanted).at(0);
     if (found) return found;
-    throw new InputError('WORKSPACE_UNKNOWN', `No workspace ${JSON.stringify(wanted)} among the ${workspaces.length} this token and operator can see:\n${workspaceLines(workspaces).join('\n')}`, {
-      hint: '\nPass one of the ids above with --workspace.',
+    throw new InputError('WORKSPACE_UNKNOWN', `No workspace ${oneLine(JSON.stringify(wanted))} among the ${workspaces.length} this token and operator can see:`, {
+      details: workspaceLines(workspaces),
+      hint: 'Pass one of the ids above with --workspace.',
     });
   }
   if (workspaces.length === 0) {
@@ -42,8 +43,9 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
   }
   if (workspaces.length === 1) return workspaces[0] as Workspace;
   if (!isInteractive()) {
-    throw new InputError('WORKSPACE_CHOICE', `The token sees ${workspaces.length} workspaces; choose one with --workspace ID:\n${workspaceLines(workspaces).join('\n')}`, {
-      hint: '\nFor example: kbsync init --workspace <id from the list>.',
+    throw new InputError('WORKSPACE_CHOICE', `The token sees ${workspaces.length} workspaces; choose one with --workspace ID:`, {
+      details: workspaceLines(workspaces),
+      hint: 'For example: kbsync init --workspace <id from the list>.',
     });
   }
   terminal.out('Workspaces you can sync with:');

@@ -11,7 +11,7 @@ import { launchdPlist, PLIST_MARK } from '../service/launchd-plist.js';
 import { ServiceManager } from '../service/manager.js';
 import { labelOf, platformOf, serviceName, servicePaths, serviceSpec, type Platform, type ServicePaths } from '../service/spec.js';
 import { MARK, systemdUnit } from '../service/systemd-unit.js';
-import { setUpStateKeyFile, setUpToken } from '../service/token-file.js';
+import { planStateKeyFile, serviceTokenFile, setUpToken } from '../service/token-file.js';
 import { invocation } from '../../invocation.js';
 import { terminal } from '../../terminal.js';
 
@@ -48,12 +48,16 @@ const launchdDomain = (): string => `gui/${process.getuid?.() ?? 0}`;
 async function install(flags: Flags): Promise<void> {
   const { platform, name, paths, config, configPath } = await target(flags);
   if ((await ours(paths.unit)) === false) throw notOurs(paths.unit);
-  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
-  const key = await setUpStateKeyFile(config.state.key, paths.keyFile, { env: invocation().env, cwd: path.dirname(configPath), workspaceId: config.workspaceId });
-  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: token.file, keyFile: key.file });
+  // The unit's text first (the state key is read for it, nothing written): a path it cannot carry is refused
+  // before the token file, or anything, is written.
+  const key = await planStateKeyFile(config.state.key, paths.keyFile, { env: invocation().env, cwd: path.dirname(configPath), workspaceId: config.workspaceId });
+  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: serviceTokenFile(config.service.token, paths.tokenFile), keyFile: key.file });
   const logFile = path.join(path.dirname(paths.tokenFile), `${name}.log`);
+  const unit = platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile);
+  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
+  await key.write();
   await fsp.mkdir(path.dirname(paths.unit), { recursive: true });
-  await fsp.writeFile(paths.unit, platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile), { mode: 0o644 });
+  await fsp.writeFile(paths.unit, unit, { mode: 0o644 });
   const said = [
     `Wrote ${paths.unit}: it runs ${shellLine([spec.node, spec.entry, 'watch', '--config', configPath])} for ${config.root}.`,
     `Token: ${token.said}.`,
@@ -74,7 +78,7 @@ async function install(flags: Flags): Promise<void> {
   }
   said.push(platform === 'systemd' ? `Its log: journalctl --user -u ${name} -f` : `Its log: ${logFile}`);
   said.push('`kbsync service status` shows how it is doing; `kbsync service uninstall` stops and removes it.');
-  for (const line of said) terminal.out(line);
+  terminal.out(...said);
 }
 
 async function uninstall(flags: Flags): Promise<void> {
@@ -92,7 +96,7 @@ async function uninstall(flags: Flags): Promise<void> {
     if (await fsp.rm(file).then(() => true, () => false)) said.push(`Removed ${file}.`);
   }
   if (mine && platform === 'systemd' && (await manager.available())) await manager.run(['daemon-reload']);
-  terminal.out(said.length > 0 ? said.join('\n') : `No kbsync service is installed for this folder (${paths.unit} does not exist).`);
+  terminal.out(...(said.length > 0 ? said : [`No kbsync service is installed for this folder (${paths.unit} does not exist).`]));
 }
 
 async function status(flags: Flags): Promise<void> {
@@ -107,7 +111,7 @@ async function status(flags: Flags): Promise<void> {
   const holder = readLockHolder(ledgerPath(config));
   const daemon = holder?.alive && /\bwatch\b/.test(holder.command);
   lines.push(daemon ? `kbsync watch runs for ${config.root} as pid ${holder.pid}; \`kbsync doctor\` says what it is doing.` : `No kbsync watch runs for ${config.root} now.`);
-  for (const line of lines) terminal.out(line);
+  terminal.out(...lines);
 }
 
 export const serviceCommand: CliCommand = {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { homeFolder } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import { packageRoot } from '../../package-root.js';
+import { oneLine } from '../../printable.js';
 import { kbsyncEntry } from '../../shell/self-command.js';
 
 /** Which service manager runs the daemon here. */
@@ -68,10 +69,20 @@ const real = (file: string): string => {
   }
 };
 
-export function serviceSpec(input: { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined; readonly keyFile: string | undefined }): ServiceSpec {
+type SpecInput = { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined; readonly keyFile: string | undefined };
+
+/**
+ * The spec of the service for a folder. Every path in it is written into a unit file or a plist that a
+ * service manager runs, and paths are names anyone who shares a drive or a repository may have chosen: a
+ * line break in one would add a line of its own to a unit (`ExecStartPre=` runs a command), and no manager
+ * reads another control character as written. So a path holding one is refused here, before install writes
+ * anything; the rest of each path is escaped by the unit's or the plist's own rules (systemd-unit.ts,
+ * launchd-plist.ts).
+ */
+export function serviceSpec(input: SpecInput): ServiceSpec {
   const inside = path.relative(input.root, input.stateDir);
   const stateOutside = inside.startsWith('..') || path.isAbsolute(inside);
-  return {
+  const spec: ServiceSpec = {
     name: serviceName(input.root),
     root: input.root,
     configPath: input.configPath,
@@ -82,4 +93,29 @@ export function serviceSpec(input: { readonly root: string; readonly stateDir: s
     keyFile: input.keyFile,
     readme: path.join(packageRoot(), 'README.md'),
   };
+  const paths: readonly [string, string | undefined][] = [
+    ['the synced folder', input.root],
+    ['the state folder', input.stateDir],
+    ['the config file', input.configPath],
+    ['the token file', input.tokenFile],
+    ['the state key file', input.keyFile],
+    ['node', spec.node],
+    ["kbsync's entry point", spec.entry],
+    ["kbsync's README", spec.readme],
+  ];
+  for (const [what, value] of paths) if (value !== undefined) refuseControlIn(what, value);
+  return spec;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Refuses a path a unit file cannot carry (a control character): `what` names it in the error. */
+export function refuseControlIn(what: string, value: string): void {
+  if (!CONTROL.test(value)) return;
+  throw new InputError(
+    'SERVICE_PATH_UNSAFE',
+    `The path of ${what}, ${oneLine(value)}, holds a line break or other control character (shown escaped), which a service's unit file cannot carry: written into it, a line break would start a line of its own.`,
+    { hint: 'Rename the folder or file so that its path has none (`mv` it), then run `kbsync service install` again. Nothing was written.' },
+  );
 }

@@ -31,6 +31,8 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...sharedImagesOf(row.imagesSent),
     // The document holds more than the source: a colleague's edit read as plain text, or one reads cannot show at all.
     ...(row.inexact ? { l: 1 as const } : {}),
+    // ... and all it holds beyond it is the formatting of words a colleague wrote (merge.webEdits decides).
+    ...(row.inexactFormatting ? { f: 1 as const } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
   };
 }
@@ -42,7 +44,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
 export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
   // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013).
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 

@@ -162,11 +162,12 @@ export class TeamSettings<T extends TeamOptions> {
   /**
    * Whether the run must read the state before it reads a file: this ledger never saw the team's settings
    * (a fresh checkout, a clone, the first run after an upgrade), or the configuration now disagrees with
-   * them, or with the key they name (the state then says whether the team changed them).
+   * them, or this machine's key (or its lack of one) is not the one they name: the state then says whether the
+   * team changed them, and a key that is not the team's is refused before anything is read from a file.
    */
   get readFirst(): boolean {
     const known = this.#followed;
-    return known === undefined || disagreements(this.#options, known).length > 0 || (this.#fingerprint !== null && known.key !== null && known.key !== this.#fingerprint);
+    return known === undefined || disagreements(this.#options, known).length > 0 || known.key !== this.#fingerprint;
   }
 
   /** The run's options, following the team's settings as known now; from here on a load that says otherwise stops the run. */

@@ -11,6 +11,7 @@ import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from '../engine.js';
 import { pushRewriter } from '../content/run-links.js';
 import { runLowering } from '../content/vault.js';
+import { whyUnsynced } from '../content/unsynced.js';
 import { imageReport, previewCache, runImages, sentBodies } from '../content/images.js';
 import type { ImageProblem } from '../../images/types.js';
 import type { UrlOfPath } from '../content/links.js';
@@ -26,7 +27,7 @@ import { createAttempts } from '../act/intent.js';
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images' | 'stateKey' | 'vault' | 'explicit'> & {
+type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'vault' | 'guards' | 'links' | 'site' | 'images' | 'stateKey' | 'webEdits' | 'explicit'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -67,7 +68,7 @@ export async function inspect(deps: { readonly client: KbClient; readonly ledger
   );
   seen.records = observation.records;
   const lowering = runLowering(observation, options);
-  const rewriter = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower });
+  const rewriter = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower, unsynced: whyUnsynced(observation, options) });
   const urlOf = observation.dialectOwed ? rewriter?.resending(observation.dialectOwed) : rewriter;
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
   const stateDocs = !listed || !store ? undefined : observation.remote?.state ? await store.documents() : [];
@@ -102,6 +103,7 @@ function readOnlyIO(
   return {
     mode: options.mode,
     force: options.guards.force,
+    webEdits: options.webEdits ?? 'merge',
     layout: options.layout,
     urlOf,
     workspaceId: options.workspaceId,

@@ -52,5 +52,6 @@ test('the launchd agent (macOS; its text is what is tested here, launchctl only 
   assert.match(plist, /<key>KBSYNC_STATE_KEY_FILE<\/key>\n {4}<string>\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.state-key<\/string>\n {2}<\/dict>/);
   assert.match(systemdUnit(SPEC), /^Environment="KBSYNC_STATE_KEY_FILE=\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.state-key"$/m);
   assert.match(plist, /<key>KeepAlive<\/key>\n {2}<dict>\n {4}<key>SuccessfulExit<\/key>\n {4}<false\/>/);
-  assert.doesNotMatch(plist.replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & is escaped');
+  assert.doesNotMatch(plist.replace(/<!--.*?-->/gs, '').replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & in an element is escaped');
+  assert.match(plist, /<!-- Written by kbsync service install for \/home\/me\/R&D notes;/, 'a comment reads no escapes: the path as written');
 });
