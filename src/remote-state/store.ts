@@ -713,7 +713,11 @@ function refuseWithoutKey(evidence: StateDoc, keyed: number): never {
   throw new SafetyError(
     'STATE_KEY_NEEDED',
     `The ${STATE_FOLDER} folder holds ${keyed === 1 ? '1 document' : `${keyed} documents`} written as a kbsync with a state key writes its state (${oneLine(evidence.title)}${keyed > 1 ? ` and ${keyed - 1} more titled so` : ''}, its pieces signed), and this machine has no key to check them with: what it wrote, the team's kbsyncs would ignore. It stops here.`,
-    { hint: "If your team uses a state key, set KBSYNC_STATE_KEY (or state.key) to it; in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again." },
+    {
+      hint:
+        "If your team uses a state key, put it in this machine's key file (~/.config/kbsync/state-key-<workspace>; `kbsync clone` with KBSYNC_STATE_KEY set keeps it there) or set KBSYNC_STATE_KEY (or state.key); " +
+        'in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again.',
+    },
   );
 }
 

@@ -164,7 +164,10 @@ export const cloneCommand: CliCommand = {
         `
 A folder or knowledge base URL clones that folder. A document URL clones the folder that holds it (the
 document with its siblings): kbsync syncs whole folders. The new folder gets its own sync.config.json
-(root "."), and a first pull links every document in its ledger.
+(root "."), and a first pull links every document in its ledger, reading the folder as its team does (the
+dialect, layout, links and base path its shared state publishes). On a team with a state key, set
+KBSYNC_STATE_KEY for the clone: it keeps the key in ~/.config/kbsync/state-key-<workspace>, where later
+commands find it.
 
 Examples:
   kbsync clone http://127.0.0.1:8787/i/nodes/<id>               into a folder named after it

@@ -78,7 +78,7 @@ describe('the team state key on a second machine', () => {
           const run = await runCli(['sync', '--json', ...mode, '--config', join(b.dir, 'sync.config.json')], { cwd: b.dir, env: { KBSYNC_TOKEN: f.em.seed.token, KBSYNC_STATE_KEY: undefined, XDG_CONFIG_HOME: join(work, 'home') } });
           assert.equal(run.code, 3, `${run.stdout}\n${run.stderr}`);
           assert.equal(reportOf(run)?.error?.code, 'STATE_KEY_NEEDED');
-          assert.match(run.stderr, /signed with a state key .* this machine has none[\s\S]*KBSYNC_STATE_KEY/);
+          assert.match(run.stderr, /written as a kbsync with a state key writes its state .* this machine has no key[\s\S]*key file \(~\/\.config\/kbsync\/state-key-<workspace>[\s\S]*KBSYNC_STATE_KEY/);
           assert.doesNotMatch(run.stdout + run.stderr, /STATE_NOT_PUBLISHED/);
           assert.equal(everything(f), before, `${mode.join(' ') || 'two-way'}: nothing was written, the state included`);
         }

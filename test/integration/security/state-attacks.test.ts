@@ -207,7 +207,7 @@ describe('attacks on the shared state', () => {
       assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Alpha'], 'nothing was done');
       assert.match(keyless.stderr, /holds \d+ documents? written as a kbsync with a state key writes its state \(kbsync-(state|sources)-\d{6}-[a-z2-7]{8}-[0-9a-f]{16}/);
       assert.match(keyless.stderr, /this machine has no key.*It stops here/s);
-      assert.match(keyless.stderr, /If your team uses a state key, set KBSYNC_STATE_KEY.*If it has none, someone put those documents there: delete them/s);
+      assert.match(keyless.stderr, /If your team uses a state key, put it in this machine.s key file.*or set KBSYNC_STATE_KEY.*If it has none, someone put those documents there: delete them/s);
       assert.match(keyless.stderr, /\[STATE_KEY_NEEDED\]/);
     });
   });
