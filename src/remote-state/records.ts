@@ -112,6 +112,8 @@ export type TeamRecord = {
   readonly links?: boolean;
   /** Config `site.basePath`. */
   readonly base?: string;
+  /** Config `merge.webEdits`: what a colleague's web-editor edit leaves a push free to write over. */
+  readonly webEdits?: 'merge' | 'hold-words' | 'strict';
   /**
    * 1: every record of this state is bound to its synced folder (token.ts): tokens signed for the workspace
    * alone, as kbsync signed before, are no longer read here (a copy of another folder's records among them).
@@ -211,5 +213,6 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['dialect'] === undefined || r['dialect'] === 'obsidian' || r['dialect'] === 'commonmark') &&
     (r['links'] === undefined || typeof r['links'] === 'boolean') &&
     (r['base'] === undefined || (isShort(r['base'], 200) && /^\/[^?#\s]*$/.test(r['base']))) &&
+    (r['webEdits'] === undefined || r['webEdits'] === 'merge' || r['webEdits'] === 'hold-words' || r['webEdits'] === 'strict') &&
     (r['b'] === undefined || r['b'] === 1),
 };

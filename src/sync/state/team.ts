@@ -7,6 +7,7 @@ import { checkRecord, type TeamRecord } from '../../remote-state/records.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
 import { vaultOf, type VaultSettings } from '../../vault/settings.js';
 import type { Layout } from '../decide/types.js';
+import type { WebEditsPolicy } from '../decide/web-edits.js';
 
 /**
  * The settings a team reads its synced folder with (records.ts, TeamRecord), as every run meets them: the
@@ -28,16 +29,20 @@ type TeamOptions = {
   readonly links: boolean;
   readonly site?: LinkSite | undefined;
   readonly vault?: VaultSettings | undefined;
+  readonly webEdits?: WebEditsPolicy | undefined;
   /** The team settings the configuration gives itself (config/team-settings.ts). */
   readonly explicit?: readonly TeamSetting[] | undefined;
 };
 
 const DEFAULT_BASE = '/';
 
+/** How much each policy holds: a keyless machine follows only a team's policy that holds more than its own. */
+const STRICTNESS: Readonly<Record<WebEditsPolicy, number>> = { merge: 0, 'hold-words': 1, strict: 2 };
+
 /** The settings a run reads the folder with, as a team record says them; `key`: its key's fingerprint (null: none). */
 export function teamOf(options: TeamOptions, key: string | null): Team {
   const dialect = options.vault ? 'obsidian' : options.explicit?.includes('markdown.dialect') ? 'commonmark' : undefined;
-  return { key, layout: options.layout, ...(dialect ? { dialect } : {}), links: options.links, base: options.site?.basePath ?? DEFAULT_BASE };
+  return { key, layout: options.layout, ...(dialect ? { dialect } : {}), links: options.links, base: options.site?.basePath ?? DEFAULT_BASE, webEdits: options.webEdits ?? 'merge' };
 }
 
 /** Each setting as the team and as the run have it (only those both have). */
@@ -48,6 +53,7 @@ function pairs(options: TeamOptions, team: Team): { readonly setting: TeamSettin
     { setting: 'markdown.dialect' as const, mine: mine.dialect ?? 'commonmark', theirs: team.dialect },
     { setting: 'links' as const, mine: mine.links, theirs: team.links },
     { setting: 'site.basePath' as const, mine: mine.base, theirs: team.base },
+    { setting: 'merge.webEdits' as const, mine: mine.webEdits, theirs: team.webEdits },
   ].filter((pair) => pair.theirs !== undefined);
 }
 
@@ -63,6 +69,7 @@ export function followTeam<T extends TeamOptions>(options: T, team: Team | undef
   if (team.layout !== undefined && follows('layout')) out = { ...out, layout: team.layout };
   if (team.links !== undefined && follows('links')) out = { ...out, links: team.links };
   if (team.base !== undefined && follows('site.basePath')) out = { ...out, site: { root: out.site?.root ?? '', basePath: team.base } };
+  if (team.webEdits !== undefined && follows('merge.webEdits')) out = { ...out, webEdits: team.webEdits };
   if (team.dialect !== undefined && follows('markdown.dialect')) {
     // A vault read on the team's word: its own settings folder, if this checkout has one; the editor's defaults otherwise.
     const vault = team.dialect === 'obsidian' ? (out.vault ?? vaultOf(out.root, 'obsidian', [])) : undefined;
@@ -81,6 +88,7 @@ export function describeTeam(team: Team): string {
     team.dialect !== undefined ? `markdown.dialect ${shown(team.dialect)}` : '',
     team.links !== undefined ? `links ${shown(team.links)}` : '',
     team.base !== undefined ? `site.basePath ${shown(team.base)}` : '',
+    team.webEdits !== undefined ? `merge.webEdits ${shown(team.webEdits)}` : '',
     team.key !== null ? `a state signed with the key of fingerprint ${team.key}` : 'a state not signed (the team has no key)',
   ];
   return said.filter(Boolean).join(', ');
@@ -179,13 +187,15 @@ export class TeamSettings<T extends TeamOptions> {
   /**
    * What of the team's settings a run may follow. Without the key anyone who can edit the workspace could have
    * written them, so a keyless machine does not take the layout from them (another layout pairs no file with
-   * its document: every file would be made again); the others change only what a push sends, as a forged
-   * kept source can (see the README's "A team without a key").
+   * its document: every file would be made again), nor a `merge.webEdits` that lets a push write over more
+   * than its configuration does (only one that holds more); the others change only what a push sends, as a
+   * forged kept source can (see the README's "A team without a key").
    */
   #trusted(team: Team | undefined): Team | undefined {
     if (!team || this.#fingerprint !== null) return team;
-    const { layout: _layout, ...rest } = team;
-    return rest;
+    const { layout: _layout, webEdits, ...rest } = team;
+    const stricter = webEdits !== undefined && STRICTNESS[webEdits] > STRICTNESS[this.#options.webEdits ?? 'merge'];
+    return stricter ? { ...rest, webEdits } : rest;
   }
 
   /** Every load of the state: the settings it holds, checked; then kept in the ledger. */

@@ -163,7 +163,7 @@ describe('team settings travel with the shared state', () => {
       const migrated = await f.sync();
       assert.equal(migrated.code, 0, `${migrated.stdout}\n${migrated.stderr}`);
       assert.deepEqual(migrated.report?.planned, []);
-      assert.deepEqual(foldedState(f).team, { t: 'team', key: foldedState(f).team?.key, layout: 'folders', links: true, base: '/', b: 1 });
+      assert.deepEqual(foldedState(f).team, { t: 'team', key: foldedState(f).team?.key, layout: 'folders', links: true, base: '/', webEdits: 'merge', b: 1 });
       assert.match(foldedState(f).team?.key ?? '', /^[0-9a-f]{16}$/);
       const again = await f.sync(['--push']);
       assert.equal(again.code, 0);
