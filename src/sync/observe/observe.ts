@@ -15,6 +15,7 @@ import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state/seen.js';
 import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './shared-entries.js';
 import { witnessRenamed } from './rename-witness.js';
+import { renameTexts } from './rename-texts.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { interruptedPulls } from '../run/interrupted.js';
@@ -179,6 +180,7 @@ export async function observeAndPlan(
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (sharedByPath && remote && !shared?.authenticated) await witnessRenamed(client, sharedByPath, local.entries, remote, options.layout);
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
+  const texts = await renameTexts({ ledger, store }, records, sharedByPath, local);
   const pulls = interruptedPulls(ledger?.intents.open() ?? [], local.entries, rows.stats);
   const planned = plan({
     mode: options.mode,
@@ -190,6 +192,7 @@ export async function observeAndPlan(
     folderIds,
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
+    ...(texts ? { renameTexts: texts } : {}),
     ...(pulls.size > 0 ? { interruptedPulls: pulls } : {}),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
