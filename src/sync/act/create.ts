@@ -1,4 +1,4 @@
-import { isConflict, isOutcomeUnknown } from '../../api/index.js';
+import { isConflict, isOutcomeUnknown, type RemoteNode } from '../../api/index.js';
 import { KbsyncError } from '../../errors.js';
 import type { DocumentRecord, Origin } from '../../ledger/index.js';
 import type { TextFile } from '../../local/index.js';
@@ -10,11 +10,12 @@ import { decideBody, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { firstBody } from '../state/announce.js';
+import { underAMinuteOld } from '../state/minutes.js';
 import { createAttempts, withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
-type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean; readonly taken?: boolean };
+type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean };
 
 /**
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
@@ -22,11 +23,8 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
  */
 type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
 
-/**
- * A document made (or found again) for a local file, recorded in the ledger with no body agreed yet.
- * `taken`: found after the service said the title was taken, so another writer made it at this moment.
- */
-type Minted = { readonly record: DocumentRecord; readonly fresh: boolean; readonly taken?: boolean };
+/** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
+type Minted = { readonly record: DocumentRecord; readonly fresh: boolean };
 
 /**
  * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
@@ -53,7 +51,7 @@ export async function createDocument(
 export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
   const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
-  const created = await withIntent<Created>(
+  const created = await withIntent<Created | 'elsewhere'>(
     ctx,
     { kind: 'create', subject: path, payload: { title, parentId } },
     async () => {
@@ -67,10 +65,12 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
           if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
           const found = await findChild(ctx, parentId, title, 'FILE');
           if (found?.docKey) {
-            ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
             // Taken by another writer, unless an earlier attempt of ours may have made it (this one's is open too).
             const taken = isConflict(error) && createAttempts(ctx.ledger, path) <= 1;
-            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false, ...(taken ? { taken } : {}) };
+            // Closed, not abandoned: an abandoned create of ours would make the next run take that document for its own.
+            if (taken && (await makerMaySendNow(ctx, found))) return 'elsewhere';
+            ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
+            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false };
           }
           // Not there: the lost request never took effect, so it is safe to send it again.
           if (!isOutcomeUnknown(error) || attempt > 1) throw error;
@@ -78,6 +78,7 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       }
     },
     (made) => {
+      if (made === 'elsewhere') return;
       if (moved) {
         if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path });
         dropRecord(ctx, moved.path, moved.docKey);
@@ -85,13 +86,17 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
     },
   );
+  if (created === 'elsewhere') throw madeElsewhere(path);
   // The id the service gives only now reaches the shared state before the body is sent: a run killed from
-  // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
+  // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document. One found
+  // again (its id lost) is said too, with the document it replaces: a run killed before the old one is deleted
+  // leaves a state from which the next run finishes the move, not one that has forgotten the old document.
   const rp = moved ? moved.docKey : replacing && 'deleted' in replacing ? replacing.deleted : undefined;
-  const body = agreed !== undefined ? firstBody(ctx, agreed) : undefined;
+  // A first body is announced only for a document made now: one found may hold a body its own run then merges.
+  const body = agreed !== undefined && created.fresh ? firstBody(ctx, agreed) : undefined;
   crashPoint('before-id-append');
-  if (created.nodeId !== null) await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) }, body);
-  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh, ...(created.taken ? { taken: true } : {}) };
+  await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: created.fresh ? 'created' : 'create-answer-lost', ...(rp !== undefined ? { rp } : {}) }, body);
+  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh };
 }
 
 /**
@@ -103,11 +108,6 @@ export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: Te
   const { record } = minted;
   if (minted.fresh) return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  // Another writer made this document a moment ago (our create met its title), and still empty it is about
-  // to get that writer's first body: the service has no conditional write, so our overwrite could land just
-  // after it, and that writer's next run would take our text for an edit of its own and pull it over its
-  // file (its words then only in a backup). Left for the next run, which finds their body and merges.
-  if (minted.taken && remote.length === 0) throw madeElsewhere(record.path);
   return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
 }
 
@@ -136,6 +136,19 @@ export function recordUnpushed(
     remoteTime: { modifiedTime: '', recheck: true },
     conflictPath: null,
   });
+}
+
+/**
+ * Our create met a document of its title that another writer made a moment ago, still empty: that writer may be
+ * about to send its first body. The service has no conditional write, so our overwrite could land just after it,
+ * and that writer's next run would take our text for an edit of its own and pull it over its file (its words
+ * then only in a backup). So it is left, nothing recorded (a move's old document stays paired with its file),
+ * for a later run, which merges with the body it then holds, or fills it, empty past the minutes a first body
+ * takes (the document a killed run of ours made, whose answer went with it: a CI job's ledger goes with its checkout).
+ */
+async function makerMaySendNow(ctx: SyncContext, found: RemoteNode): Promise<boolean> {
+  if (!found.docKey || !underAMinuteOld(found.modifiedTime, ctx.serverNow())) return false;
+  return (await ctx.client.readBlocks(found.docKey)).length === 0;
 }
 
 function madeElsewhere(path: string): KbsyncError {
