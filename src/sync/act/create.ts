@@ -49,8 +49,18 @@ export async function createDocument(
  * its first body will make it hold, announced with its ids (see announce.ts).
  */
 export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
-  const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
+  // A kill between the answer and the id's append loses the id (a CI job's ledger goes with its checkout): one create at a time there.
+  const turnOver = await ctx.journal.createTurn();
+  try {
+    return await mintInTurn(ctx, path, title, parentId, replacing, agreed);
+  } finally {
+    turnOver();
+  }
+}
+
+async function mintInTurn(ctx: SyncContext, path: string, title: string, parentId: TreeNodeId, replacing: Replacing | undefined, agreed: string | undefined): Promise<Minted> {
+  const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const created = await withIntent<Created | 'elsewhere'>(
     ctx,
     { kind: 'create', subject: path, payload: { title, parentId } },
@@ -108,8 +118,18 @@ export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: Te
   const { record } = minted;
   if (minted.fresh) return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  const outcome = await applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  return { ...outcome, detail: [outcome.detail, idLost(record.url, true)].filter(Boolean).join('; ') };
 }
+
+/**
+ * What a run says, once, of a document it paired with a file without the id that deletes it, found where a
+ * create of the file's (`ours`: this machine's, whose answer was lost) or another run's (stopped before it kept
+ * the id) had made it: kbsync cannot delete it, so a person will have to, should the file go.
+ */
+export const idLost = (url: string, ours: boolean): string =>
+  `its document ${url} was made by ${ours ? 'an earlier create whose answer was lost' : 'a kbsync run stopped before it kept the id that deletes it (or in the web editor, empty)'}: ` +
+  'kbsync keeps it in step with the file but cannot delete it, so should you delete or move the file, delete that document in the web editor';
 
 /** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */
 export function recordUnpushed(

@@ -27,10 +27,38 @@ export class StateJournal {
   #creating = 0;
   #flushing = false;
   #timer: NodeJS.Timeout | undefined;
+  /** With `oneCreateAtATime`: settles once the create that holds the turn has its id in the state (or is over). */
+  #turn: Promise<void> | undefined;
 
-  constructor(append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>, windowMs = 100) {
+  constructor(
+    append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>,
+    options: {
+      readonly windowMs?: number;
+      /**
+       * A run without a ledger (a CI job): the state is the only place a creation id outlives a kill, so no
+       * create is sent while another's id is on its way there, and a kill loses at most one id. A run with a
+       * ledger records each id in it as the answer comes, and its creates go at once.
+       */
+      readonly oneCreateAtATime?: boolean;
+    } = {},
+  ) {
     this.#append = append;
-    this.#windowMs = windowMs;
+    this.#windowMs = options.windowMs ?? 100;
+    if (options.oneCreateAtATime) this.#turn = Promise.resolve();
+  }
+
+  /**
+   * Waits for this create's turn (at once, unless one create at a time): call the returned function once its
+   * id is in the state, or once it failed. Each create's id then goes in an append of its own.
+   */
+  async createTurn(): Promise<() => void> {
+    const before = this.#turn;
+    if (before === undefined) return () => {};
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    this.#turn = before.then(() => mine);
+    await before;
+    return release;
   }
 
   /** Runs a create, counted as in flight: the ids of creates answering meanwhile wait for it to join their append. */
