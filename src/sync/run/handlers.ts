@@ -40,12 +40,15 @@ type Handler<K extends ActionKind> = (carrier: Carrier, assessment: Assessment<K
  */
 async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held: Held): Promise<DocOutcome> {
   let fresh = true;
+  let url: string | undefined;
   if ('record' in action) {
     const file = await currentText(ctx, path).catch(() => undefined);
-    const remoteModifiedTime = ctx.remote?.docs.get(action.record.docKey)?.modifiedTime ?? action.record.remoteModifiedTime;
+    const listed = ctx.remote?.docs.get(action.record.docKey);
+    const remoteModifiedTime = listed?.modifiedTime ?? action.record.remoteModifiedTime;
+    url = listed?.url ?? ctx.ledger.documents.summary(action.record.path)?.url;
     fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
   }
-  return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
+  return { path, result: 'held', detail: heldMessage(held, path, url), ...(fresh ? {} : { repeated: true }) };
 }
 
 /** A decision its check may hold: the hold is recorded instead of carrying it out. */

@@ -6,6 +6,7 @@ import type { Previewed } from './decisions.js';
 import type { ActionResult } from '../run/executor.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import type { Notice, SyncMode } from '../decide/types.js';
+import { LEFT_TO_A_PERSON } from '../decide/held.js';
 
 /** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
 export type SyncReport = {
@@ -71,8 +72,9 @@ export function buildReport(input: ReportInput): SyncReport {
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
     counts,
-    // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen).
-    failed: input.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict').length + refused,
+    // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen);
+    // but for a document only a person can delete, said with its URL (held.ts).
+    failed: input.results.filter((r) => !r.ok || (r.result === 'held' && !LEFT_TO_A_PERSON.has(r.reason ?? '')) || r.result === 'conflict').length + refused,
     callsByEndpoint,
   };
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRASH_POINTS } from '../../../src/sync/run/crash-points.js';
-import { foldedState } from '../../helpers/state-reader.js';
+import { nodeUrl } from '../../../src/emulator/views.js';
+import { foldedState, idProblems } from '../../helpers/state-reader.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
 import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 /**
@@ -27,7 +29,15 @@ const FILES: Readonly<Record<string, string>> = {
   'faq.md': '# FAQ\n\nQuestions.\n',
 };
 
-type Change = { readonly name: string; apply(f: SyncFixture): Promise<void>; readonly docs: readonly string[] };
+type Change = {
+  readonly name: string;
+  apply(f: SyncFixture): Promise<void>;
+  /** The user documents once converged, as `folder/title`, and the state's entries (paths). */
+  readonly docs: readonly string[];
+  readonly entries: readonly string[];
+  /** The files whose documents the change made: deleted afterwards, each document is deleted or said with its URL. */
+  readonly made: readonly string[];
+};
 
 const CHANGES: readonly Change[] = [
   {
@@ -37,6 +47,8 @@ const CHANGES: readonly Change[] = [
       await rename(join(f.root, 'setup.md'), join(f.root, 'guide/setup.md'));
     },
     docs: ['/FAQ', '/Intro', 'guide/Setup'],
+    entries: ['faq.md', 'guide/setup.md', 'intro.md'],
+    made: ['guide/setup.md'],
   },
   {
     name: 'two creates',
@@ -45,6 +57,8 @@ const CHANGES: readonly Change[] = [
       await f.write('later.md', '# Later\n\nSoon.\n');
     },
     docs: ['/FAQ', '/Intro', '/Later', '/News', '/Setup'],
+    entries: ['faq.md', 'intro.md', 'later.md', 'news.md', 'setup.md'],
+    made: ['later.md', 'news.md'],
   },
 ];
 
@@ -59,6 +73,16 @@ function docs(f: SyncFixture): string[] {
 
 type Cell = { readonly reached: boolean; readonly problems: readonly string[] };
 
+/** The words of a run's results (details and hold messages), to find what it said about a document. */
+const said = (report: SyncReport | undefined): string => JSON.stringify([...(report?.results ?? []), ...(report?.notices ?? [])]);
+
+/**
+ * Killed at `point`, then four runs a few minutes apart (a document a kill left empty is held a minute or two,
+ * JUST_CREATED): they converge on the change's documents and entries, the last one steady and exit 0. The kill
+ * loses at most one creation id; that document is said once, with its URL. Then the change's files are
+ * deleted: every document whose id is known is deleted, the other said with its URL, and the runs exit 0;
+ * once a person deletes that one in the web editor, it is forgotten.
+ */
 async function cell(who: Who, change: Change, point: string): Promise<Cell> {
   const f = await createSyncFixture();
   try {
@@ -70,26 +94,53 @@ async function cell(who: Who, change: Change, point: string): Promise<Cell> {
     const killed = await run(f, who, { KBSYNC_CRASH_AT: point });
     if (killed.signal !== 'SIGKILL') return { reached: false, problems: [] };
     const problems: string[] = [];
-    // Later runs, a few minutes apart (a document a kill left empty may be held a minute, JUST_CREATED).
+    // The documents the kill left without their creation id in the state (a workstation's ledger may still have it).
+    const unrecorded = new Set(idProblems(f).map((problem) => /^"(.*?)"/.exec(problem)?.[1] ?? problem));
     const codes: number[] = [];
+    const words: string[] = [];
     for (let n = 0; n < 4; n++) {
       f.em.admin.setClockOffset((3 + 2 * n) * 60_000);
       const next = await run(f, who);
       codes.push(next.code ?? -1);
+      words.push(said(next.report));
       if (n === 3 && next.code !== 0) problems.push(`the fourth run after the kill exits ${String(next.code)}: ${next.stderr.slice(0, 300)} ${JSON.stringify(next.report?.results.filter((r) => !r.ok || r.result === 'held'))}`);
       if (n === 3 && (next.report?.planned.length ?? 0) > 0) problems.push(`the fourth run still plans ${JSON.stringify(next.report?.planned)}`);
     }
-    // A run that failed must not be followed by one that exits 0 while something is left over.
     const found = docs(f);
     if (JSON.stringify(found) !== JSON.stringify(change.docs)) problems.push(`documents ${JSON.stringify(found)}, expected ${JSON.stringify(change.docs)} (runs after the kill: ${codes.join(', ')})`);
     const entries = [...foldedState(f).entries.keys()].sort();
-    const files = change.docs.length === 3 ? ['faq.md', 'guide/setup.md', 'intro.md'] : ['faq.md', 'intro.md', 'later.md', 'news.md', 'setup.md'];
-    if (JSON.stringify(entries) !== JSON.stringify(files)) problems.push(`the state's entries ${JSON.stringify(entries)}`);
+    if (JSON.stringify(entries) !== JSON.stringify(change.entries)) problems.push(`the state's entries ${JSON.stringify(entries)}`);
+    // What the kill lost for good: the ids the state still lacks once converged (a workstation's ledger published its own).
+    const lost = f.remoteDocs().filter((doc) => idProblems(f).some((problem) => problem.startsWith(`"${doc.title}"`)));
+    if (lost.length > 1) problems.push(`the kill lost ${lost.length} creation ids (${lost.map((doc) => doc.title).join(', ')}; without their id in the state after the kill: ${[...unrecorded].join(', ')}): at most one create may be in that window`);
+    for (const doc of lost) {
+      const times = words.filter((text) => text.includes(urlOf(f, doc.dentryUuid))).length;
+      if (times !== 1) problems.push(`the lost id of "${doc.title}" was said ${times} times with its URL, not once: ${words.join('\n')}`);
+    }
+
+    for (const path of change.made) await f.remove(path);
+    const gone = await run(f, who);
+    const again = await run(f, who);
+    for (const [what, result] of [['the run that deletes the files', gone], ['the run after it', again]] as const) {
+      if (result.code !== 0) problems.push(`${what} exits ${String(result.code)}: ${JSON.stringify(result.report?.results.filter((r) => !r.ok || r.result === 'held'))}`);
+    }
+    const left = f.remoteDocs().filter((doc) => change.made.some((path) => doc.title.toLowerCase() === path.replace(/^.*\//, '').replace(/\.md$/, '')));
+    if (JSON.stringify(left.map((doc) => doc.dentryUuid)) !== JSON.stringify(lost.map((doc) => doc.dentryUuid))) problems.push(`left after the files were deleted: ${left.map((doc) => doc.title).join(', ')}; lost ids: ${lost.map((doc) => doc.title).join(', ')}`);
+    for (const doc of left) if (!said(gone.report).includes(urlOf(f, doc.dentryUuid))) problems.push(`the deletion of "${doc.title}"'s file did not say its URL: ${said(gone.report)}`);
+    // The person deletes it in the web editor: kbsync forgets it.
+    for (const doc of left) f.em.admin.deleteNode(doc.dentryUuid);
+    const forgotten = await run(f, who);
+    if (forgotten.code !== 0) problems.push(`the run after the person deleted it exits ${String(forgotten.code)}`);
+    const steady = await run(f, who);
+    if ((steady.report?.planned.length ?? 0) > 0) problems.push(`still planned at the end: ${JSON.stringify(steady.report?.planned)}`);
     return { reached: true, problems };
   } finally {
     await f.close();
   }
 }
+
+/** A document's URL as the service gives it. */
+const urlOf = (f: SyncFixture, docKey: string): string => nodeUrl(f.em.seed.baseUrl, docKey);
 
 /**
  * The crash points each change passes, per runner (a point a run does not die at fails its cell, so the lists
