@@ -73,12 +73,12 @@ async function mintInTurn(ctx: SyncContext, path: string, title: string, parentI
           return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, fresh: true };
         } catch (error) {
           if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
-          const found = await findChild(ctx, parentId, title, 'FILE');
+          const found = await findChild(ctx, parentId, title, 'FILE', path);
           if (found?.docKey) {
             // Taken by another writer, unless an earlier attempt of ours may have made it (this one's is open too).
             const taken = isConflict(error) && createAttempts(ctx.ledger, path) <= 1;
             // Closed, not abandoned: an abandoned create of ours would make the next run take that document for its own.
-            if (taken && (await makerMaySendNow(ctx, found))) return 'elsewhere';
+            if (taken && !(await killedRunsOrphan(ctx, found))) return 'elsewhere';
             ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
             return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false };
           }
@@ -159,23 +159,27 @@ export function recordUnpushed(
 }
 
 /**
- * Our create met a document of its title that another writer made a moment ago, still empty: that writer may be
- * about to send its first body. The service has no conditional write, so our overwrite could land just after it,
- * and that writer's next run would take our text for an edit of its own and pull it over its file (its words
- * then only in a backup). So it is left, nothing recorded (a move's old document stays paired with its file),
- * for a later run, which merges with the body it then holds, or fills it, empty past the minutes a first body
- * takes (the document a killed run of ours made, whose answer went with it: a CI job's ledger goes with its checkout).
+ * Our create met a document of its title that this machine did not make: another writer's, made at this moment.
+ * Written, it holds that writer's text, which the next run pairs the file with as with any document of its title
+ * (the same text linked; another one kept beside the file as a conflict copy, or replaced by a push, backed up),
+ * from that writer's exact Markdown once its record is in the shared state: taken in here, from the service's
+ * plain reading, it would be merged into ours and flattened (held FLATTEN for an edit nobody made). Empty and
+ * made a moment ago, its first body may be on its way: the service has no conditional write, so our overwrite
+ * could land just after it, and that writer's next run would take our text for an edit of its own. So it is
+ * left, nothing recorded (a move's old document stays paired with its file), unless it is empty past the
+ * minutes a first body takes: the document a killed run of ours made, whose answer went with it (a CI job's
+ * ledger goes with its checkout), or an empty page someone made, which the file may fill.
  */
-async function makerMaySendNow(ctx: SyncContext, found: RemoteNode): Promise<boolean> {
-  if (!found.docKey || !underAMinuteOld(found.modifiedTime, ctx.serverNow())) return false;
+async function killedRunsOrphan(ctx: SyncContext, found: RemoteNode): Promise<boolean> {
+  if (!found.docKey || underAMinuteOld(found.modifiedTime, ctx.serverNow())) return false;
   return (await ctx.client.readBlocks(found.docKey)).length === 0;
 }
 
 function madeElsewhere(path: string): KbsyncError {
   return new KbsyncError(
     'REMOTE_CHANGED_DURING_WRITE',
-    `"${path}": another writer created its document at the same moment, and may be writing its first version now, so kbsync did not write over it. ` +
+    `"${path}": another writer created a document of its title at the same moment (it may be writing its first version now), so kbsync did not write over it. ` +
       'Nothing was lost: your version is in the file.',
-    { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
+    { hint: 'Sync again: the next run pairs the file with that document (a conflict copy is written if their texts differ).' },
   );
 }

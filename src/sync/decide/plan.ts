@@ -291,8 +291,6 @@ function placeUnrecorded(
   // Nothing to pair (every file recorded, nothing listed to pull): skip indexing every record's title and key,
   // which a no-op of a large tree would otherwise pay on each run.
   if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
-  const deleting = new Set(actions.flatMap((action) => (action.kind === 'delete-remote' ? [action.record.path] : [])));
-  const titles = assignTitles(unrecorded, records, input.layout, deleting);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
   // An unverified entry holds its document only where the document corroborates it (its file here, titled
   // for it): a forged one cannot orphan another file. It may still name where a document to pull goes.
@@ -301,6 +299,15 @@ function placeUnrecorded(
     const local = input.local.get(record.path);
     return !input.sharedUnverified || (local !== undefined && corroborated(input, record, local, record.path, true));
   };
+  const deleting = new Set(actions.flatMap((action) => (action.kind === 'delete-remote' ? [action.record.path] : [])));
+  // Their titles are taken too, where listed: another machine's new file of the same title is that file's
+  // document, not this one's (created as `Title (2)`, never met by a create that would take it for its own).
+  const recordedPaths = new Set(records.map((record) => record.path));
+  const othersListed = shared.filter((record) => holds(record) && !recordedPaths.has(record.path)).flatMap((record) => {
+    const listed = input.remote?.docs.get(record.docKey);
+    return listed ? [{ ...record, path: listed.localPath, remoteTitle: listed.title }] : [];
+  });
+  const titles = assignTitles(unrecorded, [...records, ...othersListed], input.layout, deleting);
   const sharedByKey = new Map(shared.filter((record) => holds(record) || fitsPlace(input, record, record.path) !== false).map((record) => [record.docKey as string, record]));
   const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...shared.filter(holds).map((record) => record.docKey)]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
