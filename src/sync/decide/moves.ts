@@ -9,7 +9,7 @@ export const movedAfterDocument = (from: string, renamedElsewhere: boolean): str
  * Pairs compared by content at most (files gone × new files left after the exact pairs), as git's
  * `diff.renameLimit` bounds its own: past it, the rest is read as deletes and creates.
  */
-export const RENAME_PAIRS_COMPARED = 100_000;
+const RENAME_PAIRS_COMPARED = 100_000;
 
 /**
  * Finds local renames and moves: a ledger path whose file is gone, and a new unrecorded file that is

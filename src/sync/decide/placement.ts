@@ -62,7 +62,7 @@ export function uniqueName(wanted: string, taken: ReadonlySet<string>, normalise
  * made after it, the title is free, and no `Title (2)` is left for good once the old document is gone. Should
  * that delete not happen (held, the document restored, a failure), the new document takes `otherwise`.
  */
-export type Titled = { readonly title: string; readonly afterDelete?: { readonly path: string; readonly otherwise: string } };
+type Titled = { readonly title: string; readonly afterDelete?: { readonly path: string; readonly otherwise: string } };
 
 /**
  * The remote title of each local file that has no ledger row: its own title, made unique among its

@@ -2,19 +2,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CRASH_POINTS } from '../../../src/sync/run/crash-points.js';
-import { nodeUrl } from '../../../src/emulator/views.js';
-import { foldedState, idProblems } from '../../helpers/state-reader.js';
-import type { SyncReport } from '../../../src/sync/views/report.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
+import { nodeUrl } from '../../src/emulator/views.js';
+import { foldedState, idProblems } from './state-reader.js';
+import type { SyncReport } from '../../src/sync/views/report.js';
+import { createSyncFixture, type SyncFixture } from './sync-fixture.js';
 
 /**
- * A move or a create killed at each of its crash points converges on the next runs, or is said on every run
- * until it does: never a document left beside its replacement, never a run that fails once and then exits 0
- * over a leftover. Run as a CI job does (a fresh checkout every time: no ledger) and as a workstation does.
+ * The crash matrix of a document's identity: a move or a create killed at each of its crash points converges
+ * on the next runs, or is said on every run until it does: never a document left beside its replacement,
+ * never a run that fails once and then exits 0 over a leftover, never more than one creation id lost. Run as a
+ * CI job does (a fresh checkout every time: no ledger) and as a workstation does, one test file each
+ * (test/integration/reliability/identity-crash-*.test.ts).
  */
 
-const EXPLORE = process.env['MOVE_CRASH_EXPLORE'] === '1';
+const EXPLORE = process.env['IDENTITY_CRASH_EXPLORE'] === '1';
 
 type Who = 'ci' | 'workstation';
 
@@ -37,7 +39,11 @@ type Change = {
   readonly entries: readonly string[];
   /** The files whose documents the change made: deleted afterwards, each document is deleted or said with its URL. */
   readonly made: readonly string[];
+  /** The crash points the change passes (a point a run does not die at fails its cell, so the list cannot go stale). */
+  readonly reaches: readonly string[];
 };
+
+const MOVE_POINTS = ['after-intent', 'after-intent:2', 'after-intent:3', 'after-create', 'before-id-append', 'after-overwrite', 'before-ledger-commit', 'before-ledger-commit:2', 'before-ledger-commit:3', 'after-id-append', 'after-id-append:2', 'before-publish', 'after-state-append'];
 
 const CHANGES: readonly Change[] = [
   {
@@ -49,6 +55,7 @@ const CHANGES: readonly Change[] = [
     docs: ['/FAQ', '/Intro', 'guide/Setup'],
     entries: ['faq.md', 'guide/setup.md', 'intro.md'],
     made: ['guide/setup.md'],
+    reaches: MOVE_POINTS,
   },
   {
     name: 'two creates',
@@ -59,6 +66,7 @@ const CHANGES: readonly Change[] = [
     docs: ['/FAQ', '/Intro', '/Later', '/News', '/Setup'],
     entries: ['faq.md', 'intro.md', 'later.md', 'news.md', 'setup.md'],
     made: ['later.md', 'news.md'],
+    reaches: [...MOVE_POINTS, 'after-create:2', 'before-id-append:2', 'after-overwrite:2'],
   },
 ];
 
@@ -142,20 +150,7 @@ async function cell(who: Who, change: Change, point: string): Promise<Cell> {
 /** A document's URL as the service gives it. */
 const urlOf = (f: SyncFixture, docKey: string): string => nodeUrl(f.em.seed.baseUrl, docKey);
 
-/**
- * The crash points each change passes, per runner (a point a run does not die at fails its cell, so the lists
- * cannot go stale). MOVE_CRASH_EXPLORE=1 tries every point (and its second and third occurrence) instead, and
- * prints those reached.
- */
-const MOVE = ['after-intent', 'after-intent:2', 'after-intent:3', 'after-create', 'before-id-append', 'after-overwrite', 'before-ledger-commit', 'before-ledger-commit:2', 'before-ledger-commit:3', 'after-id-append', 'after-id-append:2', 'before-publish', 'after-state-append'];
-const CREATES = [...MOVE, 'after-create:2', 'before-id-append:2', 'after-overwrite:2'];
-const REACHES: Readonly<Record<string, readonly string[]>> = {
-  'a move to another folder/ci': MOVE,
-  'a move to another folder/workstation': MOVE,
-  'two creates/ci': CREATES,
-  'two creates/workstation': CREATES,
-};
-
+/** IDENTITY_CRASH_EXPLORE=1 tries every point (and its second and third occurrence) instead, and prints those reached. */
 const EVERY_POINT = CRASH_POINTS.flatMap((point) => [point, `${point}:2`, `${point}:3`]);
 
 /** Runs `tasks` two at a time (each cell has its own emulator and folder). */
@@ -170,15 +165,15 @@ async function inPairs<T>(tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
   return out;
 }
 
-describe('a move or create killed at any crash point converges', () => {
-  for (const who of ['ci', 'workstation'] as const) {
+/** The matrix for one kind of runner: a test per change, each of its crash points a cell (two at a time). */
+export function identityCrashMatrix(who: Who): void {
+  describe(`a move or create killed at any crash point converges: ${who === 'ci' ? 'a CI job (no ledger)' : 'a workstation'}`, () => {
     for (const change of CHANGES) {
-      const key = `${change.name}/${who}`;
-      const points = EXPLORE ? EVERY_POINT : (REACHES[key] ?? []);
-      test(`${change.name}, ${who === 'ci' ? 'a CI job (no ledger)' : 'a workstation'}: ${points.length} crash points`, async () => {
+      const points = EXPLORE ? EVERY_POINT : change.reaches;
+      test(`${change.name}: ${points.length} crash points`, async () => {
         const cells = await inPairs(points.map((point) => () => cell(who, change, point)));
         const reached = points.filter((_, i) => cells[i]?.reached);
-        if (EXPLORE) console.log(`'${key}': ${JSON.stringify(reached)},`);
+        if (EXPLORE) console.log(`${change.name} (${who}) reaches ${JSON.stringify(reached)}`);
         else assert.deepEqual(points.filter((_, i) => !cells[i]?.reached), [], 'every listed crash point kills the run');
         assert.deepEqual(
           points.flatMap((point, i) => ((cells[i]?.problems.length ?? 0) > 0 ? [`${point}:\n  ${cells[i]?.problems.join('\n  ')}`] : [])),
@@ -186,5 +181,5 @@ describe('a move or create killed at any crash point converges', () => {
         );
       });
     }
-  }
-});
+  });
+}
