@@ -162,9 +162,12 @@ export async function observeAndPlan(
   }
   // Old documents of moved files that an interrupted run promised to delete are deleted before this run acts: never new files.
   for (const retirement of ledger?.retirements.all() ?? []) leftAlone.add(retirement.docKey);
-  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
   const usable = shared ? usableState(shared, options) : undefined;
+  // So are the documents the state pairs with files this run could not use or reach: without a ledger (a CI
+  // checkout) nothing else keeps them from reading as deleted here (an invalid front matter deleted its document).
+  for (const entry of usable?.entries.values() ?? []) if (local.excluded.has(entry.p) || (!scan.complete && !seen.has(entry.p))) leftAlone.add(entry.k);
+  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   const renamed = shared && usable && store ? renamedElsewhere(usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
   if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
