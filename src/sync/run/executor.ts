@@ -11,6 +11,7 @@ import { assess, nodeOf, plannedKind, type AssessIO } from '../views/assess.js';
 import { sharedVersions } from '../state/published-version.js';
 import { Births } from './births.js';
 import { Deletions } from './deletions.js';
+import { StoppedBeforeStart } from './stopped.js';
 import type { SyncContext } from './context.js';
 import { pathOf } from '../decide/placement.js';
 import type { Action, DecisionKind } from '../decide/types.js';
@@ -126,6 +127,7 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
     const detail = [outcome.detail, note].filter(Boolean).join('; ');
     return { ...outcome, ...(detail ? { detail } : {}), action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
   } catch (thrown) {
+    if (thrown instanceof StoppedBeforeStart) return undefined;
     const error = explainFsError(thrown, pathOf(action));
     ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
     onError(error);
