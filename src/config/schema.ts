@@ -116,8 +116,8 @@ const MarkdownSchema = described(
   z.strictObject({
     dialect: option(
       '"auto": CommonMark + GFM, and a note vault\'s wiki links ([[Note]]), embeds (![[image.png]]) and callouts (> [!note]) too when the root is a vault ' +
-        '(it has an .obsidian settings folder, whose attachment folder, link format and templates folder kbsync follows); "obsidian": read them always (set it in a ' +
-        'shared config, so a fresh clone reads the vault the same way); "commonmark": never.',
+        '(it has an .obsidian settings folder, whose attachment folder, link format and templates folder kbsync follows); "obsidian": read them always; "commonmark": never. ' +
+        'Shared by the team through its shared state: with "auto" a fresh clone or CI checkout reads the folder as the team does; another value than the team\'s is refused.',
       z.enum(['auto', 'commonmark', 'obsidian'], { error: 'expected "auto", "commonmark" or "obsidian"' }),
       'auto',
     ),
@@ -211,7 +211,7 @@ const SiteSchema = described(
       null,
     ),
     basePath: option(
-      'The URL path the docs site is served under (e.g. "/cli/v10/"): removed from site-absolute links before they are resolved.',
+      'The URL path the docs site is served under (e.g. "/cli/v10/"): removed from site-absolute links before they are resolved. Shared by the team (see markdown.dialect).',
       z
         .string({ error: 'expected a URL path such as "/" or "/docs/"' })
         .check(z.regex(/^\/[^?#\s]*$/, { error: 'expected a URL path that starts with "/", such as "/" or "/docs/"' })),
@@ -226,8 +226,9 @@ const StateSchema = described(
     key: option(
       "The team's state key: every record kbsync writes to the shared state is signed with it, and only records it verifies are used " +
         '(creation ids, paths, kept sources, image URLs). Read like the token: {"env": NAME}, {"file": PATH} or {"command": COMMAND}. ' +
-        'Every machine and CI run of the team needs the same key (`kbsync init` makes one). An unset environment variable, or null, ' +
-        'means no key: the state is then unauthenticated, and kbsync uses it only where no forged record can do harm (see the README).',
+        'Every machine and CI run of the team needs the same key (`kbsync init` makes one). An unset environment variable falls back to ' +
+        "this machine's key file for the workspace (~/.config/kbsync/state-key-<workspace>, which init and clone keep); neither, or null, " +
+        'means no key: the state is then unauthenticated, and kbsync uses it only where no forged record can do harm (see the README). Leave it out of a shared config.',
       z.nullable(TokenSourceSchema),
       { env: 'KBSYNC_STATE_KEY' },
     ),
@@ -253,7 +254,7 @@ export const ConfigSchema = described(
     workspaceId: described('The knowledge base (workspace) to sync with.', id('a workspace id')),
     remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(id('a node id')), null),
     layout: option(
-      '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths.',
+      '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths. Shared by the team (see markdown.dialect).',
       z.enum(['folders', 'flat'], { error: 'expected "folders" or "flat"' }),
       'folders',
     ),
@@ -269,7 +270,7 @@ export const ConfigSchema = described(
     backups: z.prefault(BackupsSchema, {}),
     guards: z.prefault(GuardsSchema, {}),
     links: option(
-      'On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents.',
+      'On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents. Shared by the team (see markdown.dialect).',
       z.boolean({ error: 'expected true or false' }),
       true,
     ),

@@ -51,11 +51,18 @@ function crashCause(error: unknown, logger: Logger): StopCause {
   return { name, why: `${name}: ${message}`, clean: false, exitCode };
 }
 
+/** A refusal no retry mends (scheduler.ts, stopsTheDaemon): said by the cycle that met it; the daemon stops with its code's exit (2 or 3). */
+function refusedCause(error: unknown): StopCause {
+  const { code, message } = describeFailure(error);
+  return { name: code, why: `${code}: ${message}`, clean: false, exitCode: exitCodeOf(error) };
+}
+
 /**
  * `kbsync watch`: runs until something stops it, and every stop says its cause, in its last log line and in the
  * ledger (the next start says the last one's): SIGTERM or SIGINT (a graceful stop, exit 0; a second signal exits at
  * once, 130), an error nothing else handled (a kbsync bug: logged with its code, a graceful stop, its code's exit),
- * or its log stream closing (exit 1). SIGHUP re-reads the configuration. Rejects when the daemon cannot run on: it
+ * a cycle refused for a reason no retry mends (a state key that is not the team's: its code's exit, 2 or 3), or
+ * its log stream closing (exit 1). SIGHUP re-reads the configuration. Rejects when the daemon cannot run on: it
  * refused to start, or after a reload neither configuration could be started. It never ends the process itself:
  * the caller (the CLI's entry) does, at once, so that a reply still in flight past the shutdown deadline cannot keep
  * it alive.
@@ -67,7 +74,9 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const first = await load();
   const logger = createLogger({ level: first.config.log.level, ...(options.jsonLogs ? { pretty: false } : {}) });
   for (const warning of first.warnings) logger.warn(warning);
-  const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd });
+  // A cycle refused for a reason no retry mends (this machine's state key is not the team's): a stop, with its code's exit.
+  const onFatal = (error: unknown): void => stopFor(refusedCause(error));
+  const contextOf = (config: Config, configPath: string | null): RuntimeContext => ({ config, configPath, logger, env, cwd, onFatal });
 
   /** The runtime once started (a second signal records the stop in its ledger at once). */
   let live: DaemonRuntime | undefined;

@@ -24,6 +24,8 @@ export type RuntimeContext = {
   readonly logger: Logger;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** A cycle failed for a reason no retry mends (scheduler.ts, stopsTheDaemon): the daemon ends with it. */
+  readonly onFatal?: (error: unknown) => void;
 };
 
 type StopResult = { readonly finished: boolean; readonly operations: number };
@@ -60,7 +62,7 @@ export class DaemonRuntime {
     const configDir = context.configPath ? dirname(context.configPath) : context.cwd;
     const { client, token } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
     await tokenThere(token);
-    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir });
+    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir, workspaceId: config.workspaceId });
     // Read now: a key that cannot be read stops the start, not the first cycle.
     await stateKey.get();
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
@@ -75,7 +77,19 @@ export class DaemonRuntime {
       const watching: { source?: LocalSource } = {};
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
-        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        {
+          client,
+          ledger,
+          logger,
+          meter,
+          gauge,
+          hot,
+          scans,
+          notifier: new Notifier(config.notify, logger, context.env),
+          memory: new IdleMemory(),
+          untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0,
+          ...(context.onFatal ? { onFatal: context.onFatal } : {}),
+        },
         settingsOf(config, stateKey),
       );
       const local = new LocalSource({

@@ -1,6 +1,6 @@
 import { isNotFound, type KbClient } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { SafetyError } from '../errors.js';
+import { KbsyncError, SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import type { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
@@ -45,7 +45,17 @@ type SchedulerDeps = {
   readonly memory?: IdleMemory;
   /** The time, and the wake-ups (the system's unless a test runs the daemon in virtual time). */
   readonly clock?: DaemonClock;
+  /** A cycle failed for a reason no retry mends (stopsTheDaemon): the daemon ends with its exit code. */
+  readonly onFatal?: (error: unknown) => void;
 };
+
+/**
+ * Failures a retry cannot mend: this machine's state key is not the team's, or cannot be read. Retried every
+ * few seconds, the daemon would log the same refusal for ever while its unit shows "active"; it stops instead,
+ * with the code's exit (2 or 3, which the unit does not restart), and the reason in its log.
+ */
+const STOPS_THE_DAEMON: ReadonlySet<string> = new Set(['STATE_KEY_NEEDED', 'STATE_KEY_WRONG', 'STATE_KEY_MISSING', 'STATE_KEY_INVALID']);
+const stopsTheDaemon = (error: unknown): boolean => error instanceof KbsyncError && STOPS_THE_DAEMON.has(error.code);
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -300,6 +310,11 @@ export class CycleScheduler {
     }
     this.#failures += 1;
     const { code, message } = describeFailure(error);
+    if (stopsTheDaemon(error) && this.#deps.onFatal) {
+      this.#deps.logger.fatal({ cycle: kind, code }, `${kind} cycle refused, nothing was changed; kbsync watch stops (a restart cannot mend this): ${message}`);
+      this.#deps.onFatal(error);
+      return;
+    }
     this.#lastFailure = code;
     const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.

@@ -28,7 +28,12 @@ type CompactionDeps = {
   readonly onStep?: (step: 'mid-compaction') => void;
 };
 
-/** After a run's records are appended: retirements that are due are finished, and a compaction started when one is worth it. */
+/**
+ * After a run's records are appended: retirements that are due are finished, and a compaction started when one
+ * is worth it, or when the state holds tokens signed for the workspace alone (written before records were
+ * bound to their synced folder): then every live record is copied, signed bound, with the team record saying
+ * so (b), after which no kbsync reads an unbound token in this folder's state (a copy of another folder's).
+ */
 export async function maintainState(deps: CompactionDeps, loaded: LoadedState, written: readonly Stamped[]): Promise<void> {
   const state = foldState([...loaded.state.live, ...written]);
   const retiring = loaded.docs.filter((doc) => state.retired.has(doc.docKey));
@@ -36,7 +41,7 @@ export async function maintainState(deps: CompactionDeps, loaded: LoadedState, w
   if (await finishRetirements(deps, loaded, state, retiring)) return;
   // One compaction at a time: a new one waits until the last one's grace period is over.
   if (retiring.some((doc) => (state.retired.get(doc.docKey) ?? 0) + GRACE_MS >= deps.now())) return;
-  await startCompaction(deps, loaded, state, written);
+  await startCompaction(deps, loaded, state, written, loaded.authenticated && loaded.workspaceBound > 0);
 }
 
 /** Deletes the retired documents whose grace period is over (after copying on what only they hold); true when any was. */
@@ -78,7 +83,7 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
   return true;
 }
 
-async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[]): Promise<void> {
+async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[], bind: boolean): Promise<void> {
   const index = loaded.docs.filter((doc) => doc.family === 'state');
   const sources = loaded.docs.filter((doc) => doc.family === 'sources');
   const liveHashes = new Set([...state.entries.values()].map((entry) => entry.h).filter((hash) => hash !== ''));
@@ -94,11 +99,13 @@ async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state:
   const copies = deps.store.encodeCopies(live);
   // What the index holds now: what was read, and what this run appended since.
   const held = loaded.chars + deps.store.encodeCopies(written).join(' ').length;
-  const compactIndex = index.length >= 3 && copies.join(' ').length * 2 < held;
+  const compactIndex = (bind && index.length > 0) || (index.length >= 3 && copies.join(' ').length * 2 < held);
   if (!compactIndex && !compactSources) return;
   // The sources first: the index then names where each one now is.
   const places = compactSources ? await deps.store.placeSources([...(await deps.store.sources(liveHashes))].map(([hash, text]) => ({ hash, text })), { fresh: true }) : [];
-  if (compactIndex) await deps.store.appendTokens([...copies, ...deps.store.encode(places)], { fresh: true });
+  // Written last among the copies (a later stamp than any): the state is bound to its folder once all of them are in.
+  const marker = bind && state.team ? deps.store.encode([{ ...state.team, b: 1 }]) : [];
+  if (compactIndex) await deps.store.appendTokens([...copies, ...deps.store.encode(places), ...marker], { fresh: true });
   deps.onStep?.('mid-compaction');
   const retire = [...(compactIndex ? index : []), ...(compactSources ? sources : [])].map((doc) => doc.docKey);
   // Last, once every copy is written: a crash before it leaves copies (read twice, harmless), never a retirement without them.

@@ -34,6 +34,9 @@ const MAX_JUNK_DOCS = 8;
 /** Most records one run folds. */
 const MAX_RECORDS = 400_000;
 
+/** What a load asks before it reads the state, and once it has folded it: each throws to refuse. */
+type StateChecks = { listed(docs: readonly StateDoc[]): void; loaded(loaded: LoadedState): void };
+
 /** Where the last run appended, per family, and when it last confirmed that document the newest: kept in the ledger. */
 export type TargetCache = {
   read(): readonly CachedTarget[] | undefined;
@@ -55,6 +58,11 @@ export type LoadedState = {
   readonly authenticated: boolean;
   /** Each index document's records as read (docKey → records): what a compaction finds in the documents it keeps. */
   readonly records: ReadonlyMap<string, readonly Stamped[]>;
+  /**
+   * Tokens read that are signed for the workspace alone (kbsync before records were bound to their synced
+   * folder): the state is written anew bound (compaction.ts), after which such tokens are not read.
+   */
+  readonly workspaceBound: number;
 };
 
 /** A source to keep: the file's text under its sha256. */
@@ -78,6 +86,9 @@ export class RemoteStateStore {
   readonly #cache: TargetCache | undefined;
   readonly #now: () => number;
   readonly #docChars: number;
+  readonly #checks: StateChecks | undefined;
+  /** Tokens signed for the workspace alone are no longer read (the state was written anew bound to its folder). */
+  #bound: boolean;
   #folderId: TreeNodeId | undefined;
   /** The root was listed, so an undefined folder means there is none (no need to look again). */
   #searched = false;
@@ -106,6 +117,13 @@ export class RemoteStateStore {
     readonly now?: () => number;
     /** Characters of tokens a state document takes before a new one starts (tests make it small). */
     readonly docChars?: number;
+    /**
+     * Whether this machine's key is the team's, asked of every load before anything is read (the listed
+     * documents) and once it is folded: it throws to refuse (sync/state/key-check.ts, team.ts).
+     */
+    readonly checks?: StateChecks;
+    /** This folder's state is bound to it (this machine saw it so): tokens signed for the workspace alone are never read. */
+    readonly bound?: boolean;
   }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
@@ -115,6 +133,8 @@ export class RemoteStateStore {
     this.#key = deps.key;
     this.#now = deps.now ?? Date.now;
     this.#docChars = deps.docChars ?? DOC_CHARS;
+    this.#checks = deps.checks;
+    this.#bound = deps.bound ?? false;
     this.clock = deps.clock ?? new WriterClock({ now: this.#now });
   }
 
@@ -133,7 +153,17 @@ export class RemoteStateStore {
    * read, the state is too, so a run that only wants to know about other machines' versions need not read it.
    */
   async indexFingerprint(): Promise<string> {
-    return fingerprintOf(await this.#listDocs(), new Map());
+    return fingerprintOf(this.#keyChecked(await this.#listDocs()), new Map());
+  }
+
+  /**
+   * The listed documents, once this machine's key is found to be the team's from their titles (refused
+   * otherwise: sync/state/key-check.ts). A machine without a key is checked when it reads the state
+   * (#keyedLookalikes: a title alone does not tell a team's signed state from a look-alike).
+   */
+  #keyChecked(listed: readonly StateDoc[]): readonly StateDoc[] {
+    this.#checks?.listed(listed);
+    return listed;
   }
 
   /**
@@ -179,16 +209,14 @@ export class RemoteStateStore {
   async load(): Promise<LoadedState> {
     // A listing made a moment ago (the run's look at the index's times) is the one to read by.
     const listed = await this.#listDocs(this.#docs === undefined || this.#now() - this.#listedAt > 2_000);
+    this.#keyChecked(listed);
     const junk = emptyJunk();
     if (!this.#key) await this.#keyedLookalikes(listed, junk);
     const index = listed.filter((doc) => doc.family === 'state');
     // Without a key, the only documents not counted are the look-alikes just said.
     const readable = index.filter((doc) => this.#trusted(doc) || (this.#key && junk.unverifiedDocs.push(doc.title), false));
-    const seen = new Set<string>();
-    const stamped: Stamped[] = [];
-    const records = new Map<string, Stamped[]>();
+    const read: { readonly doc: StateDoc; readonly decoded: ReturnType<typeof decodeTokens> }[] = [];
     const docs: StateDoc[] = [];
-    const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
     let chars = 0;
     let junkInARow = 0;
     // The newest first: a state larger than a run reads is one whose oldest documents are left; and after a
@@ -201,17 +229,29 @@ export class RemoteStateStore {
       const { text, dataBlockId } = await this.#read(doc, junk);
       const decoded = decodeTokens(text, this.#key, doc.seq);
       junkInARow = decoded.index.length + decoded.chunks.length === 0 ? junkInARow + 1 : 0;
+      read.push({ doc, decoded });
+      chars += text.length;
+      docs.push({ ...doc, dataBlockId, chars: text.length });
+    }
+    // Tokens signed for the workspace alone are read until the state says all of it is bound to this folder.
+    this.#bound ||= read.some(({ decoded }) => decoded.index.some((token) => !token.workspace && token.records.some(({ record }) => record.t === 'team' && record.b === 1)));
+    const seen = new Set<string>();
+    const stamped: Stamped[] = [];
+    const records = new Map<string, Stamped[]>();
+    const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
+    let workspaceBound = 0;
+    for (const { doc, decoded } of read) {
+      const usable = decoded.index.filter((token) => !(token.workspace && this.#bound));
       let dropped = decoded.dropped;
-      records.set(doc.docKey, decoded.index.flatMap((token) => token.records));
-      for (const token of decoded.index) {
+      records.set(doc.docKey, usable.flatMap((token) => token.records));
+      for (const token of usable) {
         if (seen.has(token.token)) continue;
         seen.add(token.token);
+        if (token.workspace) workspaceBound += 1;
         if (stamped.length + token.records.length > MAX_RECORDS) dropped += token.records.length;
         else stamped.push(...token.records);
       }
-      found.push({ doc, unverified: decoded.unverified, damaged: decoded.damaged, dropped });
-      chars += text.length;
-      docs.push({ ...doc, dataBlockId, chars: text.length });
+      found.push({ doc, unverified: decoded.unverified + decoded.index.length - usable.length, damaged: decoded.damaged, dropped });
     }
     docs.sort(bySeq);
     const state = foldState(stamped);
@@ -225,9 +265,15 @@ export class RemoteStateStore {
       junk.docs.push(doc.title);
     }
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#trusted(doc));
-    this.#loaded = { state, docs: [...docs, ...sources].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records };
+    // Documents signed with a key the team replaced, which its rotation retired (key-rotation.ts): deleted in
+    // their turn, by a verified record's creation id, and not said as junk meanwhile. Never read.
+    const replaced = listed.filter((doc) => !this.#trusted(doc) && state.retired.has(doc.docKey));
+    junk.unverifiedDocs = junk.unverifiedDocs.filter((title) => !replaced.some((doc) => doc.title === title));
+    const loaded: LoadedState = { state, docs: [...docs, ...sources, ...replaced].sort(bySeq), chars, junk, authenticated: this.#key !== undefined, records, workspaceBound };
+    this.#checks?.loaded(loaded);
+    this.#loaded = loaded;
     this.#docs = this.#docs?.map((doc) => docs.find((read) => read.docKey === doc.docKey) ?? doc);
-    return this.#loaded;
+    return loaded;
   }
 
   /** The state as this run read it, read now if it was not (callers at once share one read). */
@@ -383,7 +429,7 @@ export class RemoteStateStore {
   /** Reads one index document now (a compaction's last look before it deletes it); undefined when it is gone. */
   async readTokens(doc: StateDoc): Promise<IndexToken[] | undefined> {
     try {
-      return decodeTokens((await this.#read(doc, emptyJunk())).text, this.#key, doc.seq).index;
+      return decodeTokens((await this.#read(doc, emptyJunk())).text, this.#key, doc.seq).index.filter((token) => !(token.workspace && this.#bound));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -666,8 +712,12 @@ function newestFirst(a: StateDoc, b: StateDoc): number {
 function refuseWithoutKey(evidence: StateDoc, keyed: number): never {
   throw new SafetyError(
     'STATE_KEY_NEEDED',
-    `The ${STATE_FOLDER} folder holds ${keyed === 1 ? '1 document' : `${keyed} documents`} written as a kbsync with a state key writes its state (${oneLine(evidence.title)}${keyed > 1 ? ` and ${keyed - 1} more titled so` : ''}, its pieces signed), and this machine has no key to check them with. Nothing was done.`,
-    { hint: "If your team uses a state key, set KBSYNC_STATE_KEY (or state.key) to it; in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again." },
+    `The ${STATE_FOLDER} folder holds ${keyed === 1 ? '1 document' : `${keyed} documents`} written as a kbsync with a state key writes its state (${oneLine(evidence.title)}${keyed > 1 ? ` and ${keyed - 1} more titled so` : ''}, its pieces signed), and this machine has no key to check them with: what it wrote, the team's kbsyncs would ignore. It stops here.`,
+    {
+      hint:
+        "If your team uses a state key, put it in this machine's key file (~/.config/kbsync/state-key-<workspace>; `kbsync clone` with KBSYNC_STATE_KEY set keeps it there) or set KBSYNC_STATE_KEY (or state.key); " +
+        'in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again.',
+    },
   );
 }
 

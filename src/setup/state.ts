@@ -57,5 +57,6 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
     backups: config.backups,
     webEdits: config.merge.webEdits,
+    explicit: config.explicit,
   };
 }

@@ -48,7 +48,7 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, va
     ...extra,
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
-  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
+  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, XDG_CONFIG_HOME: join(dir, 'config-home'), ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
 }
 
 /**
@@ -64,7 +64,7 @@ async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pul
   try {
     // The team's key as `kbsync sync` reads it (config `state.key`, by default KBSYNC_STATE_KEY): a keyed
     // world's in-process runs sign and verify the shared state like its CLI runs.
-    const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir });
+    const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir, workspaceId: config.workspaceId });
     const options = { ...syncOptionsOf(config, { mode, dryRun: false, force }), stateKey, ...(listRemote ? { listRemote } : {}) };
     return { report: await runSync({ client, ledger, logger: silentLogger }, options) };
   } catch (error) {

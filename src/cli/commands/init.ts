@@ -8,7 +8,7 @@ import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
 import { addServiceOptions, DEFAULT_TOKEN_ENV, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
-import { setUpStateKey } from '../state-key-setup.js';
+import { setUpStateKey, stateIsSigned } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
 import { terminal } from '../../terminal.js';
@@ -64,7 +64,7 @@ async function run(options: Flags): Promise<void> {
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
-  const key = await setUpStateKey(invocation().env, workspace.workspaceId);
+  const key = await setUpStateKey(invocation().env, workspace.workspaceId, { make: true, signed: await stateIsSigned(client, workspace.rootNodeId) });
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,
@@ -74,7 +74,6 @@ async function run(options: Flags): Promise<void> {
       ...(service.tokenHeader === DEFAULT_TOKEN_HEADER ? {} : { tokenHeader: service.tokenHeader }),
       token: tokenSource,
     },
-    ...(key.config ? { state: { key: key.config } } : {}),
   };
   const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
   await fsp.mkdir(loaded.root, { recursive: true });
@@ -100,8 +99,10 @@ export const initCommand: CliCommand = {
         'after',
         `
 The token is read from the environment (KBSYNC_TOKEN, or --token-env NAME), never from an argument.
-The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one in a file
-of your own (~/.config/kbsync), which every machine and CI run of the team then needs.
+The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one. Either
+way it is kept in ~/.config/kbsync/state-key-<workspace> (readable by you alone), where every kbsync
+command finds it without a setting; the config names no key file, so it can be committed and used in CI
+with KBSYNC_STATE_KEY set. Every machine and CI run of the team needs the same key.
 At a terminal, init asks for what is missing; in a script, pass it as options.
 
 Examples:

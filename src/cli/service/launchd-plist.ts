@@ -21,7 +21,9 @@ export const PLIST_MARK = 'Written by kbsync service install';
 export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
   refuseControlIn('the log file', logFile);
   const args = [spec.node, spec.entry, 'watch', '--config', spec.configPath].map((arg) => `    <string>${xml(arg)}</string>`).join('\n');
-  const env = spec.tokenFile ? `  <key>EnvironmentVariables</key>\n  <dict>\n    <key>KBSYNC_SERVICE_TOKEN_FILE</key>\n    <string>${xml(spec.tokenFile)}</string>\n  </dict>\n` : '';
+  const variables = [...(spec.tokenFile ? [['KBSYNC_SERVICE_TOKEN_FILE', spec.tokenFile]] : []), ...(spec.keyFile ? [['KBSYNC_STATE_KEY_FILE', spec.keyFile]] : [])];
+  const entries = variables.map(([name, value]) => `    <key>${name}</key>\n    <string>${xml(value ?? '')}</string>\n`).join('');
+  const env = entries ? `  <key>EnvironmentVariables</key>\n  <dict>\n${entries}  </dict>\n` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <!-- ${PLIST_MARK} for ${xmlComment(spec.root)}; kbsync service uninstall removes it. -->

@@ -23,11 +23,13 @@ export type ServiceSpec = {
   readonly writable: readonly string[];
   /** The token file the service reads (KBSYNC_SERVICE_TOKEN_FILE), when install wrote one. */
   readonly tokenFile: string | undefined;
+  /** The state key file the service reads (KBSYNC_STATE_KEY_FILE), when install wrote one. */
+  readonly keyFile: string | undefined;
   readonly readme: string;
 };
 
-/** Where install writes for this platform: the unit (or agent) and the token file. */
-export type ServicePaths = { readonly unit: string; readonly tokenFile: string };
+/** Where install writes for this platform: the unit (or agent), the token file and the state key file (when the secret lives in a variable). */
+export type ServicePaths = { readonly unit: string; readonly tokenFile: string; readonly keyFile: string };
 
 export function platformOf(platform: NodeJS.Platform = process.platform): Platform {
   if (platform === 'linux') return 'systemd';
@@ -46,10 +48,14 @@ export function serviceName(root: string): string {
 export function servicePaths(platform: Platform, name: string, env: NodeJS.ProcessEnv): ServicePaths {
   if (platform === 'launchd') {
     const support = path.join(homeFolder(env), 'Library', 'Application Support', 'kbsync');
-    return { unit: path.join(homeFolder(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`), tokenFile: path.join(support, `${name}.token`) };
+    return {
+      unit: path.join(homeFolder(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`),
+      tokenFile: path.join(support, `${name}.token`),
+      keyFile: path.join(support, `${name}.state-key`),
+    };
   }
   const config = env['XDG_CONFIG_HOME'] || path.join(homeFolder(env), '.config');
-  return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`) };
+  return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`), keyFile: path.join(config, 'kbsync', `${name}.state-key`) };
 }
 
 /** The launchd label of an agent written by install (its file name without `.plist`). */
@@ -63,7 +69,7 @@ const real = (file: string): string => {
   }
 };
 
-type SpecInput = { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined };
+type SpecInput = { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined; readonly keyFile: string | undefined };
 
 /**
  * The spec of the service for a folder. Every path in it is written into a unit file or a plist that a
@@ -84,6 +90,7 @@ export function serviceSpec(input: SpecInput): ServiceSpec {
     entry: real(kbsyncEntry()),
     writable: stateOutside ? [input.root, input.stateDir] : [input.root],
     tokenFile: input.tokenFile,
+    keyFile: input.keyFile,
     readme: path.join(packageRoot(), 'README.md'),
   };
   const paths: readonly [string, string | undefined][] = [
@@ -91,6 +98,7 @@ export function serviceSpec(input: SpecInput): ServiceSpec {
     ['the state folder', input.stateDir],
     ['the config file', input.configPath],
     ['the token file', input.tokenFile],
+    ['the state key file', input.keyFile],
     ['node', spec.node],
     ["kbsync's entry point", spec.entry],
     ["kbsync's README", spec.readme],

@@ -67,9 +67,9 @@ Type=simple
 WorkingDirectory=${unitPath(path.dirname(spec.configPath))}
 ExecStart=${exec}
 ExecReload=/bin/kill -HUP $MAINPID
-${spec.tokenFile ? `# The token, in a file only you can read (chmod 600).\nEnvironment=${unitWord(`KBSYNC_SERVICE_TOKEN_FILE=${spec.tokenFile}`)}\n` : ''}Restart=on-failure
+${spec.tokenFile ? `# The token, in a file only you can read (chmod 600).\nEnvironment=${unitWord(`KBSYNC_SERVICE_TOKEN_FILE=${spec.tokenFile}`)}\n` : ''}${spec.keyFile ? `# The team's state key, in a file only you can read (chmod 600).\nEnvironment=${unitWord(`KBSYNC_STATE_KEY_FILE=${spec.keyFile}`)}\n` : ''}Restart=on-failure
 RestartSec=10s
-# Exit 2 (a bad config, a missing token) and 3 (another kbsync for this folder) cannot be fixed by a restart.
+# Exit 2 (a bad config, a missing token) and 3 (another kbsync for this folder, a state key that is not the team's) cannot be fixed by a restart.
 RestartPreventExitStatus=2 3
 # kbsync finishes its current work on SIGTERM; give it time before SIGKILL.
 TimeoutStopSec=30s

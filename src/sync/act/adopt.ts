@@ -5,8 +5,8 @@ import type { SyncContext } from '../run/context.js';
 import type { AdoptDecision } from '../decide/adopt.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
-import { recordUnpushed } from './create.js';
-import { withIntent } from './intent.js';
+import { idLost, recordUnpushed } from './create.js';
+import { createAttempts, withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { idsOfListed, recordAgreement, remoteTimeOf } from './record.js';
 import { encodeSentImages } from '../../images/sent.js';
@@ -25,8 +25,14 @@ export async function adopt(
   /** The shared state's entry for this file, when it has one (its creation ids are kept). */
   known?: RecordEntry,
 ): Promise<DocOutcome> {
-  // What the shared state knows comes along: the creation ids, and the images the document was sent with.
-  const ids = { ...idsOfListed(ctx, listed, path, 'linked'), ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : {}) };
+  // What the shared state knows comes along: the creation ids, and the images the document was sent with. A
+  // document an earlier create of this machine may have made without hearing the answer is that create's.
+  const ours = createAttempts(ctx.ledger, path) > 0;
+  const ids = {
+    ...idsOfListed(ctx, listed, path, 'linked'),
+    ...(ours ? { origin: 'create-answer-lost' as const } : {}),
+    ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : {}),
+  };
   const agreed = { ...ids, remoteBlocks: blocks, remoteTime: remoteTimeOf(ctx, listed, undefined, false), conflictPath: null };
   switch (decision.kind) {
     case 'link': {
@@ -50,7 +56,9 @@ export async function adopt(
       if (decision.replacing) ctx.logger.warn({ path }, 'replacing the knowledge base version of %s with the file (no shared history; the old body is backed up)', path);
       // Recorded as holding `blocks`, so the push backs them up and replaces them.
       recordUnpushed(ctx, { ...ids, title: listed.title, parentId: listed.parentTreeNodeId }, blocks);
-      return applyBody(ctx, ctx.ledger.documents.get(path) as DocumentRecord, listed, before, blocks, decision.body);
+      const outcome = await applyBody(ctx, ctx.ledger.documents.get(path) as DocumentRecord, listed, before, blocks, decision.body);
+      // An empty document no run recorded is most likely a create's whose run was stopped before its id was kept.
+      return blocks.length === 0 && ids.nodeId === null ? { ...outcome, detail: [outcome.detail, idLost(listed.url, ours)].filter(Boolean).join('; ') } : outcome;
     }
     case 'conflict': {
       // Recorded with the file's own hash and stat, and the document's version as the base: the file differs

@@ -1,4 +1,4 @@
-import { isConflict, isOutcomeUnknown } from '../../api/index.js';
+import { isConflict, isOutcomeUnknown, type RemoteNode } from '../../api/index.js';
 import { KbsyncError } from '../../errors.js';
 import type { DocumentRecord, Origin } from '../../ledger/index.js';
 import type { TextFile } from '../../local/index.js';
@@ -6,15 +6,19 @@ import { asDocKey, type CreationNodeId, type DocKey, type TreeNodeId } from '../
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { crashPoint } from '../run/crash-points.js';
+import { StoppedBeforeStart } from '../run/stopped.js';
 import { decideBody, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
+import { agrees, pushMarkdown } from '../decide/push-markdown.js';
+import { splitText } from '../content/document-text.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { firstBody } from '../state/announce.js';
+import { underAMinuteOld } from '../state/minutes.js';
 import { createAttempts, withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
 import { ensureRemoteFolder, findChild } from './remote-folders.js';
 
-type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly fresh: boolean; readonly taken?: boolean };
+type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; readonly nodeId: CreationNodeId | null; readonly url: string; readonly origin: Found };
 
 /**
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
@@ -23,10 +27,15 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
 type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
 
 /**
- * A document made (or found again) for a local file, recorded in the ledger with no body agreed yet.
- * `taken`: found after the service said the title was taken, so another writer made it at this moment.
+ * How the document for a file came to be: `made` by this create; or found where it had been made, by an earlier
+ * create of this machine whose answer was lost (`ours`), by a run stopped before it kept the id (an `orphan`:
+ * empty past the minutes a first body takes), or by another writer just now, holding this file's very text
+ * (`same`: its writer has the id). Only `made` holds the id that deletes it.
  */
-type Minted = { readonly record: DocumentRecord; readonly fresh: boolean; readonly taken?: boolean };
+type Found = 'made' | 'ours' | 'orphan' | 'same';
+
+/** A document made (or found again) for a local file, recorded in the ledger with no body agreed yet. */
+type Minted = { readonly record: DocumentRecord; readonly origin: Found };
 
 /**
  * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
@@ -51,9 +60,30 @@ export async function createDocument(
  * its first body will make it hold, announced with its ids (see announce.ts).
  */
 export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
-  const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
-  const created = await withIntent<Created>(
+  // A kill between a create's request and the moment its id is kept loses the id: one create at a time in that window.
+  const turnOver = await ctx.journal.createTurn();
+  try {
+    // The turn may come after a stop: nothing sent yet, so nothing to finish (a stop's seconds go to the work under way).
+    if (ctx.stopping()) throw new StoppedBeforeStart(path);
+    return await mintInTurn(ctx, path, title, parentId, replacing, agreed, turnOver);
+  } finally {
+    turnOver();
+  }
+}
+
+async function mintInTurn(
+  ctx: SyncContext,
+  path: string,
+  title: string,
+  parentId: TreeNodeId,
+  replacing: Replacing | undefined,
+  agreed: string | undefined,
+  /** Ends this create's turn: once its id is kept (the ledger's commit, or without a ledger, the state's append). */
+  kept: () => void,
+): Promise<Minted> {
+  const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
+  const created = await withIntent<Created | 'elsewhere'>(
     ctx,
     { kind: 'create', subject: path, payload: { title, parentId } },
     async () => {
@@ -62,15 +92,18 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
         try {
           const made = await ctx.journal.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
           crashPoint('after-create');
-          return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, fresh: true };
+          return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, origin: 'made' };
         } catch (error) {
           if (!isConflict(error) && !isOutcomeUnknown(error)) throw error;
-          const found = await findChild(ctx, parentId, title, 'FILE');
+          const found = await findChild(ctx, parentId, title, 'FILE', path);
           if (found?.docKey) {
-            ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
             // Taken by another writer, unless an earlier attempt of ours may have made it (this one's is open too).
             const taken = isConflict(error) && createAttempts(ctx.ledger, path) <= 1;
-            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, fresh: false, ...(taken ? { taken } : {}) };
+            const origin = taken ? await foundTaken(ctx, found, found.docKey, path, agreed) : 'ours';
+            // Closed, not abandoned: an abandoned create of ours would make the next run take that document for its own.
+            if (origin === undefined) return 'elsewhere';
+            ctx.logger.info({ path }, 'found the document for %s after an uncertain create; adopting it, not creating another', path);
+            return { docKey: found.docKey, treeNodeId: found.treeNodeId, nodeId: null, url: found.url, origin };
           }
           // Not there: the lost request never took effect, so it is safe to send it again.
           if (!isOutcomeUnknown(error) || attempt > 1) throw error;
@@ -78,21 +111,30 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
       }
     },
     (made) => {
+      if (made === 'elsewhere') return;
       if (moved) {
         if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path });
         dropRecord(ctx, moved.path, moved.docKey);
       }
-      recordUnpushed(ctx, { path, title, parentId, ...made, origin: made.fresh ? 'created' : 'create-answer-lost' });
+      recordUnpushed(ctx, { path, title, parentId, ...made, origin: LEDGER_ORIGIN[made.origin] });
     },
   );
+  if (created === 'elsewhere') throw madeElsewhere(path);
+  // A run that keeps its ledger has the id now; one without (a CI job: its ledger goes with its checkout), once it is in the state.
+  if (ctx.journal.ledgerKeepsIds) kept();
   // The id the service gives only now reaches the shared state before the body is sent: a run killed from
-  // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document.
+  // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document. One found
+  // again (its id lost) is said too, with the document it replaces: a run killed before the old one is deleted
+  // leaves a state from which the next run finishes the move, not one that has forgotten the old document.
   const rp = moved ? moved.docKey : replacing && 'deleted' in replacing ? replacing.deleted : undefined;
-  const body = agreed !== undefined ? firstBody(ctx, agreed) : undefined;
+  // A first body is announced only for a document made now: one found may hold a body its own run then merges.
+  const body = agreed !== undefined && created.origin === 'made' ? firstBody(ctx, agreed) : undefined;
   crashPoint('before-id-append');
-  if (created.nodeId !== null) await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: 'created', ...(rp !== undefined ? { rp } : {}) }, body);
-  return { record: ctx.ledger.documents.get(path) as DocumentRecord, fresh: created.fresh, ...(created.taken ? { taken: true } : {}) };
+  await ctx.journal.identify({ p: path, k: created.docKey, n: created.nodeId, o: LEDGER_ORIGIN[created.origin], ...(rp !== undefined ? { rp } : {}) }, body);
+  return { record: ctx.ledger.documents.get(path) as DocumentRecord, origin: created.origin };
 }
+
+const LEDGER_ORIGIN = { made: 'created', ours: 'create-answer-lost', orphan: 'create-answer-lost', same: 'linked' } as const satisfies Record<Found, Origin>;
 
 /**
  * The second half: the body sent. A document made just now is empty, so `body` (decided against an empty
@@ -100,16 +142,21 @@ export async function mintDocument(ctx: SyncContext, path: string, title: string
  * is decided again against what it holds.
  */
 export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision): Promise<DocOutcome> {
-  const { record } = minted;
-  if (minted.fresh) return applyBody(ctx, record, undefined, before, [], body);
+  const { record, origin } = minted;
+  if (origin === 'made') return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  // Another writer made this document a moment ago (our create met its title), and still empty it is about
-  // to get that writer's first body: the service has no conditional write, so our overwrite could land just
-  // after it, and that writer's next run would take our text for an edit of its own and pull it over its
-  // file (its words then only in a backup). Left for the next run, which finds their body and merges.
-  if (minted.taken && remote.length === 0) throw madeElsewhere(record.path);
-  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  const outcome = await applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  return origin === 'same' ? outcome : { ...outcome, detail: [outcome.detail, idLost(record.url, origin === 'ours')].filter(Boolean).join('; ') };
 }
+
+/**
+ * What a run says, once, of a document it paired with a file without the id that deletes it, found where a
+ * create of the file's (`ours`: this machine's, whose answer was lost) or another run's (stopped before it kept
+ * the id) had made it: kbsync cannot delete it, so a person will have to, should the file go.
+ */
+export const idLost = (url: string, ours: boolean): string =>
+  `its document ${url} was made by ${ours ? 'an earlier create whose answer was lost' : 'a kbsync run stopped before it kept the id that deletes it (or in the web editor, empty)'}: ` +
+  'kbsync keeps it in step with the file but cannot delete it, so should you delete or move the file, delete that document in the web editor';
 
 /** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */
 export function recordUnpushed(
@@ -138,11 +185,29 @@ export function recordUnpushed(
   });
 }
 
+/**
+ * Our create met a document of its title that this machine did not make: another writer's, made at this moment.
+ * Holding this file's very text, it is taken as it is (`same`). Holding another text, the next run pairs the
+ * file with it as with any document of its title (a conflict copy when the texts differ, or a push's overwrite,
+ * backed up), from that writer's exact Markdown once its record is in the shared state: taken in here, from the
+ * service's plain reading, it would be merged into ours and flattened (held FLATTEN for an edit nobody made).
+ * Empty and made a moment ago, its first body may be on its way: the service has no conditional write, so our
+ * overwrite could land just after it, and that writer's next run would take our text for an edit of its own.
+ * Those two are left (undefined), nothing recorded (a move's old document stays paired with its file). Empty
+ * past the minutes a first body takes, it is an `orphan`: the document a killed run of ours made, whose answer
+ * went with it (a CI job's ledger goes with its checkout), or an empty page someone made, which the file fills.
+ */
+async function foundTaken(ctx: SyncContext, found: RemoteNode, docKey: DocKey, path: string, agreed: string | undefined): Promise<Found | undefined> {
+  const blocks = await ctx.client.readBlocks(docKey);
+  if (blocks.length > 0) return agreed !== undefined && agrees(pushMarkdown(splitText(agreed).body, path, ctx.urlOf), blocks) ? 'same' : undefined;
+  return underAMinuteOld(found.modifiedTime, ctx.serverNow()) ? undefined : 'orphan';
+}
+
 function madeElsewhere(path: string): KbsyncError {
   return new KbsyncError(
     'REMOTE_CHANGED_DURING_WRITE',
-    `"${path}": another writer created its document at the same moment, and may be writing its first version now, so kbsync did not write over it. ` +
+    `"${path}": another writer created a document of its title at the same moment (it may be writing its first version now), so kbsync did not write over it. ` +
       'Nothing was lost: your version is in the file.',
-    { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
+    { hint: 'Sync again: the next run pairs the file with that document (a conflict copy is written if their texts differ).' },
   );
 }

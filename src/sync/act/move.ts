@@ -69,7 +69,7 @@ export async function move(
       const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
       if (promised) await retire(ctx, promised);
       const what = title ? `retitled "${title}"` : moved;
-      return { ...outcome, detail: `${what}: a new document in its place, the old one deleted (body backed up)` };
+      return { ...outcome, detail: [`${what}: a new document in its place, the old one deleted (body backed up)`, outcome.detail].filter(Boolean).join('; ') };
     }
   }
 }

@@ -50,11 +50,16 @@ async function resolveFolder(ctx: SyncContext, folder: string): Promise<TreeNode
   ).then((made) => made.treeNodeId);
 }
 
-/** A child of `parentId` with this title and type that no ledger row claims yet. */
-export async function findChild(ctx: SyncContext, parentId: TreeNodeId, title: string, type: RemoteNode['type']): Promise<RemoteNode | undefined> {
+/**
+ * A child of `parentId` with this title and type that no ledger row claims yet, nor (for the document of `path`)
+ * the shared state for another file: that document is another file's, whatever its title.
+ */
+export async function findChild(ctx: SyncContext, parentId: TreeNodeId, title: string, type: RemoteNode['type'], path?: string): Promise<RemoteNode | undefined> {
+  const elsewhere = new Set<string>();
+  if (type === 'FILE' && path !== undefined) for (const entry of ctx.shared?.entries.values() ?? []) if (entry.p !== path) elsewhere.add(entry.k);
   for await (const node of ctx.client.listNodes(parentId)) {
     if (node.type !== type || node.title !== title) continue;
-    if (type === 'FILE' && node.docKey && ctx.ledger.documents.byDocKey(node.docKey)) continue;
+    if (type === 'FILE' && node.docKey && (ctx.ledger.documents.byDocKey(node.docKey) || elsewhere.has(node.docKey))) continue;
     if (type === 'FOLDER' && ctx.ledger.folders.byTreeNodeId(node.treeNodeId)) continue;
     return node;
   }

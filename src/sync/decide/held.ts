@@ -17,12 +17,14 @@ export const HELD_REASONS = {
     'and overwriting the document would destroy that content. Edit this document in the web editor (then `kbsync resolve --theirs <file>` ' +
     'takes its text back into the file), or delete the placeholder comments from the file (accepting that the hidden content is replaced).',
   NOT_CREATED:
-    'deleted locally, but kbsync did not create this document (it was linked or pulled), and the service deletes a ' +
-    'document only by the id returned when it was created. Delete it in the web editor (kbsync then forgets it), or run ' +
-    '`kbsync resolve --theirs <file>` to get the file back.',
+    'deleted locally, but kbsync holds no id that deletes this document (it was linked to the file or pulled, so someone else made it, ' +
+    'or a kbsync run made it and was stopped before it recorded the id), and the service deletes a document only by the id returned when it was created. ' +
+    'It is yours to delete: delete it in the web editor (<url>) and kbsync forgets it; until then it stays, and no run fails for it. ' +
+    '`kbsync resolve --theirs <file>` gets the file back.',
   CREATE_ANSWER_LOST:
     'deleted locally, but the answer to the request that created this document was lost, and the service deletes a document ' +
-    'only by the id that answer carried. Delete it in the web editor (kbsync then forgets it), or run `kbsync resolve --theirs <file>` to get the file back.',
+    'only by the id that answer carried. It is yours to delete: delete it in the web editor (<url>) and kbsync forgets it; until then it ' +
+    'stays, and no run fails for it. `kbsync resolve --theirs <file>` gets the file back.',
   ID_UNVERIFIED:
     "deleted locally, but the id that deletes this document is known only from the shared state, and this machine has no state key " +
     'to verify it (anyone who can edit the workspace could have written it), so kbsync does not delete on its word. Set the team\'s key ' +
@@ -76,8 +78,19 @@ export type Held = { readonly code: HeldCode; readonly message: string };
 
 export const held = (code: HeldCode): Held => ({ code, message: HELD_REASONS[code] });
 
-/** A hold's message for one file: the commands it names are written for that file, quoted for the shell. */
-export const heldMessage = (hold: Pick<Held, 'message'>, path: string): string => hold.message.replaceAll('<file>', shellQuote(path));
+/**
+ * Holds that wait for nothing kbsync can do: a document only a person can delete (the service deletes by the id
+ * its create returned, which kbsync does not hold). They are said, with the document's URL, but fail no run: a
+ * pipeline stays green over a document someone can delete in a minute, and kbsync forgets it once it is gone.
+ */
+export const LEFT_TO_A_PERSON: ReadonlySet<string> = new Set<HeldCode>(['NOT_CREATED', 'CREATE_ANSWER_LOST']);
+
+/**
+ * A hold's message for one file: the commands it names are written for that file, quoted for the shell, and
+ * the document it names is its URL (left out where it is not known).
+ */
+export const heldMessage = (hold: Pick<Held, 'message'>, path: string, url?: string): string =>
+  hold.message.replaceAll('<file>', shellQuote(path)).replaceAll(url ? '<url>' : ' (<url>)', url ?? '');
 
 /**
  * What a hold was decided on: the file's hash ('' when it is gone) and the document's listed

@@ -57,29 +57,55 @@ export function uniqueName(wanted: string, taken: ReadonlySet<string>, normalise
 }
 
 /**
+ * A new document's title, and where it is the title of a document this run deletes (its file gone here: a
+ * rename too edited to be found as one, or a file replaced by another of its title), the delete it waits for:
+ * made after it, the title is free, and no `Title (2)` is left for good once the old document is gone. Should
+ * that delete not happen (held, the document restored, a failure), the new document takes `otherwise`.
+ */
+type Titled = { readonly title: string; readonly afterDelete?: { readonly path: string; readonly otherwise: string } };
+
+/**
  * The remote title of each local file that has no ledger row: its own title, made unique among its
  * remote siblings. Files are taken in path order so that two fresh clones of one folder assign the
- * same titles, which is what lets the second clone adopt instead of duplicating.
+ * same titles, which is what lets the second clone adopt instead of duplicating. The titles of documents
+ * this run deletes (`deleting`, by their records' paths) are free for them, once deleted.
  */
 export function assignTitles(
   unrecorded: readonly LocalEntry[],
   records: readonly RecordEntry[],
   layout: Layout,
-): Map<string, string> {
+  deleting: ReadonlySet<string> = new Set(),
+): Map<string, Titled> {
   const taken = new Map<string, Set<string>>();
-  const siblings = (folder: string): Set<string> => {
-    let set = taken.get(folder);
-    if (!set) taken.set(folder, (set = new Set()));
-    return set;
+  const freed = new Map<string, Map<string, string>>();
+  const within = <T>(by: Map<string, T>, folder: string, empty: () => T): T => {
+    let found = by.get(folder);
+    if (found === undefined) by.set(folder, (found = empty()));
+    return found;
   };
-  for (const record of records) siblings(folderOf(record.path, layout)).add(record.remoteTitle);
-  const titles = new Map<string, string>();
+  for (const record of records) {
+    const folder = folderOf(record.path, layout);
+    if (deleting.has(record.path)) within(freed, folder, () => new Map<string, string>()).set(record.remoteTitle, record.path);
+    else within(taken, folder, () => new Set<string>()).add(record.remoteTitle);
+  }
+  const titles = new Map<string, Titled>();
   for (const entry of [...unrecorded].sort((a, b) => compare(a.path, b.path))) {
     const wanted = layout === 'flat' ? flatTitle(entry.path) : (entry.title ?? posix.basename(entry.path, '.md'));
-    const set = siblings(folderOf(entry.path, layout));
+    const folder = folderOf(entry.path, layout);
+    const set = within(taken, folder, () => new Set<string>());
+    const leaving = within(freed, folder, () => new Map<string, string>());
     const title = uniqueName(wanted, set);
     set.add(title);
-    titles.set(entry.path, title);
+    const deleted = leaving.get(title);
+    if (deleted === undefined) {
+      titles.set(entry.path, { title });
+      continue;
+    }
+    leaving.delete(title);
+    // Reserved too: another new file must not take the title this one falls back to.
+    const otherwise = uniqueName(wanted, new Set([...set, title, ...leaving.keys()]));
+    set.add(otherwise);
+    titles.set(entry.path, { title, afterDelete: { path: deleted, otherwise } });
   }
   return titles;
 }

@@ -36,6 +36,7 @@ export function plan(given: PlanInput): Plan {
   const moves = detectMoves(
     records.filter((record) => !input.local.has(record.path)),
     unrecorded,
+    input.renameTexts,
   );
   // An unverified entry follows a file to a new path only when its document bears the file's title.
   for (const [from, to] of moves) {
@@ -201,7 +202,7 @@ export function plan(given: PlanInput): Plan {
   // Deletes a person asked for by name (kbsync resolve --mine) are not the accident the guard is for.
   const confirmed = new Set([...released].filter(([, side]) => side === 'mine').map(([path]) => path));
   const deleteRefusal = massDeleteRefusal(ordered, syncedCount(input), input.guards, confirmed);
-  const said = { ...(released.size > 0 ? { released } : {}), ...(voidReleases.length > 0 ? { voidReleases } : {}) };
+  const said = { ...(released.size > 0 ? { released } : {}), ...(voidReleases.length > 0 ? { voidReleases } : {}), ...(moves.size > 0 ? { moved: moves } : {}) };
   if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal, ...said };
   return { actions: ordered, pending, notices, refusal: undefined, ...said };
 }
@@ -303,7 +304,6 @@ function placeUnrecorded(
   // Nothing to pair (every file recorded, nothing listed to pull): skip indexing every record's title and key,
   // which a no-op of a large tree would otherwise pay on each run.
   if (unrecorded.length === 0 && (!input.remote || input.mode === 'push')) return;
-  const titles = assignTitles(unrecorded, records, input.layout);
   // Documents the shared state knows belong to their own paths: never adopted by title for another file.
   // An unverified entry holds its document only where the document corroborates it (its file here, titled
   // for it): a forged one cannot orphan another file. It may still name where a document to pull goes.
@@ -312,6 +312,15 @@ function placeUnrecorded(
     const local = input.local.get(record.path);
     return !input.sharedUnverified || (local !== undefined && corroborated(input, record, local, record.path, true));
   };
+  const deleting = new Set(actions.flatMap((action) => (action.kind === 'delete-remote' ? [action.record.path] : [])));
+  // Their titles are taken too, where listed: another machine's new file of the same title is that file's
+  // document, not this one's (created as `Title (2)`, never met by a create that would take it for its own).
+  const recordedPaths = new Set(records.map((record) => record.path));
+  const othersListed = shared.filter((record) => holds(record) && !recordedPaths.has(record.path)).flatMap((record) => {
+    const listed = input.remote?.docs.get(record.docKey);
+    return listed ? [{ ...record, path: listed.localPath, remoteTitle: listed.title }] : [];
+  });
+  const titles = assignTitles(unrecorded, [...records, ...othersListed], input.layout, deleting);
   const sharedByKey = new Map(shared.filter((record) => holds(record) || fitsPlace(input, record, record.path) !== false).map((record) => [record.docKey as string, record]));
   const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...shared.filter(holds).map((record) => record.docKey)]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
@@ -342,7 +351,8 @@ function placeUnrecorded(
 
   for (const entry of unrecorded) {
     if (leftBehind.has(entry.path)) continue;
-    const title = titles.get(entry.path) ?? entry.path;
+    const titled = titles.get(entry.path);
+    const title = titled?.title ?? entry.path;
     // The document the shared state pairs with this path comes first (identity by path), then one of the same title.
     const shared = input.shared?.get(entry.path);
     const known = shared && corroborated(input, shared, entry, entry.path, true) ? shared : undefined;
@@ -358,7 +368,7 @@ function placeUnrecorded(
       actions.push({ kind: 'adopt', path: entry.path, remote: twin });
     } else if (input.mode !== 'pull') {
       const shortened = entry.title !== undefined && entry.title.length > MAX_TITLE_CHARS;
-      actions.push({ kind: 'create', path: entry.path, title, ...(shortened ? { shortened } : {}) });
+      actions.push({ kind: 'create', path: entry.path, title, ...(shortened ? { shortened } : {}), ...(titled?.afterDelete ? { afterDelete: titled.afterDelete } : {}) });
     } else holdBack(entry.path, 'new local file; a push creates its document');
   }
 

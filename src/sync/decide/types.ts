@@ -65,6 +65,12 @@ export type RecordEntry = {
   readonly follows?: DocKey;
 };
 
+/**
+ * `gone`: the Markdown last synced of recorded files whose path has no file now (the ledger's, or for a run
+ * without one the shared state's kept source); `added`: the text of files no record pairs.
+ */
+export type RenameTexts = { readonly gone: ReadonlyMap<string, string>; readonly added: ReadonlyMap<string, string> };
+
 /** The document that stands in for one another writer replaced, and where the shared state places it. */
 export type Replacement = {
   readonly docKey: DocKey;
@@ -177,6 +183,11 @@ export type PlanInput = {
    * no unrecorded local file.
    */
   readonly settled?: ReadonlySet<string>;
+  /**
+   * What rename detection compares by content (decide/moves.ts), given only to a run with both recorded files
+   * gone from their paths and files no record pairs: their texts by path.
+   */
+  readonly renameTexts?: RenameTexts;
   /** Records whose conflict copy is still there: held until a person settles them (kbsync resolve). */
   readonly openConflicts?: ReadonlySet<string>;
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
@@ -209,6 +220,8 @@ export type Action =
       readonly title: string;
       /** The file's own title is longer than the service takes: `title` is it, cut short. */
       readonly shortened?: true;
+      /** `title` is freed by this run's delete of the document of `path`: made after it, else titled `otherwise` (placement.ts). */
+      readonly afterDelete?: { readonly path: string; readonly otherwise: string };
     }
   /**
    * A local file with no record whose remote twin already exists (the document the shared state pairs with
@@ -314,6 +327,8 @@ export type PlanRelease = { readonly side: 'mine' | 'theirs'; readonly localHash
 
 export type Plan = {
   readonly actions: readonly Action[];
+  /** Files found renamed or moved here, old path → new (by inode, bytes or content), whatever the plan does with them. */
+  readonly moved?: ReadonlyMap<string, string>;
   /** The releases this plan honours, by path; those it does not (the file or document changed since) are in `voidReleases`. */
   readonly released?: ReadonlyMap<string, PlanRelease['side']>;
   readonly voidReleases?: readonly string[];

@@ -15,6 +15,7 @@ import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state/seen.js';
 import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './shared-entries.js';
 import { witnessRenamed } from './rename-witness.js';
+import { renameTexts } from './rename-texts.js';
 import type { ObserveOptions } from './options.js';
 import { treeFingerprint } from './settled-tree.js';
 import { interruptedPulls } from '../run/interrupted.js';
@@ -157,13 +158,17 @@ export async function observeAndPlan(
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
       [...known].some((docKey) => !listed.docs.has(asDocKey(docKey)));
-    if (needed && listed.state) shared = await store.load();
+    // Read once a run: a run that read it before it read a file (the team's settings, state/team.ts) plans from that read.
+    if (needed && listed.state) shared = store.loaded ?? (await store.load());
   }
   // Old documents of moved files that an interrupted run promised to delete are deleted before this run acts: never new files.
   for (const retirement of ledger?.retirements.all() ?? []) leftAlone.add(retirement.docKey);
-  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   // What of the shared state this run may plan with (paths it would sync; creation ids only when authenticated).
   const usable = shared ? usableState(shared, options) : undefined;
+  // So are the documents the state pairs with files this run could not use or reach: without a ledger (a CI
+  // checkout) nothing else keeps them from reading as deleted here (an invalid front matter deleted its document).
+  for (const entry of usable?.entries.values() ?? []) if (local.excluded.has(entry.p) || (!scan.complete && !seen.has(entry.p))) leftAlone.add(entry.k);
+  const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   const renamed = shared && usable && store ? renamedElsewhere(usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
   if (usable) for (const [path, record] of records) if (record.nodeId === null && usable.nodeIds.has(record.docKey)) records.set(path, withNodeId(record, usable.nodeIds.get(record.docKey) as string));
@@ -179,6 +184,7 @@ export async function observeAndPlan(
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (sharedByPath && remote && !shared?.authenticated) await witnessRenamed(client, sharedByPath, local.entries, remote, options.layout);
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
+  const texts = await renameTexts({ ledger, store }, records, sharedByPath, local);
   const pulls = interruptedPulls(ledger?.intents.open() ?? [], local.entries, rows.stats);
   const planned = plan({
     mode: options.mode,
@@ -190,6 +196,7 @@ export async function observeAndPlan(
     folderIds,
     openConflicts: new Set([...summaries.values()].filter((s) => s.conflict && s.conflictPath !== null && copies.has(s.conflictPath)).map((s) => s.path)),
     unconfirmedCreates: unconfirmedCreates(ledger, local.entries),
+    ...(texts ? { renameTexts: texts } : {}),
     ...(pulls.size > 0 ? { interruptedPulls: pulls } : {}),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
@@ -316,15 +323,21 @@ const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}
  * The remote folder synced with the root: configured, or the workspace's root node (asked once; with
  * `remember` it is kept in the ledger, so a no-op push makes no call at all).
  */
+/** The synced root as configured or as the ledger remembers it, without a call (undefined: it would take one). */
+export function knownRoot(ledger: Ledger | undefined, options: { readonly workspaceId: WorkspaceId; readonly remoteFolder?: TreeNodeId | undefined }): TreeNodeId | undefined {
+  if (options.remoteFolder) return options.remoteFolder;
+  const cached = ledger?.meta.get(rootKey(options.workspaceId));
+  return typeof cached === 'string' && cached !== '' ? asTreeNodeId(cached) : undefined;
+}
+
 export async function workspaceRoot(
   client: KbClient,
   ledger: Ledger | undefined,
   options: { readonly workspaceId: WorkspaceId; readonly remoteFolder?: TreeNodeId | undefined },
   remember: boolean,
 ): Promise<TreeNodeId> {
-  if (options.remoteFolder) return options.remoteFolder;
-  const cached = ledger?.meta.get(rootKey(options.workspaceId));
-  if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
+  const known = knownRoot(ledger, options);
+  if (known) return known;
   const { rootNodeId, name } = await client.getWorkspace(options.workspaceId);
   if (remember) {
     ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);

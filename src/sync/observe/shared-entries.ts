@@ -33,7 +33,9 @@ function ancestors(path: string): string[] {
 
 /**
  * The shared state's entries for paths this ledger has no row for, as planner records: for documents the
- * listing shows, and for documents gone remotely whose file is still here (so a deletion reads as one).
+ * listing shows, for documents gone remotely whose file is still here (so a deletion reads as one), and for
+ * documents a listed one replaced whose file is gone too (a move whose run was killed after the old document
+ * was deleted, before it published that: gone on both sides, the entry is forgotten, not kept for good).
  */
 export function sharedRecords(
   state: SharedState,
@@ -46,7 +48,7 @@ export function sharedRecords(
   for (const entry of state.entries.values()) {
     if (summaries.has(entry.p) || recordedKeys.has(entry.k)) continue;
     const listed = remote.docs.get(asDocKey(entry.k));
-    if (!listed && !local.has(entry.p)) continue;
+    if (!listed && !local.has(entry.p) && !(state.replacedBy.get(entry.k) ?? []).some((k) => remote.docs.has(asDocKey(k)))) continue;
     records.set(entry.p, {
       path: entry.p,
       docKey: asDocKey(entry.k),

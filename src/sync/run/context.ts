@@ -45,6 +45,8 @@ export type SyncContext = {
   readonly announceWrites: boolean;
   /** Where each new document's creation ids go, right after the create, and announced writes (see StateJournal). */
   readonly journal: StateJournal;
+  /** The run is stopping (Ctrl+C, SIGTERM): a step that has changed nothing yet does not start (see stopped.ts). */
+  readonly stopping: () => boolean;
   readonly now: () => Date;
   /** The service's clock (from its answers' Date header), for minute-precision modifiedTime decisions. */
   readonly serverNow: () => Date;

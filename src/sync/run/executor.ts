@@ -10,6 +10,8 @@ import { followReplacement } from '../act/record.js';
 import { assess, nodeOf, plannedKind, type AssessIO } from '../views/assess.js';
 import { sharedVersions } from '../state/published-version.js';
 import { Births } from './births.js';
+import { Deletions } from './deletions.js';
+import { StoppedBeforeStart } from './stopped.js';
 import type { SyncContext } from './context.js';
 import { formerPath, pathOf } from '../decide/placement.js';
 import type { Action, DecisionKind } from '../decide/types.js';
@@ -44,13 +46,18 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
   const folders = actions.filter((a) => a.kind === 'new-local-folder');
   const rest = actions.filter((a) => a.kind !== 'new-local-folder');
   const births = new Births(rest.filter((a) => a.kind === 'create' || a.kind === 'recreate').map(pathOf));
+  const deletions = new Deletions(rest.flatMap((a) => (a.kind === 'create' && a.afterDelete ? [a.afterDelete.path] : [])));
   const results: ActionResult[] = [];
   let stop: { readonly error: unknown } | undefined;
   const io = assessIO(ctx);
   const stopped = (): boolean => stop !== undefined || options.signal?.aborted === true;
   const run = async (action: Action, inSlot: Slot): Promise<void> => {
+    let result: ActionResult | undefined;
     try {
-      const result = await carryOut({ ctx, io, births, slot: inSlot, stopped }, action, (error) => {
+      // A title this run frees by a delete is taken once that delete is over, else the one planned instead:
+      // waited for before a slot is taken, so creates waiting never keep the delete from its turn.
+      const titled = action.kind === 'create' && action.afterDelete ? { ...action, title: (await deletions.gone(action.afterDelete.path)) ? action.title : action.afterDelete.otherwise } : action;
+      result = await carryOut({ ctx, io, births, slot: inSlot, stopped }, titled, (error) => {
         if (stopsTheRun(error)) stop ??= { error };
       });
       if (!result) return;
@@ -58,6 +65,7 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
       options.onResult?.(result);
     } finally {
       births.born(pathOf(action));
+      if (action.kind === 'delete-remote') deletions.settled(action.record.path, result?.ok === true && (result.action === 'delete-remote' || result.action === 'forget'));
     }
   };
   for (const folder of folders) await run(folder, (task) => task());
@@ -127,6 +135,7 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
     const detail = [outcome.detail, note].filter(Boolean).join('; ');
     return { ...outcome, ...(detail ? { detail } : {}), action: kind, ...fromOf(action), ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
   } catch (thrown) {
+    if (thrown instanceof StoppedBeforeStart) return undefined;
     const error = explainFsError(thrown, pathOf(action));
     ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
     onError(error);

@@ -42,9 +42,12 @@ async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held
   let fresh = true;
   let from: string | undefined;
   let followed = false;
+  let url: string | undefined;
   if ('record' in action) {
     const file = await currentText(ctx, path).catch(() => undefined);
-    const remoteModifiedTime = ctx.remote?.docs.get(action.record.docKey)?.modifiedTime ?? action.record.remoteModifiedTime;
+    const listed = ctx.remote?.docs.get(action.record.docKey);
+    const remoteModifiedTime = listed?.modifiedTime ?? action.record.remoteModifiedTime;
+    url = listed?.url ?? ctx.ledger.documents.summary(action.record.path)?.url;
     if (action.record.path !== path) from = action.record.path;
     // A file renamed while its conflict is open takes the conflict along: its record follows it, and the conflict
     // is settled under the name the person now uses (soak seed 12: left at the old name, kbsync resolve listed
@@ -53,7 +56,7 @@ async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held
     if (followed && from !== undefined) followRename(ctx, from, path);
     fresh = recordHold(ctx, followed ? path : action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
   }
-  const detail = followed ? `renamed from ${from}, its conflict along with it: ${heldMessage(held, path)}` : heldMessage(held, from ?? path);
+  const detail = followed ? `renamed from ${from}, its conflict along with it: ${heldMessage(held, path, url)}` : heldMessage(held, from ?? path, url);
   return { path, result: 'held', detail, ...(fresh || followed ? {} : { repeated: true }), ...(from !== undefined ? { from } : {}) };
 }
 

@@ -36,7 +36,10 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
     // run that started without a ledger, what each write is about to make a document hold.
     announceWrites: ledgerless,
-    journal: new StateJournal(async (records, sources) => store.publish(records, [...new Map(sources.map((source) => [source.hash, source])).values()].filter((source) => !store.hasSource(source.hash)))),
+    journal: new StateJournal(async (records, sources) => store.publish(records, [...new Map(sources.map((source) => [source.hash, source])).values()].filter((source) => !store.hasSource(source.hash))), {
+      ledgerKeepsIds: !ledgerless,
+    }),
+    stopping: () => options.signal?.aborted === true,
     now: deps.now ?? (() => new Date()),
     serverNow: () => client.serverTime() ?? new Date(),
   };

@@ -27,10 +27,38 @@ export class StateJournal {
   #creating = 0;
   #flushing = false;
   #timer: NodeJS.Timeout | undefined;
+  /** Settles once the create that holds the turn has its id kept (or is over). */
+  #turn: Promise<void> = Promise.resolve();
+  /** Creates waiting for their turn: with a ledger, their ids join the append of the ids before them. */
+  #waiting = 0;
+  /** The run keeps its ledger: an id is kept once committed there, and its append may wait for the next. */
+  readonly ledgerKeepsIds: boolean;
 
-  constructor(append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>, windowMs = 100) {
+  constructor(append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>, options: { readonly windowMs?: number; readonly ledgerKeepsIds?: boolean } = {}) {
     this.#append = append;
-    this.#windowMs = windowMs;
+    this.#windowMs = options.windowMs ?? 100;
+    this.ledgerKeepsIds = options.ledgerKeepsIds ?? true;
+  }
+
+  /**
+   * Waits for this create's turn: no create is sent while another's id may still be lost to a kill (from its
+   * request to the moment its id is kept: the ledger's commit, or in a run without a ledger, the append that
+   * puts it in the state). The service returns that id once, so a kill loses at most one. Call the returned
+   * function once the id is kept, or the create is over.
+   */
+  async createTurn(): Promise<() => void> {
+    const before = this.#turn;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    this.#turn = before.then(() => mine);
+    // Without a ledger the turn waits for the append itself, which must then not wait for the creates behind it.
+    if (this.ledgerKeepsIds) this.#waiting += 1;
+    try {
+      await before;
+    } finally {
+      if (this.ledgerKeepsIds) this.#waiting -= 1;
+    }
+    return release;
   }
 
   /** Runs a create, counted as in flight: the ids of creates answering meanwhile wait for it to join their append. */
@@ -40,7 +68,7 @@ export class StateJournal {
       return await create();
     } finally {
       this.#creating -= 1;
-      if (this.#creating === 0) this.#soon();
+      if (this.#creating + this.#waiting === 0) this.#soon();
     }
   }
 
@@ -82,7 +110,7 @@ export class StateJournal {
   #enqueue(record: StateRecord | undefined, source?: Source): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ ...(record ? { record } : {}), ...(source ? { source } : {}), done: (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))) });
-      if (this.#creating === 0) this.#soon();
+      if (this.#creating + this.#waiting === 0) this.#soon();
       else this.#timer ??= setTimeout(() => this.#flush(), this.#windowMs);
     });
   }

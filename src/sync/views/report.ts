@@ -8,6 +8,7 @@ import type { LocalProblem } from '../observe/observe-local.js';
 import type { Notice, SyncMode } from '../decide/types.js';
 import { doneRow, plannedRow, publishCounts, type OutcomeRow, type PublishCounts } from './outcomes.js';
 import { countedAs } from './vocabulary.js';
+import { LEFT_TO_A_PERSON } from '../decide/held.js';
 
 export type NoteEmbeds = readonly { readonly path: string; readonly count: number }[];
 
@@ -111,8 +112,9 @@ export function buildReport(input: ReportInput): SyncReport {
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),
     counts,
     outcomes: publishCounts(outcomeRows({ ...input, dryRun: options.dryRun }), refused, input.links.length),
-    // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen).
-    failed: input.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict').length + refused,
+    // Not synced: failed, held, or frozen by a conflict that waits for a person (exit 1 every time, so it is seen);
+    // but for a document only a person can delete, said with its URL (held.ts).
+    failed: input.results.filter((r) => !r.ok || (r.result === 'held' && !LEFT_TO_A_PERSON.has(r.reason ?? '')) || r.result === 'conflict').length + refused,
     callsByEndpoint,
   };
 }

@@ -2,7 +2,7 @@ import { heldMessage } from '../decide/held.js';
 import type { DocKey } from '../../model/ids.js';
 import { plannedKind } from './assess.js';
 import { bodyOf } from '../run/detail.js';
-import { detectMoves, movedAfterDocument } from '../decide/moves.js';
+import { movedAfterDocument } from '../decide/moves.js';
 import { compare, pathOf } from '../decide/placement.js';
 import { sideOfLocal } from '../decide/plan.js';
 import type { Previewed } from './decisions.js';
@@ -44,7 +44,7 @@ export function fileStates(inspection: Inspection): FileStatus[] {
   const decided = new Map<string, Previewed>((inspection.decisions ?? planned.actions.map((action) => ({ path: pathOf(action), kind: plannedKind(action) }))).map((d) => [d.path, d]));
   const waitingCopies = new Set(scan.conflictCopies.map((file) => file.path));
   const unrecorded = [...local.entries.values()].filter((entry) => !records.has(entry.path));
-  const moves = detectMoves([...records.values()].filter((record) => !local.entries.has(record.path)), unrecorded);
+  const moves = planned.moved ?? new Map<string, string>();
   const movedTo = new Set(moves.values());
   const states: FileStatus[] = [];
   const add = (path: string, state: FileState, extra: Omit<FileStatus, 'path' | 'state' | 'action' | 'reason'> = {}): void => {
@@ -91,6 +91,8 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     else if (remoteSide === 'changed') add(path, 'remote-changed', extra);
     else add(path, 'clean', { ...extra, ...(remoteSide === 'unknown' ? { detail: inspection.offline ? 'remote not checked (offline)' : 'remote not listed (a push lists only what it must)' } : {}) });
   }
+  // A file moved from a path the shared state alone knows (a checkout without a ledger): its record is the plan's.
+  for (const [from, to] of moves) if (!records.has(from)) add(to, 'local-changed', { detail: `moved from ${from}` });
   // A copy an interrupted pull left of a document deleted since is no new file: its document is gone.
   for (const entry of unrecorded) if (!movedTo.has(entry.path)) add(entry.path, decided.get(entry.path)?.kind === 'trash-leftover' ? 'deleted-remote' : 'new-local');
   for (const problem of local.problems) add(problem.path, 'unusable', { detail: `${problem.message} [${problem.code}]` });

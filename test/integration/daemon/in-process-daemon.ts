@@ -45,7 +45,7 @@ export async function withInProcessDaemon(f: SyncFixture, fn: (d: InProcessDaemo
   });
   const logger = createLogger({ level: 'debug', pretty: false, destination });
   const { client } = createServiceClient(config.service, { env: f.env, cwd: f.dir, logger });
-  const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir });
+  const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir, workspaceId: config.workspaceId });
   const ledger = openStateLedger(config, logger, { command: 'watch' });
   const clock = new ManualClock();
   const scans = new ScanCache();

@@ -14,6 +14,7 @@ import {
 } from '../../helpers/reliability.js';
 import { startDaemon, waitUntil, firstSweepDone } from '../daemon/daemon-process.js';
 import { gateProxy, type Passing } from '../../helpers/gate-proxy.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
 
 /**
  * Two workstations (two folders, two ledgers) syncing ONE workspace, edited concurrently and synced in
@@ -91,59 +92,127 @@ async function sharedStart(pair: Pair): Promise<void> {
   assert.equal(await pair.b.read('shared.md'), '# shared\n\nFirst of shared.\n\nMiddle of shared.\n\nLast of shared.\n');
 }
 
+/** A step of one workstation's run in a title race, as the proxy in front of it sees it. */
+type Step = 'aCreated' | 'aWrote' | 'aReadBack' | 'aDone' | 'bRead' | 'bDone';
+
 /**
- * The interleaving "synced at the same moment" meets only now and then, put in order by a proxy in front of
- * each workstation: A creates `idea`; B meets A's document (its own create meets the title, when B starts with
- * A; its listing shows it, when B starts after A's create) and reads it empty; A sends its first body and reads
- * it back; only then may B write. B writing over it there left A's text only in A's backups. B must leave it to
- * its next run, which merges: `outcome` is B's result for idea.md ([ok, result or code, hold reason]).
+ * One interleaving of a title created on both workstations at once, put in order by a proxy in front of each
+ * (what "synced at the same moment" meets only now and then): A creates `idea` from idea.md, B from `bPath`
+ * (idea.md too, or another file of the same title). Each gate holds one call (or B's start) until a step of
+ * the other machine is done. `outcome`: B's result for its file in the race, where it matters.
  */
-async function newTitleRace(bStarts: 'with A' | 'after A created', outcome: readonly unknown[]): Promise<void> {
+type TitleRace = {
+  readonly name: string;
+  readonly bPath: string;
+  /** B's run starts once this step is done (else with A's). */
+  readonly bStarts?: Step;
+  /** B's create of the title is sent once this step is done. */
+  readonly bCreates?: Step;
+  /** A's first body is sent once this step is done. */
+  readonly aWrites?: Step;
+  /** B's write of the document is sent once this step is done. */
+  readonly bWrites?: Step;
+  /** A's shared-state record (its writes after its first body) goes once this step is done. */
+  readonly aPublishes?: Step;
+  /** Both creates are held until both are on their way, then sent together. */
+  readonly createsTogether?: true;
+  /** B's result for its file in the race, where it matters; B then wrote nothing over A's first body. */
+  readonly outcome?: readonly unknown[];
+};
+
+const TITLE_RACES: readonly TitleRace[] = [
+  { name: 'B syncing once A is done', bPath: 'idea.md', bStarts: 'aDone' },
+  // B's create meets A's document, empty: B leaves it to its next run (it may be about to get A's first body).
+  { name: "B's create meeting A's document before its first body", bPath: 'idea.md', bCreates: 'aCreated', aWrites: 'bRead', bWrites: 'aReadBack', outcome: [false, 'REMOTE_CHANGED_DURING_WRITE'] },
+  // B lists after A's create and adopts A's document by its title: empty and a minute old, it is held.
+  { name: "B listing A's document before its first body", bPath: 'idea.md', bStarts: 'aCreated', aWrites: 'bRead', bWrites: 'aReadBack', outcome: [true, 'held', 'JUST_CREATED'] },
+  { name: "B listing A's document after its first body, before A's record", bPath: 'idea.md', bStarts: 'aReadBack', aPublishes: 'bDone' },
+  { name: "B's create meeting A's document after its first body, before A's record", bPath: 'idea.md', bCreates: 'aReadBack', aPublishes: 'bDone' },
+  { name: "B's create meeting A's document once A is done", bPath: 'idea.md', bCreates: 'aDone' },
+  { name: 'both creates sent together', bPath: 'idea.md', createsTogether: true },
+  { name: 'another file of the title, B syncing once A is done', bPath: 'thoughts.md', bStarts: 'aDone' },
+  { name: "another file of the title, B's create meeting A's document before its first body", bPath: 'thoughts.md', bCreates: 'aCreated', aWrites: 'bRead', bWrites: 'aReadBack' },
+  { name: "another file of the title, B listing A's document after its first body, before A's record", bPath: 'thoughts.md', bStarts: 'aReadBack', aPublishes: 'bDone' },
+];
+
+/**
+ * Runs one title race, then both workstations sync until settled (a person resolving each conflict copy
+ * keeping their file). Whatever the order: one document per file and no two documents of one body, each text
+ * in a file or a conflict copy (one whenever the texts met in one document), no LEDGER_DUPLICATE, and nothing
+ * held for an edit in the web editor that nobody made (FLATTEN, HIDDEN_EDIT).
+ */
+async function titleRace(race: TitleRace): Promise<void> {
   const em = await startEmulator({ rateLimit: 0 });
-  const steps = { aCreated: latch(), bReadIt: latch(), aReadBack: latch() };
+  const steps = Object.fromEntries((['aCreated', 'aWrote', 'aReadBack', 'aDone', 'bRead', 'bDone'] as const).map((step) => [step, latch()])) as Record<Step, ReturnType<typeof latch>>;
+  const until = (step: Step | undefined): Promise<void> | undefined => (step ? steps[step].passed : undefined);
   let idea = '';
   const ideaCall = (request: Passing, what: string): boolean => idea !== '' && request.path.startsWith(`/v1.0/doc/suites/documents/${idea}/${what}`);
   const isCreate = (request: Passing): boolean => request.method === 'POST' && /\/docs(\?|$)/.test(request.path) && request.body.includes('"name":"idea"');
   const isWrite = (request: Passing): boolean => request.method === 'POST' && ideaCall(request, 'overwriteContent');
   const isRead = (request: Passing): boolean => request.method === 'GET' && ideaCall(request, 'blocks');
+  const isOtherWrite = (request: Passing): boolean => request.method === 'POST' && request.path.startsWith('/v1.0/doc/suites/documents/') && !ideaCall(request, '');
+  const together = latch();
+  let creates = 0;
+  const createSent = (): Promise<void> | undefined => {
+    if (!race.createsTogether) return undefined;
+    if (++creates === 2) together.open();
+    return together.passed;
+  };
+  let aWrote = false;
   const proxyA = await gateProxy(em.seed.baseUrl, {
-    before: (request) => (isWrite(request) ? steps.bReadIt.passed : undefined),
+    before: (request) => (isCreate(request) ? createSent() : isWrite(request) ? until(race.aWrites) : aWrote && isOtherWrite(request) ? until(race.aPublishes) : undefined),
     after(request, status, answer) {
       if (isCreate(request) && status === 200) {
         idea = (JSON.parse(answer) as { docKey: string }).docKey;
         steps.aCreated.open();
       }
-      if (isRead(request)) steps.aReadBack.open();
+      if (isWrite(request)) {
+        aWrote = true;
+        steps.aWrote.open();
+      }
+      if (isRead(request) && aWrote) steps.aReadBack.open();
     },
   });
   const proxyB = await gateProxy(em.seed.baseUrl, {
-    before: (request) => (isCreate(request) ? steps.aCreated.passed : isWrite(request) ? steps.aReadBack.passed : undefined),
-    after: (request) => (isRead(request) ? steps.bReadIt.open() : undefined),
+    before: (request) => (isCreate(request) ? (createSent() ?? until(race.bCreates)) : isWrite(request) ? until(race.bWrites) : undefined),
+    after(request, status, answer) {
+      if (isCreate(request) && status === 200 && idea === '') idea = (JSON.parse(answer) as { docKey: string }).docKey;
+      if (isRead(request)) steps.bRead.open();
+    },
   });
   const through = (baseUrl: string) => ({ service: { baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } });
   const a = await createSyncFixture({ shared: em, config: through(proxyA.baseUrl) });
   const b = await createSyncFixture({ shared: em, config: through(proxyB.baseUrl) });
   const pair = { em, a, b };
+  const reports: SyncReport[] = [];
   try {
     await sharedStart(pair);
     await a.write('idea.md', '# idea\n\nacreatemarker.\n');
-    await b.write('idea.md', '# idea\n\nbcreatemarker.\n');
-    const runA = a.sync();
-    if (bStarts === 'after A created') await steps.aCreated.passed;
-    const [ra, rb] = await Promise.all([runA, b.sync()]);
-    const afterBoth = ideaDocs(pair).map((doc) => doc.markdown);
-    await syncBoth(pair);
-    assert.equal(ideaDocs(pair).length, 1, 'one document for the title');
-    for (const marker of ['acreatemarker', 'bcreatemarker']) {
-      assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
+    await b.write(race.bPath, '# idea\n\nbcreatemarker.\n');
+    const runA = a.sync().then((run) => (steps.aDone.open(), run));
+    await until(race.bStarts);
+    const runB = b.sync().then((run) => (steps.bDone.open(), run));
+    const [ra, rb] = await Promise.all([runA, runB]);
+    for (const run of [ra, rb]) if (run.report) reports.push(run.report);
+    if (race.outcome) {
+      assert.deepEqual(ideaDocs(pair).map((doc) => doc.markdown), ['# idea\n\nacreatemarker.\n'], "B wrote nothing over A's first body");
+      const saidOf = (r: NonNullable<typeof rb.report>['results'][number]) => (r.ok ? [r.ok, r.result, ...(r.result === 'held' ? [r.reason] : [])] : [r.ok, r.code]);
+      assert.deepEqual(rb.report?.results.filter((r) => r.path === race.bPath).map(saidOf), [race.outcome]);
     }
-    // B wrote nothing over the document another writer had just made: its run said so (exit 1), the next merged.
-    assert.equal(ra.code, 0, ra.stderr);
-    assert.equal(rb.code, 1, rb.stderr);
-    const saidOf = (r: NonNullable<typeof rb.report>['results'][number]) => (r.ok ? [r.ok, r.result, ...(r.result === 'held' ? [r.reason] : [])] : [r.ok, r.code]);
-    assert.deepEqual(rb.report?.results.filter((r) => r.path === 'idea.md').map(saidOf), [outcome]);
-    assert.deepEqual(afterBoth, ['# idea\n\nacreatemarker.\n']);
-    await resolveAll(pair);
+    await syncBoth(pair, reports);
+    // Before a person settles anything: each text is in a file or a conflict copy.
+    for (const marker of ['acreatemarker', 'bcreatemarker']) assert.ok((await keptIn(a, marker)) || (await keptIn(b, marker)), `not in any file or conflict copy: ${marker}`);
+    await resolveAll(pair, reports);
+    const results = reports.flatMap((report) => report.results);
+    assert.deepEqual(results.filter((r) => !r.ok && r.code === 'LEDGER_DUPLICATE'), [], 'no ledger duplicate');
+    assert.deepEqual(results.filter((r) => r.ok && r.result === 'held' && ['FLATTEN', 'HIDDEN_EDIT'].includes(r.reason ?? '')), [], 'nothing held for an edit nobody made');
+    const docs = ideaDocs(pair);
+    assert.equal(new Set(docs.map((doc) => doc.markdown)).size, docs.length, `no two documents of one body: ${JSON.stringify(docs.map((doc) => doc.markdown))}`);
+    if (docs.length === 1) assert.ok(results.some((r) => r.ok && r.conflictPath !== undefined), 'the texts met in one document: a conflict copy kept the other');
+    for (const f of [a, b]) {
+      const files = [...(await localFiles(f.root))].filter(([path, text]) => !isConflictCopy(path) && text.startsWith('# idea'));
+      assert.equal(files.length, docs.length, `one file per document of the title: ${files.map(([path]) => path).join(', ')}`);
+    }
     await assertConverged(pair);
   } finally {
     await a.close();
@@ -263,15 +332,9 @@ describe('two workstations on one workspace', { concurrency: 2 }, () => {
     });
   });
 
-  test("one title created on both, B's create meeting A's document before its first body: B leaves it to its next run, neither text lost", async () => {
-    // B's create meets the title, and B finds A's document.
-    await newTitleRace('with A', [false, 'REMOTE_CHANGED_DURING_WRITE']);
-  });
-
-  test("one title created on both, B's run starting after A's create and finding A's empty document: B leaves it to its next run, neither text lost", async () => {
-    // B lists only after A's create, so B adopts A's document by its title (no create of its own).
-    await newTitleRace('after A created', [true, 'held', 'JUST_CREATED']);
-  });
+  for (const race of TITLE_RACES) {
+    test(`one title created on both, ${race.name}: one document per file, neither text lost, nothing held for an edit nobody made`, () => titleRace(race));
+  }
 
   for (const order of ['deleter first', 'editor first'] as const) {
     test(`a delete on one and an edit on the other (${order}): the edit wins, on both`, async () => {
@@ -421,10 +484,11 @@ async function keptIn(f: SyncFixture, marker: string): Promise<boolean> {
  * merge held FLATTEN (the other side's text came in as the service's plain reading before its writer
  * published its Markdown): the person's `resolve --mine` settles both.
  */
-async function syncBoth({ a, b }: Pair): Promise<void> {
+async function syncBoth({ a, b }: Pair, reports?: SyncReport[]): Promise<void> {
   for (let i = 0; i < 2; i++) {
     for (const f of [a, b]) {
       const run = await f.sync();
+      if (run.report) reports?.push(run.report);
       const failed = run.report?.results.filter((r) => !r.ok || (r.result === 'held' && r.reason !== 'CONFLICT_OPEN' && r.reason !== 'FLATTEN')) ?? [];
       assert.ok(run.code === 0 || (run.code === 1 && failed.length === 0), `${run.stderr} ${JSON.stringify(failed)}`);
     }
@@ -432,7 +496,7 @@ async function syncBoth({ a, b }: Pair): Promise<void> {
 }
 
 /** Each side's person settles every open conflict and held merge keeping their file (`resolve --mine`); both sync again. */
-async function resolveAll(pair: Pair): Promise<void> {
+async function resolveAll(pair: Pair, reports?: SyncReport[]): Promise<void> {
   for (let round = 0; round < 3; round++) {
     let open = 0;
     for (const f of [pair.a, pair.b]) {
@@ -443,7 +507,7 @@ async function resolveAll(pair: Pair): Promise<void> {
       assert.equal(resolved.code, 0, resolved.stderr);
     }
     if (open === 0) return;
-    await syncBoth(pair);
+    await syncBoth(pair, reports);
   }
   assert.fail('conflicts kept reopening after three rounds of resolving');
 }

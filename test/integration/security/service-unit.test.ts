@@ -26,6 +26,7 @@ const base: ServiceSpec = {
   entry: '/usr/lib/node_modules/kbsync/bin/kbsync.js',
   writable: ['/home/me/notes'],
   tokenFile: '/home/me/.config/kbsync/kbsync-notes-0123abcd.token',
+  keyFile: '/home/me/.config/kbsync/kbsync-notes-0123abcd.state-key',
   readme: '/usr/lib/node_modules/kbsync/README.md',
 };
 
@@ -67,9 +68,10 @@ describe('a path with a control character never reaches a unit file', () => {
         ['root', 'the synced folder'],
         ['configPath', 'the config file'],
         ['tokenFile', 'the token file'],
+        ['keyFile', 'the state key file'],
         ['stateDir', 'the state folder'],
       ] as const) {
-        const input = { root: base.root, stateDir: '/srv/state', configPath: base.configPath, tokenFile: base.tokenFile, [field]: `/home/me/odd${char}name` };
+        const input = { root: base.root, stateDir: '/srv/state', configPath: base.configPath, tokenFile: base.tokenFile, keyFile: base.keyFile, [field]: `/home/me/odd${char}name` };
         assert.throws(
           () => serviceSpec(input),
           (error: Error & { code?: string }) => error.code === 'SERVICE_PATH_UNSAFE' && error.message.includes(label) && error.message.includes('/home/me/odd\\u00'),
@@ -99,7 +101,7 @@ describe('every path reaches the service manager exactly as written', () => {
         await mkdir(folder, { recursive: true });
         const node = join(folder, 'node');
         await symlink(process.execPath, node);
-        const spec = serviceSpec({ root: folder, stateDir: join(folder, '.kbsync'), configPath: join(folder, 'sync.config.json'), tokenFile: join(folder, 't.token') });
+        const spec = serviceSpec({ root: folder, stateDir: join(folder, '.kbsync'), configPath: join(folder, 'sync.config.json'), tokenFile: join(folder, 't.token'), keyFile: join(folder, 't.state-key') });
         const unit = join(dir, `kbsync-odd-${ODD.indexOf(odd)}.service`);
         if (/["'\\]/.test(odd)) {
           // systemd runs no program whose path holds these: refused, with node elsewhere the rest is verified.

@@ -149,6 +149,31 @@ describe('attacks on the shared state', () => {
     });
   }
 
+  for (const [team, options] of TEAMS) {
+    test(`${team}: forged team settings never change a fresh checkout's layout or stop it with a claimed key; a keyless one follows only what a forged source could do`, async () => {
+      await withSyncFixture(async (f) => {
+        await published(f, { 'guide/setup.md': '# Setup\n\nSteps.\n', 'intro.md': '# Intro\n\nSee [setup](guide/setup.md).\n' });
+        const before = f.remoteDocs().map((d) => [d.title, d.markdown]).sort();
+        // A colleague's "team record": another layout, links off, and a key of their own, as the latest record.
+        appendToState(f, forgedToken([{ t: 'team', key: 'ffffffffffffffff', layout: 'flat', links: false }]));
+        await f.write('intro.md', '# Intro\n\nSee [setup](guide/setup.md), then start.\n');
+        const run = await ciRun(f);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        const after = f.remoteDocs().map((d) => [d.title, d.markdown]).sort();
+        assert.deepEqual(after.map(([title]) => title), before.map(([title]) => title), 'no document made or lost: the layout is the config\'s');
+        const intro = f.remoteDoc('Intro').markdown ?? '';
+        if (options.env) {
+          // Keyless: the forged `links: false` is followed, as a forged kept source could change the text anyway.
+          assert.match(intro, /\[setup\]\(guide\/setup\.md\), then start/);
+        } else {
+          // With the key the forged record is not read at all: the link goes as the document's URL, and no claimed key stops the run.
+          assert.match(intro, new RegExp(`\\[setup\\]\\(${f.em.seed.baseUrl.replace(/\./g, '\\.')}/i/nodes/${f.remoteDoc('Setup').dentryUuid}\\), then start`));
+          assert.ok(run.report?.notices.some((n) => n.code === 'STATE_JUNK'));
+        }
+      }, options);
+    });
+  }
+
   test('a team without a key: a document titled like a keyed state document stops nothing; it is left out, and said', async () => {
     await withSyncFixture(async (f) => {
       await published(f, { 'a.md': '# Alpha\n\nA.\n' });
@@ -181,8 +206,8 @@ describe('attacks on the shared state', () => {
       assert.equal(keyless.code, 3, `${keyless.stdout}\n${keyless.stderr}`);
       assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Alpha'], 'nothing was done');
       assert.match(keyless.stderr, /holds \d+ documents? written as a kbsync with a state key writes its state \(kbsync-(state|sources)-\d{6}-[a-z2-7]{8}-[0-9a-f]{16}/);
-      assert.match(keyless.stderr, /this machine has no key.*Nothing was done/s);
-      assert.match(keyless.stderr, /If your team uses a state key, set KBSYNC_STATE_KEY.*If it has none, someone put those documents there: delete them/s);
+      assert.match(keyless.stderr, /this machine has no key.*It stops here/s);
+      assert.match(keyless.stderr, /If your team uses a state key, put it in this machine.s key file.*or set KBSYNC_STATE_KEY.*If it has none, someone put those documents there: delete them/s);
       assert.match(keyless.stderr, /\[STATE_KEY_NEEDED\]/);
     });
   });

@@ -105,6 +105,22 @@ describe('the shared state: stateless runs do what a run with a ledger does', ()
   });
 });
 
+describe('the shared state: a file a fresh checkout cannot use', () => {
+  test('invalid front matter in a CI checkout: the file is refused and said, its document left as it is, not deleted', async () => {
+    await withSyncFixture(async (f) => {
+      for (const name of ['a', 'b', 'c']) await f.write(`${name}.md`, `# ${name}\n\nText of ${name}.\n`);
+      await ciRun(f);
+      await f.write('a.md', '---\ntitle: [unclosed\n---\n# a\n\nText of a, edited.\n');
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const refused = await f.sync(['--push']);
+      assert.equal(refused.code, 1, 'a refused file is a file not synced');
+      assert.deepEqual(refused.report?.problems.map((p) => [p.path, p.code]), [['a.md', 'FRONT_MATTER_YAML']]);
+      assert.deepEqual(refused.report?.planned, [], 'nothing planned for it: neither pushed nor deleted');
+      assert.equal(f.remoteDoc('a').markdown, '# a\n\nText of a.\n');
+    });
+  });
+});
+
 describe('the shared state across several documents', () => {
   test('sources filling several state documents: each new one is written whole and only the newest read back; a fresh checkout sends nothing; the next source is appended to the newest', async () => {
     await withSyncFixture(async (f) => {

@@ -117,6 +117,13 @@ test('a vault synced before it was read as one is sent again once its dialect is
 
       const config = JSON.parse(await readFile(f.configPath, 'utf8')) as Record<string, unknown>;
       await writeFile(f.configPath, JSON.stringify({ ...config, markdown: { dialect: 'obsidian' } }));
+      // The dialect is the team's: a config that now says otherwise is refused until the team's is changed.
+      const refused = await f.cli(['status', '--json']);
+      assert.equal(refused.code, 2, refused.stdout);
+      assert.match(refused.stderr, /TEAM_SETTINGS_DIFFER/);
+      const published = await f.cli(['state', 'settings', '--publish']);
+      assert.equal(published.code, 0, published.stderr);
+      assert.match(published.stdout, /Published this configuration's: .*markdown\.dialect "obsidian"/);
       const status = await f.cli(['status', '--json']);
       assert.equal(status.code, 0, status.stderr);
       const states = (JSON.parse(status.stdout) as { files: { path: string; state: string }[] }).files.filter((file) => file.state !== 'clean').map((file) => [file.path, file.state]).sort();

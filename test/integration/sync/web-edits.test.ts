@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { createSyncFixture, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -226,4 +227,31 @@ describe('two machines and a colleague', () => {
       assert.equal((await b.sync()).code, 0, 'nothing held');
     });
   });
+});
+
+// Issue 45: a setting one machine needs, every machine needs. A team that asks for the strict rule asks it of
+// the machine whose config says nothing too: the shared state carries it.
+test('merge.webEdits travels with the team: a second machine whose config says nothing holds as the first one asks', async () => {
+  const em = await startEmulator({ rateLimit: 0 });
+  const a = await createSyncFixture({ shared: em, config: { merge: { webEdits: 'strict' } } });
+  const b = await createSyncFixture({ shared: em });
+  try {
+    await a.write('notes.md', PROSE);
+    assert.equal((await a.sync()).code, 0);
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(2 * 60_000);
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(4 * 60_000);
+    colleague(b, b.remoteDoc('Release notes').dentryUuid, 'Release notes', (md) => md.replace('The closing paragraph.', 'The closing paragraph, reviewed.'));
+    assert.equal((await b.sync()).code, 0);
+    em.admin.setClockOffset(6 * 60_000);
+    await b.write('notes.md', (await b.read('notes.md')).replace('- one item', '- one item, from b'));
+    const held = await b.sync();
+    assert.equal(held.code, 1, JSON.stringify(held.report?.results));
+    assert.equal(resultOf(held, 'notes.md')?.reason, 'FLATTEN', 'the team asked for the strict rule');
+  } finally {
+    await a.close();
+    await b.close();
+    await em.close();
+  }
 });

@@ -58,7 +58,16 @@ describe('loadConfig', () => {
       state: { key: { env: 'KBSYNC_STATE_KEY' } },
       merge: { webEdits: 'merge', tool: null },
       log: { level: 'info' },
+      explicit: [],
     });
+  });
+
+  test('the team settings a config gives itself, in the file or by a variable, are known: the others follow the team', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, layout: 'folders', markdown: { dialect: 'auto' }, site: { root: null } });
+    assert.deepEqual((await loadConfig({ cwd: dir, env: {} })).config.explicit, ['layout'], 'the default written out is given; "auto" is not');
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_MARKDOWN_DIALECT: 'obsidian', KBSYNC_SITE_BASE_PATH: '/docs/', KBSYNC_LINKS: 'false' } });
+    assert.deepEqual(config.explicit, ['layout', 'markdown.dialect', 'links', 'site.basePath']);
   });
 
   test('--config FILE, ~ paths and token files are resolved', async (t) => {
@@ -205,6 +214,18 @@ describe('loadConfig', () => {
       const error = await failure(loadConfig({ cwd: dir, env }));
       assert.match(error.message, pattern);
     }
+  });
+
+  test('the token and the state key each have one source: a service unit sets both files, each replacing what the file says', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, state: { key: { env: 'TEAM_KEY' } } });
+    // What `kbsync service install` puts in a unit: the token file and the key file, side by side.
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_TOKEN_FILE: '/run/t', KBSYNC_STATE_KEY_FILE: '/run/k' } });
+    assert.deepEqual(config.service.token, { file: '/run/t' });
+    assert.deepEqual(config.state.key, { file: '/run/k' }, 'the file source replaces the config\'s {"env"} whole');
+    const two = await failure(loadConfig({ cwd: dir, env: { KBSYNC_STATE_KEY_FILE: '/run/k', KBSYNC_STATE_KEY_COMMAND: 'pass key' } }));
+    assert.equal(two.code, 'CONFIG_ENV_INVALID');
+    assert.match(two.message, /KBSYNC_STATE_KEY_FILE and KBSYNC_STATE_KEY_COMMAND are both set, but state\.key \(the state key\) has one source/);
   });
 
   test('watch.publishBranches: a list of branches from the file or the variable (comma-separated), null for every branch; an empty list is refused', async (t) => {

@@ -311,6 +311,58 @@ describe('planner: renames and moves', () => {
   });
 });
 
+describe('planner: renames found by content (a rename and an edit in one commit, laid down as new files)', () => {
+  const lines = (prefix: string, n: number): string => Array.from({ length: n }, (_, i) => `${prefix} line ${i} of the text, long enough to weigh.`).join('\n');
+  const text = (prefix: string, kept: number, changed: number): string => `${lines('Kept', kept)}\n${lines(prefix, changed)}\n`;
+  const a = record('a.md');
+  const b = record('b.md');
+  const texts = (gone: Record<string, string>, added: Record<string, string>) => ({ renameTexts: { gone: new Map(Object.entries(gone)), added: new Map(Object.entries(added)) } });
+  const planned = (locals: LocalEntry[], gone: Record<string, string>, added: Record<string, string>, records = [a, ...others]) =>
+    plan({ ...input({ locals: [...locals, ...othersLocal], records, remotes: [...records.map((r) => remoteOf(r))] }), ...texts(gone, added) });
+
+  test('most of the text kept (an edit of a fifth) → a rename, not a delete and a create', () => {
+    const result = planned([local('first.md', { title: 'a' })], { 'a.md': text('Old', 8, 2) }, { 'first.md': text('New', 8, 2) });
+    assert.deepEqual(summary(result.actions), ['move a.md -> first.md']);
+    assert.deepEqual([...(result.moved ?? [])], [['a.md', 'first.md']], 'the plan says which file it found moved (status shows it)');
+  });
+  test('into another folder → a move to a new place', () => {
+    const result = planned([local('dir/a.md', { title: 'a' })], { 'a.md': text('Old', 8, 2) }, { 'dir/a.md': text('New', 8, 2) });
+    assert.deepEqual(summary(result.actions), ['move a.md -> dir/a.md (new place)']);
+  });
+  test('less than the threshold kept → a delete and a create', () => {
+    const result = planned([local('first.md', { title: 'first' })], { 'a.md': text('Old', 4, 6) }, { 'first.md': text('New', 4, 6) });
+    assert.deepEqual(summary(result.actions), ['delete-remote a.md', 'create first.md "first"']);
+  });
+  test('two files gone, two new: each paired with the one it keeps most of', () => {
+    const result = planned(
+      [local('c.md', { title: 'c' }), local('d.md', { title: 'd' })],
+      { 'a.md': `${lines('Alpha', 10)}\n`, 'b.md': `${lines('Beta', 10)}\n` },
+      { 'c.md': `${lines('Beta', 8)}\nmore\n`, 'd.md': `${lines('Alpha', 9)}\nmore\n` },
+      [a, b, ...others],
+    );
+    assert.deepEqual(summary(result.actions), ['move b.md -> c.md', 'move a.md -> d.md']);
+  });
+  test('one file split in two: the half that kept more of it is the rename, the other is new', () => {
+    const result = planned([local('one.md', { title: 'one' }), local('two.md', { title: 'two' })], { 'a.md': `${lines('First', 7)}\n${lines('Second', 3)}\n` }, { 'one.md': `${lines('First', 7)}\n`, 'two.md': `${lines('Second', 3)}\n` });
+    assert.deepEqual(summary(result.actions), ['move a.md -> one.md', 'create two.md "two"']);
+  });
+  test('two new files keeping exactly as much of one gone file: ambiguous, so no rename', () => {
+    const result = planned([local('c.md', { title: 'c' }), local('d.md', { title: 'd' })], { 'a.md': `${lines('Alpha', 10)}\n` }, { 'c.md': `${lines('Alpha', 9)}\nc\n`, 'd.md': `${lines('Alpha', 9)}\nd\n` });
+    assert.deepEqual(summary(result.actions), ['delete-remote a.md', 'create c.md "c"', 'create d.md "d"']);
+  });
+  test('a new file titled as a document this run deletes takes its title, after the delete; "(2)" only should it not happen', () => {
+    const result = planned([local('first.md', { title: 'a' }), local('second.md', { title: 'a' })], { 'a.md': text('Old', 2, 8) }, { 'first.md': text('New', 2, 8), 'second.md': 'unrelated\n' });
+    assert.deepEqual(
+      result.actions.map((action) => (action.kind === 'create' ? [action.path, action.title, action.afterDelete] : [action.kind])),
+      [['delete-remote'], ['first.md', 'a', { path: 'a.md', otherwise: 'a (2)' }], ['second.md', 'a (3)', undefined]],
+    );
+  });
+  test('line endings changed (a checkout that writes CRLF) keep the text whole', () => {
+    const result = planned([local('first.md', { title: 'a' })], { 'a.md': text('Old', 3, 1) }, { 'first.md': text('Old', 3, 1).replaceAll('\n', '\r\n') });
+    assert.deepEqual(summary(result.actions), ['move a.md -> first.md']);
+  });
+});
+
 describe('planner: a document another kbsync writer replaced (moved: a new document; or created again)', () => {
   const a = record('a.md');
   // The other writer's document for the file, in folder `dir`, where the shared state places it at dir/a.md.
