@@ -84,7 +84,7 @@ export function dropComments(tree: Root, markdown: string, points: Points): { re
     if (last && /^[ \t]*$/.test(markdown.slice(last.end, span.start))) runs[runs.length - 1] = { start: last.start, end: span.end };
     else runs.push(span);
   }
-  const spans = withoutWholeItems(
+  const spans = withoutLeadingItemComments(
     tree,
     runs.map((run) => widened(run, markdown)),
   );
@@ -126,18 +126,23 @@ export function dropComments(tree: Root, markdown: string, points: Points): { re
 }
 
 /**
- * The spans, but those that are all a list item holds: left out, the item would be an empty marker, which
- * reads otherwise (after a paragraph, `-` underlines it as a heading). Such a comment stays words.
+ * The spans, but those that hold a list item's first block and not its marker (all the item holds, or the
+ * words before its nested list or second paragraph): left out, the marker would stand alone on its line, which
+ * reads otherwise (after a paragraph, `-` underlines it as a heading; a blank line after it ends the item, and
+ * what followed is read outside the list). Such a comment stays words.
  */
-function withoutWholeItems(tree: Root, spans: readonly Span[]): Span[] {
-  const whole = new Set<Span>();
+function withoutLeadingItemComments(tree: Root, spans: readonly Span[]): Span[] {
+  const leading = new Set<Span>();
   const inside = (node: Nodes): Span | undefined => spans.find((span) => span.start <= (node.position?.start.offset ?? -1) && (node.position?.end.offset ?? Infinity) <= span.end);
   const walk = (node: Nodes): void => {
-    if (node.type === 'listItem' && node.children.length > 0 && node.children.every((child) => inside(child))) for (const child of node.children) whole.add(inside(child) as Span);
+    const first = node.type === 'listItem' ? node.children[0] : undefined;
+    const holding = first === undefined ? undefined : inside(first);
+    // One that holds the whole item, marker and all (`%%` over a list), goes with it.
+    if (holding && !inside(node)) leading.add(holding);
     if ('children' in node) for (const child of node.children) walk(child);
   };
   walk(tree);
-  return spans.filter((span) => !whole.has(span));
+  return spans.filter((span) => !leading.has(span));
 }
 
 /** The marker a list's items are written with (`-`, `*`, `+`, `.` or `)` after a number): one list as long as it holds. */
