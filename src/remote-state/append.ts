@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import type { BlockId } from '../model/ids.js';
 import { pack } from './batches.js';
 import type { WriterClock } from './clock.js';
-import { encodeRecords } from './codec.js';
+import { decodeTokens, encodeRecords } from './codec.js';
 import { dataOf, NOTES, newTitle, type Family, type StateDoc } from './documents.js';
 import type { FolderCache, StateFolder } from './folder.js';
 import { GRACE_MS } from './limits.js';
@@ -75,6 +75,8 @@ export class StateAppender {
   fingerprintAfterWrites(minute: string): string | undefined {
     const docs = this.#folder.listed;
     if (docs === undefined || [...this.#written.values()].some((alone) => !alone)) return undefined;
+    // A listing made since the state was read (a document full, a compaction) may show other writers' appends.
+    if (this.#folder.changedSinceRead(new Set(this.#written.keys()))) return undefined;
     return fingerprintOf(docs, new Map([...this.#written.keys()].map((docKey) => [docKey, minute])));
   }
 
@@ -135,21 +137,14 @@ export class StateAppender {
    */
   async append(family: Family, tokens: readonly string[], fresh = false): Promise<Map<string, string[]>> {
     const placed = new Map<string, string[]>();
-    let next = 0;
-    const target = tokens.length > 0 && !fresh ? await this.#target(family) : undefined;
-    if (target) {
-      const taken: string[] = [];
-      let chars = target.chars;
-      for (; next < tokens.length && chars + (tokens[next] as string).length + 1 <= this.#docChars; next += 1) {
-        taken.push(tokens[next] as string);
-        chars += (tokens[next] as string).length + 1;
-      }
-      if (taken.length > 0) {
-        await this.#appendTo(target, taken);
-        placed.set(target.docKey, taken);
-      }
+    let rest = tokens;
+    if (tokens.length > 0 && !fresh) {
+      rest = await this.#appendWhatFits(await this.#target(family), rest, placed);
+      // Full: another writer may have started the next document since this run listed (a sibling CI job, a
+      // workstation). It is joined, rather than a second document of the same number started beside it.
+      if (rest.length > 0) rest = await this.#appendWhatFits(await this.#startedElsewhere(family), rest, placed);
     }
-    const groups = pack(tokens.slice(next), this.#docChars - 300);
+    const groups = pack(rest, this.#docChars - 300);
     if (groups.length === 0) return placed;
     const made = await this.#createDocs(family, groups.length);
     for (const [i, doc] of made.entries()) {
@@ -158,6 +153,41 @@ export class StateAppender {
       placed.set(doc.doc.docKey, group);
     }
     return placed;
+  }
+
+  /** Appends to `target` the tokens that fit, in order; returns the others. */
+  async #appendWhatFits(target: StateDoc | undefined, tokens: readonly string[], placed: Map<string, string[]>): Promise<readonly string[]> {
+    if (!target) return tokens;
+    let next = 0;
+    for (let chars = target.chars; next < tokens.length && chars + (tokens[next] as string).length + 1 <= this.#docChars; next += 1) chars += (tokens[next] as string).length + 1;
+    if (next === 0) return tokens;
+    const taken = tokens.slice(0, next);
+    await this.#appendTo(target, taken);
+    placed.set(target.docKey, [...(placed.get(target.docKey) ?? []), ...taken]);
+    return tokens.slice(next);
+  }
+
+  /**
+   * The document of a family another writer started after this run's listing (listed again now), when it is
+   * kbsync's (its first token names it: its creation ids), not retired, and has room; undefined otherwise.
+   * A document still being written (no paragraph yet) is not joined: its one overwrite would replace an append.
+   */
+  async #startedElsewhere(family: Family): Promise<StateDoc | undefined> {
+    const known = this.#folder.listed ?? [];
+    const newest = Math.max(0, ...known.filter((doc) => doc.family === family).map((doc) => doc.seq));
+    const retired = (await this.#state()).state.retired;
+    const listed = await this.#folder.list(true);
+    const started = listed
+      .filter((doc) => doc.family === family && doc.seq > newest && !known.some((k) => k.docKey === doc.docKey) && this.#folder.trusted(doc) && !retired.has(doc.docKey))
+      .at(-1);
+    if (!started) return undefined;
+    const { text, dataBlockId } = dataOf(await this.#client.readBlocks(started.docKey));
+    if (dataBlockId === undefined || !namesItself(text, started.docKey, this.#key)) return undefined;
+    const joined = { ...started, dataBlockId, chars: text.length };
+    // What the other writer put there was not folded into this run's state: the next run reads it.
+    this.#written.set(joined.docKey, false);
+    this.#remember(joined);
+    return joined.chars < this.#docChars ? joined : undefined;
   }
 
   /**
@@ -258,4 +288,10 @@ export class StateAppender {
     const cached = (this.#cache?.read() ?? []).filter((d) => d.family !== doc.family);
     this.#cache?.write([...cached, { ...doc, confirmedAt: this.#now() }]);
   }
+}
+
+/** Whether a state document's first token is the record of its own creation ids (what kbsync writes first into every document it makes). */
+function namesItself(text: string, docKey: string, key: StateKey | undefined): boolean {
+  const first = text.trimStart().split(/\s/, 1)[0] ?? '';
+  return decodeTokens(first, key).index[0]?.records.some(({ record }) => record.t === 'journal' && record.k === docKey) ?? false;
 }

@@ -24,6 +24,8 @@ export class StateFolder {
   #docs: StateDoc[] | undefined;
   #listedAt = 0;
   #foreign: string[] = [];
+  /** The index documents' listed times when the state was last read (or first listed): what this run knows. */
+  #baseline: ReadonlyMap<string, string> | undefined;
   /** Documents this writer made this run: appends may go to them before any state lists them. */
   readonly #made = new Map<string, string | null>();
 
@@ -79,6 +81,23 @@ export class StateFolder {
     return this.#key ? signed === 'signed' : signed !== undefined;
   }
 
+  /** The state was read by the listing as it is now: later listings are compared with it (changedSinceRead). */
+  markRead(): void {
+    this.#baseline = timesOf(this.#docs ?? []);
+  }
+
+  /**
+   * Whether a listing made since the state was read (or first listed) shows an index document that changed,
+   * came or went, but those in `own` (this run's writes): another writer's records this run has not read.
+   */
+  changedSinceRead(own: ReadonlySet<string>): boolean {
+    const baseline = this.#baseline;
+    if (!baseline) return false;
+    const now = timesOf(this.#docs ?? []);
+    const other = (docKey: string): boolean => !own.has(docKey) && !this.#made.has(docKey);
+    return [...now].some(([docKey, time]) => other(docKey) && baseline.get(docKey) !== time) || [...baseline.keys()].some((docKey) => other(docKey) && !now.has(docKey));
+  }
+
   /** Forgets what this run listed: the next look lists the state folder again. */
   forget(): void {
     this.#docs = undefined;
@@ -108,6 +127,7 @@ export class StateFolder {
     this.#folderId = children === undefined ? undefined : folder;
     if (this.#folderId !== undefined && this.#folderId !== remembered) this.#cache?.write(this.#folderId);
     this.#docs = (children ?? []).flatMap((node) => stateDocOf(node) ?? []).sort(bySeq);
+    this.#baseline ??= timesOf(this.#docs);
     this.#listedAt = this.#now();
     this.#foreign = (children ?? []).filter((node) => !stateDocOf(node)).map((node) => node.title);
     return this.#docs;
@@ -172,3 +192,6 @@ export class StateFolder {
     }
   }
 }
+
+/** Each index document's listed modified time. */
+const timesOf = (docs: readonly StateDoc[]): Map<string, string> => new Map(docs.filter((doc) => doc.family === 'state').map((doc) => [doc.docKey, doc.modifiedTime ?? '']));

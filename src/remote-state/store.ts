@@ -133,6 +133,7 @@ export class RemoteStateStore {
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#folder.trusted(doc));
     this.#loaded = { ...index, docs: [...read, ...sources].sort(bySeq), authenticated: this.#key !== undefined };
     this.#folder.rememberRead(read);
+    this.#folder.markRead();
     return this.#loaded;
   }
 

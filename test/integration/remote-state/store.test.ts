@@ -1,11 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maintainState } from '../../../src/remote-state/compaction.js';
+import type { DocRecord } from '../../../src/remote-state/records.js';
 import { GRACE_MS } from '../../../src/remote-state/store.js';
-import { withEmulator } from '../../helpers/emulator.js';
+import { withEmulator, type RunningEmulator } from '../../helpers/emulator.js';
 import { dataText } from '../../helpers/state-reader.js';
 import { doc, freshState, indexDocs, sha, upkeepOf, writer, type Writer } from '../../helpers/state-store.js';
 import { stateNodes } from '../../helpers/sync-fixture.js';
+
+const indexChars = (em: RunningEmulator): number => indexDocs(em).reduce((sum, d) => sum + dataText(d).length, 0);
 
 describe('the shared state store against the service', () => {
   test('an append whose answer is lost is read back: applied once, never assumed, never doubled', async () => {
@@ -157,4 +160,29 @@ describe('the shared state store against the service', () => {
       assert.deepEqual([...texts.values()].sort(), ['a.md', 'b.md', 'c.md'].map((p) => text(p, 12)).sort(), 'every live text is still kept');
     });
   });
+
+  test('two writers that start a document one after the other do not split its number: the later one joins the document the first started', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      const tokenChars = (records: readonly DocRecord[]) => writer(em).store.encode(records).join(' ').length;
+      const batch = ['p1.md', 'p2.md', 'p3.md', 'p4.md', 'p5.md'].map((p) => doc(p, 'b'));
+      assert.ok(tokenChars(batch) < 1000, `${tokenChars(batch)} characters`);
+      // A fills the first document past the room B's batch needs, and B reads the state then.
+      for (let i = 0; indexChars(em) <= 2000 - tokenChars(batch); i += 1) await a.store.publish([doc(`a${i}.md`, 'a')]);
+      assert.equal(indexDocs(em).length, 1);
+      const b = writer(em, { now: a.now });
+      await b.store.load();
+      // A starts the next document; then B's batch does not fit where B last saw room.
+      for (let i = 0; indexDocs(em).length < 2; i += 1) await a.store.publish([doc(`more${i}.md`, 'a')]);
+      await b.store.publish(batch);
+      const numbers = indexDocs(em).map((d) => d.title.split('-')[2]);
+      assert.equal(new Set(numbers).size, numbers.length, `no number twice: ${numbers.join(', ')}`);
+      assert.equal(b.store.madeIds().size, 0, 'B started no document');
+      assert.equal(b.store.fingerprintAfterWrites('2026-11-02T09:00Z'), undefined, "B did not read A's records there: its next run reads the state");
+      const state = await freshState(em);
+      for (const record of batch) assert.equal(state.entries.get(record.p)?.h, sha('b'));
+      assert.equal(state.entries.get('more0.md')?.h, sha('a'));
+    });
+  });
 });
+
