@@ -155,7 +155,15 @@ export type SyncCheck = {
   readonly peerRowsBefore?: readonly DocumentSummary[];
   readonly docsBefore: readonly DumpedNode[];
   readonly docsAfter: readonly DumpedNode[];
+  /**
+   * The machines whose runs went on at the same time (World.together): what their users removed may be gone
+   * from a document, and what they wrote may stand in one this run finished before (the next run pulls it).
+   */
+  readonly alongside?: readonly string[];
 };
+
+/** A token this run's machine's user removed, or a user of a machine whose run went on at the same time. */
+const droppedAround = (book: Book, check: SyncCheck, token: string): boolean => [check.machine, ...(check.alongside ?? [])].some((machine) => book.dropped(machine, token));
 
 /** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
 export function checkSync(book: Book, check: SyncCheck): string[] {
@@ -191,6 +199,8 @@ function published(book: Book, check: SyncCheck): string[] {
     const remote = lf(doc.markdown ?? '');
     const body = lf(bodyOf(text));
     for (const token of tokensIn(body)) {
+      // Another machine's run at the same time, which this run may have finished before, published its user's removal.
+      if (!remote.includes(token) && (check.alongside ?? []).some((machine) => book.dropped(machine, token))) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
@@ -221,7 +231,7 @@ function published(book: Book, check: SyncCheck): string[] {
         problems.push(`invariant 1: ${check.machine}:${path} holds "${snippet.text}" (${snippet.kind}) but its document has it otherwise, and the run did not say why`);
       }
     }
-    if (check.mode === 'two-way') {
+    if (check.mode === 'two-way' && (check.alongside ?? []).length === 0) {
       const shown = visibleReading(doc);
       for (const token of tokensIn(shown)) if (!body.includes(token)) problems.push(`invariant 1: the document of ${check.machine}:${path} shows ${token} but the file lacks it after a two-way sync that said nothing`);
     }
@@ -246,7 +256,7 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       const snippet = book.snippets.get(token);
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
-      if (book.dropped(check.machine, token)) continue;
+      if (droppedAround(book, check, token)) continue;
       if (inSameMinuteWindow(check, doc, snippet.author)) {
         book.windowed += 1;
         continue;
