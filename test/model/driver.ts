@@ -141,6 +141,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
+    if (run.book.lostUpdated > 0) run.stats['overwritten by another machine at the same moment (stated window), then kept'] = run.book.lostUpdated;
     if (run.book.unreadWindowed > 0) run.stats['kept where reads cannot see, with a colleague\'s visible edit'] = run.book.unreadWindowed;
     return run.stats;
   } finally {
@@ -425,6 +426,12 @@ async function syncTogether(run: Run, t: Random, step: number): Promise<string[]
   const said = pair.map((m, i) => `${m.name}: ${describe(outcomes[i] as Outcome)}`).join('; ');
   run.say(`#${step} ${pair.map((m, i) => `${m.name} ${kinds[i] === 'daemon' ? 'daemon cycle' : `${kinds[i]} sync`}`).join(' and ')} at once (calls ${describeTurns(interleaver.turns)}) → ${said}`);
   const problems: string[] = [];
+  // What each wrote in the step (by docKey): the other's write there may have been overwritten.
+  const wrote = pair.map((m, i) => {
+    const rows = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
+    const written = (outcomes[i]?.report?.results ?? []).filter((r) => r.ok && (r.result === 'pushed' || r.result === 'merged'));
+    return new Set(written.flatMap((r) => rows.get(r.path) ?? []));
+  });
   for (const [i, m] of pair.entries()) {
     const other = pair[1 - i] as Machine;
     const outcome = outcomes[i] as Outcome;
@@ -433,7 +440,7 @@ async function syncTogether(run: Run, t: Random, step: number): Promise<string[]
     const mode = kinds[i] === 'two-way' ? 'two-way' : 'push';
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
     const peerRowsBefore = (before[1 - i] as { rows: DocumentSummary[] }).rows;
-    problems.push(...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name] }));
+    problems.push(...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string> }));
   }
   return problems;
 }
