@@ -184,10 +184,11 @@ export class StateAppender {
     const { text, dataBlockId } = dataOf(await this.#client.readBlocks(started.docKey));
     if (dataBlockId === undefined || !namesItself(text, started.docKey, this.#key)) return undefined;
     const joined = { ...started, dataBlockId, chars: text.length };
+    this.#remember(joined);
+    if (joined.chars >= this.#docChars) return undefined;
     // What the other writer put there was not folded into this run's state: the next run reads it.
     this.#written.set(joined.docKey, false);
-    this.#remember(joined);
-    return joined.chars < this.#docChars ? joined : undefined;
+    return joined;
   }
 
   /**
