@@ -171,11 +171,11 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
         const at = `${rng.pick(KILLS)}:${rng.int(1, 2)}`;
         const before = lostNow();
         result = await w.sync([], { ...env, KBSYNC_CRASH_AT: at });
+        say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
         if (result.signal === 'SIGKILL') {
           stats.killed += 1;
           noteWindow(step, 1, before);
         }
-        say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
       } else if (how === 'faults') {
         const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
         f.em.admin.setFaults(spec);
