@@ -8,12 +8,21 @@ export class KbsyncError extends Error {
   readonly code: ErrorCode;
   /** What the user should do next; appended to the message so it is never lost in a log line. */
   readonly hint: string | undefined;
+  /**
+   * The message as the lines it is printed as: one, or (with `details`) the message, each detail and the
+   * hint, each its own line. A printer prints these lines, never the message split at its line breaks: a
+   * line break inside a value (a file name) stays inside its line, shown escaped (printable.ts).
+   */
+  readonly lines: readonly string[];
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(options.hint ? `${message} ${options.hint}` : message, { cause: options.cause });
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown; details?: readonly string[] } = {}) {
+    const { hint, details = [] } = options;
+    const lines = details.length === 0 ? [hint ? `${message} ${hint}` : message] : [message, ...details, ...(hint ? [hint] : [])];
+    super(lines.join('\n'), { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.hint = options.hint;
+    this.hint = hint;
+    this.lines = lines;
   }
 
   toJSON(): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
 import { InputError } from './errors.js';
-import { oneLine, printable } from './printable.js';
+import { oneLine, printableLine } from './printable.js';
 import { redact } from './secrets.js';
 import { invocation } from './invocation.js';
 import { terminal, type Terminal } from './terminal.js';
@@ -72,13 +72,13 @@ type LogOptions = {
 type Prettify = (record: string | Record<string, unknown>) => string;
 
 /**
- * A log record's text made printable before pino-pretty lays it out (and colours it): the message keeps its
- * line breaks, every other value is one line. JSON lines need none of this (JSON escapes control characters),
- * but pino-pretty prints the values raw.
+ * A log record's text made printable before pino-pretty lays it out (and colours it): every value one line
+ * (the message keeps its tabs), so the only line breaks are the ones pino-pretty makes. JSON lines need none
+ * of this (JSON escapes control characters), but pino-pretty prints the values raw.
  */
 function printableRecord(line: string): Record<string, unknown> {
   const clean = (value: unknown, key: string): unknown => {
-    if (typeof value === 'string') return key === 'msg' ? printable(value) : oneLine(value);
+    if (typeof value === 'string') return key === 'msg' ? printableLine(value) : oneLine(value);
     if (Array.isArray(value)) return value.map((item) => clean(item, ''));
     if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [oneLine(k), clean(v, k)]));
     return value;
@@ -121,7 +121,8 @@ export function createLogger(options: LogOptions = {}): Logger {
   return lazyLogger(level, (now) => {
     const format = pretty ? prettifier(out.color, now === 'debug' || now === 'trace') : undefined;
     // Through the terminal, so a log line is never drawn over (or under) a progress line.
-    const write = format ? (line: string) => out.log(format(printableRecord(line))) : (line: string) => out.err(line);
+    // pino ends each JSON line with its line break: the terminal prints the line, and its own.
+    const write = format ? (line: string) => out.log(format(printableRecord(line))) : (line: string) => out.err(line.replace(/\n$/, ''));
     return pino({ level: now, hooks, formatters, base: pretty ? {} : { pid: process.pid } }, { write });
   });
 }

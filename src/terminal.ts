@@ -1,21 +1,23 @@
 import { invocation, type Invocation } from './invocation.js';
-import { oneLine, printable } from './printable.js';
+import { oneLine, printable, printableLine } from './printable.js';
 
 /**
  * Every line kbsync prints for a person goes through here: results on stdout, log lines and warnings on
  * stderr, and one transient status line (a progress bar, "listing the knowledge base…") at the bottom of
- * a terminal. What a line holds from outside (a title, a name, the service's message) cannot steer the
- * terminal: every control character but line feed and tab is written as a visible escape (printable.ts).
+ * a terminal. It prints lines, not text: each argument of `out` and `err` is one line, and what it holds
+ * from outside (a file name, a title, the service's message) can neither steer the terminal nor start a
+ * line of its own: every control character but tab, line breaks included, is written as a visible escape
+ * (printable.ts). Several lines are several arguments.
  * Before any line is written the status line is erased, and it is drawn again after, so a warning in the
  * middle of a run is never overwritten and no fragment of the bar is left on screen.
  * The status line uses only carriage return and erase-line: no saved cursor positions, which go wrong
  * as soon as the screen scrolls.
  */
 export type Terminal = {
-  /** One line on stdout. */
-  out(line: string): void;
-  /** One line on stderr (a trailing newline is not doubled). */
-  err(line: string): void;
+  /** Lines on stdout, one per argument. */
+  out(...lines: readonly string[]): void;
+  /** Lines on stderr, one per argument. */
+  err(...lines: readonly string[]): void;
   /**
    * One log line on stderr, as the logger made it: its values already made printable, coloured by the
    * logger when colour is allowed. Colour (SGR) sequences pass; any other control character is escaped.
@@ -66,11 +68,12 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     drawn = true;
     lastDraw = Date.now();
   };
-  const line = (stream: Stream, text: string): void => {
+  const write = (stream: Stream, text: string): void => {
     erase();
-    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    stream.write(text);
     if (wanted !== undefined) draw();
   };
+  const lines = (stream: Stream, texts: readonly string[]): void => write(stream, texts.map((text) => `${printableLine(text)}\n`).join(''));
   // Split at the colour sequences (kept, as the split's odd parts) and escape the rest.
   const coloured = (text: string): string => text.split(SGR).map((part, i) => (i % 2 === 1 ? part : printable(part))).join('');
   // A status line left behind would mix with the shell's prompt.
@@ -81,9 +84,13 @@ export function createTerminal(stdout: Stream, stderr: Stream, env: NodeJS.Proce
     get color() {
       return colorAllowed(env, stderr);
     },
-    out: (text) => line(stdout, printable(text)),
-    err: (text) => line(stderr, printable(text)),
-    log: (text) => line(stderr, colorAllowed(env, stderr) ? coloured(text) : printable(text)),
+    out: (...texts) => lines(stdout, texts),
+    err: (...texts) => lines(stderr, texts),
+    // Laid out by the logger from values it made one line (log.ts): its own line breaks stay.
+    log: (text) => {
+      const shown = colorAllowed(env, stderr) ? coloured(text) : printable(text);
+      write(stderr, shown.endsWith('\n') ? shown : `${shown}\n`);
+    },
     status(text) {
       if (!live) return;
       wanted = text;
@@ -113,8 +120,8 @@ export const terminal: Terminal = {
   get color() {
     return current().color;
   },
-  out: (text) => current().out(text),
-  err: (text) => current().err(text),
+  out: (...lines) => current().out(...lines),
+  err: (...lines) => current().err(...lines),
   log: (text) => current().log(text),
   status: (text) => current().status(text),
 };

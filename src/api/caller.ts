@@ -59,6 +59,8 @@ export class Caller {
   #retrySaid = false;
   /** Service clock minus ours, from the latest answer's Date header. */
   #serverOffsetMs: number | undefined;
+  /** The latest time any answer's Date header gave: the service's clock was at least that when it answered. */
+  #latestDateMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: { transport: Transport; token: TokenSource; queue: RequestQueue; retry: RetryPolicy; logger: Logger }) {
     this.#transport = options.transport;
@@ -72,9 +74,14 @@ export class Caller {
     return this.#queue;
   }
 
-  /** The service's current time as estimated from its last answer (±1 s), or undefined before any answer. */
+  /**
+   * The service's current time as estimated from its last answer (±1 s), or undefined before any answer; never
+   * behind the latest Date header seen. An answer whose reading was delayed here (a busy machine, answers read
+   * out of order) makes the estimate lag; the bound of a write's minute taken from it then came out a minute
+   * early, and kbsync took its own write's later stamp for someone's hidden edit (soak seed 5).
+   */
   serverTime(): Date | undefined {
-    return this.#serverOffsetMs === undefined ? undefined : new Date(Date.now() + this.#serverOffsetMs);
+    return this.#serverOffsetMs === undefined ? undefined : new Date(Math.max(Date.now() + this.#serverOffsetMs, this.#latestDateMs));
   }
 
   request<T>(spec: CallSpec<T>): Promise<T> {
@@ -145,7 +152,9 @@ export class Caller {
   #noteServerClock(outcome: HttpOutcome): void {
     const at = outcome.kind === 'answer' && outcome.date ? Date.parse(outcome.date) : Number.NaN;
     // The header has whole seconds: aim at the middle of that second.
-    if (!Number.isNaN(at)) this.#serverOffsetMs = at + 500 - Date.now();
+    if (Number.isNaN(at)) return;
+    this.#serverOffsetMs = at + 500 - Date.now();
+    this.#latestDateMs = Math.max(this.#latestDateMs, at);
   }
 
   async #currentToken(): Promise<string> {

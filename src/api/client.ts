@@ -1,11 +1,12 @@
 import { InputError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import type { BlockId, CreationNodeId, DocKey, TreeNodeId, UnionId, UserId, WorkspaceId } from '../model/ids.js';
-import { asCreationNodeId, asDocKey, asTreeNodeId, asWorkspaceId } from '../model/ids.js';
+import { asCreationNodeId, asDocKey, asTreeNodeId, asWorkspaceId, urlIdProblem, urlIdRefusal } from '../model/ids.js';
 import type { Block } from '../model/blocks.js';
 import { RequestQueue } from '../queue/request-queue.js';
 import { parseBlock } from './blocks.js';
 import { Caller, DEFAULT_RETRY, type CallSpec, type RetryPolicy } from './caller.js';
+import type { Endpoint } from './endpoints.js';
 import { ApiError, incompletePaging } from './errors.js';
 import { titleOf, toRemoteNode, toWorkspace } from './nodes.js';
 import { moreToken, walkPages } from './paging.js';
@@ -34,7 +35,6 @@ export type KbClientOptions = {
 const MAX_OVERWRITE_CHARS = 50_000;
 const NODE_PAGE_MAX = 50;
 const WORKSPACE_PAGE_MAX = 30;
-const enc = encodeURIComponent;
 
 /** The typed client of the knowledge-base service: one method per endpoint, answers normalised. */
 export class KbClient {
@@ -74,7 +74,7 @@ export class KbClient {
   }
 
   async getWorkspace(workspaceId: WorkspaceId): Promise<Workspace> {
-    return toWorkspace(await this.#call({ endpoint: 'getWorkspace', method: 'GET', path: `/v2.0/wiki/workspaces/${enc(workspaceId)}`, query: {}, schema: schema.workspaceSchema }));
+    return toWorkspace(await this.#call({ endpoint: 'getWorkspace', method: 'GET', path: `/v2.0/wiki/workspaces/${segment('getWorkspace', 'workspaceId', workspaceId)}`, query: {}, schema: schema.workspaceSchema }));
   }
 
   /** Every child of `parent`, page by page (50 per call by default: calls are scarce). */
@@ -93,7 +93,7 @@ export class KbClient {
   }
 
   async getNode(id: TreeNodeId): Promise<RemoteNode> {
-    const answer = await this.#call({ endpoint: 'getNode', method: 'GET', path: `/v2.0/wiki/nodes/${enc(id)}`, query: {}, schema: schema.singleNodeSchema });
+    const answer = await this.#call({ endpoint: 'getNode', method: 'GET', path: `/v2.0/wiki/nodes/${segment('getNode', 'nodeId', id)}`, query: {}, schema: schema.singleNodeSchema });
     return toRemoteNode(answer.node);
   }
 
@@ -105,7 +105,7 @@ export class KbClient {
   /** Not repeatable: an ambiguous failure is an OutcomeUnknownError, never a second document. */
   async createDocument(workspaceId: WorkspaceId, document: { name: string; parentNodeId?: TreeNodeId; folder?: boolean }): Promise<CreatedDocument> {
     const body = { docType: document.folder ? 'FOLDER' : 'DOC', name: document.name, ...(document.parentNodeId ? { parentNodeId: document.parentNodeId } : {}) };
-    const created = await this.#call({ endpoint: 'createDocument', method: 'POST', path: `/v1.0/doc/workspaces/${enc(workspaceId)}/docs`, query: {}, body, schema: schema.createdSchema });
+    const created = await this.#call({ endpoint: 'createDocument', method: 'POST', path: `/v1.0/doc/workspaces/${segment('createDocument', 'workspaceId', workspaceId)}/docs`, query: {}, body, schema: schema.createdSchema });
     const bodyId = created.docKey ?? created.dentryUuid ?? '';
     return {
       docKey: asDocKey(bodyId),
@@ -118,12 +118,12 @@ export class KbClient {
 
   /** Deletes by the creation nodeId. A "not found" answer to a retry means the first attempt did it. */
   async deleteDocument(workspaceId: WorkspaceId, nodeId: CreationNodeId): Promise<void> {
-    await this.#call({ endpoint: 'deleteDocument', method: 'DELETE', path: `/v1.0/doc/workspaces/${enc(workspaceId)}/docs/${enc(nodeId)}`, query: {}, schema: schema.anySchema, goneOnRetry: () => undefined });
+    await this.#call({ endpoint: 'deleteDocument', method: 'DELETE', path: `/v1.0/doc/workspaces/${segment('deleteDocument', 'workspaceId', workspaceId)}/docs/${segment('deleteDocument', 'nodeId', nodeId)}`, query: {}, schema: schema.anySchema, goneOnRetry: () => undefined });
   }
 
   async readBlocks(docKey: DocKey, options: ReadBlocksOptions = {}): Promise<Block[]> {
     const { startIndex, endIndex, blockType } = options;
-    const answer = await this.#call({ endpoint: 'readBlocks', method: 'GET', path: `/v1.0/doc/suites/documents/${enc(docKey)}/blocks`, query: { startIndex, endIndex, blockType }, schema: schema.blocksSchema });
+    const answer = await this.#call({ endpoint: 'readBlocks', method: 'GET', path: `/v1.0/doc/suites/documents/${segment('readBlocks', 'docKey', docKey)}/blocks`, query: { startIndex, endIndex, blockType }, schema: schema.blocksSchema });
     return answer.result.data.map(parseBlock);
   }
 
@@ -136,12 +136,12 @@ export class KbClient {
     }
     // contentType is the contract's name, dataType the SDK's: sending both is harmless.
     const body = { content: markdown, contentType: 'markdown', dataType: 'markdown' };
-    await this.#call({ endpoint: 'overwriteContent', method: 'POST', path: `/v1.0/doc/suites/documents/${enc(docKey)}/overwriteContent`, query: {}, body, schema: schema.anySchema });
+    await this.#call({ endpoint: 'overwriteContent', method: 'POST', path: `/v1.0/doc/suites/documents/${segment('overwriteContent', 'docKey', docKey)}/overwriteContent`, query: {}, body, schema: schema.anySchema });
   }
 
   /** Appends to a paragraph. Returns the paragraph's whole text when the service sends it. Not repeatable. */
   async appendText(docKey: DocKey, blockId: BlockId, text: string): Promise<string | undefined> {
-    const path = `/v1.0/doc/suites/documents/${enc(docKey)}/blocks/${enc(blockId)}/paragraph/appendText`;
+    const path = `/v1.0/doc/suites/documents/${segment('appendText', 'docKey', docKey)}/blocks/${segment('appendText', 'blockId', blockId)}/paragraph/appendText`;
     const answer = await this.#call({ endpoint: 'appendText', method: 'POST', path, query: {}, body: { text }, schema: schema.appendSchema });
     return answer.result?.data?.text;
   }
@@ -149,15 +149,15 @@ export class KbClient {
   /** Not repeatable. `userId` is the in-organisation id, the one place it is used instead of the unionId. */
   async addMembers(workspaceId: WorkspaceId, nodeId: CreationNodeId, members: readonly Member[]): Promise<void> {
     const body = { members: members.map((m) => ({ id: m.userId, roleType: m.role })) };
-    await this.#call({ endpoint: 'addMembers', method: 'POST', path: membersPath(workspaceId, nodeId), query: {}, body, schema: schema.anySchema });
+    await this.#call({ endpoint: 'addMembers', method: 'POST', path: membersPath('addMembers', workspaceId, nodeId), query: {}, body, schema: schema.anySchema });
   }
 
   async updateMember(workspaceId: WorkspaceId, nodeId: CreationNodeId, userId: UserId, role: MemberRole): Promise<void> {
-    await this.#call({ endpoint: 'updateMember', method: 'PUT', path: `${membersPath(workspaceId, nodeId)}/${enc(userId)}`, query: {}, body: { roleType: role }, schema: schema.anySchema });
+    await this.#call({ endpoint: 'updateMember', method: 'PUT', path: `${membersPath('updateMember', workspaceId, nodeId)}/${segment('updateMember', 'userId', userId)}`, query: {}, body: { roleType: role }, schema: schema.anySchema });
   }
 
   async removeMember(workspaceId: WorkspaceId, nodeId: CreationNodeId, userId: UserId): Promise<void> {
-    await this.#call({ endpoint: 'removeMember', method: 'DELETE', path: `${membersPath(workspaceId, nodeId)}/${enc(userId)}`, query: {}, schema: schema.anySchema });
+    await this.#call({ endpoint: 'removeMember', method: 'DELETE', path: `${membersPath('removeMember', workspaceId, nodeId)}/${segment('removeMember', 'userId', userId)}`, query: {}, schema: schema.anySchema });
   }
 
   /** Documents of one knowledge base matching `keyword`: how a create whose answer was lost is found again. */
@@ -187,7 +187,22 @@ export class KbClient {
   }
 }
 
-const membersPath = (workspaceId: WorkspaceId, nodeId: CreationNodeId): string => `/v1.0/doc/workspaces/${enc(workspaceId)}/docs/${enc(nodeId)}/members`;
+const membersPath = (endpoint: Endpoint, workspaceId: WorkspaceId, nodeId: CreationNodeId): string =>
+  `/v1.0/doc/workspaces/${segment(endpoint, 'workspaceId', workspaceId)}/docs/${segment(endpoint, 'nodeId', nodeId)}/members`;
+
+/**
+ * An id as one segment of a URL path, encoded. The last of its checks (model/ids.ts): ids are checked where
+ * they come in, so one refused here got past them (kept by an older kbsync); the call is not made.
+ */
+function segment(endpoint: Endpoint, name: string, id: string): string {
+  const problem = urlIdProblem(id);
+  if (problem) {
+    throw new ApiError('API_UNSAFE_ID', `kbsync did not call ${endpoint}: ${urlIdRefusal(id, problem)} (the ${name}), and sent, it would address another endpoint.`, { endpoint }, {
+      hint: 'The id was not sent anywhere. It came from this machine\'s ledger, kept by an older kbsync: move the ledger (.kbsync/ledger.sqlite) aside and sync again (documents are re-adopted, none made twice), or report it.',
+    });
+  }
+  return encodeURIComponent(id);
+}
 
 function validate(options: KbClientOptions): void {
   let url: URL | undefined;

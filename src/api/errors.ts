@@ -14,7 +14,8 @@ export type ApiErrorCode =
   | 'API_NETWORK'
   | 'API_BAD_RESPONSE'
   | 'API_TOO_LARGE'
-  | 'API_OUTCOME_UNKNOWN';
+  | 'API_OUTCOME_UNKNOWN'
+  | 'API_UNSAFE_ID';
 
 type ApiErrorDetails = {
   readonly endpoint: Endpoint;

@@ -16,6 +16,13 @@ export const SERVICE_LIMITS = {
   retryAfterMs: 60_000,
   /** Pages of one listing (of one folder, the workspaces, a search): 1,000 pages of 50 is 50,000 nodes. */
   pagesPerListing: 1000,
+  /**
+   * Empty pages in a row, each with a new nextToken, after which a listing is refused. A page comes back
+   * empty with more to come only where a service pages first and filters after (nodes the operator may not
+   * see): now and then, not five times running (250 hidden nodes in a row at 50 a page). A listing of
+   * nothing without end then costs five calls, not the thousand pages of pagesPerListing.
+   */
+  emptyPagesInARow: 5,
   /** Folders nested in the synced tree, counted from the synced root. */
   listingDepth: 64,
   /** Nodes (documents and folders) in the whole synced tree. */

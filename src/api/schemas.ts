@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { urlIdProblem, urlIdRefusal } from '../model/ids.js';
 
 /**
  * Shapes of the service's answers, checked at the boundary. Loose on purpose (real-service-notes):
@@ -6,17 +7,26 @@ import * as z from 'zod/mini';
  * zod/mini (the same checks, without a method table per schema): zod's classic form was a tenth of every run's start.
  */
 const str = z.string();
-const textOr = (fallback: string) => z.catch(z.string(), fallback);
 const optStr = z.catch(z.optional(z.string()), undefined);
+/** An id kbsync may put into a URL path: refused where it could address another endpoint (model/ids.ts). */
+const id = z.string().check(
+  z.superRefine((value: string, ctx) => {
+    const problem = urlIdProblem(value);
+    if (problem) ctx.issues.push({ code: 'custom', message: urlIdRefusal(value, problem), input: value });
+  }),
+);
+/** The same, for an id the answer may leave out: a wrong type is ignored (read tolerantly), an unsafe id is not. */
+const optId = z.pipe(optStr, z.optional(id));
+const textOr = (fallback: string) => z.catch(z.string(), fallback);
 const optNum = z.catch(z.optional(z.number()), undefined);
 const optBool = z.catch(z.optional(z.boolean()), undefined);
 const tolerant = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
 
 export const workspaceSchema = z.looseObject({
-  workspaceId: str,
+  workspaceId: id,
   name: textOr(''),
   description: textOr(''),
-  rootNodeId: str,
+  rootNodeId: id,
   type: textOr(''),
   url: textOr(''),
   createTime: textOr(''),
@@ -26,12 +36,12 @@ export const workspaceSchema = z.looseObject({
 export const workspacePageSchema = z.looseObject({ workspaces: z.array(workspaceSchema), nextToken: optStr });
 
 export const nodeSchema = z.looseObject({
-  nodeId: str,
+  nodeId: id,
   name: str,
   type: z.enum(['FILE', 'FOLDER']),
   category: textOr(''),
   extension: textOr(''),
-  workspaceId: str,
+  workspaceId: id,
   url: textOr(''),
   createTime: textOr(''),
   modifiedTime: textOr(''),
@@ -44,11 +54,11 @@ export const nodePageSchema = z.looseObject({ nodes: z.array(nodeSchema), nextTo
 export const singleNodeSchema = z.looseObject({ node: nodeSchema });
 
 export const createdSchema = z
-  .looseObject({ dentryUuid: optStr, docKey: optStr, nodeId: str, workspaceId: str, url: textOr('') })
+  .looseObject({ dentryUuid: optId, docKey: optId, nodeId: id, workspaceId: id, url: textOr('') })
   .check(z.refine((created) => created.dentryUuid !== undefined || created.docKey !== undefined, { message: 'neither dentryUuid nor docKey' }));
 
 /** A raw block: only `blockType` is certain; everything else is read tolerantly in blocks.ts. */
-export const rawBlockSchema = z.looseObject({ id: str, index: optNum, blockType: str });
+export const rawBlockSchema = z.looseObject({ id, index: optNum, blockType: str });
 export type RawBlock = z.infer<typeof rawBlockSchema>;
 export const blocksSchema = z.looseObject({ result: z.looseObject({ data: z.array(rawBlockSchema) }) });
 
@@ -59,8 +69,8 @@ export const appendSchema = z.looseObject({
 export const searchPageSchema = z.looseObject({
   docs: z.array(
     z.looseObject({
-      nodeBO: z.looseObject({ nodeId: str, name: textOr(''), url: textOr('') }),
-      workspaceBO: tolerant(z.looseObject({ workspaceId: str })),
+      nodeBO: z.looseObject({ nodeId: id, name: textOr(''), url: textOr('') }),
+      workspaceBO: tolerant(z.looseObject({ workspaceId: id })),
     }),
   ),
   hasMore: optBool,

@@ -5,7 +5,9 @@ import { siteOf } from '../setup/index.js';
 import { observeLocal } from '../sync/observe/observe-local.js';
 import { runLowering } from '../sync/content/vault.js';
 import { useMarkdownDialect } from '../markdown/parse.js';
-import { buildReport, type SyncReport } from '../sync/views/report.js';
+import { buildReport, linkCheckReport, type SyncReport } from '../sync/views/report.js';
+import { checkEveryLink } from '../sync/content/run-links.js';
+import { whyUnsynced } from '../sync/content/unsynced.js';
 import type { SyncMode } from '../sync/decide/types.js';
 
 /**
@@ -27,7 +29,9 @@ export async function checkLinksLocally(config: Config, mode: SyncMode): Promise
     synced: new Set(local.entries.keys()),
     known: (path) => local.texts.get(path)?.text,
     urlOf: () => undefined,
+    unsynced: whyUnsynced({ scan, local }, config),
   });
+  const check = checkEveryLink(linker, { local });
   return buildReport({
     options: { mode, dryRun: true },
     planned: [],
@@ -36,7 +40,8 @@ export async function checkLinksLocally(config: Config, mode: SyncMode): Promise
     problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason }))],
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
-    links: linker.problems([...local.entries.keys()].sort()),
+    links: check.problems,
+    linkCheck: linkCheckReport(check, true),
     resumed: 0,
     interrupted: false,
     calls: 0,

@@ -58,8 +58,9 @@ export async function resolveService(flags: ServiceFlags, context: ServiceContex
       ['baseUrl', flags.baseUrl ? '--base-url' : 'KBSYNC_SERVICE_BASE_URL'],
       ['operatorId', flags.operatorId ? '--operator-id' : 'KBSYNC_SERVICE_OPERATOR_ID'],
     ]);
-    throw new InputError('SERVICE_SETTINGS_INVALID', `The service settings are not valid:\n  ${describeIssues(parsed.error.issues, input, origins).join('\n  ')}`, {
-      hint: '\nFix the values above.',
+    throw new InputError('SERVICE_SETTINGS_INVALID', 'The service settings are not valid:', {
+      details: describeIssues(parsed.error.issues, input, origins).map((line) => `  ${line}`),
+      hint: 'Fix the values above.',
     });
   }
   return { service: { ...parsed.data, baseUrl: parsed.data.baseUrl.replace(/\/+$/, '') }, baseDir: fromFile?.dir ?? context.cwd, tokenSource };

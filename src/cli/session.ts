@@ -41,7 +41,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const warning of warnings) logger.warn(warning);
   const configDir = configPath ? join(configPath, '..') : cwd;
   const { client, token } = createServiceClient(config.service, { env, cwd: configDir, logger });
-  const stateKey = createStateKeySource(config.state.key, { env, cwd: configDir });
+  const stateKey = createStateKeySource(config.state.key, { env, cwd: configDir, workspaceId: config.workspaceId });
   return { config, configPath: configPath ?? undefined, client, token, stateKey, logger, unconfigured };
 }
 

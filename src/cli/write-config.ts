@@ -13,8 +13,9 @@ import { invocation } from '../invocation.js';
 export async function writeNewConfig(dir: string, config: ConfigInput, options: { readonly force: boolean }): Promise<LoadedConfig> {
   const parsed = ConfigSchema.safeParse(config);
   if (!parsed.success) {
-    throw new InputError('CONFIG_INVALID', `The configuration to write is not valid:\n  ${describeIssues(parsed.error.issues, config, new Map()).join('\n  ')}`, {
-      hint: '\nFix the options above.',
+    throw new InputError('CONFIG_INVALID', 'The configuration to write is not valid:', {
+      details: describeIssues(parsed.error.issues, config, new Map()).map((line) => `  ${line}`),
+      hint: 'Fix the options above.',
     });
   }
   const file = path.join(dir, CONFIG_FILE_NAME);

@@ -11,6 +11,8 @@ type EnvOverrides = {
   readonly values: Record<string, unknown>;
   /** Dotted key path → the variable it came from, so validation errors name the variable. */
   readonly origins: ReadonlyMap<string, string>;
+  /** Dotted paths of the secret sources (service.token, state.key) a variable sets: the file's source there is replaced whole. */
+  readonly replaced: ReadonlySet<string>;
   readonly warnings: readonly string[];
 };
 
@@ -18,46 +20,54 @@ type EnvOverrides = {
 export const ENV_OPTIONS: ReadonlyArray<Leaf & { readonly env: string }> = leavesOf(ConfigSchema).map((leaf) => ({ ...leaf, env: envNameOf(leaf.path) }));
 
 /**
- * Variables that are kbsync's but not options: the token itself, the state key itself, the config path,
+ * Variables that are kbsync's but not options: the token itself, the state key itself (and a new one, for
+ * `kbsync state rotate-key`), the config path,
  * stack traces, and the test harness's knobs (a crash point, a watcher error, small state documents, a short
  * grace period: README "Test hooks").
  */
-const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG', 'KBSYNC_CRASH_AT', 'KBSYNC_TEST_WATCHER_ERROR', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS']);
+const NOT_OPTIONS = new Set(['KBSYNC_TOKEN', 'KBSYNC_STATE_KEY', 'KBSYNC_NEW_STATE_KEY', 'KBSYNC_CONFIG', 'KBSYNC_DEBUG', 'KBSYNC_CRASH_AT', 'KBSYNC_TEST_WATCHER_ERROR', 'KBSYNC_STATE_DOC_CHARS', 'KBSYNC_STATE_GRACE_MS']);
 const SECTIONS = ['KBSYNC_SERVICE_', 'KBSYNC_GUARDS_', 'KBSYNC_SITE_', 'KBSYNC_IMAGES_', 'KBSYNC_NOTIFY_', 'KBSYNC_BACKUPS_', 'KBSYNC_WATCH_', 'KBSYNC_LOG_', 'KBSYNC_MERGE_'];
 
 export function envOverrides(env: Env): EnvOverrides {
   const values: Record<string, unknown> = {};
   const origins = new Map<string, string>();
-  const tokenVariables: string[] = [];
+  // Each secret (the token, the state key) has one source: the variables that set it, by the secret's path.
+  const sources = new Map<string, string[]>();
   for (const option of ENV_OPTIONS) {
     const raw = env[option.env];
     if (raw === undefined) continue;
     const value = coerce(option, raw);
     if (option.replacesParent) {
-      tokenVariables.push(option.env);
+      const parent = option.path.slice(0, -1).join('.');
+      sources.set(parent, [...(sources.get(parent) ?? []), option.env]);
       if (option.path.at(-1) === 'value' && typeof value === 'string') registerSecret(value);
       setPath(values, option.path.slice(0, -1), { [option.path.at(-1) ?? '']: value });
-      origins.set(option.path.slice(0, -1).join('.'), option.env);
+      origins.set(parent, option.env);
     } else {
       setPath(values, option.path, value);
       origins.set(option.path.join('.'), option.env);
     }
   }
-  if (tokenVariables.length > 1) {
-    throw new InputError('CONFIG_ENV_INVALID', `${tokenVariables.join(' and ')} are both set, but the token has one source.`, {
+  for (const [parent, variables] of sources) {
+    if (variables.length < 2) continue;
+    const secret = parent === 'service.token' ? 'the token' : `${parent} (the state key)`;
+    throw new InputError('CONFIG_ENV_INVALID', `${variables.join(' and ')} ${variables.length === 2 ? 'are both' : 'are all'} set, but ${secret} has one source.`, {
       hint: 'Unset all but one of them.',
     });
   }
-  return { values, origins, warnings: unknownVariables(env) };
+  return { values, origins, replaced: new Set(sources.keys()), warnings: unknownVariables(env) };
 }
 
-/** Lays `overrides` over `base`: objects merge key by key, everything else (lists too) is replaced. */
-export function applyOverrides(base: unknown, overrides: Record<string, unknown>): unknown {
+/**
+ * Lays `overrides` over `base`: objects merge key by key, everything else (lists too) is replaced. A secret
+ * source at a path in `replaced` is replaced whole ({"file": …} over {"env": …} would be neither).
+ */
+export function applyOverrides(base: unknown, overrides: Record<string, unknown>, replaced: ReadonlySet<string> = new Set(), at = ''): unknown {
   if (!isPlainObject(base)) return overrides;
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
-    const isTokenSource = key === 'token'; // a new source replaces the old one; {env, file} would be invalid
-    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) && !isTokenSource ? applyOverrides(merged[key], value) : value;
+    const path = at === '' ? key : `${at}.${key}`;
+    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) && !replaced.has(path) ? applyOverrides(merged[key], value, replaced, path) : value;
   }
   return merged;
 }

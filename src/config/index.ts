@@ -5,3 +5,4 @@ export { ENV_OPTIONS, type Env } from './env.js';
 export { homeFolder } from './home.js';
 export { createSecretSource, createTokenSource, type TokenSource } from './token.js';
 export { configJsonSchema, renderConfigJsonSchema } from './json-schema.js';
+export { type TeamSetting } from './team-settings.js';

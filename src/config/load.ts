@@ -8,6 +8,7 @@ import { describeIssues } from './issues.js';
 import { locateJsonError } from './json-error.js';
 import { ConfigSchema, type ParsedConfig } from './schema.js';
 import { vaultOf, type VaultSettings } from '../vault/settings.js';
+import { explicitTeamSettings, type TeamSetting } from './team-settings.js';
 
 export const CONFIG_FILE_NAME = 'sync.config.json';
 
@@ -15,6 +16,8 @@ export const CONFIG_FILE_NAME = 'sync.config.json';
 export type Config = ParsedConfig & {
   /** The root is a note vault (config `markdown.dialect`), with its settings: read in the wiki dialect, its templates folder excluded. */
   readonly vault?: VaultSettings;
+  /** The team settings this configuration gives itself (file or variable): the rest follow the team's (team-settings.ts). */
+  readonly explicit: readonly TeamSetting[];
 };
 
 type LoadConfigOptions = {
@@ -66,22 +69,23 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
   const overrides = envOverrides(options.env);
-  const given = applyOverrides(file?.raw ?? {}, overrides.values);
+  const given = applyOverrides(file?.raw ?? {}, overrides.values, overrides.replaced);
   const unconfigured = options.localOnly ? SERVICE_KEYS.filter(([key]) => valueAt(given, key) === undefined) : [];
   const input = unconfigured.reduce((acc, [key, standIn]) => applyOverrides(acc, nest(key, standIn)), given);
   const parsed = ConfigSchema.safeParse(input);
   const shownPath = file ? configPath : 'the configuration (from KBSYNC_* variables)';
   if (!parsed.success) {
     const lines = describeIssues(parsed.error.issues, input, overrides.origins);
-    throw new InputError('CONFIG_INVALID', `${shownPath} is not valid:\n  ${lines.join('\n  ')}`, {
-      hint: '\nFix the keys above (sync.config.example.json shows every option).',
+    throw new InputError('CONFIG_INVALID', `${shownPath} is not valid:`, {
+      details: lines.map((line) => `  ${line}`),
+      hint: 'Fix the keys above (sync.config.example.json shows every option).',
     });
   }
   const tokenEnv = 'env' in parsed.data.service.token ? parsed.data.service.token.env : null;
   warnings.push(...overrides.warnings.filter((warning) => !warning.startsWith(`${tokenEnv} `)));
   const configDir = file ? path.dirname(configPath) : options.cwd;
   return {
-    config: resolvePaths(parsed.data, configDir, options.env, warnings),
+    config: { ...resolvePaths(parsed.data, configDir, options.env, warnings), explicit: explicitTeamSettings(given) },
     configPath: file ? configPath : null,
     warnings,
     unconfigured: unconfigured.map(([key]) => key.join('.')),
@@ -151,7 +155,7 @@ function literalToken(raw: Record<string, unknown>): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function resolvePaths(config: ParsedConfig, configDir: string, env: Env, warnings: string[]): Config {
+function resolvePaths(config: ParsedConfig, configDir: string, env: Env, warnings: string[]): Omit<Config, 'explicit'> {
   const root = resolveUserPath(configDir, config.root, env);
   const token = 'file' in config.service.token ? { file: resolveUserPath(configDir, config.service.token.file, env) } : config.service.token;
   const vault = vaultOf(root, config.markdown.dialect, warnings);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { urlIdProblem, urlIdRefusal } from '../model/ids.js';
 
 /**
  * The schema of sync.config.json. Every option has a default except workspaceId, service.baseUrl
@@ -21,6 +22,14 @@ const minutes = () => {
   return z.number({ error }).check(z.gte(0, { error }));
 };
 const text = (what: string) => z.string({ error: `expected ${what}` }).check(z.minLength(1, { error: `expected ${what}, not an empty string` }));
+/** An id kbsync puts into URLs (model/ids.ts): refused where it could address another endpoint. */
+const id = (what: string) =>
+  text(what).check(
+    z.superRefine((value: string, ctx) => {
+      const problem = value === '' ? undefined : urlIdProblem(value); // empty: said by text()
+      if (problem) ctx.issues.push({ code: 'custom', message: `expected ${what}: ${urlIdRefusal(value, problem)}`, input: value });
+    }),
+  );
 const globs = () => z.array(text('a glob pattern'), { error: 'expected a list of glob patterns' });
 const described = <T extends z.ZodMiniType>(description: string, schema: T): T => schema.check(z.describe(description));
 /** An option with a default: what the file may leave out. */
@@ -88,9 +97,16 @@ const WatchSchema = described(
       5,
     ),
     checkoutDelayMinutes: option(
-      'After a git checkout (or many files gone at once), deletions wait until the branch has stayed this long, or for kbsync resolve --mine.',
+      'After a git checkout (or many files gone at once), the deletions it brings, and its moves to another folder, wait until the branch has stayed this long, or for kbsync resolve --mine.',
       minutes(),
       60,
+    ),
+    publishBranches: option(
+      'In a git repository, the branches the daemon publishes from (names or globs, e.g. ["main", "release/*"]): on any other branch, or a detached HEAD, ' +
+        'it publishes nothing (no new document, edit, move or delete; a file only that branch has stays private) and still takes in the knowledge base\'s changes. ' +
+        'null: every branch, and a file only a branch has is published while it is checked out.',
+      z.nullable(z.array(text('a branch name or glob'), { error: 'expected a list of branch names or globs' }).check(z.minLength(1, { error: 'expected at least one branch; null publishes from every branch' }))),
+      null,
     ),
   }),
 );
@@ -100,8 +116,8 @@ const MarkdownSchema = described(
   z.strictObject({
     dialect: option(
       '"auto": CommonMark + GFM, and a note vault\'s wiki links ([[Note]]), embeds (![[image.png]]) and callouts (> [!note]) too when the root is a vault ' +
-        '(it has an .obsidian settings folder, whose attachment folder, link format and templates folder kbsync follows); "obsidian": read them always (set it in a ' +
-        'shared config, so a fresh clone reads the vault the same way); "commonmark": never.',
+        '(it has an .obsidian settings folder, whose attachment folder, link format and templates folder kbsync follows); "obsidian": read them always; "commonmark": never. ' +
+        'Shared by the team through its shared state: with "auto" a fresh clone or CI checkout reads the folder as the team does; another value than the team\'s is refused.',
       z.enum(['auto', 'commonmark', 'obsidian'], { error: 'expected "auto", "commonmark" or "obsidian"' }),
       'auto',
     ),
@@ -109,8 +125,17 @@ const MarkdownSchema = described(
 );
 
 const MergeSchema = described(
-  'Settling conflicts (kbsync resolve).',
+  "Merging a colleague's web-editor edits, and settling conflicts (kbsync resolve).",
   z.strictObject({
+    webEdits: option(
+      "After a colleague's edit in the web editor, on a page whose every block a read shows (headings, paragraphs, list items, quotes): " +
+        '"merge" takes it into the file and publishes your next edit, naming once the lines whose words came from the web editor (formatting ' +
+        'added there cannot be read, and that push writes them as the file has them); "hold-words" holds your next overwrite (FLATTEN) when the ' +
+        'colleague wrote words, merging only removed or reordered blocks; "strict" holds it after every web edit until kbsync resolve. A page with ' +
+        'code, tables, images or other blocks reads cannot show is held after a web edit whatever this says.',
+      z.enum(['merge', 'hold-words', 'strict'], { error: 'expected "merge", "hold-words" or "strict"' }),
+      'merge',
+    ),
     tool: option(
       'The merge tool kbsync resolve FILE runs: a name git mergetool knows (meld, vimdiff, nvimdiff, emerge, kdiff3, vscode, bc, p4merge, …), ' +
         'or a shell command using $BASE $LOCAL $REMOTE $MERGED. null: choose block by block.',
@@ -186,7 +211,7 @@ const SiteSchema = described(
       null,
     ),
     basePath: option(
-      'The URL path the docs site is served under (e.g. "/cli/v10/"): removed from site-absolute links before they are resolved.',
+      'The URL path the docs site is served under (e.g. "/cli/v10/"): removed from site-absolute links before they are resolved. Shared by the team (see markdown.dialect).',
       z
         .string({ error: 'expected a URL path such as "/" or "/docs/"' })
         .check(z.regex(/^\/[^?#\s]*$/, { error: 'expected a URL path that starts with "/", such as "/" or "/docs/"' })),
@@ -201,8 +226,9 @@ const StateSchema = described(
     key: option(
       "The team's state key: every record kbsync writes to the shared state is signed with it, and only records it verifies are used " +
         '(creation ids, paths, kept sources, image URLs). Read like the token: {"env": NAME}, {"file": PATH} or {"command": COMMAND}. ' +
-        'Every machine and CI run of the team needs the same key (`kbsync init` makes one). An unset environment variable, or null, ' +
-        'means no key: the state is then unauthenticated, and kbsync uses it only where no forged record can do harm (see the README).',
+        'Every machine and CI run of the team needs the same key (`kbsync init` makes one). An unset environment variable falls back to ' +
+        "this machine's key file for the workspace (~/.config/kbsync/state-key-<workspace>, which init and clone keep); neither, or null, " +
+        'means no key: the state is then unauthenticated, and kbsync uses it only where no forged record can do harm (see the README). Leave it out of a shared config.',
       z.nullable(TokenSourceSchema),
       { env: 'KBSYNC_STATE_KEY' },
     ),
@@ -225,10 +251,10 @@ export const ConfigSchema = described(
   z.strictObject({
     $schema: described('JSON Schema of this file, for editors.', z.optional(z.string())),
     root: option('The local folder to sync, relative to this file.', text('a folder path'), './docs'),
-    workspaceId: described('The knowledge base (workspace) to sync with.', text('a workspace id')),
-    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(text('a node id')), null),
+    workspaceId: described('The knowledge base (workspace) to sync with.', id('a workspace id')),
+    remoteFolder: option('A folder node to sync under instead of the workspace root (null: the root).', z.nullable(id('a node id')), null),
     layout: option(
-      '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths.',
+      '"folders": local folders become remote folders; "flat": one remote level, document titles are relative paths. Shared by the team (see markdown.dialect).',
       z.enum(['folders', 'flat'], { error: 'expected "folders" or "flat"' }),
       'folders',
     ),
@@ -244,7 +270,7 @@ export const ConfigSchema = described(
     backups: z.prefault(BackupsSchema, {}),
     guards: z.prefault(GuardsSchema, {}),
     links: option(
-      'On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents.',
+      'On push, send links to synced Markdown files (relative, site-absolute, extensionless, folder indexes, #anchors) as links to their documents. Shared by the team (see markdown.dialect).',
       z.boolean({ error: 'expected true or false' }),
       true,
     ),

@@ -46,3 +46,27 @@ export function describeActivity(activity: Activity | undefined, waiting: number
   if (activity.nextSweepAt !== null) parts.push(`next look at the knowledge base in ${ago(activity.nextSweepAt - now)}`);
   return parts.join('; ');
 }
+
+/** Ledger meta key of the removals the daemon keeps waiting, with when each goes: `kbsync status` and `kbsync resolve` say them. */
+export const WAITS_KEY = 'daemon.waits';
+
+/**
+ * One removal that waits, as the ledger keeps it: the record's path, a delete or a move (to `to`), when it goes, and
+ * whether a checkout brought it (a restart keeps that, and starts the wait anew).
+ */
+export type WaitRecord = { readonly path: string; readonly kind: 'delete' | 'move'; readonly to?: string; readonly dueAt: number; readonly checkout: boolean };
+
+export const waitsJson = (waits: readonly WaitRecord[]): JsonValue => waits.map(({ path, kind, to, dueAt, checkout }) => ({ path, kind, ...(to !== undefined ? { to } : {}), dueAt, checkout }));
+
+/** The waits a ledger holds, by path (a damaged or older value reads as none). */
+export function readWaits(value: JsonValue | undefined): Map<string, WaitRecord> {
+  const waits = new Map<string, WaitRecord>();
+  if (!Array.isArray(value)) return waits;
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const { path, kind, to, dueAt, checkout } = item;
+    if (typeof path !== 'string' || (kind !== 'delete' && kind !== 'move') || typeof dueAt !== 'number') continue;
+    waits.set(path, { path, kind, ...(typeof to === 'string' ? { to } : {}), dueAt, checkout: checkout === true || kind === 'move' });
+  }
+  return waits;
+}

@@ -1,3 +1,4 @@
+import { linkLine } from '../links/index.js';
 import { imageLine } from '../images/problem-line.js';
 import { KbsyncError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -7,6 +8,9 @@ import { eventWords } from './event-words.js';
 
 /** Failures of the service or the token as a whole: met by every call alike, whichever endpoint said it. */
 const OUTAGES: ReadonlySet<string> = new Set(['API_UNAUTHORIZED', 'API_NETWORK', 'API_SERVER', 'API_THROTTLED', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_COMMAND_FAILED']);
+
+/** Holds the daemon makes itself and lifts by itself (a delete or a move waiting its time): said by their own lines (removal-waits.ts). */
+export const WAITING: ReadonlySet<string> = new Set(['DELETE_WAITING', 'MOVE_WAITING']);
 
 /** What makes two failures the same one: an outage by its code alone, anything else by its code and words. */
 export const failureKey = (code: string, message: string): string => (OUTAGES.has(code) ? code : `${code} ${message}`);
@@ -30,8 +34,8 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
   const words = eventWords(result);
   const fields = { path: result.path, action: result.action, result: result.result, ...(result.reason ? { code: result.reason } : {}), ...(result.conflictPath ? { conflictPath: result.conflictPath } : {}) };
   // A hold that already stood was said when it began: saying it every cycle would drown everything else. A
-  // delete that waits is said when it goes (or its file comes back): one line per event.
-  if (!words || result.repeated || result.reason === 'DELETE_WAITING') {
+  // delete or move that waits is said on its own line when first seen, and when it goes (or its file comes back).
+  if (!words || result.repeated || (result.reason !== undefined && WAITING.has(result.reason))) {
     logger.debug(fields, `${result.path}: ${words ?? 'unchanged'}`);
     return;
   }
@@ -44,7 +48,7 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
  * The cycle's leftovers that are not per-action results: unusable files and pending work. A problem is
  * logged when it first appears, not every cycle; returns the problems of this cycle for the next call.
  */
-export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>): Set<string> {
+export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info'): Set<string> {
   const now = new Set<string>();
   for (const problem of report.problems) {
     const key = `${problem.path}\0${problem.code}\0${problem.message}`;
@@ -59,13 +63,13 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
   }
   // Reported for the files this cycle sent, so each broken link is said once per change of its file.
   for (const link of report.links) {
-    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, `${link.path}:${link.line}: broken link "${link.target}": ${link.message}`);
+    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, linkLine(link));
   }
   for (const image of report.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
   for (const item of report.pending) {
     const key = `${item.path}\0pending\0${item.reason}`;
     now.add(key);
-    if (!known.has(key)) logger.info({ path: item.path }, `${item.path}: ${item.reason}`);
+    if (!known.has(key)) logger[pendingAt]({ path: item.path }, `${item.path}: ${item.reason}`);
   }
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },
@@ -82,11 +86,11 @@ export function folderStateLine(workspace: string, files: number, report: SyncRe
   const reasons = report.results.map((r) => (r.ok ? (r.result === 'conflict' ? 'CONFLICT_OPEN' : r.result === 'held' ? r.reason : undefined) : 'failed'));
   const count = (match: (reason: string | undefined) => boolean): number => reasons.filter(match).length;
   const conflicts = count((reason) => reason === 'CONFLICT_OPEN');
-  const deletes = count((reason) => reason === 'DELETE_WAITING');
-  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && reason !== 'DELETE_WAITING' && reason !== 'failed');
+  const removals = count((reason) => reason !== undefined && WAITING.has(reason));
+  const held = count((reason) => reason !== undefined && reason !== 'CONFLICT_OPEN' && !WAITING.has(reason) && reason !== 'failed');
   const failed = count((reason) => reason === 'failed') + report.problems.length;
   const waiting = [held > 0 ? `${held} held` : '', conflicts > 0 ? `${conflicts} conflict(s) to settle` : '', failed > 0 ? `${failed} not synced` : ''].filter(Boolean);
-  const later = deletes > 0 ? `; ${deletes} delete(s) waiting a while (watch.deleteDelayMinutes)` : '';
+  const later = removals > 0 ? `; ${removals} delete(s) or move(s) waiting their time (\`kbsync status\` says until when)` : '';
   if (waiting.length === 0) return `in step with ${workspace}: ${files} file(s)${later}`;
   return `synced with ${workspace}: ${files} file(s); waiting for you: ${waiting.join(', ')} (\`kbsync resolve\` lists them)${later}`;
 }

@@ -33,6 +33,9 @@ export function readGitHead(file: string): string | undefined {
   return /^[0-9a-f]{40,64}$/.test(text) ? `${text.slice(0, 12)} (detached)` : undefined;
 }
 
+/** The branch a HEAD label names, or undefined for a detached HEAD (a branch name holds no space: git refuses one). */
+export const branchOf = (label: string): string | undefined => (label.includes(' ') ? undefined : label);
+
 /** Watches for branch switches by reading HEAD at each cycle: one small read, only in a git repository. */
 export class GitBranch {
   readonly #head: string | undefined;
@@ -41,6 +44,16 @@ export class GitBranch {
   constructor(root: string) {
     this.#head = findGitHead(root);
     this.#last = this.#head ? readGitHead(this.#head) : undefined;
+  }
+
+  /** The root is inside a git repository (HEAD was found). */
+  get inRepository(): boolean {
+    return this.#head !== undefined;
+  }
+
+  /** What HEAD named at the last read: a branch, or a detached commit; undefined outside a repository. */
+  get current(): string | undefined {
+    return this.#last;
   }
 
   /** The switch since the last call, if HEAD names another branch or commit now. */

@@ -1,4 +1,6 @@
 import type { Logger } from '../log.js';
+import { WAITING } from './cycle-log.js';
+import { oneLine } from '../printable.js';
 import { runCommand } from '../shell/run-command.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import { invocation } from '../invocation.js';
@@ -10,8 +12,8 @@ type NotifyEvent = { readonly event: 'conflict' | 'held'; readonly path: string;
 
 /** The events a cycle's result gives: a new conflict, or a hold said for the first time (not a repeat). */
 export function eventOf(result: ActionResult): NotifyEvent | undefined {
-  // A delete that waits is no work for the person: it goes by itself, or its file comes back.
-  if (!result.ok || result.repeated || result.reason === 'DELETE_WAITING') return undefined;
+  // A delete or move that waits is no work for the person: it goes by itself, or its file comes back.
+  if (!result.ok || result.repeated || (result.reason !== undefined && WAITING.has(result.reason))) return undefined;
   if (result.result === 'conflict') return { event: 'conflict', path: result.path, message: `${result.path}: conflicting edits: ${result.detail ?? `the other version is in ${result.conflictPath ?? 'a conflict copy'}`}` };
   if (result.result === 'held') return { event: 'held', path: result.path, message: `${result.path}: ${result.detail ?? 'left as is for now'}` };
   return undefined;
@@ -20,6 +22,8 @@ export function eventOf(result: ActionResult): NotifyEvent | undefined {
 /**
  * Runs the configured `notify` command (through the shell, like a git hook) for each event, one at a time
  * so a burst cannot fork a crowd, with KBSYNC_EVENT, KBSYNC_PATH and KBSYNC_MESSAGE in its environment.
+ * The message is for a person (a desktop notification, a chat line): one line, every control character
+ * shown escaped (printable.ts). The path is the file's path exactly, for a command that opens the file.
  * A command that fails or outlives `timeoutMs` is killed and said at warn, once until it works again: a
  * broken notifier must never stop or slow the sync.
  */
@@ -42,7 +46,7 @@ export class Notifier {
   async #run(command: string, event: NotifyEvent): Promise<void> {
     const outcome = await runCommand({
       command,
-      env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: event.message },
+      env: { ...this.env, KBSYNC_EVENT: event.event, KBSYNC_PATH: event.path, KBSYNC_MESSAGE: oneLine(event.message) },
       timeoutMs: this.settings.timeoutMs,
     });
     const failure = outcome.ok ? undefined : outcome.failure;

@@ -2,7 +2,8 @@ import { dirname } from 'node:path';
 import type { KbClient } from '../api/index.js';
 import { createServiceClient, openStateLedger, syncOptionsOf } from '../setup/index.js';
 import type { Config, TokenSource } from '../config/index.js';
-import { KbsyncError } from '../errors.js';
+import { KbsyncError, messageOf } from '../errors.js';
+import { describeFailure } from './cycle-log.js';
 import type { Ledger } from '../ledger/index.js';
 import { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
@@ -14,6 +15,7 @@ import { LocalSource } from './local-source.js';
 import { Notifier } from './notify.js';
 import { CycleScheduler, type SchedulerSettings } from './scheduler.js';
 import { createStateKeySource, type StateKeySource } from '../setup/state-key.js';
+import { recordStart, recordStop, type StopCause } from './stop-record.js';
 
 export type RuntimeContext = {
   readonly config: Config;
@@ -22,6 +24,8 @@ export type RuntimeContext = {
   readonly logger: Logger;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** A cycle failed for a reason no retry mends (scheduler.ts, stopsTheDaemon): the daemon ends with it. */
+  readonly onFatal?: (error: unknown) => void;
 };
 
 type StopResult = { readonly finished: boolean; readonly operations: number };
@@ -39,9 +43,11 @@ export class DaemonRuntime {
   readonly #scheduler: CycleScheduler;
   readonly #meter: CallMeter;
   readonly #stateKey: StateKeySource;
+  readonly #logger: Logger;
 
-  private constructor(config: Config, client: KbClient, ledger: Ledger, local: LocalSource, scheduler: CycleScheduler, meter: CallMeter, stateKey: StateKeySource) {
+  private constructor(config: Config, client: KbClient, ledger: Ledger, local: LocalSource, scheduler: CycleScheduler, meter: CallMeter, stateKey: StateKeySource, logger: Logger) {
     this.#config = config;
+    this.#logger = logger;
     this.#stateKey = stateKey;
     this.#client = client;
     this.#ledger = ledger;
@@ -56,13 +62,14 @@ export class DaemonRuntime {
     const configDir = context.configPath ? dirname(context.configPath) : context.cwd;
     const { client, token } = createServiceClient(config.service, { env: context.env, cwd: configDir, logger });
     await tokenThere(token);
-    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir });
+    const stateKey = createStateKeySource(config.state.key, { env: context.env, cwd: configDir, workspaceId: config.workspaceId });
     // Read now: a key that cannot be read stops the start, not the first cycle.
     await stateKey.get();
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
     // Every cycle reads every row's summary; a save changes one or two of them.
     ledger.documents.keepSummaries();
     try {
+      recordStart(ledger, logger, Date.now());
       const meter = new CallMeter(client, ledger);
       const gauge = new WorkGauge(ledger);
       const hot = new HotDocuments();
@@ -70,7 +77,19 @@ export class DaemonRuntime {
       const watching: { source?: LocalSource } = {};
       const scans = new ScanCache();
       const scheduler = new CycleScheduler(
-        { client, ledger, logger, meter, gauge, hot, scans, notifier: new Notifier(config.notify, logger, context.env), memory: new IdleMemory(), untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0 },
+        {
+          client,
+          ledger,
+          logger,
+          meter,
+          gauge,
+          hot,
+          scans,
+          notifier: new Notifier(config.notify, logger, context.env),
+          memory: new IdleMemory(),
+          untilQuiet: (quietMs) => watching.source?.untilQuiet(quietMs) ?? 0,
+          ...(context.onFatal ? { onFatal: context.onFatal } : {}),
+        },
         settingsOf(config, stateKey),
       );
       const local = new LocalSource({
@@ -94,7 +113,7 @@ export class DaemonRuntime {
       await local.ready();
       scheduler.start();
       logger.info({ root: config.root, workspaceId: config.workspaceId }, `watching ${config.root}`);
-      return new DaemonRuntime(config, client, ledger, local, scheduler, meter, stateKey);
+      return new DaemonRuntime(config, client, ledger, local, scheduler, meter, stateKey, logger);
     } catch (error) {
       ledger.close();
       throw error;
@@ -113,18 +132,33 @@ export class DaemonRuntime {
 
   /**
    * Stops taking work, lets the running cycle finish within `deadlineMs`, then refuses what its queue
-   * has not sent yet (an interrupted operation stays in the intents journal for the next start), and
-   * closes the watcher and the ledger (checkpointed).
+   * has not sent yet (an interrupted operation stays in the intents journal for the next start), records
+   * why it stopped, and closes the watcher and the ledger (checkpointed).
    */
-  async stop(deadlineMs: number): Promise<StopResult> {
+  async stop(deadlineMs: number, cause: StopCause): Promise<StopResult> {
     const settled = this.#scheduler.stop();
     await this.#local.close();
     let finished = await within(settled, deadlineMs);
     const drained = await this.#client.queue.drain({ deadlineMs: 0 });
     if (!finished) finished = await within(settled, 2000); // its steps settle once the queue refuses them
-    this.#meter.persist();
+    this.#write('the calls spent', () => this.#meter.persist());
+    this.record(cause);
     this.#ledger.close();
     return { finished, operations: drained.operations };
+  }
+
+  /** Keeps why the daemon stops in the ledger, for the next start to say (also when the process ends at once). */
+  record(cause: StopCause): void {
+    if (this.#ledger.isOpen) this.#write('why it stopped', () => recordStop(this.#ledger, cause, Date.now()));
+  }
+
+  /** A last record that fails (a full disk) is said, and never keeps the daemon from stopping. */
+  #write(what: string, write: () => unknown): void {
+    try {
+      write();
+    } catch (error) {
+      this.#logger.warn({ code: describeFailure(error).code }, `could not record ${what} in the ledger while stopping: ${messageOf(error)}`);
+    }
   }
 }
 

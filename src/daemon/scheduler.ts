@@ -1,6 +1,6 @@
 import { isNotFound, type KbClient } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { SafetyError } from '../errors.js';
+import { KbsyncError, SafetyError } from '../errors.js';
 import type { Ledger } from '../ledger/index.js';
 import type { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
@@ -15,9 +15,9 @@ import type { IdleMemory } from './idle-memory.js';
 import { eventOf, type Notifier } from './notify.js';
 import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
-import { DeleteDelays } from './delete-delays.js';
-import { ACTIVITY_KEY, activityJson, type Activity } from './activity.js';
-import { GitBranch } from './git-head.js';
+import { systemClock, type DaemonClock } from './clock.js';
+import { RemovalWaits } from './removal-waits.js';
+import { ACTIVITY_KEY, activityJson, readWaits, WAITS_KEY, waitsJson, type Activity, type WaitRecord } from './activity.js';
 import type { WorkGauge } from './work-gauge.js';
 
 /** `sweep`: both sides in full. `local`: the folder in full, the remote only as needed. `probe`: hot documents' modifiedTime. */
@@ -43,7 +43,19 @@ type SchedulerDeps = {
   readonly untilQuiet: (quietMs: number) => number;
   /** Gives back what a cycle allocated once the daemon is idle again. */
   readonly memory?: IdleMemory;
+  /** The time, and the wake-ups (the system's unless a test runs the daemon in virtual time). */
+  readonly clock?: DaemonClock;
+  /** A cycle failed for a reason no retry mends (stopsTheDaemon): the daemon ends with its exit code. */
+  readonly onFatal?: (error: unknown) => void;
 };
+
+/**
+ * Failures a retry cannot mend: this machine's state key is not the team's, or cannot be read. Retried every
+ * few seconds, the daemon would log the same refusal for ever while its unit shows "active"; it stops instead,
+ * with the code's exit (2 or 3, which the unit does not restart), and the reason in its log.
+ */
+const STOPS_THE_DAEMON: ReadonlySet<string> = new Set(['STATE_KEY_NEEDED', 'STATE_KEY_WRONG', 'STATE_KEY_MISSING', 'STATE_KEY_INVALID']);
+const stopsTheDaemon = (error: unknown): boolean => error instanceof KbsyncError && STOPS_THE_DAEMON.has(error.code);
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -57,7 +69,8 @@ const RELEASE_POLL_MS = 1000;
  */
 export class CycleScheduler {
   readonly #deps: SchedulerDeps;
-  readonly #timers = new Timers();
+  readonly #clock: DaemonClock;
+  readonly #timers: Timers;
   #settings: SchedulerSettings;
   #wanted: 'sweep' | 'local' | undefined;
   #probeWanted = false;
@@ -67,9 +80,9 @@ export class CycleScheduler {
   #plan: PollingPlan = { sweepEveryMs: null, probeEveryMs: null, callsPerHour: 0 };
   #listingCalls = 1;
   #expectedChecks = 0;
-  #lastSweepAt = Date.now();
-  #lastProbeAt = Date.now();
-  #lastScanAt = Date.now();
+  #lastSweepAt: number;
+  #lastProbeAt: number;
+  #lastScanAt: number;
   #failures = 0;
   /** The last cycle, as `kbsync doctor` reads it (ACTIVITY_KEY); `#lastFailure` is the code it failed with. */
   #lastCycle: Omit<Activity, 'nextSweepAt' | 'deletesWaiting'> | undefined;
@@ -79,16 +92,29 @@ export class CycleScheduler {
   #problems = new Set<string>();
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
-  /** Deletes of files gone here wait (watch.deleteDelayMinutes), longer after a git checkout. */
-  readonly #delays: DeleteDelays;
-  readonly #branch: GitBranch;
+  /** Deletes of files gone here wait (watch.deleteDelayMinutes); what a git checkout brings waits for the branch to stay. */
+  readonly #waits: RemovalWaits;
+  /** The waits as last written for `kbsync status` and `kbsync resolve`. */
+  #waitsWritten = '';
   #idleWaiters: Array<() => void> = [];
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.#deps = deps;
+    this.#clock = deps.clock ?? systemClock;
+    this.#timers = new Timers(this.#clock);
+    this.#lastSweepAt = this.#lastProbeAt = this.#lastScanAt = this.#clock.now();
     this.#settings = settings;
-    this.#delays = new DeleteDelays(settings.watch);
-    this.#branch = new GitBranch(settings.sync.root);
+    this.#waits = new RemovalWaits(settings.sync.root, settings.watch, deps.logger, this.#stillWaiting(), this.#clock.now());
+  }
+
+  /**
+   * What the last daemon here kept waiting and still waits: its hold is still on the record (a `kbsync sync` run
+   * meanwhile sent the delete, or found the file back, and ended it).
+   */
+  #stillWaiting(): WaitRecord[] {
+    const { ledger } = this.#deps;
+    if (!ledger.isOpen) return [];
+    return [...readWaits(ledger.meta.get(WAITS_KEY)).values()].filter((wait) => ledger.documents.summary(wait.path)?.heldCode === (wait.kind === 'move' ? 'MOVE_WAITING' : 'DELETE_WAITING'));
   }
 
   /** Starts with a full sweep (which also reconciles what an interrupted run left open). */
@@ -107,7 +133,7 @@ export class CycleScheduler {
   #watchReleases(): void {
     this.#timers.set('releases', RELEASE_POLL_MS, () => {
       const { ledger } = this.#deps;
-      if (ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0) this.request('sweep');
+      if (this.#bookkeeping('a look for answers from kbsync resolve', () => ledger.isOpen && ledger.changedElsewhere() && ledger.releases.count() > 0)) this.request('sweep');
       this.#watchReleases();
     });
   }
@@ -122,7 +148,7 @@ export class CycleScheduler {
   /** New timings, guards or options that need no restart. */
   update(settings: SchedulerSettings): void {
     this.#settings = settings;
-    this.#delays.update(settings.watch);
+    this.#waits.update(settings.watch);
     this.#reschedule();
   }
 
@@ -151,7 +177,7 @@ export class CycleScheduler {
       // Wait for a quiet folder (an editor mid-save), but not forever under a steady stream of changes.
       const debounceMs = this.#settings.watch.debounceMs;
       const wait = this.#deps.untilQuiet(debounceMs);
-      const waited = Date.now() - (this.#waitingSince ??= Date.now());
+      const waited = this.#clock.now() - (this.#waitingSince ??= this.#clock.now());
       if (wait > 0 && waited < Math.max(10 * debounceMs, 2000)) {
         this.#timers.set('quiet', wait, () => this.#pump());
         return;
@@ -184,7 +210,7 @@ export class CycleScheduler {
       this.#deps.scans.invalidate();
       this.#failed(kind, error);
     }
-    const now = Date.now();
+    const now = this.#clock.now();
     const listing = meter.endpointCalls('listNodes') - listingBefore;
     if (kind === 'sweep') {
       this.#lastSweepAt = now;
@@ -195,7 +221,7 @@ export class CycleScheduler {
     if (kind !== 'probe') this.#lastScanAt = now;
     meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
     this.#lastCycle = { kind, at: now, failed: ok ? null : this.#lastFailure };
-    const total = meter.persist();
+    const total = this.#bookkeeping('the calls spent', () => meter.persist());
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
     // A probe allocates next to nothing; the next cycle, if one is due at once, cancels this.
@@ -205,13 +231,13 @@ export class CycleScheduler {
   async #sync(kind: 'sweep' | 'local'): Promise<void> {
     const { client, ledger, logger, hot, gauge } = this.#deps;
     gauge.cycleStarted();
-    const deferDeletes = this.#deleteWaits();
+    const leave = this.#waits.before(this.#clock.now());
     const report = await runSync(
       { client, ledger, logger },
       {
         ...this.#settings.sync,
-        ...(deferDeletes ? { deferDeletes } : {}),
-        mode: 'two-way',
+        ...(leave.deferDeletes ? { deferDeletes: leave.deferDeletes } : {}),
+        mode: leave.mode,
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
         scanner: kind === 'sweep' ? this.#deps.scans.full : this.#deps.scans.hinted,
@@ -221,46 +247,19 @@ export class CycleScheduler {
           logResult(logger, result, this.#said);
           const event = eventOf(result);
           if (event) this.#deps.notifier.notify(event);
-          if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, Date.now());
+          if (result.ok && CHANGED.has(result.result)) hot.touch(result.path, this.#clock.now());
         },
       },
     ).finally(() => gauge.cycleEnded());
-    this.#problems = logReport(logger, kind, report, this.#problems);
+    // On a branch it does not publish from, what waits to be published is the branch's own: one line said it.
+    this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info');
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
-    this.#learnDeletes(report);
-    if (!this.#greeted) await this.#greet(report);
-  }
-
-  /** Which deletes may go this cycle; a branch switch seen now makes them all wait for the branch to stay. */
-  #deleteWaits(): { readonly due: ReadonlySet<string> } | undefined {
-    const now = Date.now();
-    const switched = this.#branch.switched();
-    if (switched) {
-      this.#delays.checkout(now);
-      const minutes = this.#settings.watch.checkoutDelayMinutes;
-      this.#deps.logger.info(
-        { from: switched.from, to: switched.to },
-        `git checkout: the branch is now ${switched.to} (was ${switched.from}); files it removes keep their documents until it has stayed ${minutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\``,
-      );
-    }
-    return this.#delays.deferring(now) ? { due: this.#delays.due(now) } : undefined;
-  }
-
-  /** What this cycle says about waiting deletes (a burst, files back), and the timer for the next one due. */
-  #learnDeletes(report: SyncReport): void {
-    const { logger } = this.#deps;
-    const now = Date.now();
-    const news = this.#delays.observe(report.results, now);
-    if (news.burst.length > 0) {
-      logger.info(
-        { files: news.burst.length },
-        `${news.burst.length} files are gone at once (a checkout, or a folder moved away?): their documents stay until the folder has stayed so for ${this.#settings.watch.checkoutDelayMinutes} minute(s) (watch.checkoutDelayMinutes), or until \`kbsync resolve --mine FILE\` (\`kbsync resolve\` lists them)`,
-      );
-    }
-    for (const path of news.back) logger.info({ path }, `${path}: back before its delete was sent; its document (and URL) stays`);
-    const due = this.#delays.nextDue();
+    this.#waits.after(leave, report.results, this.#clock.now());
+    // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.
+    const due = leave.mode === 'two-way' ? this.#waits.nextDue() : undefined;
     if (due === undefined) this.#timers.clear('deletes');
-    else this.#timers.set('deletes', due - now, () => this.request('local'));
+    else this.#timers.set('deletes', due - this.#clock.now(), () => this.request('local'));
+    if (!this.#greeted) await this.#greet(report);
   }
 
   /** Once, after the first cycle: which workspace (by name), and whether the folder is in step with it. */
@@ -276,7 +275,7 @@ export class CycleScheduler {
   /** One getNode per hot document; a change found brings the sweep forward if the budget allows it. */
   async #probe(): Promise<void> {
     const { client, ledger, logger, hot, meter } = this.#deps;
-    const paths = hot.paths(Date.now());
+    const paths = hot.paths(this.#clock.now());
     const changed: string[] = [];
     await Promise.all(
       paths.map(async (path) => {
@@ -295,7 +294,7 @@ export class CycleScheduler {
       logger.debug({ probed: paths.length }, `probed ${paths.length} recently changed document(s): no remote change`);
       return;
     }
-    const spent = meter.pollingLastHour(Date.now());
+    const spent = meter.pollingLastHour(this.#clock.now());
     if (spent + this.#listingCalls <= this.#settings.watch.pollBudgetPerHour) {
       logger.debug({ changed, spent }, 'a probe found remote changes: sweeping now');
       this.request('sweep');
@@ -311,6 +310,11 @@ export class CycleScheduler {
     }
     this.#failures += 1;
     const { code, message } = describeFailure(error);
+    if (stopsTheDaemon(error) && this.#deps.onFatal) {
+      this.#deps.logger.fatal({ cycle: kind, code }, `${kind} cycle refused, nothing was changed; kbsync watch stops (a restart cannot mend this): ${message}`);
+      this.#deps.onFatal(error);
+      return;
+    }
     this.#lastFailure = code;
     const fields = { cycle: kind, code, retryInMs: this.#backoffMs() };
     // The same refusal or outage every few minutes is one problem: say it once, then at debug level.
@@ -329,7 +333,7 @@ export class CycleScheduler {
   #reschedule(retryMs = 0, retry?: CycleKind): void {
     if (this.#stopped) return;
     const { watch } = this.#settings;
-    const hotDocs = this.#deps.hot.paths(Date.now()).length;
+    const hotDocs = this.#deps.hot.paths(this.#clock.now()).length;
     this.#plan = planPolling({
       budgetPerHour: watch.pollBudgetPerHour,
       listingCalls: this.#listingCalls,
@@ -337,7 +341,7 @@ export class CycleScheduler {
       hotDocs,
       fullSweepMinutes: watch.fullSweepMinutes,
     });
-    const now = Date.now();
+    const now = this.#clock.now();
     const { sweepEveryMs, probeEveryMs } = this.#plan;
     this.#deps.logger.debug(
       { ...this.#plan, listingCalls: this.#listingCalls, expectedChecks: this.#expectedChecks, hotDocs, budgetPerHour: watch.pollBudgetPerHour },
@@ -364,7 +368,34 @@ export class CycleScheduler {
   /** What `kbsync doctor` shows of the daemon: its last cycle and the next sweep, written as a cycle ends. */
   #recordActivity(nextSweepAt: number | null): void {
     const { ledger } = this.#deps;
-    if (!this.#lastCycle || !ledger.isOpen) return;
-    ledger.meta.set(ACTIVITY_KEY, activityJson({ ...this.#lastCycle, nextSweepAt, deletesWaiting: this.#delays.waiting }));
+    const cycle = this.#lastCycle;
+    if (!cycle || !ledger.isOpen) return;
+    const waits = this.#waits.list();
+    this.#bookkeeping('what the daemon did', () => ledger.meta.set(ACTIVITY_KEY, activityJson({ ...cycle, nextSweepAt, deletesWaiting: waits.length })));
+    // Written when they change, not every cycle: each write is a durable commit.
+    const written = JSON.stringify(waitsJson(waits));
+    const wrote = written !== this.#waitsWritten && this.#bookkeeping('the deletes and moves that wait', () => {
+      ledger.meta.set(WAITS_KEY, waitsJson(waits));
+      return true;
+    });
+    if (wrote) this.#waitsWritten = written;
+  }
+
+  /**
+   * A ledger write that only records what the daemon did (its calls, its last cycle for `kbsync doctor`, its waits
+   * for `kbsync status`), after the cycle's own work was recorded. One that fails (a full disk, a write lock held
+   * past the busy timeout) is said once, and the daemon goes on: the next cycle writes it again. Thrown, it was an
+   * unhandled rejection that ended the daemon.
+   */
+  #bookkeeping<T>(what: string, write: () => T): T | undefined {
+    try {
+      return write();
+    } catch (error) {
+      const { code, message } = describeFailure(error);
+      const key = failureKey(code, message);
+      if (!this.#said.has(key)) this.#deps.logger.warn({ code }, `could not record ${what} in the ledger (${message}); syncing goes on, and the next cycle records it again`);
+      this.#said.add(key);
+      return undefined;
+    }
   }
 }

@@ -60,7 +60,12 @@ export class WorkGauge {
     this.#timer = undefined;
     const length = this.length;
     if (length === this.#written || !this.#ledger.isOpen) return;
-    this.#ledger.meta.set(QUEUE_LENGTH_KEY, length);
-    this.#written = length;
+    try {
+      this.#ledger.meta.set(QUEUE_LENGTH_KEY, length);
+      this.#written = length;
+    } catch {
+      // A gauge only informs `kbsync status`: a write that fails (a full disk, a busy ledger) is tried again with
+      // the next change, and never ends the daemon from its timer (an uncaught exception would).
+    }
   }
 }

@@ -159,7 +159,7 @@ export class Operations {
     const whole = paragraph.text + text;
     const blocks = body.blocks.map((stored, index): StoredBlock => {
       if (index === at) return { block: { ...stored.block, paragraph: { text: whole } }, sourceEnd: insertAt + text.length };
-      if (index > at && stored.sourceEnd !== undefined) return { block: stored.block, sourceEnd: stored.sourceEnd + text.length };
+      if (index > at && stored.sourceEnd !== undefined) return { ...stored, sourceEnd: stored.sourceEnd + text.length };
       return stored;
     });
     this.store.transaction(() => {

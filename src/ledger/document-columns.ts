@@ -43,6 +43,7 @@ const COLUMNS: readonly Column[] = [
   col('listedTitle', 'listed_title', 'nullable-text'),
   col('placedAt', 'placed_at', 'number'),
   { ...col('inexact', 'inexact', 'flag'), derived: true },
+  { ...col('inexactFormatting', 'inexact_formatting', 'flag'), derived: true },
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -51,6 +52,7 @@ const COLUMNS: readonly Column[] = [
   col('publishedOver', 'published_over', 'nullable-text', 'document_bodies'),
   col('hiddenEdit', 'hidden_edit', 'nullable-text', 'document_bodies'),
   col('lossyBase', 'lossy_base', 'flag', 'document_bodies'),
+  col('formattingOnly', 'formatting_only', 'flag', 'document_bodies'),
   col('agreedAt', 'agreed_at', 'number', 'document_bodies'),
 ];
 
@@ -111,6 +113,7 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['recheck'] = row['recheck'] === 1;
   row['conflict'] = row['conflict'] === 1;
   row['inexact'] = row['inexact'] === 1;
+  row['inexactFormatting'] = row['inexactFormatting'] === 1;
   return row as DocumentSummary;
 }
 
@@ -150,6 +153,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     listedTitle: v[25],
     placedAt: v[26],
     inexact: v[27] === 1,
+    inexactFormatting: v[28] === 1,
   } as DocumentSummary;
 }
 
@@ -165,6 +169,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     publishedOver: (row['publishedOver'] as string | null | undefined) ?? null,
     hiddenEdit: (row['hiddenEdit'] as string | null | undefined) ?? null,
     lossyBase: row['lossyBase'] === 1,
+    formattingOnly: row['formattingOnly'] === 1,
     agreedAt: typeof row['agreedAt'] === 'number' ? row['agreedAt'] : 0,
   };
 }

@@ -199,6 +199,22 @@ const migrations: readonly ((db: Database) => void)[] = [
         BEGIN UPDATE documents SET inexact = ${inexact('NEW')} WHERE id = NEW.document_id; END;
     `);
   },
+  (db) => {
+    const inexact = (row: string) => `(${row}.lossy_base <> 0 OR ${row}.hidden_edit IS NOT NULL)`;
+    const formatting = (row: string) => `(${row}.lossy_base <> 0 AND ${row}.formatting_only <> 0 AND ${row}.hidden_edit IS NULL)`;
+    const derive = (row: string) => `UPDATE documents SET inexact = ${inexact(row)}, inexact_formatting = ${formatting(row)} WHERE id = ${row}.document_id;`;
+    db.exec(`
+      -- Of a lossy base, whether all it lacks is the formatting a colleague gave words they wrote in the web editor
+      -- (config merge.webEdits decides whether that holds an overwrite), and the same in the summary row, for the
+      -- shared state (f).
+      ALTER TABLE document_bodies ADD COLUMN formatting_only INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE documents ADD COLUMN inexact_formatting INTEGER NOT NULL DEFAULT 0;
+      DROP TRIGGER documents_inexact_insert;
+      DROP TRIGGER documents_inexact_update;
+      CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies BEGIN ${derive('NEW')} END;
+      CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only ON document_bodies BEGIN ${derive('NEW')} END;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -66,6 +66,11 @@ export type DocumentSummary = {
    * says of it (`l`), so a change of it is published like any other. Kept by the ledger from the body's fields.
    */
   readonly inexact: boolean;
+  /**
+   * Of an inexact document, all that is unknown is formatting a colleague gave words they wrote in the web editor
+   * (`formattingOnly`, no hidden edit): the shared state says so (`f`). Kept by the ledger from the body's fields.
+   */
+  readonly inexactFormatting: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;
@@ -89,6 +94,11 @@ export type DocumentBody = {
   readonly hiddenEdit: string | null;
   /** The base is the service's plain-text reading, not a source: overwriting from it would flatten the document. */
   readonly lossyBase: boolean;
+  /**
+   * With `lossyBase`: the base lacks only the formatting a colleague gave words they wrote in the web editor, on a
+   * page a read shows whole (the words themselves are known): config merge.webEdits decides whether it holds.
+   */
+  readonly formattingOnly: boolean;
   /** The service's clock (ms) when this version (text and document) was agreed on; 0: unknown. */
   readonly agreedAt: number;
 };
@@ -108,10 +118,10 @@ export type DocumentStat = Pick<DocumentSummary, 'path' | 'localHash' | 'statSiz
 };
 
 /** Fields `documents.update` may change; the path changes only through `rename`, and `inexact` follows the body. */
-export type DocumentPatch = Partial<Omit<DocumentRecord, 'path' | 'inexact'>>;
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'path' | 'inexact' | 'inexactFormatting'>>;
 
 /** What `documents.upsert` writes: a whole record, but for what the ledger derives from it. */
-export type DocumentWrite = Omit<DocumentRecord, 'inexact'> & { readonly inexact?: boolean };
+export type DocumentWrite = Omit<DocumentRecord, 'inexact' | 'inexactFormatting'> & { readonly inexact?: boolean; readonly inexactFormatting?: boolean };
 
 /** A local folder ('' is the sync root) ⇄ a remote folder node. */
 export type FolderRecord = {

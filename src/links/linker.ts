@@ -1,8 +1,11 @@
 import { resolveLink } from './resolve.js';
-import { applyEdits, linkProblems, linkUses, rewriteLinks, type LinkUse, type SpanEdit } from './rewrite.js';
+import { applyEdits, linkProblems, linkUses, problemAt, rewriteLinks, type LinkUse, type SpanEdit } from './rewrite.js';
 import { localTree, type LocalTreeInput } from './tree.js';
 import type { SentImage } from '../images/types.js';
 import type { LinkProblem, LinkSite } from './types.js';
+
+/** What a link check covered (`kbsync sync --check-links`): files and links read, those to other sites (left alone), and the broken ones. */
+export type LinkCheck = { readonly files: number; readonly links: number; readonly external: number; readonly problems: LinkProblem[] };
 
 export type LinkerInput = LocalTreeInput & {
   readonly site: LinkSite;
@@ -44,6 +47,8 @@ export type Linker = {
   stale(fresh: ReadonlySet<string>, sent: (path: string) => boolean): string[];
   /** The broken links of these files (front matter lines counted). */
   problems(paths: Iterable<string>): LinkProblem[];
+  /** The links of these files checked: how many files and links, and the broken ones (problems). */
+  check(paths: Iterable<string>): LinkCheck;
   /** Links of the synced files to `gone` (files whose documents this run deletes): they die with the document. */
   orphaned(gone: ReadonlySet<string>): LinkProblem[];
 };
@@ -56,6 +61,23 @@ export function createLinker(input: LinkerInput): Linker {
   /** Per file rewritten this run: the targets whose URL went in. */
   const linked = new Map<string, ReadonlySet<string>>();
   const waiting = new Map<string, ReadonlySet<string>>();
+  /** Every file's links read and resolved once (cached with the rewrites'), the broken ones reported. */
+  const check = (paths: Iterable<string>): LinkCheck => {
+    const checked = { files: 0, links: 0, external: 0, problems: [] as LinkProblem[] };
+    if (!linking) return checked;
+    for (const path of paths) {
+      const file = tree.bodyOf(path);
+      if (!file) continue;
+      const found = fileUses(uses, path, () => usesOf(path, file.body));
+      checked.files += 1;
+      // A link the lowering could not make (a wiki link to nothing) is a link written, sent as its words.
+      checked.links += found.length + file.unlowered.length;
+      checked.external += found.filter((use) => use.outcome.kind === 'external').length;
+      checked.problems.push(...file.unlowered.map((problem) => ({ ...problem, path, line: problem.line + file.lineOffset })));
+      checked.problems.push(...linkProblems(path, found, file.lineOffset, file.writtenAs));
+    }
+    return checked;
+  };
   const make = (resend: ReadonlySet<string>): Linker => ({
     rewrite(written, path) {
       const body = input.lower ? input.lower(written, path).markdown : written;
@@ -96,22 +118,13 @@ export function createLinker(input: LinkerInput): Linker {
         if (!file) continue;
         for (const use of linkUses(file.body, (url) => resolveLink(url, path, before, input.site))) {
           if (use.outcome.kind !== 'file' || !gone.has(use.outcome.path)) continue;
-          out.push({ path, line: use.line + file.lineOffset, target: use.url, reason: 'missing', message: `${use.outcome.path} was deleted, and its document with it` });
+          out.push({ ...problemAt(path, use, file.lineOffset, file.writtenAs), reason: 'missing', message: `${use.outcome.path} was deleted, and its document with it` });
         }
       }
       return out;
     },
-    problems(paths) {
-      if (!linking) return [];
-      const out: LinkProblem[] = [];
-      for (const path of paths) {
-        const file = tree.bodyOf(path);
-        if (!file) continue;
-        out.push(...file.unlowered.map((problem) => ({ ...problem, path, line: problem.line + file.lineOffset })));
-        out.push(...linkProblems(path, fileUses(uses, path, () => usesOf(path, file.body)), file.lineOffset));
-      }
-      return out;
-    },
+    problems: (paths) => check(paths).problems,
+    check,
   });
   return make(new Set());
 }

@@ -65,7 +65,7 @@ function candidates(path: string, folder: boolean): string[] {
 function notFound(path: string, folder: boolean, tree: LinkTree): LinkOutcome {
   const shown = path === '' ? 'the synced folder' : path;
   const there = [path, ...candidates(path, folder)].find((candidate) => candidate !== '' && tree.exists(candidate));
-  if (there !== undefined) return broken('not-synced', `${there} is not one of the synced Markdown files (kbsync publishes only those)`);
+  if (there !== undefined) return broken('not-synced', `${there} is not published: ${tree.unsynced?.(there) ?? 'it is not one of the synced Markdown files'}`);
   return broken('missing', `there is no ${folder ? 'index page in' : 'file'} ${shown}${folder ? '' : ' (nor with .md, nor a folder index)'}`);
 }
 

@@ -4,13 +4,19 @@ import { visit } from 'unist-util-visit';
 import { factOf } from '../markdown/parse.js';
 import { rememberShiftedOutline } from '../markdown/outline.js';
 import { destinationSpan, unescapeDestination } from './destination.js';
-import type { LinkOutcome, LinkProblem, Span } from './types.js';
+import type { LinkOutcome, LinkProblem, SourceOf, Span } from './types.js';
+import { asWritten, columnAt, type WrittenAs } from './written.js';
 
 /** One link or definition of a Markdown body, where it is written, and what its URL means. */
 export type LinkUse = {
   readonly url: string;
   /** 1-based line in the body. */
   readonly line: number;
+  /** The whole link's (or definition's) characters in the body. */
+  readonly at: Span;
+  /** The link as written in the body, quoted for a report (asWritten), and its column. */
+  readonly written: string;
+  readonly column: number;
   readonly outcome: LinkOutcome;
   /** The destination's characters in the source, when they can be told apart from the rest. */
   readonly span: Span | undefined;
@@ -33,8 +39,9 @@ const linksOf = factOf((tree, markdown): Omit<LinkUse, 'outcome'>[] => {
     const target = node as Link | Definition;
     if (target.type === 'definition' && imageDefinitions.has(target.identifier)) return;
     const span = destinationSpan(markdown, target);
-    const written = span && unescapeDestination(markdown.slice(span.start, span.end)) === target.url ? span : undefined;
-    links.push({ url: target.url, line: target.position?.start.line ?? 1, span: written });
+    const exact = span && unescapeDestination(markdown.slice(span.start, span.end)) === target.url ? span : undefined;
+    const at = { start: target.position?.start.offset ?? 0, end: target.position?.end.offset ?? 0 };
+    links.push({ url: target.url, line: target.position?.start.line ?? 1, at, written: asWritten(markdown.slice(at.start, at.end)), column: columnAt(markdown, at.start), span: exact });
   });
   return links;
 });
@@ -92,21 +99,61 @@ export function applyEdits(markdown: string, edits: readonly SpanEdit[]): string
 }
 
 /**
+ * Where each span of `applyEdits(body, edits)`'s text was written in `body`: an offset inside an edit's
+ * replacement is that edit's span (a wiki link lowered to Markdown maps to the wiki link); elsewhere, the offset
+ * shifted back by the edits before it. `made`: the span lies within one replacement (the edit wrote it).
+ */
+export function editOrigins(edits: readonly SpanEdit[]): SourceOf {
+  let shift = 0;
+  const placed = [...edits]
+    .sort((a, b) => a.span.start - b.span.start)
+    .map((edit) => {
+      const start = edit.span.start + shift;
+      shift += edit.url.length - (edit.span.end - edit.span.start);
+      return { edit, start, end: start + edit.url.length, shift };
+    });
+  /** A start maps to the start of the edit it falls in; an end, to the end of the edit it closes in. */
+  const back = (offset: number, end: boolean): { readonly at: number; readonly in?: SpanEdit } => {
+    let before = 0;
+    for (const p of placed) {
+      if (end ? offset <= p.start : offset < p.start) break;
+      if (end ? offset <= p.end : offset < p.end) return { at: end ? p.edit.span.end : p.edit.span.start, in: p.edit };
+      before = p.shift;
+    }
+    return { at: offset - before };
+  };
+  return (span) => {
+    const start = back(span.start, false);
+    const end = back(span.end, true);
+    return { span: { start: start.at, end: end.at }, made: start.in !== undefined && start.in === end.in };
+  };
+}
+
+/**
  * A Markdown destination replaced by one that cannot end it early or change how the rest reads (no blank,
  * bracket, parenthesis or backslash): the body's blocks and texts stay as they were, so its outline needs
  * no parse. HTML (`<img src>`) is not one: the service shows its characters as text.
  */
 const keepsBlocks = (edit: SpanEdit): boolean => edit.destination === true && /^[^\s<>()[\]\\]*$/.test(edit.url);
 
-/** The links of one file that cannot work in the knowledge base; `lineOffset` is the front matter's lines. */
-export function linkProblems(path: string, uses: readonly LinkUse[], lineOffset: number): LinkProblem[] {
+/**
+ * The links of one file that cannot work in the knowledge base; `lineOffset` is the front matter's lines;
+ * `writtenAs`, where a body sent is not the one written (a vault's, lowered), what the file has at a link.
+ */
+export function linkProblems(path: string, uses: readonly LinkUse[], lineOffset: number, writtenAs?: (use: LinkUse) => WrittenAs): LinkProblem[] {
   const problems: LinkProblem[] = [];
   for (const use of uses) {
-    const at = { path, line: use.line + lineOffset, target: use.url };
+    const at = problemAt(path, use, lineOffset, writtenAs);
     if (use.outcome.kind === 'broken') problems.push({ ...at, reason: use.outcome.reason, message: use.outcome.detail });
     else if (use.outcome.kind === 'file' && !use.span) {
       problems.push({ ...at, reason: 'malformed', message: 'kbsync cannot find where this destination is written (an unusual escape), so it cannot replace it with the document URL' });
     }
   }
   return problems;
+}
+
+/** Where a reported link is, as the user wrote it: a link the lowering made (a wiki link) is named by what was written. */
+export function problemAt(path: string, use: LinkUse, lineOffset: number, writtenAs: ((use: LinkUse) => WrittenAs) | undefined): Pick<LinkProblem, 'path' | 'line' | 'column' | 'target' | 'written'> {
+  const as = writtenAs?.(use) ?? { written: use.written, column: use.column, made: false };
+  return { path, line: use.line + lineOffset, column: as.column, target: as.made ? as.written : use.url, written: as.written };
 }

@@ -26,6 +26,8 @@ export type LinkTree = {
    * knowledge base's page gives it. Undefined when the file cannot be read (the anchor is then not checked).
    */
   readonly anchors: (path: string) => ReadonlyMap<string, string> | undefined;
+  /** Why a file that is there is not synced (refused, `publish: false`, excluded...), for the report of a link to it. */
+  readonly unsynced?: (path: string) => string;
 };
 
 export type BrokenReason =
@@ -62,14 +64,26 @@ export type LinkProblem = {
   readonly path: string;
   /** 1-based line in the file (front matter included). */
   readonly line: number;
-  /** The URL as written. */
+  /** 1-based column of the link's first character in its line, where known. */
+  readonly column?: number;
+  /** The destination as written (the URL); for a note vault's wiki link, the link as written (`[[Note#Heading]]`). */
   readonly target: string;
+  /** The whole link as written in the file (`[the guide](../guide.md)`, `![[Note#Heading]]`): on one line, at most WRITTEN_CHARS. */
+  readonly written: string;
   readonly reason: BrokenReason;
   readonly message: string;
 };
 
+/** A link the lowering of a body could not make (lines of the body); `offset`: where in the body it starts, when known. */
+export type LoweringProblem = Omit<LinkProblem, 'path' | 'column' | 'written'> & { readonly offset?: number };
+
 /**
  * A body written in a dialect the service does not read (a note vault's wiki links, src/vault), as the
- * CommonMark it is sent as, on the same lines; with the links it could not lower (lines of the body).
+ * CommonMark it is sent as, on the same lines; with the links it could not lower (lines of the body), and
+ * where a span of the sent text was written in the body (`source`; see editOrigins): a report quotes the
+ * link the user wrote, not the one kbsync made of it.
  */
-export type Lowering = (body: string, path: string) => { readonly markdown: string; readonly problems: readonly Omit<LinkProblem, 'path'>[] };
+export type Lowering = (body: string, path: string) => { readonly markdown: string; readonly problems: readonly LoweringProblem[]; readonly source?: SourceOf };
+
+/** Where the text at a span of a lowered body was written in the body; `made`: the lowering wrote it (a wiki link's Markdown). */
+export type SourceOf = (span: Span) => { readonly span: Span; readonly made: boolean };

@@ -2,8 +2,8 @@
 export { scanLocal, type LocalFile, type LocalScan, type ScanFs, type ScanSkip } from './scan.js';
 export { ScanCache, type LocalScanner } from './scan-cache.js';
 export { PathFilter, type FilterOptions } from './path-filter.js';
-export { IgnoreTree } from './ignore-tree.js';
-export { IGNORE_FILE_NAME, conflictCopyPath } from './names.js';
+export { LeftOut } from './left-out.js';
+export { conflictCopyPath } from './names.js';
 export { hashFile, hashText, sameFingerprint, statFingerprint, type FileFingerprint } from './fingerprint.js';
 export { readTextFile, type TextFile } from './text-file.js';
 export { writeFileAtomic } from './atomic-write.js';

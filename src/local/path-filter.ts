@@ -39,12 +39,14 @@ export function matchesDefaultInclude(rel: string): boolean {
 export class PathFilter {
   readonly #include: Matcher;
   readonly #exclude: Matcher | null;
+  readonly #excludeGlobs: readonly string[];
   readonly #stateDir: string | null;
 
   constructor(root: string, options: FilterOptions = {}) {
     const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
     this.#include = include.length === 1 && include[0] === DEFAULT_INCLUDE[0] ? matchesDefaultInclude : globMatcher(include);
     this.#exclude = options.exclude && options.exclude.length > 0 ? globMatcher(options.exclude) : null;
+    this.#excludeGlobs = options.exclude ?? [];
     this.#stateDir = stateDirInside(root, options.stateDir ?? DEFAULT_STATE_DIR);
   }
 
@@ -63,6 +65,12 @@ export class PathFilter {
   /** The file matches an `exclude` glob (whatever `include` says): kbsync never reads it for the user. */
   fileExcluded(rel: string): boolean {
     return this.#exclude !== null && this.#exclude(rel);
+  }
+
+  /** The `exclude` glob that matches `rel` (a file or a folder), to name it in a report; undefined when none does. */
+  excludedBy(rel: string): string | undefined {
+    if (this.#exclude === null || !this.#exclude(rel)) return undefined;
+    return this.#excludeGlobs.find((glob) => globMatcher([glob])(rel));
   }
 
   fileVerdict(rel: string): FileVerdict {

@@ -12,6 +12,8 @@ export type Piece = {
   readonly pushable: boolean;
   /** A remote text edit written plain over local formatting (see MergeResult.simplified). */
   readonly simplified?: true;
+  /** Its words are the web editor's, written from the service's plain reading (see MergeResult.fromReading). */
+  readonly fromReading?: true;
   readonly conflict?: { readonly baseText: string; readonly localText: string; readonly remoteText: string; readonly remoteUnreadable?: true };
 };
 

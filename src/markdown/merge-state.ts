@@ -131,12 +131,14 @@ export class MergeState {
 
   /** A block written fresh from the remote, placed within the list items written just before it. */
   freshPiece(block: Block): Piece {
+    // Words the web editor wrote: whatever formatting they have there, the reading does not show.
+    const words = 'text' in block && block.text.trim() !== '' ? { fromReading: true as const } : {};
     if (block.type !== 'unorderedList' && block.type !== 'orderedList') {
       const markdown = renderBlock(block);
-      return { ours: markdown, theirs: markdown, pushable: false };
+      return { ours: markdown, theirs: markdown, pushable: false, ...words };
     }
     const list = placeItem(this.#history, block);
     const markdown = renderItem(list, block.text);
-    return { ours: markdown, theirs: markdown, pushable: false, list };
+    return { ours: markdown, theirs: markdown, pushable: false, list, ...words };
   }
 }

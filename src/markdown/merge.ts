@@ -1,6 +1,7 @@
 import type { Block } from '../model/blocks.js';
 import { alignmentFor, type Alignment } from './align.js';
 import { assemble } from './assemble.js';
+import { commentsIn } from './kept-comments.js';
 import { planInsertions } from './insertions.js';
 import { MergeState, type RemoteState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
@@ -65,6 +66,11 @@ export type MergeResult = {
    * crossed a link or a code span): they were written plain, losing that formatting. 1-based lines in `body`.
    */
   readonly simplified: readonly number[];
+  /**
+   * Blocks whose words the remote changed or added, written from the service's plain reading: formatting the
+   * web editor gave them (bold, a link, inline code) is not in `body`, and no read can show it. 1-based lines in `body`.
+   */
+  readonly fromReading: readonly number[];
 };
 
 const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
@@ -84,7 +90,10 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
     state.push(state.localPiece(l, source, { pushable: false, theirs: revert, conflict }));
     return;
   }
-  if (remote.kind === 'deleted') return;
+  if (remote.kind === 'deleted') {
+    keepComments(state, segment, source);
+    return;
+  }
   if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
     state.push(state.localPiece(l, source, { pushable: false }));
     return;
@@ -92,7 +101,7 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
-    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: false, fromReading: true, ...(list ? { list } : {}), ...(rebuilt.simplified ? { simplified: true } : {}) });
     return;
   }
   // The edit cannot be written without losing local content (a table whose cells are not readable).
@@ -102,11 +111,38 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   state.push(state.localPiece(l, source, { pushable: false, theirs: remoteText, conflict }));
 }
 
+/**
+ * A block the remote deleted leaves what the editor hid in its source where it was (kept-comments.ts): the
+ * comments in its words, and the blocks of comments after them as written. In a list, on a line of their
+ * own in the item before it, when there is one (the list stays one list).
+ */
+function keepComments(state: MergeState, segment: Segment, source: string): void {
+  const own = Math.min(source.length, Math.max(0, segment.node.source.end - segment.start));
+  const kept = `${commentsIn(source.slice(0, own)).join(' ')}${source.slice(own)}`.trim();
+  if (kept === '') return;
+  const before = state.pieces.at(-1);
+  const marker = before?.list && before.ours !== '' ? /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/.exec(before.ours) : null;
+  const line = (text: string): string => `${text}\n${' '.repeat(marker?.[0].length ?? 0)}${kept}`;
+  if (before && marker && !kept.includes('\n')) state.pieces[state.pieces.length - 1] = { ...before, ours: line(before.ours), theirs: line(before.theirs) };
+  else state.push({ ours: kept, theirs: kept, pushable: false });
+}
+
 /** The text the remote put back, when its change undoes our last write to the block; else undefined. */
 function revertedText(published: PublishedChange | undefined, remote: RemoteState): string | undefined {
   if (published?.kind === 'added') return remote.kind === 'deleted' ? '' : undefined;
   if (published?.kind !== 'changed' || remote.kind !== 'changed') return undefined;
   return sameReading(published.prior.node, contentOfBlock(remote.block)) ? published.priorSource : undefined;
+}
+
+/**
+ * Our last write's changes, only while the remote could be another writer's overwrite from a copy read before
+ * it: such a copy holds none of them, so one that stands in the remote as we wrote it rules that out, and a
+ * change of one of the others is an edit, not a revert (soak seed 21: a colleague who deleted one block of a
+ * document just made had every block "added" by our first write, and the deletion was taken for a lost update).
+ */
+function staleOverwriteOnly(published: (b: number) => PublishedChange | undefined, count: number, state: MergeState): (b: number) => PublishedChange | undefined {
+  for (let b = 0; b < count; b++) if (published(b) !== undefined && state.remoteState(b).kind === 'same') return () => undefined;
+  return published;
 }
 
 /** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
@@ -139,7 +175,7 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
   if (rebuilt !== undefined) {
     const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
-    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, ...(list ? { list } : {}) });
+    state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, pushable: false, fromReading: true, ...(list ? { list } : {}) });
     return false;
   }
   const remoteText = freshMarkdown(remote.block, state.history);
@@ -159,7 +195,7 @@ export function merge3(input: MergeInput): MergeResult {
   const local = segmentBody(input.local);
   const alignment = alignmentFor(input.base, input.remoteBase, baseNodes, input.alignment);
   const state = new MergeState(input.remoteBase, input.remote, base, local, alignment);
-  const published = publishedChanges(input.priorBase, base);
+  const published = staleOverwriteOnly(publishedChanges(input.priorBase, base), base.segments.length, state);
   const plan = planInsertions(state);
   let deletionToPush = false;
   const insertionsAfter = (anchor: number): void => {
@@ -184,12 +220,14 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
   const ours = assemble(state.local, state.pieces, (piece) => piece.ours);
   const conflicts: Conflict[] = [];
   const simplified: number[] = [];
+  const fromReading: number[] = [];
   const lineAt = (k: number): { line: number; offset: number } => {
     const offset = ours.offsets[k] ?? ours.text.length;
     return { line: ours.text.slice(0, offset).split('\n').length, offset };
   };
   state.pieces.forEach((piece, k) => {
     if (piece.simplified) simplified.push(lineAt(k).line);
+    if (piece.fromReading) fromReading.push(lineAt(k).line);
     if (piece.conflict) conflicts.push({ ...piece.conflict, position: lineAt(k) });
   });
   return {
@@ -199,6 +237,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
     localChanged: input.local !== input.base,
     needsPush: deletionToPush || state.pieces.some((piece) => piece.pushable),
     simplified,
+    fromReading,
     ...(conflicts.length > 0 ? { conflictCopyBody: assemble(state.local, state.pieces, (piece) => piece.theirs).text } : {}),
   };
 }

@@ -51,8 +51,11 @@ export function encodeSource(hash: string, text: string, key?: StateKey, chunkBy
   });
 }
 
-/** An index token, read. */
-export type IndexToken = { readonly token: string; readonly records: readonly Stamped[]; readonly dropped: number };
+/**
+ * An index token, read. `workspace`: signed for the workspace alone (before tokens were bound to their synced
+ * folder): used only while the folder's state has not been rewritten bound (read.ts).
+ */
+export type IndexToken = { readonly token: string; readonly records: readonly Stamped[]; readonly dropped: number; readonly workspace?: true };
 
 type Decoded = {
   readonly index: IndexToken[];
@@ -88,8 +91,9 @@ export function decodeTokens(text: string, key: StateKey | undefined, order = 0)
     try {
       if (framed.kind === INDEX) {
         const token = indexToken(raw, zlib().inflateRawSync(framed.bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'), order * LEGACY_PLACES + position);
-        out.index.push(token);
+        out.index.push(framed.trust === 'workspace' ? { ...token, workspace: true } : token);
         out.dropped += token.dropped;
+        // A source is used whatever the binding: it must hash to the name a verified record gives it.
       } else if (framed.kind === SOURCE) out.chunks.push(parseChunk(framed.bytes));
       else out.damaged += 1;
     } catch {
@@ -100,7 +104,7 @@ export function decodeTokens(text: string, key: StateKey | undefined, order = 0)
 }
 
 // Without a key nothing can be checked: every whole token is read (and the state counts as unauthenticated).
-const usable = (trust: Trust, key: StateKey | undefined): boolean => (key ? trust === 'verified' : true);
+const usable = (trust: Trust, key: StateKey | undefined): boolean => (key ? trust === 'verified' || trust === 'workspace' : true);
 
 /** A batch: `{ w, c, r }` (or, written by kbsync before records carried a clock, a bare list ordered by `legacy`). */
 function indexToken(token: string, json: string, legacy: number): IndexToken {

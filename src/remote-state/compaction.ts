@@ -33,7 +33,12 @@ type CompactionDeps = {
   readonly onStep?: (step: 'mid-compaction') => void | Promise<void>;
 };
 
-/** After a run's records are appended: retirements that are due are finished, and a compaction started when one is worth it. */
+/**
+ * After a run's records are appended: retirements that are due are finished, and a compaction started when one
+ * is worth it, or when the state holds tokens signed for the workspace alone (written before records were
+ * bound to their synced folder): then every live record is copied, signed bound, with the team record saying
+ * so (b), after which no kbsync reads an unbound token in this folder's state (a copy of another folder's).
+ */
 export async function maintainState(deps: CompactionDeps, loaded: LoadedState, written: readonly Stamped[]): Promise<void> {
   const state = foldState([...loaded.state.live, ...written]);
   const retiring = loaded.docs.filter((doc) => state.retired.has(doc.docKey));
@@ -41,7 +46,7 @@ export async function maintainState(deps: CompactionDeps, loaded: LoadedState, w
   if (await finishRetirements(deps, loaded, state, retiring)) return;
   // One compaction at a time: a new one waits until the last one's grace period is over.
   if (retiring.some((doc) => (state.retired.get(doc.docKey) ?? 0) + GRACE_MS >= deps.now())) return;
-  await startCompaction(deps, loaded, state, written);
+  await startCompaction(deps, loaded, state, written, loaded.authenticated && loaded.workspaceBound > 0);
 }
 
 /** Deletes the retired documents whose grace period is over (after copying on what only they hold); true when any was. */
@@ -82,13 +87,15 @@ async function finishRetirements(deps: CompactionDeps, loaded: LoadedState, stat
   return true;
 }
 
-async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[]): Promise<void> {
-  const plan = planCompaction(deps, loaded, state, written);
+async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[], bind: boolean): Promise<void> {
+  const plan = planCompaction(deps, loaded, state, written, bind);
   if (!plan) return;
   const before = new Set(deps.store.madeIds().keys());
   // The sources first: the index then names where each one now is.
   const places = plan.sources.length > 0 ? await deps.store.placeSources([...(await deps.store.sources(plan.toPlace))].map(([hash, text]) => ({ hash, text })), { fresh: true }) : [];
-  if (plan.index.length > 0) await deps.store.appendTokens([...plan.copies, ...deps.store.encode(places)], { fresh: true });
+  // Written last among the copies (a later stamp than any): the state is bound to its folder once all of them are in.
+  const marker = bind && state.team ? deps.store.encode([{ ...state.team, b: 1 }]) : [];
+  if (plan.copies) await deps.store.appendTokens([...plan.copies, ...deps.store.encode(places), ...marker], { fresh: true });
   await deps.onStep?.('mid-compaction');
   const copies = [...deps.store.madeIds().keys()].filter((docKey) => !before.has(docKey));
   if (await rivalled(deps.store, loaded, copies)) {
@@ -100,7 +107,7 @@ async function startCompaction(deps: CompactionDeps, loaded: LoadedState, state:
   }
   const retire = [...plan.index, ...plan.sources].map((doc) => doc.docKey);
   // Last, once every copy is written: a crash before it leaves copies (read twice, harmless), never a retirement without them.
-  await deps.store.publish([...(plan.index.length > 0 ? [] : places), { t: 'retire', docs: retire }]);
+  await deps.store.publish([...(plan.copies ? [] : places), ...(retire.length > 0 ? [{ t: 'retire' as const, docs: retire }] : [])]);
   deps.logger.info({ documents: retire.length }, `compacted kbsync's state in the knowledge base (${retire.length} documents retired, deleted after ${GRACE_MS / 60_000} minutes)`);
 }
 
@@ -109,18 +116,20 @@ type CompactionPlan = {
   readonly index: readonly StateDoc[];
   /** Sources documents to retire (none: the sources are not compacted). */
   readonly sources: readonly StateDoc[];
-  /** The index's live records, as tokens, that the documents which stay do not hold as they are. */
-  readonly copies: readonly string[];
+  /** The index's live records, as tokens, that the documents which stay do not hold as they are (undefined: the index is not written anew). */
+  readonly copies: readonly string[] | undefined;
   /** The live sources no document that stays holds: kept anew. */
   readonly toPlace: ReadonlySet<string>;
 };
 
 /**
  * What a compaction would retire and write, or undefined when it is not worth it: the index when the
- * documents it would retire weigh more than twice their copies, the sources when they hold more dead texts
- * than live ones (or a document the index does not map).
+ * documents it would retire weigh more than twice their copies, or when it is to be bound to its folder
+ * (`bind`: then every live record is copied, whatever the documents that stay hold, signed as they could
+ * not be read once bound); the sources when they hold more dead texts than live ones (or a document the
+ * index does not map).
  */
-function planCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[]): CompactionPlan | undefined {
+function planCompaction(deps: CompactionDeps, loaded: LoadedState, state: SharedState, written: readonly Stamped[], bind: boolean): CompactionPlan | undefined {
   const current = loaded.docs.filter((doc) => !state.retired.has(doc.docKey));
   const retirable = new Set<string>(current.filter((doc) => deps.deletableId(doc.docKey, state) !== undefined).map((doc) => doc.docKey));
   const index = current.filter((doc) => doc.family === 'state');
@@ -151,13 +160,13 @@ function planCompaction(deps: CompactionDeps, loaded: LoadedState, state: Shared
     return oldTombstone(s, deps.now()) ? [] : [s];
   });
   // What the documents that stay hold as it is (the retired ones too, until the writer that deletes them copies it on).
-  const keptAsIs = heldAsIs(loaded, (docKey) => !out.has(docKey));
+  const keptAsIs = bind ? new Set<string>() : heldAsIs(loaded, (docKey) => !out.has(docKey));
   const copies = deps.store.encodeCopies(records.filter((s) => !keptAsIs.has(keyOf(s))));
   // What the documents to retire hold: what was read, and what this run appended since.
   const held = indexOut.reduce((sum, doc) => sum + doc.chars, 0) + deps.store.encodeCopies(written).join(' ').length;
-  const compactIndex = index.length >= 3 && indexOut.length > 0 && copies.join(' ').length * 2 < held;
+  const compactIndex = (bind && index.length > 0) || (index.length >= 3 && indexOut.length > 0 && copies.join(' ').length * 2 < held);
   if (!compactIndex && !compactSources) return undefined;
-  return { index: compactIndex ? indexOut : [], sources: compactSources ? sourcesOut : [], copies, toPlace: compactSources ? toPlace : new Set() };
+  return { index: compactIndex ? indexOut : [], sources: compactSources ? sourcesOut : [], copies: compactIndex ? copies : undefined, toPlace: compactSources ? toPlace : new Set() };
 }
 
 /**

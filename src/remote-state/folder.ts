@@ -73,12 +73,13 @@ export class StateFolder {
 
   /**
    * A document counts when it can be kbsync's: with a key, only documents whose title the key signs (a
-   * reader with the key reads nothing else); without one, every document with a state title.
+   * reader with the key reads nothing else); without one, every document with a state title but the form
+   * only a kbsync with a key gives (which a load either refuses to write beside, or leaves out: read.ts).
    */
   trusted(doc: StateDoc): boolean {
     if (this.#made.has(doc.docKey)) return true;
     const signed = parseTitle(doc.title, this.#key)?.signed;
-    return this.#key ? signed === 'signed' : signed !== undefined;
+    return this.#key ? signed === 'signed' : signed !== undefined && signed !== 'keyed';
   }
 
   /** The state was read by the listing as it is now: later listings are compared with it (changedSinceRead). */

@@ -1,12 +1,13 @@
 import type { KbClient } from '../api/index.js';
 import { SafetyError } from '../errors.js';
 import type { BlockId } from '../model/ids.js';
-import { decodeTokens, type Stamped } from './codec.js';
+import { oneLine } from '../printable.js';
+import { decodeTokens, type IndexToken, type Stamped } from './codec.js';
 import { bySeq, dataOf, parseTitle, STATE_FOLDER, type StateDoc } from './documents.js';
 import { emptyJunk, type StateJunk } from './junk.js';
 import { MAX_DOC_CHARS, MAX_DOCS_READ, MAX_JUNK_DOCS, MAX_RECORDS } from './limits.js';
 import { foldState, type SharedState } from './state.js';
-import type { StateKey } from './token.js';
+import { isSignedToken, type StateKey } from './token.js';
 
 export type LoadedState = {
   readonly state: SharedState;
@@ -20,6 +21,24 @@ export type LoadedState = {
   readonly authenticated: boolean;
   /** Each index document's records as read (docKey → records): what a compaction finds in the documents it keeps. */
   readonly records: ReadonlyMap<string, readonly Stamped[]>;
+  /**
+   * Tokens read that are signed for the workspace alone (kbsync before records were bound to their synced
+   * folder): the state is written anew bound (compaction.ts), after which such tokens are not read.
+   */
+  readonly workspaceBound: number;
+};
+
+/** What readIndex finds: the state as a load holds it, and what the store keeps of the read. */
+type IndexRead = Omit<LoadedState, 'docs' | 'authenticated'> & {
+  /** The index documents read, as they now are. */
+  readonly read: readonly StateDoc[];
+  /**
+   * Documents signed with a key the team replaced, which its rotation retired (key-rotation.ts): deleted in
+   * their turn, by a verified record's creation id, and not said as junk meanwhile. Never read.
+   */
+  readonly replaced: readonly StateDoc[];
+  /** The state is bound to its folder: this machine knew it, or the state read says so now. */
+  readonly bound: boolean;
 };
 
 /** A state document's tokens and the paragraph appends go to. */
@@ -36,21 +55,20 @@ export async function readData(client: KbClient, doc: StateDoc, junk: StateJunk)
 /**
  * Reads the index documents of a listing and folds their records. Nothing someone else put there stops the
  * run: a document whose title does not count (`trusted`), a token that is not whole, not verified (with a
- * key) or not a valid record is left out and counted. Returns the index documents read as they now are.
+ * key) or not a valid record is left out and counted. `bound`: tokens signed for the workspace alone are
+ * not read (this machine saw the state bound to its folder); they are read until the state says so.
  */
 export async function readIndex(
-  deps: { readonly client: KbClient; readonly key: StateKey | undefined; readonly trusted: (doc: StateDoc) => boolean },
+  deps: { readonly client: KbClient; readonly key: StateKey | undefined; readonly trusted: (doc: StateDoc) => boolean; readonly bound: boolean },
   listed: readonly StateDoc[],
-): Promise<Omit<LoadedState, 'docs' | 'authenticated'> & { readonly read: readonly StateDoc[] }> {
-  if (!deps.key) refuseWithoutKey(listed);
+): Promise<IndexRead> {
   const junk = emptyJunk();
+  if (!deps.key) await keyedLookalikes(deps.client, listed, junk);
   const index = listed.filter((doc) => doc.family === 'state');
-  const readable = index.filter((doc) => deps.trusted(doc) || (junk.unverifiedDocs.push(doc.title), false));
-  const seen = new Set<string>();
-  const stamped: Stamped[] = [];
-  const records = new Map<string, Stamped[]>();
+  // Without a key, the only documents not counted are the look-alikes just said.
+  const readable = index.filter((doc) => deps.trusted(doc) || (deps.key && junk.unverifiedDocs.push(doc.title), false));
+  const read: { readonly doc: StateDoc; readonly decoded: ReturnType<typeof decodeTokens> }[] = [];
   const docs: StateDoc[] = [];
-  const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
   let chars = 0;
   let junkInARow = 0;
   // The newest first: a state larger than a run reads is one whose oldest documents are left; and after a
@@ -63,17 +81,29 @@ export async function readIndex(
     const { text, dataBlockId } = await readData(deps.client, doc, junk);
     const decoded = decodeTokens(text, deps.key, doc.seq);
     junkInARow = decoded.index.length + decoded.chunks.length === 0 ? junkInARow + 1 : 0;
+    read.push({ doc, decoded });
+    chars += text.length;
+    docs.push({ ...doc, dataBlockId, chars: text.length });
+  }
+  // Tokens signed for the workspace alone are read until the state says all of it is bound to this folder.
+  const bound = deps.bound || read.some(({ decoded }) => decoded.index.some((token) => !token.workspace && token.records.some(({ record }) => record.t === 'team' && record.b === 1)));
+  const seen = new Set<string>();
+  const stamped: Stamped[] = [];
+  const records = new Map<string, Stamped[]>();
+  const found: { readonly doc: StateDoc; readonly unverified: number; readonly damaged: number; readonly dropped: number }[] = [];
+  let workspaceBound = 0;
+  for (const { doc, decoded } of read) {
+    const usable = usableTokens(decoded.index, bound);
     let dropped = decoded.dropped;
-    records.set(doc.docKey, decoded.index.flatMap((token) => token.records));
-    for (const token of decoded.index) {
+    records.set(doc.docKey, usable.flatMap((token) => token.records));
+    for (const token of usable) {
       if (seen.has(token.token)) continue;
       seen.add(token.token);
+      if (token.workspace) workspaceBound += 1;
       if (stamped.length + token.records.length > MAX_RECORDS) dropped += token.records.length;
       else stamped.push(...token.records);
     }
-    found.push({ doc, unverified: decoded.unverified, damaged: decoded.damaged, dropped });
-    chars += text.length;
-    docs.push({ ...doc, dataBlockId, chars: text.length });
+    found.push({ doc, unverified: decoded.unverified + decoded.index.length - usable.length, damaged: decoded.damaged, dropped });
   }
   docs.sort(bySeq);
   const state = foldState(stamped);
@@ -85,8 +115,13 @@ export async function readIndex(
     junk.droppedRecords += dropped;
     junk.docs.push(doc.title);
   }
-  return { state, read: docs, chars, junk, records };
+  const replaced = listed.filter((doc) => !deps.trusted(doc) && state.retired.has(doc.docKey));
+  junk.unverifiedDocs = junk.unverifiedDocs.filter((title) => !replaced.some((doc) => doc.title === title));
+  return { state, read: docs, replaced, chars, junk, records, workspaceBound, bound };
 }
+
+/** The tokens a reader uses: those signed for the workspace alone only while the state is not bound to its folder. */
+export const usableTokens = (tokens: readonly IndexToken[], bound: boolean): IndexToken[] => tokens.filter((token) => !(token.workspace && bound));
 
 /** The index documents as listed (titles' keys and times), `times` overriding some. */
 export const fingerprintOf = (docs: readonly StateDoc[], times: ReadonlyMap<string, string>): string =>
@@ -102,15 +137,40 @@ function newestFirst(a: StateDoc, b: StateDoc): number {
 }
 
 /**
+ * A machine without the key, and documents titled as a kbsync with a key titles its state. A title says
+ * nothing (anyone can give a document one); what a kbsync with a key writes into them does: signed pieces.
+ * The newest are read (after MAX_JUNK_DOCS of them holding none, the rest are left, as for other junk):
+ * one holding signed pieces is a keyed team's state, or a copy of one, which this machine cannot tell
+ * apart, so it stops before doing anything (its records would be ignored by every kbsync with the key);
+ * one holding none is someone else's document with a state-like title, left out and said once per run.
+ */
+async function keyedLookalikes(client: KbClient, listed: readonly StateDoc[], junk: StateJunk): Promise<void> {
+  const keyed = listed.filter((doc) => parseTitle(doc.title, undefined)?.signed === 'keyed').sort((a, b) => b.seq - a.seq);
+  for (const [i, doc] of keyed.entries()) {
+    if (i >= MAX_JUNK_DOCS) {
+      junk.unreadDocs += keyed.length - i;
+      return;
+    }
+    const { text } = await readData(client, doc, junk);
+    if (text.split(/\s+/).some(isSignedToken)) refuseWithoutKey(doc, keyed.length);
+    junk.keyedLookalikes.push(doc.title);
+  }
+}
+
+/**
  * A machine without the key must not write into a team's signed state: its records would be ignored by every
  * kbsync that has the key (the creation ids of what it makes lost to them), so it stops before doing anything.
+ * What it found is said as it is: documents in the form a kbsync with a key writes, which may be the team's
+ * state or a copy someone put there; and what to do in either case.
  */
-function refuseWithoutKey(docs: readonly StateDoc[]): void {
-  const signed = docs.filter((doc) => parseTitle(doc.title, undefined)?.signed === 'keyed');
-  if (signed.length === 0) return;
+function refuseWithoutKey(evidence: StateDoc, keyed: number): never {
   throw new SafetyError(
     'STATE_KEY_NEEDED',
-    `This workspace's shared state is signed with a state key (${signed[0]?.title}${signed.length > 1 ? ` and ${signed.length - 1} more` : ''} in the ${STATE_FOLDER} folder), and this machine has none. Nothing was done.`,
-    { hint: "Set the team's key in the environment variable KBSYNC_STATE_KEY (or configure state.key); in CI, pass it from a secret." },
+    `The ${STATE_FOLDER} folder holds ${keyed === 1 ? '1 document' : `${keyed} documents`} written as a kbsync with a state key writes its state (${oneLine(evidence.title)}${keyed > 1 ? ` and ${keyed - 1} more titled so` : ''}, its pieces signed), and this machine has no key to check them with: what it wrote, the team's kbsyncs would ignore. It stops here.`,
+    {
+      hint:
+        "If your team uses a state key, put it in this machine's key file (~/.config/kbsync/state-key-<workspace>; `kbsync clone` with KBSYNC_STATE_KEY set keeps it there) or set KBSYNC_STATE_KEY (or state.key); " +
+        'in CI, pass it from a secret. If it has none, someone put those documents there: delete them in the knowledge base, then run again.',
+    },
   );
 }

@@ -1,4 +1,5 @@
 import type { SentImage } from '../images/types.js';
+import { urlIdProblem } from '../model/ids.js';
 
 /**
  * The records of kbsync's shared state, and the check every record read from the knowledge base passes
@@ -37,6 +38,12 @@ export type DocRecord = {
    * reading): another machine must not take the source for the document's exact Markdown.
    */
   readonly l?: 1;
+  /**
+   * 1, with `l`: all the document holds beyond this source is the formatting a colleague gave words they wrote in
+   * the web editor, on a page a read shows whole (config merge.webEdits decides whether that holds an overwrite).
+   * A kbsync that does not know it reads `l` alone, and holds.
+   */
+  readonly f?: 1;
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
@@ -87,7 +94,34 @@ export type SourcesRecord = { readonly t: 'src'; readonly d: string; readonly h:
 /** Written by kbsync before compactions retired documents ("documents numbered below are superseded"): read, never obeyed. */
 export type ResetRecord = { readonly t: 'reset'; readonly family: 'state' | 'sources'; readonly below: number };
 
-export type StateRecord = DocRecord | WriteRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord;
+/**
+ * What every machine must read the synced folder with alike, published by the team's first run that writes
+ * the state and checked by every run (sync/state/team.ts): whether the state is signed, and by which key
+ * (its fingerprint, never the key), and the settings that change what a push sends for the same bytes. The
+ * latest record wins; a setting it does not name is not decided yet (each machine's own, until one publishes it).
+ */
+export type TeamRecord = {
+  readonly t: 'team';
+  /** The fingerprint of the key the state is signed with (token.ts, keyFingerprint); null: it is not signed. */
+  readonly key: string | null;
+  /** Config `layout`. */
+  readonly layout?: 'folders' | 'flat';
+  /** Config `markdown.dialect` as read: `obsidian` (set, or a vault's settings folder found), `commonmark` (set). */
+  readonly dialect?: 'obsidian' | 'commonmark';
+  /** Config `links`. */
+  readonly links?: boolean;
+  /** Config `site.basePath`. */
+  readonly base?: string;
+  /** Config `merge.webEdits`: what a colleague's web-editor edit leaves a push free to write over. */
+  readonly webEdits?: 'merge' | 'hold-words' | 'strict';
+  /**
+   * 1: every record of this state is bound to its synced folder (token.ts): tokens signed for the workspace
+   * alone, as kbsync signed before, are no longer read here (a copy of another folder's records among them).
+   */
+  readonly b?: 1;
+};
+
+export type StateRecord = DocRecord | WriteRecord | GoneRecord | FolderRecord | JournalRecord | RetireRecord | ImageRecord | SourcesRecord | ResetRecord | TeamRecord;
 
 /** Longest path, id, URL and list a record may hold: generous for real use, small enough to bound a hostile state. */
 const LIMITS = { path: 1024, id: 128, url: 2048, members: 200, images: 500, docs: 10_000, hashes: 5_000 } as const;
@@ -102,7 +136,8 @@ const NEVER = new Set(['node_modules']);
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value);
+/** An id as kbsync writes one: short, of plain characters, and never a dot segment (model/ids.ts: it goes into URLs). */
+export const isId = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= LIMITS.id && ID.test(value) && urlIdProblem(value) === undefined;
 const isNullableId = (value: unknown): boolean => value === null || isId(value);
 const isHash = (value: unknown): boolean => isString(value) && (value === '' || HASH.test(value));
 const isShort = (value: unknown, max: number = LIMITS.id): value is string => isString(value) && value.length <= max && !CONTROL.test(value);
@@ -158,6 +193,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     isShort(r['m'], 40) &&
     (r['r'] === undefined || r['r'] === 1) &&
     (r['l'] === undefined || r['l'] === 1) &&
+    (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&
@@ -171,4 +207,12 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
   retire: (r) => isList(r['docs'], LIMITS.docs) && r['docs'].every(isId),
   reset: (r) => (r['family'] === 'state' || r['family'] === 'sources') && Number.isInteger(r['below']),
   src: (r) => isId(r['d']) && isList(r['h'], LIMITS.hashes) && r['h'].every((h) => isString(h) && HASH.test(h)),
+  team: (r) =>
+    (r['key'] === null || (isString(r['key']) && /^[0-9a-f]{16}$/.test(r['key']))) &&
+    (r['layout'] === undefined || r['layout'] === 'folders' || r['layout'] === 'flat') &&
+    (r['dialect'] === undefined || r['dialect'] === 'obsidian' || r['dialect'] === 'commonmark') &&
+    (r['links'] === undefined || typeof r['links'] === 'boolean') &&
+    (r['base'] === undefined || (isShort(r['base'], 200) && /^\/[^?#\s]*$/.test(r['base']))) &&
+    (r['webEdits'] === undefined || r['webEdits'] === 'merge' || r['webEdits'] === 'hold-words' || r['webEdits'] === 'strict') &&
+    (r['b'] === undefined || r['b'] === 1),
 };

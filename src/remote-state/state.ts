@@ -1,5 +1,5 @@
 import type { Stamped } from './codec.js';
-import type { DocRecord, StateRecord, WriteRecord } from './records.js';
+import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.js';
 
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
@@ -29,6 +29,8 @@ export type SharedState = {
   readonly sourceDocs: ReadonlyMap<string, readonly string[]>;
   /** The records the state consists of, each with its stamp: what a compaction writes (see liveRecords). */
   readonly live: readonly Stamped[];
+  /** The settings every machine reads the folder with, as last published (undefined: none yet). */
+  readonly team: TeamRecord | undefined;
   /** The highest clock among the records. */
   readonly clock: number;
 };
@@ -56,6 +58,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
   const retired = new Map<string, Stamped>();
   const sources = new Map<string, Stamped>();
   const writes = new Map<string, Stamped>();
+  let team: Stamped | undefined;
   const history: History = { byPath: new Map(), byDoc: new Map(), gone: new Map() };
   let clock = 0;
   for (const stamped of [...records].sort(byStamp)) {
@@ -111,6 +114,9 @@ export function foldState(records: readonly Stamped[]): SharedState {
       case 'reset':
         // Written by kbsync before compactions retired documents: it never disables anything now.
         break;
+      case 'team':
+        team = stamped;
+        break;
     }
   }
   const nodeIdOf = (k: string): string | null => (nodeIds.get(k)?.record as DocRecord | undefined)?.n ?? null;
@@ -132,7 +138,18 @@ export function foldState(records: readonly Stamped[]): SharedState {
     images: new Map([...images].map(([k, s]) => [k, (s.record as { u: string }).u])),
     retired: new Map([...retired].map(([k, s]) => [k, s.c])),
     sourceDocs: sourceDocsOf(sources.values()),
-    live: [...journals.values(), ...retirementsOf(retired), ...folders.values(), ...docRecords(history, nodeIdOf, replaces), ...history.gone.values(), ...writes.values(), ...images.values(), ...sources.values()],
+    live: [
+      ...journals.values(),
+      ...retirementsOf(retired),
+      ...folders.values(),
+      ...docRecords(history, nodeIdOf, replaces),
+      ...history.gone.values(),
+      ...writes.values(),
+      ...images.values(),
+      ...sources.values(),
+      ...(team ? [team] : []),
+    ],
+    team: team?.record as TeamRecord | undefined,
     clock,
   };
 }

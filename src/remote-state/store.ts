@@ -8,7 +8,7 @@ import { decodeTokens, encodeRecords, encodeSource, type IndexToken, type Stampe
 import { bySeq, DOC_CHARS, type StateDoc } from './documents.js';
 import { StateFolder } from './folder.js';
 import { emptyJunk } from './junk.js';
-import { fingerprintOf, readData, readIndex, type LoadedState } from './read.js';
+import { fingerprintOf, readData, readIndex, usableTokens, type LoadedState } from './read.js';
 import type { StateRecord } from './records.js';
 import { KeptSources, type Source } from './sources.js';
 import type { StateKey } from './token.js';
@@ -18,6 +18,9 @@ export { GRACE_MS } from './limits.js';
 export type { CachedTarget, TargetCache } from './append.js';
 export type { LoadedState } from './read.js';
 export type { Source } from './sources.js';
+
+/** What a load asks before it reads the state, and once it has folded it: each throws to refuse. */
+type StateChecks = { listed(docs: readonly StateDoc[]): void; loaded(loaded: LoadedState): void };
 
 /**
  * kbsync's record in the knowledge base: which file is which document, the creation ids the service gives
@@ -37,6 +40,9 @@ export class RemoteStateStore {
   readonly #folder: StateFolder;
   readonly #appender: StateAppender;
   readonly #sources: KeptSources;
+  readonly #checks: StateChecks | undefined;
+  /** Tokens signed for the workspace alone are no longer read (the state was written anew bound to its folder). */
+  #bound: boolean;
   #loaded: LoadedState | undefined;
   #loading: Promise<LoadedState> | undefined;
 
@@ -52,12 +58,21 @@ export class RemoteStateStore {
     readonly now?: () => number;
     /** Characters of tokens a state document takes before a new one starts (tests make it small). */
     readonly docChars?: number;
+    /**
+     * Whether this machine's key is the team's, asked of every load before anything is read (the listed
+     * documents) and once it is folded: it throws to refuse (sync/state/key-check.ts, team.ts).
+     */
+    readonly checks?: StateChecks;
+    /** This folder's state is bound to it (this machine saw it so): tokens signed for the workspace alone are never read. */
+    readonly bound?: boolean;
   }) {
     this.#client = deps.client;
     this.#workspaceId = deps.workspaceId;
     this.#key = deps.key;
     this.#now = deps.now ?? Date.now;
     this.clock = deps.clock ?? new WriterClock({ now: this.#now });
+    this.#checks = deps.checks;
+    this.#bound = deps.bound ?? false;
     this.#folder = new StateFolder({ client: deps.client, workspaceId: deps.workspaceId, rootId: deps.rootId, key: deps.key, cache: deps.cache?.folder, now: this.#now });
     this.#appender = new StateAppender({
       client: deps.client,
@@ -88,7 +103,17 @@ export class RemoteStateStore {
    * read, the state is too, so a run that only wants to know about other machines' versions need not read it.
    */
   async indexFingerprint(): Promise<string> {
-    return fingerprintOf(await this.#folder.list(), new Map());
+    return fingerprintOf(this.#keyChecked(await this.#folder.list()), new Map());
+  }
+
+  /**
+   * The listed documents, once this machine's key is found to be the team's from their titles (refused
+   * otherwise: sync/state/key-check.ts). A machine without a key is checked when it reads the state
+   * (read.ts: a title alone does not tell a team's signed state from a look-alike).
+   */
+  #keyChecked(listed: readonly StateDoc[]): readonly StateDoc[] {
+    this.#checks?.listed(listed);
+    return listed;
   }
 
   /**
@@ -127,14 +152,17 @@ export class RemoteStateStore {
    */
   async load(): Promise<LoadedState> {
     // A listing made a moment ago (the run's look at the index's times) is the one to read by.
-    const listed = await this.#folder.list(this.#folder.olderThan(2_000));
-    const { read, ...index } = await readIndex({ client: this.#client, key: this.#key, trusted: (doc) => this.#folder.trusted(doc) }, listed);
+    const listed = this.#keyChecked(await this.#folder.list(this.#folder.olderThan(2_000)));
+    const { read, replaced, bound, ...index } = await readIndex({ client: this.#client, key: this.#key, trusted: (doc) => this.#folder.trusted(doc), bound: this.#bound }, listed);
+    this.#bound = bound;
     this.clock.observe(index.state.clock);
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#folder.trusted(doc));
-    this.#loaded = { ...index, docs: [...read, ...sources].sort(bySeq), authenticated: this.#key !== undefined };
+    const loaded: LoadedState = { ...index, docs: [...read, ...sources, ...replaced].sort(bySeq), authenticated: this.#key !== undefined };
+    this.#checks?.loaded(loaded);
+    this.#loaded = loaded;
     this.#folder.rememberRead(read);
     this.#folder.markRead();
-    return this.#loaded;
+    return loaded;
   }
 
   /** The state as this run read it, read now if it was not (callers at once share one read). */
@@ -229,7 +257,7 @@ export class RemoteStateStore {
   /** Reads one index document now (a compaction's last look before it deletes it); undefined when it is gone. */
   async readTokens(doc: StateDoc): Promise<IndexToken[] | undefined> {
     try {
-      return decodeTokens((await readData(this.#client, doc, emptyJunk())).text, this.#key, doc.seq).index;
+      return usableTokens(decodeTokens((await readData(this.#client, doc, emptyJunk())).text, this.#key, doc.seq).index, this.#bound);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

@@ -56,5 +56,7 @@ export function syncOptionsOf(config: Config, run: { mode: SyncMode; dryRun: boo
     ...(config.vault ? { vault: config.vault } : {}),
     guards: { maxDeleteRatio: config.guards.maxDeleteRatio, maxDeletes: config.guards.maxDeletes, force: run.force },
     backups: config.backups,
+    webEdits: config.merge.webEdits,
+    explicit: config.explicit,
   };
 }

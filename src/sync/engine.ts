@@ -22,8 +22,10 @@ export type { SyncDeps, SyncOptions } from './run/inputs.js';
  * a document already created) instead of repeating it.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions): Promise<SyncReport> {
-  const run = startRun(deps, options);
-  const observed = await observe(run);
+  const given = startRun(deps, options);
+  const observed = await observe(given);
+  // From here on, the options as the team's settings have them (observe followed them: state/team.ts).
+  const run = { ...given, options: observed.options };
   const decision = await decide(run, observed);
   if (decision.preview) return report(run, observed, decision, NOTHING_DONE);
   const results = await act(run, observed, decision);

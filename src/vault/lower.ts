@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import { encodeLinkPath, linkUses, type LinkProblem } from '../links/index.js';
-import { applyEdits, type SpanEdit } from '../links/rewrite.js';
+import { encodeLinkPath, linkUses, type LinkProblem, type LoweringProblem, type SourceOf } from '../links/index.js';
+import { applyEdits, editOrigins, type SpanEdit } from '../links/rewrite.js';
 import { decode, isExternal, splitUrl } from '../links/url.js';
 import { findImages } from '../images/find.js';
 import { isImageFile } from '../images/media-type.js';
@@ -24,10 +24,11 @@ import type { VaultNames } from './names.js';
  * with the file in the attachments folder) get the path that reaches the file.
  */
 
-/** A body as sent: its wiki syntax lowered; the links that reach nothing, reported (lines of the body). */
+/** A body as sent: its wiki syntax lowered; the links that reach nothing, reported (lines of the body); where each part was written. */
 type LoweredBody = {
   readonly markdown: string;
-  readonly problems: readonly Omit<LinkProblem, 'path'>[];
+  readonly problems: readonly LoweringProblem[];
+  readonly source?: SourceOf;
   /** Embeds of notes, sent as links to them: the run says so once. */
   readonly noteEmbeds: number;
 };
@@ -36,31 +37,48 @@ type LoweringInput = {
   readonly names: VaultNames;
   /** The Markdown files this run syncs: only they have documents to link to. */
   readonly synced: ReadonlySet<string>;
+  /** Why a note that is there is not synced (refused, `publish: false`, a template, excluded...). */
+  readonly unsynced?: (path: string) => string;
 };
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
   const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
-  // What the editor does not show goes; its line breaks stay, so every line keeps its number.
-  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...hidden.map((span) => ({ span, url: body.slice(span.start, span.end).replace(/[^\n]/g, '') }))];
+  const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: bold(callout.label) }));
+  // Where an admonition's lines start, what quotes them: a `> ` put in front, or the indentation replaced by it.
   const quoted: number[] = [];
+  const indents: SpanEdit[] = [];
   for (const admonition of admonitions) {
-    if (admonition.indented) edits.push(...indentedAdmonition(body, admonition));
-    else {
+    if (admonition.indented) {
+      const [marker, ...lines] = indentedAdmonition(body, admonition);
+      edits.push(marker as SpanEdit);
+      indents.push(...lines);
+    } else {
       const fenced = fencedAdmonition(body, admonition);
       edits.push(...fenced.edits);
       quoted.push(...fenced.quoted);
     }
   }
-  const problems: Omit<LinkProblem, 'path'>[] = [];
+  // What the editor does not show goes (a comment, a block id); its line breaks stay, so every line keeps its
+  // number, and a line an admonition quotes inside it is quoted all the same.
+  const within = (at: number): boolean => hidden.some((span) => span.start < at && at < span.end);
+  const quotes = new Set([...quoted, ...indents.map((edit) => edit.span.start)].filter(within));
+  for (const span of hidden) {
+    const breaks = [...body.slice(span.start, span.end).matchAll(/\n/g)].map((found) => `\n${quotes.has(span.start + found.index + 1) ? '> ' : ''}`);
+    edits.push({ span, url: span.sent ?? breaks.join('') });
+  }
+  edits.push(...indents.filter((edit) => !within(edit.span.start)));
+  const problems: LoweringProblem[] = [];
   let noteEmbeds = 0;
   for (const ref of refs) {
     const lowered = lowerRef(ref, from, input);
     edits.push({ span: ref, url: lowered.markdown });
-    if (lowered.problem) problems.push({ line: ref.line, target: body.slice(ref.start, ref.end), ...lowered.problem });
+    if (lowered.problem) problems.push({ line: ref.line, offset: ref.start, target: body.slice(ref.start, ref.end), ...lowered.problem });
     if (lowered.noteEmbed) noteEmbeds += 1;
   }
   edits.push(...byName(body, from, input));
-  return { markdown: edits.length === 0 ? body : applyEdits(body, withQuotedLines(edits, quoted)), problems, noteEmbeds };
+  if (edits.length === 0) return { markdown: body, problems, noteEmbeds };
+  const all = withQuotedLines(edits, quoted.filter((at) => !within(at)));
+  return { markdown: applyEdits(body, all), problems, noteEmbeds, source: editOrigins(all) };
 }
 
 const bold = (label: string): string => `**${escapeInPlace(label, false)}**`;
@@ -124,7 +142,7 @@ function lowerRef(ref: WikiRef, from: string, input: LoweringInput): LoweredRef 
     return { markdown: text, problem: { reason: 'missing', message: `no note or file in the vault is named ${ref.target}${isImageFile(ref.target) || /\.[^./]+$/.test(ref.target) ? '' : ' (nor has it as an alias)'}` } };
   }
   if (!input.synced.has(found)) {
-    const why = /\.md$/i.test(found) ? `${found} is not one of the synced notes (excluded, unpublished or a template)` : `${found} is an attachment, and the knowledge base takes no attachments (only images are published, when embedded)`;
+    const why = /\.md$/i.test(found) ? `${found} is not published: ${input.unsynced?.(found) ?? 'it is not one of the synced notes'}` : `${found} is an attachment, and the knowledge base takes no attachments (only images are published, when embedded)`;
     return { markdown: text, problem: { reason: 'not-synced', message: why } };
   }
   return { markdown: linkTo(`${relative ?? ''}${heading === undefined ? '' : `#${heading}`}`), ...(ref.embed ? { noteEmbed: true as const } : {}) };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createStateKeySource } from '../../src/setup/state-key.js';
 import { syncOptionsOf } from '../../src/cli/session.js';
 import { createServiceClient } from '../../src/setup/index.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -160,7 +161,9 @@ export async function syncInProcess(f: SyncFixture): Promise<SyncReport> {
   const { client } = createServiceClient(config.service, { env: f.env, cwd: f.dir, logger: silentLogger });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {
-    return await runSync({ client, ledger, logger: silentLogger }, syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }));
+    // With the team's key, as `kbsync sync` reads it: the case's own runs then meet the state their team wrote.
+    const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir, workspaceId: config.workspaceId });
+    return await runSync({ client, ledger, logger: silentLogger }, { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey });
   } finally {
     ledger.close();
   }

@@ -25,7 +25,7 @@ export async function withInProcess<T>(f: SyncFixture, mode: SyncOptions['mode']
   const { client } = createServiceClient(config.service, { env: f.env, cwd: f.dir, logger: silentLogger });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {
-    const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir });
+    const stateKey = createStateKeySource(config.state.key, { env: f.env, cwd: f.dir, workspaceId: config.workspaceId });
     return await fn({ client, ledger, options: { ...syncOptionsOf(config, { mode, dryRun, force: false }), stateKey } });
   } finally {
     ledger.close();

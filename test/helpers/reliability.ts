@@ -56,7 +56,12 @@ export async function readTree(dir: string, options: { readonly skip?: (rel: str
     const abs = join(entry.parentPath, entry.name);
     const rel = posixRel(dir, abs);
     if (options.skip?.(rel)) continue;
-    out.set(rel, await readFile(abs, 'utf8'));
+    // A file removed between the listing and the read (a daemon at work beside the soak) is not there.
+    const text = await readFile(abs, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text !== undefined) out.set(rel, text);
   }
   return out;
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { decodeTokens, encodeRecords, encodeSource, type Stamped, type StateRecord } from '../../src/remote-state/codec.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import { foldState, type SharedState } from '../../src/remote-state/state.js';
-import { stateKey } from '../../src/remote-state/token.js';
+import { readFileSync } from 'node:fs';
+import { frame, stateKey, type StateKey } from '../../src/remote-state/token.js';
 import { stateNodes, TEST_STATE_KEY, type SyncFixture } from './sync-fixture.js';
 
 /**
@@ -10,7 +11,7 @@ import { stateNodes, TEST_STATE_KEY, type SyncFixture } from './sync-fixture.js'
  * from the emulator (no call counted, nothing cached): what every later run will see.
  */
 export function foldedState(f: SyncFixture, key: string | null = TEST_STATE_KEY): SharedState {
-  const state = key === null ? undefined : stateKey(key, f.em.seed.workspaceId);
+  const state = key === null ? undefined : keyOf(f, key);
   const records: Stamped[] = [];
   const seen = new Set<string>();
   for (const node of stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'))) {
@@ -21,6 +22,13 @@ export function foldedState(f: SyncFixture, key: string | null = TEST_STATE_KEY)
     }
   }
   return foldState(records);
+}
+
+/** The team's key as the fixture's kbsync signs with it: bound to its workspace and its synced folder (its remoteFolder, else the workspace's root). */
+export function keyOf(f: SyncFixture, key: string = TEST_STATE_KEY): StateKey {
+  const config = JSON.parse(readFileSync(f.configPath, 'utf8')) as { workspaceId: string; remoteFolder?: string | null };
+  const root = config.remoteFolder ?? f.em.admin.dump().workspaces.find((w) => w.workspaceId === config.workspaceId)?.rootNodeId ?? '';
+  return stateKey(key, config.workspaceId, root);
 }
 
 /** A state document's tokens: its paragraphs after the note. */
@@ -73,3 +81,62 @@ export function appendToState(f: SyncFixture, text: string, family: 'state' | 's
   if (!target) throw new Error(`no ${family} document to append to`);
   f.em.admin.editDocument(target.dentryUuid, `${(target.markdown ?? '').trimEnd()}\n\n${text}\n`);
 }
+
+/**
+ * The shared state as kbsync wrote it before it published the team's settings: every team record taken out
+ * of the index (the other records of its token kept, stamps and signature as the team's key makes them).
+ */
+export function withoutTeamRecords(f: SyncFixture, key: string | null = TEST_STATE_KEY): void {
+  const signer = key === null ? undefined : keyOf(f, key);
+  for (const node of stateNodes(f.em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'))) {
+    const decoded = decodeTokens(dataText(node), signer).index;
+    if (!decoded.some((token) => token.records.some((stamped) => stamped.record.t === 'team'))) continue;
+    let text = dataText(node);
+    for (const token of decoded) {
+      const kept = token.records.filter((stamped) => stamped.record.t !== 'team');
+      if (kept.length === token.records.length) continue;
+      const again = kept.length === 0 ? '' : encodeRecords(kept.map((s) => ({ ...s.record, '@': [s.c, s.w, s.i] as const })), { w: 'rewriter', c: 0 }, signer);
+      text = text.replace(token.token, again);
+    }
+    const note = (node.markdown ?? '').split('\n\n')[0] ?? '';
+    f.em.admin.editDocument(node.dentryUuid, `${note}\n\n${text.replace(/\s+/g, ' ').trim()}\n`);
+  }
+}
+
+/** The fixture's state documents: those in the `.kbsync` folder of its synced folder. */
+function ownStateNodes(f: SyncFixture): DumpedNode[] {
+  const config = JSON.parse(readFileSync(f.configPath, 'utf8')) as { workspaceId: string; remoteFolder?: string | null };
+  const nodes = f.em.admin.dump().nodes;
+  const root = config.remoteFolder ?? nodes.find((n) => n.docType === 'ROOT' && n.workspaceId === config.workspaceId)?.dentryUuid;
+  const folder = nodes.find((n) => n.docType === 'FOLDER' && n.title === '.kbsync' && n.parentId === root);
+  return stateNodes(nodes).filter((n) => n.parentId === folder?.dentryUuid);
+}
+
+/**
+ * The fixture's shared state as kbsync signed it before records were bound to their synced folder: every token
+ * signed for the workspace alone, and no team record (kbsync then published none).
+ */
+export function asSignedBefore(f: SyncFixture, key: string = TEST_STATE_KEY): void {
+  const bound = keyOf(f, key);
+  const unbound: StateKey = { tag: bound.workspaceTag, workspaceTag: bound.workspaceTag };
+  for (const node of ownStateNodes(f)) {
+    const tokens = dataText(node).split(/\s+/).filter(Boolean).map((raw) => {
+      const decoded = decodeTokens(raw, bound);
+      const index = decoded.index[0];
+      if (index) {
+        const kept = index.records.filter((s) => s.record.t !== 'team');
+        return kept.length === 0 ? '' : encodeRecords(kept.map((s) => ({ ...s.record, '@': [s.c, s.w, s.i] as const })), { w: 'before', c: 0 }, unbound);
+      }
+      const chunk = decoded.chunks[0];
+      return chunk ? frame('s', Buffer.concat([Buffer.from(`${JSON.stringify({ h: chunk.h, i: chunk.i, of: chunk.of })}\n`), chunk.data]), unbound) : raw;
+    });
+    const note = (node.markdown ?? '').split('\n\n')[0] ?? '';
+    f.em.admin.editDocument(node.dentryUuid, `${note}\n\n${tokens.filter(Boolean).join(' ')}\n`);
+  }
+}
+
+/** The index tokens of the fixture's state that its key verifies only for the workspace (signed before binding). */
+export const unboundTokens = (f: SyncFixture, key: string = TEST_STATE_KEY): number =>
+  ownStateNodes(f)
+    .filter((n) => n.title.startsWith('kbsync-state-'))
+    .reduce((sum, node) => sum + decodeTokens(dataText(node), keyOf(f, key)).index.filter((token) => token.workspace).length, 0);

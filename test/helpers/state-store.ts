@@ -35,7 +35,7 @@ export function writer(em: RunningEmulator, options: { readonly key?: boolean; r
       workspaceId: asWorkspaceId(em.seed.workspaceId),
       rootId: asTreeNodeId(em.seed.rootNodeId),
       logger: silentLogger,
-      ...(options.key === false ? {} : { key: stateKey(SECRET, em.seed.workspaceId) }),
+      ...(options.key === false ? {} : { key: stateKey(SECRET, em.seed.workspaceId, em.seed.rootNodeId) }),
       clock: new WriterClock({ now: () => self.now }),
       now: () => self.now,
       docChars: options.docChars ?? 2000,

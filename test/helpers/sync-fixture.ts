@@ -62,7 +62,8 @@ export async function createSyncFixture(options: FixtureOptions = {}): Promise<S
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
   // Every fixture of a test run shares one state key, as a team does: two workstations on one emulator agree.
-  const env: Record<string, string> = { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY, ...options.env };
+  // Its own config home: a key file kbsync keeps for the workspace (state-key-<workspace>) is this machine's alone.
+  const env: Record<string, string> = { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: TEST_STATE_KEY, XDG_CONFIG_HOME: join(dir, 'config-home'), ...options.env };
   const abs = (rel: string) => join(root, rel);
   const withReport = (result: CliResult): CliResult & { report?: SyncReport } => {
     const line = result.stdout.trim().split('\n').pop() ?? '';

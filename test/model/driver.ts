@@ -82,7 +82,8 @@ const OPERATIONS = {
 } as const;
 type Operation = keyof typeof OPERATIONS;
 
-const FAULTS = ['5xx=0.2', 'reset=0.1', '429=0.3', 'drop=0.5,only=createDocument', 'drop=0.3,only=overwriteContent|appendText|deleteDocument', 'drop=0.1', 'listFailPage=1', '5xx=0.1,reset=0.05,latency=20'];
+/** The fault specs a run may meet (each also gets a seed of its own). */
+export const FAULTS = ['5xx=0.2', 'reset=0.1', '429=0.3', 'drop=0.5,only=createDocument', 'drop=0.3,only=overwriteContent|appendText|deleteDocument', 'drop=0.1', 'listFailPage=1', '5xx=0.1,reset=0.05,latency=20'];
 
 type Run = {
   readonly world: World;
@@ -110,7 +111,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log);
@@ -142,6 +143,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
     if (run.book.lostUpdated > 0) run.stats['overwritten by another machine at the same moment (stated window), then kept'] = run.book.lostUpdated;
+    if (run.book.formattingWindowed > 0) run.stats['formatting published over after it was said unseen'] = run.book.formattingWindowed;
     if (run.book.unreadWindowed > 0) run.stats['kept where reads cannot see, with a colleague\'s visible edit'] = run.book.unreadWindowed;
     return run.stats;
   } finally {
@@ -163,7 +165,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       const path = await pickFile(run, m);
       if (!path) return [];
       const before = await m.read(path);
-      const edit = editDocument(before, 'user', rng, run.tokens);
+      const edit = editDocument(before, 'user', rng, run.tokens, undefined, world.vault);
       if (!edit) return [];
       await m.write(path, edit.text);
       run.book.add(edit.snippets, m.name);

@@ -60,6 +60,9 @@ export type Tracked = Snippet & { readonly author: string };
 /** Everything written in the run, and what each workstation's user did with it. */
 export class Book {
   readonly snippets = new Map<string, Tracked>();
+
+  /** `vault`: the team's folders are note vaults, whose comments are never sent (they travel in the shared state). */
+  constructor(readonly vault = false) {}
   /** Snippets lost in the stated same-minute window (counted, not failed). */
   windowed = 0;
   /** Snippets lost in the stated rename-or-move window (counted, not failed). */
@@ -69,6 +72,14 @@ export class Book {
    * record says the document holds more than it (counted, not failed).
    */
   unreadWindowed = 0;
+  /**
+   * Formatting a colleague gave words they wrote (or crossed), lost when a machine published the file those words
+   * came into as plain text, after a run said so at their line (FORMATTING_UNSEEN, FORMATTING_SIMPLIFIED: README's
+   * merge.webEdits "merge"): counted, not failed.
+   */
+  formattingWindowed = 0;
+  /** Tokens on lines a run said it took in without their formatting (said once, by whichever machine took them in). */
+  readonly #plainSaid = new Set<string>();
   /** Tokens a machine's user (or the colleague, as 'colleague') removed or rewrote by their own edit (deleting a file included): theirs to lose. */
   readonly #dropped = new Map<string, Set<string>>();
 
@@ -94,6 +105,27 @@ export class Book {
     for (const r of report?.results ?? []) {
       if (r.ok && (r.detail ?? '').includes('HIDDEN_EDIT')) this.#hiddenSaid.add(`${machine}\0${docKeys.get(r.path) ?? r.path}`);
     }
+  }
+
+  /** After a run: the tokens on the lines its FORMATTING_UNSEEN and FORMATTING_SIMPLIFIED notices named. */
+  notePlain(report: SyncReport | undefined, files: ReadonlyMap<string, string>): void {
+    for (const r of report?.results ?? []) {
+      if (!r.ok) continue;
+      const text = files.get(r.path);
+      const notices = (r.detail ?? '').split('; ').filter((notice) => /^FORMATTING_(UNSEEN|SIMPLIFIED)/.test(notice));
+      if (text === undefined || notices.length === 0) continue;
+      const lines = lf(text).split('\n');
+      for (const notice of notices) {
+        const named = /^FORMATTING_\w+: .*?\blines? ([\d, ]+)/.exec(notice)?.[1] ?? '';
+        for (const n of named.split(',').map((part) => Number(part.trim())).filter((n) => n > 0)) {
+          for (const token of tokensIn(lines[n - 1] ?? '')) this.#plainSaid.add(token);
+        }
+      }
+    }
+  }
+
+  plainSaid(token: string): boolean {
+    return this.#plainSaid.has(token);
   }
 
   hiddenSaid(machine: string, docKey: string): boolean {
@@ -185,6 +217,7 @@ const droppedAround = (book: Book, check: SyncCheck, token: string): boolean => 
 /** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
 export function checkSync(book: Book, check: SyncCheck): string[] {
   book.noteHidden(check.machine, check.report, check.rows);
+  book.notePlain(check.report, check.filesAfter);
   return [...lostUpdatesKept(book, check), ...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
 }
 
@@ -218,6 +251,8 @@ function published(book: Book, check: SyncCheck): string[] {
     for (const token of tokensIn(body)) {
       // Another machine's run at the same time, which this run may have finished before, published its user's removal.
       if (!remote.includes(token) && (check.alongside ?? []).some((machine) => book.dropped(machine, token))) continue;
+      // A vault's comment is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
+      if (book.vault && /^(?:<!--|%%)/.test(book.snippets.get(token)?.text ?? '')) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
@@ -307,6 +342,11 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       }
       if (inRelocationWindow(check, doc)) {
         book.relocationWindowed += 1;
+        continue;
+      }
+      // Only its formatting gone, on a line a run said it had taken in plain (merge.webEdits "merge").
+      if (nowText !== undefined && nowText.includes(token) && book.plainSaid(token)) {
+        book.formattingWindowed += 1;
         continue;
       }
       // A deleted document whose text lives on in a file of this machine was moved, not lost.

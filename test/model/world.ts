@@ -31,7 +31,8 @@ type Settings = { readonly dir: string; readonly root: string; readonly configPa
 /** The team's state key when the world's team has one (every machine and CI run of a team share it). */
 const MODEL_STATE_KEY = 'kbsync-model-state-key-5b1d93c0e2f74a68';
 
-async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, vault: boolean): Promise<Settings> {
+/** `extra`: more settings merged over these (the soak's daemon timings). */
+async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, vault: boolean, extra: Record<string, unknown> = {}): Promise<Settings> {
   const dir = await mkdtemp(join(tmpdir(), `kbsync-model-${name}-`));
   const root = join(dir, 'notes');
   await mkdir(root);
@@ -46,9 +47,10 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, va
     guards: { maxDeleteRatio: 1, maxDeletes: 1000 },
     // A team of note vaults: every machine reads the wiki dialect (the corpus then has wiki links, embeds, callouts).
     ...(vault ? { markdown: { dialect: 'obsidian' } } : {}),
+    ...extra,
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
-  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
+  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, XDG_CONFIG_HOME: join(dir, 'config-home'), ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
 }
 
 /**
@@ -66,7 +68,7 @@ async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull',
   try {
     // The team's key as `kbsync sync` reads it (config `state.key`, by default KBSYNC_STATE_KEY): a keyed
     // world's in-process runs sign and verify the shared state like its CLI runs.
-    const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir });
+    const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir, workspaceId: config.workspaceId });
     const options = { ...syncOptionsOf(config, { mode, dryRun: false, force }), stateKey, ...(listRemote ? { listRemote } : {}) };
     return { report: await runSync({ client, ledger, logger: silentLogger }, options) };
   } catch (error) {
@@ -156,12 +158,15 @@ export class World {
     this.#dirs = machines.map((m) => m.settings.dir);
   }
 
-  /** `keyed`: the team has a state key (the shared state is signed), else it has none; `vault`: its folders are note vaults. */
-  static async create(seed: number, machineCount: number, keyed = false, vault = false): Promise<World> {
+  /**
+   * `keyed`: the team has a state key (the shared state is signed), else it has none; `vault`: its folders are
+   * note vaults; `config`: more settings for every machine (merged over the model's).
+   */
+  static async create(seed: number, machineCount: number, keyed = false, vault = false, config: Record<string, unknown> = {}): Promise<World> {
     const em = await startEmulator({ rateLimit: 0, seed });
     em.admin.freezeClock(EPOCH);
     const machines: Machine[] = [];
-    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name, keyed, vault)));
+    for (const name of ['A', 'B', 'C'].slice(0, machineCount)) machines.push(new Machine(name, await settingsFor(em, name, keyed, vault, config)));
     return new World(em, machines, keyed, vault);
   }
 

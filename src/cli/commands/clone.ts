@@ -12,7 +12,10 @@ import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { syncAndPrint } from '../run-sync.js';
 import { addServiceOptions, type ServiceFlags } from '../service-flags.js';
-import { openSession } from '../session.js';
+import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
+import { workspaceRoot } from '../../sync/observe/observe.js';
+import { cachedTeam, describeTeam } from '../../sync/state/team.js';
+import { setUpStateKey } from '../state-key-setup.js';
 import { clientFromFlags } from '../workspace-list.js';
 import { writeNewConfig } from '../write-config.js';
 import { invocation } from '../../invocation.js';
@@ -102,8 +105,22 @@ async function cloneInto(dir: string, { node, target, service, tokenSource }: Or
   const env = Object.fromEntries(Object.entries(invocation().env).filter(([name]) => !CLONE_DECIDES.includes(name)));
   const session = await openSession({ config: configPath ?? undefined, quiet: true, env });
   const report = await syncAndPrint(session, 'pull', (line) => terminal.out(line));
+  const team = await teamFollowed(session);
+  if (team) terminal.out(`It is read as its team reads it (the settings its shared state publishes, followed where this config says nothing): ${team}.`);
   terminal.out(`Linked. From ${path.relative(invocation().cwd, dir) || '.'}, \`kbsync sync\` keeps it in step.`);
   return fullySynced(report) ? ExitCode.ok : ExitCode.partial;
+}
+
+/** The team's settings the clone's first pull found and follows (kept in its ledger), in words; undefined when the team published none. */
+async function teamFollowed(session: Session): Promise<string | undefined> {
+  const ledger = openSyncLedger(session, { readonly: true });
+  try {
+    const rootId = await workspaceRoot(session.client, ledger, syncOptionsOf(session.config, { mode: 'pull', dryRun: false, force: false }), false);
+    const team = cachedTeam(ledger, rootId);
+    return team ? describeTeam(team) : undefined;
+  } finally {
+    ledger.close();
+  }
 }
 
 async function run(url: string, dirArg: string | undefined, flags: Flags): Promise<void> {
@@ -119,6 +136,8 @@ async function run(url: string, dirArg: string | undefined, flags: Flags): Promi
     await undo(dir, made);
     throw error;
   }
+  // The key the clone read the state with is kept where the next shell finds it (a clone's config names none).
+  for (const line of (await setUpStateKey(invocation().env, node.workspaceId, { make: false })).lines) terminal.out(line);
   const overridden = CLONE_DECIDES.filter((name) => invocation().env[name] !== undefined);
   if (overridden.length > 0) {
     const them = overridden.length === 1 ? 'it' : 'them';
@@ -145,7 +164,10 @@ export const cloneCommand: CliCommand = {
         `
 A folder or knowledge base URL clones that folder. A document URL clones the folder that holds it (the
 document with its siblings): kbsync syncs whole folders. The new folder gets its own sync.config.json
-(root "."), and a first pull links every document in its ledger.
+(root "."), and a first pull links every document in its ledger, reading the folder as its team does (the
+dialect, layout, links and base path its shared state publishes). On a team with a state key, set
+KBSYNC_STATE_KEY for the clone: it keeps the key in ~/.config/kbsync/state-key-<workspace>, where later
+commands find it.
 
 Examples:
   kbsync clone http://127.0.0.1:8787/i/nodes/<id>               into a folder named after it

@@ -3,36 +3,47 @@ import { Option, type Command } from 'commander';
 import { InputError, SafetyError } from '../../errors.js';
 import { redactValue } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
-import { previewOf, type Preview } from '../../sync/views/preview.js';
-import { linkReport } from '../../sync/content/run-links.js';
+import { previewsOf, type Preview } from '../../sync/views/preview.js';
+import { linkLines } from '../output/link-lines.js';
+import type { LinkProblem } from '../../links/index.js';
 import { markdownPreview } from '../output/markdown-preview.js';
 import type { CliCommand } from '../command.js';
-import { describeDecision } from '../output/decision-words.js';
-import { unifiedDiff } from '../output/unified-diff.js';
+import { decisionLine, describeDecision, pathShown } from '../../sync/views/vocabulary.js';
+import { plannedRow, publishCounts, type PublishCounts } from '../../sync/views/outcomes.js';
+import { unifiedDiffLines } from '../output/unified-diff.js';
 import { withInspection } from '../read-only.js';
 import { terminal } from '../../terminal.js';
 import { invocation } from '../../invocation.js';
 
 type Flags = { readonly config?: string; readonly push?: boolean; readonly pull?: boolean; readonly json?: boolean; readonly format: 'text' | 'markdown' };
 
-/** What `kbsync diff --json` prints: each decision with the texts before and after, as `sync` would carry it out. */
-export type DiffReport = { readonly mode: SyncMode; readonly files: readonly Preview[]; readonly pending: readonly { readonly path: string; readonly reason: string }[] };
+/**
+ * What `kbsync diff --json` prints: each decision with the texts before and after, as `sync` would carry it out,
+ * and what it comes to for the knowledge base (`counts`: the pull-request preview's and the job summary's).
+ */
+export type DiffReport = {
+  readonly mode: SyncMode;
+  readonly files: readonly Preview[];
+  readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  readonly counts: PublishCounts;
+  readonly links: readonly LinkProblem[];
+};
 
 /** `path` from the command line: relative to the current folder if it points into the root, else to the root. */
-function selector(root: string, wanted: string | undefined): ((rel: string) => boolean) | undefined {
-  if (wanted === undefined) return undefined;
+function selector(root: string, wanted: string | undefined): (rel: string) => boolean {
+  if (wanted === undefined) return () => true;
   const fromCwd = path.relative(root, path.resolve(invocation().cwd, wanted));
   const rel = (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? wanted : fromCwd).split(path.sep).join('/').replace(/\/+$/, '');
-  if (rel === '' || rel === '.') return undefined;
+  if (rel === '' || rel === '.') return () => true;
   return (candidate) => candidate === rel || candidate.startsWith(`${rel}/`);
 }
 
 function previewLines(preview: Preview): string[] {
-  const lines = [`== ${preview.path}: ${describeDecision(preview.kind)}${preview.note ? ` (${preview.note})` : ''}`];
+  const lines = [`== ${pathShown(preview)}: ${describeDecision(preview.kind)}${preview.note ? ` (${preview.note})` : ''}`];
   if (preview.conflicts > 0) lines.push(`   ${preview.conflicts} block(s) changed differently on both sides: the file keeps yours, the other version goes beside it as a conflict copy`);
-  if (preview.local) lines.push(unifiedDiff(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }).trimEnd());
-  if (preview.remote) lines.push(unifiedDiff(preview.remote.before, preview.remote.after, { from: `a/${preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }).trimEnd());
-  return lines.filter((line) => line !== '');
+  if (preview.local) lines.push(...unifiedDiffLines(preview.local.before, preview.local.after, { from: `a/${preview.path} (local file now)`, to: `b/${preview.path} (after the sync)` }));
+  if (preview.remote) lines.push(...unifiedDiffLines(preview.remote.before, preview.remote.after, { from: `a/${preview.from ?? preview.path} (knowledge base now)`, to: `b/${preview.path} (what a push sends)` }));
+  return lines;
 }
 
 async function run(wanted: string | undefined, flags: Flags): Promise<void> {
@@ -45,30 +56,26 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     const refusal = inspection.plan.refusal;
     if (refusal) throw new SafetyError(refusal.code, `A sync would refuse to act: ${refusal.message}`);
     const only = selector(session.config.root, wanted);
-    const decided = (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && (!only || only(d.path)));
-    const pending = inspection.plan.pending.filter((item) => !only || only(item.path));
-    const urlOf = inspection.urlOf;
-    const previews = decided.map((d) => previewOf(d, urlOf));
+    const { previews, pending, problems, links } = previewsOf(inspection, only);
     if (flags.format === 'markdown') {
       const where = `${path.relative(invocation().cwd, session.config.root) || '.'}/ to workspace ${session.config.workspaceId}`;
-      const problems = inspection.local.problems.filter((p) => !only || only(p.path));
-      const broken = (urlOf ? linkReport(urlOf, inspection, true) : []).filter((l) => !only || only(l.path));
-      terminal.out(markdownPreview({ where, previews, pending, problems, links: broken }));
+      terminal.out(...markdownPreview({ where, previews, pending, problems, links }));
       return;
     }
     if (flags.json) {
-      const report: DiffReport = { mode, files: previews, pending };
+      const report: DiffReport = { mode, files: previews, pending, counts: publishCounts(previews.map(plannedRow), problems.length, links.length), links };
       invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
       return;
     }
-    if (decided.length === 0) {
+    if (previews.length === 0) {
       terminal.out(`Nothing to ${mode === 'two-way' ? 'sync' : mode}${wanted ? ` for ${wanted}` : ''}.`);
     } else {
-      terminal.out(`A ${mode} sync would do ${decided.length} action(s):`);
-      for (const d of decided) terminal.out(`  ${d.kind.padEnd(16)} ${d.path}`);
+      terminal.out(`A ${mode} sync would do ${previews.length} action(s):`);
+      for (const preview of previews) terminal.out(decisionLine(preview));
     }
     for (const item of pending) terminal.out(`… ${item.path}: ${item.reason}`);
-    for (const preview of previews) terminal.out(['', ...previewLines(preview)].join('\n'));
+    for (const line of linkLines(links)) terminal.out(line);
+    for (const preview of previews) terminal.out('', ...previewLines(preview));
   });
 }
 
@@ -98,7 +105,8 @@ Examples:
   kbsync diff --push welcome.md      what a push would send for one file
   kbsync diff --push --format markdown > preview.md
                                      docs as code: what merging a pull request would publish (created,
-                                     updated with changed-block counts, deleted, held, broken links);
+                                     updated with changed-block counts, moved old → new, renamed,
+                                     deleted, held, broken links), counted as the job summary counts;
                                      a read-only token is enough`,
       )
       .action(run);

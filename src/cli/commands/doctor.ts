@@ -9,7 +9,7 @@ import type { CliCommand } from '../command.js';
 import { Checks } from '../doctor/checks.js';
 import { checkLedger, checkRoot, checkStateFolder } from '../doctor/local.js';
 import { checkImages } from '../doctor/images.js';
-import { checkStateKey } from '../doctor/state-key.js';
+import { checkSharedState, checkStateKey } from '../doctor/state-key.js';
 import { createStateKeySource } from '../../setup/state-key.js';
 import { checkClock, checkPlan, checkScopes, checkService } from '../doctor/service.js';
 import { ExitCode } from '../exit-codes.js';
@@ -39,12 +39,15 @@ async function runChecks(checks: Checks, flags: { readonly config?: string }): P
   } catch (error) {
     return checks.error('token', error, `token from ${token.description}`);
   }
-  const secret = await checkStateKey(checks, createStateKeySource(config.state.key, { env: invocation().env, cwd: configDir }));
+  const keySource = createStateKeySource(config.state.key, { env: invocation().env, cwd: configDir, workspaceId: config.workspaceId });
+  const secret = await checkStateKey(checks, keySource);
   if (secret === null) return;
   if (await checkService(checks, client, config)) {
     await checkScopes(checks, client, config);
     checkClock(checks, client);
   }
+  if (checks.list.some((check) => check.status === 'fail')) return;
+  await checkSharedState(checks, client, config, keySource, secret);
   if (!checks.list.some((check) => check.status === 'fail')) await checkPlan(checks, client, config, secret);
 }
 
@@ -63,15 +66,16 @@ export const doctorCommand: CliCommand = {
   register(program: Command) {
     program
       .command('doctor')
-      .description('Check the setup, each with ✓, ! or ✗ and what to do: config, folder, state folder, ledger, token, state key, service, scopes, operatorId, workspace, clock.')
+      .description('Check the setup, each with ✓, ! or ✗ and what to do: config, folder, state folder, ledger, token, state key, service, scopes, operatorId, workspace, clock, the shared state and its key.')
       .option('-c, --config <file>', 'config file (default: ./sync.config.json)')
       .option('--json', 'print the checks as one JSON document: { ok, exitCode, checks: [{ name, status, message, fix, code, exitCode }] }')
       .addHelpText(
         'after',
         `
 Every reason sync would refuse to run (a missing or too broad root, a ledger that is damaged, another
-workspace's or locked by another kbsync, the token, the service, a missing scope, and, when all those
-pass, a guard on what a sync would do now: mass delete, an empty side) is a failed check,
+workspace's or locked by another kbsync, the token, the service, a missing scope, a shared state signed
+with a key this machine lacks or with another one, and, when all those pass, a guard on what a sync would
+do now: mass delete, an empty side) is a failed check,
 and doctor exits with the code sync would: 0 all checks passed (warnings allowed), 2 a configuration or
 local problem, 3 a safety refusal (the ledger), 4 the service cannot be used. A scope that only one
 feature needs (search, members from front matter) is a warning naming what it disables.

@@ -35,7 +35,7 @@ function toOptions(raw: RawOptions): EmulatorOptions {
   };
 }
 
-function describe(seed: EmulatorSeed, statePath: string | undefined): string {
+function describe(seed: EmulatorSeed, statePath: string | undefined): string[] {
   return [
     `kbsync emulator listening on ${seed.baseUrl}`,
     `  token header:    ${seed.tokenHeader}`,
@@ -50,7 +50,7 @@ function describe(seed: EmulatorSeed, statePath: string | undefined): string {
     `  state:           ${statePath ?? 'in memory (lost when the emulator stops)'}`,
     `  admin:           ${seed.baseUrl}/_emulator/state`,
     'Stop with Ctrl+C.',
-  ].join('\n');
+  ];
 }
 
 async function run(raw: RawOptions): Promise<void> {
@@ -70,7 +70,7 @@ async function run(raw: RawOptions): Promise<void> {
     }
     throw error;
   }
-  terminal.out(raw.json ? JSON.stringify(emulator.seed) : describe(emulator.seed, options.statePath));
+  terminal.out(...(raw.json ? [JSON.stringify(emulator.seed)] : describe(emulator.seed, options.statePath)));
   await waitForStopSignal();
   await emulator.close();
 }

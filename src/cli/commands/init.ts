@@ -8,7 +8,7 @@ import { InputError } from '../../errors.js';
 import type { CliCommand } from '../command.js';
 import { ask, choose, isInteractive } from '../prompt.js';
 import { addServiceOptions, DEFAULT_TOKEN_ENV, tokenSourceFor, type ServiceFlags } from '../service-flags.js';
-import { setUpStateKey } from '../state-key-setup.js';
+import { setUpStateKey, stateIsSigned } from '../state-key-setup.js';
 import { allWorkspaces, clientFromFlags, workspaceLines } from '../workspace-list.js';
 import { refuseExistingConfig, writeNewConfig } from '../write-config.js';
 import { terminal } from '../../terminal.js';
@@ -31,8 +31,9 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
   if (wanted !== undefined) {
     const found = workspaces.find((w) => w.workspaceId === wanted) ?? workspaces.filter((w) => w.name === wanted).at(0);
     if (found) return found;
-    throw new InputError('WORKSPACE_UNKNOWN', `No workspace ${JSON.stringify(wanted)} among the ${workspaces.length} this token and operator can see:\n${workspaceLines(workspaces).join('\n')}`, {
-      hint: '\nPass one of the ids above with --workspace.',
+    throw new InputError('WORKSPACE_UNKNOWN', `No workspace ${oneLine(JSON.stringify(wanted))} among the ${workspaces.length} this token and operator can see:`, {
+      details: workspaceLines(workspaces),
+      hint: 'Pass one of the ids above with --workspace.',
     });
   }
   if (workspaces.length === 0) {
@@ -42,8 +43,9 @@ async function pickWorkspace(workspaces: readonly Workspace[], wanted: string | 
   }
   if (workspaces.length === 1) return workspaces[0] as Workspace;
   if (!isInteractive()) {
-    throw new InputError('WORKSPACE_CHOICE', `The token sees ${workspaces.length} workspaces; choose one with --workspace ID:\n${workspaceLines(workspaces).join('\n')}`, {
-      hint: '\nFor example: kbsync init --workspace <id from the list>.',
+    throw new InputError('WORKSPACE_CHOICE', `The token sees ${workspaces.length} workspaces; choose one with --workspace ID:`, {
+      details: workspaceLines(workspaces),
+      hint: 'For example: kbsync init --workspace <id from the list>.',
     });
   }
   terminal.out('Workspaces you can sync with:');
@@ -62,7 +64,7 @@ async function run(options: Flags): Promise<void> {
   const flags = await askMissing(given);
   const { client, service, tokenSource } = await clientFromFlags(flags, { cwd: dir, configOptional: true });
   const workspace = await pickWorkspace(await allWorkspaces(client), flags.workspace);
-  const key = await setUpStateKey(invocation().env, workspace.workspaceId);
+  const key = await setUpStateKey(invocation().env, workspace.workspaceId, { make: true, signed: await stateIsSigned(client, workspace.rootNodeId) });
   const config: ConfigInput = {
     root: flags.root,
     workspaceId: workspace.workspaceId,
@@ -72,7 +74,6 @@ async function run(options: Flags): Promise<void> {
       ...(service.tokenHeader === DEFAULT_TOKEN_HEADER ? {} : { tokenHeader: service.tokenHeader }),
       token: tokenSource,
     },
-    ...(key.config ? { state: { key: key.config } } : {}),
   };
   const { configPath, config: loaded } = await writeNewConfig(dir, config, { force: Boolean(flags.force) });
   await fsp.mkdir(loaded.root, { recursive: true });
@@ -98,8 +99,10 @@ export const initCommand: CliCommand = {
         'after',
         `
 The token is read from the environment (KBSYNC_TOKEN, or --token-env NAME), never from an argument.
-The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one in a file
-of your own (~/.config/kbsync), which every machine and CI run of the team then needs.
+The team's state key is taken from KBSYNC_STATE_KEY when it is set; otherwise init makes one. Either
+way it is kept in ~/.config/kbsync/state-key-<workspace> (readable by you alone), where every kbsync
+command finds it without a setting; the config names no key file, so it can be committed and used in CI
+with KBSYNC_STATE_KEY set. Every machine and CI run of the team needs the same key.
 At a terminal, init asks for what is missing; in a script, pass it as options.
 
 Examples:

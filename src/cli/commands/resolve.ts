@@ -16,6 +16,8 @@ import { childEnv } from '../../shell/child-env.js';
 import { isDaemon } from '../../setup/lock-holder.js';
 import type { TokenSourceConfig } from '../../config/index.js';
 import { invocation } from '../../invocation.js';
+import { readWaits, WAITS_KEY, type WaitRecord } from '../../daemon/activity.js';
+import { waitSentence } from '../../daemon/wait-words.js';
 import { terminal } from '../../terminal.js';
 
 type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?: boolean; readonly theirs?: boolean; readonly tool?: string | false };
@@ -23,8 +25,8 @@ type Flags = { readonly config?: string; readonly json?: boolean; readonly mine?
 /** What `kbsync resolve --json` prints when it lists. */
 export type ResolveReport = {
   readonly conflicts: readonly { readonly path: string; readonly copy: string; readonly clashes: readonly { readonly line: number; readonly base: string; readonly mine: string; readonly theirs: string }[] }[];
-  /** Files held until a person answers (kbsync resolve --mine or --theirs FILE). */
-  readonly held: readonly { readonly path: string; readonly code: string; readonly message: string }[];
+  /** Files held until a person answers (kbsync resolve --mine or --theirs FILE); `until`: when the running daemon sends a waiting delete or move itself. */
+  readonly held: readonly { readonly path: string; readonly code: string; readonly message: string; readonly until?: string }[];
 };
 
 type HeldFile = { readonly path: string; readonly code: Exclude<HeldCode, 'CONFLICT_OPEN'> };
@@ -35,13 +37,16 @@ const relativeToRoot = (root: string, wanted: string): string => {
   return (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? wanted : fromCwd).split(path.sep).join('/');
 };
 
-function listLines(conflicts: readonly OpenConflict[], held: readonly HeldFile[]): string[] {
+function listLines(conflicts: readonly OpenConflict[], held: readonly HeldFile[], waits: ReadonlyMap<string, WaitRecord>): string[] {
   if (conflicts.length === 0 && held.length === 0) return ['No open conflicts, and nothing held.'];
   const lines = conflicts.flatMap((conflict) => [
     `${conflict.path}  (the knowledge base's version: ${conflict.copy})`,
     ...clashesOf(conflict).map((clash) => `  line ${clash.line}: yours and theirs differ`),
   ]);
-  for (const file of held) lines.push(`${file.path}  held (${file.code}): ${heldMessage({ message: HELD_REASONS[file.code] }, file.path)}`);
+  for (const file of held) {
+    const wait = waits.get(file.path);
+    lines.push(`${file.path}  held (${file.code}): ${heldMessage({ message: HELD_REASONS[file.code] }, file.path)}${wait ? ` Now: ${waitSentence(wait, Date.now())}.` : ''}`);
+  }
   if (conflicts.length > 0) {
     lines.push("Settle a conflict block by block with `kbsync resolve FILE`, or with `--mine`, `--theirs` or a merge tool (`--tool meld`; any command works: `--tool 'mytool \"$LOCAL\" \"$REMOTE\" \"$MERGED\"'`).");
   }
@@ -49,9 +54,15 @@ function listLines(conflicts: readonly OpenConflict[], held: readonly HeldFile[]
   return lines;
 }
 
-/** Held files, from the ledger: all of them, or those named (a named file is read whole, for a hidden edit it remembers). */
+/**
+ * Held files, from the ledger: all of them, or those named. A file whose document holds a hidden edit is listed
+ * too, held or not yet (its notice said to settle it here): read whole, as the summary does not carry the edit.
+ */
 function heldFiles(ledger: Ledger, only: readonly string[], conflicted: ReadonlySet<string>): HeldFile[] {
-  const candidates = only.length > 0 ? only.flatMap((wanted) => ledger.documents.get(wanted) ?? []) : ledger.documents.allSummaries().filter((summary) => summary.heldCode !== null);
+  const candidates =
+    only.length > 0
+      ? only.flatMap((wanted) => ledger.documents.get(wanted) ?? [])
+      : ledger.documents.allSummaries().flatMap((summary) => (summary.heldCode !== null ? [summary] : summary.inexact ? (ledger.documents.get(summary.path) ?? []) : []));
   return candidates.flatMap((record) => {
     const hiddenEdit = 'hiddenEdit' in record && typeof record.hiddenEdit === 'string' ? record.hiddenEdit : null;
     const code = conflicted.has(record.path) ? undefined : standingHold({ heldCode: record.heldCode, hiddenEdit });
@@ -104,6 +115,8 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
     const wanted = files.map((file) => relativeToRoot(root, file));
     const conflicts = await openConflicts(ledger, root, wanted.length > 0 ? new Set(wanted) : undefined);
     const held = heldFiles(ledger, wanted, new Set(conflicts.map((conflict) => conflict.path)));
+    // The deletes and moves the running daemon keeps waiting, with when each goes (it writes them as its cycles end).
+    const waits = holder && holder.alive && isDaemon(holder) ? readWaits(ledger.meta.get(WAITS_KEY)) : new Map<string, WaitRecord>();
     for (const file of wanted) {
       if (!conflicts.some((c) => c.path === file) && !held.some((h) => h.path === file)) {
         throw new InputError('RESOLVE_NOTHING_OPEN', `${file} has no open conflict and nothing held.`, { hint: 'Run `kbsync resolve` without a file to list what waits for you.' });
@@ -117,10 +130,13 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
       if (flags.json) {
         const report: ResolveReport = {
           conflicts: conflicts.map((c) => ({ path: c.path, copy: c.copy, clashes: clashesOf(c) })),
-          held: held.map((file) => ({ path: file.path, code: file.code, message: heldMessage({ message: HELD_REASONS[file.code] }, file.path) })),
+          held: held.map((file) => {
+            const wait = waits.get(file.path);
+            return { path: file.path, code: file.code, message: heldMessage({ message: HELD_REASONS[file.code] }, file.path), ...(wait ? { until: new Date(wait.dueAt).toISOString() } : {}) };
+          }),
         };
         invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
-      } else for (const line of listLines(conflicts, held)) terminal.out(line);
+      } else for (const line of listLines(conflicts, held, waits)) terminal.out(line);
       return;
     }
     // A held file named without a side: which version wins is the person's to say.

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import type { SearchHit } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { asWorkspaceId } from '../../model/ids.js';
-import { oneLine } from '../../printable.js';
 import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
 import { withReadOnlyLedger } from '../read-only.js';
@@ -26,11 +25,10 @@ async function run(keyword: string, flags: Flags): Promise<void> {
     invocation().stdout.write(`${JSON.stringify(found)}\n`);
     return;
   }
-  if (found.length === 0) terminal.out(`No document in the workspace matches "${oneLine(keyword)}".`);
+  if (found.length === 0) terminal.out(`No document in the workspace matches "${keyword}".`);
   for (const hit of found) {
     const local = hit.localPath ? path.relative(invocation().cwd, path.join(session.config.root, hit.localPath)) : '(not synced here)';
-    // A title or URL from the service is one line each: a line break in it would print a line that is not one.
-    terminal.out(`${oneLine(hit.title)}\n  ${oneLine(hit.url)}\n  ${local}`);
+    terminal.out(hit.title, `  ${hit.url}`, `  ${local}`);
   }
 }
 

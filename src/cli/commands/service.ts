@@ -11,7 +11,7 @@ import { launchdPlist, PLIST_MARK } from '../service/launchd-plist.js';
 import { ServiceManager } from '../service/manager.js';
 import { labelOf, platformOf, serviceName, servicePaths, serviceSpec, type Platform, type ServicePaths } from '../service/spec.js';
 import { MARK, systemdUnit } from '../service/systemd-unit.js';
-import { setUpToken } from '../service/token-file.js';
+import { planStateKeyFile, serviceTokenFile, setUpToken } from '../service/token-file.js';
 import { invocation } from '../../invocation.js';
 import { terminal } from '../../terminal.js';
 
@@ -48,14 +48,20 @@ const launchdDomain = (): string => `gui/${process.getuid?.() ?? 0}`;
 async function install(flags: Flags): Promise<void> {
   const { platform, name, paths, config, configPath } = await target(flags);
   if ((await ours(paths.unit)) === false) throw notOurs(paths.unit);
-  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
-  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: token.file });
+  // The unit's text first (the state key is read for it, nothing written): a path it cannot carry is refused
+  // before the token file, or anything, is written.
+  const key = await planStateKeyFile(config.state.key, paths.keyFile, { env: invocation().env, cwd: path.dirname(configPath), workspaceId: config.workspaceId });
+  const spec = serviceSpec({ root: config.root, stateDir: config.stateDir, configPath, tokenFile: serviceTokenFile(config.service.token, paths.tokenFile), keyFile: key.file });
   const logFile = path.join(path.dirname(paths.tokenFile), `${name}.log`);
+  const unit = platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile);
+  const token = await setUpToken(config.service.token, paths.tokenFile, { env: invocation().env, cwd: path.dirname(configPath) });
+  await key.write();
   await fsp.mkdir(path.dirname(paths.unit), { recursive: true });
-  await fsp.writeFile(paths.unit, platform === 'systemd' ? systemdUnit(spec) : launchdPlist(spec, labelOf(paths), logFile), { mode: 0o644 });
+  await fsp.writeFile(paths.unit, unit, { mode: 0o644 });
   const said = [
     `Wrote ${paths.unit}: it runs ${shellLine([spec.node, spec.entry, 'watch', '--config', configPath])} for ${config.root}.`,
     `Token: ${token.said}.`,
+    `State key: ${key.said}.`,
   ];
   const manager = new ServiceManager(platform, invocation().env);
   const start = platform === 'systemd' ? `systemctl --user daemon-reload && systemctl --user enable --now ${name}` : `launchctl bootstrap ${launchdDomain()} ${shellLine([paths.unit])}`;
@@ -72,7 +78,7 @@ async function install(flags: Flags): Promise<void> {
   }
   said.push(platform === 'systemd' ? `Its log: journalctl --user -u ${name} -f` : `Its log: ${logFile}`);
   said.push('`kbsync service status` shows how it is doing; `kbsync service uninstall` stops and removes it.');
-  for (const line of said) terminal.out(line);
+  terminal.out(...said);
 }
 
 async function uninstall(flags: Flags): Promise<void> {
@@ -86,11 +92,11 @@ async function uninstall(flags: Flags): Promise<void> {
     const stopped = platform === 'systemd' ? await manager.run(['disable', '--now', name]) : await manager.run(['bootout', `${launchdDomain()}/${labelOf(paths)}`]);
     said.push(stopped.ok ? `Stopped and disabled it (${stopped.command}).` : `${stopped.command}: ${stopped.output} (it was not running).`);
   }
-  for (const file of [paths.unit, paths.tokenFile]) {
+  for (const file of [paths.unit, paths.tokenFile, paths.keyFile]) {
     if (await fsp.rm(file).then(() => true, () => false)) said.push(`Removed ${file}.`);
   }
   if (mine && platform === 'systemd' && (await manager.available())) await manager.run(['daemon-reload']);
-  terminal.out(said.length > 0 ? said.join('\n') : `No kbsync service is installed for this folder (${paths.unit} does not exist).`);
+  terminal.out(...(said.length > 0 ? said : [`No kbsync service is installed for this folder (${paths.unit} does not exist).`]));
 }
 
 async function status(flags: Flags): Promise<void> {
@@ -105,7 +111,7 @@ async function status(flags: Flags): Promise<void> {
   const holder = readLockHolder(ledgerPath(config));
   const daemon = holder?.alive && /\bwatch\b/.test(holder.command);
   lines.push(daemon ? `kbsync watch runs for ${config.root} as pid ${holder.pid}; \`kbsync doctor\` says what it is doing.` : `No kbsync watch runs for ${config.root} now.`);
-  for (const line of lines) terminal.out(line);
+  terminal.out(...lines);
 }
 
 export const serviceCommand: CliCommand = {
@@ -119,10 +125,11 @@ export const serviceCommand: CliCommand = {
         `
 install writes a service for the folder of the config (one per folder, named after it): absolute paths to
 node and kbsync (so it runs without your shell's PATH: a prefix install, nvm), the config and the folder
-filled in, and the token where the service can read it (a token kept in an environment variable is written
-to a file only you can read; one in a file or from a command stays where the config says). Where systemd's
-user manager answers, it runs systemctl --user daemon-reload and enable --now. A configuration error (exit
-2, a missing token) stops the service instead of restarting it: \`kbsync service status\` and the log say so.
+filled in, and the token and the team's state key where the service can read them (one kept in an
+environment variable is written to a file only you can read; one in a file, the workspace's key file, or from
+a command stays where it is). Where systemd's user manager answers, it runs systemctl --user daemon-reload
+and enable --now. A configuration error (exit 2, a missing token) or a state key that is not the team's
+(exit 3) stops the service instead of restarting it: \`kbsync service status\` and the log say so.
 
 Examples:
   kbsync service install                         for ./sync.config.json
@@ -137,6 +144,6 @@ Examples:
       .option('--no-start', 'write the files only; do not run systemctl or launchctl')
       .action(install);
     service.command('status').description("Whether this folder's service is installed, what its manager says, and whether kbsync watch runs.").option('-c, --config <file>', 'config file (default: ./sync.config.json)').action(status);
-    service.command('uninstall').description("Stop this folder's service and remove its files (the unit and the token file install wrote).").option('-c, --config <file>', 'config file (default: ./sync.config.json)').action(uninstall);
+    service.command('uninstall').description("Stop this folder's service and remove its files (the unit, and the token and key files install wrote).").option('-c, --config <file>', 'config file (default: ./sync.config.json)').action(uninstall);
   },
 };

@@ -1,6 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { Notice, SyncMode } from '../../sync/decide/types.js';
 import { QUEUE_LENGTH_KEY } from '../../daemon/work-gauge.js';
+import { readWaits, WAITS_KEY, type WaitRecord } from '../../daemon/activity.js';
+import { waitSentence } from '../../daemon/wait-words.js';
+import { isDaemon } from '../../setup/index.js';
+import { shellQuote } from '../../shell/quote.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { backupsSize } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
@@ -11,7 +15,7 @@ import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.j
 import { asWorkspaceId } from '../../model/ids.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { CliCommand } from '../command.js';
-import { describeDecision } from '../output/decision-words.js';
+import { describeDecision, pathShown, wouldDo } from '../../sync/views/vocabulary.js';
 import { withInspection } from '../read-only.js';
 import { ledgerPath } from '../session.js';
 import { terminal } from '../../terminal.js';
@@ -26,7 +30,8 @@ export type StatusReport = {
   /** The workspace's name, as the ledger last learnt it (null: not known yet). */
   readonly workspaceName: string | null;
   readonly offline: boolean;
-  readonly files: readonly FileStatus[];
+  /** `waitsUntil`: when the running daemon deletes the file's document, or moves it, unless the file comes back first. */
+  readonly files: readonly (FileStatus & { readonly waitsUntil?: string })[];
   readonly counts: Readonly<Partial<Record<FileState, number>>>;
   readonly conflictCopies: readonly string[];
   /** What a sync would say once without changing anything (a title the service cannot rename): the run's own notices. */
@@ -61,12 +66,25 @@ async function withClashLines(files: FileStatus[], ledger: Ledger | undefined, r
   });
 }
 
+/** A delete or a move the running daemon keeps waiting is said where its file is: what goes, and when. */
+function withWaits(files: FileStatus[], waits: ReadonlyMap<string, WaitRecord>): StatusReport['files'] {
+  if (waits.size === 0) return files;
+  const byFile = new Map([...waits.values()].map((wait) => [wait.kind === 'move' ? (wait.to ?? wait.path) : wait.path, wait]));
+  return files.map((file) => {
+    const wait = byFile.get(file.path);
+    if (!wait) return file;
+    const now = `\`kbsync resolve --mine ${shellQuote(wait.path)}\` ${wait.kind === 'move' ? 'moves' : 'deletes'} it now`;
+    return { ...file, detail: [file.detail, waitSentence(wait, Date.now()), now].filter(Boolean).join('; '), waitsUntil: new Date(wait.dueAt).toISOString() };
+  });
+}
+
 async function run(flags: Flags): Promise<void> {
   const offline = Boolean(flags.offline);
   const mode: SyncMode = flags.push ? 'push' : flags.pull ? 'pull' : 'two-way';
   await withInspection({ config: flags.config, mode, offline }, async ({ session, ledger, inspection }) => {
-    const files = await withClashLines(fileStates(inspection), ledger, session.config.root);
     const lock = readLockHolder(ledgerPath(session.config));
+    const daemon = lock?.alive === true && isDaemon(lock);
+    const files = withWaits(await withClashLines(fileStates(inspection), ledger, session.config.root), daemon ? readWaits(ledger?.meta.get(WAITS_KEY)) : new Map());
     const counts: Partial<Record<FileState, number>> = {};
     for (const file of files) counts[file.state] = (counts[file.state] ?? 0) + 1;
     const report: StatusReport = {
@@ -80,7 +98,7 @@ async function run(flags: Flags): Promise<void> {
       notices: inspection.plan.notices,
       openIntents: (ledger?.intents.open() ?? []).map(({ kind, subject, createdAt, pid }) => ({ kind, subject, createdAt, pid })),
       lock,
-      queue: lock?.alive && /\bwatch\b/.test(lock.command) ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
+      queue: daemon ? numberOr(ledger?.meta.get(QUEUE_LENGTH_KEY), 0) : null,
       backups: { ...(await backupsSize(session.config.stateDir)), ...session.config.backups },
       remoteState: inspection.stateDocs
         ? {
@@ -109,10 +127,13 @@ function statusLines(report: StatusReport, all: boolean): string[] {
   const width = Math.max(0, ...shown.map((file) => file.state.length));
   for (const file of shown) {
     const next = file.action && file.action !== 'held' ? `  → ${describeDecision(file.action)}` : '';
-    lines.push(`  ${file.state.padEnd(width)}  ${file.path}${next}${file.detail ? `  (${file.detail})` : ''}`);
+    lines.push(`  ${file.state.padEnd(width)}  ${pathShown(file)}${next}${file.detail ? `  (${file.detail})` : ''}`);
   }
   const counts = Object.entries(report.counts).map(([state, n]) => `${n} ${state}`).join(', ');
   lines.push(report.files.length === 0 ? 'No files and no documents yet.' : `${counts}.`);
+  // What a sync would do, counted as `sync --dry-run` counts it (nothing to say offline: the decisions need reads).
+  const decided = report.files.flatMap((file) => (file.action ? [{ kind: file.action }] : []));
+  if (decided.length > 0 && !report.offline) lines.push(`A sync now ${wouldDo(decided)}.`);
   if (report.refusal) lines.push(`A sync now would refuse: ${report.refusal}`);
   for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
   if (report.conflictCopies.length > 0) lines.push(`Conflict copies waiting (merge, then delete them): ${report.conflictCopies.join(', ')}`);

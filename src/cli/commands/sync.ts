@@ -184,7 +184,8 @@ Examples:
   kbsync sync --config ~/notes/sync.config.json --pull
 
 Links to other synced files (relative, site-absolute, with or without .md, folder indexes, #anchors) are
-sent as their documents' URLs; links that cannot work in the knowledge base are reported (LINK_BROKEN).
+sent as their documents' URLs; links that cannot work in the knowledge base are reported (LINK_BROKEN) as
+written, with file, line, column and why. --check-links says how many files and links it checked.
 Local images are published by images.upload (or mapped under images.baseUrl) and sent as their URLs,
 once per content, ever; the files keep their own references. Without either: IMAGE_NOT_PUBLISHED.
 Under GitHub Actions (GITHUB_ACTIONS=true) the output format is github: annotations on the files and a

@@ -6,7 +6,8 @@ import { silentLogger } from '../../log.js';
 import { asTreeNodeId, asWorkspaceId } from '../../model/ids.js';
 import { openStateStore } from '../../sync/state/store.js';
 import { ledgerPath, syncOptionsOf } from '../../setup/index.js';
-import { observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
+import { knownRoot, observeAndPlan, workspaceRoot } from '../../sync/observe/observe.js';
+import { cachedTeam, followTeam } from '../../sync/state/team.js';
 import { exitCodeOf } from '../exit-codes.js';
 import type { Checks } from './checks.js';
 import { operatorRefused, runProbe, SCOPE_PROBES } from './probes.js';
@@ -90,7 +91,10 @@ export async function checkPlan(checks: Checks, client: KbClient, config: Config
     ledger = undefined; // none yet, or older: the checks above said so; plan as a first sync would
   }
   try {
-    const options = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
+    const configured = syncOptionsOf(config, { mode: 'two-way', dryRun: true, force: false });
+    // Read with the team's settings as this ledger last saw them, as a sync reads it.
+    const rootId = knownRoot(ledger, configured);
+    const options = followTeam(configured, rootId ? cachedTeam(ledger, rootId) : undefined);
     const observed = await observeAndPlan(
       { client, ledger, rootId: () => workspaceRoot(client, ledger, options, false), store: (rootId) => openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret) },
       { ...options, listRemote: 'always' },

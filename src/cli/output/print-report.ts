@@ -45,6 +45,6 @@ export function printReport(report: SyncReport, context: ReportContext): void {
 
 function summaryTitle(report: SyncReport, context: ReportContext): string {
   const verdict = context.verdict.exitCode === ExitCode.ok ? '✅' : '❌';
-  if (report.dryRun && report.planned.length === 0 && report.calls === 0 && context.checkLinks) return `${verdict} kbsync: link check`;
+  if (report.linkCheck?.localOnly) return `${verdict} kbsync: link check`;
   return `${verdict} kbsync ${report.mode}${report.dryRun ? ' (dry run: nothing changed)' : ''}`;
 }

@@ -4,6 +4,8 @@ import type { ObservePhase } from '../../sync/observe/observe.js';
 import type { SyncReport } from '../../sync/views/report.js';
 import type { Terminal } from '../../terminal.js';
 import { ExitCode } from '../exit-codes.js';
+import { decisionLine, wouldDo } from '../../sync/views/vocabulary.js';
+import { linkCheckLine, linkLines } from './link-lines.js';
 
 const SYMBOL: Record<string, string> = {
   pushed: '↑',
@@ -43,35 +45,26 @@ function totalLine(report: SyncReport, verdict: Verdict): string {
   if (verdict.exitCode === ExitCode.interrupted || verdict.exitCode === ExitCode.terminated) {
     return `Stopped by ${verdict.exitCode === ExitCode.interrupted ? 'Ctrl+C' : 'SIGTERM'} (exit ${verdict.exitCode}): ${counts}; the next sync does the rest; ${cost}.`;
   }
-  return report.dryRun ? `Dry run: ${wouldDo(report)}; nothing was changed; ${cost}.` : `Synced: ${counts}; ${cost}.`;
-}
-
-/**
- * What a dry run would do, by the plan's action kinds (`would do 1 create, 2 push, 3 image(s) to upload`),
- * and what it would hold, which is not done: `would do 1 push; 1 held`.
- */
-function wouldDo(report: SyncReport): string {
-  const kinds = new Map<string, number>();
-  for (const action of report.planned) if (action.kind !== 'held') kinds.set(action.kind, (kinds.get(action.kind) ?? 0) + 1);
-  const words = [...kinds].map(([kind, count]) => `${count} ${kind}`);
-  if (report.imageUploads > 0) words.push(`${report.imageUploads} image(s) to upload`);
-  const held = report.planned.filter((action) => action.kind === 'held').length;
-  return `${words.length > 0 ? `would do ${words.join(', ')}` : 'nothing to do'}${held > 0 ? `; ${held} held` : ''}`;
+  const uploads = report.imageUploads > 0 ? [`${report.imageUploads} image(s) to upload`] : [];
+  if (report.linkCheck?.localOnly) return `Checked from the files alone (no plan of what a sync would send); nothing was sent; ${cost}.`;
+  return report.dryRun ? `Dry run: ${wouldDo(report.planned, uploads)}; nothing was changed; ${cost}.` : `Synced: ${counts}; ${cost}.`;
 }
 
 /** The summary printed after the per-file lines: what waits, what could not be used, and the totals. */
 export function summaryLines(report: SyncReport, verdict: Verdict = { exitCode: ExitCode.ok }): string[] {
   const lines: string[] = [];
-  if (report.dryRun && !verdict.error) {
+  // A link check from the files alone made no plan; one with a plan and nothing in it says what it checked instead.
+  if (report.dryRun && !verdict.error && (report.planned.length > 0 || !report.linkCheck)) {
     lines.push(report.planned.length === 0 ? 'Nothing to do.' : `Would do ${report.planned.length} action(s):`);
-    for (const action of report.planned) lines.push(`  ${action.kind.padEnd(16)} ${action.path}`);
+    for (const action of report.planned) lines.push(decisionLine(action));
   }
   for (const item of report.pending) lines.push(`… ${item.path}: ${item.reason}`);
   for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
-  for (const problem of report.problems) lines.push(`✗ ${problem.path}: ${problem.message} [${problem.code}]`);
+  for (const problem of report.problems) lines.push(`${problem.repeated ? '- ' : '✗ '}${problem.path}: ${problem.repeated ? 'still not synced, unchanged since it was said: ' : ''}${problem.message} [${problem.code}]`);
   // Not synced on purpose (symlinks, special files, a second spelling of one name): say so, or the file silently never syncs.
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);
-  for (const link of report.links) lines.push(`✗ ${link.path}:${link.line}: broken link "${link.target}": ${link.message} [LINK_BROKEN]`);
+  lines.push(...linkLines(report.links));
+  if (report.linkCheck) lines.push(linkCheckLine(report.linkCheck));
   for (const image of report.images) lines.push(`! ${imageLine(image)}`);
   if (report.conflictCopies.length > 0) lines.push(`! ${report.conflictCopies.length} conflict cop${report.conflictCopies.length === 1 ? 'y' : 'ies'} to resolve: ${report.conflictCopies.join(', ')}`);
   lines.push(totalLine(report, verdict));

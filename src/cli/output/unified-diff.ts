@@ -1,4 +1,5 @@
 import { diffArrays, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { oneLine } from '../../printable.js';
 
 const splitLines = (text: string): string[] => {
   if (text === '') return [];
@@ -13,12 +14,18 @@ const splitLines = (text: string): string[] => {
  * marked `\ No newline at end of file`, so a change of that byte alone shows too. Empty when the texts are
  * equal. The `diff` package computes it in memory bounded by the edit, not by the texts' product (the
  * hand-written one before it kept a copy of its search array per step: 758 MB here for a 48 KB file
- * rewritten line by line).
+ * rewritten line by line). Its labels name a file (a path someone chose): each is kept to its header line.
  */
 export function unifiedDiff(before: string, after: string, labels: { readonly from: string; readonly to: string }, context = 3): string {
   if (before === after) return '';
-  return formatPatch(structuredPatch(labels.from, labels.to, before, after, undefined, undefined, { context }), FILE_HEADERS_ONLY);
+  return formatPatch(structuredPatch(oneLine(labels.from), oneLine(labels.to), before, after, undefined, undefined, { context }), FILE_HEADERS_ONLY);
 }
+
+/** The same as lines, to print (each line one line of output: printable.ts). */
+export const unifiedDiffLines = (before: string, after: string, labels: { readonly from: string; readonly to: string }): string[] => {
+  const text = unifiedDiff(before, after, labels).trimEnd();
+  return text === '' ? [] : text.split('\n');
+};
 
 /** The lines `after` has that `before` does not: what the demo shows arriving. */
 export function addedLines(before: string, after: string): string[] {

@@ -2,12 +2,25 @@ import { createInterface } from 'node:readline/promises';
 import { InputError } from '../../errors.js';
 import { resolved, type Choice, type OpenConflict } from '../../sync/settle/conflict-regions.js';
 import { invocation } from '../../invocation.js';
+import { terminal } from '../../terminal.js';
 
 const CHOICES: Readonly<Record<string, Choice>> = { m: 'mine', mine: 'mine', t: 'theirs', theirs: 'theirs', b: 'both', both: 'both' };
 
 /** The clashing regions of a conflict, as `kbsync resolve` lists and shows them. */
 export const clashesOf = (conflict: OpenConflict) =>
   conflict.regions.flatMap((region) => (region.kind === 'clash' ? [{ line: region.line, base: region.base.join('\n'), mine: region.mine.join('\n'), theirs: region.theirs.join('\n') }] : []));
+
+/** One clash as it is shown: each version's lines under its heading, every line printed as one (terminal.ts). */
+const shown = (conflict: OpenConflict, clash: ReturnType<typeof clashesOf>[number]): string[] => [
+  '',
+  `${conflict.path}, line ${clash.line}:`,
+  '--- as agreed before',
+  ...clash.base.split('\n'),
+  '--- yours',
+  ...clash.mine.split('\n'),
+  '--- theirs (the knowledge base)',
+  ...clash.theirs.split('\n'),
+];
 
 /** Block by block on a terminal (or from answers piped in): yours, theirs, or both. */
 export async function chooseEach(conflict: OpenConflict): Promise<string> {
@@ -17,7 +30,7 @@ export async function chooseEach(conflict: OpenConflict): Promise<string> {
   const choices: Choice[] = [];
   try {
     for (const clash of clashesOf(conflict)) {
-      invocation().stdout.write(`\n${conflict.path}, line ${clash.line}:\n--- as agreed before\n${clash.base}\n--- yours\n${clash.mine}\n--- theirs (the knowledge base)\n${clash.theirs}\n`);
+      terminal.out(...shown(conflict, clash));
       for (;;) {
         invocation().stdout.write('Keep [m]ine, [t]heirs or [b]oth? ');
         const next = await answers.next();

@@ -1,7 +1,14 @@
 import path from 'node:path';
-import type { ServiceSpec } from './spec.js';
+import { refuseControlIn, type ServiceSpec } from './spec.js';
 
+/** Text in an element: XML's own escapes. Control characters, which XML 1.0 cannot hold at all, never get here (spec.ts). */
 const xml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Text in a comment, where no escape is read and `--` may not appear (a plist holding it does not parse):
+ * each hyphen that follows a hyphen is shown as `\u002d`, as kbsync shows characters it will not print.
+ */
+const xmlComment = (text: string): string => text.replace(/(?<=-)-/g, '\\u002d');
 
 /** The comment every agent install writes carries: uninstall removes only files that hold it. */
 export const PLIST_MARK = 'Written by kbsync service install';
@@ -12,11 +19,14 @@ export const PLIST_MARK = 'Written by kbsync service install';
  * is logged every minute until fixed). Logs go to files beside the agent's state.
  */
 export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
+  refuseControlIn('the log file', logFile);
   const args = [spec.node, spec.entry, 'watch', '--config', spec.configPath].map((arg) => `    <string>${xml(arg)}</string>`).join('\n');
-  const env = spec.tokenFile ? `  <key>EnvironmentVariables</key>\n  <dict>\n    <key>KBSYNC_SERVICE_TOKEN_FILE</key>\n    <string>${xml(spec.tokenFile)}</string>\n  </dict>\n` : '';
+  const variables = [...(spec.tokenFile ? [['KBSYNC_SERVICE_TOKEN_FILE', spec.tokenFile]] : []), ...(spec.keyFile ? [['KBSYNC_STATE_KEY_FILE', spec.keyFile]] : [])];
+  const entries = variables.map(([name, value]) => `    <key>${name}</key>\n    <string>${xml(value ?? '')}</string>\n`).join('');
+  const env = entries ? `  <key>EnvironmentVariables</key>\n  <dict>\n${entries}  </dict>\n` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<!-- ${PLIST_MARK} for ${xml(spec.root)}; kbsync service uninstall removes it. -->
+<!-- ${PLIST_MARK} for ${xmlComment(spec.root)}; kbsync service uninstall removes it. -->
 <plist version="1.0">
 <dict>
   <key>Label</key>

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { homeFolder } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import { packageRoot } from '../../package-root.js';
+import { oneLine } from '../../printable.js';
 import { kbsyncEntry } from '../../shell/self-command.js';
 
 /** Which service manager runs the daemon here. */
@@ -22,11 +23,13 @@ export type ServiceSpec = {
   readonly writable: readonly string[];
   /** The token file the service reads (KBSYNC_SERVICE_TOKEN_FILE), when install wrote one. */
   readonly tokenFile: string | undefined;
+  /** The state key file the service reads (KBSYNC_STATE_KEY_FILE), when install wrote one. */
+  readonly keyFile: string | undefined;
   readonly readme: string;
 };
 
-/** Where install writes for this platform: the unit (or agent) and the token file. */
-export type ServicePaths = { readonly unit: string; readonly tokenFile: string };
+/** Where install writes for this platform: the unit (or agent), the token file and the state key file (when the secret lives in a variable). */
+export type ServicePaths = { readonly unit: string; readonly tokenFile: string; readonly keyFile: string };
 
 export function platformOf(platform: NodeJS.Platform = process.platform): Platform {
   if (platform === 'linux') return 'systemd';
@@ -45,10 +48,14 @@ export function serviceName(root: string): string {
 export function servicePaths(platform: Platform, name: string, env: NodeJS.ProcessEnv): ServicePaths {
   if (platform === 'launchd') {
     const support = path.join(homeFolder(env), 'Library', 'Application Support', 'kbsync');
-    return { unit: path.join(homeFolder(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`), tokenFile: path.join(support, `${name}.token`) };
+    return {
+      unit: path.join(homeFolder(env), 'Library', 'LaunchAgents', `com.${name.replace(/^kbsync-/, 'kbsync.')}.plist`),
+      tokenFile: path.join(support, `${name}.token`),
+      keyFile: path.join(support, `${name}.state-key`),
+    };
   }
   const config = env['XDG_CONFIG_HOME'] || path.join(homeFolder(env), '.config');
-  return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`) };
+  return { unit: path.join(config, 'systemd', 'user', `${name}.service`), tokenFile: path.join(config, 'kbsync', `${name}.token`), keyFile: path.join(config, 'kbsync', `${name}.state-key`) };
 }
 
 /** The launchd label of an agent written by install (its file name without `.plist`). */
@@ -62,10 +69,20 @@ const real = (file: string): string => {
   }
 };
 
-export function serviceSpec(input: { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined }): ServiceSpec {
+type SpecInput = { readonly root: string; readonly stateDir: string; readonly configPath: string; readonly tokenFile: string | undefined; readonly keyFile: string | undefined };
+
+/**
+ * The spec of the service for a folder. Every path in it is written into a unit file or a plist that a
+ * service manager runs, and paths are names anyone who shares a drive or a repository may have chosen: a
+ * line break in one would add a line of its own to a unit (`ExecStartPre=` runs a command), and no manager
+ * reads another control character as written. So a path holding one is refused here, before install writes
+ * anything; the rest of each path is escaped by the unit's or the plist's own rules (systemd-unit.ts,
+ * launchd-plist.ts).
+ */
+export function serviceSpec(input: SpecInput): ServiceSpec {
   const inside = path.relative(input.root, input.stateDir);
   const stateOutside = inside.startsWith('..') || path.isAbsolute(inside);
-  return {
+  const spec: ServiceSpec = {
     name: serviceName(input.root),
     root: input.root,
     configPath: input.configPath,
@@ -73,6 +90,32 @@ export function serviceSpec(input: { readonly root: string; readonly stateDir: s
     entry: real(kbsyncEntry()),
     writable: stateOutside ? [input.root, input.stateDir] : [input.root],
     tokenFile: input.tokenFile,
+    keyFile: input.keyFile,
     readme: path.join(packageRoot(), 'README.md'),
   };
+  const paths: readonly [string, string | undefined][] = [
+    ['the synced folder', input.root],
+    ['the state folder', input.stateDir],
+    ['the config file', input.configPath],
+    ['the token file', input.tokenFile],
+    ['the state key file', input.keyFile],
+    ['node', spec.node],
+    ["kbsync's entry point", spec.entry],
+    ["kbsync's README", spec.readme],
+  ];
+  for (const [what, value] of paths) if (value !== undefined) refuseControlIn(what, value);
+  return spec;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Refuses a path a unit file cannot carry (a control character): `what` names it in the error. */
+export function refuseControlIn(what: string, value: string): void {
+  if (!CONTROL.test(value)) return;
+  throw new InputError(
+    'SERVICE_PATH_UNSAFE',
+    `The path of ${what}, ${oneLine(value)}, holds a line break or other control character (shown escaped), which a service's unit file cannot carry: written into it, a line break would start a line of its own.`,
+    { hint: 'Rename the folder or file so that its path has none (`mv` it), then run `kbsync service install` again. Nothing was written.' },
+  );
 }

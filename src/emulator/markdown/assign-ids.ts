@@ -7,20 +7,22 @@ const MAX_ALIGNMENT_CELLS = 4_000_000;
 /**
  * Gives converted blocks their `id` and `index`. An overwrite gives every block a fresh id; a remote edit
  * (the web editor) keeps the id of every block it did not change, found by a longest-common-subsequence
- * alignment of the old and new block contents.
+ * alignment of the old and new block contents. The editor knows which block it changed, hidden ones too: their
+ * content (kept, never served) tells apart code blocks that all read as `unknown` (a colleague who deleted the
+ * first of a run of them deleted that one, not the last: soak seed 21).
  */
 export function assignIds(converted: readonly ConvertedBlock[], newId: () => string, previous?: readonly StoredBlock[]): StoredBlock[] {
   const reused = previous ? alignIds(previous, converted) : new Map<number, string>();
   return converted.map((item, index) => {
     const block: ServiceBlock = { id: reused.get(index) ?? newId(), index, ...item.payload };
-    return item.sourceEnd === undefined ? { block } : { block, sourceEnd: item.sourceEnd };
+    return { block, ...(item.sourceEnd === undefined ? {} : { sourceEnd: item.sourceEnd }), ...(item.hidden === undefined ? {} : { hidden: item.hidden }) };
   });
 }
 
-/** The content of a block apart from its ids, so an unchanged list item matches though its listId is new. */
-function contentKey(payload: BlockPayload | ServiceBlock): string {
+/** The content of a block apart from its ids, so an unchanged list item matches though its listId is new; with what it hides. */
+function contentKey(payload: BlockPayload | ServiceBlock, hidden: string | undefined): string {
   const { id: _id, index: _index, ...rest } = payload as Record<string, unknown>;
-  return JSON.stringify(rest, (key, value: unknown) => (key === 'listId' ? undefined : value));
+  return JSON.stringify([rest, hidden ?? null], (key, value: unknown) => (key === 'listId' ? undefined : value));
 }
 
 function alignIds(previous: readonly StoredBlock[], next: readonly ConvertedBlock[]): Map<number, string> {
@@ -28,8 +30,8 @@ function alignIds(previous: readonly StoredBlock[], next: readonly ConvertedBloc
   const n = previous.length;
   const m = next.length;
   if (n * m > MAX_ALIGNMENT_CELLS) return reused;
-  const a = previous.map((stored) => contentKey(stored.block));
-  const b = next.map((item) => contentKey(item.payload));
+  const a = previous.map((stored) => contentKey(stored.block, stored.hidden));
+  const b = next.map((item) => contentKey(item.payload, item.hidden));
   // lengths[i][j] = LCS length of a[i..] and b[j..]
   const lengths = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--) {

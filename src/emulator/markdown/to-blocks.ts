@@ -5,8 +5,11 @@ import { parseMarkdown } from './parse.js';
 /** A block before it gets its id and index: `blockType` plus one object named after it. */
 export type BlockPayload = { readonly blockType: string; readonly [kind: string]: unknown };
 
-/** A converted block and, for paragraphs, the offset where its source ends (appendText inserts there). */
-export type ConvertedBlock = { readonly payload: BlockPayload; readonly sourceEnd?: number };
+/**
+ * A converted block and, for paragraphs, the offset where its source ends (appendText inserts there); for a block
+ * whose content the service hides, that content (`hidden`, never served: see StoredBlock).
+ */
+export type ConvertedBlock = { readonly payload: BlockPayload; readonly sourceEnd?: number; readonly hidden?: string };
 
 /**
  * Markdown → the service's top-level typed blocks, lossy the way the service is: inline formatting is
@@ -33,21 +36,27 @@ function convertTopLevel(node: RootContent, source: string, out: ConvertedBlock[
       out.push({ payload: { blockType: 'blockquote', blockquote: { text: node.children.map((child) => toString(child)).join('\n') } } });
       return;
     case 'table':
-      out.push({ payload: { blockType: 'table', table: tableSize(node) } });
+      out.push({ payload: { blockType: 'table', table: tableSize(node) }, ...hiddenOf(node, source) });
       return;
     default:
-      out.push(unknownBlock());
+      out.push({ ...unknownBlock(), ...hiddenOf(node, source) });
   }
 }
 
 const unknownBlock = (): ConvertedBlock => ({ payload: { blockType: 'unknown', unknown: {} } });
+
+/** The source of a node the service shows nothing (or only the size) of. */
+const hiddenOf = (node: RootContent, source: string): { readonly hidden?: string } => {
+  const { start, end } = node.position ?? {};
+  return start?.offset === undefined || end?.offset === undefined ? {} : { hidden: source.slice(start.offset, end.offset) };
+};
 
 /** A paragraph of only images (and blank text) is an image block to the service, hence unknown. */
 function paragraphBlock(node: Paragraph, source: string): ConvertedBlock {
   const onlyImages = node.children.every(
     (child) => child.type === 'image' || child.type === 'imageReference' || (child.type === 'text' && child.value.trim() === '') || child.type === 'break',
   );
-  if (onlyImages) return unknownBlock();
+  if (onlyImages) return { ...unknownBlock(), ...hiddenOf(node, source) };
   const payload = { blockType: 'paragraph', paragraph: { text: toString(node) } };
   let end = node.position?.end.offset;
   if (end === undefined) return { payload };

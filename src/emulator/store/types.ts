@@ -40,7 +40,11 @@ export type ServiceBlock = {
 };
 
 /** A block plus where its source ends in the stored Markdown (paragraphs only: appendText writes there). */
-export type StoredBlock = { readonly block: ServiceBlock; readonly sourceEnd?: number };
+/**
+ * `hidden`: the Markdown of a block whose content the service does not show (code, a table, HTML): never served,
+ * only kept so that the web editor, which knows which block it changed, keeps the ids of the others.
+ */
+export type StoredBlock = { readonly block: ServiceBlock; readonly sourceEnd?: number; readonly hidden?: string };
 
 export type BodyRow = { readonly markdown: string; readonly blocks: readonly StoredBlock[] };
 

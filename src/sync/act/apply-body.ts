@@ -28,6 +28,8 @@ export type DocOutcome = {
   readonly conflictPath?: string;
   /** A hold that already stood before this run: not news, so the daemon does not say it again. */
   readonly repeated?: boolean;
+  /** A held move: the path its record (and document) stays at, while the file is at `path`. */
+  readonly from?: string;
 };
 
 const RESULT = { none: 'unchanged', push: 'pushed', pull: 'pulled', merge: 'merged', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DocOutcome['result']>;
@@ -90,6 +92,7 @@ export async function applyBody(
         ...(body.send ? { wroteOver: body.theirs } : {}),
         hiddenEdit: body.hiddenEdit,
         lossyBase: body.lossy,
+        formattingOnly: body.formattingOnly,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );
@@ -99,17 +102,30 @@ export async function applyBody(
     body.simplified.length > 0
       ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`
       : undefined;
+  const unseen = body.unseenFormatting.length > 0 ? `FORMATTING_UNSEEN: ${unseenFormatting(body.unseenFormatting)}` : undefined;
   const hidden =
     body.hiddenEditSeen && body.hiddenEdit !== null
       ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}`
       : body.inexactSeen
-        ? `HIDDEN_EDIT: another kbsync machine found that this document holds edits reads cannot show (made in the web editor: inside code, a table, or formatting it could read only as plain text); the file has that machine's version, without them, and an overwrite of the document from it is held (FLATTEN). Make your changes in the web editor, then run \`kbsync resolve --theirs ${path}\``
+        ? "HIDDEN_EDIT: the file now has another kbsync machine's version of this document, which holds edits made in the web editor that reads cannot show (inside code, a table or an image); so that they stay, your next edit of this file will be held (FLATTEN) rather than overwrite them: make such changes in the web editor"
         : undefined;
-  const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, hidden].filter(Boolean).join('; ');
+  const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, unseen, hidden].filter(Boolean).join('; ');
   // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
   if (body.kind === 'none' && body.localChanged && body.baseText === body.fileText) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };
   return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(detail ? { detail } : {}) };
 }
+
+/**
+ * The lines whose words came from the web editor (merge.webEdits `merge`): said once, as the edit comes in, since
+ * the push that will later write over their formatting cannot know there was any.
+ */
+const unseenFormatting = (lines: readonly number[]): string => {
+  const one = lines.length === 1;
+  return (
+    `${one ? 'line' : 'lines'} ${lines.join(', ')} ${one ? 'has' : 'have'} words a colleague wrote in the web editor, read as plain text: formatting they gave ` +
+    `them there is not in the file, and your next edit publishes ${one ? 'the line as the file has it' : 'the lines as the file has them'}`
+  );
+};
 
 const RECORDED = 'changed only where the knowledge base holds nothing (front matter, line endings): kept in the shared state, so other machines get it';
 

@@ -108,7 +108,7 @@ export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: Te
   // after it, and that writer's next run would take our text for an edit of its own and pull it over its
   // file (its words then only in a backup). Left for the next run, which finds their body and merges.
   if (minted.taken && remote.length === 0) throw madeElsewhere(record.path);
-  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  return applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
 }
 
 /** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */

@@ -30,3 +30,15 @@ export function followPlace(ctx: SyncContext, from: string, to: string, listed: 
     ctx.ledger.documents.update(to, { parentTreeNodeId: listed.parentTreeNodeId, placedAt: ctx.store.clock.now() });
   });
 }
+
+/**
+ * The record follows a file the person renamed while its document may not change (an open conflict): the
+ * document stays where it is, and a move to another folder is finished once it may (the plan sees a record in a
+ * folder its document is not in).
+ */
+export function followRename(ctx: SyncContext, from: string, to: string): void {
+  ctx.ledger.transaction(() => {
+    ctx.ledger.documents.rename(from, to);
+    ctx.ledger.documents.update(to, { placedAt: ctx.store.clock.now() });
+  });
+}

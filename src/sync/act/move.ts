@@ -31,7 +31,8 @@ export async function move(
   switch (decision.kind) {
     case 'held': {
       const fresh = recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
-      return { path: to, result: 'held', detail: heldMessage(decision.held, to), ...(fresh ? {} : { repeated: true }) };
+      // The hold is on the record, still at its old path: the commands its message names take that path.
+      return { path: to, result: 'held', detail: heldMessage(decision.held, from), ...(fresh ? {} : { repeated: true }), ...(from !== to ? { from } : {}) };
     }
     case 'recreate': {
       dropRecord(ctx, from, record.docKey);

@@ -60,10 +60,12 @@ type Agreement = Omit<
   | 'publishedOver'
   | 'hiddenEdit'
   | 'lossyBase'
+  | 'formattingOnly'
   | 'agreedAt'
   | 'listedTitle'
   | 'placedAt'
   | 'inexact'
+  | 'inexactFormatting'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -73,6 +75,8 @@ type Agreement = Omit<
   /** Carried over from a record spread in; a write that replaced the whole document ends both (null, false). */
   readonly hiddenEdit?: string | null;
   readonly lossyBase?: boolean;
+  /** With `lossyBase`: all the base lacks is formatting of words a colleague wrote (merge.webEdits decides). */
+  readonly formattingOnly?: boolean;
   /** Carried over from a record spread in: kept while the version stays the same, renewed when it changes. */
   readonly agreedAt?: number;
   /**
@@ -109,9 +113,14 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
-  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, ...ids } = rest as typeof rest & { remoteBlocksHash?: string; placedAt?: number; inexact?: boolean };
+  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, ...ids } = rest as typeof rest & {
+    remoteBlocksHash?: string;
+    placedAt?: number;
+    inexact?: boolean;
+    inexactFormatting?: boolean;
+  };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
   const prior = ctx.ledger.documents.summary(ids.path);
@@ -151,6 +160,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     publishedOver: wroteOver ?? null,
     hiddenEdit: hiddenEdit ?? null,
     lossyBase: lossyBase ?? false,
+    formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
     agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),

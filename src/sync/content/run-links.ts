@@ -1,4 +1,5 @@
-import { createLinker, type Linker, type LinkerInput, type LinkProblem, type LinkSite, type Lowering } from '../../links/index.js';
+import { pathsNamed } from '../../printable.js';
+import { createLinker, type LinkCheck, type Linker, type LinkerInput, type LinkProblem, type LinkSite, type Lowering } from '../../links/index.js';
 import type { ImagePublisher } from '../../images/publisher.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { SyncContext } from '../run/context.js';
@@ -6,6 +7,7 @@ import { pathOf } from '../decide/placement.js';
 import type { Action, ActionKind, SyncMode } from '../decide/types.js';
 import { execute, type ActionResult } from '../run/executor.js';
 import { recordEntryOf, type Observation } from '../observe/observe.js';
+import type { WhyUnsynced } from './unsynced.js';
 
 /** Where links start from when the config says nothing: the synced root, served at the top of its host. */
 export const DEFAULT_SITE: LinkSite = { root: '', basePath: '/' };
@@ -21,7 +23,7 @@ const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
  * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
  */
-export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images' | 'lower'> = {}): Linker {
+export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images' | 'lower' | 'unsynced'> = {}): Linker {
   const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
   const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
@@ -43,9 +45,13 @@ export function runLinker(observation: Observation, ledger: Pick<Ledger, 'docume
  * What a push does to a body on its way out, for the run and every preview alike: its links to synced files
  * become document URLs (config `links`), its local images their published URLs. Undefined for a pull.
  */
-export function pushRewriter(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, options: { readonly mode: SyncMode; readonly links: boolean; readonly site?: LinkSite | undefined; readonly images: ImagePublisher; readonly lower?: Lowering | undefined }): Linker | undefined {
+export function pushRewriter(
+  observation: Observation,
+  ledger: Pick<Ledger, 'documents'> | undefined,
+  options: { readonly mode: SyncMode; readonly links: boolean; readonly site?: LinkSite | undefined; readonly images: ImagePublisher; readonly lower?: Lowering | undefined; readonly unsynced?: WhyUnsynced },
+): Linker | undefined {
   if (options.mode === 'pull') return undefined;
-  return runLinker(observation, ledger, options.site ?? DEFAULT_SITE, { links: options.links, images: options.images, ...(options.lower ? { lower: options.lower } : {}) });
+  return runLinker(observation, ledger, options.site ?? DEFAULT_SITE, { links: options.links, images: options.images, ...(options.lower ? { lower: options.lower } : {}), ...(options.unsynced ? { unsynced: options.unsynced } : {}) });
 }
 
 /** Files whose body this run sends (or may: the decision reads the document first). */
@@ -56,13 +62,17 @@ export const sentPaths = (observation: Observation): string[] => observation.pla
  * case the links of unchanged files to documents this run deletes, which die with them.
  */
 export function linkReport(linker: Linker, observation: Observation, all: boolean): LinkProblem[] {
+  if (all) return checkEveryLink(linker, observation).problems;
   const actions = observation.plan.actions;
-  const paths = all ? [...observation.local.entries.keys()].sort() : sentPaths(observation);
+  const paths = sentPaths(observation);
   const reported = linker.problems(paths);
   const checked = new Set(paths);
-  const orphaned = all ? [] : linker.orphaned(new Set(actions.filter((action) => action.kind === 'delete-remote').map(pathOf))).filter((p) => !checked.has(p.path));
+  const orphaned = linker.orphaned(new Set(actions.filter((action) => action.kind === 'delete-remote').map(pathOf))).filter((p) => !checked.has(p.path));
   return [...reported, ...orphaned];
 }
+
+/** The links of every synced file checked (--check-links): what was checked, and the broken ones. */
+export const checkEveryLink = (linker: Linker, observation: Pick<Observation, 'local'>): LinkCheck => linker.check([...observation.local.entries.keys()].sort());
 
 /** Files whose bodies must still be sent again for their links (a run stopped or failed before it could). */
 const RESEND_KEY = 'links.resend';
@@ -95,7 +105,7 @@ export async function relink(ctx: SyncContext, results: readonly ActionResult[],
     remember(stopped ? [...owed] : [...owed].filter((path) => failed.has(path)));
     return [];
   }
-  ctx.logger.info({ paths: actions.map(pathOf) }, 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
+  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
   remember([...owed]);
   const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
   const notDone = again.filter((result) => !result.ok);

@@ -5,8 +5,8 @@ import { isAlwaysIgnoredDirName } from '../../local/names.js';
 import { parseDocument } from '../../markdown/index.js';
 import { lowerBody } from '../../vault/lower.js';
 import { aliasesIn, aliasIndex, vaultNames } from '../../vault/names.js';
-import type { VaultSettings } from '../../vault/settings.js';
 import type { Observation } from '../observe/observe.js';
+import { whyUnsynced } from './unsynced.js';
 
 /** A run's lowering of a vault's bodies, and the note embeds it sent as links (said once by the run). */
 type RunLowering = { readonly lower: Lowering; readonly noteEmbeds: () => ReadonlyMap<string, number> };
@@ -18,7 +18,7 @@ const made = new WeakMap<Observation['local'], RunLowering>();
  * The lowering of the run that made `observation` (src/vault), when its folder is a vault: one for the
  * run, so its links, images and previews share one listing of the vault's names and one lowering per body.
  */
-export function runLowering(observation: Pick<Observation, 'scan' | 'local'>, options: { readonly vault?: VaultSettings | undefined; readonly stateDir: string }): RunLowering | undefined {
+export function runLowering(observation: Pick<Observation, 'scan' | 'local'>, options: Parameters<typeof whyUnsynced>[1]): RunLowering | undefined {
   const settings = options.vault;
   if (!settings) return undefined;
   const known = made.get(observation.local);
@@ -42,12 +42,13 @@ export function runLowering(observation: Pick<Observation, 'scan' | 'local'>, op
     skip: (folder) => folder === stateDir || isAlwaysIgnoredDirName(posix.basename(folder)),
     aliases: () => (aliases ??= aliasIndex([...synced].map((path) => [path, aliasesOf(textOf(path))] as const))),
   });
+  const unsynced = whyUnsynced(observation, options);
   const lowered = new Map<string, { body: string; result: ReturnType<typeof lowerBody> }>();
   const lowering: RunLowering = {
     lower(body, path) {
       const before = lowered.get(path);
       if (before?.body === body) return before.result;
-      const result = lowerBody(body, path, { names, synced });
+      const result = lowerBody(body, path, { names, synced, unsynced });
       lowered.set(path, { body, result });
       return result;
     },

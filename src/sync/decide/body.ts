@@ -11,11 +11,14 @@ import { joinText, splitText } from '../content/document-text.js';
 import { held, type Held } from './held.js';
 import { pushMarkdown } from './push-markdown.js';
 import type { DecisionKind, SyncMode } from './types.js';
+import { doubtHolds, doubtOf, webEditDoubt, worse, type Doubt, type WebEditsPolicy } from './web-edits.js';
 
 /** What one synced document's file and body are now, beside what they were when both sides last agreed. */
 export type BodyFacts = {
   readonly mode: SyncMode;
   readonly force: boolean;
+  /** What a colleague's web-editor edit leaves kbsync free to publish over (web-edits.ts). */
+  readonly webEdits: WebEditsPolicy;
   readonly path: string;
   readonly record: {
     readonly baseMarkdown: string;
@@ -29,6 +32,8 @@ export type BodyFacts = {
     readonly hiddenEdit?: string | null;
     /** The base is the service's plain-text reading: an overwrite from it would flatten the document. */
     readonly lossyBase?: boolean;
+    /** With `lossyBase`: all it lacks is the formatting of words a colleague wrote (merge.webEdits decides). */
+    readonly formattingOnly?: boolean;
     /** The service's clock (ms) when this machine agreed on this version; 0 or absent: unknown. */
     readonly agreedAt?: number;
     readonly remoteModifiedTime?: string;
@@ -64,6 +69,8 @@ export type PublishedVersion = {
   readonly modifiedTime: string;
   /** The document held exactly that source right after (an overwrite from it, not a merge from a plain reading). */
   readonly exact: boolean;
+  /** Not exact, but all it lacked was the formatting of words a colleague wrote in the web editor (DocRecord `f`). */
+  readonly formattingOnly?: boolean;
   /** The service's clock (ms) when that writer agreed on it; 0 unknown. */
   readonly agreedAt: number;
   /** The file's path in that writer's record: where the document was when it was written (unknown: undefined). */
@@ -97,6 +104,12 @@ export type BodyDecision = {
   readonly baseText: string;
   /** Lines of the written file where a remote text edit replaced formatting with plain text (FORMATTING_SIMPLIFIED). */
   readonly simplified: readonly number[];
+  /**
+   * Lines of the written file whose words a colleague wrote in the web editor, taken from the plain reading of a
+   * document kbsync now counts as known (merge.webEdits): formatting they gave them there is not in the file, and
+   * the next push writes them as the file has them (FORMATTING_UNSEEN, said once).
+   */
+  readonly unseenFormatting: readonly number[];
   /** Set while someone's edit of what the service does not show stands: the listed time it was seen at. */
   readonly hiddenEdit: string | null;
   /** Set when this run is the first to see that hidden edit (said once). */
@@ -106,6 +119,8 @@ export type BodyDecision = {
    * colleague's edit seen only as plain text): an overwrite from the file would destroy it (FLATTEN).
    */
   readonly lossy: boolean;
+  /** With `lossy`: all the document holds beyond the file is formatting of words a colleague wrote (merge.webEdits). */
+  readonly formattingOnly: boolean;
   /**
    * Set when this run first learns, from another kbsync writer's record, that the document holds more than
    * that writer's Markdown (an edit it saw only as plain text, or where reads show nothing): the file takes
@@ -149,12 +164,19 @@ type Reading = {
   readonly theirs: string;
   /** The other writer's front matter, when its version is what the document holds. */
   readonly theirsHead?: string;
-  readonly merged: { readonly body: string; readonly conflicts: readonly Conflict[]; readonly conflictCopyBody: string | undefined; readonly simplified: readonly number[] };
-  /** The document holds exactly `theirs`. */
-  readonly known: boolean;
+  readonly merged: {
+    readonly body: string;
+    readonly conflicts: readonly Conflict[];
+    readonly conflictCopyBody: string | undefined;
+    readonly simplified: readonly number[];
+    /** Lines of `body` whose words came from the web editor through the plain reading (MergeResult.fromReading). */
+    readonly fromReading: readonly number[];
+  };
+  /** What kbsync does not know of what the document holds beyond `theirs` ('none': it holds exactly that). */
+  readonly doubt: Doubt;
   /** Someone edited where reads cannot see, since the version `theirs` stands for. */
   readonly hidden: boolean;
-  /** `theirs` is another writer's version whose record says the document holds more than it. */
+  /** `theirs` is another writer's version whose record says the document holds content beyond it. */
   readonly inexact?: boolean;
   /** The document holds exactly another writer's version, written after the hidden edit this record knows: that edit is gone. */
   readonly overwroteHidden?: boolean;
@@ -177,19 +199,24 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     const stage = current ? undefined : merge3({ base: other, remoteBase: predictedBlocks(other), remote, local: other });
     const theirs = stage ? (stage.conflictCopyBody ?? stage.body) : other;
     const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined ? { priorBase } : {}) });
-    const simplifiedLines = new Set(stage?.simplified ?? []);
-    const simplified = stage ? [...merged.theirsLines].filter(([index]) => simplifiedLines.has(lineOfBlock(theirs, index))).map(([, line]) => line) : [];
+    // Lines of the stage's merge (in `theirs`), as they stand in the merged body.
+    const inMerged = (lines: readonly number[] | undefined): number[] => {
+      const wanted = new Set(lines);
+      return [...merged.theirsLines].filter(([index]) => wanted.has(lineOfBlock(theirs, index))).map(([, line]) => line);
+    };
     // A rename or move this machine had not listed explains a later time, unless that writer's record already
     // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
     // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
     const hidden = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    // Web edits since that version add their own doubt (merge.webEdits).
+    const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
     return {
       theirs,
       theirsHead: splitText(published.text).head,
-      merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified },
-      known: current && published.exact && !hidden,
+      merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading) },
+      doubt: hidden ? 'content' : worse(doubtOfVersion(published), since),
       hidden,
-      inexact: !published.exact,
+      inexact: doubtOfVersion(published) === 'content',
       overwroteHidden: current && published.exact && !hidden && record.hiddenEdit != null && laterThan(published.modifiedTime, record.hiddenEdit),
     };
   }
@@ -201,10 +228,15 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // Nor where the file's own edit is one reads cannot show (model seed 150060: a colleague's HTML comment, typed
   // where the file's own went and reading the same, was taken for this machine's, and the file's was never sent).
   if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks) && unreadSources(local) === unreadSources(base)) {
-    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: true, hidden: false };
+    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt: 'none', hidden: false };
   }
   if (!remoteChanged) {
-    const hidden = unmoved && laterThan(listedTime, record.remoteModifiedTime ?? '');
+    // Another kbsync wrote this very text again since (a forced push, a re-push of many notes): its record, of a
+    // known minute no earlier than the listing's, accounts for the time that moved. Taken for someone's edit where
+    // reads cannot see, it was said as a hidden edit of notes nobody had edited.
+    const rewritten =
+      published !== undefined && newer && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
+    const hidden = unmoved && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
     // Another writer's later record of this very reading says the document holds more than this text (an edit
     // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
     // the reading unknown, model seed 50013: a colleague's code edit in the minute of a conflict's read). Only
@@ -212,16 +244,23 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // record of the same minute is often that writer's own blindness, not news: it read our write before our
     // record was published, took it as plain text, and trusting that would hold every later edit of ours
     // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
-    const inexact = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '';
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [] }, known: !record.lossyBase && record.hiddenEdit == null && !hidden && !inexact, hidden, inexact };
+    const learnt = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '' ? doubtOfVersion(published) : 'none';
+    const doubt = hidden ? 'content' : worse(doubtOf(record), learnt);
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt, hidden, inexact: learnt === 'content' };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
   const merged = mergeInto(local, true);
   // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
-  // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first write).
-  return { theirs: mergeInto(base, false).body, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, known: remote.length === 0, hidden: false };
+  const theirs = mergeInto(base, false).body;
+  // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first
+  // write); a colleague's edit adds its own doubt to what the record was in (merge.webEdits).
+  const doubt = remote.length === 0 ? 'none' : worse(doubtOf(record), webEditDoubt(facts.webEdits, { remoteBase: record.remoteBlocks, remote, theirs }));
+  return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false };
 }
+
+/** What another writer's version is in doubt of (its record's `l` and `f`). */
+const doubtOfVersion = (version: PublishedVersion): Doubt => (version.exact ? 'none' : version.formattingOnly === true ? 'formatting' : 'content');
 
 /** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */
 function mergedHead(base: string, local: string, theirs: string | undefined): { readonly text: string; readonly conflict?: Conflict } {
@@ -257,10 +296,12 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
   // it held every later edit of this file and was published as news it no longer was).
   const hiddenEdit = reading.overwroteHidden ? null : (record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null));
+  const known = reading.doubt === 'none';
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
-  const lossy = (!reading.known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
+  const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
+  const formattingOnly = lossy && reading.doubt === 'formatting';
   const inexactSeen = reading.inexact === true && lossy && !record.lossyBase && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], hiddenEdit, hiddenEditSeen, lossy, inexactSeen };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, inexactSeen: false };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -271,7 +312,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const remoteEdited = remoteChanged || theirs !== base.body;
   // Unless the file already has that edit: the document is known exactly, and merging it into the file changes
   // nothing (a CI job's own write, announced before a kill lost its record: the next commit builds on it).
-  const included = reading.known && merged.conflicts.length === 0 && merged.body === local.body;
+  const included = known && merged.conflicts.length === 0 && merged.body === local.body;
   if (mode === 'push' && remoteEdited && differs && !included && !facts.force) return hold(held('REMOTE_EDITED'));
 
   // Front matter never reaches the document: it travels in the kept sources, and merges as one block.
@@ -299,7 +340,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
     // inside a code block or a table), or what the document holds beyond our plain reading (--force overrides).
-    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : !reading.known ? 'FLATTEN' : undefined;
+    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : doubtHolds(reading.doubt, facts.webEdits) ? 'FLATTEN' : undefined;
     if (!blocker) send = { markdown: outgoing, append, ...(images && images.length > 0 ? { images } : {}) };
   }
 
@@ -311,6 +352,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);
+  // Words of the web editor taken into the file of a document now known (merge.webEdits): their formatting there
+  // cannot be seen (a line already said simplified is not said twice). A lossy one says its hold when it holds.
+  const unseenFormatting = mode === 'push' || nextFile === undefined || reading.doubt !== 'formatting' || doubtHolds(reading.doubt, facts.webEdits) ? [] : merged.fromReading.map((line) => line + headLines).filter((line) => !simplified.includes(line));
   // A whole-document write replaces what the hidden edit or the lossy reading stood for: both end with it.
   const overwrote = send !== undefined && send.append === undefined;
   const decided = {
@@ -324,10 +368,13 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     theirs,
     baseText,
     simplified,
+    unseenFormatting,
     hiddenEdit: overwrote ? null : hiddenEdit,
     hiddenEditSeen,
     lossy: overwrote ? false : lossy,
-    inexactSeen: overwrote ? false : inexactSeen,
+    formattingOnly: overwrote ? false : formattingOnly,
+    // Said only where the file takes that version: a machine that already holds the text has nothing new to learn.
+    inexactSeen: overwrote || nextFile === undefined ? false : inexactSeen,
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };
@@ -344,6 +391,7 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
 }
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
-export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote'>, remote: readonly Block[] = []): BodyDecision {
-  return decideBody({ ...facts, remote, record: { baseMarkdown: '', remoteBlocks: remote, alignment: undefined, localHash: '', remoteBlocksHash: blocksHash(remote) } });
+export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote' | 'webEdits'>, remote: readonly Block[] = []): BodyDecision {
+  // No web edit stands between an empty record and the document it is decided against: the policy never applies.
+  return decideBody({ ...facts, webEdits: 'strict', remote, record: { baseMarkdown: '', remoteBlocks: remote, alignment: undefined, localHash: '', remoteBlocksHash: blocksHash(remote) } });
 }

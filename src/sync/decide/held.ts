@@ -46,8 +46,9 @@ export const HELD_REASONS = {
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +
     'Merge your change in the web editor, then run `kbsync resolve --theirs <file>`; or run `kbsync resolve --mine <file>` to replace it with the file (its body is backed up first).',
   FLATTEN:
-    'not pushed: the document holds more than kbsync can read back. It was edited in the web editor since kbsync last wrote it (or made there, ' +
-    'or cloned without kept source), and the service shows kbsync only its plain text, so overwriting it from the file would remove its links, ' +
+    'not pushed: the document holds more than kbsync can read back. It was made in the web editor (or cloned without kept source), or edited ' +
+    'there since kbsync last wrote it where a read cannot show all of the page (code, a table, an image), or merge.webEdits asks to hold ' +
+    'such edits; the service shows kbsync only plain text, so overwriting it from the file would remove its links, ' +
     'bold and italic text, inline code and whatever else that edit added. Text added at the end of the last paragraph (an append) is still sent. ' +
     'Make the change in the web editor (then `kbsync resolve --theirs <file>`), or run `kbsync resolve --mine <file>` to publish the file as it is (the document is backed up first).',
   JUST_CREATED:
@@ -60,6 +61,10 @@ export const HELD_REASONS = {
     'deleted here; kbsync watch deletes its document once the file has stayed gone for watch.deleteDelayMinutes (after a git checkout, ' +
     'once the branch has stayed for watch.checkoutDelayMinutes), and keeps it, with its URL, if the file comes back. ' +
     '`kbsync resolve --mine <file>` deletes it now; `kbsync resolve --theirs <file>` brings the file back.',
+  MOVE_WAITING:
+    'moved to another folder by a git checkout. The service cannot move a document: a move makes a new one in the new folder (a new URL) ' +
+    'and deletes this one, so kbsync watch moves it once the branch has stayed for watch.checkoutDelayMinutes, and keeps it, with its URL, if ' +
+    'the file moves back first (the branch switched back). `kbsync resolve --mine <file>` moves it now.',
   CONFLICT_OPEN:
     "both sides changed the same part of this document differently: your version is in the file, the knowledge base's in the conflict copy beside it, " +
     'and the knowledge base keeps its version until you settle it: run `kbsync resolve <file>` (or merge by hand and delete the copy).',
@@ -84,7 +89,7 @@ export type HeldState = Held & { readonly localHash: string; readonly remoteModi
 /** Does the hold still stand for what this run observes? A side this run did not observe (no listing) is taken as unchanged. */
 export function holdStands(state: HeldState | null, localHash: string, remoteModifiedTime: string | undefined): state is HeldState {
   // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched;
-  // a waiting delete while the daemon says it waits.
-  if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING') return false;
+  // a waiting delete or move while the daemon says it waits.
+  if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING' || state.code === 'MOVE_WAITING') return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

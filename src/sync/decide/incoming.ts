@@ -2,6 +2,7 @@ import { blocksHash, merge3, predictedBlocks } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../content/document-text.js';
 import type { ReadingMarks } from './types.js';
+import { webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
 
 /**
  * A file to write from a document this machine never synced, whose source another machine left in the
@@ -16,21 +17,28 @@ export function decideIncoming(facts: {
   readonly syncedTime: string;
   /** The source was not the document's exact Markdown even then (a colleague's edit taken in as plain text). */
   readonly lossy: boolean;
+  /** With `lossy`: all it lacked was the formatting of words a colleague wrote (DocRecord `f`). */
+  readonly formattingOnly: boolean;
   /** The document's blocks now; undefined when the listing already showed it unchanged. */
   readonly remote: readonly Block[] | undefined;
   readonly listedTime: string;
+  /** What a colleague's web-editor edit since leaves the file short of (merge.webEdits). */
+  readonly webEdits: WebEditsPolicy;
 }): { readonly text: string; readonly marks: ReadingMarks } {
   const { source, remote } = facts;
   if (!remote || blocksHash(remote) === facts.syncedBlocksHash) {
     // Its blocks as that machine left them, its time later: someone edited where reads cannot see.
     const hidden = remote !== undefined && facts.syncedTime !== '' && facts.listedTime > facts.syncedTime;
-    return { text: source, marks: { lossy: facts.lossy, hiddenEdit: hidden ? facts.listedTime : null } };
+    return { text: source, marks: { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenEdit: hidden ? facts.listedTime : null } };
   }
   const split = splitText(source);
   const predicted = predictedBlocks(split.body);
   // The document shows exactly the source: the write that stands for it is that writer's (its record came first).
-  if (blocksHash(remote) === blocksHash(predicted)) return { text: source, marks: { lossy: facts.lossy, hiddenEdit: null } };
+  if (blocksHash(remote) === blocksHash(predicted)) return { text: source, marks: { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenEdit: null } };
   const merged = merge3({ base: split.body, remoteBase: predicted, remote, local: split.body });
-  // Taken from the plain reading: formatting the edit added is not in the file (an emptied document has none).
-  return { text: joinText(split.head, merged.body), marks: { lossy: remote.length > 0, hiddenEdit: null } };
+  // Taken from the plain reading: formatting the edit added is not in the file (an emptied document has none),
+  // which only a page a read shows whole lets kbsync write over (merge.webEdits).
+  const before = !facts.lossy ? 'none' : facts.formattingOnly ? 'formatting' : 'content';
+  const doubt = remote.length === 0 ? 'none' : worse(before, webEditDoubt(facts.webEdits, { remoteBase: predicted, remote, theirs: merged.body }));
+  return { text: joinText(split.head, merged.body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenEdit: null } };
 }

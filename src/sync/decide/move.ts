@@ -1,5 +1,6 @@
 import type { Block } from '../../model/blocks.js';
 import { decideBody, type BodyDecision, type BodyFacts } from './body.js';
+import { doubtHolds } from './web-edits.js';
 import { held, type Held } from './held.js';
 import { deletionBlocked } from './removals.js';
 import type { Origin } from '../../ledger/index.js';
@@ -43,7 +44,9 @@ export function decideMove(facts: {
     return { kind: 'rename', body, note: `the document stays in its old place: ${WHY_NOT_DELETABLE[blocked.code] ?? 'kbsync cannot delete it'}, so it cannot delete it there; move it in the web editor` };
   }
   // A move makes the document anew from the file: what the old one holds beyond kbsync's reading would go.
-  if ((body.lossy || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
+  // (Formatting of words a colleague wrote goes as an overwrite's would, when merge.webEdits lets it.)
+  const lossHolds = body.lossy && doubtHolds(body.formattingOnly ? 'formatting' : 'content', facts.body.webEdits);
+  if ((lossHolds || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
   if (body.kind === 'held') return { kind: 'held', held: body.held ?? held('MOVE_EDITED'), body };
   if (body.remoteChanged && facts.body.mode === 'push') return { kind: 'held', held: held('MOVE_EDITED'), body };
   if (body.kind === 'conflict') return { kind: 'rename', body, note: 'the document moves once the conflict is resolved' };

@@ -122,3 +122,9 @@ export function pathOf(action: Action): string {
       return action.record.path;
   }
 }
+
+/** Where the file was, for an action that moves it or its document: reports show `from → pathOf(action)`. */
+export function formerPath(action: Action): string | undefined {
+  if (action.kind !== 'move' && action.kind !== 'move-local' && action.kind !== 'held') return undefined;
+  return action.to !== undefined && action.to !== action.record.path ? action.record.path : undefined;
+}

@@ -50,16 +50,18 @@ export function plan(given: PlanInput): Plan {
     const to = moves.get(recorded.path);
     const local = input.local.get(to ?? recorded.path);
     const remote = input.remote?.docs.get(recorded.docKey);
-    const release = to === undefined ? releaseOf(input, recorded, local, remote) : undefined;
+    // A move a person may release is one that waits (MOVE_WAITING): the file at its new path, as it was held.
+    const release = to === undefined || recorded.held?.code === 'MOVE_WAITING' ? releaseOf(input, recorded, local, remote) : undefined;
     if (release) released.set(recorded.path, release);
     // Theirs: nothing stays held, and the document is read again, so what the knowledge base holds comes into the file.
     const record: RecordEntry = release === 'theirs' ? { ...recorded, held: null, recheck: true } : recorded;
     const localSide = sideOfLocal(record, local);
     const remoteSide = input.remote ? sideOfRemote(record, remote) : undefined;
 
-    // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled.
+    // An open conflict (its copy still there) waits for a person: no read, no write, until it is settled. A file
+    // renamed meanwhile takes its record, and the conflict, along (`to`): the document stays as it is until then.
     if (input.openConflicts?.has(record.path) && local) {
-      actions.push({ kind: 'held', record, held: held('CONFLICT_OPEN') });
+      actions.push({ kind: 'held', record, held: held('CONFLICT_OPEN'), ...(to !== undefined ? { to } : {}) });
       continue;
     }
     // Held work is free: while the file and the document are as they were when it was held, nothing is read.
@@ -82,7 +84,10 @@ export function plan(given: PlanInput): Plan {
         // Against where the document is now: moved in the web editor to the folder the file went to, it stays
         // (model seed 50057: a move made it anew beside itself, refused, and then a second document).
         const placed = remote ? { ...record, parentTreeNodeId: remote.parentTreeNodeId } : record;
-        actions.push({ kind: 'move', record, to, samePlace: fitsPlace(input, placed, to) === true });
+        const samePlace = fitsPlace(input, placed, to) === true;
+        // A move to another folder deletes the document (a new one is made there): one a checkout made waits like a delete.
+        if (!samePlace && release !== 'mine' && moveWaits(input.deferDeletes, record.path)) actions.push({ kind: 'held', record, held: held('MOVE_WAITING'), to });
+        else actions.push({ kind: 'move', record, to, samePlace });
       } else holdBack(to, `moved from ${record.path}; a push moves the document`);
       continue;
     }
@@ -197,6 +202,12 @@ export function plan(given: PlanInput): Plan {
   const said = { ...(released.size > 0 ? { released } : {}), ...(voidReleases.length > 0 ? { voidReleases } : {}) };
   if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal, ...said };
   return { actions: ordered, pending, notices, refusal: undefined, ...said };
+}
+
+/** Does the daemon keep this record's move to another folder waiting (PlanInput.deferDeletes)? */
+function moveWaits(defer: PlanInput['deferDeletes'], path: string): boolean {
+  if (!defer || defer.due.has(path)) return false;
+  return defer.moves === 'all' || defer.moves.has(path);
 }
 
 /** The side of the release that stands for this record now: its file and (where listed) its document as the release was given for. */

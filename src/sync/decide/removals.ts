@@ -6,6 +6,7 @@ import { joinText, splitText } from '../content/document-text.js';
 import { newerThanRecord, type PublishedVersion } from './body.js';
 import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';
+import { doubtHolds, doubtOf, webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
 
 
 type RecordBase = {
@@ -15,6 +16,7 @@ type RecordBase = {
   readonly remoteBlocksHash: string;
   readonly remoteModifiedTime: string;
   readonly lossyBase: boolean;
+  readonly formattingOnly?: boolean;
   readonly hiddenEdit: string | null;
   readonly agreedAt?: number;
 };
@@ -49,6 +51,8 @@ export function decideDelete(facts: {
   readonly relocated?: boolean;
   /** The user said to go ahead (--force): an edit nobody here could see does not stop the delete. */
   readonly force?: boolean;
+  /** What a colleague's web-editor edit leaves the restored file short of (merge.webEdits). */
+  readonly webEdits: WebEditsPolicy;
 }): DeleteDecision {
   if (facts.remote === 'gone') return { kind: 'forget' };
   const edited = blocksHash(facts.remote) !== facts.record.remoteBlocksHash;
@@ -58,14 +62,15 @@ export function decideDelete(facts: {
   const hidden = !edited && facts.force !== true && (laterTime || facts.record.hiddenEdit !== null);
   if (edited || hidden) {
     if (facts.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
-    const marks = { lossy: edited || facts.record.lossyBase, hiddenEdit: facts.record.hiddenEdit ?? (hidden ? (facts.listedTime ?? null) : null) };
-    return { kind: 'restore', text: restoredText(facts.record, facts.remote), marks };
+    const version = restoredVersion(facts.record, facts.remote, facts.webEdits);
+    return { kind: 'restore', text: version.text, marks: { ...version.marks, hiddenEdit: facts.record.hiddenEdit ?? (hidden ? (facts.listedTime ?? null) : null) } };
   }
   const blocked = deletionBlocked(facts.record);
   if (blocked) return { kind: 'held', held: blocked };
   // The document holds more than the file ever showed (a colleague's edit inside code, read back as `unknown`):
   // a delete would destroy what nobody here saw, and a backup made from reads cannot keep it (model seed 1015).
-  if (facts.record.lossyBase && facts.force !== true) return { kind: 'held', held: held('DELETE_LOSSY') };
+  // (Formatting of words a colleague wrote goes as an overwrite's would, when merge.webEdits lets it.)
+  if (doubtHolds(doubtOf({ ...facts.record, hiddenEdit: null }), facts.webEdits) && facts.force !== true) return { kind: 'held', held: held('DELETE_LOSSY') };
   return { kind: 'delete-remote' };
 }
 
@@ -82,11 +87,21 @@ export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash
  * The last-synced file with the remote's edits applied, so local formatting survives where it can; or, when
  * another kbsync writer's later record describes what the document holds now, that writer's Markdown: reads
  * cannot show all of it (model seed 100020: a rewrapped line, published by one machine, never reached the
- * other, which restored the file it had deleted from its own older text).
+ * other, which restored the file it had deleted from its own older text). `lossy`: the document holds more than
+ * the text (`marks`: the web edit's doubt, merge.webEdits, over what the version was in doubt of already).
  */
-export function restoredText(record: RecordBase, remote: readonly Block[], published?: PublishedVersion): string {
-  if (published && newerThanRecord(published, record) && published.remoteBlocksHash === blocksHash(remote)) return published.text;
+export function restoredVersion(
+  record: RecordBase,
+  remote: readonly Block[],
+  webEdits: WebEditsPolicy,
+  published?: PublishedVersion,
+): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'> } {
+  if (published && newerThanRecord(published, record) && published.remoteBlocksHash === blocksHash(remote)) {
+    return { text: published.text, marks: { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true } };
+  }
   const base = splitText(record.baseMarkdown);
   const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
-  return joinText(base.head, body);
+  const edited = blocksHash(remote) !== record.remoteBlocksHash;
+  const doubt = worse(doubtOf({ ...record, hiddenEdit: null }), edited ? webEditDoubt(webEdits, { remoteBase: record.remoteBlocks, remote, theirs: body }) : 'none');
+  return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting' } };
 }

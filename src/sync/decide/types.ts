@@ -48,6 +48,8 @@ export type RecordEntry = {
   readonly images?: readonly SentImage[];
   /** From the shared state: the writer's source was not the document's exact Markdown (see DocRecord `l`). */
   readonly lossy?: true;
+  /** From the shared state: of a lossy source, all it lacks is formatting of words a colleague wrote (DocRecord `f`). */
+  readonly formattingOnly?: true;
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
   /**
@@ -75,10 +77,12 @@ export type Replacement = {
 
 /**
  * What a file written from a document lacks of it: `lossy`, formatting or content the service's plain
- * reading does not give (an overwrite from the file would remove it); `hiddenEdit`, the listed time of an
- * edit reads cannot show at all. Either holds a later overwrite until a person says so.
+ * reading does not give (an overwrite from the file would remove it); `formattingOnly`, with `lossy`: only the
+ * formatting of words a colleague wrote in the web editor (config merge.webEdits decides whether that holds);
+ * `hiddenEdit`, the listed time of an edit reads cannot show at all. Either holds a later overwrite until a
+ * person says so.
  */
-export type ReadingMarks = { readonly lossy: boolean; readonly hiddenEdit: string | null };
+export type ReadingMarks = { readonly lossy: boolean; readonly formattingOnly?: boolean; readonly hiddenEdit: string | null };
 
 export type RemoteDoc = {
   readonly docKey: DocKey;
@@ -178,15 +182,20 @@ export type PlanInput = {
   /** A file whose title changed gets a new document under the new title (new URL), the old one deleted. */
   readonly retitle?: boolean;
   /**
-   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its path is
-   * in `due` (it stayed gone long enough, and no checkout is under way); until then it is held (DELETE_WAITING).
+   * The daemon's deletes wait (kbsync watch): a file deleted here has its document deleted only once its record's
+   * path is in `due` (it stayed gone long enough, or the branch that removed it stayed); until then it is held
+   * (DELETE_WAITING). A move to another folder deletes a document too (the service cannot move one): those in
+   * `moves` (every one this run finds, in the cycle that saw a git checkout; else the records whose move waits
+   * already) wait the same way until their record is due (MOVE_WAITING).
    */
-  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
+  readonly deferDeletes?: DeferDeletes;
   /** A person's answers to holds (kbsync resolve --mine / --theirs), by path: honoured while they match (see `Release`). */
   readonly releases?: ReadonlyMap<string, PlanRelease>;
   readonly layout: Layout;
   readonly guards: Guards;
 };
+
+export type DeferDeletes = { readonly due: ReadonlySet<string>; readonly moves: 'all' | ReadonlySet<string> };
 
 /**
  * One decision for one document. The executor carries it out through the queue and records its result
@@ -294,7 +303,7 @@ export type Refusal = {
 };
 
 /** Something a person should know about a file that changes nothing by itself (said once per change). */
-export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK'; readonly message: string };
+export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK' | 'FRONT_MATTER_LENIENT'; readonly message: string };
 
 /**
  * A person's answer to a hold on one file: `mine` decides it as --force would (that file alone), `theirs` drops

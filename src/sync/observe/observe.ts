@@ -157,7 +157,8 @@ export async function observeAndPlan(
       hasUnrecorded ||
       [...listed.docs.keys()].some((docKey) => !known.has(docKey)) ||
       [...known].some((docKey) => !listed.docs.has(asDocKey(docKey)));
-    if (needed && listed.state) shared = await store.load();
+    // Read once a run: a run that read it before it read a file (the team's settings, state/team.ts) plans from that read.
+    if (needed && listed.state) shared = store.loaded ?? (await store.load());
   }
   // Old documents of moved files that an interrupted run promised to delete are deleted before this run acts: never new files.
   for (const retirement of ledger?.retirements.all() ?? []) leftAlone.add(retirement.docKey);
@@ -234,7 +235,7 @@ function settledTreeObservation(scan: LocalScan, fingerprint: string): Observati
   for (const file of scan.files) settled.add(file.path);
   return {
     scan,
-    local: { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), touched: [] },
+    local: { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [], notices: [] },
     summaries: new Map(),
     records: new Map(),
     settled,
@@ -316,15 +317,21 @@ const rootKey = (workspaceId: WorkspaceId): string => `rootNodeId:${workspaceId}
  * The remote folder synced with the root: configured, or the workspace's root node (asked once; with
  * `remember` it is kept in the ledger, so a no-op push makes no call at all).
  */
+/** The synced root as configured or as the ledger remembers it, without a call (undefined: it would take one). */
+export function knownRoot(ledger: Ledger | undefined, options: { readonly workspaceId: WorkspaceId; readonly remoteFolder?: TreeNodeId | undefined }): TreeNodeId | undefined {
+  if (options.remoteFolder) return options.remoteFolder;
+  const cached = ledger?.meta.get(rootKey(options.workspaceId));
+  return typeof cached === 'string' && cached !== '' ? asTreeNodeId(cached) : undefined;
+}
+
 export async function workspaceRoot(
   client: KbClient,
   ledger: Ledger | undefined,
   options: { readonly workspaceId: WorkspaceId; readonly remoteFolder?: TreeNodeId | undefined },
   remember: boolean,
 ): Promise<TreeNodeId> {
-  if (options.remoteFolder) return options.remoteFolder;
-  const cached = ledger?.meta.get(rootKey(options.workspaceId));
-  if (typeof cached === 'string' && cached !== '') return asTreeNodeId(cached);
+  const known = knownRoot(ledger, options);
+  if (known) return known;
   const { rootNodeId, name } = await client.getWorkspace(options.workspaceId);
   if (remember) {
     ledger?.meta.set(rootKey(options.workspaceId), rootNodeId);

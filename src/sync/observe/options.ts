@@ -1,6 +1,6 @@
 import type { LocalScanner } from '../../local/index.js';
 import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
-import type { Guards, Layout, SyncMode } from '../decide/types.js';
+import type { DeferDeletes, Guards, Layout, SyncMode } from '../decide/types.js';
 import type { VaultSettings } from '../../vault/settings.js';
 
 /** What a run asks of observing: its folder, its service side, its mode and its limits. */
@@ -18,8 +18,8 @@ export type ObserveOptions = {
   readonly guards: Guards;
   /** Replace documents whose file asks for a new title with new documents under it (`--retitle`). */
   readonly retitle?: boolean;
-  /** kbsync watch: deletes of files gone here wait until their path is due (PlanInput.deferDeletes). */
-  readonly deferDeletes?: { readonly due: ReadonlySet<string> };
+  /** kbsync watch: deletes of files gone here, and moves a checkout made, wait until their path is due (PlanInput.deferDeletes). */
+  readonly deferDeletes?: DeferDeletes;
   /** List the service always, only when new local files need their remote twin looked up, or never (offline). */
   readonly listRemote: 'always' | 'if-needed' | 'never';
   /** Told what the run is doing while nothing else shows (a listing of thousands of folders takes minutes). */

@@ -8,6 +8,7 @@ import type { UrlOfPath } from '../content/links.js';
 import type { SharedState } from '../../remote-state/state.js';
 import type { RemoteStateStore } from '../../remote-state/store.js';
 import type { StateJournal } from '../state/journal.js';
+import type { WebEditsPolicy } from '../decide/web-edits.js';
 
 /** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
 export type SyncContext = {
@@ -16,6 +17,8 @@ export type SyncContext = {
   readonly mode: SyncMode;
   readonly layout: Layout;
   readonly force: boolean;
+  /** What a colleague's web-editor edit leaves this run free to publish over (config `merge.webEdits`). */
+  readonly webEdits: WebEditsPolicy;
   /** The releases this run's plan honours (kbsync resolve --mine / --theirs), by path. */
   readonly released: ReadonlyMap<string, 'mine' | 'theirs'>;
   /** With link rewriting on: the URL of the synced document at a path. */

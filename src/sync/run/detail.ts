@@ -50,7 +50,7 @@ type Details = {
   readonly relink: { readonly record: DocumentRecord; readonly before: TextFile };
   readonly 'delete-remote': Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision };
   readonly 'trash-local': { readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision };
-  readonly restore: Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string };
+  readonly restore: Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string; readonly marks: ReadingMarks };
   /** `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`). */
   readonly move: Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined };
   /**

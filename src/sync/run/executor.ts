@@ -11,13 +11,14 @@ import { assess, nodeOf, plannedKind, type AssessIO } from '../views/assess.js';
 import { sharedVersions } from '../state/published-version.js';
 import { Births } from './births.js';
 import type { SyncContext } from './context.js';
-import { pathOf } from '../decide/placement.js';
+import { formerPath, pathOf } from '../decide/placement.js';
 import type { Action, DecisionKind } from '../decide/types.js';
 import { perform, type Carrier, type Slot } from './handlers.js';
 
+/** `from`: where the file was, for an action that moved it or its document (as the previews name it). */
 export type ActionResult =
-  | (DocOutcome & { readonly action: DecisionKind; readonly ok: true; readonly reason?: string })
-  | { readonly action: DecisionKind; readonly path: string; readonly ok: false; readonly code: ErrorCode; readonly error: string };
+  | (DocOutcome & { readonly action: DecisionKind; readonly from?: string; readonly ok: true; readonly reason?: string })
+  | { readonly action: DecisionKind; readonly path: string; readonly from?: string; readonly ok: false; readonly code: ErrorCode; readonly error: string };
 
 type ExecuteOptions = {
   /** Documents worked on at once. The queue paces the calls; this only bounds memory and open files. */
@@ -67,11 +68,18 @@ export async function execute(ctx: SyncContext, actions: readonly Action[], opti
 
 const LATER_FIRST = 1;
 
+/** Where the file was, for an action that moved it or its document: the result says `from → path`, as the previews do. */
+function fromOf(action: Action): { readonly from?: string } {
+  const from = formerPath(action);
+  return from === undefined ? {} : { from };
+}
+
 /** The reads a decision needs, answered from this run's context (texts read by the scan are not read twice). */
 export function assessIO(ctx: SyncContext): AssessIO {
   return {
     mode: ctx.mode,
     force: ctx.force,
+    webEdits: ctx.webEdits,
     layout: ctx.layout,
     urlOf: ctx.urlOf,
     workspaceId: ctx.workspaceId,
@@ -117,11 +125,11 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
     const outcome = 'after' in step ? await step.after.then(() => slot(step.finish, LATER_FIRST)) : step;
     const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
     const detail = [outcome.detail, note].filter(Boolean).join('; ');
-    return { ...outcome, ...(detail ? { detail } : {}), action: kind, ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
+    return { ...outcome, ...(detail ? { detail } : {}), action: kind, ...fromOf(action), ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
   } catch (thrown) {
     const error = explainFsError(thrown, pathOf(action));
     ctx.logger.debug({ err: error, path: pathOf(action) }, 'action failed');
     onError(error);
-    return { action: kind, path: pathOf(action), ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
+    return { action: kind, path: pathOf(action), ...fromOf(action), ok: false, code: error instanceof KbsyncError ? error.code : 'UNEXPECTED', error: messageOf(error) };
   }
 }

@@ -5,7 +5,7 @@ import { applyBody, type DocOutcome } from '../act/apply-body.js';
 import { mintDocument, sendFirstBody } from '../act/create.js';
 import { newLocal, newLocalFolder, restore, trashLeftover } from '../act/incoming.js';
 import { currentText } from '../act/local-files.js';
-import { moveLocal } from '../act/move-local.js';
+import { followRename, moveLocal } from '../act/move-local.js';
 import { move } from '../act/move.js';
 import { dropRecord, recordHold } from '../act/record.js';
 import { deleteRemote, forget, trashLocal } from '../act/removals.js';
@@ -40,12 +40,21 @@ type Handler<K extends ActionKind> = (carrier: Carrier, assessment: Assessment<K
  */
 async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held: Held): Promise<DocOutcome> {
   let fresh = true;
+  let from: string | undefined;
+  let followed = false;
   if ('record' in action) {
     const file = await currentText(ctx, path).catch(() => undefined);
     const remoteModifiedTime = ctx.remote?.docs.get(action.record.docKey)?.modifiedTime ?? action.record.remoteModifiedTime;
-    fresh = recordHold(ctx, action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
+    if (action.record.path !== path) from = action.record.path;
+    // A file renamed while its conflict is open takes the conflict along: its record follows it, and the conflict
+    // is settled under the name the person now uses (soak seed 12: left at the old name, kbsync resolve listed
+    // nothing, and every later edit of the renamed file stayed on this machine, unsaid).
+    followed = from !== undefined && held.code === 'CONFLICT_OPEN';
+    if (followed && from !== undefined) followRename(ctx, from, path);
+    fresh = recordHold(ctx, followed ? path : action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
   }
-  return { path, result: 'held', detail: heldMessage(held, path), ...(fresh ? {} : { repeated: true }) };
+  const detail = followed ? `renamed from ${from}, its conflict along with it: ${heldMessage(held, path)}` : heldMessage(held, from ?? path);
+  return { path, result: 'held', detail, ...(fresh || followed ? {} : { repeated: true }), ...(from !== undefined ? { from } : {}) };
 }
 
 /** A decision its check may hold: the hold is recorded instead of carrying it out. */
@@ -91,7 +100,7 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
     return deleteRemote(ctx, record, remote);
   }),
   'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
-  restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, { lossy: true, hiddenEdit: detail.record.hiddenEdit }, detail.at),
+  restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, detail.marks, detail.at),
   move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, detail.title),
 };
 

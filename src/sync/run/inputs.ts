@@ -5,8 +5,10 @@ import type { Logger } from '../../log.js';
 import type { LinkSite } from '../../links/index.js';
 import type { ImageSettings } from '../../images/types.js';
 import type { StateKeySource } from '../../setup/state-key.js';
+import type { TeamSetting } from '../../config/index.js';
 import type { ActionResult } from './executor.js';
 import type { ObserveOptions } from '../observe/observe.js';
+import type { WebEditsPolicy } from '../decide/web-edits.js';
 
 export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly dryRun: boolean;
@@ -33,6 +35,10 @@ export type SyncOptions = Omit<ObserveOptions, 'listRemote' | 'settledTree'> & {
   readonly backups?: BackupRetention;
   /** The team's state key (config `state.key`): the shared state is signed and verified with it. */
   readonly stateKey?: StateKeySource;
+  /** What a colleague's web-editor edit leaves kbsync free to publish over (config `merge.webEdits`; default `merge`). */
+  readonly webEdits?: WebEditsPolicy;
+  /** The team settings the configuration gives itself; the run follows the team's published value of the others (state/team.ts). */
+  readonly explicit?: readonly TeamSetting[];
 };
 
 export type SyncDeps = { readonly client: KbClient; readonly ledger: Ledger; readonly logger: Logger; readonly now?: () => Date };

@@ -10,10 +10,12 @@ import { rememberListing } from '../state/list-next.js';
 import { rememberDialect } from '../content/dialect-switch.js';
 import { markPublished, neverPublished, publishAndMaintain } from '../state/run.js';
 import { crashPoint } from './crash-points.js';
+import { rememberRefusals } from '../observe/refusals.js';
 import { stateSeen, stateSeenKey } from '../state/seen.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
+import type { TeamRecord } from '../../remote-state/records.js';
 
 /**
  * Record: what the run leaves for the next one, once its actions are done (each action recorded its own
@@ -34,6 +36,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     }
   });
   closeReleases(ledger, observation, results);
+  if (!options.signal?.aborted) rememberRefusals(ledger, local.problems, observation.scan.files);
   endStaleHolds(ledger, observation);
   if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
   if (!options.signal?.aborted && options.mode !== 'pull') rememberDialect(ledger, options.vault, observation.dialectOwed ?? new Set(), results);
@@ -45,7 +48,8 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     // records until a later run happened to read it (which, with nothing to do, then appended them).
     const wrote = interrupted.length > 0 || results.some((result) => result.ok && result.result !== 'unchanged');
     crashPoint('before-publish');
-    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating, owed: observed.owed });
+    const team = { published: (held: TeamRecord | undefined, bound: boolean) => observed.team.published(options, held, bound), remember: (record: TeamRecord) => observed.team.remember(record) };
+    stateProblems = await publishAndMaintain({ ledger, store, logger, rootId, team }, { loaded: observed.shared(), wrote, pulled: results.some((result) => result.ok && (result.result === 'pulled' || result.result === 'merged')), migrating, owed: observed.owed });
     // Only when it changes: any write to the meta drops the settled-tree fingerprint.
     if (stateProblems.length === 0 && neverPublished(ledger)) markPublished(ledger);
   }

@@ -19,6 +19,7 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     mode: options.mode,
     layout: options.layout,
     force: options.guards.force,
+    webEdits: options.webEdits ?? 'merge',
     released: planned.released ?? new Map(),
     urlOf: options.mode !== 'pull' ? linker : undefined,
     client,

@@ -17,6 +17,7 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
   HIDDEN_EDIT: { mine: true, theirs: true },
   FLATTEN: { mine: true, theirs: true },
   DELETE_WAITING: { mine: true, theirs: true },
+  MOVE_WAITING: { mine: true, theirs: 'move the file back to where it was: its document then stays, with its URL' },
   PLACEHOLDERS: {
     mine: 'the file still holds placeholder comments for content the service does not show, and publishing it would destroy that content: delete the placeholders from the file first (accepting that the hidden content is replaced)',
     theirs: true,
@@ -69,7 +70,8 @@ export async function releaseHold(deps: { readonly ledger: Ledger; readonly root
   const fileAbs = join(deps.root, path);
   const before = await lstatOrNull(fileAbs);
   const file = before ? await readTextFile(fileAbs, { displayPath: path }) : undefined;
-  let localHash = file ? hashText(file.text) : '';
+  // A waiting move's file is at its new path: the release is for it as it was when held there.
+  let localHash = code === 'MOVE_WAITING' ? (record.heldLocalHash ?? '') : file ? hashText(file.text) : '';
   let rewrote = false;
   if (side === 'theirs') {
     if (file) await backupText(deps.stateDir, 'local', path, file.text, { now });

@@ -3,7 +3,7 @@ import type { DocumentSummary, Ledger } from '../../ledger/index.js';
 import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
-import type { DocRecord, StateRecord } from '../../remote-state/records.js';
+import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
 import type { StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
@@ -31,6 +31,8 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...sharedImagesOf(row.imagesSent),
     // The document holds more than the source: a colleague's edit read as plain text, or one reads cannot show at all.
     ...(row.inexact ? { l: 1 as const } : {}),
+    // ... and all it holds beyond it is the formatting of words a colleague wrote (merge.webEdits decides).
+    ...(row.inexactFormatting ? { f: 1 as const } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
   };
 }
@@ -42,7 +44,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
 export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
   // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013).
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 
@@ -87,6 +89,9 @@ function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): b
 
 type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
 
+/** What a run publishes of the team's settings over what the state holds (undefined: nothing), and keeps once it did. */
+export type TeamPublication = { published(held: TeamRecord | undefined, bound: boolean): TeamRecord | undefined; remember(team: TeamRecord): void };
+
 /**
  * Brings the knowledge base's shared state up to this ledger, after a run. The state is read first (or
  * as this run read it), so each row is compared with what the state now says of its path: a record that
@@ -104,6 +109,8 @@ export async function publishState(deps: {
   readonly removed: ReadonlyMap<string, string>;
   /** This run took in another writer's change: that writer's later record (a rename, say) is read before anything is published over it. */
   readonly pulled?: boolean;
+  /** The team's settings as this run reads the folder with them (state/team.ts): published where the state lacks them. */
+  readonly team?: TeamPublication;
 }): Promise<Published> {
   const { ledger, store } = deps;
   const read = deps.loaded ?? store.loaded;
@@ -112,6 +119,10 @@ export async function publishState(deps: {
   // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
   const loaded = read ?? (store.needsLoad || deps.pulled === true ? await store.load() : undefined);
   const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
+  // The settings every machine reads the folder with: published by the first run that reads a state without them
+  // (an existing team's first run after the upgrade), and whenever this run knows one the state does not say yet.
+  const team = loaded && deps.team ? deps.team.published(loaded.state.team, loaded.workspaceBound === 0) : undefined;
+  if (team) plan.records.push(team);
   const written = plan.records.length + plan.sources.length > 0 ? await store.publish(plan.records, plan.sources) : [];
   crashPoint('after-state-append');
   const clocks = clocksOf(written);
@@ -119,6 +130,7 @@ export async function publishState(deps: {
     for (const mark of plan.marks) ledger.documents.update(mark.path, { publishedRecord: markOf(mark.hash, clocks.get(mark.path) ?? mark.clock), publishedSource: mark.source });
     ledger.images.markPublished(plan.images);
   });
+  if (team) deps.team?.remember(team);
   return { records: plan.records.length, sources: plan.sources.length, written };
 }
 

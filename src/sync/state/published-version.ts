@@ -6,7 +6,7 @@ import { latestMinuteAfter } from './minutes.js';
 import type { PublishedVersion } from '../decide/body.js';
 import { splitText } from '../content/document-text.js';
 
-type Asked = { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean };
+type Asked = { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -46,12 +46,14 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     for (const candidate of loaded.entries.values()) if (candidate.k === record.docKey) entry = candidate;
     const landed = remoteHash !== undefined ? await announced(record.docKey, remoteHash, { ...(entry ? { blocksHash: entry.rb, agreedAt: entry.a ?? 0 } : {}) }) : undefined;
     if (landed) return landed;
-    // A lossy record of this very text tells nothing new to a machine whose record is lossy too (its own, say);
-    // any other is worth its source: a newer version, this very text as its writer published it exactly, or
-    // as another writer found the document holds more than it (model seed 50013).
-    if (!entry || (entry.h === record.localHash && entry.l === 1 && record.lossyBase)) return undefined;
+    // A lossy record of this very text tells nothing new to a machine whose record is lossy too (its own, say),
+    // unless it doubts more (content, where this one doubts only formatting); any other is worth its source: a
+    // newer version, this very text as its writer published it exactly, or as another writer found the document
+    // holds more than it (model seed 50013).
+    const noNews = entry !== undefined && entry.h === record.localHash && entry.l === 1 && record.lossyBase && (entry.f === 1 || record.formattingOnly !== true);
+    if (!entry || noNews) return undefined;
     const text = await sourceOf(entry.h);
-    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, agreedAt: entry.a ?? 0, path: entry.p };
+    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...(entry.l === 1 && entry.f === 1 ? { formattingOnly: true } : {}), agreedAt: entry.a ?? 0, path: entry.p };
   };
   return { published, announced };
 }

@@ -3,12 +3,12 @@ import type { Logger } from '../../log.js';
 import { maintainState } from '../../remote-state/compaction.js';
 import { describeJunk, hasJunk } from '../../remote-state/junk.js';
 import { STATE_FOLDER, type LoadedState, type RemoteStateStore } from '../../remote-state/store.js';
-import { messageOf } from '../../errors.js';
+import { messageOf, SafetyError } from '../../errors.js';
 import { crashPoint } from '../run/crash-points.js';
 import type { Notice } from '../decide/types.js';
 import type { LocalProblem } from '../observe/observe-local.js';
 import { clearPendingGone, pendingGone } from './pending-gone.js';
-import { publishState } from './publish.js';
+import { publishState, type TeamPublication } from './publish.js';
 import { deletableStateDoc, ownStateDocs, rememberOwnStateDocs } from './store.js';
 
 /**
@@ -53,7 +53,7 @@ const settlePublication = (ledger: Ledger): void => {
  * end quietly with creation ids the shared state does not have.
  */
 export async function publishAndMaintain(
-  deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string },
+  deps: { readonly ledger: Ledger; readonly store: RemoteStateStore; readonly logger: Logger; readonly rootId: string; readonly team?: TeamPublication },
   run: {
     readonly loaded: LoadedState | undefined;
     readonly wrote: boolean;
@@ -74,9 +74,11 @@ export async function publishAndMaintain(
   try {
     // Owed by an earlier run, whose append may have gone out before its marks (killed, or its answer lost):
     // read first, so it is not made twice.
-    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true });
+    published = await publishState({ ledger, store, logger, loaded: run.loaded, removed, pulled: run.pulled === true || run.owed === true, ...(deps.team ? { team: deps.team } : {}) });
   } catch (error) {
     owePublication(ledger);
+    // A refusal (this machine's key is not the team's) is no failure to publish: it stops the run, as it would have before its first write.
+    if (error instanceof SafetyError) throw error;
     logger.debug({ err: error }, 'publishing the shared state failed');
     return [
       {
@@ -93,7 +95,8 @@ export async function publishAndMaintain(
     logger.debug({ records: published.records, sources: published.sources, what }, 'the shared state in the knowledge base was brought up to date');
   }
   const loaded = store.loaded;
-  if (loaded && published.written.length > 0) {
+  // A state read with tokens signed for the workspace alone is written anew bound to its folder (compaction.ts), even by a run that wrote nothing else.
+  if (loaded && (published.written.length > 0 || loaded.workspaceBound > 0)) {
     const upkeep = { store, logger, now: Date.now, deletableId: deletableStateDoc(store, ownStateDocs(ledger, deps.rootId)), onStep: crashPoint };
     await maintainState(upkeep, loaded, published.written).catch((error: unknown) => logger.warn({ err: error }, `compacting the shared state failed (${messageOf(error)}); it stays as it is and is tried again later`));
   }

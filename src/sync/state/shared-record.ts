@@ -26,6 +26,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     listedTitle: entry.renamedFrom ?? null,
     placedAt: 0,
     inexact: entry.lossy === true,
+    inexactFormatting: entry.lossy === true && entry.formattingOnly === true,
     localHash: entry.localHash,
     statSize: UNMATCHABLE.size,
     statMtimeMs: UNMATCHABLE.mtimeMs,
@@ -50,6 +51,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     publishedOver: null,
     hiddenEdit: null,
     lossyBase: entry.lossy === true,
+    formattingOnly: entry.lossy === true && entry.formattingOnly === true,
     agreedAt: entry.agreedAt ?? 0,
   };
 }

@@ -8,7 +8,7 @@ import { decideBody, decideFirstPush, laterThan, type BodyFacts, type PublishedV
 import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
 import { decideMove } from '../decide/move.js';
-import { decideDelete, decideTrash, restoredText } from '../decide/removals.js';
+import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.js';
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
@@ -20,6 +20,7 @@ import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
 import { followPatch } from '../decide/follow.js';
 import type { SharedVersions } from '../state/published-version.js';
+import type { WebEditsPolicy } from '../decide/web-edits.js';
 import { underAMinuteOld } from '../state/minutes.js';
 
 /**
@@ -33,6 +34,7 @@ export const plannedKind = ({ kind }: Pick<Action, 'kind'>): DecisionKind => (ki
 export type AssessIO = {
   readonly mode: SyncMode;
   readonly force: boolean;
+  readonly webEdits: WebEditsPolicy;
   readonly layout: Layout;
   readonly urlOf: UrlOfPath | undefined;
   readonly workspaceId: WorkspaceId;
@@ -54,7 +56,7 @@ export type AssessIO = {
    * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
    * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
-  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** The file now, or undefined when it does not exist. */
@@ -149,13 +151,16 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
       // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
       // (a delete reads no state).
-      const restored = async (blocks: readonly Block[]) => restoredText(record, blocks, await publishedSince(io, record, blocks, io.listed(record.docKey)));
+      const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        return assessed(action, path, { tag: 'restore', record, remote, text: await restored(remote), listed: io.listed(action.record.docKey), ...placeOf(action) });
+        const version = await restored(remote);
+        const marks = { ...version.marks, hiddenEdit: record.hiddenEdit };
+        return assessed(action, path, { tag: 'restore', record, remote, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
       }
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      const decided = decideDelete({ mode: io.mode, force: io.force, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
-      const decision = decided.kind === 'restore' && remote !== 'gone' ? { ...decided, text: await restored(remote) } : decided;
+      const decided = decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
+      const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
+      const decision = decided.kind === 'restore' && version ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks } } : decided;
       return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
     }
     case 'trash-local': {
@@ -225,7 +230,7 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
   const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
-  return { mode: io.mode, force, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated } : {}) };
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated } : {}) };
 }
 
 /**
@@ -303,8 +308,10 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     syncedBlocksHash: known.remoteBlocksHash,
     syncedTime: known.remoteModifiedTime,
     lossy: known.lossy === true,
+    formattingOnly: known.formattingOnly === true,
     remote,
     listedTime: action.remote.modifiedTime,
+    webEdits: io.webEdits,
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
   return assessed(action, path, { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks });

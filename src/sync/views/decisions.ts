@@ -2,13 +2,17 @@ import type { ErrorCode } from '../../codes.js';
 import { KbsyncError, messageOf } from '../../errors.js';
 import { createLimit } from '../../local/limit.js';
 import { assess, plannedKind, type AssessIO, type Assessment } from './assess.js';
-import { pathOf } from '../decide/placement.js';
+import { formerPath, pathOf } from '../decide/placement.js';
 import type { Action, DecisionKind } from '../decide/types.js';
 
 /** One file's decision as every report shows it: what happens, and why when it is held. */
 export type Decided = {
   readonly path: string;
+  /** Where the file was, for a decision that moves it or its document (`from → path`). */
+  readonly from?: string;
   readonly kind: DecisionKind;
+  /** The URL of the document the decision deletes (a move's old document, a delete's), where known: the page that goes. */
+  readonly url?: string;
   /** The hold's code (see decide/held.ts), when held. */
   readonly reason?: string;
   readonly note?: string;
@@ -30,17 +34,31 @@ export async function decideAll(io: AssessIO, actions: readonly Action[], concur
           return { ...decidedOf(assessment), assessment };
         } catch (error) {
           const code = error instanceof KbsyncError ? error.code : 'UNEXPECTED';
-          return { path: pathOf(action), kind: plannedKind(action), error: { code, message: messageOf(error) } };
+          return { ...placed(action), kind: plannedKind(action), error: { code, message: messageOf(error) } };
         }
       }),
     ),
   );
 }
 
+/** The file a decision is about, and where it was when the decision moves it. */
+function placed(action: Action): Pick<Decided, 'path' | 'from'> {
+  const from = formerPath(action);
+  return { path: pathOf(action), ...(from === undefined ? {} : { from }) };
+}
+
+/** The page a decision deletes, where its record knows the URL: a move's old document, a delete's. */
+function deletedPage({ kind, detail }: Assessment): string | undefined {
+  if (kind !== 'move' && kind !== 'delete-remote') return undefined;
+  return detail.tag === 'move' || detail.tag === 'delete-remote' ? detail.record.url || undefined : undefined;
+}
+
 function decidedOf(assessment: Assessment): Decided {
+  const gone = deletedPage(assessment);
   return {
-    path: assessment.path,
+    ...placed(assessment.action),
     kind: assessment.kind,
+    ...(gone ? { url: gone } : {}),
     ...(assessment.held ? { reason: assessment.held.code } : {}),
     ...(assessment.note ? { note: assessment.note } : {}),
   };

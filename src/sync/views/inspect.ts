@@ -11,10 +11,13 @@ import { decideAll, type Previewed } from './decisions.js';
 import type { SyncOptions } from '../engine.js';
 import { pushRewriter } from '../content/run-links.js';
 import { runLowering } from '../content/vault.js';
+import { whyUnsynced } from '../content/unsynced.js';
 import { imageReport, previewCache, runImages, sentBodies } from '../content/images.js';
 import type { ImageProblem } from '../../images/types.js';
 import type { UrlOfPath } from '../content/links.js';
-import { assertSameWorkspace, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
+import { assertSameWorkspace, knownRoot, observeAndPlan, workspaceRoot, type Observation } from '../observe/observe.js';
+import { cachedTeam, followTeam, TeamSettings } from '../state/team.js';
+import { keyFingerprint } from '../../remote-state/token.js';
 import { listingFor } from '../observe/options.js';
 import { neverPublished } from '../state/run.js';
 import { createAttempts } from '../act/intent.js';
@@ -24,7 +27,7 @@ import { createAttempts } from '../act/intent.js';
  * planner and decisions as a sync, without a single write (no ledger row, no meta key, no file, no remote
  * change), so they work on a ledger opened read-only while the daemon holds its lock.
  */
-type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'guards' | 'links' | 'site' | 'images' | 'stateKey'> & {
+type InspectOptions = Pick<SyncOptions, 'root' | 'stateDir' | 'workspaceId' | 'remoteFolder' | 'layout' | 'mode' | 'include' | 'exclude' | 'vault' | 'guards' | 'links' | 'site' | 'images' | 'stateKey' | 'webEdits' | 'explicit'> & {
   /** Do not call the service: remote states are 'unknown', and decisions that need a read are left as planned. */
   readonly offline: boolean;
 };
@@ -43,31 +46,49 @@ export type Inspection = Observation & {
 };
 
 /** Observes both sides like a sync does, plans and decides, changing nothing. `ledger` is undefined before the first sync. */
-export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, options: InspectOptions): Promise<Inspection> {
+export async function inspect(deps: { readonly client: KbClient; readonly ledger: Ledger | undefined }, given: InspectOptions): Promise<Inspection> {
   const { client, ledger } = deps;
-  assertSameWorkspace(ledger, options.workspaceId, false);
-  let store: RemoteStateStore | undefined;
+  assertSameWorkspace(ledger, given.workspaceId, false);
+  // Verified with the team's key, as the run verifies it: a preview plans from the same records, and reads the
+  // folder with the team's settings as the run does (those the ledger last saw offline).
+  const { options, store } = given.offline ? { options: followTeam(given, offlineTeam(ledger, given)), store: undefined } : await followed(client, ledger, given);
   const seen: { records?: Observation['records'] } = {};
   const images = runImages(options.root, options, previewCache(ledger?.images), { sentBefore: (path) => seen.records?.get(path)?.images });
-  // Verified with the team's key, as the run verifies it: a preview plans from the same records.
-  const secret = options.offline ? undefined : await options.stateKey?.get();
+  // Asked for by a run that lists the service (never offline).
+  let listed = false;
   const observation = await observeAndPlan(
     {
       client,
       ledger,
       rootId: () => workspaceRoot(client, ledger, options, false),
-      store: (rootId) => (store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: options.workspaceId, rootId }, secret)),
+      store: () => ((listed = true), store as RemoteStateStore),
       imagesStale: (sent) => images.stale(sent),
     },
     { ...options, listRemote: options.offline ? 'never' : listingFor(options.mode, ledger !== undefined && neverPublished(ledger)) },
   );
   seen.records = observation.records;
   const lowering = runLowering(observation, options);
-  const rewriter = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower });
+  const rewriter = pushRewriter(observation, ledger, { ...options, images, lower: lowering?.lower, unsynced: whyUnsynced(observation, options) });
   const urlOf = observation.dialectOwed ? rewriter?.resending(observation.dialectOwed) : rewriter;
   const decisions = options.offline || observation.plan.refusal ? undefined : await decideAll(readOnlyIO(deps, observation, options, store, urlOf), observation.plan.actions);
-  const stateDocs = store && observation.remote?.state ? await store.documents() : store ? [] : undefined;
+  const stateDocs = !listed || !store ? undefined : observation.remote?.state ? await store.documents() : [];
   return { ...observation, decisions, stateDocs, urlOf, offline: options.offline, images: options.mode === 'pull' ? [] : imageReport(images, sentBodies(observation, lowering?.lower)) };
+}
+
+const offlineTeam = (ledger: Ledger | undefined, options: InspectOptions) => {
+  const rootId = knownRoot(ledger, options);
+  return rootId ? cachedTeam(ledger, rootId) : undefined;
+};
+
+/** The options as the team's settings have them, and the store (checked as a run's is) that says them when this ledger does not. */
+async function followed(client: KbClient, ledger: Ledger | undefined, given: InspectOptions): Promise<{ readonly options: InspectOptions; readonly store: RemoteStateStore }> {
+  const rootId = await workspaceRoot(client, ledger, given, false);
+  const secret = await given.stateKey?.get();
+  const keySource = given.stateKey?.description ?? "this machine's state key";
+  const team = new TeamSettings(given, { ledger, rootId }, { fingerprint: secret ? keyFingerprint(secret) : null, source: keySource });
+  const store = openStateStore({ client, ledger, logger: silentLogger }, { workspaceId: given.workspaceId, rootId }, secret, { keySource, team });
+  if (team.readFirst) await store.load();
+  return { options: team.follow(), store };
 }
 
 /** The reads a decision needs, answered without writing anything. */
@@ -82,6 +103,7 @@ function readOnlyIO(
   return {
     mode: options.mode,
     force: options.guards.force,
+    webEdits: options.webEdits ?? 'merge',
     layout: options.layout,
     urlOf,
     workspaceId: options.workspaceId,

@@ -7,6 +7,10 @@ import { pushMarkdown } from '../decide/push-markdown.js';
 import type { Previewed } from './decisions.js';
 import type { UrlOfPath } from '../content/links.js';
 import { oneLine } from '../../printable.js';
+import type { LinkProblem } from '../../links/index.js';
+import type { LocalProblem } from '../observe/observe-local.js';
+import { linkReport } from '../content/run-links.js';
+import type { Inspection } from './inspect.js';
 
 /**
  * What a sync would write for one file, drawn from its decision (the one the run would carry out):
@@ -15,7 +19,13 @@ import { oneLine } from '../../printable.js';
  */
 export type Preview = {
   readonly path: string;
+  /** Where the file was, for a decision that moves it or its document. */
+  readonly from?: string;
   readonly kind: DecisionKind;
+  /** The URL of the document the decision deletes (a move's old document, a delete's). */
+  readonly url?: string;
+  /** The read the decision needed failed: the run would fail for this file the same way (unless it changes). */
+  readonly error?: { readonly code: string; readonly message: string };
   readonly local?: { readonly before: string; readonly after: string };
   readonly remote?: { readonly before: string; readonly after: string };
   /** Blocks both sides changed differently: a conflict copy would be written. */
@@ -23,10 +33,10 @@ export type Preview = {
   readonly note?: string;
 };
 
-export function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview {
-  const { path, kind } = previewed;
-  const note = previewed.error ? `${previewed.error.message} [${previewed.error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : previewed.note);
-  const base = { path, kind, conflicts: 0, ...(note ? { note } : {}) };
+function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview {
+  const { path, kind, from, url, error } = previewed;
+  const note = error ? `${error.message} [${error.code}]` : (previewed.assessment?.held ? heldMessage(previewed.assessment.held, previewed.path) : previewed.note);
+  const base = { path, ...(from === undefined ? {} : { from }), kind, ...(url === undefined ? {} : { url }), ...(error ? { error } : {}), conflicts: 0, ...(note ? { note } : {}) };
   const assessment = previewed.assessment;
   if (!assessment) return base;
   const detail = assessment.detail;
@@ -63,5 +73,25 @@ function bodySides(path: string, fileText: string, body: BodyDecision, urlOf: Ur
     conflicts: body.conflicts.length,
     ...(body.nextFile !== undefined ? { local: { before: fileText, after: body.nextFile } } : {}),
     ...(body.send ? { remote: { before: pushMarkdown(body.theirs, path, urlOf), after: body.send.markdown } } : {}),
+  };
+}
+
+/** What a sync would do, file by file, with what it would say beside: `diff`'s report, the pull-request preview's input. */
+type Previews = {
+  readonly previews: readonly Preview[];
+  readonly pending: readonly { readonly path: string; readonly reason: string }[];
+  readonly problems: readonly LocalProblem[];
+  /** The broken links the run would report: those of the files it sends, and links to the documents it deletes. */
+  readonly links: readonly LinkProblem[];
+};
+
+/** The previews of an inspection's decisions (of the files `only` keeps), and what the run would report beside them. */
+export function previewsOf(inspection: Inspection, only: (path: string) => boolean = () => true): Previews {
+  const urlOf = inspection.urlOf;
+  return {
+    previews: (inspection.decisions ?? []).filter((d) => d.kind !== 'none' && only(d.path)).map((d) => previewOf(d, urlOf)),
+    pending: inspection.plan.pending.filter((item) => only(item.path)),
+    problems: inspection.local.problems.filter((p) => only(p.path)),
+    links: (urlOf ? linkReport(urlOf, inspection, false) : []).filter((l) => only(l.path)),
   };
 }

@@ -24,6 +24,8 @@ export type FileState =
 
 export type FileStatus = {
   readonly path: string;
+  /** Where the file was, when it moved (here, or after its document) and a sync records or carries out the move. */
+  readonly from?: string;
   readonly state: FileState;
   /** What a two-way sync would do with it now: the run's own decision (undefined: nothing). */
   readonly action?: DecisionKind;
@@ -72,8 +74,9 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     const path = to ?? following?.to ?? record.path;
     const summary = inspection.summaries.get(record.path);
     const listed = remote?.docs.get(record.docKey);
-    const moved = to ? `moved from ${record.path}` : following ? movedAfterDocument(record.path, following.renamedElsewhere === true) : undefined;
-    const extra = { ...(summary ? { url: summary.url } : {}), ...(moved ? { detail: moved } : {}) };
+    // A move here is said by `from`; one after the document says why the file follows.
+    const moved = following ? movedAfterDocument(record.path, following.renamedElsewhere === true) : undefined;
+    const extra = { ...(path !== record.path ? { from: record.path } : {}), ...(summary ? { url: summary.url } : {}), ...(moved ? { detail: moved } : {}) };
     if (summary?.conflict && summary.conflictPath && waitingCopies.has(summary.conflictPath)) {
       add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; run \`kbsync resolve ${path}\` (or merge it by hand and delete the copy)` });
       continue;

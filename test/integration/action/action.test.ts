@@ -30,8 +30,8 @@ test('the GitHub Action, run step by step as a runner would: publish with annota
         assert.equal(publish.code, 0, publish.stderr + publish.stdout);
         assert.deepEqual(publish.skipped, ['actions/setup-node@v4']);
         assert.deepEqual(userNodes(em.admin.dump().nodes).filter((n) => n.docType === 'DOC').map((n) => n.title).sort(), ['Handbook', 'Setup']);
-        assert.match(publish.stdout, /^::warning file=docs\/index\.md,line=4,title=LINK_BROKEN::Broken link "\/guides\/gone": there is no file guides\/gone/m);
-        assert.match(publish.summary, /### ✅ kbsync push\n\n\| Created \| Updated \| Deleted \| Held \| Failed \| Refused \| Broken links \|\n\|---\|---\|---\|---\|---\|---\|---\|\n\| 2 \| 0 \| 0 \| 0 \| 0 \| 0 \| 1 \|/);
+        assert.match(publish.stdout, /^::warning file=docs\/index\.md,line=4,col=5,title=LINK_BROKEN::Broken link \[the gone page\]\(\/guides\/gone\): there is no file guides\/gone/m);
+        assert.match(publish.summary, /### ✅ kbsync push\n\n\| Created \| Updated \| Moved \| Renamed \| Deleted \| Held \| Failed \| Refused \| Broken links \|\n\|---\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| 2 \| 0 \| 0 \| 0 \| 0 \| 0 \| 0 \| 0 \| 1 \|/);
         assert.match(publish.summary, /\| `index\.md` \| created \|/);
 
         await writeFile(join(workspace, 'docs', 'guides', 'setup.md'), '# Setup\n\nBack [home](../). Now with more.\n');
@@ -46,8 +46,10 @@ test('the GitHub Action, run step by step as a runner would: publish with annota
 
         const check = await runAction({ mode: 'check-links', root: 'docs' }, workspace);
         assert.equal(check.code, 5, check.stderr + check.stdout);
-        assert.match(check.stdout, /^::error file=docs\/index\.md,line=4,title=LINK_BROKEN::/m);
+        assert.match(check.stdout, /^::error file=docs\/index\.md,line=4,col=5,title=LINK_BROKEN::Broken link \[the gone page\]\(\/guides\/gone\)/m);
         assert.match(check.summary, /kbsync: link check/);
+        assert.match(check.summary, /^Link check: 2 files, 3 links \(0 to other sites, left alone\): 1 broken \(1 missing\)\.$/m);
+        assert.match(check.stdout, /^::notice title=kbsync link check::Link check: 2 files, 3 links/m);
         await writeFile(join(workspace, 'docs', 'index.md'), '# Handbook\n\nStart with [setup](/guides/setup).\n');
         assert.equal((await runAction({ mode: 'check-links', root: 'docs' }, workspace)).code, 0);
 

@@ -72,6 +72,8 @@ const CASES: readonly Case[] = [
     code: 'MASS_DELETE',
   },
   { name: 'no token', setup: async () => ({ KBSYNC_TOKEN: '' }), exit: 2, code: 'TOKEN_MISSING' },
+  { name: 'the shared state is signed and this machine has no key', setup: async () => ({ KBSYNC_STATE_KEY: '' }), exit: 3, code: 'STATE_KEY_NEEDED', warns: ['state key'] },
+  { name: 'the shared state is signed with another key (a rotated one)', setup: async () => ({ KBSYNC_STATE_KEY: 'a-rotated-out-key-0123456789abcdef' }), exit: 3, code: 'STATE_KEY_WRONG' },
   { name: 'a token the service rejects', setup: async () => ({ KBSYNC_TOKEN: 'at-not-a-token' }), exit: 4, code: 'API_UNAUTHORIZED' },
   { name: 'a userId as operatorId', setup: async (f) => ({ KBSYNC_SERVICE_OPERATOR_ID: f.em.seed.userId }), exit: 4, code: 'API_BAD_REQUEST' },
   { name: 'a workspace that does not exist', fresh: true, setup: async () => ({ KBSYNC_WORKSPACE_ID: 'no-such-workspace' }), exit: 4, code: 'API_NOT_FOUND' },

@@ -27,7 +27,7 @@ test('init writes a valid config for the chosen workspace, refuses to overwrite 
       const result = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: { ...tokenEnv(em), ...home } });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /Wrote .*sync\.config\.json: "Team Docs"/);
-      // The team's state key: made in a file of the user's own, named in the config, never printed.
+      // The team's state key: made in a file of the user's own, found there without a setting, never printed.
       const keyFile = join(dir, 'config-home', 'kbsync', `state-key-${em.seed.workspaceId}`);
       const key = (await readFile(keyFile, 'utf8')).trim();
       assert.ok(key.length >= 40, 'a key of 32 random bytes');
@@ -42,8 +42,18 @@ test('init writes a valid config for the chosen workspace, refuses to overwrite 
       assert.equal(config.service.baseUrl, em.seed.baseUrl);
       assert.equal(config.service.operatorId, em.seed.operatorId);
       assert.deepEqual(config.service.token, { env: 'KBSYNC_TOKEN' });
-      assert.deepEqual(config.state.key, { file: keyFile });
+      // No home folder in the config: committed, it works in CI with KBSYNC_STATE_KEY set.
+      assert.equal(JSON.parse(written).state, undefined);
+      assert.doesNotMatch(written, /state-key|config-home/);
+      assert.deepEqual(config.state.key, { env: 'KBSYNC_STATE_KEY' });
       assert.equal(config.root, join(dir, 'docs'));
+      await writeFile(join(dir, 'docs', 'a.md'), '# A\n\nA.\n');
+      const ci = await runCli(['sync', '--push', '--json', '--config', file], { env: { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: key, XDG_CONFIG_HOME: join(dir, 'ci-home') } });
+      assert.equal(ci.code, 0, `${ci.stdout}\n${ci.stderr}`);
+      // The workstation's next shell, without the variable, finds the key in its file: the same key reads the state.
+      const doctor = await runCli(['doctor', '--config', file], { env: { ...tokenEnv(em), KBSYNC_STATE_KEY: undefined, ...home } });
+      assert.equal(doctor.code, 0, `${doctor.stdout}\n${doctor.stderr}`);
+      assert.match(doctor.stdout, /state key from the file ~?.*state-key-/);
 
       const again = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId], { env: tokenEnv(em) });
       assert.equal(again.code, 2);
@@ -55,11 +65,17 @@ test('init writes a valid config for the chosen workspace, refuses to overwrite 
       assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).service.token, { env: 'MY_TOKEN' });
       assert.equal((await readFile(keyFile, 'utf8')).trim(), key, 'the key made before stays the key');
 
-      // A key in the environment is the team's: used as it is, no file.
+      // A key in the environment is the team's: used as it is while it is set; another in the file is said.
       const keyed = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--force'], { env: { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: 'the-teams-key-0123456789abcdef', ...home } });
       assert.equal(keyed.code, 0, keyed.stderr);
-      assert.equal(JSON.parse(await readFile(file, 'utf8')).state, undefined, 'the default (KBSYNC_STATE_KEY) reads it');
-      assert.match(keyed.stdout, /The state key in KBSYNC_STATE_KEY signs the shared state/);
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).state, undefined, 'the default (KBSYNC_STATE_KEY, else the file) reads it');
+      assert.match(keyed.stdout, /The state key in KBSYNC_STATE_KEY \(fingerprint [0-9a-f]{16}\) is used while it is set; .*state-key-\S+ holds another/);
+      // On a machine with no key file, the key in the environment is kept there for the next shell.
+      const fresh = { XDG_CONFIG_HOME: join(dir, 'second-home') };
+      const second = await runCli(['init', '--dir', dir, ...serviceArgs(em), '--workspace', em.seed.workspaceId, '--force'], { env: { KBSYNC_TOKEN: em.seed.token, KBSYNC_STATE_KEY: key, ...fresh } });
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal((await readFile(join(dir, 'second-home', 'kbsync', `state-key-${em.seed.workspaceId}`), 'utf8')).trim(), key);
+      assert.match(second.stdout, /kept in .*state-key-.*where kbsync finds it when the variable is unset/);
     });
   });
 });

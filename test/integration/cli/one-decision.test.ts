@@ -47,9 +47,8 @@ test('status, diff, sync --dry-run and the run name the same action for every fi
       'Colleague.md': 'held',
       'archive/moved.md': 'move',
       'emptied.md': 'held',
-      // Both sides changed: the colleague's edit comes into the file, but the document keeps it until a word
-      // (FLATTEN: it was read as plain text, and an overwrite could drop formatting it added).
-      'merged.md': 'held',
+      // Both sides changed other paragraphs of a page a read shows whole: merged both ways (merge.webEdits).
+      'merged.md': 'merge',
       'renamed-too.md': 'rename',
     };
     assert.deepEqual(views.status, expected, 'status');
@@ -57,6 +56,7 @@ test('status, diff, sync --dry-run and the run name the same action for every fi
     assert.deepEqual(views.dryRun, expected, 'sync --dry-run');
     assert.deepEqual(views.run, expected, 'the run');
     assert.equal(await f.read('merged.md'), '# Merged\n\nFirst, edited here.\n\nSecond, edited there.\n');
+    assert.equal(f.remoteDoc('Merged').markdown, '# Merged\n\nFirst, edited here.\n\nSecond, edited there.\n');
     const moved = f.remoteDoc('Moved');
     const archive = f.em.admin.dump().nodes.find((n) => n.dentryUuid === moved.parentId);
     assert.equal(archive?.title, 'archive', 'the moved file has its document in the mirrored folder, and only there');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { kbsyncBin, runCli } from '../../helpers/cli.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { systemdAnalyzeAvailable, verifyUserUnit } from '../../helpers/systemd-verify.js';
+import { firstSweepDone, startDaemon } from '../daemon/daemon-process.js';
 
 /** A home of the test's own (XDG_CONFIG_HOME in it), and a PATH with only `bin` (where a fake systemctl may go). */
 async function sandbox(f: SyncFixture): Promise<{ readonly env: Record<string, string>; readonly config: string; readonly bin: string }> {
@@ -57,6 +58,13 @@ describe('kbsync service', () => {
       assert.equal((await stat(tokenFile)).mode & 0o777, 0o600);
       assert.equal((await stat(join(config, 'kbsync'))).mode & 0o777, 0o700);
       assert.doesNotMatch(unit.text, new RegExp(f.env['KBSYNC_TOKEN'] ?? 'no token'), 'the token is not in the unit');
+      // The team's state key, from KBSYNC_STATE_KEY, carried the same way.
+      const keyFile = join(config, 'kbsync', `${unit.name}.state-key`);
+      assert.match(unit.text, new RegExp(`^Environment=KBSYNC_STATE_KEY_FILE=${keyFile}$`, 'm'));
+      assert.equal(await readFile(keyFile, 'utf8'), `${f.env['KBSYNC_STATE_KEY']}\n`);
+      assert.equal((await stat(keyFile)).mode & 0o777, 0o600);
+      assert.doesNotMatch(unit.text, new RegExp(f.env['KBSYNC_STATE_KEY'] ?? 'no key'), 'the key is not in the unit');
+      assert.match(run.stdout, new RegExp(`State key: wrote the team's key \\(fingerprint [0-9a-f]{16}\\) from KBSYNC_STATE_KEY to ${keyFile}`));
       assert.match(run.stdout, new RegExp(`systemd's user manager does not answer here, so nothing was started: run \`systemctl --user daemon-reload && systemctl --user enable --now ${unit.name}\``));
       assert.match(run.stdout, new RegExp(`Its log: journalctl --user -u ${unit.name} -f`));
       verified(t, unit.path);
@@ -82,7 +90,7 @@ describe('kbsync service', () => {
       const removed = await service(f, env, 'uninstall');
       assert.equal(removed.code, 0, removed.stderr);
       assert.match(removed.stdout, new RegExp(`Stopped and disabled it \\(.*systemctl --user disable --now ${unit.name}\\)\\.`));
-      assert.match(removed.stdout, /Removed .*\.service\.\nRemoved .*\.token\./);
+      assert.match(removed.stdout, /Removed .*\.service\.\nRemoved .*\.token\.\nRemoved .*\.state-key\./);
       const calls = (await readFile(log, 'utf8')).trim().split('\n');
       assert.deepEqual(calls.filter((call) => !call.endsWith('show-environment')), [
         '--user daemon-reload',
@@ -93,6 +101,45 @@ describe('kbsync service', () => {
         '--user daemon-reload',
       ]);
       assert.match((await service(f, env, 'uninstall')).stdout, /No kbsync service is installed for this folder/);
+    });
+  });
+
+  test("the unit's environment alone runs the daemon on a keyed team: the token and key files together, no variable of the shell", async () => {
+    await withSyncFixture(async (f) => {
+      await f.write('a.md', '# Alpha\n\nA.\n');
+      assert.equal((await f.sync()).code, 0);
+      const { env } = await sandbox(f);
+      const run = await service(f, env, 'install');
+      assert.equal(run.code, 0, run.stderr);
+      const unit = await unitOf(run.stdout);
+      const variables = Object.fromEntries([...unit.text.matchAll(/^Environment=(\w+)=(.*)$/gm)].map((m) => [m[1] ?? '', m[2] ?? '']));
+      assert.deepEqual(Object.keys(variables).sort(), ['KBSYNC_SERVICE_TOKEN_FILE', 'KBSYNC_STATE_KEY_FILE']);
+      // As systemd starts it: the unit's variables, none of the shell's secrets.
+      const d = startDaemon(f, { ...variables, KBSYNC_TOKEN: '', KBSYNC_STATE_KEY: '', XDG_CONFIG_HOME: join(f.dir, 'elsewhere') });
+      try {
+        await d.waitForLog(firstSweepDone, 'the first full cycle');
+        assert.ok(!d.logs.some((line) => /CONFIG_ENV_INVALID|STATE_KEY/.test(JSON.stringify(line))), d.stderr());
+      } finally {
+        d.kill('SIGTERM');
+        assert.equal(await d.exited(), 0);
+        await d.dispose();
+      }
+    });
+  });
+
+  test('a key kept in the workspace key file (as init and clone keep it) is read there by the service: no copy, no variable', async () => {
+    await withSyncFixture(async (f) => {
+      const { env, config } = await sandbox(f);
+      await mkdir(join(config, 'kbsync'), { recursive: true });
+      await writeFile(join(config, 'kbsync', `state-key-${f.em.seed.workspaceId}`), `${f.env['KBSYNC_STATE_KEY']}\n`, { mode: 0o600 });
+      const run = await service(f, { ...env, KBSYNC_STATE_KEY: undefined }, 'install');
+      assert.equal(run.code, 0, run.stderr);
+      const unit = await unitOf(run.stdout);
+      assert.doesNotMatch(unit.text, /KBSYNC_STATE_KEY/);
+      assert.match(run.stdout, /State key: the service reads the team's key \(fingerprint [0-9a-f]{16}\) from the file .*state-key-/);
+      const keyless = await service(f, { ...env, KBSYNC_STATE_KEY: undefined, XDG_CONFIG_HOME: join(f.dir, 'other') }, 'install');
+      assert.equal(keyless.code, 0, keyless.stderr);
+      assert.match(keyless.stdout, /State key: none .*if the team's shared state is signed, it stops \(exit 3\)/);
     });
   });
 

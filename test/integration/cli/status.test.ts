@@ -36,13 +36,12 @@ test('status names each file clean, local-changed, remote-changed, diverged, con
     assert.equal(stateOf(report, 'a.md'), 'clean');
     assert.equal(stateOf(report, 'b.md'), 'local-changed');
     assert.equal(stateOf(report, 'c.md'), 'remote-changed');
-    // Both changed: the merge would overwrite the colleague's edit, read as plain text (formatting it added
-    // cannot be seen), so it is held for a word (FLATTEN) rather than merged blind.
-    assert.equal(stateOf(report, 'd.md'), 'held');
-    assert.match(JSON.stringify(report.files.find((file) => file.path === 'd.md')), /FLATTEN/);
+    // Both changed other paragraphs of a page a read shows whole: the sync merges both ways (merge.webEdits).
+    assert.equal(stateOf(report, 'd.md'), 'diverged');
+    assert.equal(report.files.find((file) => file.path === 'd.md')?.action, 'merge');
     assert.equal(stateOf(report, 'e.md'), 'conflict');
     assert.equal(stateOf(report, 'new.md'), 'new-local');
-    assert.deepEqual(report.counts, { clean: 1, 'local-changed': 1, 'remote-changed': 1, held: 1, conflict: 1, 'new-local': 1 });
+    assert.deepEqual(report.counts, { clean: 1, 'local-changed': 1, 'remote-changed': 1, diverged: 1, conflict: 1, 'new-local': 1 });
     assert.equal(report.conflictCopies.length, 1);
     assert.match(report.conflictCopies[0] as string, /^e\.conflict-\d{8}-\d{6}\.md$/);
     assert.deepEqual(report.openIntents, []);

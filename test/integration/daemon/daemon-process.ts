@@ -20,7 +20,8 @@ export type Daemon = {
   dispose(): Promise<void>;
 };
 
-export function startDaemon(f: SyncFixture, env: Record<string, string> = {}, args: readonly string[] = []): Daemon {
+/** `f`: a sync fixture, or any folder set up like one (the soak's machines). */
+export function startDaemon(f: Pick<SyncFixture, 'configPath' | 'dir' | 'env'>, env: Record<string, string> = {}, args: readonly string[] = []): Daemon {
   const child = spawn(process.execPath, [kbsyncBin, 'watch', '--config', f.configPath, ...args], {
     cwd: f.dir,
     env: { ...process.env, KBSYNC_LOG_LEVEL: 'debug', ...f.env, ...env },

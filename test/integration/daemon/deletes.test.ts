@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { firstSweepDone, waitUntil, withDaemon, type Daemon } from './daemon-process.js';
+import type { StatusReport } from '../../../src/cli/commands/status.js';
+import type { ResolveReport } from '../../../src/cli/commands/resolve.js';
 
 const page = (n: number): string => `# Page ${n}\n\nWhat page ${n} says.\n`;
 /** Each page's document id, which its URL is made of: a page made again would have another. */
@@ -28,7 +30,7 @@ async function withPages(f: SyncFixture, count: number): Promise<void> {
 const QUICK = { config: { watch: { debounceMs: 100, fullSweepMinutes: 0.01, deleteDelayMinutes: 0.02 } } };
 
 describe('kbsync watch: deletes that can wait, wait', () => {
-  test('a file deleted here: its document goes once the file stayed gone, said in one line', async () => {
+  test('a file deleted here: said when seen, and its document goes once the file stayed gone', async () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 3);
       await withDaemon(f, {}, async (d) => {
@@ -36,26 +38,41 @@ describe('kbsync watch: deletes that can wait, wait', () => {
         await waitUntil(() => deletes(f) === 1, 'the delete to be sent');
         assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['Page 2', 'Page 3']);
         await twoSweeps(d);
-        assert.deepEqual(said(d).filter((line) => line.startsWith('p1.md')), ['p1.md: deleted here, so its document was deleted in the knowledge base (its body is backed up)']);
+        assert.deepEqual(
+          said(d)
+            .filter((line) => line.startsWith('p1.md'))
+            .map((line) => line.replace(/ at \d\d:\d\d /, ' at HH:MM ')),
+          [
+            'p1.md: deleted here; its document is deleted at HH:MM (after 0.02 min, watch.deleteDelayMinutes) unless the file is back by then: restore it to keep the document and its URL, or run `kbsync resolve --mine p1.md` to delete it now',
+            'p1.md: deleted here, so its document was deleted in the knowledge base (its body is backed up)',
+          ],
+        );
       });
     }, QUICK);
   });
 
-  test('a file that comes back at its path before its delete is sent keeps its document and URL', async () => {
+  test('a delete that waits is listed with when it goes by kbsync status and kbsync resolve, beside the daemon', async () => {
     await withSyncFixture(async (f) => {
       await withPages(f, 3);
-      const before = urls(f);
       await withDaemon(f, {}, async (d) => {
-        await f.remove('p1.md');
-        await twoSweeps(d); // the delete is waiting now
-        await f.write('p1.md', page(1));
-        await d.waitForLog((line) => line.msg === 'p1.md: back before its delete was sent; its document (and URL) stays', 'the file to be seen back');
-        await sleep(2500); // past the delay: nothing may go now
-        await twoSweeps(d);
+        await f.remove('p2.md');
+        const seen = await d.waitForLog((line) => line.code === 'DELETE_WAITING' && line.path === 'p2.md' && line.level >= 30, 'the waiting delete to be said');
+        const until = String(seen['deleteAt']);
+        let status: StatusReport | undefined;
+        await waitUntil(async () => {
+          status = JSON.parse((await f.cli(['status', '--json'])).stdout) as StatusReport;
+          return status.files.some((file) => file.waitsUntil !== undefined);
+        }, 'status to show the wait');
+        const file = status?.files.find((entry) => entry.path === 'p2.md');
+        assert.equal(file?.state, 'deleted-local');
+        assert.equal(file?.waitsUntil, until);
+        assert.match(file?.detail ?? '', /kbsync watch deletes its document at \d\d:\d\d, unless the file is back by then; `kbsync resolve --mine p2\.md` deletes it now/);
+        const listed = JSON.parse((await f.cli(['resolve', '--json'])).stdout) as ResolveReport;
+        assert.deepEqual(listed.held.map((held) => [held.path, held.code, held.until]), [['p2.md', 'DELETE_WAITING', until]]);
+        assert.match((await f.cli(['resolve'])).stdout, /p2\.md {2}held \(DELETE_WAITING\): .* Now: kbsync watch deletes its document at \d\d:\d\d, unless the file is back by then\./);
+        assert.equal(deletes(f), 0);
       });
-      assert.equal(deletes(f), 0);
-      assert.deepEqual(urls(f), before);
-    }, { config: { watch: { debounceMs: 100, fullSweepMinutes: 0.01, deleteDelayMinutes: 0.03 } } });
+    });
   });
 
   test('many files gone at once wait (a checkout-like burst) until kbsync resolve --mine releases them', async () => {

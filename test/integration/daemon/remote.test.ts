@@ -15,7 +15,7 @@ describe('kbsync watch: remote changes', () => {
           f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('Second paragraph.', 'Second paragraph, edited on the web.'));
           await waitUntil(async () => (await f.read('a.md')).includes('edited on the web'), 'the remote edit to reach the file');
           assert.equal(await f.read('a.md'), '# A\n\nFirst paragraph.\n\nSecond paragraph, edited on the web.\n');
-          await d.waitForLog((line) => line.msg === 'a.md: pulled from the knowledge base', 'the pull to be logged');
+          await d.waitForLog((line) => line.msg.startsWith('a.md: pulled from the knowledge base (FORMATTING_UNSEEN: line 5 has words'), 'the pull to be logged');
           // Polling decisions are logged at debug level.
           assert.ok(d.logs.some((line) => line.level === 20 && typeof line.sweepEveryMs === 'number'));
           d.kill('SIGTERM');

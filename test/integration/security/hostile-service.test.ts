@@ -1,35 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, type CliResult } from '../../helpers/cli.js';
 import { call } from '../../helpers/emulator.js';
-import { startHostileProxy, type HostileProxy, type ProxiedRequest, type ProxyAnswer } from '../../helpers/odd-servers.js';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { isListing, LIST, withHostileService } from '../../helpers/hostile-service.js';
+import type { HostileProxy } from '../../helpers/odd-servers.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
 
-/**
- * A whole sync against a service gone bad in one place: the emulator behind a proxy that answers some
- * requests itself. `intercept` is read on every request, so a test can turn the service bad after an
- * honest first sync.
- */
-async function withHostileService(fn: (f: SyncFixture, proxy: HostileProxy, turn: (bad: (request: ProxiedRequest) => ProxyAnswer) => void) => Promise<void>): Promise<void> {
-  const em = await startEmulator({ rateLimit: 0 });
-  let intercept: (request: ProxiedRequest) => ProxyAnswer = () => undefined;
-  const proxy = await startHostileProxy(em.url, (request) => intercept(request));
-  try {
-    await withSyncFixture((f) => fn(f, proxy, (bad) => (intercept = bad)), {
-      shared: em,
-      // Paced far above the real 20/s: an endless listing's 1,000 refused pages then take a second, not a minute.
-      config: { service: { baseUrl: proxy.url, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, rateLimit: 1000 } },
-    });
-  } finally {
-    await proxy.close();
-    await em.close();
-  }
-}
-
-const LIST = '/v2.0/wiki/nodes';
-const isListing = (request: ProxiedRequest): boolean => request.method === 'GET' && request.path === LIST;
 const listings = (proxy: HostileProxy, from = 0): number => proxy.seen.slice(from).filter(isListing).length;
 /** The JSON report a `sync --json` printed last, refused and stopped runs included. */
 const reportOf = (run: CliResult): { exitCode: number; interrupted?: boolean; error?: { code: string; message: string } } => JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
@@ -134,11 +111,50 @@ void describe('a listing without end is refused after a bounded number of calls,
     });
   });
 
-  void test('fresh nextTokens forever: refused after 1,000 pages', async () => {
+  void test('empty pages with fresh nextTokens: refused after 5 in a row, saying nothing was decided from it', async () => {
+    await withHostileService(async (f, proxy, turn) => {
+      await twoNotes(f);
+      await f.remove('a.md');
+      let page = 0;
+      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [], nextToken: `more-${(page += 1)}` }) } : undefined));
+      const before = listings(proxy);
+      const run = await f.sync();
+      assert.equal(run.code, 4, run.stderr);
+      assert.equal(reportOf(run).error?.code, 'API_BAD_RESPONSE');
+      assert.match(reportOf(run).error?.message ?? '', /answered 5 empty pages in a row, with a new nextToken each time, while paging listNodes/);
+      assert.match(reportOf(run).error?.message ?? '', /nothing was decided from it/);
+      assert.equal(listings(proxy) - before, 5);
+      // The local deletion was not carried out either: a partial listing decides nothing.
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['A', 'B']);
+    });
+  });
+
+  void test('a page or two empty between full ones is no end: the listing goes on', async () => {
+    await withHostileService(async (f, proxy, turn) => {
+      await twoNotes(f);
+      // The root's listing, split by the service into pages with empty ones between (as a service that pages
+      // first and filters what the operator may not see after would): the same nodes, the same sync.
+      const root = (await call(f.em, 'GET', `/v2.0/wiki/workspaces/${f.em.seed.workspaceId}`, { query: { operatorId: f.em.seed.operatorId } })).body.rootNodeId as string;
+      const nodes = (await call(f.em, 'GET', LIST, { query: { operatorId: f.em.seed.operatorId, parentNodeId: root } })).body.nodes as unknown[];
+      const pages = nodes.flatMap((node) => [[], [], [], [node]]);
+      turn((request) => {
+        if (!isListing(request) || request.query.get('parentNodeId') !== root) return undefined;
+        const at = Number(request.query.get('nextToken') || '0');
+        return { status: 200, body: JSON.stringify({ nodes: pages[at] ?? [], nextToken: at + 1 < pages.length ? String(at + 1) : '' }) };
+      });
+      await f.write('c.md', '# C\n');
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title).sort(), ['A', 'B', 'C']);
+    });
+  });
+
+  void test('fresh nextTokens forever, each page with a node: refused after 1,000 pages', async () => {
     await withHostileService(async (f, proxy, turn) => {
       await twoNotes(f);
       let page = 0;
-      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [], nextToken: `more-${(page += 1)}` }) } : undefined));
+      const node = (n: number) => ({ nodeId: `junk-${n}`, name: `junk-${n}.pdf`, type: 'FILE', category: '', extension: 'pdf', workspaceId: f.em.seed.workspaceId });
+      turn((request) => (isListing(request) ? { status: 200, body: JSON.stringify({ nodes: [node((page += 1))], nextToken: `more-${page}` }) } : undefined));
       const before = listings(proxy);
       const run = await f.sync();
       assert.equal(run.code, 4, run.stderr);

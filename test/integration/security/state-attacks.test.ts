@@ -149,6 +149,69 @@ describe('attacks on the shared state', () => {
     });
   }
 
+  for (const [team, options] of TEAMS) {
+    test(`${team}: forged team settings never change a fresh checkout's layout or stop it with a claimed key; a keyless one follows only what a forged source could do`, async () => {
+      await withSyncFixture(async (f) => {
+        await published(f, { 'guide/setup.md': '# Setup\n\nSteps.\n', 'intro.md': '# Intro\n\nSee [setup](guide/setup.md).\n' });
+        const before = f.remoteDocs().map((d) => [d.title, d.markdown]).sort();
+        // A colleague's "team record": another layout, links off, and a key of their own, as the latest record.
+        appendToState(f, forgedToken([{ t: 'team', key: 'ffffffffffffffff', layout: 'flat', links: false }]));
+        await f.write('intro.md', '# Intro\n\nSee [setup](guide/setup.md), then start.\n');
+        const run = await ciRun(f);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        const after = f.remoteDocs().map((d) => [d.title, d.markdown]).sort();
+        assert.deepEqual(after.map(([title]) => title), before.map(([title]) => title), 'no document made or lost: the layout is the config\'s');
+        const intro = f.remoteDoc('Intro').markdown ?? '';
+        if (options.env) {
+          // Keyless: the forged `links: false` is followed, as a forged kept source could change the text anyway.
+          assert.match(intro, /\[setup\]\(guide\/setup\.md\), then start/);
+        } else {
+          // With the key the forged record is not read at all: the link goes as the document's URL, and no claimed key stops the run.
+          assert.match(intro, new RegExp(`\\[setup\\]\\(${f.em.seed.baseUrl.replace(/\./g, '\\.')}/i/nodes/${f.remoteDoc('Setup').dentryUuid}\\), then start`));
+          assert.ok(run.report?.notices.some((n) => n.code === 'STATE_JUNK'));
+        }
+      }, options);
+    });
+  }
+
+  test('a team without a key: a document titled like a keyed state document stops nothing; it is left out, and said', async () => {
+    await withSyncFixture(async (f) => {
+      await published(f, { 'a.md': '# Alpha\n\nA.\n' });
+      const folder = f.em.admin.dump().nodes.find((node) => node.title === '.kbsync');
+      assert.ok(folder);
+      // Its title in the form a kbsync with a key gives its state documents, and a body that is not one: junk, or a tease.
+      const title = 'kbsync-state-000009-abcdefgh-0123456789abcdef';
+      f.em.admin.createDocument({ name: title, parentNodeId: folder.dentryUuid, markdown: `kbsync state (index): do not edit.\n\n${forgedToken([{ t: 'reset', family: 'state', below: 999 }])} not a token\n` });
+      for (const args of [['--push'], []]) {
+        await f.write('b.md', `# Beta\n\n${args.join('')}\n`);
+        const run = await ciRun(f, args);
+        assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+        const junk = run.report?.notices.filter((n) => n.code === 'STATE_JUNK') ?? [];
+        assert.equal(junk.length, 1, 'said once per run');
+        assert.match(junk[0]?.message ?? '', /1 document titled as a kbsync with a state key titles its state, with none of its signed pieces in it \(someone else's: not used\)/);
+        assert.match(junk[0]?.message ?? '', new RegExp(title));
+        assert.doesNotMatch(run.stdout + run.stderr, /STATE_KEY_NEEDED/);
+      }
+      assert.equal(foldedState(f, null).entries.get('b.md')?.p, 'b.md', 'the state is written where it was, not into the planted document');
+      assert.match(f.em.admin.dump().nodes.find((node) => node.title === title)?.markdown ?? '', /not a token/, 'and the planted document is left as it is');
+    }, KEYLESS);
+  });
+
+  test('a machine without the key in a team with one: refused before anything is done, in words true of a real key and of a copy', async () => {
+    await withSyncFixture(async (f) => {
+      await published(f, { 'a.md': '# Alpha\n\nA.\n' });
+      await f.write('b.md', '# Beta\n\nB.\n');
+      await rm(join(f.root, '.kbsync'), { recursive: true, force: true });
+      const keyless = await f.sync(['--push'], { KBSYNC_STATE_KEY: '' });
+      assert.equal(keyless.code, 3, `${keyless.stdout}\n${keyless.stderr}`);
+      assert.deepEqual(f.remoteDocs().map((doc) => doc.title), ['Alpha'], 'nothing was done');
+      assert.match(keyless.stderr, /holds \d+ documents? written as a kbsync with a state key writes its state \(kbsync-(state|sources)-\d{6}-[a-z2-7]{8}-[0-9a-f]{16}/);
+      assert.match(keyless.stderr, /this machine has no key.*It stops here/s);
+      assert.match(keyless.stderr, /If your team uses a state key, put it in this machine.s key file.*or set KBSYNC_STATE_KEY.*If it has none, someone put those documents there: delete them/s);
+      assert.match(keyless.stderr, /\[STATE_KEY_NEEDED\]/);
+    });
+  });
+
   test('a team with a state key: a forged kept source (with an image of .git/config) is not used; a fresh machine gets the genuine file', async () => {
     await withSyncFixture(async (f) => {
       const text = '---\ntitle: Alpha\n---\n# Alpha\n\nA.\n';

@@ -90,24 +90,21 @@ describe('kbsync sync end to end against the emulator', () => {
     });
   });
 
-  test('both sides edit different paragraphs: a clean merge into the file; the overwrite waits for the user (FLATTEN), then --force publishes both', async () => {
+  test('both sides edit different paragraphs: a clean merge into the file and the knowledge base, with no person involved', async () => {
     await withSyncFixture(async (f) => {
       await f.write('m.md', '# M\n\nOne.\n\nTwo.\n\nThree.\n');
       assert.equal((await f.sync()).code, 0);
       const doc = f.remoteDoc('M');
-      // The web editor's version may carry formatting the service's reading does not show ("One" in bold, say).
       f.em.admin.editDocument(doc.dentryUuid, '# M\n\nOne, remote.\n\nTwo.\n\nThree.\n');
       await f.write('m.md', '# M\n\nOne.\n\nTwo.\n\nThree, local.\n');
       const result = await f.sync();
-      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.code, 0, result.stderr);
       assert.equal(await f.read('m.md'), '# M\n\nOne, remote.\n\nTwo.\n\nThree, local.\n');
-      assert.equal(f.remoteDoc('M').markdown, '# M\n\nOne, remote.\n\nTwo.\n\nThree.\n', 'the web editor\'s version stands');
-      const held = result.report?.results.find((r) => r.path === 'm.md');
-      assert.ok(held?.ok && held.result === 'held' && held.reason === 'FLATTEN', JSON.stringify(held));
-      assert.deepEqual(result.report?.conflicts, []);
-      const forced = await f.sync(['--force']);
-      assert.equal(forced.code, 0, forced.stderr);
+      // A page a read shows whole: the colleague's words are known, so the merge is published (merge.webEdits).
       assert.equal(f.remoteDoc('M').markdown, '# M\n\nOne, remote.\n\nTwo.\n\nThree, local.\n');
+      const merged = result.report?.results.find((r) => r.path === 'm.md');
+      assert.ok(merged?.ok && merged.result === 'merged', JSON.stringify(merged));
+      assert.deepEqual(result.report?.conflicts, []);
     });
   });
 
@@ -155,7 +152,8 @@ describe('kbsync sync end to end against the emulator', () => {
       assert.equal((await f.sync()).code, 0);
       await f.remove('b.md');
       const dry = await f.sync(['--dry-run']);
-      assert.deepEqual(dry.report?.planned, [{ kind: 'delete-remote', path: 'b.md' }]);
+      const gone = f.remoteDoc('b');
+      assert.deepEqual(dry.report?.planned, [{ kind: 'delete-remote', path: 'b.md', url: `${f.em.seed.baseUrl}/i/nodes/${gone.dentryUuid}` }], 'the page that would go is named');
       assert.equal(f.remoteDocs().length, 3);
       assert.equal((await f.sync()).code, 0);
       assert.deepEqual(f.remoteDocs().map((d) => d.title).sort(), ['a', 'c']);
@@ -248,12 +246,8 @@ describe('kbsync sync end to end against the emulator', () => {
       assert.equal(pulled.code, 0, pulled.stderr);
       assert.equal(await f.read('p.md'), '# P\n\nOne, remote.\n\nTwo, local.\n');
       assert.equal(f.remoteDoc('P').markdown, '# P\n\nOne, remote.\n\nTwo.\n', 'a pull never writes the service');
-      // The document holds a web editor's edit the service shows only as plain text: the push waits for the user.
-      const held = await f.sync(['--push']);
-      assert.equal(held.code, 1, held.stderr);
-      const result = held.report?.results.find((r) => r.path === 'p.md');
-      assert.ok(result?.ok && result.reason === 'FLATTEN', JSON.stringify(result));
-      const pushed = await f.sync(['--push', '--force']);
+      // The colleague's words are known (a page a read shows whole): the next push publishes the file.
+      const pushed = await f.sync(['--push']);
       assert.equal(pushed.code, 0, pushed.stderr);
       assert.equal(f.remoteDoc('P').markdown, '# P\n\nOne, remote.\n\nTwo, local.\n');
     });

@@ -298,3 +298,22 @@ describe('never flatten the knowledge base', () => {
     });
   });
 });
+
+// Soak seed 21: a colleague deleted an HTML comment standing before a run of link definitions, all of which read
+// as `unknown`. The emulator's web editor gave the deletion to the last of them (it matched blocks by what reads
+// show), and the pull deleted the last definition from the file and kept the comment, saying nothing.
+test('a colleague deletes the first of several blocks that read alike: the pull deletes that one, and keeps the rest', async () => {
+  await withSyncFixture(async (f) => {
+    const text = '# Defs\n\nSee [a][] and [b][].\n\n<!-- Definitions -->\n\n[a]: https://example.com/a\n\n[b]: https://example.com/b\n';
+    await f.write('defs.md', text);
+    assert.equal((await f.sync()).code, 0);
+    f.em.admin.setClockOffset(2 * 60_000);
+    const doc = f.remoteDoc('Defs');
+    const ids = f.em.admin.blocks(doc.dentryUuid).map((block) => block.id);
+    f.em.admin.editDocument(doc.dentryUuid, text.replace('<!-- Definitions -->\n\n', ''));
+    assert.deepEqual(f.em.admin.blocks(doc.dentryUuid).map((block) => block.id), ids.filter((_, i) => i !== 2), 'the web editor deleted the comment block, and kept the ids of the others');
+    const pulled = await f.sync();
+    assert.equal(pulled.code, 0, JSON.stringify(pulled.report?.results));
+    assert.equal(await f.read('defs.md'), text.replace('<!-- Definitions -->\n\n', ''));
+  });
+});

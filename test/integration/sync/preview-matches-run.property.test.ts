@@ -14,14 +14,22 @@ import type { SyncMode } from '../../../src/sync/decide/types.js';
 import { runSync, type SyncOptions } from '../../../src/sync/engine.js';
 import { inspect } from '../../../src/sync/views/inspect.js';
 import { fileStates } from '../../../src/sync/views/status.js';
+import { previewsOf } from '../../../src/sync/views/preview.js';
+import { plannedRow, publishCounts } from '../../../src/sync/views/outcomes.js';
+import { wouldDo } from '../../../src/sync/views/vocabulary.js';
+import { markdownPreview } from '../../../src/cli/output/markdown-preview.js';
+import { jobSummary } from '../../../src/cli/output/github.js';
+import { countsOf } from '../../helpers/counts-table.js';
 import { NO_IMAGES } from '../../../src/images/types.js';
 import type { SyncReport } from '../../../src/sync/views/report.js';
 import { userNodes } from '../../helpers/sync-fixture.js';
 
 /**
  * The one-decision rule, for all scenarios: whatever both sides did, `kbsync status` and `sync --dry-run`
- * name, file by file, exactly the action the run then takes (an image changed under unchanged Markdown too). KBSYNC_PROPERTY_RUNS raises the number of scenarios (thousands
- * in a long run); the suite runs a sample.
+ * name, file by file, exactly the action the run then takes (an image changed under unchanged Markdown too),
+ * and every preview counts the plan as the run counts it (a move once, as a move): the pull-request comment,
+ * `diff --json`, the dry run's job summary and JSON, and status's line. KBSYNC_PROPERTY_RUNS raises the number
+ * of scenarios (thousands in a long run); the suite runs a sample.
  */
 const RUNS = Number(process.env['KBSYNC_PROPERTY_RUNS'] ?? 25);
 
@@ -59,6 +67,19 @@ const scenario = fc.record({
   newRemote: fc.boolean(),
   minutePassed: fc.boolean(),
   mode: fc.constantFrom<SyncMode>('two-way', 'push', 'pull'),
+});
+
+/** A report's JSON counts under the headers of its table. */
+const columns = (counts: Record<string, number>): Record<string, number> => ({
+  Created: counts['created'] ?? NaN,
+  Updated: counts['updated'] ?? NaN,
+  Moved: counts['moved'] ?? NaN,
+  Renamed: counts['renamed'] ?? NaN,
+  Deleted: counts['deleted'] ?? NaN,
+  Held: counts['held'] ?? NaN,
+  Failed: counts['failed'] ?? NaN,
+  Refused: counts['refused'] ?? NaN,
+  'Broken links': counts['brokenLinks'] ?? NaN,
 });
 
 /** Folders are not files: status lists files only. */
@@ -103,10 +124,12 @@ describe('previews name the action the run takes', () => {
             ledger.close();
           }
         };
-        const statusOf = async (mode: SyncMode) => {
+        /** What status shows and what `diff` previews, from one inspection (made while its ledger is open). */
+        const inspectAs = async (mode: SyncMode) => {
           const ledger = openLedger(join(root, '.kbsync', 'ledger.sqlite'), { readonly: true });
           try {
-            return fileStates(await inspect({ client, ledger }, { ...options(mode, true), offline: false }));
+            const inspection = await inspect({ client, ledger }, { ...options(mode, true), offline: false });
+            return { status: fileStates(inspection), previews: previewsOf(inspection) };
           } finally {
             ledger.close();
           }
@@ -177,7 +200,7 @@ describe('previews name the action the run takes', () => {
           if (s.newRemote) em.admin.createDocument({ workspaceId: ws.workspaceId, parentNodeId: ws.rootNodeId, name: 'From colleague', markdown: '# From colleague\n\nHello.\n' });
 
           // A refusal (a guard) is a decision too: the preview must refuse exactly as the run does.
-          const status = await statusOf(s.mode);
+          const { status, previews } = await inspectAs(s.mode);
           const dry = await sync(s.mode, true).catch((error: { code: string }) => ({ refused: error.code }));
           const run = await sync(s.mode, false).catch((error: { code: string }) => ({ refused: error.code }));
           if ('refused' in dry || 'refused' in run) {
@@ -193,6 +216,22 @@ describe('previews name the action the run takes', () => {
           assert.deepEqual({ shown, missing }, { shown: [], missing: [] }, `mode ${s.mode}: status ${JSON.stringify(status)} preview ${JSON.stringify(dry.planned)}`);
           const clean = status.filter((file) => file.state === 'clean' && previewed.has(file.path));
           assert.deepEqual(clean, [], `shown clean, but the run acts: ${JSON.stringify(dry.planned)}`);
+          // Counted as the run counts: every preview's table and JSON, and the words of status and the dry run.
+          const ran = countsOf(jobSummary(run, 'run').join('\n'));
+          const counted = {
+            comment: countsOf(markdownPreview({ where: 'notes/', ...previews }).join('\n')),
+            diffJson: columns(publishCounts(previews.previews.map(plannedRow), previews.problems.length, previews.links.length)),
+            dryRunSummary: countsOf(jobSummary(dry, 'dry run').join('\n')),
+            dryRunJson: columns(dry.outcomes),
+            runJson: columns(run.outcomes),
+          };
+          assert.deepEqual(counted, { comment: ran, diffJson: ran, dryRunSummary: ran, dryRunJson: ran, runJson: ran }, `mode ${s.mode}: ${JSON.stringify(dry.planned)} run ${JSON.stringify(run.results)}`);
+          // The run's own list of what it did: its results, in the plan's order.
+          const carried = run.planned;
+          assert.deepEqual(
+            { status: wouldDo(status.flatMap((file) => (file.action ? [{ kind: file.action }] : []))), dryRun: wouldDo(dry.planned) },
+            { status: wouldDo(carried.filter((d) => !isFolderAction(d.kind))), dryRun: wouldDo(carried) },
+          );
         } finally {
           em.admin.setClockOffset(0);
           await rm(dir, { recursive: true, force: true });

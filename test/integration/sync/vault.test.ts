@@ -117,6 +117,13 @@ test('a vault synced before it was read as one is sent again once its dialect is
 
       const config = JSON.parse(await readFile(f.configPath, 'utf8')) as Record<string, unknown>;
       await writeFile(f.configPath, JSON.stringify({ ...config, markdown: { dialect: 'obsidian' } }));
+      // The dialect is the team's: a config that now says otherwise is refused until the team's is changed.
+      const refused = await f.cli(['status', '--json']);
+      assert.equal(refused.code, 2, refused.stdout);
+      assert.match(refused.stderr, /TEAM_SETTINGS_DIFFER/);
+      const published = await f.cli(['state', 'settings', '--publish']);
+      assert.equal(published.code, 0, published.stderr);
+      assert.match(published.stdout, /Published this configuration's: .*markdown\.dialect "obsidian"/);
       const status = await f.cli(['status', '--json']);
       assert.equal(status.code, 0, status.stderr);
       const states = (JSON.parse(status.stdout) as { files: { path: string; state: string }[] }).files.filter((file) => file.state !== 'clean').map((file) => [file.path, file.state]).sort();
@@ -129,5 +136,67 @@ test('a vault synced before it was read as one is sent again once its dialect is
       assert.equal(after.report?.calls, 0, 'sent once: nothing is owed after');
     },
     { config: { markdown: { dialect: 'commonmark' } } },
+  );
+});
+
+test('comments are read as the editor reads them: not sent, no link in one reported, kept in the file whatever a colleague does around them', async () => {
+  await withSyncFixture(
+    async (f) => {
+      const plugin = '# Statblocks\n\nRender statblocks. Developed by [[ben]].\n\n%% Does the author have sponsoring links? %%\n%% ![[ben#Sponsor this author]] %%\n\nLast words %%why [[Missing]]%% here.\n\n<!--\n## Sponsor this author\n- [[GitHub sponsors]]\n-->\n';
+      await f.write('Plugin.md', plugin);
+      await f.write('ben.md', '# ben\n\n<!--\n## Sponsor this author\n-->\n');
+      const gate = await f.sync(['--push', '--check-links', '--dry-run']);
+      assert.equal(gate.code, 0, `${gate.stdout}${gate.stderr}`);
+      assert.deepEqual(gate.report?.links, [], 'nothing a reader never sees is reported');
+      const run = await f.sync(['--push']);
+      assert.equal(run.code, 0, run.stderr);
+      const sent = f.remoteDoc('Statblocks').markdown ?? '';
+      assert.doesNotMatch(sent, /%%|<!--|Sponsor|Missing|why/, `no comment reaches the knowledge base: ${sent}`);
+      assert.match(sent, /Last words here\./);
+
+      // A later edit of the file is published (a colleague's delete of a block the first write made would read
+      // as another writer putting back the empty document: a lost update).
+      await f.write('Plugin.md', `${plugin}\nMore.\n`);
+      assert.equal((await f.sync(['--push'])).code, 0);
+      // A colleague deletes the paragraph before the comments, then edits the one that holds one.
+      f.em.admin.editDocument(f.remoteDoc('Statblocks').dentryUuid, (f.remoteDoc('Statblocks').markdown ?? '').replace(/Render statblocks\.[^\n]*\n\n/, ''));
+      const deleted = await f.sync([]);
+      assert.equal(deleted.code, 0, `${deleted.stdout}${deleted.stderr}`);
+      f.em.admin.editDocument(f.remoteDoc('Statblocks').dentryUuid, (f.remoteDoc('Statblocks').markdown ?? '').replace('Last words here.', 'Last words written here.'));
+      const pulled = await f.sync([]);
+      assert.equal(pulled.code, 0, `${pulled.stdout}${pulled.stderr}`);
+      assert.equal(
+        await f.read('Plugin.md'),
+        '# Statblocks\n\n%% Does the author have sponsoring links? %%\n%% ![[ben#Sponsor this author]] %%\n\nLast words written %%why [[Missing]]%% here.\n\n<!--\n## Sponsor this author\n- [[GitHub sponsors]]\n-->\n\nMore.\n',
+      );
+      // Another machine gets the comments back, byte for byte.
+      const clone = await createSyncFixture({ shared: f.em, config: { markdown: { dialect: 'obsidian' } } });
+      try {
+        assert.equal((await clone.sync([])).code, 0);
+        assert.equal(await clone.read('Plugin.md'), await f.read('Plugin.md'));
+      } finally {
+        await clone.close();
+      }
+    },
+    { config: { markdown: { dialect: 'obsidian' } } },
+  );
+});
+
+test('a warning about many files names a few and says how many; the JSON report lists them all', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('Home.md', '# Home\n');
+      const notes = Array.from({ length: 14 }, (_, i) => `notes/n${String(i).padStart(2, '0')}.md`);
+      for (const note of notes) await f.write(note, '# N\n\n![[Home]]\n');
+      const run = await f.cli(['sync', '--push', '--dry-run']);
+      assert.equal(run.code, 0, run.stderr);
+      const warning = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.includes('embedded note'));
+      assert.equal(warning.length, 1, warning.join('\n'));
+      assert.match(warning[0] ?? '', /14 embedded note\(s\) .* in 14 file\(s\) .*\(4 more files: --json lists them\)/);
+      assert.deepEqual(notes.filter((note) => (warning[0] ?? '').includes(note)), notes.slice(0, 10), 'the first ten, in order');
+      const json = await f.sync(['--push', '--dry-run']);
+      assert.deepEqual(json.report?.noteEmbeds, notes.map((path) => ({ path, count: 1 })));
+    },
+    { config: { markdown: { dialect: 'obsidian' } } },
   );
 });

@@ -56,9 +56,33 @@ void describe('requests follow the contract', () => {
     const service = await startFakeService(() => ({ json: { node: node('n1') } }));
     t.after(() => service.close());
     const client = clientFor(service, { baseUrl: `${service.url}/gateway/`, tokenHeader: 'x-custom-token' });
-    await client.getNode(asTreeNodeId('a b/c'));
-    assert.equal(service.requests[0]?.path, '/gateway/v2.0/wiki/nodes/a%20b%2Fc');
+    await client.getNode(asTreeNodeId('a b+c:é'));
+    assert.equal(service.requests[0]?.path, '/gateway/v2.0/wiki/nodes/a%20b%2Bc%3A%C3%A9');
     assert.equal(service.requests[0]?.headers['x-custom-token'], TOKEN);
+  });
+
+  void test('an id that could leave its segment (a dot segment, a separator, an encoded one) is never sent: API_UNSAFE_ID, no request', async (t) => {
+    const service = await startFakeService(() => ({ json: {} }));
+    t.after(() => service.close());
+    const client = clientFor(service);
+    for (const id of ['..', '.', 'a/b', 'a\\b', 'a?b', 'a#b', 'a%2Fb', '%2E%2E', 'a\nb', '']) {
+      const calls: [string, () => Promise<unknown>][] = [
+        ['getWorkspace', () => client.getWorkspace(asWorkspaceId(id))],
+        ['getNode', () => client.getNode(asTreeNodeId(id))],
+        ['createDocument', () => client.createDocument(asWorkspaceId(id), { name: 'x' })],
+        ['deleteDocument', () => client.deleteDocument(asWorkspaceId('ws1'), asCreationNodeId(id))],
+        ['readBlocks', () => client.readBlocks(asDocKey(id))],
+        ['overwriteContent', () => client.overwrite(asDocKey(id), 'x')],
+        ['appendText', () => client.appendText(asDocKey('d1'), asBlockId(id), 'x')],
+        ['addMembers', () => client.addMembers(asWorkspaceId('ws1'), asCreationNodeId(id), [])],
+        ['updateMember', () => client.updateMember(asWorkspaceId('ws1'), asCreationNodeId('c1'), asUserId(id), 'viewer')],
+        ['removeMember', () => client.removeMember(asWorkspaceId(id), asCreationNodeId('c1'), asUserId('u1'))],
+      ];
+      for (const [endpoint, send] of calls) {
+        await assert.rejects(send(), (e: unknown) => e instanceof ApiError && e.code === 'API_UNSAFE_ID' && e.message.startsWith(`kbsync did not call ${endpoint}: the id `), `${endpoint} with ${JSON.stringify(id)}`);
+      }
+    }
+    assert.equal(service.requests.length, 0);
   });
 
   void test('an overwrite over 50,000 characters is refused locally, without a call', async (t) => {
@@ -189,4 +213,17 @@ void test('serverTime follows the Date header of the latest answer, undefined be
   const estimate = client.serverTime()?.getTime() ?? 0;
   // A generous window: only the skew (years) matters, not the exact second.
   assert.ok(Math.abs(estimate - skewed.getTime()) < 60_000, `estimate ${new Date(estimate).toISOString()}`);
+});
+
+// Soak seed 5: an answer read late (a busy machine) gave an estimate behind a Date header already seen, so the
+// bound of the minute of a write kbsync had just made came out a minute early.
+void test('serverTime is never behind the latest Date header seen, whatever order the answers are read in', async (t) => {
+  const later = new Date(Date.UTC(2030, 0, 1, 12, 0, 59));
+  const dates = [later, new Date(later.getTime() - 30_000)];
+  const service = await startFakeService((_request, i) => ({ json: { node: node('n1') }, headers: { date: (dates[i] ?? later).toUTCString() } }));
+  t.after(() => service.close());
+  const client = clientFor(service);
+  await client.getNode(asTreeNodeId('n1'));
+  await client.getNode(asTreeNodeId('n1'));
+  assert.ok((client.serverTime()?.getTime() ?? 0) >= later.getTime(), `estimate ${client.serverTime()?.toISOString()}`);
 });

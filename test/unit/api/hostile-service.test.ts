@@ -156,6 +156,16 @@ void describe('listings that never end are refused after a bounded number of cal
     assert.equal(service.requests.length, SERVICE_LIMITS.pagesPerListing);
   });
 
+  void test('empty pages with fresh tokens, in any listing (here a search that says hasMore): refused after SERVICE_LIMITS.emptyPagesInARow', async (t) => {
+    const service = await startFakeService((_, i) => ({ json: { docs: [], hasMore: true, nextToken: `fresh-${i}` } }));
+    t.after(() => service.close());
+    const collect = async (): Promise<void> => {
+      for await (const _ of clientFor(service).search(asWorkspaceId('ws1'), 'word')) void _;
+    };
+    await assert.rejects(collect(), rejectsWith('API_BAD_RESPONSE', (error) => assert.match(error.message, /answered 5 empty pages in a row, with a new nextToken each time, while paging searchDocs/)));
+    assert.equal(service.requests.length, SERVICE_LIMITS.emptyPagesInARow);
+  });
+
   void test('a nextToken that repeats: refused on the repeat', async (t) => {
     const service = await startFakeService((_, i) => ({ json: { nodes: [node(`n${i}`)], nextToken: i % 2 === 0 ? 'a' : 'b' } }));
     t.after(() => service.close());

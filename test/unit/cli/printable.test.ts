@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createLogger } from '../../../src/log.js';
-import { oneLine, printable, quoted } from '../../../src/printable.js';
+import { InputError } from '../../../src/errors.js';
+import { oneLine, printable, printableLine, printableLines, quoted } from '../../../src/printable.js';
 import { createTerminal } from '../../../src/terminal.js';
 
 // Everything a terminal could obey: C0 but tab and line feed, DEL, C1, bidi marks, embeddings, overrides and isolates, line and paragraph separators.
@@ -48,13 +49,28 @@ function fake(tty: boolean, env: NodeJS.ProcessEnv = {}) {
   return { written, terminal: createTerminal(stream('out'), stream('err'), env) };
 }
 
-test("the terminal's lines never carry a raw control character, whatever they quote", () => {
+test('printableLine makes any text one line: every control character but tab shown escaped, JSON\'s escapes', () => {
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+      const shown = printableLine(text);
+      assert.doesNotMatch(shown, STEERING);
+      assert.ok(!shown.includes('\n'), 'one line');
+      assert.equal(shown.split('\t').length, text.split('\t').length, 'tabs stay');
+      if (!text.includes('\\')) assert.equal(JSON.parse(`"${shown.replace(/"/g, '\\"').replace(/\t/g, '\\t')}"`), text);
+    }),
+  );
+  assert.equal(printableLines(['a\nb', 'c']), 'a\\u000ab\nc');
+});
+
+test("the terminal prints lines: each argument one line, whatever it quotes, and never a raw control character", () => {
   const { written, terminal } = fake(false);
-  terminal.out(`↓ ${HOSTILE}\nsecond line\tafter a tab`);
+  terminal.out(`↓ a\n✓ FAKE: everything synced ${HOSTILE}`, 'second line\tafter a tab');
   terminal.err(`kbsync: the service said ${HOSTILE} [API_BAD_REQUEST]`);
   terminal.log(`\x1b[33mWARN\x1b[39m: ${HOSTILE}`);
   assert.doesNotMatch(written.out + written.err, STEERING);
-  assert.match(written.out, /\nsecond line\tafter a tab\n$/);
+  const [first, second, end] = written.out.split('\n');
+  assert.ok(first?.startsWith('↓ a\\u000a✓ FAKE: everything synced Notes\\u001b'), first);
+  assert.deepEqual([second, end], ['second line\tafter a tab', '']);
   // Not a terminal: no colour at all, so even the logger's colour sequences are shown, not obeyed.
   assert.ok(written.err.includes('\\u001b[33mWARN'));
 });
@@ -71,13 +87,22 @@ test('log lines made by pino-pretty (a person at a terminal) show hostile values
   for (const pretty of [true, false]) {
     const { written, terminal } = fake(true);
     const logger = createLogger({ level: 'debug', pretty, terminal });
-    logger.warn({ title: HOSTILE, path: `a\n✓ b.md` }, `a document titled ${HOSTILE} was found`);
+    logger.warn({ title: HOSTILE, path: `a\n✓ b.md` }, `a document titled ${HOSTILE} was found in a\n✓ FAKE: everything synced`);
     const text = written.err.replace(/\r\x1b\[2K/g, '').replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
     assert.ok(!text.includes(ESC), `${pretty ? 'pretty' : 'JSON'}: ${JSON.stringify(text)}`);
     assert.doesNotMatch(text, STEERING);
+    assert.ok(!text.split('\n').some((line) => line.trimStart().startsWith('✓ FAKE')), `no line of its own: ${JSON.stringify(text)}`);
     if (!pretty) {
       const record = JSON.parse(text) as { msg: string; title: string };
       assert.equal(record.title, HOSTILE, 'the JSON line means exactly what was logged');
     }
   }
+});
+
+test("an error's lines are its message, its details and its hint: a line break inside a value stays in its line", () => {
+  const one = new InputError('FILE_NOT_UTF8', 'a\n✓ FAKE.md is not UTF-8.', { hint: 'Save it as UTF-8.' });
+  assert.deepEqual(one.lines, ['a\n✓ FAKE.md is not UTF-8. Save it as UTF-8.']);
+  const listed = new InputError('CONFIG_INVALID', 'sync.config.json is not valid:', { details: ['  root: expected a folder path', '  layot: unknown key'], hint: 'Fix the keys above.' });
+  assert.deepEqual(listed.lines, ['sync.config.json is not valid:', '  root: expected a folder path', '  layot: unknown key', 'Fix the keys above.']);
+  assert.equal(listed.message, listed.lines.join('\n'), 'the message (a log line, JSON) holds the same text');
 });

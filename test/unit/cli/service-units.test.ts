@@ -12,6 +12,7 @@ const SPEC: ServiceSpec = {
   entry: '/home/me/.local/lib/node_modules/kbsync/bin/kbsync.js',
   writable: ['/home/me/R&D notes'],
   tokenFile: '/home/me/Library/Application Support/kbsync/kbsync-r-d-notes-0123abcd.token',
+  keyFile: '/home/me/Library/Application Support/kbsync/kbsync-r-d-notes-0123abcd.state-key',
   readme: '/home/me/.local/lib/node_modules/kbsync/README.md',
 };
 
@@ -23,9 +24,13 @@ test('a service is named after its folder, and two folders of one name get two s
 });
 
 test('where the files go: XDG_CONFIG_HOME (or ~/.config) on Linux, ~/Library on macOS', () => {
-  assert.deepEqual(servicePaths('systemd', 'kbsync-x-1', { HOME: '/h' }), { unit: '/h/.config/systemd/user/kbsync-x-1.service', tokenFile: '/h/.config/kbsync/kbsync-x-1.token' });
+  assert.deepEqual(servicePaths('systemd', 'kbsync-x-1', { HOME: '/h' }), { unit: '/h/.config/systemd/user/kbsync-x-1.service', tokenFile: '/h/.config/kbsync/kbsync-x-1.token', keyFile: '/h/.config/kbsync/kbsync-x-1.state-key' });
   assert.deepEqual(servicePaths('systemd', 'kbsync-x-1', { HOME: '/h', XDG_CONFIG_HOME: '/c' }).unit, '/c/systemd/user/kbsync-x-1.service');
-  assert.deepEqual(servicePaths('launchd', 'kbsync-x-1', { HOME: '/h' }), { unit: '/h/Library/LaunchAgents/com.kbsync.x-1.plist', tokenFile: '/h/Library/Application Support/kbsync/kbsync-x-1.token' });
+  assert.deepEqual(servicePaths('launchd', 'kbsync-x-1', { HOME: '/h' }), {
+    unit: '/h/Library/LaunchAgents/com.kbsync.x-1.plist',
+    tokenFile: '/h/Library/Application Support/kbsync/kbsync-x-1.token',
+    keyFile: '/h/Library/Application Support/kbsync/kbsync-x-1.state-key',
+  });
 });
 
 test('unit words: plain when safe; quoted with a space; % and (in ExecStart) $ escaped', () => {
@@ -44,6 +49,9 @@ test('the launchd agent (macOS; its text is what is tested here, launchctl only 
   const args = [...plist.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((match) => match[1]);
   assert.deepEqual(args.slice(0, 5), [SPEC.node, SPEC.entry, 'watch', '--config', '/home/me/R&amp;D notes/sync.config.json']);
   assert.match(plist, /<key>KBSYNC_SERVICE_TOKEN_FILE<\/key>\n {4}<string>\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.token<\/string>/);
+  assert.match(plist, /<key>KBSYNC_STATE_KEY_FILE<\/key>\n {4}<string>\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.state-key<\/string>\n {2}<\/dict>/);
+  assert.match(systemdUnit(SPEC), /^Environment="KBSYNC_STATE_KEY_FILE=\/home\/me\/Library\/Application Support\/kbsync\/kbsync-r-d-notes-0123abcd\.state-key"$/m);
   assert.match(plist, /<key>KeepAlive<\/key>\n {2}<dict>\n {4}<key>SuccessfulExit<\/key>\n {4}<false\/>/);
-  assert.doesNotMatch(plist.replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & is escaped');
+  assert.doesNotMatch(plist.replace(/<!--.*?-->/gs, '').replace(/&(amp|lt|gt|quot);/g, ''), /&/, 'every & in an element is escaped');
+  assert.match(plist, /<!-- Written by kbsync service install for \/home\/me\/R&D notes;/, 'a comment reads no escapes: the path as written');
 });

@@ -15,7 +15,7 @@ test('a line printed under a status line: the status is erased first and drawn a
   const { transcript, terminal } = fake(true);
   terminal.status('syncing 1/3');
   terminal.out('↑ a.md');
-  terminal.err('[12:00:00] WARN: something\n');
+  terminal.err('[12:00:00] WARN: something');
   terminal.status(undefined);
   terminal.out('Synced: 3 pushed.');
   assert.deepEqual(transcript, [
@@ -24,7 +24,7 @@ test('a line printed under a status line: the status is erased first and drawn a
     ['out', '↑ a.md\n'],
     ['err', `${ERASE}syncing 1/3`],
     ['err', ERASE],
-    ['err', '[12:00:00] WARN: something\n'], // its own newline, not a second one
+    ['err', '[12:00:00] WARN: something\n'],
     ['err', `${ERASE}syncing 1/3`],
     ['err', ERASE],
     ['err', ERASE],

@@ -53,12 +53,21 @@ describe('loadConfig', () => {
       site: { root: null, basePath: '/' },
       markdown: { dialect: 'auto' },
       images: { upload: null, baseUrl: null, timeoutMs: 60000, maxBytes: 10485760, diagrams: { command: null, languages: ['mermaid'], format: 'svg' } },
-      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000, deleteDelayMinutes: 5, checkoutDelayMinutes: 60 },
+      watch: { debounceMs: 300, pollBudgetPerHour: 600, fullSweepMinutes: 60, rescanMinutes: 10, shutdownDeadlineMs: 10000, deleteDelayMinutes: 5, checkoutDelayMinutes: 60, publishBranches: null },
       notify: { command: null, timeoutMs: 10000 },
       state: { key: { env: 'KBSYNC_STATE_KEY' } },
-      merge: { tool: null },
+      merge: { webEdits: 'merge', tool: null },
       log: { level: 'info' },
+      explicit: [],
     });
+  });
+
+  test('the team settings a config gives itself, in the file or by a variable, are known: the others follow the team', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, layout: 'folders', markdown: { dialect: 'auto' }, site: { root: null } });
+    assert.deepEqual((await loadConfig({ cwd: dir, env: {} })).config.explicit, ['layout'], 'the default written out is given; "auto" is not');
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_MARKDOWN_DIALECT: 'obsidian', KBSYNC_SITE_BASE_PATH: '/docs/', KBSYNC_LINKS: 'false' } });
+    assert.deepEqual(config.explicit, ['layout', 'markdown.dialect', 'links', 'site.basePath']);
   });
 
   test('--config FILE, ~ paths and token files are resolved', async (t) => {
@@ -125,6 +134,15 @@ describe('loadConfig', () => {
     for (const line of expected) assert.ok(error.message.includes(line), `missing: ${line}\nin:\n${error.message}`);
   });
 
+  test('an id that could leave its URL segment is refused where it comes in, naming the key', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, workspaceId: '..', remoteFolder: 'a/../b' });
+    const error = await failure(loadConfig({ cwd: dir, env: {} }));
+    assert.equal(error.code, 'CONFIG_INVALID');
+    assert.match(error.message, /workspaceId: expected a workspace id: the id "\.\." cannot be one segment of a URL path: it is a dot segment/);
+    assert.match(error.message, /remoteFolder: expected a node id: the id "a\/\.\.\/b" cannot be one segment of a URL path: it holds a "\/"/);
+  });
+
   test('a required key that is missing says so', async (t) => {
     const dir = await tempDir(t);
     await writeConfig(dir, { service: minimal.service });
@@ -175,11 +193,11 @@ describe('loadConfig', () => {
       'KBSYNC_WATCH_FULL_SWEEP_MINUTES', 'KBSYNC_WATCH_RESCAN_MINUTES', 'KBSYNC_WATCH_SHUTDOWN_DEADLINE_MS', 'KBSYNC_LOG_LEVEL',
       'KBSYNC_IMAGES_UPLOAD', 'KBSYNC_IMAGES_BASE_URL', 'KBSYNC_IMAGES_TIMEOUT_MS', 'KBSYNC_IMAGES_MAX_BYTES', 'KBSYNC_IMAGES_DIAGRAMS_COMMAND',
       'KBSYNC_IMAGES_DIAGRAMS_LANGUAGES', 'KBSYNC_IMAGES_DIAGRAMS_FORMAT', 'KBSYNC_STATE_KEY_ENV', 'KBSYNC_STATE_KEY_FILE', 'KBSYNC_STATE_KEY_COMMAND',
-      'KBSYNC_STATE_KEY_VALUE', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_MERGE_TOOL', 'KBSYNC_MARKDOWN_DIALECT',
+      'KBSYNC_STATE_KEY_VALUE', 'KBSYNC_WATCH_DELETE_DELAY_MINUTES', 'KBSYNC_WATCH_CHECKOUT_DELAY_MINUTES', 'KBSYNC_WATCH_PUBLISH_BRANCHES', 'KBSYNC_MERGE_WEB_EDITS', 'KBSYNC_MERGE_TOOL', 'KBSYNC_MARKDOWN_DIALECT',
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.equal(names.length, 49);
+    assert.equal(names.length, 51);
   });
 
   test('a bad variable names the variable and its value', async (t) => {
@@ -196,6 +214,28 @@ describe('loadConfig', () => {
       const error = await failure(loadConfig({ cwd: dir, env }));
       assert.match(error.message, pattern);
     }
+  });
+
+  test('the token and the state key each have one source: a service unit sets both files, each replacing what the file says', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, { ...minimal, state: { key: { env: 'TEAM_KEY' } } });
+    // What `kbsync service install` puts in a unit: the token file and the key file, side by side.
+    const { config } = await loadConfig({ cwd: dir, env: { KBSYNC_SERVICE_TOKEN_FILE: '/run/t', KBSYNC_STATE_KEY_FILE: '/run/k' } });
+    assert.deepEqual(config.service.token, { file: '/run/t' });
+    assert.deepEqual(config.state.key, { file: '/run/k' }, 'the file source replaces the config\'s {"env"} whole');
+    const two = await failure(loadConfig({ cwd: dir, env: { KBSYNC_STATE_KEY_FILE: '/run/k', KBSYNC_STATE_KEY_COMMAND: 'pass key' } }));
+    assert.equal(two.code, 'CONFIG_ENV_INVALID');
+    assert.match(two.message, /KBSYNC_STATE_KEY_FILE and KBSYNC_STATE_KEY_COMMAND are both set, but state\.key \(the state key\) has one source/);
+  });
+
+  test('watch.publishBranches: a list of branches from the file or the variable (comma-separated), null for every branch; an empty list is refused', async (t) => {
+    const dir = await tempDir(t);
+    await writeConfig(dir, minimal);
+    assert.equal((await loadConfig({ cwd: dir, env: {} })).config.watch.publishBranches, null);
+    assert.deepEqual((await loadConfig({ cwd: dir, env: { KBSYNC_WATCH_PUBLISH_BRANCHES: 'main, release/*' } })).config.watch.publishBranches, ['main', 'release/*']);
+    assert.equal((await loadConfig({ cwd: dir, env: { KBSYNC_WATCH_PUBLISH_BRANCHES: 'null' } })).config.watch.publishBranches, null);
+    await writeConfig(dir, { ...minimal, watch: { publishBranches: [] } });
+    assert.match((await failure(loadConfig({ cwd: dir, env: {} }))).message, /watch\.publishBranches: expected at least one branch; null publishes from every branch/);
   });
 
   test('a mistyped KBSYNC_ variable is a warning, not silently ignored', async (t) => {

@@ -4,7 +4,7 @@ import { logReport } from '../../../src/daemon/cycle-log.js';
 import type { Logger } from '../../../src/log.js';
 import { buildReport } from '../../../src/sync/views/report.js';
 
-test('the daemon logs the broken links of the files a cycle sent, with file, line and code', () => {
+test('the daemon logs the broken links of the files a cycle sent, with file, line, column, the link as written and code', () => {
   const warnings: { fields: Record<string, unknown>; message: string }[] = [];
   const logger = { warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }), info() {}, debug() {} } as unknown as Logger;
   const report = buildReport({
@@ -15,7 +15,7 @@ test('the daemon logs the broken links of the files a cycle sent, with file, lin
     problems: [],
     conflictCopies: [],
     skipped: [],
-    links: [{ path: 'guide.md', line: 7, target: '/gone', reason: 'missing', message: 'there is no file gone' }],
+    links: [{ path: 'guide.md', line: 7, column: 5, target: '/gone', written: '[the guide](/gone)', reason: 'missing', message: 'there is no file gone' }],
     resumed: 0,
     interrupted: false,
     calls: 0,
@@ -23,5 +23,5 @@ test('the daemon logs the broken links of the files a cycle sent, with file, lin
     durationMs: 1,
   });
   logReport(logger, 'local', report, new Set());
-  assert.deepEqual(warnings, [{ fields: { path: 'guide.md', line: 7, code: 'LINK_BROKEN', reason: 'missing' }, message: 'guide.md:7: broken link "/gone": there is no file gone' }]);
+  assert.deepEqual(warnings, [{ fields: { path: 'guide.md', line: 7, code: 'LINK_BROKEN', reason: 'missing' }, message: 'guide.md:7:5: broken link [the guide](/gone): there is no file gone' }]);
 });

@@ -40,7 +40,7 @@ const record: fc.Arbitrary<StateRecord> = fc.oneof(
   fc.record({ t: fc.constant('img' as const), k: hex.map((h) => `sha256:${h}`), u: fc.webUrl({ withQueryParameters: false, withFragments: false }).filter((u) => !/[()'[\]]/.test(u)) }, plain),
 );
 const stamp = { w: 'writerone', c: 1_790_000_000_000 };
-const KEY = stateKey('a-team-key-of-enough-characters', 'ws-1');
+const KEY = stateKey('a-team-key-of-enough-characters', 'ws-1', 'root-1');
 
 describe('remote state codec', () => {
   test('any records, any paths and titles: the service reads the tokens back exactly, with their stamps', () => {
@@ -81,15 +81,20 @@ describe('remote state codec', () => {
     assert.equal(decodeTokens('hello world', KEY).damaged, 2);
   });
 
-  test("with the team's key only its own tokens are used: unsigned ones, another key's and another workspace's are counted, not read", () => {
+  test("with the team's key only its own tokens are used: unsigned ones, another key's, another workspace's and another folder's are counted, not read", () => {
     const records: StateRecord[] = [{ t: 'journal', k: 'K1', n: 'N1' }];
     const unsigned = encodeRecords(records, stamp);
-    const otherKey = encodeRecords(records, stamp, stateKey('another-key-of-enough-characters', 'ws-1'));
-    const otherWorkspace = encodeRecords(records, stamp, stateKey('a-team-key-of-enough-characters', 'ws-2'));
+    const otherKey = encodeRecords(records, stamp, stateKey('another-key-of-enough-characters', 'ws-1', 'root-1'));
+    const otherWorkspace = encodeRecords(records, stamp, stateKey('a-team-key-of-enough-characters', 'ws-2', 'root-1'));
+    const otherFolder = encodeRecords(records, stamp, stateKey('a-team-key-of-enough-characters', 'ws-1', 'folder-2'));
     const mine = encodeRecords(records, stamp, KEY);
-    const decoded = decodeTokens([unsigned, otherKey, otherWorkspace, mine].join(' '), KEY);
-    assert.equal(decoded.unverified, 3);
+    const decoded = decodeTokens([unsigned, otherKey, otherWorkspace, otherFolder, mine].join(' '), KEY);
+    assert.equal(decoded.unverified, 4);
     assert.deepEqual(decoded.index.map((token) => token.token), [mine]);
+    // Signed as kbsync signed before tokens were bound to their folder: read, and marked so (the store decides).
+    const unbound = { tag: KEY.workspaceTag, workspaceTag: KEY.workspaceTag };
+    const before = frame('k', deflateRawSync(Buffer.from(JSON.stringify({ w: stamp.w, c: stamp.c, r: records }))), unbound);
+    assert.deepEqual(decodeTokens(before, KEY).index.map((token) => token.workspace), [true]);
     // Without a key every whole token is read (and nothing counts as verified).
     assert.equal(decodeTokens([unsigned, otherKey, mine].join(' '), undefined).index.length, 3);
   });

@@ -23,7 +23,7 @@ function memoryStore() {
     get loaded() {
       return loaded;
     },
-    load: async (): Promise<LoadedState> => (loaded = { state: foldState(records), docs: [], chars: 0, junk: emptyJunk(), authenticated: true, records: new Map() }),
+    load: async (): Promise<LoadedState> => (loaded = { state: foldState(records), docs: [], chars: 0, junk: emptyJunk(), authenticated: true, records: new Map(), workspaceBound: 0 }),
     hasSource: (hash: string) => kept.has(hash),
     publish: async (batch: StateRecord[], sources: Source[] = []) => {
       published.push({ records: batch, sources });

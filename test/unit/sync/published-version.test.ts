@@ -21,6 +21,16 @@ test('to a machine whose record says so already (its own lossy record, say), it 
   assert.equal(await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
 });
 
+// merge.webEdits: a record that doubts only the formatting of a colleague's words (`f`) against one that doubts more.
+test("a record doubting content is news to a machine that doubts only formatting; one doubting only formatting is none to a machine that doubts content", async () => {
+  const content = await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true, formattingOnly: true }, false);
+  assert.equal(content?.exact, false);
+  assert.equal(content.formattingOnly, undefined, 'it doubts content');
+  const formatting = { entries: new Map([[entry.p, { ...entry, f: 1 }]]), writes: new Map() } as unknown as SharedState;
+  assert.equal(await sharedVersions(store, formatting).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
+  assert.equal((await sharedVersions(store, formatting).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false))?.formattingOnly, true);
+});
+
 // State chaos seed 14: a CI job killed after its write, before its record; its ledger went with the checkout.
 describe('a write announced by a run without a ledger', () => {
   const WRITTEN = '# Semver\n\nSee the *spec*, twice.\n';
