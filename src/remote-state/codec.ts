@@ -53,7 +53,7 @@ export function encodeSource(hash: string, text: string, key?: StateKey, chunkBy
 
 /**
  * An index token, read. `workspace`: signed for the workspace alone (before tokens were bound to their synced
- * folder): used only while the folder's state has not been rewritten bound (store.ts).
+ * folder): used only while the folder's state has not been rewritten bound (read.ts).
  */
 export type IndexToken = { readonly token: string; readonly records: readonly Stamped[]; readonly dropped: number; readonly workspace?: true };
 

@@ -46,7 +46,9 @@ export const NOTES: Record<Family, string> = {
  * `kbsync-state-000012` (written before titles carried more), `kbsync-state-000012-<nonce>` (a keyless
  * writer's) or `kbsync-state-000012-<nonce>-<tag>` (a writer with the team's key: the tag signs the title,
  * so a reader with the key reads no document that another kbsync with the key did not make). The nonce
- * keeps two writers who start a document at once from choosing one title.
+ * keeps two writers who start a document at once from choosing one title. The number says which came
+ * later; two writers that start one at the very same moment share it (a writer whose document is full
+ * joins one another started meanwhile: append.ts), and the titles order them, the same on every machine.
  */
 const TITLE = /^kbsync-(state|sources)-(\d{6})(?:-([a-z2-7]{8})(?:-([0-9a-f]{16}))?)?$/;
 

@@ -21,7 +21,7 @@ const MAX_TOKEN_CHARS = 50_000;
 /**
  * The team's key, as kbsync signs and verifies tokens with it (never printed: see config/secret-source):
  * `tag` binds a token to the workspace and the synced folder; `workspaceTag` to the workspace alone, as
- * kbsync signed before (read only until the folder's state is rewritten bound: see store.ts).
+ * kbsync signed before (read only until the folder's state is rewritten bound: see read.ts).
  */
 export type StateKey = { readonly tag: (body: string) => string; readonly workspaceTag: (body: string) => string };
 

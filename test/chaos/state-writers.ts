@@ -5,7 +5,7 @@ import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
 import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { isConflictCopy, ledgerRows, localFiles } from '../helpers/reliability.js';
-import { foldedState, idProblems } from '../helpers/state-reader.js';
+import { foldedState, idFaults } from '../helpers/state-reader.js';
 import { createSyncFixture, type SyncFixture } from '../helpers/sync-fixture.js';
 import { Random } from './random.js';
 
@@ -33,8 +33,11 @@ export type StateChaosStats = { steps: number; ciJobs: number; killed: number; f
 
 export class StateChaosFailure extends Error {}
 
-/** Writers' crash points: not between a create's answer and its id's append (that window loses the id by design; state-crash-matrix.test.ts). */
-const KILLS = CRASH_POINTS.filter((point) => point !== 'after-create' && point !== 'before-id-append');
+/**
+ * Writers' crash points, those between a create's answer and its id's append included: README's window, in
+ * which a kill loses that create's id (state-crash-matrix.test.ts). One kill may lose one id, no more.
+ */
+const KILLS = CRASH_POINTS;
 const FAULTS = ['latency=30,only=appendText|listNodes', '5xx=0.2,only=appendText', 'drop=0.3,only=appendText', 'latency=20,5xx=0.1,only=appendText|overwriteContent|readBlocks'];
 const ENV = { KBSYNC_STATE_DOC_CHARS: '3000', KBSYNC_STATE_GRACE_MS: String(24 * 60 * 60 * 1000) };
 /** A run long after the last: every retirement's grace period is over. */
@@ -90,12 +93,19 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     return result;
   };
   /**
-   * Documents whose creation id a kill lost: made by a create that answered after the run's last append
-   * (the window a ledger has too; state-crash-matrix.test.ts). Their deletion is held, not lost silently.
+   * Documents whose creation id a kill lost (docKeys): made by a create that answered after the run's last
+   * append (README's window, which a ledger has too; state-crash-matrix.test.ts). At most one per kill: a
+   * kill that loses more, or an id lost without a kill (a fault, a race), fails the seed, at once or at the
+   * next quiescence. Their deletion is held, not lost silently.
    */
   const window = new Set<string>();
-  const noteWindow = (): void => {
-    for (const problem of idProblems(f)) window.add(/^"(.*?)"/.exec(problem)?.[1] ?? problem);
+  const lostNow = (): string[] => idFaults(f).map((fault) => fault.docKey).filter((docKey) => !window.has(docKey));
+  /** After runs of which `kills` were killed: the ids lost since `before` (lostNow then) are the window's, one per kill. */
+  const noteWindow = (step: number, kills: number, before: readonly string[]): void => {
+    const lost = lostNow().filter((docKey) => !before.includes(docKey));
+    if (kills === 0 || lost.length === 0) return;
+    if (lost.length > kills) fail(step, [`${kills} kill(s) lost the creation ids of ${lost.length} documents (README's window allows one per kill): ${idFaults(f).filter((fault) => lost.includes(fault.docKey)).map((fault) => fault.problem).join('; ')}`]);
+    for (const docKey of lost) window.add(docKey);
   };
   try {
     const repo = join(f.dir, 'repo');
@@ -159,12 +169,13 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
       let result;
       if (how === 'kill') {
         const at = `${rng.pick(KILLS)}:${rng.int(1, 2)}`;
+        const before = lostNow();
         result = await w.sync([], { ...env, KBSYNC_CRASH_AT: at });
+        say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
         if (result.signal === 'SIGKILL') {
           stats.killed += 1;
-          noteWindow();
+          noteWindow(step, 1, before);
         }
-        say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
       } else if (how === 'faults') {
         const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
         f.em.admin.setFaults(spec);
@@ -202,6 +213,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
         const spec = rng.chance(0.3) ? `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}` : undefined;
         if (spec) f.em.admin.setFaults(spec);
         try {
+          const before = lostNow();
           const runs = await Promise.all(
             Array.from({ length: jobs }, (_, j) => {
               const kill = rng.chance(0.25) ? `${rng.pick(KILLS)}:${rng.int(1, 2)}` : undefined;
@@ -211,9 +223,9 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
           for (const { r, kill } of runs) {
             stats.ciJobs += 1;
             if (r.signal === 'SIGKILL') stats.killed += 1;
-            if (r.signal === 'SIGKILL') noteWindow();
             say(`#${step} CI job of commit ${commits}${kill ? ` killed at ${kill}` : ''}${spec ? ` under ${spec}` : ''} → ${r.signal ?? `exit ${String(r.code)}`}${summary(r.report)}`);
           }
+          noteWindow(step, runs.filter(({ r }) => r.signal === 'SIGKILL').length, before);
         } finally {
           f.em.admin.setFaults({});
         }
@@ -304,14 +316,14 @@ async function quiesce(
   const titles = f.remoteDocs().map((doc) => doc.title);
   const state = foldedState(f);
   // Documents of the window whose file is gone are held (their id was never recorded): not counted as files.
-  const heldLost = [...state.entries.values()].filter((entry) => !aFiles.has(entry.p) && w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '')).length;
+  const heldLost = [...state.entries.values()].filter((entry) => !aFiles.has(entry.p) && w.window.has(entry.k)).length;
   if (new Set(titles).size !== titles.length) problems.push(`a title twice: ${titles.sort().join(', ')}`);
   if (titles.length !== aFiles.size + heldLost) problems.push(`${titles.length} documents for ${aFiles.size} files: ${titles.sort().join(', ')} / ${[...aFiles.keys()].sort().join(', ')}`);
   // A file B deleted whose document's creation id a kill lost (the window) stays on A: B's delete is held.
-  const windowPaths = new Set([...state.entries.values()].filter((entry) => w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '')).map((entry) => entry.p));
+  const windowPaths = new Set([...state.entries.values()].filter((entry) => w.window.has(entry.k)).map((entry) => entry.p));
   for (const [path, text] of aFiles) if (bFiles.get(path) !== text && !(bFiles.get(path) === undefined && windowPaths.has(path))) problems.push(`${path}: A and B differ`);
   // Every creation id in the state (but the window's); each entry is what A, the last writer, published of its path.
-  problems.push(...idProblems(f, state).filter((problem) => !w.window.has(/^"(.*?)"/.exec(problem)?.[1] ?? '')));
+  problems.push(...idFaults(f, state).flatMap((fault) => (w.window.has(fault.docKey) ? [] : [fault.problem])));
   const byDoc = new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc]));
   for (const row of ledgerRows(f)) {
     const entry = state.entries.get(row.path);
@@ -326,7 +338,7 @@ async function quiesce(
     if (entry.m !== '' && entry.m !== doc?.modifiedTime) problems.push(`${row.path}: the state's modified time ${entry.m} is not the document's ${String(doc?.modifiedTime)}`);
   }
   for (const [path, entry] of state.entries) {
-    const lostId = w.window.has(f.remoteDocs().find((d) => d.dentryUuid === entry.k)?.title ?? '');
+    const lostId = w.window.has(entry.k);
     if (!aFiles.has(path) && !lostId) problems.push(`${path}: an entry for no file`);
   }
   // Without a ledger, nothing to write: a fresh checkout of the commit, and a copy of A's folder.

@@ -44,15 +44,20 @@ export function creationIds(f: SyncFixture): Map<string, string> {
  * names another (a lost or mixed-up id is a document kbsync can never delete, or deletes wrongly).
  */
 export function idProblems(f: SyncFixture, state: SharedState = foldedState(f)): string[] {
+  return idFaults(f, state).map((fault) => fault.problem);
+}
+
+/** idProblems, each with the document it is about. */
+export function idFaults(f: SyncFixture, state: SharedState = foldedState(f)): { readonly docKey: string; readonly problem: string }[] {
   const ids = creationIds(f);
-  const problems: string[] = [];
+  const faults: { docKey: string; problem: string }[] = [];
   for (const [docKey, nodeId] of ids) {
     const entry = [...state.entries.values()].find((e) => e.k === docKey);
     const title = f.remoteDocs().find((d) => d.dentryUuid === docKey)?.title;
-    if (!entry) problems.push(`"${title}": no entry in the state`);
-    else if (entry.n !== nodeId) problems.push(`"${title}" (${entry.p}): the state's creation id is ${String(entry.n)}, the service's ${nodeId}`);
+    if (!entry) faults.push({ docKey, problem: `"${title}": no entry in the state` });
+    else if (entry.n !== nodeId) faults.push({ docKey, problem: `"${title}" (${entry.p}): the state's creation id is ${String(entry.n)}, the service's ${nodeId}` });
   }
-  return problems;
+  return faults;
 }
 
 /**

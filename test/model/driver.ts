@@ -3,12 +3,14 @@ import { join, posix } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
+import type { DocumentSummary } from '../../src/ledger/index.js';
 import { Random } from '../chaos/random.js';
 import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
 import { editDocument } from './mutate.js';
 import { Book, checkSync, converged, duplicates } from './oracle.js';
+import { describeTurns, Interleaver } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -38,6 +40,11 @@ export type ModelOptions = {
   readonly keyed?: boolean;
   /** The team's folders are note vaults: read in the wiki dialect, and the documents hold wiki links, embeds and callouts. */
   readonly vault?: boolean;
+  /**
+   * Now and then two machines' runs go on at once, call by call in an order the seed draws (World.together).
+   * Drawn from a random stream of their own (off by default: the recorded seeds were found without them).
+   */
+  readonly together?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -118,8 +125,13 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
       if (problems.length > 0) fail(problems);
     }
     const web = options.colleagueMoves === false ? undefined : new Random(options.seed * 7919 + 17);
+    const together = options.together === true ? new Random(options.seed * 104_729 + 31) : undefined;
     for (step = 1; step <= options.steps; step++) {
       if (web?.chance(0.05)) colleagueRestructures(run, web, step);
+      if (together?.chance(0.12)) {
+        const atOnce = await syncTogether(run, together, step);
+        if (atOnce.length > 0) fail(atOnce);
+      }
       const operation = rng.weighted(OPERATIONS);
       const problems = await perform(run, operation, step);
       if (problems.length > 0) fail(problems);
@@ -130,6 +142,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
+    if (run.book.lostUpdated > 0) run.stats['overwritten by another machine at the same moment (stated window), then kept'] = run.book.lostUpdated;
     if (run.book.formattingWindowed > 0) run.stats['formatting published over after it was said unseen'] = run.book.formattingWindowed;
     if (run.book.unreadWindowed > 0) run.stats['kept where reads cannot see, with a colleague\'s visible edit'] = run.book.unreadWindowed;
     return run.stats;
@@ -374,6 +387,12 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   count(run, 'syncs');
   if (outcome.killed) count(run, 'crashes');
   run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
+  noteOutcome(run, m, outcome, rows);
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
+}
+
+/** What a run said that later checks need: documents it kept apart from a moved file, and the files it held. */
+function noteOutcome(run: Run, m: Machine, outcome: Outcome, rows: readonly DocumentSummary[]): void {
   for (const result of outcome.report?.results ?? []) {
     const row = result.ok && result.detail?.includes('the document stays in its old place') ? rows.find((r) => r.path === result.path) : undefined;
     if (row) run.apart.add(row.docKey);
@@ -384,7 +403,48 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
     const refused = outcome.report.problems.flatMap((p) => (p.path !== undefined ? [p.path] : []));
     run.held.set(m.name, new Set([...held, ...refused]));
   }
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
+}
+
+/**
+ * Two machines' runs at once (a two-way sync, a push or a daemon cycle each), interleaved call by call in an
+ * order drawn from `t` (interleave.ts); then each is checked as a run is, allowing for the other: what the
+ * other's user removed may be gone, and what the other wrote after this run finished is the next run's.
+ */
+async function syncTogether(run: Run, t: Random, step: number): Promise<string[]> {
+  const { world } = run;
+  if (world.machines.length < 2) return [];
+  const first = t.pick(world.machines);
+  const pair = [first, t.pick(world.machines.filter((m) => m !== first))] as const;
+  const kinds = pair.map(() => t.weighted({ 'two-way': 3, push: 1, daemon: 1 }));
+  for (const m of pair) await settleConflicts(run, m, step);
+  const before = await Promise.all(pair.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
+  const docsBefore = world.docs();
+  const interleaver = new Interleaver(t, pair.map((m) => m.name));
+  const runs = pair.map((m, i) => ({ machine: m, run: (via: string) => (kinds[i] === 'daemon' ? m.daemonCycle(via) : m.sync(kinds[i] === 'push' ? 'push' : 'two-way', false, via)) }));
+  const outcomes = await world.together(runs, interleaver);
+  const docsAfter = world.docs();
+  count(run, 'together');
+  count(run, 'syncs', 2);
+  const said = pair.map((m, i) => `${m.name}: ${describe(outcomes[i] as Outcome)}`).join('; ');
+  run.say(`#${step} ${pair.map((m, i) => `${m.name} ${kinds[i] === 'daemon' ? 'daemon cycle' : `${kinds[i]} sync`}`).join(' and ')} at once (calls ${describeTurns(interleaver.turns)}) → ${said}`);
+  const problems: string[] = [];
+  // What each wrote in the step (by docKey): the other's write there may have been overwritten.
+  const wrote = pair.map((m, i) => {
+    const rows = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
+    const written = (outcomes[i]?.report?.results ?? []).filter((r) => r.ok && (r.result === 'pushed' || r.result === 'merged'));
+    return new Set(written.flatMap((r) => rows.get(r.path) ?? []));
+  });
+  for (const [i, m] of pair.entries()) {
+    const other = pair[1 - i] as Machine;
+    const outcome = outcomes[i] as Outcome;
+    const rows = m.rows();
+    noteOutcome(run, m, outcome, rows);
+    const mode = kinds[i] === 'two-way' ? 'two-way' : 'push';
+    const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
+    const peerRowsBefore = (before[1 - i] as { rows: DocumentSummary[] }).rows;
+    problems.push(...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string> }));
+  }
+  return problems;
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

@@ -12,9 +12,9 @@ import { World } from './world.js';
  * after every step. The seeds run are those that once broke a promise, each past the step it broke at: a
  * fixed list, so the suite is the same on every machine; new seeds are explored by `npm run torture`.
  */
-for (const { seed, steps, found, colleagueMoves, keyed } of REGRESSION_SEEDS) {
+for (const { seed, steps, found, colleagueMoves, keyed, together } of REGRESSION_SEEDS) {
   test(`model: seed ${seed}, ${steps} steps (${found})`, async () => {
-    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}) });
+    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}) });
   });
 }
 

@@ -145,6 +145,21 @@ export class Book {
 
   readonly #unseenRemovals = new Set<string>();
 
+  /**
+   * Tokens of a machine's file that another machine's write at the same moment overwrote in the document
+   * (README's window: two writers overwriting one document at once): that machine's next runs must put each
+   * back or keep it in a conflict copy, never drop it silently (lostUpdatesKept).
+   */
+  readonly lostUpdates = new Map<string, Set<string>>();
+  /** Tokens overwritten so (counted, not failed: the next runs are checked). */
+  lostUpdated = 0;
+
+  noteLostUpdate(machine: string, token: string): void {
+    const tokens = this.lostUpdates.get(machine) ?? new Set<string>();
+    if (!tokens.has(token)) this.lostUpdated += 1;
+    this.lostUpdates.set(machine, tokens.add(token));
+  }
+
   dropped(machine: string, token: string): boolean {
     return this.#dropped.get(machine)?.has(token) ?? false;
   }
@@ -187,13 +202,23 @@ export type SyncCheck = {
   readonly peerRowsBefore?: readonly DocumentSummary[];
   readonly docsBefore: readonly DumpedNode[];
   readonly docsAfter: readonly DumpedNode[];
+  /**
+   * The machines whose runs went on at the same time (World.together): what their users removed may be gone
+   * from a document, and what they wrote may stand in one this run finished before (the next run pulls it).
+   */
+  readonly alongside?: readonly string[];
+  /** The documents those machines wrote meanwhile (docKeys): a write of this run's may have been overwritten there. */
+  readonly writtenAlongside?: ReadonlySet<string>;
 };
+
+/** A token this run's machine's user removed, or a user of a machine whose run went on at the same time. */
+const droppedAround = (book: Book, check: SyncCheck, token: string): boolean => [check.machine, ...(check.alongside ?? [])].some((machine) => book.dropped(machine, token));
 
 /** Invariants 1, 2 and 4 after one sync of one machine, and no duplicate. Returns the problems found. */
 export function checkSync(book: Book, check: SyncCheck): string[] {
   book.noteHidden(check.machine, check.report, check.rows);
   book.notePlain(check.report, check.filesAfter);
-  return [...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
+  return [...lostUpdatesKept(book, check), ...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
 }
 
 /**
@@ -224,6 +249,8 @@ function published(book: Book, check: SyncCheck): string[] {
     const remote = lf(doc.markdown ?? '');
     const body = lf(bodyOf(text));
     for (const token of tokensIn(body)) {
+      // Another machine's run at the same time, which this run may have finished before, published its user's removal.
+      if (!remote.includes(token) && (check.alongside ?? []).some((machine) => book.dropped(machine, token))) continue;
       // A vault's comment is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
       if (book.vault && /^(?:<!--|%%)/.test(book.snippets.get(token)?.text ?? '')) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
@@ -247,6 +274,12 @@ function published(book: Book, check: SyncCheck): string[] {
         }
         continue;
       }
+      // Another machine overwrote the document at the same moment (it read it before this run's write landed):
+      // the stated window; this machine's next runs must keep the token (lostUpdatesKept).
+      if (!remote.includes(token) && check.writtenAlongside?.has(row.docKey)) {
+        book.noteLostUpdate(check.machine, token);
+        continue;
+      }
       if (!remote.includes(token)) {
         problems.push(`invariant 1: ${check.machine}:${path} holds ${token} (${book.snippets.get(token)?.kind ?? '?'}) but its document does not, and the run did not say why`);
         continue;
@@ -256,9 +289,30 @@ function published(book: Book, check: SyncCheck): string[] {
         problems.push(`invariant 1: ${check.machine}:${path} holds "${snippet.text}" (${snippet.kind}) but its document has it otherwise, and the run did not say why`);
       }
     }
-    if (check.mode === 'two-way') {
+    if (check.mode === 'two-way' && (check.alongside ?? []).length === 0) {
       const shown = visibleReading(doc);
       for (const token of tokensIn(shown)) if (!body.includes(token)) problems.push(`invariant 1: the document of ${check.machine}:${path} shows ${token} but the file lacks it after a two-way sync that said nothing`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * A lost update at the same moment is never silent (README "The windows that remain"): each token another
+ * machine's write overwrote stays in this machine's files until a run puts it back in a document or keeps it in
+ * a conflict copy (or this machine's user drops it).
+ */
+function lostUpdatesKept(book: Book, check: SyncCheck): string[] {
+  const pending = book.lostUpdates.get(check.machine);
+  if (!pending || !check.report) return [];
+  const problems: string[] = [];
+  const inDocs = (token: string): boolean => check.docsAfter.some((doc) => (doc.markdown ?? '').includes(token));
+  const inFiles = (token: string, copies: boolean): boolean => [...check.filesAfter].some(([path, text]) => isConflictCopy(path) === copies && text.includes(token));
+  for (const token of pending) {
+    if (book.dropped(check.machine, token) || inDocs(token) || inFiles(token, true)) pending.delete(token);
+    else if (!inFiles(token, false)) {
+      problems.push(`invariant 1: ${check.machine}'s ${token} (${book.snippets.get(token)?.kind ?? '?'}), overwritten by another machine's write at the same moment, is gone: no document, file or conflict copy holds it`);
+      pending.delete(token);
     }
   }
   return problems;
@@ -281,7 +335,7 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       const snippet = book.snippets.get(token);
       if (!snippet || snippet.kind === 'front-matter' || !before.includes(lf(snippet.text))) continue;
       if (nowText !== undefined && nowText.includes(lf(snippet.text))) continue;
-      if (book.dropped(check.machine, token)) continue;
+      if (droppedAround(book, check, token)) continue;
       if (inSameMinuteWindow(check, doc, snippet.author)) {
         book.windowed += 1;
         continue;

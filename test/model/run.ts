@@ -3,9 +3,11 @@ import { ModelFailure, runModel } from './driver.js';
 
 /**
  * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--team keyed|keyless|both]
- * [--crashes] [--vault] [--quiet]`: the long randomized model run. Seeds S, S+1, … S+K-1 run one after another; without
- * --seed one is chosen and printed. `--team both` (the default) gives odd seeds a team with a state key and
- * even ones a team without. A failure prints the seed, the problems and the last steps, and the process exits 1.
+ * [--crashes] [--vault] [--sequential] [--quiet]`: the long randomized model run, in which two machines' runs
+ * now and then go on at once (`--sequential`: one at a time, as the recorded seeds were found). Seeds S, S+1,
+ * … S+K-1 run one after another; without --seed one is chosen and printed. `--team both` (the default) gives
+ * odd seeds a team with a state key and even ones a team without. A failure prints the seed, the problems and
+ * the last steps, and the process exits 1.
  */
 const { values } = parseArgs({
   options: {
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     crashes: { type: 'boolean', default: false },
     team: { type: 'string', default: 'both' },
     vault: { type: 'boolean', default: false },
+    sequential: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +54,7 @@ for (let seed = first; seed < first + count; seed++) {
       crashes: values.crashes,
       keyed: keyedSeed(seed),
       vault: values.vault,
+      together: !values.sequential,
       ...(values.quiet ? {} : { onStep: (line: string) => console.log(`  ${line}`) }),
     });
     total += steps;

@@ -11,6 +11,8 @@ import { createStateKeySource } from '../../src/setup/state-key.js';
 import { runSync } from '../../src/sync/engine.js';
 import type { SyncReport } from '../../src/sync/views/report.js';
 import { runCli } from '../helpers/cli.js';
+import { gateProxy } from '../helpers/gate-proxy.js';
+import type { Interleaver } from './interleave.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { localFiles } from '../helpers/reliability.js';
 
@@ -56,7 +58,9 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, va
  * `listRemote: 'if-needed'`, as the daemon's cycle after a save does: no listing unless a new file needs one),
  * and never throws.
  */
-async function syncInProcess(settings: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean, listRemote?: 'if-needed'): Promise<Outcome> {
+async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean, listRemote?: 'if-needed', via?: string): Promise<Outcome> {
+  // `via`: the service's address as this run sees it (a proxy that puts two machines' calls in one order).
+  const settings = via ? { ...given, env: { ...given.env, KBSYNC_SERVICE_BASE_URL: via } } : given;
   const { config } = await loadConfig({ path: settings.configPath, cwd: settings.dir, env: settings.env });
   const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger });
   await mkdir(config.stateDir, { recursive: true });
@@ -86,13 +90,14 @@ export class Machine {
     return this.settings.root;
   }
 
-  sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false): Promise<Outcome> {
-    return syncInProcess(this.settings, mode, force);
+  /** `via`: the service's address for this run (World.together's proxy). */
+  sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false, via?: string): Promise<Outcome> {
+    return syncInProcess(this.settings, mode, force, undefined, via);
   }
 
   /** The daemon's cycle after a local save: two-way, listing only when a new file needs it. */
-  daemonCycle(): Promise<Outcome> {
-    return syncInProcess(this.settings, 'two-way', false, 'if-needed');
+  daemonCycle(via?: string): Promise<Outcome> {
+    return syncInProcess(this.settings, 'two-way', false, 'if-needed', via);
   }
 
   /** The real CLI in a child process that kills itself at a crash point (`point:n`). */
@@ -195,6 +200,19 @@ export class World {
       return { outcome, files, rows: new Machine('CI', settings).rows() };
     } finally {
       await rm(settings.dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Runs at once, one per machine, each through a proxy of its own whose calls `interleaver` orders (see
+   * interleave.ts); resolves with every run's outcome, in the order given.
+   */
+  async together(runs: readonly { readonly machine: Machine; readonly run: (via: string) => Promise<Outcome> }[], interleaver: Interleaver): Promise<Outcome[]> {
+    const proxies = await Promise.all(runs.map(({ machine }) => gateProxy(this.em.seed.baseUrl, interleaver.hooks(machine.name))));
+    try {
+      return await Promise.all(runs.map(({ machine, run }, i) => run((proxies[i] as { baseUrl: string }).baseUrl).finally(() => interleaver.finished(machine.name))));
+    } finally {
+      await Promise.all(proxies.map((proxy) => proxy.close()));
     }
   }
 

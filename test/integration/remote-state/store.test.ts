@@ -1,54 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { silentLogger } from '../../../src/log.js';
-import { asTreeNodeId, asWorkspaceId } from '../../../src/model/ids.js';
-import { WriterClock } from '../../../src/remote-state/clock.js';
 import { maintainState } from '../../../src/remote-state/compaction.js';
 import type { DocRecord } from '../../../src/remote-state/records.js';
-import { GRACE_MS, RemoteStateStore, type CachedTarget } from '../../../src/remote-state/store.js';
-import { stateKey } from '../../../src/remote-state/token.js';
+import { GRACE_MS } from '../../../src/remote-state/store.js';
 import { withEmulator, type RunningEmulator } from '../../helpers/emulator.js';
 import { dataText } from '../../helpers/state-reader.js';
+import { doc, freshState, indexDocs, sha, upkeepOf, writer, type Writer } from '../../helpers/state-store.js';
 import { stateNodes } from '../../helpers/sync-fixture.js';
-import { emulatorClient } from '../api/emulator-client.js';
 
-const SECRET = 'store-test-key-0123456789abcdef';
-const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
-const doc = (p: string, version: string): DocRecord => ({ t: 'doc', p, k: `K${sha(p).slice(0, 10)}`, n: `N${sha(p).slice(0, 10)}`, h: sha(version), rb: sha(`rb ${version}`), m: '', o: 'created' });
-
-type Writer = { readonly store: RemoteStateStore; now: number; readonly targets: CachedTarget[] };
-
-/** One writer (a machine or a CI run) of the state, with its own clock and remembered targets; `now` is its wall clock. */
-function writer(em: RunningEmulator, options: { readonly key?: boolean; readonly docChars?: number; readonly targets?: CachedTarget[] } = {}): Writer {
-  const self: Writer = {
-    store: undefined as unknown as RemoteStateStore,
-    now: Date.now(),
-    targets: options.targets ?? [],
-  };
-  const targets = self.targets;
-  Object.assign(self, {
-    store: new RemoteStateStore({
-      client: emulatorClient(em),
-      workspaceId: asWorkspaceId(em.seed.workspaceId),
-      rootId: asTreeNodeId(em.seed.rootNodeId),
-      logger: silentLogger,
-      ...(options.key === false ? {} : { key: stateKey(SECRET, em.seed.workspaceId, em.seed.rootNodeId) }),
-      clock: new WriterClock({ now: () => self.now }),
-      now: () => self.now,
-      docChars: options.docChars ?? 2000,
-      cache: { read: () => targets, write: (docs) => targets.splice(0, targets.length, ...docs) },
-    }),
-  });
-  return self;
-}
-
-/** What a new reader (another machine) folds. */
-async function freshState(em: RunningEmulator, key = true) {
-  return (await writer(em, { key }).store.load()).state;
-}
-
-const indexDocs = (em: RunningEmulator) => stateNodes(em.admin.dump().nodes).filter((n) => n.title.startsWith('kbsync-state-'));
+const indexChars = (em: RunningEmulator): number => indexDocs(em).reduce((sum, d) => sum + dataText(d).length, 0);
 
 describe('the shared state store against the service', () => {
   test('an append whose answer is lost is read back: applied once, never assumed, never doubled', async () => {
@@ -99,7 +59,7 @@ describe('the shared state store against the service', () => {
       await b.store.load();
       await b.store.publish([doc('b.md', 'b-before')]);
       const loaded = await a.store.load();
-      const upkeep = { store: a.store, logger: silentLogger, now: () => a.now, deletableId: (docKey: string, state: { journals: ReadonlyMap<string, string> }) => state.journals.get(docKey) };
+      const upkeep = upkeepOf(a);
       await maintainState(upkeep, loaded, []);
       const retired = (await a.store.load()).state.retired;
       assert.deepEqual(before.filter((d) => !retired.has(d.dentryUuid)), [], 'every old document is retired, none deleted yet');
@@ -187,7 +147,7 @@ describe('the shared state store against the service', () => {
       for (let v = 1; v <= 12; v += 1) for (const p of ['a.md', 'b.md', 'c.md']) await publish(a, p, v);
       const before = keptChars();
       assert.ok(sourcesDocs().length >= 3 && before > 10 * once, `${sourcesDocs().length} sources documents, ${before} characters`);
-      const upkeep = { store: a.store, logger: silentLogger, now: () => a.now, deletableId: (docKey: string, state: { journals: ReadonlyMap<string, string> }) => state.journals.get(docKey) };
+      const upkeep = upkeepOf(a);
       await maintainState(upkeep, await a.store.load(), []);
       // The grace period over, by every writer's clock (B's started later than A's).
       a.now = Date.now() + GRACE_MS + 60_000;
@@ -200,4 +160,29 @@ describe('the shared state store against the service', () => {
       assert.deepEqual([...texts.values()].sort(), ['a.md', 'b.md', 'c.md'].map((p) => text(p, 12)).sort(), 'every live text is still kept');
     });
   });
+
+  test('two writers that start a document one after the other do not split its number: the later one joins the document the first started', async () => {
+    await withEmulator(async (em) => {
+      const a = writer(em);
+      const tokenChars = (records: readonly DocRecord[]) => writer(em).store.encode(records).join(' ').length;
+      const batch = ['p1.md', 'p2.md', 'p3.md', 'p4.md', 'p5.md'].map((p) => doc(p, 'b'));
+      assert.ok(tokenChars(batch) < 1000, `${tokenChars(batch)} characters`);
+      // A fills the first document past the room B's batch needs, and B reads the state then.
+      for (let i = 0; indexChars(em) <= 2000 - tokenChars(batch); i += 1) await a.store.publish([doc(`a${i}.md`, 'a')]);
+      assert.equal(indexDocs(em).length, 1);
+      const b = writer(em, { now: a.now });
+      await b.store.load();
+      // A starts the next document; then B's batch does not fit where B last saw room.
+      for (let i = 0; indexDocs(em).length < 2; i += 1) await a.store.publish([doc(`more${i}.md`, 'a')]);
+      await b.store.publish(batch);
+      const numbers = indexDocs(em).map((d) => d.title.split('-')[2]);
+      assert.equal(new Set(numbers).size, numbers.length, `no number twice: ${numbers.join(', ')}`);
+      assert.equal(b.store.madeIds().size, 0, 'B started no document');
+      assert.equal(b.store.fingerprintAfterWrites('2026-11-02T09:00Z'), undefined, "B did not read A's records there: its next run reads the state");
+      const state = await freshState(em);
+      for (const record of batch) assert.equal(state.entries.get(record.p)?.h, sha('b'));
+      assert.equal(state.entries.get('more0.md')?.h, sha('a'));
+    });
+  });
 });
+
