@@ -380,8 +380,9 @@ describe('planner: a document another kbsync writer replaced (moved: a new docum
     // Its writer's time: a later listed time with the same blocks is an edit inside code (model seed 3021).
     assert.equal(move?.kind === 'move-local' && move.record.remoteModifiedTime, '2026-11-22T10:05Z');
   });
-  test('edited here → the edit goes to that document (read first, so a merge): never created again', () => {
-    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['push a.md']);
+  test('edited here → the file follows it with its edit (a push may not pull: the edit goes to that document, read first, so a merge): never created again', () => {
+    // Kept at its old path, the edited file was published there and the other machines followed it back (soak seed 2).
+    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['move-local a.md -> dir/a.md']);
     assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })], 'push').actions), ['push a.md']);
   });
   test('moved here too → this move is made from that document: never a third one', () => {
