@@ -42,3 +42,12 @@ export function quoted(text: string, maxChars: number): string {
   const chars = [...text];
   return oneLine(chars.length > maxChars ? `${chars.slice(0, maxChars).join('')}…` : text);
 }
+
+/** How many paths a log line names: a run over thousands of files says how many, names a few, and `--json` has them all. */
+const PATHS_NAMED = 10;
+
+/** Fields for a log line about many paths: the first few (in order) and how many more there are. */
+export function pathsNamed(paths: readonly string[]): { readonly paths: readonly string[]; readonly more?: number } {
+  const sorted = [...paths].sort();
+  return sorted.length <= PATHS_NAMED ? { paths: sorted } : { paths: sorted.slice(0, PATHS_NAMED), more: sorted.length - PATHS_NAMED };
+}

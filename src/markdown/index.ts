@@ -1,6 +1,6 @@
 // The Markdown side of kbsync: front matter, the block outline a body should read back as, Markdown for
 // blocks, and the three-way block merge that makes two-way sync safe.
-export { parseDocument, serializeDocument } from './frontmatter.js';
+export { parseDocument, serializeDocument, type ParsedDocument } from './frontmatter.js';
 export type { FrontMatter } from './frontmatter.js';
 export { outline } from './outline.js';
 export type { OutlineNode } from './outline.js';

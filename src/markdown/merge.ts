@@ -1,6 +1,7 @@
 import type { Block } from '../model/blocks.js';
 import { alignmentFor, type Alignment } from './align.js';
 import { assemble } from './assemble.js';
+import { commentsIn } from './kept-comments.js';
 import { planInsertions } from './insertions.js';
 import { MergeState, type RemoteState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
@@ -89,7 +90,10 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
     state.push(state.localPiece(l, source, { pushable: false, theirs: revert, conflict }));
     return;
   }
-  if (remote.kind === 'deleted') return;
+  if (remote.kind === 'deleted') {
+    keepComments(state, segment, source);
+    return;
+  }
   if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
     state.push(state.localPiece(l, source, { pushable: false }));
     return;
@@ -105,6 +109,22 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
   const remoteText = freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText, remoteUnreadable: true as const };
   state.push(state.localPiece(l, source, { pushable: false, theirs: remoteText, conflict }));
+}
+
+/**
+ * A block the remote deleted leaves what the editor hid in its source where it was (kept-comments.ts): the
+ * comments in its words, and the blocks of comments after them as written. In a list, on a line of their
+ * own in the item before it, when there is one (the list stays one list).
+ */
+function keepComments(state: MergeState, segment: Segment, source: string): void {
+  const own = Math.min(source.length, Math.max(0, segment.node.source.end - segment.start));
+  const kept = `${commentsIn(source.slice(0, own)).join(' ')}${source.slice(own)}`.trim();
+  if (kept === '') return;
+  const before = state.pieces.at(-1);
+  const marker = before?.list && before.ours !== '' ? /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/.exec(before.ours) : null;
+  const line = (text: string): string => `${text}\n${' '.repeat(marker?.[0].length ?? 0)}${kept}`;
+  if (before && marker && !kept.includes('\n')) state.pieces[state.pieces.length - 1] = { ...before, ours: line(before.ours), theirs: line(before.theirs) };
+  else state.push({ ours: kept, theirs: kept, pushable: false });
 }
 
 /** The text the remote put back, when its change undoes our last write to the block; else undefined. */

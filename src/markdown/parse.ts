@@ -3,6 +3,7 @@ import type { Root } from 'mdast';
 import type * as FromMarkdown from 'mdast-util-from-markdown';
 import type * as MdastGfm from 'mdast-util-gfm';
 import type * as MicromarkGfm from 'micromark-extension-gfm';
+import { autolinkPositions } from './autolink-positions.js';
 import { readWikiSyntax } from './wiki-syntax.js';
 
 type Parser = (markdown: string) => Root;
@@ -21,8 +22,13 @@ function load(): Parser {
   const { fromMarkdown } = require('mdast-util-from-markdown') as typeof FromMarkdown;
   const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof MdastGfm;
   const { gfm } = require('micromark-extension-gfm') as typeof MicromarkGfm;
-  const options: FromMarkdown.Options = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
-  const read = (markdown: string): Root => fromMarkdown(markdown, options);
+  let reading = '';
+  const positions = autolinkPositions(() => reading);
+  const options: FromMarkdown.Options = { extensions: [gfm()], mdastExtensions: [positions.before, gfmFromMarkdown(), positions.after] };
+  const read = (markdown: string): Root => {
+    reading = markdown;
+    return fromMarkdown(markdown, options);
+  };
   return (markdown) => {
     const tree = read(markdown);
     if (dialect === 'wiki') readWikiSyntax(tree, markdown, read);

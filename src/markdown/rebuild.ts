@@ -1,5 +1,6 @@
 import { isListBlock } from '../model/block-kinds.js';
 import type { Block } from '../model/blocks.js';
+import { withComments } from './kept-comments.js';
 import { placeItem, type ListEntry } from './list-shape.js';
 import type { OutlineNode } from './outline.js';
 import { hasMarkup, retext } from './retext.js';
@@ -29,14 +30,23 @@ function replaceItemText(source: string, sourceStart: number, node: OutlineNode,
   const continuation = ' '.repeat(from - lineStart);
   const escaped = escapeText(text, 'block').split('\n').join(`\n${continuation}`);
   if (escaped === '') return undefined;
-  return { markdown: source.slice(0, from) + escaped + source.slice(to), simplified: hasMarkup(source.slice(from, to), definitions) };
+  return { markdown: source.slice(0, from) + withComments(escaped, source.slice(from, to)) + source.slice(to), simplified: hasMarkup(source.slice(from, to), definitions) };
+}
+
+/**
+ * A block written anew in place of its source: what the editor hides keeps its place (the blocks of it after
+ * the block's own source, block ids and comments, as written; the comments in it, after the new words).
+ */
+function anew(markdown: string, source: string, sourceStart: number, node: OutlineNode, table = false): string {
+  const own = Math.min(source.length, Math.max(0, node.source.end - sourceStart));
+  return withComments(markdown, source.slice(0, own), table) + source.slice(own);
 }
 
 /** The remote's new text in the local source where it can be written in place, else plain (saying so when markup is lost). */
-function retextOrPlain(source: string, remote: Block, definitions: string): Rebuilt {
+function retextOrPlain(source: string, sourceStart: number, node: OutlineNode, remote: Block, definitions: string): Rebuilt {
   const text = 'text' in remote ? remote.text : '';
   const kept = retext(source, text, definitions);
-  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: renderBlock(remote), simplified: hasMarkup(source, definitions) };
+  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: anew(renderBlock(remote), source, sourceStart, node), simplified: hasMarkup(source, definitions) };
 }
 
 /**
@@ -45,21 +55,21 @@ function retextOrPlain(source: string, remote: Block, definitions: string): Rebu
  * cannot be written without losing something: the caller keeps the local source and reports a conflict.
  */
 export function rebuild(source: string, sourceStart: number, node: OutlineNode, remote: Block, history: readonly ListEntry[], definitions = ''): Rebuilt | undefined {
-  if (remote.type !== node.type) return { markdown: freshMarkdown(remote, history), simplified: hasMarkup(source, definitions) };
+  if (remote.type !== node.type) return { markdown: anew(freshMarkdown(remote, history), source, sourceStart, node, remote.type === 'table'), simplified: hasMarkup(source, definitions) };
   switch (remote.type) {
     case 'unorderedList':
     case 'orderedList':
       return replaceItemText(source, sourceStart, node, remote.text, definitions);
     case 'table':
       // Without cells the remote table cannot be drawn, and guessing would lose the local cells.
-      return remote.cells ? { markdown: renderBlock(remote), simplified: false } : undefined;
+      return remote.cells ? { markdown: anew(renderBlock(remote), source, sourceStart, node, true), simplified: false } : undefined;
     case 'unknown':
       return { markdown: source, simplified: false };
     case 'heading':
       // A new level is a new heading line; the words keep their formatting where the text allows.
-      return remote.level === node.level ? retextOrPlain(source, remote, definitions) : { markdown: renderBlock(remote), simplified: hasMarkup(source, definitions) };
+      return remote.level === node.level ? retextOrPlain(source, sourceStart, node, remote, definitions) : { markdown: anew(renderBlock(remote), source, sourceStart, node), simplified: hasMarkup(source, definitions) };
     case 'paragraph':
     case 'blockquote':
-      return retextOrPlain(source, remote, definitions);
+      return retextOrPlain(source, sourceStart, node, remote, definitions);
   }
 }

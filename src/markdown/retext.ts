@@ -34,9 +34,14 @@ type Span = {
   readonly plainStart: number;
   readonly plainEnd: number;
   readonly depth: number;
+  /** A wiki link's label written as itself (`[[Note|label]]`): what is added to its words is added to the label (see placeOf). */
+  readonly label?: true;
 };
 
-type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[] };
+/** Where a comment is written (a note vault's: wiki/comments.ts): no text, and never written over (kept-comments.ts). */
+type Comment = { readonly start: number; readonly end: number };
+
+type Reading = { readonly text: string; readonly leaves: readonly Leaf[]; readonly spans: readonly Span[]; readonly comments: readonly Comment[] };
 
 const FORMATTING = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference', 'inlineCode', 'footnoteReference']);
 
@@ -84,7 +89,8 @@ function read(source: string, definitions: string): Reading {
       }
       const first = children[0]?.position?.start.offset;
       const last = children.at(-1)?.position?.end.offset;
-      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth });
+      const label = node.type === 'link' && node.data?.wiki?.label !== undefined && children.length > 0 && children.every((child) => child.position !== undefined);
+      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth, ...(label ? { label: true as const } : {}) });
       return;
     }
     if ('children' in node) {
@@ -111,7 +117,7 @@ function read(source: string, definitions: string): Reading {
     text += value;
   };
   visit(tree, 0);
-  return { text, leaves, spans };
+  return { text, leaves, spans, comments: (tree.data?.comments ?? []).filter((comment) => comment.end <= source.length) };
 }
 
 type Hunk = { readonly at: number; readonly removed: number; readonly inserted: string };
@@ -172,8 +178,10 @@ function slots(reading: Reading, p: number, side: 'start' | 'end'): Slot[] {
 
 /** Does replacing source `from`..`to` leave every formatting node whole (untouched, gone entirely, or edited inside)? */
 function balanced(reading: Reading, from: number, to: number): boolean {
-  return reading.spans.every(
-    (span) => span.sourceEnd <= from || span.sourceStart >= to || (span.sourceStart >= from && span.sourceEnd <= to) || (span.innerStart <= from && to <= span.innerEnd),
+  return (
+    reading.spans.every(
+      (span) => span.sourceEnd <= from || span.sourceStart >= to || (span.sourceStart >= from && span.sourceEnd <= to) || (span.innerStart <= from && to <= span.innerEnd),
+    ) && reading.comments.every((comment) => comment.end <= from || comment.start >= to || (from <= comment.start && comment.end <= to))
   );
 }
 
@@ -197,6 +205,20 @@ function slid(before: string, hunk: Hunk, from: number, to: number): Hunk[] {
   return out;
 }
 
+/**
+ * Words added at the edge of a wiki link's label that belong to it: joined to it (`Plugin` → `Plugins`), or a
+ * remark in brackets after it (`Liam Cain` → `Liam Cain (liamcain)`). The README promises a label's edit lands
+ * in the label; words set apart (` for details`) may as well follow the link, and go after it as after any.
+ */
+function labelAddedTo(reading: Reading, hunk: Hunk): Span | undefined {
+  if (hunk.removed > 0 || hunk.inserted === '') return undefined;
+  return reading.spans.find(
+    (span) =>
+      span.label === true &&
+      ((span.plainEnd === hunk.at && /^(?:[^\s]|\s+[([][^\n]*[)\]]$)/.test(hunk.inserted) && !/^[,.;:!?]/.test(hunk.inserted)) || (span.plainStart === hunk.at && /[^\s]$/.test(hunk.inserted))),
+  );
+}
+
 /** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
 function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string } | undefined {
   const pairs = variants.flatMap((hunk) => {
@@ -211,8 +233,12 @@ function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; t
   // away at its edge goes outside it, and formatting whose whole text went goes with it. An insertion that
   // reads the same in several places goes where it is least deep (the diff's own place first among equals).
   const first = variants[0] as Hunk;
+  const label = variants.map((hunk) => labelAddedTo(reading, hunk)).find((span) => span !== undefined);
   const inner = first.removed > 0 && first.inserted !== '' ? -1 : 1;
-  pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
+  // Words added to a label go at the label's own depth: in it, not in its emphasis.
+  const off = (slot: Slot): number => Math.abs(slot.depth - ((label?.depth ?? 0) + 1));
+  if (label) pairs.sort((x, y) => off(x.from) + off(x.to) - (off(y.from) + off(y.to)));
+  else pairs.sort((x, y) => inner * (x.from.depth + x.to.depth - (y.from.depth + y.to.depth)));
   for (const { from, to, hunk } of pairs) {
     if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
     const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
@@ -249,7 +275,9 @@ export function retext(source: string, text: string, definitions = ''): string |
     const place = whole && !swallows(reading, whole) ? whole : (placeOf(reading, variantsOf(trimmed(before, hunk))) ?? whole);
     if (!place) return undefined;
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
-    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`);
+    // The comments it writes over stay, after its words: the colleague never saw them.
+    const comments = reading.comments.filter((comment) => place.from <= comment.start && comment.end <= place.to).map((comment) => source.slice(comment.start, comment.end));
+    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.
@@ -264,14 +292,16 @@ function linePrefix(source: string, offset: number): string {
 
 /** Does a block's source say more than its plain text (links, emphasis, code, escapes)? Then writing it plain loses that. */
 export function hasMarkup(source: string, definitions = ''): boolean {
-  const { text, leaves, spans } = read(source, definitions);
+  const { text, leaves, spans, comments } = read(source, definitions);
   const literal = (leaf: Leaf): boolean => {
     const map = leaf.map;
     return map !== undefined && map.every((at, i) => i === map.length - 1 || source[at] === text[leaf.plainStart + i]);
   };
   if (spans.length > 0 || !leaves.every(literal)) return true;
-  // Without its block marker (heading, list, quote), plain source reads exactly as it is written.
-  const body = source.replace(/^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)/, '');
+  // Without its block marker (heading, list, quote) and its comments (kept through a plain rewrite: rebuild.ts),
+  // plain source reads exactly as it is written.
+  const uncommented = [...comments].reverse().reduce((rest, comment) => rest.slice(0, comment.start) + rest.slice(comment.end), source);
+  const body = uncommented.replace(/^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)/, '');
   return normaliseText(body) !== normaliseText(text);
 }
 

@@ -43,17 +43,30 @@ type LoweringInput = {
 
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
   const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
-  // What the editor does not show goes; its line breaks stay, so every line keeps its number.
-  const edits: SpanEdit[] = [...callouts.map((callout) => ({ span: callout, url: bold(callout.label) })), ...hidden.map((span) => ({ span, url: body.slice(span.start, span.end).replace(/[^\n]/g, '') }))];
+  const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: bold(callout.label) }));
+  // Where an admonition's lines start, what quotes them: a `> ` put in front, or the indentation replaced by it.
   const quoted: number[] = [];
+  const indents: SpanEdit[] = [];
   for (const admonition of admonitions) {
-    if (admonition.indented) edits.push(...indentedAdmonition(body, admonition));
-    else {
+    if (admonition.indented) {
+      const [marker, ...lines] = indentedAdmonition(body, admonition);
+      edits.push(marker as SpanEdit);
+      indents.push(...lines);
+    } else {
       const fenced = fencedAdmonition(body, admonition);
       edits.push(...fenced.edits);
       quoted.push(...fenced.quoted);
     }
   }
+  // What the editor does not show goes (a comment, a block id); its line breaks stay, so every line keeps its
+  // number, and a line an admonition quotes inside it is quoted all the same.
+  const within = (at: number): boolean => hidden.some((span) => span.start < at && at < span.end);
+  const quotes = new Set([...quoted, ...indents.map((edit) => edit.span.start)].filter(within));
+  for (const span of hidden) {
+    const breaks = [...body.slice(span.start, span.end).matchAll(/\n/g)].map((found) => `\n${quotes.has(span.start + found.index + 1) ? '> ' : ''}`);
+    edits.push({ span, url: span.sent ?? breaks.join('') });
+  }
+  edits.push(...indents.filter((edit) => !within(edit.span.start)));
   const problems: LoweringProblem[] = [];
   let noteEmbeds = 0;
   for (const ref of refs) {
@@ -64,7 +77,7 @@ export function lowerBody(body: string, from: string, input: LoweringInput): Low
   }
   edits.push(...byName(body, from, input));
   if (edits.length === 0) return { markdown: body, problems, noteEmbeds };
-  const all = withQuotedLines(edits, quoted);
+  const all = withQuotedLines(edits, quoted.filter((at) => !within(at)));
   return { markdown: applyEdits(body, all), problems, noteEmbeds, source: editOrigins(all) };
 }
 

@@ -104,7 +104,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log);
@@ -152,7 +152,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       const path = await pickFile(run, m);
       if (!path) return [];
       const before = await m.read(path);
-      const edit = editDocument(before, 'user', rng, run.tokens);
+      const edit = editDocument(before, 'user', rng, run.tokens, undefined, world.vault);
       if (!edit) return [];
       await m.write(path, edit.text);
       run.book.add(edit.snippets, m.name);

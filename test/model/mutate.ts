@@ -117,7 +117,7 @@ function pulledBlock(ctx: Ctx, text: string, offset: number): Pick<Snippet, 'pul
   return { pulled: text.slice(bodyStart + start(block), bodyStart + end(block) + delta), original: ctx.body.slice(start(block), end(block)) };
 }
 
-const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Author, number>>; readonly run: Mutation }>> = {
+const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Author, number>>; readonly vaultOnly?: true; readonly run: Mutation }>> = {
   'code-line': {
     weight: { user: 4, colleague: 4 },
     run(ctx) {
@@ -311,6 +311,26 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
       return { text: splice(ctx, at, at, ` ${words}`), what: `appended "${words}"`, snippets: [{ token, text: words, kind: 'append' }] };
     },
   },
+  // A note editor's comment, in a paragraph or a block of its own: a vault never sends it, and keeps it in the file
+  // whatever a colleague does around it. Drawn in a vault only (weight 0 elsewhere leaves every other seed's draws as they were).
+  comment: {
+    weight: { user: 3, colleague: 0 },
+    vaultOnly: true,
+    run(ctx) {
+      const paragraphs = ctx.tree.children.filter((node) => node.type === 'paragraph' && node.position && node !== ctx.titleHeading);
+      const token = ctx.token();
+      const comment = `%%${phrase(ctx.rng, token)}%%`;
+      if (paragraphs.length > 0 && ctx.rng.chance(0.6)) {
+        const leaves = textLeaves(ctx, new Set(['paragraph']));
+        const spaces = leaves.length > 0 ? spacesIn(ctx, ctx.rng.pick(leaves).node) : [];
+        const at = spaces.length > 0 ? ctx.rng.pick(spaces) : end(ctx.rng.pick(paragraphs));
+        return { text: splice(ctx, at, at, ` ${comment}`), what: `comment "${comment}"`, snippets: [{ token, text: comment, kind: 'comment' }] };
+      }
+      const blocks = ctx.tree.children.filter((node) => node.position && node !== ctx.titleHeading);
+      const at = blocks.length > 0 ? end(ctx.rng.pick(blocks)) : ctx.body.length;
+      return { text: splice(ctx, at, at, `${ctx.eol}${ctx.eol}${comment}${ctx.eol}`), what: `comment block "${comment}"`, snippets: [{ token, text: comment, kind: 'comment' }] };
+    },
+  },
   'new-paragraph': {
     weight: { user: 3, colleague: 3 },
     run(ctx) {
@@ -394,7 +414,7 @@ const MUTATIONS: Readonly<Record<string, { readonly weight: Readonly<Record<Auth
 };
 
 /** One random edit of a document (undefined when none of the drawn kinds applies to it). */
-export function editDocument(text: string, author: Author, rng: Random, tokens: Tokens, only?: string): Edit | undefined {
+export function editDocument(text: string, author: Author, rng: Random, tokens: Tokens, only?: string, vault = false): Edit | undefined {
   const head = FRONT_MATTER.exec(text)?.[0] ?? '';
   const body = text.slice(head.length);
   const tree = parse(body);
@@ -402,7 +422,7 @@ export function editDocument(text: string, author: Author, rng: Random, tokens: 
   const lf = (body.match(/\n/g) ?? []).length - crlf;
   const titleHeading = tree.children.find((node) => node.type === 'heading');
   const ctx: Ctx = { head, body, tree, eol: crlf > lf ? '\r\n' : '\n', rng, author, token: () => tokens.take(author), titleHeading };
-  const weights = Object.fromEntries(Object.entries(MUTATIONS).map(([kind, m]) => [kind, only === undefined || only === kind ? m.weight[author] : 0]));
+  const weights = Object.fromEntries(Object.entries(MUTATIONS).map(([kind, m]) => [kind, (only === undefined || only === kind) && (vault || !m.vaultOnly) ? m.weight[author] : 0]));
   for (let attempt = 0; attempt < 6; attempt++) {
     const kind = rng.weighted(weights);
     if ((weights[kind] ?? 0) === 0) return undefined;

@@ -60,6 +60,9 @@ export type Tracked = Snippet & { readonly author: string };
 /** Everything written in the run, and what each workstation's user did with it. */
 export class Book {
   readonly snippets = new Map<string, Tracked>();
+
+  /** `vault`: the team's folders are note vaults, whose comments are never sent (they travel in the shared state). */
+  constructor(readonly vault = false) {}
   /** Snippets lost in the stated same-minute window (counted, not failed). */
   windowed = 0;
   /** Snippets lost in the stated rename-or-move window (counted, not failed). */
@@ -221,6 +224,8 @@ function published(book: Book, check: SyncCheck): string[] {
     const remote = lf(doc.markdown ?? '');
     const body = lf(bodyOf(text));
     for (const token of tokensIn(body)) {
+      // A vault's comment is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
+      if (book.vault && /^(?:<!--|%%)/.test(book.snippets.get(token)?.text ?? '')) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.

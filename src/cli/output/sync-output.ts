@@ -60,7 +60,7 @@ export function summaryLines(report: SyncReport, verdict: Verdict = { exitCode: 
   }
   for (const item of report.pending) lines.push(`… ${item.path}: ${item.reason}`);
   for (const notice of report.notices) lines.push(`i ${notice.path}: ${notice.message} [${notice.code}]`);
-  for (const problem of report.problems) lines.push(`✗ ${problem.path}: ${problem.message} [${problem.code}]`);
+  for (const problem of report.problems) lines.push(`${problem.repeated ? '- ' : '✗ '}${problem.path}: ${problem.repeated ? 'still not synced, unchanged since it was said: ' : ''}${problem.message} [${problem.code}]`);
   // Not synced on purpose (symlinks, special files, a second spelling of one name): say so, or the file silently never syncs.
   for (const skip of report.skipped) lines.push(skip.code ? `✗ ${skip.path}: not synced: ${skip.reason} [${skip.code}]` : `- ${skip.path}: not synced: ${skip.reason}`);
   lines.push(...linkLines(report.links));

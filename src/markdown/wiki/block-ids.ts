@@ -25,10 +25,11 @@ export function dropBlockId(block: { children: PhrasingContent[] }, markdown: st
   else Object.assign(last, { value: kept, position: points.span(start, start + written.index) });
 }
 
-/** A paragraph at the note's top level that is only an id (naming the block before it): where it is written. */
+/** A paragraph at the note's top level that is only an id (naming the block before it; a comment aside): where the id is written. */
 export function blockIdParagraph(node: Nodes, markdown: string): Span | undefined {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  if (node.type !== 'paragraph' || start === undefined || end === undefined) return undefined;
+  const only = node.type === 'paragraph' && node.children.length === 1 ? node.children[0] : undefined;
+  const start = only?.position?.start.offset;
+  const end = only?.position?.end.offset;
+  if (only?.type !== 'text' || start === undefined || end === undefined) return undefined;
   return /^\^[A-Za-z0-9-]+[ \t]*$/.test(markdown.slice(start, end)) ? { start, end } : undefined;
 }

@@ -96,9 +96,10 @@ function wikiNode(ref: WikiRef, markdown: string, points: Points): Link | Image 
 }
 
 /**
- * Wiki links whose label holds code (`[[Functions#hasTag|`hasTag`]]`): the editor reads the brackets first,
- * Markdown the code span first, which leaves `[[…|` and `]]` in two texts around it. Joined back into one
- * link, whose words are its label read as Markdown (and sent as written).
+ * Wiki links that Markdown's inline constructs cut apart: the editor reads the brackets first, Markdown its
+ * code spans, emphasis, strikethrough and HTML first (`[[Functions#hasTag|`hasTag`]]`, `[[readwise|Readwise
+ * _Community_]]`), which leaves `[[…|` and `]]` in two texts around them. Joined back into one link, whose
+ * words are its label read as Markdown (and sent as written).
  */
 export function joinAcross(children: Nodes[], markdown: string, points: Points, parseInline: (markdown: string) => Root): Nodes[] {
   const out = [...children];
@@ -112,7 +113,7 @@ export function joinAcross(children: Nodes[], markdown: string, points: Points, 
   return out;
 }
 
-type Joined = { readonly before: Text[]; readonly link: Link; readonly after: Text[]; readonly last: number };
+type Joined = { readonly before: Text[]; readonly link: Link | Image; readonly after: Text[]; readonly last: number };
 
 function linkAcross(children: readonly Nodes[], i: number, markdown: string, points: Points, parseInline: (markdown: string) => Root): Joined | undefined {
   const first = children[i];
@@ -120,34 +121,48 @@ function linkAcross(children: readonly Nodes[], i: number, markdown: string, poi
   const to = first?.position?.end.offset;
   if (first?.type !== 'text' || from === undefined || to === undefined) return undefined;
   const opening = markdown.lastIndexOf('[[', to - 1);
-  if (opening < from || markdown.indexOf(']]', opening) < to || markdown[opening - 1] === '\\' || markdown[opening - 1] === '!') return undefined;
+  if (opening < from || markdown.indexOf(']]', opening) < to || markdown[opening - 1] === '\\') return undefined;
+  const embed = opening > from && markdown[opening - 1] === '!';
+  const start = embed ? opening - 1 : opening;
   for (let j = i + 1; j < children.length; j++) {
     const node = children[j] as Nodes;
-    if (node.type === 'inlineCode') continue;
     const at = node.position?.start.offset;
     const until = node.position?.end.offset;
-    if (node.type !== 'text' || at === undefined || until === undefined) return undefined;
+    if (at === undefined || until === undefined) return undefined;
+    const written = markdown.slice(at, until);
+    if (node.type !== 'text') {
+      // Markup inside the brackets (a code span, emphasis, HTML); one that holds a bracket pair is another reading.
+      if (written.includes('[[') || written.includes(']]')) return undefined;
+      continue;
+    }
     const closing = markdown.indexOf(']]', at);
     if (closing === -1 || closing >= until) {
-      if (markdown.slice(at, until).includes('[[')) return undefined;
+      if (written.includes('[[')) return undefined;
       continue;
     }
     const end = closing + 2;
     const inner = markdown.slice(opening + 2, closing);
-    const bar = barOutsideCode(inner);
     // As within one text: no line break and no bracket inside.
-    if (/[\n[\]]/.test(inner) || bar === undefined || inner.slice(bar + 1).trim() === '') return undefined;
-    const labelStart = opening + 2 + bar + 1 + (inner.slice(bar + 1).length - inner.slice(bar + 1).trimStart().length);
-    const ref: WikiRef = { ...refOf(inner.slice(0, bar), false, opening, end, points.at(opening).line), label: inner.slice(bar + 1).trim(), markup: true };
-    const label = parseInline(ref.label as string).children[0];
-    if (label?.type !== 'paragraph') return undefined;
-    const before = textBefore(first, markdown, opening, points);
+    if (/[\n[\]]/.test(inner)) return undefined;
+    const before = textBefore(first, markdown, start, points);
     const after = textAfter(node, markdown, end, points);
     if (before === undefined || after === undefined) return undefined;
-    const link: Link = { type: 'link', url: '', title: null, children: label.children.map((child) => shifted(child, labelStart, points)), position: points.span(opening, end), data: { wiki: ref } };
-    return { before, link, after, last: j };
+    const link = embed ? wikiNode(refOf(inner, true, start, end, points.at(start).line), markdown, points) : labelledLink(inner, opening, end, points, parseInline);
+    return link && { before, link, after, last: j };
   }
   return undefined;
+}
+
+/** `[[target|label]]` whose label is Markdown: a link whose words are the label as it reads; undefined without a label. */
+function labelledLink(inner: string, opening: number, end: number, points: Points, parseInline: (markdown: string) => Root): Link | undefined {
+  const bar = barOutsideCode(inner);
+  if (bar === undefined || inner.slice(bar + 1).trim() === '') return undefined;
+  const labelStart = opening + 2 + bar + 1 + (inner.slice(bar + 1).length - inner.slice(bar + 1).trimStart().length);
+  // A table cell's `\|` (which the text of a cell reads as `|`) is the bar, its backslash no part of the target.
+  const ref: WikiRef = { ...refOf(inner.slice(0, bar).replace(/\\$/, ''), false, opening, end, points.at(opening).line), label: inner.slice(bar + 1).trim(), markup: true };
+  const label = parseInline(ref.label as string).children[0];
+  if (label?.type !== 'paragraph') return undefined;
+  return { type: 'link', url: '', title: null, children: label.children.map((child) => shifted(child, labelStart, points)), position: points.span(opening, end), data: { wiki: ref } };
 }
 
 /** Where the first `|` outside code spans is in a wiki link's inside. */

@@ -1,15 +1,15 @@
 import { posix } from 'node:path';
-import { headingTitle, parseDocument, type FrontMatter } from '../../markdown/index.js';
+import { headingTitle, parseDocument, type FrontMatter, type ParsedDocument } from '../../markdown/index.js';
 
 /**
  * A file split into its front matter (kept byte for byte: a pull never rewrites it) and its body
  * (what the service sees). Front matter is never sent as body text.
  */
-type SplitText = { readonly head: string; readonly body: string; readonly frontMatter: FrontMatter };
+type SplitText = { readonly head: string; readonly body: string; readonly frontMatter: FrontMatter; readonly lenient?: ParsedDocument['lenient'] };
 
 export function splitText(text: string): SplitText {
   const parsed = parseDocument(text);
-  return { head: parsed.frontMatterText, body: parsed.body, frontMatter: parsed.frontMatter };
+  return { head: parsed.frontMatterText, body: parsed.body, frontMatter: parsed.frontMatter, ...(parsed.lenient ? { lenient: parsed.lenient } : {}) };
 }
 
 export const joinText = (head: string, body: string): string => head + body;

@@ -1,3 +1,4 @@
+import { pathsNamed } from '../../printable.js';
 import { createLinker, type LinkCheck, type Linker, type LinkerInput, type LinkProblem, type LinkSite, type Lowering } from '../../links/index.js';
 import type { ImagePublisher } from '../../images/publisher.js';
 import type { Ledger } from '../../ledger/index.js';
@@ -104,7 +105,7 @@ export async function relink(ctx: SyncContext, results: readonly ActionResult[],
     remember(stopped ? [...owed] : [...owed].filter((path) => failed.has(path)));
     return [];
   }
-  ctx.logger.info({ paths: actions.map(pathOf) }, 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
+  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
   remember([...owed]);
   const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
   const notDone = again.filter((result) => !result.ok);

@@ -4,10 +4,16 @@ import { messageOf, KbsyncError } from '../../errors.js';
 import type { DocumentSummary } from '../../ledger/index.js';
 import { hashText, lstatOrNull, readTextFile, type LocalScan, type LocalFile, type TextFile } from '../../local/index.js';
 import { createLimit } from '../../local/limit.js';
-import { documentTitle, isUnpublished } from '../content/document-text.js';
-import type { LocalEntry } from '../decide/types.js';
+import { documentTitle, isUnpublished, splitText } from '../content/document-text.js';
+import type { LocalEntry, Notice } from '../decide/types.js';
 
-export type LocalProblem = { readonly path: string; readonly code: ErrorCode; readonly message: string };
+export type LocalProblem = {
+  readonly path: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** Said by an earlier run of this machine for these very bytes: listed, not failed again (observe/refusals.ts). */
+  readonly repeated?: true;
+};
 
 export type LocalObservation = {
   readonly entries: Map<string, LocalEntry>;
@@ -21,6 +27,8 @@ export type LocalObservation = {
   readonly unpublished: Set<string>;
   /** Files whose bytes are unchanged though their stat changed: only their fingerprint needs recording. */
   readonly touched: LocalFile[];
+  /** What a person should know of the files read (front matter read key by key): said when a file is read, once per change. */
+  readonly notices: Notice[];
 };
 
 /** What the stat fast path reads of a ledger row (a DocumentSummary or the narrower DocumentStat). */
@@ -36,7 +44,7 @@ export function statUnchanged(row: RowStat | undefined, file: LocalFile): row is
  * the ledger is not read; its hash is the ledger's. Only new and changed files are read and hashed.
  */
 export async function observeLocal(scan: LocalScan, summaries: ReadonlyMap<string, RowStat>): Promise<LocalObservation> {
-  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [] };
+  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [], notices: [] };
   const limit = createLimit(16);
   const reads: Promise<void>[] = [];
   for (const file of scan.files) {
@@ -68,6 +76,8 @@ async function readEntry(root: string, file: LocalFile, summary: RowStat | undef
       return;
     }
     into.texts.set(file.path, text);
+    const lenient = splitText(text.text).lenient;
+    if (lenient) into.notices.push({ path: file.path, code: 'FRONT_MATTER_LENIENT', message: lenientWords(lenient) });
     if (summary && summary.localHash === hash) into.touched.push(file);
     into.entries.set(file.path, {
       path: file.path,
@@ -83,6 +93,12 @@ async function readEntry(root: string, file: LocalFile, summary: RowStat | undef
     into.texts.delete(file.path);
     into.problems.push({ path: file.path, code: error instanceof KbsyncError ? error.code : 'FILE_INVALID', message: messageOf(error) });
   }
+}
+
+/** What is said of front matter read key by key (parseDocument): the note is published as the editor shows it. */
+function lenientWords(lenient: { readonly left: readonly string[]; readonly error: string }): string {
+  const left = lenient.left.length === 0 ? 'every key read (of two alike, the later)' : `left out: ${lenient.left.map((key) => `"${key}"`).join(', ')}`;
+  return `its front matter is not valid YAML (${lenient.error}); the note is published as the editor shows it, the front matter read key by key (${left}), never sent. Fix the YAML to have every key read.`;
 }
 
 /**

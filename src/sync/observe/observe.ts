@@ -234,7 +234,7 @@ function settledTreeObservation(scan: LocalScan, fingerprint: string): Observati
   for (const file of scan.files) settled.add(file.path);
   return {
     scan,
-    local: { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [] },
+    local: { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [], notices: [] },
     summaries: new Map(),
     records: new Map(),
     settled,

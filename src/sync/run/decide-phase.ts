@@ -11,6 +11,10 @@ import { syncContext } from './sync-context.js';
 import { runLowering } from '../content/vault.js';
 import { whyUnsynced } from '../content/unsynced.js';
 import type { Logger } from '../../log.js';
+import { pathsNamed } from '../../printable.js';
+import { compare } from '../decide/placement.js';
+import type { NoteEmbeds } from '../views/report.js';
+import { refusalsSaid } from '../observe/refusals.js';
 
 /** What the run decided beyond the plan: where its actions run, the bodies it sends, what it says of their links and images. */
 export type Decision = {
@@ -18,6 +22,10 @@ export type Decision = {
   /** The bodies this run sends (content/images.ts). */
   readonly sent: readonly SentBody[];
   readonly imageProblems: readonly ImageProblem[];
+  /** The files whose embedded notes this run sends as links, and how many each. */
+  readonly noteEmbeds: NoteEmbeds;
+  /** The files refused for what they hold that earlier runs said, as this run found them before recording its own. */
+  readonly refusalsSaid: ReturnType<typeof refusalsSaid>;
   /** The broken links the report lists: those --check-links gated the run on, else worked out when asked. */
   readonly links: () => LinkProblem[];
   /** With --check-links: every synced file's links checked, before anything is sent. */
@@ -51,19 +59,24 @@ export async function decide(run: Run, observed: Observed): Promise<Decision> {
   const gate = checkLinks && linker ? checkEveryLink(linker, observation) : undefined;
   // The bodies this run sends, read once for every image step (nothing is sent in a pull).
   const sent = options.mode === 'pull' ? [] : sentBodies(observation, lowering?.lower);
-  if (lowering) sayNoteEmbeds(deps.logger, lowering.noteEmbeds());
+  const noteEmbeds = lowering ? sayNoteEmbeds(deps.logger, lowering.noteEmbeds()) : [];
   const imageProblems = imageReport(images, sent);
   const linksBlock = gate !== undefined && gate.problems.length > 0;
   const ctx = syncContext(run, observed, linker);
-  const decision = { ctx, sent, imageProblems, links: () => gate?.problems ?? reportLinks(), ...(gate ? { linkCheck: gate } : {}) };
+  const decision = { ctx, sent, imageProblems, noteEmbeds, refusalsSaid: refusalsSaid(ledger), links: () => gate?.problems ?? reportLinks(), ...(gate ? { linkCheck: gate } : {}) };
   if (!options.dryRun && !linksBlock) return decision;
   const preview = (await decideAll(assessIO(ctx), observation.plan.actions)).map(({ assessment: _assessment, ...rest }) => rest);
   return { ...decision, preview };
 }
 
-/** Embedded notes go out as links to them (the service cannot show one document inside another): said once a run. */
-function sayNoteEmbeds(logger: Logger, embeds: ReadonlyMap<string, number>): void {
-  if (embeds.size === 0) return;
+/**
+ * Embedded notes go out as links to them (the service cannot show one document inside another): said once a
+ * run, naming a few files (the report, `--json`, lists them all).
+ */
+function sayNoteEmbeds(logger: Logger, embeds: ReadonlyMap<string, number>): NoteEmbeds {
+  if (embeds.size === 0) return [];
   const total = [...embeds.values()].reduce((sum, n) => sum + n, 0);
-  logger.warn({ paths: [...embeds.keys()].sort() }, '%d embedded note(s) (![[Note]]) in %d file(s) are sent as links to those notes: the knowledge base cannot show one document inside another', total, embeds.size);
+  const named = pathsNamed([...embeds.keys()]);
+  logger.warn(named, '%d embedded note(s) (![[Note]]) in %d file(s) are sent as links to those notes: the knowledge base cannot show one document inside another%s', total, embeds.size, named.more ? ` (${named.more} more files: --json lists them)` : '');
+  return [...embeds].sort(([a], [b]) => compare(a, b)).map(([path, count]) => ({ path, count }));
 }

@@ -10,6 +10,7 @@ import { rememberListing } from '../state/list-next.js';
 import { rememberDialect } from '../content/dialect-switch.js';
 import { markPublished, neverPublished, publishAndMaintain } from '../state/run.js';
 import { crashPoint } from './crash-points.js';
+import { rememberRefusals } from '../observe/refusals.js';
 import { stateSeen, stateSeenKey } from '../state/seen.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
@@ -34,6 +35,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     }
   });
   closeReleases(ledger, observation, results);
+  if (!options.signal?.aborted) rememberRefusals(ledger, local.problems, observation.scan.files);
   endStaleHolds(ledger, observation);
   if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
   if (!options.signal?.aborted && options.mode !== 'pull') rememberDialect(ledger, options.vault, observation.dialectOwed ?? new Set(), results);

@@ -8,6 +8,7 @@ import type { LocalProblem } from '../observe/observe-local.js';
 import { buildReport, linkCheckReport, type SyncReport } from '../views/report.js';
 import { imagesToUpload } from '../content/images.js';
 import { stateNotices } from '../state/run.js';
+import { withRepeats } from '../observe/refusals.js';
 import type { Decision } from './decide-phase.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
@@ -39,6 +40,7 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
     planned: shown(decided),
     pending: planned.pending,
     notices: [
+      ...local.notices,
       ...planned.notices,
       ...stateNotices(store, observation.sharedUsed === true),
       ...store.foreign().slice(0, 20).map((title) => ({
@@ -48,13 +50,14 @@ export function report(run: Run, observed: Observed, decision: Decision, outcome
       })),
     ],
     results,
-    problems: [...local.problems, ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
+    problems: [...withRepeats(local.problems, scan.files, decision.refusalsSaid), ...scan.problems.map((p) => ({ path: p.path, code: p.code, message: p.reason })), ...stateProblems],
     conflictCopies: scan.conflictCopies.map((file) => file.path),
     skipped: scan.skipped,
     links,
     ...(decision.linkCheck ? { linkCheck: linkCheckReport(decision.linkCheck, false) } : {}),
     images: decision.imageProblems,
     imageUploads: options.dryRun ? imagesToUpload(images, decision.sent) : images.uploaded,
+    noteEmbeds: decision.noteEmbeds,
     resumed: interrupted.length,
     interrupted: options.signal?.aborted === true,
     calls: client.queue.stats().totals.calls - run.callsBefore,

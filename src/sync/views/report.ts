@@ -9,6 +9,8 @@ import type { Notice, SyncMode } from '../decide/types.js';
 import { doneRow, plannedRow, publishCounts, type OutcomeRow, type PublishCounts } from './outcomes.js';
 import { countedAs } from './vocabulary.js';
 
+export type NoteEmbeds = readonly { readonly path: string; readonly count: number }[];
+
 /** What a sync did, for people (a line per file and a summary) and for scripts (`--json`). */
 export type SyncReport = {
   readonly mode: SyncMode;
@@ -32,6 +34,8 @@ export type SyncReport = {
   readonly images: readonly ImageProblem[];
   /** Images (distinct contents) uploaded by images.upload; in a dry run, those it would upload. */
   readonly imageUploads: number;
+  /** A vault's files whose embedded notes (`![[Note]]`) went, or would go, as links: the log names a few, this all. */
+  readonly noteEmbeds: NoteEmbeds;
   readonly conflicts: readonly string[];
   /** Per result (`pushed`, `pulled`, `held`, `failed`...), documents moved (`moved`), local folders made (`folders`) and files refused (`refused`). */
   readonly counts: Readonly<Record<string, number>>;
@@ -72,9 +76,10 @@ export function linkCheckReport(check: LinkCheck, localOnly: boolean): LinkCheck
   return { files: check.files, links: check.links, external: check.external, broken: check.problems.length, byReason, localOnly };
 }
 
-type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'outcomes' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads'> & {
+type ReportInput = Omit<SyncReport, 'mode' | 'dryRun' | 'conflicts' | 'counts' | 'outcomes' | 'failed' | 'callsByEndpoint' | 'notices' | 'images' | 'imageUploads' | 'noteEmbeds'> & {
   readonly images?: readonly ImageProblem[];
   readonly imageUploads?: number;
+  readonly noteEmbeds?: NoteEmbeds;
   readonly options: { readonly mode: SyncMode; readonly dryRun: boolean };
   readonly endpointCalls: Readonly<Record<string, EndpointStats>>;
   readonly notices?: readonly Notice[];
@@ -89,14 +94,18 @@ export function buildReport(input: ReportInput): SyncReport {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   // A file the scan would not sync (a second spelling of a name, a backslash) did not sync either: it is refused like an unreadable one.
-  const refused = input.problems.length + input.skipped.filter((skip) => skip.code).length;
+  // A refusal said before for the same bytes is listed, not failed again (observe/refusals.ts).
+  const repeated = input.problems.filter((problem) => problem.repeated).length;
+  const refused = input.problems.length - repeated + input.skipped.filter((skip) => skip.code).length;
   if (refused > 0) counts['refused'] = refused;
+  if (repeated > 0) counts['still refused, unchanged'] = repeated;
   const callsByEndpoint = Object.fromEntries(Object.entries(endpointCalls).filter(([, s]) => s.calls > 0).map(([name, s]) => [name, s.calls]));
   return {
     ...rest,
     notices: input.notices ?? [],
     images: input.images ?? [],
     imageUploads: input.imageUploads ?? 0,
+    noteEmbeds: input.noteEmbeds ?? [],
     mode: options.mode,
     dryRun: options.dryRun,
     conflicts: input.results.flatMap((r) => (r.ok && r.conflictPath ? [r.conflictPath] : [])),

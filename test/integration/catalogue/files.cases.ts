@@ -55,6 +55,20 @@ export const fileCases: readonly BadInput[] = [
     run: (f) => f.sync(),
     exit: 1,
     says: [/long\.md is too large to sync: 50\d{3} characters \(the service keeps at most 50000\)/, /Split it into smaller documents/],
+    check: async (f) => {
+      // Said once: unchanged, it is listed as still not synced, and no later run fails for it; changed, it is said again.
+      const again = await f.sync();
+      assert.equal(again.code, 0, `${again.stdout}${again.stderr}`);
+      const shown = await f.cli(['sync']);
+      assert.equal(shown.code, 0);
+      assert.match(shown.stdout, /^- long\.md: still not synced, unchanged since it was said: .*too large/m);
+      assert.deepEqual(reportOf(again).problems.map((p) => [p.path, p.repeated]), [['long.md', true]]);
+      assert.equal(reportOf(again).failed, 0);
+      await f.write('long.md', `# Long\n\n${'words '.repeat(10_001)}\n`);
+      const changed = await f.sync();
+      assert.equal(changed.code, 1, 'a change of the file is said again');
+      assert.equal(reportOf(changed).problems[0]?.repeated, undefined);
+    },
   },
   {
     group: 'files',
@@ -160,6 +174,34 @@ export const fileCases: readonly BadInput[] = [
     exit: 1,
     says: [/yaml\.md/, /front matter/i, /[Ff]ix/],
     check: async (f, run) => assert.ok(problemOf(run, 'yaml.md')),
+  },
+  {
+    group: 'files',
+    name: 'front matter a note editor opens all the same (an alias YAML refuses, a key given twice): published as the editor shows it, said once',
+    setup: badFile('kepano.md', '---\naliases:\n- @kepano\ntags: a\ntags: b\npublish: true\n---\n# Kepano\n'),
+    changes: 'remote',
+    run: (f) => f.sync(),
+    exit: 0,
+    says: [/kepano\.md/, /not valid YAML/, /left out: \\?"aliases/, /FRONT_MATTER_LENIENT/],
+    check: async (f, run) => {
+      assert.ok(f.remoteDocs().some((d) => d.title === 'Kepano'));
+      assert.equal(reportOf(run).failed, 0);
+      const again = await f.sync();
+      assert.equal(again.code, 0);
+      assert.doesNotMatch(`${again.stdout}${again.stderr}`, /FRONT_MATTER_LENIENT/, 'said once: the unchanged file is not read again');
+    },
+  },
+  {
+    group: 'files',
+    name: 'front matter whose `publish` cannot be read exactly is refused (a private note must not be published by a guess)',
+    setup: badFile('private.md', '---\naliases:\n- @me\npublish: false\npublish: true\n---\n# Private\n'),
+    run: (f) => f.sync(),
+    exit: 1,
+    says: [/private\.md/, /not valid YAML/, /title, members and publish/],
+    check: async (f, run) => {
+      assert.ok(problemOf(run, 'private.md'));
+      assert.ok(!f.remoteDocs().some((d) => d.title === 'Private'));
+    },
   },
   {
     group: 'files',

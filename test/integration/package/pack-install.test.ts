@@ -45,9 +45,17 @@ async function consumer(dir: string, tarball: string): Promise<void> {
 test('the npm pack tarball is small, holds what a user needs and nothing else, installs offline, and runs `kbsync demo` from any folder', async () => {
   const work = await mkdtemp(join(tmpdir(), 'kbsync-pack-'));
   try {
-    // `npm test` has just built dist/; --ignore-scripts packs that build instead of making another.
-    const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], repo).stdout) as PackResult;
+    // `npm test` has just built dist/: the pack's prepack finds that build current and makes no other.
+    const manifest = await readFile(join(repo, 'package.json'), 'utf8');
+    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], repo).stdout) as PackResult;
     assert.ok(packed);
+    assert.equal(await readFile(join(repo, 'package.json'), 'utf8'), manifest, 'the pack leaves package.json as it was');
+    // npm warns of every package whose manifest has an install-time script ("not yet covered by allowScripts"):
+    // the tarball's has none, though `npm ci` in a clone and an install from git build through `prepare`.
+    assert.equal((JSON.parse(manifest) as { scripts: Record<string, string> }).scripts['prepare'], 'npm run build');
+    const tar = spawnSync('tar', ['-xOzf', join(work, packed.filename), 'package/package.json'], { encoding: 'utf8' });
+    const scripts = Object.keys((JSON.parse(tar.stdout) as { scripts?: Record<string, string> }).scripts ?? {});
+    assert.deepEqual(scripts.filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name)), [], 'no install-time script in the tarball');
     const files = packed.files.map((file) => file.path);
     for (const needed of ['bin/kbsync.js', 'dist/cli/bundle/kbsync.cjs', 'dist/index.js', 'dist/index.d.ts', 'examples/demo-notes/welcome.md', 'README.md', 'schema/sync.config.schema.json', 'sync.config.example.json', 'systemd/kbsync.service']) {
       assert.ok(files.includes(needed), `the tarball has ${needed}`);

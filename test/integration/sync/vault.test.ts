@@ -131,3 +131,65 @@ test('a vault synced before it was read as one is sent again once its dialect is
     { config: { markdown: { dialect: 'commonmark' } } },
   );
 });
+
+test('comments are read as the editor reads them: not sent, no link in one reported, kept in the file whatever a colleague does around them', async () => {
+  await withSyncFixture(
+    async (f) => {
+      const plugin = '# Statblocks\n\nRender statblocks. Developed by [[ben]].\n\n%% Does the author have sponsoring links? %%\n%% ![[ben#Sponsor this author]] %%\n\nLast words %%why [[Missing]]%% here.\n\n<!--\n## Sponsor this author\n- [[GitHub sponsors]]\n-->\n';
+      await f.write('Plugin.md', plugin);
+      await f.write('ben.md', '# ben\n\n<!--\n## Sponsor this author\n-->\n');
+      const gate = await f.sync(['--push', '--check-links', '--dry-run']);
+      assert.equal(gate.code, 0, `${gate.stdout}${gate.stderr}`);
+      assert.deepEqual(gate.report?.links, [], 'nothing a reader never sees is reported');
+      const run = await f.sync(['--push']);
+      assert.equal(run.code, 0, run.stderr);
+      const sent = f.remoteDoc('Statblocks').markdown ?? '';
+      assert.doesNotMatch(sent, /%%|<!--|Sponsor|Missing|why/, `no comment reaches the knowledge base: ${sent}`);
+      assert.match(sent, /Last words here\./);
+
+      // A later edit of the file is published (a colleague's delete of a block the first write made would read
+      // as another writer putting back the empty document: a lost update).
+      await f.write('Plugin.md', `${plugin}\nMore.\n`);
+      assert.equal((await f.sync(['--push'])).code, 0);
+      // A colleague deletes the paragraph before the comments, then edits the one that holds one.
+      f.em.admin.editDocument(f.remoteDoc('Statblocks').dentryUuid, (f.remoteDoc('Statblocks').markdown ?? '').replace(/Render statblocks\.[^\n]*\n\n/, ''));
+      const deleted = await f.sync([]);
+      assert.equal(deleted.code, 0, `${deleted.stdout}${deleted.stderr}`);
+      f.em.admin.editDocument(f.remoteDoc('Statblocks').dentryUuid, (f.remoteDoc('Statblocks').markdown ?? '').replace('Last words here.', 'Last words written here.'));
+      const pulled = await f.sync([]);
+      assert.equal(pulled.code, 0, `${pulled.stdout}${pulled.stderr}`);
+      assert.equal(
+        await f.read('Plugin.md'),
+        '# Statblocks\n\n%% Does the author have sponsoring links? %%\n%% ![[ben#Sponsor this author]] %%\n\nLast words written %%why [[Missing]]%% here.\n\n<!--\n## Sponsor this author\n- [[GitHub sponsors]]\n-->\n\nMore.\n',
+      );
+      // Another machine gets the comments back, byte for byte.
+      const clone = await createSyncFixture({ shared: f.em, config: { markdown: { dialect: 'obsidian' } } });
+      try {
+        assert.equal((await clone.sync([])).code, 0);
+        assert.equal(await clone.read('Plugin.md'), await f.read('Plugin.md'));
+      } finally {
+        await clone.close();
+      }
+    },
+    { config: { markdown: { dialect: 'obsidian' } } },
+  );
+});
+
+test('a warning about many files names a few and says how many; the JSON report lists them all', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('Home.md', '# Home\n');
+      const notes = Array.from({ length: 14 }, (_, i) => `notes/n${String(i).padStart(2, '0')}.md`);
+      for (const note of notes) await f.write(note, '# N\n\n![[Home]]\n');
+      const run = await f.cli(['sync', '--push', '--dry-run']);
+      assert.equal(run.code, 0, run.stderr);
+      const warning = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.includes('embedded note'));
+      assert.equal(warning.length, 1, warning.join('\n'));
+      assert.match(warning[0] ?? '', /14 embedded note\(s\) .* in 14 file\(s\) .*\(4 more files: --json lists them\)/);
+      assert.deepEqual(notes.filter((note) => (warning[0] ?? '').includes(note)), notes.slice(0, 10), 'the first ten, in order');
+      const json = await f.sync(['--push', '--dry-run']);
+      assert.deepEqual(json.report?.noteEmbeds, notes.map((path) => ({ path, count: 1 })));
+    },
+    { config: { markdown: { dialect: 'obsidian' } } },
+  );
+});

@@ -38,6 +38,24 @@ describe('parseDocument / serializeDocument', () => {
     );
   });
 
+  test('YAML a note editor opens all the same is read key by key: what cannot be read is left out and named', () => {
+    // Real vault notes: an alias YAML reserves (`@`), a value after a key's list, a key given twice, a tab.
+    const doc = parseDocument('---\naliases:\n- @kepano\ntags:\n- people\npublish: true\nrank: 1\nrank: 2\n---\n\n# Kepano\n');
+    assert.deepEqual(doc.frontMatter, { publish: true, extra: { tags: ['people'], rank: 2 } });
+    assert.equal(doc.body, '\n# Kepano\n');
+    assert.equal(doc.frontMatterText, '---\naliases:\n- @kepano\ntags:\n- people\npublish: true\nrank: 1\nrank: 2\n---\n');
+    assert.deepEqual(doc.lenient?.left, ['aliases']);
+    assert.match(doc.lenient?.error ?? '', /line 3/);
+    assert.deepEqual(parseDocument('---\naliases: LifeOS\n- \ntags:\n- PARA\n---\nx').frontMatter, { extra: { tags: ['PARA'] } });
+    assert.equal(parseDocument('---\ntitle: ok\n---\nbody').lenient, undefined, 'valid YAML is read as it always was');
+  });
+
+  test("kbsync's own keys are read exactly or the file is refused: unreadable, or given twice", () => {
+    for (const text of ['---\naliases:\n- @me\npublish: false\npublish: true\n---\n', '---\ntitle: a: b\n---\n', '---\nx: @y\nmembers: [\n---\n']) {
+      assert.throws(() => parseDocument(text), (error: unknown) => error instanceof InputError && error.code === 'FRONT_MATTER_YAML', text);
+    }
+  });
+
   test('invalid members name the key and the value', () => {
     assert.throws(
       () => parseDocument('---\nmembers:\n  - { userId: u1, role: owner }\n---\n'),

@@ -19,7 +19,7 @@ const target = fc.constantFrom('Home', 'Setup', 'guides/Setup', 'Setup (old)', '
 const fragment = fc.constantFrom('', '#Install', '#Install#Linux', '#^b15695', '#`code`ish');
 const label = fc.constantFrom('', '|label', '|*not emphasis*', '|300', '|a | b', '|[x]', '|# hash', '|`code` words', '|a `b|c` d');
 const wiki = fc.tuple(fc.boolean(), target, fragment, label).map(([embed, t, f, l]) => `${embed ? '!' : ''}[[${t}${f}${l}]]`);
-const word = fc.constantFrom('text', 'more words', '%%a note to self%%', '%%[[Home]] later%%', '**bold**', '_em_', '`[[code]]`', '\\[\\[escaped]]', '[md](Home.md)', '![shot](diagram.png)', '&amp;', 'www.example.com');
+const word = fc.constantFrom('text', 'more words', '%%a note to self%%', '%%[[Home]] later%%', '<!-- [[Missing]] -->', '**bold**', '_em_', '`[[code]]`', '\\[\\[escaped]]', '[md](Home.md)', '![shot](diagram.png)', '&amp;', 'www.example.com');
 const inline = fc.array(fc.oneof(wiki, word), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(' '));
 const block = fc.oneof(
   inline,
@@ -31,7 +31,16 @@ const block = fc.oneof(
   inline.map((text) => `> ${text}`),
   fc.tuple(fc.constantFrom('note', 'WARNING', 'tip', 'my-type'), fc.constantFrom('', '-', '+'), fc.constantFrom('', ' Title', ' **Bold** title'), inline).map(([type, fold, title, text]) => `> [!${type}]${fold}${title}\n> ${text}`),
   fc.tuple(fc.constantFrom('[[Home\\|h]]', '![[diagram.png\\|200]]', '[[Missing]]', 'plain'), inline.filter((text) => !text.includes('|'))).map(([cell, text]) => `| a | b |\n|---|---|\n| ${cell} | ${text} |`),
-  fc.constantFrom('```\n[[in code]]\n```', '%%\nprivate [[Home]]\n%%', '%%one line%%'),
+  fc.constantFrom(
+    '```\n[[in code]]\n```',
+    '%%\nprivate [[Home]]\n%%',
+    '%%one line%%',
+    '%%\nover [[Missing]]\n\nparagraphs\n%%',
+    'a\n%%a line of its own%%\nb',
+    'x %%over\nthree\nlines%% y',
+    '<!--\n## Hidden heading [[Missing]]\n-->',
+    '- item\n  %%in [[Missing]] item%%\n- next',
+  ),
   fc.tuple(fc.constantFrom('tip', 'NOTE', 'warning'), fc.constantFrom('', ' Title', ' **Bold** title'), fc.array(inline, { minLength: 1, maxLength: 3 }), fc.boolean()).map(
     ([type, title, paragraphs, spaced]) => `:::${type}${title}\n${spaced ? '\n' : ''}${paragraphs.join('\n\n')}\n${spaced ? '\n' : ''}:::`,
   ),

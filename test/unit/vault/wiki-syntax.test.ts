@@ -90,8 +90,15 @@ describe('reading a vault note (the wiki dialect)', () => {
     ]);
   });
 
-  test('comments are words (leaving one out would take it from the file when a colleague deletes the block before it)', () => {
-    assert.deepEqual(texts('Ship it today.\n\n%%\nprivate\n%%\n\n- item %%why%%\n'), ['paragraph: Ship it today.', 'paragraph: %%\nprivate\n%%', 'unorderedList: item %%why%%']);
+  test('comments (%%…%%, and HTML\'s) are no words, and no link in one is a link: the editor never shows them', () => {
+    assert.deepEqual(texts('Ship it today.\n\n%%\nprivate [[Plan]]\n%%\n\n- item %%why [[Missing]]%%\n- a %%b%% c\n'), ['paragraph: Ship it today.', 'unorderedList: item', 'unorderedList: a c']);
+    // Over lines and blocks, at a line of its own inside a paragraph, to the end of the note when none closes it.
+    assert.deepEqual(texts('Para %%start\n\n# Not a heading [[x]]\n\nmore%% end.\n\na\n%%note%%\nb %%open [[y]]\n\nnever shown\n'), ['paragraph: Para', 'paragraph: end.', 'paragraph: a\nb']);
+    assert.deepEqual(texts('<!-- - [[GitHub sponsors]]: [x](y.md) ^github-sponsor-->\n\nA <!-- [[Missing]] --> b\n\n<!--\n## Sponsor this author\n-->\n'), ['paragraph: A b']);
+    assert.deepEqual(texts('<!-- a --> shown <!-- b -->\n'), ['unknown: '], 'HTML that is more than a comment stays (the service shows it)');
+    // Code and escapes keep their %%; a comment hides a block id after it only with the words before it.
+    assert.deepEqual(texts('`%%` and %%real%% and \\%% not\n\n```\n%%\n```\n\nwords %%why%% ^b1\n'), ['paragraph: %% and and %% not', 'unknown: ', 'paragraph: words']);
+    assert.deepEqual(refsOf('%% ![[ben#Sponsor this author]] %%\n\nDeveloped by: [[ben]]\n').map((ref) => ref.written), ['[[ben]]']);
   });
 
   test('without the dialect the same text is CommonMark: brackets are brackets', () => {
