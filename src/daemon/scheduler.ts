@@ -90,6 +90,8 @@ export class CycleScheduler {
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
   #problems = new Set<string>();
+  /** The broken links said, per file (each said once while it stays broken: cycle-log.ts). */
+  readonly #saidLinks = new Map<string, ReadonlySet<string>>();
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
   /** Deletes of files gone here wait (watch.deleteDelayMinutes); what a git checkout brings waits for the branch to stay. */
@@ -252,7 +254,7 @@ export class CycleScheduler {
       },
     ).finally(() => gauge.cycleEnded());
     // On a branch it does not publish from, what waits to be published is the branch's own: one line said it.
-    this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info');
+    this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info', this.#saidLinks);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
     this.#waits.after(leave, report.results, this.#clock.now());
     // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.

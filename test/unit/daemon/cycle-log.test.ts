@@ -4,24 +4,47 @@ import { logReport } from '../../../src/daemon/cycle-log.js';
 import type { Logger } from '../../../src/log.js';
 import { buildReport } from '../../../src/sync/views/report.js';
 
-test('the daemon logs the broken links of the files a cycle sent, with file, line, column, the link as written and code', () => {
-  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
-  const logger = { warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }), info() {}, debug() {} } as unknown as Logger;
-  const report = buildReport({
+type Link = Parameters<typeof buildReport>[0]['links'][number];
+const GONE: Link = { path: 'guide.md', line: 7, column: 5, target: '/gone', written: '[the guide](/gone)', reason: 'missing', message: 'there is no file gone' };
+
+/** A cycle's report that sent guide.md with these broken links. */
+const cycle = (links: readonly Link[]) =>
+  buildReport({
     options: { mode: 'two-way', dryRun: false },
     planned: [],
     pending: [],
-    results: [],
+    results: [{ path: 'guide.md', action: 'push', ok: true, result: 'pushed' }],
     problems: [],
     conflictCopies: [],
     skipped: [],
-    links: [{ path: 'guide.md', line: 7, column: 5, target: '/gone', written: '[the guide](/gone)', reason: 'missing', message: 'there is no file gone' }],
+    links,
     resumed: 0,
     interrupted: false,
     calls: 0,
     endpointCalls: {},
     durationMs: 1,
   });
-  logReport(logger, 'local', report, new Set());
+
+const recorder = () => {
+  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+  const logger = { warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }), info() {}, debug() {} } as unknown as Logger;
+  return { warnings, logger };
+};
+
+test('the daemon logs the broken links of the files a cycle sent, with file, line, column, the link as written and code', () => {
+  const { warnings, logger } = recorder();
+  logReport(logger, 'local', cycle([GONE]), new Set());
   assert.deepEqual(warnings, [{ fields: { path: 'guide.md', line: 7, code: 'LINK_BROKEN', reason: 'missing' }, message: 'guide.md:7:5: broken link [the guide](/gone): there is no file gone' }]);
+});
+
+// Soak seed 11: the same broken links said at every send of their files, 1,273 times.
+test('a link that stays broken through later sends of its file is said once; fixed and broken again, it is said again', () => {
+  const { warnings, logger } = recorder();
+  const said = new Map<string, ReadonlySet<string>>();
+  logReport(logger, 'local', cycle([GONE]), new Set(), 'info', said);
+  logReport(logger, 'local', cycle([{ ...GONE, line: 9 }]), new Set(), 'info', said);
+  assert.equal(warnings.length, 1, 'moved down two lines by an edit: the same link, not news');
+  logReport(logger, 'local', cycle([]), new Set(), 'info', said);
+  logReport(logger, 'local', cycle([GONE]), new Set(), 'info', said);
+  assert.equal(warnings.length, 2, 'fixed, then broken again: news');
 });
