@@ -85,6 +85,10 @@ export function renamedElsewhere(state: SharedState, summaries: ReadonlyMap<stri
   for (const summary of summaries.values()) {
     const entry = byDoc.get(summary.docKey);
     if (!entry || entry.p === summary.path || entry.w === self || summaries.has(entry.p)) continue;
+    // A document this machine made and never published: no writer knew its path to rename it. Another's record
+    // elsewhere places it where that writer pulled it (by its title, its id lost to a kill here): this file's
+    // path is the original, and the other follows it once it is published.
+    if (summary.origin === 'created' && summary.publishedRecord === null) continue;
     // Later than this machine's own publish and than its own move of the file (a record it saw then, of an
     // older place, moves nothing back).
     if (entry.c > Math.max(parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt, summary.placedAt)) out.set(summary.path, entry.p);
