@@ -4,7 +4,7 @@ export { parseDocument, serializeDocument, type ParsedDocument } from './frontma
 export type { FrontMatter } from './frontmatter.js';
 export { outline } from './outline.js';
 export type { OutlineNode } from './outline.js';
-export { blocksToMarkdown, hasPlaceholders, PLACEHOLDER_PREFIX } from './to-markdown.js';
+export { blocksToMarkdown, hasPlaceholders, PLACEHOLDER_PREFIX, placeholdersBeyond } from './to-markdown.js';
 export { contentKey, contentOfBlock, normaliseForCompare, sameContent, toPushMarkdown } from './normalise.js';
 export { normaliseText } from './text.js';
 export { align } from './align.js';

@@ -21,6 +21,24 @@ function defaultPlaceholder(block: Block): string {
 /** Does a body hold placeholders? Overwriting the remote with it would replace the hidden content. */
 export const hasPlaceholders = (body: string): boolean => body.includes(PLACEHOLDER_PREFIX);
 
+/** One placeholder comment, as written on a line of its own. */
+const PLACEHOLDER = new RegExp(`${PLACEHOLDER_PREFIX}[^\\n]*?-->`, 'g');
+
+/**
+ * Does `text` hold a placeholder `base` does not (counted one by one: a page's second code block is a second
+ * placeholder)? Where it does, `text` stands kbsync's stand-in where `base` may hold the source.
+ */
+export function placeholdersBeyond(text: string, base: string): boolean {
+  const known = new Map<string, number>();
+  for (const placeholder of base.match(PLACEHOLDER) ?? []) known.set(placeholder, (known.get(placeholder) ?? 0) + 1);
+  return (text.match(PLACEHOLDER) ?? []).some((placeholder) => {
+    const left = known.get(placeholder) ?? 0;
+    known.set(placeholder, left - 1);
+    return left === 0;
+  });
+}
+
+
 const renderHeading = (level: number, text: string): string =>
   `${'#'.repeat(Math.min(6, Math.max(1, Math.round(level))))} ${escapeText(text, 'heading')}`.trimEnd();
 

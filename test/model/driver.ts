@@ -56,10 +56,27 @@ export class ModelFailure extends Error {
     readonly step: number,
     problems: readonly string[],
     log: readonly string[],
+    replay: string,
   ) {
-    super(`model seed ${seed} failed at step ${step}:\n  ${problems.join('\n  ')}\n\nlast steps (replay: npm run torture -- --seed ${seed} --steps ${step}):\n${log.slice(-60).join('\n')}`);
+    super(`model seed ${seed} failed at step ${step}:\n  ${problems.join('\n  ')}\n\nlast steps (replay: ${replay}):\n${log.slice(-60).join('\n')}`);
   }
 }
+
+/**
+ * The `npm run torture` that replays a seed to its failing step with the options it ran with (the torture's own
+ * defaults differ: a key for odd seeds alone, runs now and then at once). A seed run without the colleague's
+ * moves has no flag: it replays through a regression-seeds entry (`colleagueMoves: false`).
+ */
+const replayOf = (options: ModelOptions, step: number): string =>
+  [
+    `npm run torture -- --seed ${options.seed} --steps ${step}`,
+    `--team ${options.keyed === true ? 'keyed' : 'keyless'}`,
+    ...(options.vault === true ? ['--vault'] : []),
+    ...(options.together === true ? [] : ['--sequential']),
+    ...(options.crashes === true ? ['--crashes'] : []),
+    ...(options.machines !== undefined ? [`--machines ${options.machines}`] : []),
+    ...(options.docs !== undefined ? [`--docs ${options.docs}`] : []),
+  ].join(' ');
 
 const FOLDERS = ['', 'guides', 'guides/deep', 'ref'];
 
@@ -114,7 +131,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
   const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
-    throw new ModelFailure(options.seed, step, problems, log);
+    throw new ModelFailure(options.seed, step, problems, log, replayOf(options, step));
   };
   try {
     const [first] = world.machines as [Machine];

@@ -12,17 +12,12 @@ import { World } from './world.js';
  * after every step. The seeds run are those that once broke a promise, each past the step it broke at: a
  * fixed list, so the suite is the same on every machine; new seeds are explored by `npm run torture`.
  */
-for (const { seed, steps, found, colleagueMoves, keyed, together } of REGRESSION_SEEDS) {
-  test(`model: seed ${seed}, ${steps} steps (${found})`, async () => {
-    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}) });
+for (const { seed, steps, found, colleagueMoves, keyed, together, vault } of REGRESSION_SEEDS) {
+  // A team of note vaults: the same promises, with wiki links, embeds, callouts and comments in every document.
+  test(`model: ${vault ? 'a team of note vaults, ' : ''}seed ${seed}, ${steps} steps (${found})`, async () => {
+    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}), ...(vault ? { vault } : {}) });
   });
 }
-
-// A team of note vaults: the same promises, with wiki links, embeds and callouts in every document (the long
-// run is `npm run torture -- --vault`).
-test('model: a team of note vaults, seed 3, 40 steps', async () => {
-  await runModel({ seed: 3, steps: 40, keyed: true, vault: true });
-});
 
 // The model's in-process runs once ignored the team's key, so every "keyed" seed ran a keyless team.
 test("model: a keyed world's runs sign the shared state, as `kbsync sync` with the key does", async () => {

@@ -3,9 +3,10 @@
  * step it broke at. Add one whenever `npm run torture` finds a failure and the fix lands. Those found before the
  * colleague moved and renamed documents replay without it (`colleagueMoves: false`), as they were found;
  * `keyed`: the team has a state key (`npm run torture` gives odd seeds one); `together`: found with two
- * machines' runs now and then at once (`npm run torture` without `--sequential`).
+ * machines' runs now and then at once (`npm run torture` without `--sequential`); `vault`: a team of note vaults
+ * (`npm run torture -- --vault`).
  */
-export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true }[] = [
+export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true; readonly vault?: true }[] = [
   { seed: 2, steps: 20, found: 'a keyless team: every machine republished the records it could not take creation ids from', colleagueMoves: false },
   { seed: 5, steps: 26, found: "a moved file's new document made from the plain reading, without another machine's link address; two writes in one second ordered by the Date header's clock", colleagueMoves: false },
   { seed: 6, steps: 26, found: 'a keyless team: a rename on one machine never followed on the other', colleagueMoves: false },
@@ -19,4 +20,11 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 100106, steps: 11, found: "a colleague's code edit after another machine had followed the colleague's move: taken for the move, and overwritten by this machine's merge" },
   { seed: 100020, steps: 50, found: "a file restored over its deletion from this machine's own older text: another machine's rewrapped line never reached it" },
   { seed: 200004, steps: 16, found: "a pull of another machine's write in the minute of this machine's own left the time unknown, for want of asking the document again: a colleague's HTML comment was overwritten" },
+  {
+    seed: 3,
+    steps: 40,
+    found: "a note made in the web editor, pulled as a plain reading on both machines: one machine's forced push of a comment and a paragraph, its version dropped by the other for the placeholders both files held, so the comment never reached it",
+    keyed: true,
+    vault: true,
+  },
 ];

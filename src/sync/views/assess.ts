@@ -14,7 +14,7 @@ import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { interruptedPull, withLandedPush } from '../run/interrupted.js';
 import { sharedRecord } from '../state/shared-record.js';
-import { blocksHash, blocksToMarkdown, hasPlaceholders, predictedBlocks } from '../../markdown/index.js';
+import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
@@ -224,9 +224,12 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
   const published = await io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
   // A version that holds kbsync's placeholders was made from a plain reading (a machine that found no source
-  // for the page): a read says all it says, and where code stood it says nothing. Taken for another writer's
-  // newer Markdown, it replaced the code of the file that made the document with placeholders (soak seed 13).
-  return published && hasPlaceholders(published.text) ? undefined : published;
+  // for the page): where code stood it says nothing. Taken for another writer's newer Markdown, it replaced the
+  // code of the file that made the document with placeholders (soak seed 13). Only a placeholder this record's
+  // base lacks says so: one the base holds as well (a page made in the web editor, read plainly here too) is
+  // no loss, and the version says what reads never show beside it, a note's comments (model seed 3 of note
+  // vaults: dropped, another machine's comment never reached this file).
+  return published && placeholdersBeyond(published.text, record.baseMarkdown) ? undefined : published;
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Block } from '../../../src/model/blocks.js';
-import { blocksToMarkdown, contentKey, contentOfBlock, hasPlaceholders, normaliseText, toPushMarkdown } from '../../../src/markdown/index.js';
+import { blocksToMarkdown, contentKey, contentOfBlock, hasPlaceholders, normaliseText, placeholdersBeyond, toPushMarkdown } from '../../../src/markdown/index.js';
 import { documentParts, join } from './helpers/documents.js';
 import { newBlock, reindex, simulateServiceRead } from './helpers/service-read.js';
 
@@ -79,6 +79,22 @@ describe('blocksToMarkdown', () => {
     assert.match(markdown, /<!-- kbsync: a table \(4 rows × 3 columns\)/);
     assert.match(markdown, /<!-- kbsync: a block the service does not expose \(code, image or other\) is here; edit it in the web editor -->/);
     assert.equal(hasPlaceholders(markdown), true);
+  });
+
+  test('a text holds placeholders beyond a base only where the base has fewer of that one', () => {
+    const code = blocksToMarkdown(reindex([newBlock({ type: 'unknown', kind: 'code' })]));
+    const table = blocksToMarkdown(reindex([newBlock({ type: 'table', cols: 3, rows: 4 })]));
+    const source = '# Guide\n\n```sh\nnpm test\n```\n';
+    const plain = `# Guide\n\n${code}\n`;
+    // The soak's case: the base has the code where the version has kbsync's stand-in.
+    assert.equal(placeholdersBeyond(plain, source), true);
+    // Both read plainly, the version with a comment and a paragraph more: nothing stands where source stood.
+    assert.equal(placeholdersBeyond(`# Guide %%note%%\n\n${code}\n\nNew words.\n`, plain), false);
+    assert.equal(placeholdersBeyond(source, plain), false);
+    // Counted one by one, and each kind apart.
+    assert.equal(placeholdersBeyond(`${plain}\n${code}\n`, plain), true);
+    assert.equal(placeholdersBeyond(`# Guide\n\n${table}\n`, plain), true);
+    assert.equal(placeholdersBeyond(plain, `${plain}\n${table}\n`), false);
   });
 
   test('steady state for new remote documents: Markdown of a read reads back the same and renders the same', () => {
