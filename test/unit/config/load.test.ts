@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         rateLimit: 20,
         concurrency: 8,
         timeoutMs: 30000,
+        callsPerMonth: 0,
         shareToken: false,
       },
       include: ['**/*.md'],
