@@ -91,6 +91,8 @@ export async function applyBody(
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
         hiddenEdit: body.hiddenEdit,
+        // A check that found both sides as recorded: the read-back of our write, or a time learnt.
+        ...(body.kind === 'none' && !body.localChanged && !body.remoteChanged ? { readBack: true } : {}),
         lossyBase: body.lossy,
         formattingOnly: body.formattingOnly,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),

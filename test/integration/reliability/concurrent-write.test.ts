@@ -66,3 +66,28 @@ test("a colleague's edit of a new document in the minute it was published reache
     assert.deepEqual(await steadyProblems(f), []);
   });
 });
+
+test('a first publish and the run after it: create, body and one verifying read a note, and the verification writes nothing to the shared state', async () => {
+  await withSyncFixture(async (f) => {
+    const notes = ['one', 'two', 'three', 'four'];
+    // A table: reads give its size, not its cells, so the verifying read hashes otherwise than the prediction.
+    for (const name of notes) await f.write(`${name}.md`, `# ${name}\n\nThe ${name} note.\n\n- a list\n- of items\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n`);
+    const clock = pinMinute(f);
+    const push = await f.sync(['--push']);
+    assert.equal(push.code, 0, push.stderr);
+    const docs = notes.map((name) => f.remoteDoc(name).dentryUuid);
+    for (const doc of docs) assert.deepEqual(f.em.admin.callsOn(doc), { overwriteContent: 1 });
+    clock.minuteOver();
+    f.em.admin.resetCalls();
+    const next = await f.sync();
+    assert.equal(next.code, 0, next.stderr);
+    for (const doc of docs) assert.deepEqual(f.em.admin.callsOn(doc), { readBlocks: 1 }, 'one read: the write verified, its minute over');
+    // The root's listing and the state folder's, and one read of the state's index: its last append was in a minute
+    // not over when the push ended, when another writer's append may have joined it (README "The windows that
+    // remain"). Nothing appended: the verification is no news to another machine.
+    assert.deepEqual(next.report?.callsByEndpoint, { listNodes: 2, readBlocks: notes.length + 1 });
+    f.em.admin.resetCalls();
+    const idle = await f.sync();
+    assert.deepEqual(idle.report?.callsByEndpoint, { listNodes: 2 }, 'then the listing minimum');
+  });
+});
