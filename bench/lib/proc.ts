@@ -12,8 +12,24 @@ export type Finished = {
   readonly ms: number;
   /** CPU time (user + system) of the process and what it waited for; exact only while no other child of the benchmark ends meanwhile. */
   readonly cpuMs: number;
+  /** The node process's RSS high-water mark (MB), when it ran with PEAK_RSS_IMPORT and exited by itself; else NaN. */
+  readonly peakRssMb: number;
 };
 export type RunOptions = { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number };
+
+const PEAK_RSS_MARK = 'kbsync-bench-peak-rss-kb=';
+
+/**
+ * Node arguments (before the script) that make a node process say its RSS high-water mark as it exits,
+ * whatever ends it short of a signal (process.exit included): the kernel's own figure (getrusage's
+ * ru_maxrss), not a sample that may miss the peak. Written to stderr, which is synchronous for a pipe.
+ */
+export const PEAK_RSS_IMPORT = `--import=data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${PEAK_RSS_MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
+
+const peakRssMbOf = (stderr: string): number => {
+  const kb = new RegExp(`^${PEAK_RSS_MARK}(\\d+)$`, 'm').exec(stderr)?.[1];
+  return kb === undefined ? Number.NaN : Number(kb) / 1024;
+};
 
 /**
  * Runs a command to completion and times it from spawn to exit, as a user waiting at a prompt
@@ -39,7 +55,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       const ms = performance.now() - started;
       clearTimeout(timer);
       const cpuMs = childrenCpuMs() - cpuBefore;
-      void forget().then(() => resolve({ code, signal, stdout, stderr, ms, cpuMs }));
+      void forget().then(() => resolve({ code, signal, stdout, stderr, ms, cpuMs, peakRssMb: peakRssMbOf(stderr) }));
     });
   });
 }
