@@ -93,7 +93,8 @@ export const callsSection: Section = {
       ctx.note(
         '8',
         `A first \`kbsync sync --push\` of ${fileCount(SIX_K)} generated notes (about 400 bytes) in ${site.tree.folders.length} folders, then one two-way run with the writes' minute over (the emulator's clock moved on), ` +
-          `both with the limit off and the client unpaced (the counts do not hang on the pace; with its ledger the run's creation ids go to the shared state in few appends, however fast they come), ` +
+          `both with the limit off and the client unpaced (the counts do not hang on the pace). A first \`--push\` finds its ledger empty and runs as one without a ledger (a CI job): ` +
+          `each creation id is appended to the shared state before the next create is sent, so a kill loses at most one (issue 46): about one appendText a note. ` +
           `then a no-op two-way run at the service's pace (${SERVICE_LIMIT} calls/s per endpoint). ` +
           `Push: ${calls.push} calls in ${pushS.toFixed(0)} s (${pushed}); next run: ${calls.next} calls in ${calls.nextS.toFixed(0)} s (${calls.nextReads} reads); no-op: ${calls.noOp} calls. ` +
           `On the notes' documents: ${calls.pushOnDocuments} calls in the push, ${calls.onDocuments} after the next run (create, body, the one read that verifies the write once its minute is over); the rest is the shared state (its index, the notes' sources), folders and listings.`,
