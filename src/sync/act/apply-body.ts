@@ -1,7 +1,7 @@
 import { KbsyncError } from '../../errors.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { backupText, hashText, type TextFile } from '../../local/index.js';
-import { blocksToMarkdown, predictedBlocks, type AppendChange } from '../../markdown/index.js';
+import { blocksToMarkdown, contentKey, contentOfBlock, predictedBlocks, type AppendChange } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { announceWrite } from '../state/announce.js';
@@ -152,7 +152,7 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
  *
  * An append's answer is the paragraph's whole text: the blocks after it are known without a read. An
  * overwrite is read back by the first read of the document once its minute is over (decide/read-back.ts):
- * until then the record holds the blocks it should make, to be checked. A read right after it would only be
+ * until then the record holds the blocks it should make, to be checked (unless they read alike: readAlike). A read right after it would only be
  * read again, since the service's minute stamps cannot tell a later edit in the same minute from this write;
  * one read after the minute does both. So a write costs one call, and its read-back one, whoever reads next:
  * this machine's next run or cycle, or another machine (a CI job's next run, without this ledger, reads the
@@ -169,7 +169,8 @@ async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docK
   } else {
     await ctx.client.overwrite(docKey, outgoing.markdown);
     crashPoint('after-overwrite');
-    return predictedBlocks(outgoing.markdown);
+    const predicted = predictedBlocks(outgoing.markdown);
+    if (!readAlike(predicted)) return predicted;
   }
   const after = await ctx.client.readBlocks(docKey);
   // Someone else wrote between our write and this read: recording their body as what we pushed would
@@ -177,6 +178,14 @@ async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docK
   if (!agrees(outgoing.markdown, after)) throw changedDuringWrite(path);
   return after;
 }
+
+/**
+ * Does a body hold blocks that read alike (code, comments, link definitions: all read as `unknown`)? A prediction
+ * has no ids, so a merge pairs its blocks with a read by what they say: a colleague's deletion of one of them before
+ * the next read could be taken for a deletion of another, and a different block lost. Such a write is read back
+ * at once, for the ids the service gave its blocks (and re-checked once its minute is over, as any early read).
+ */
+const readAlike = (blocks: readonly Block[]): boolean => new Set(blocks.map((block) => contentKey(contentOfBlock(block)))).size < blocks.length;
 
 /**
  * The blocks after an append, from its answer: the paragraph as it now reads. Undefined when the answer is not
