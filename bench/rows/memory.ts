@@ -25,7 +25,7 @@ export const memorySection: Section = {
     const n = fileCount(site.tree.shape).toLocaleString('en-US');
     ctx.note(
       '9',
-      `The RSS high-water mark (getrusage's ru_maxrss, said by the process as it exits) of the two one-shot CLI runs that built the ${n}-note tree of row 1: ` +
+      `The RSS high-water mark (VmHWM, said by the process as it exits) of the two one-shot CLI runs that built the ${n}-note tree of row 1: ` +
         `\`kbsync sync --push\` of ${n} new short notes (${setup.pushS.toFixed(0)} s), then the two-way run after it that read every write back (${setup.checks} reads, ${setup.settleS.toFixed(0)} s), ` +
         `both with the emulator's limit off and the client unpaced (concurrency 16: more in flight than the default 8). ` +
         `Baseline: the same high-water mark of a \`node -e\` process that walks the tree and lstats every .md file.`,
