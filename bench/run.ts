@@ -12,13 +12,15 @@ import { BenchContext, type Section } from './lib/context.js';
 import type { Row } from './lib/row.js';
 import { formatNotes, formatTable, machine, writeResults, type Results } from './lib/table.js';
 import { apiSection } from './rows/api.js';
+import { callsSection } from './rows/calls.js';
 import { conversionSection } from './rows/conversion.js';
 import { daemonFiftyKSection, daemonOneKSection, daemonTenKSection } from './rows/daemon.js';
 import { initialPushSection } from './rows/initial-push.js';
+import { memorySection } from './rows/memory.js';
 import { noOpSection } from './rows/no-op.js';
 
-/** In running order: the 10k tree is built once for rows 1, 2, 4, 6; row 3's pushed tree serves 5 and 6. */
-const SECTIONS: readonly Section[] = [noOpSection, daemonTenKSection, daemonFiftyKSection, initialPushSection, daemonOneKSection, conversionSection, apiSection];
+/** In running order: the 10k tree is built once for rows 1, 2, 4, 6, 9; row 3's pushed tree serves 5 and 6. */
+const SECTIONS: readonly Section[] = [noOpSection, memorySection, daemonTenKSection, daemonFiftyKSection, initialPushSection, daemonOneKSection, callsSection, conversionSection, apiSection];
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
 const BUDGET_S = 600;
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Row } from './row.js';
-import { createSettledSite, createSite, settle, type Site } from './site.js';
+import { createSettledSite, createSite, type SettleReport, type Site } from './site.js';
 import type { Note } from './table.js';
 import type { TreeShape } from './tree.js';
 
@@ -16,10 +16,10 @@ export const ONE_K: TreeShape = { top: 4, sub: 5, perFolder: 50, notes: 'realist
 export class BenchContext {
   readonly notes: Note[] = [];
   readonly #started = performance.now();
-  #tenK: Promise<Site> | undefined;
+  #tenK: Promise<{ site: Site; setup: SettleReport }> | undefined;
   #oneK: Promise<Site> | undefined;
-  /** A 1k site whose first push a section has measured; settled on first use by a later section. */
-  #pushedOneK: Site | undefined;
+  /** A 1k site whose first push and next run a section has measured: settled. */
+  #settledOneK: Site | undefined;
 
   note(id: string, text: string): void {
     this.notes.push({ id, text });
@@ -31,7 +31,16 @@ export class BenchContext {
   }
 
   /** The 10,000-note tree, synced and settled (nothing pending), on the real disk. */
-  tenK(): Promise<Site> {
+  async tenK(): Promise<Site> {
+    return (await this.#tenKBuilt()).site;
+  }
+
+  /** How the 10,000-note tree was built: its first push and the run after it (times, read-backs, peak RSS). */
+  async tenKSetup(): Promise<SettleReport> {
+    return (await this.#tenKBuilt()).setup;
+  }
+
+  #tenKBuilt(): Promise<{ site: Site; setup: SettleReport }> {
     this.#tenK ??= this.#settled('10k', TEN_K);
     return this.#tenK;
   }
@@ -42,28 +51,23 @@ export class BenchContext {
     return site;
   }
 
-  /** Hands over a 1k site after its measured first push, so the 1k daemon rows reuse it. */
-  keepPushedOneK(site: Site): void {
-    this.#pushedOneK = site;
+  /** Hands over a 1k site after its measured first push and the run after it, so the 1k daemon rows reuse it. */
+  keepSettledOneK(site: Site): void {
+    this.#settledOneK = site;
   }
 
   /** The 1,000-note tree, synced and settled: the one a section pushed, else built fast. */
   oneK(): Promise<Site> {
-    this.#oneK ??= (async () => {
-      const pushed = this.#pushedOneK;
-      if (!pushed) return this.#settled('1k', ONE_K);
-      const { settleS, checks } = await settle(pushed);
-      this.log(`1k tree settled (${checks} re-reads in ${settleS.toFixed(1)} s)`);
-      return pushed;
-    })();
+    this.#oneK ??= this.#settledOneK ? Promise.resolve(this.#settledOneK) : this.#settled('1k', ONE_K).then(({ site }) => site);
     return this.#oneK;
   }
 
-  async #settled(name: string, shape: TreeShape): Promise<Site> {
+  async #settled(name: string, shape: TreeShape): Promise<{ site: Site; setup: SettleReport }> {
     this.log(`building the ${name} tree, synced and settled (emulator limit off)…`);
-    const { site, setup } = await createSettledSite(name, shape);
-    this.log(`${name} tree ready: push ${setup.pushS.toFixed(1)} s, settle ${setup.settleS.toFixed(1)} s (${setup.checks} re-reads), copy + re-stat ${setup.moveS.toFixed(1)} s`);
-    return site;
+    const built = await createSettledSite(name, shape);
+    const { setup } = built;
+    this.log(`${name} tree ready: push ${setup.pushS.toFixed(1)} s, settle ${setup.settleS.toFixed(1)} s (${setup.checks} read-backs), copy + re-stat ${setup.moveS.toFixed(1)} s`);
+    return built;
   }
 }
 

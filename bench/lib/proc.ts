@@ -12,8 +12,29 @@ export type Finished = {
   readonly ms: number;
   /** CPU time (user + system) of the process and what it waited for; exact only while no other child of the benchmark ends meanwhile. */
   readonly cpuMs: number;
+  /** The node process's RSS high-water mark (MB), when it ran with PEAK_RSS_IMPORT and exited by itself (on Linux); else NaN. */
+  readonly peakRssMb: number;
 };
 export type RunOptions = { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number };
+
+const PEAK_RSS_MARK = 'kbsync-bench-peak-rss-kb=';
+
+/**
+ * Node arguments (before the script) that make a node process say its RSS high-water mark as it exits,
+ * whatever ends it short of a signal (process.exit included): the kernel's own figure, not a sample that may
+ * miss the peak. VmHWM (/proc/self/status), the high-water mark of the memory the process has since its exec,
+ * not getrusage's ru_maxrss, which keeps the parent's RSS at the fork (the benchmark's, with its emulators).
+ * Written to stderr, which is synchronous for a pipe.
+ */
+export const PEAK_RSS_IMPORT = `--import=data:text/javascript,${encodeURIComponent(
+  `import { readFileSync } from 'node:fs';
+process.on('exit', () => process.stderr.write('\\n${PEAK_RSS_MARK}' + (/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '') + '\\n'));`,
+)}`;
+
+const peakRssMbOf = (stderr: string): number => {
+  const kb = new RegExp(`^${PEAK_RSS_MARK}(\\d+)$`, 'm').exec(stderr)?.[1];
+  return kb === undefined ? Number.NaN : Number(kb) / 1024;
+};
 
 /**
  * Runs a command to completion and times it from spawn to exit, as a user waiting at a prompt
@@ -39,7 +60,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       const ms = performance.now() - started;
       clearTimeout(timer);
       const cpuMs = childrenCpuMs() - cpuBefore;
-      void forget().then(() => resolve({ code, signal, stdout, stderr, ms, cpuMs }));
+      void forget().then(() => resolve({ code, signal, stdout, stderr, ms, cpuMs, peakRssMb: peakRssMbOf(stderr) }));
     });
   });
 }

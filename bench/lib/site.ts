@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { SyncReport } from '../../src/sync/views/report.js';
 import { onCleanup, removeAtCleanup } from './cleanup.js';
-import { runProcess, type Finished, type RunOptions } from './proc.js';
+import { PEAK_RSS_IMPORT, runProcess, type Finished, type RunOptions } from './proc.js';
 import { planTree, writeTree, type Tree, type TreeShape } from './tree.js';
 
 export const kbsyncBin = fileURLToPath(new URL('../../bin/kbsync.js', import.meta.url));
@@ -29,14 +29,17 @@ export type Site = {
   readonly tree: Tree;
   readonly emulator: Emulator;
   /** `node bin/kbsync.js <args> --config <config>`, exactly as a user runs it. */
-  cli(args: readonly string[], options?: RunOptions): Promise<Finished>;
+  cli(args: readonly string[], options?: CliOptions): Promise<Finished>;
   /** `kbsync sync --json [--push|--pull]`; fails unless everything synced. */
-  sync(mode: 'push' | 'pull' | 'two-way', options?: RunOptions): Promise<{ run: Finished; report: SyncReport }>;
+  sync(mode: 'push' | 'pull' | 'two-way', options?: CliOptions): Promise<{ run: Finished; report: SyncReport }>;
   /** Rewrites sync.config.json with `patch` laid over the base config (one level deep). */
   configure(patch?: Record<string, Record<string, unknown>>): Promise<void>;
   /** Stops the emulator and removes the folder now (both also happen at cleanup). */
   dispose(): Promise<void>;
 };
+
+/** `peakRss`: the process says its RSS high-water mark as it exits (Finished.peakRssMb); off where start-up is timed. */
+type CliOptions = RunOptions & { readonly peakRss?: boolean };
 
 export type SiteOptions = {
   /** Where the temp folder is made (default: the OS temp folder). */
@@ -61,8 +64,8 @@ type Emulator = { readonly em: RunningEmulator; readonly close: () => Promise<vo
 function openSite(name: string, emulator: Emulator, dir: string, tree: Tree, remove: () => Promise<void>): Site {
   const { em } = emulator;
   const configPath = join(dir, 'sync.config.json');
-  const cli = (args: readonly string[], options: RunOptions = {}): Promise<Finished> =>
-    runProcess(process.execPath, [kbsyncBin, ...args, '--config', configPath], { cwd: dir, ...options });
+  const cli = (args: readonly string[], { peakRss, ...options }: CliOptions = {}): Promise<Finished> =>
+    runProcess(process.execPath, [...(peakRss ? [PEAK_RSS_IMPORT] : []), kbsyncBin, ...args, '--config', configPath], { cwd: dir, ...options });
   return {
     name,
     em,
@@ -126,31 +129,36 @@ async function unlimited<T>(site: Site, fn: (env: Record<string, string>) => Pro
   }
 }
 
-/** The first push, as fast as the machine allows (the emulator does not limit). */
-export async function fastPush(site: Site): Promise<number> {
-  // Setup, not a measurement: on a busy 2-core machine 10,000 documents take a few minutes.
-  const { run } = await unlimited(site, (env) => site.sync('push', { env, timeoutMs: 900_000 }));
-  return run.ms / 1000;
+/** The first push, as fast as the machine allows (the emulator does not limit); its time and its peak RSS. */
+export async function fastPush(site: Site): Promise<{ pushS: number; pushPeakMb: number }> {
+  // Setup, and the peak memory of a one-shot sync: on a busy 2-core machine 10,000 documents take a few minutes.
+  const { run } = await unlimited(site, (env) => site.sync('push', { env, timeoutMs: 900_000, peakRss: true }));
+  return { pushS: run.ms / 1000, pushPeakMb: run.peakRssMb };
 }
+
+export type Settled = { readonly settleS: number; readonly checks: number; readonly settlePeakMb: number };
 
 /**
- * Our own writes leave each document marked for one re-read ('check'), because the service's
- * modifiedTime has minute precision and a later edit in the same minute would not show. The emulator's
- * clock is moved forward to real time (documents were written 150 s "ago"), so one two-way run does
- * every re-read once and finds every minute over: after it, nothing is pending. Returns its duration
- * and the re-reads it made.
+ * Our own writes leave each document to be read back once its minute is over ('check'), because the
+ * service's modifiedTime has minute precision and a later edit in the same minute would not show. The
+ * emulator's clock is moved forward to real time (documents were written 150 s "ago"), so one two-way run
+ * does every read-back once and finds every minute over: after it, nothing is pending. Returns its
+ * duration, the read-backs it made and its peak RSS; `beforeReset` sees the emulator's counts before they
+ * are reset.
  */
-export async function settle(site: Site, beforeReset?: () => void): Promise<{ settleS: number; checks: number }> {
+export async function settle(site: Site, beforeReset?: () => void): Promise<Settled> {
   site.em.admin.setClockOffset(0);
-  const { run, report } = await unlimited(site, (env) => site.sync('two-way', { env, timeoutMs: 900_000 }));
+  const { run, report } = await unlimited(site, (env) => site.sync('two-way', { env, timeoutMs: 900_000, peakRss: true }));
   beforeReset?.();
   site.em.admin.resetCalls();
-  return { settleS: run.ms / 1000, checks: report.callsByEndpoint['readBlocks'] ?? 0 };
+  return { settleS: run.ms / 1000, checks: report.callsByEndpoint['readBlocks'] ?? 0, settlePeakMb: run.peakRssMb };
 }
 
-export type SettleReport = { readonly pushS: number; readonly settleS: number; readonly checks: number; readonly moveS: number };
+export type SettleReport = { readonly pushS: number; readonly pushPeakMb: number; readonly moveS: number } & Settled;
 
 const SHM = '/dev/shm';
+/** Sites whose build is setup, not measured, go in memory where there is /dev/shm: the ledger's fsyncs cost nothing there. */
+export const IN_MEMORY: SiteOptions = existsSync(SHM) ? { base: SHM } : {};
 
 /**
  * A settled site on the real disk, built fast with the real sync: the ledger commits with fsync
@@ -161,11 +169,11 @@ const SHM = '/dev/shm';
  * then on the folder is exactly a user's synced folder.
  */
 export async function createSettledSite(name: string, shape: TreeShape): Promise<{ site: Site; setup: SettleReport }> {
-  const inMemory = existsSync(SHM);
-  const built = await createSite(name, shape, inMemory ? { base: SHM } : {});
-  const pushS = await fastPush(built);
+  const inMemory = IN_MEMORY.base !== undefined;
+  const built = await createSite(name, shape, IN_MEMORY);
+  const pushed = await fastPush(built);
   const settled = await settle(built);
-  if (!inMemory) return { site: built, setup: { pushS, ...settled, moveS: 0 } };
+  if (!inMemory) return { site: built, setup: { ...pushed, ...settled, moveS: 0 } };
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), `kbsync-bench-${name}-`));
   const forget = removeAtCleanup(dir);
@@ -174,7 +182,7 @@ export async function createSettledSite(name: string, shape: TreeShape): Promise
   const site = openSite(name, built.emulator, dir, built.tree, forget);
   const restat = await site.sync('push', { timeoutMs: 900_000 });
   if (restat.report.calls !== 0) throw new Error(`the re-stat push after copying the ${name} tree made ${restat.report.calls} calls; expected none`);
-  return { site, setup: { pushS, ...settled, moveS: (performance.now() - started) / 1000 } };
+  return { site, setup: { ...pushed, ...settled, moveS: (performance.now() - started) / 1000 } };
 }
 
 /**

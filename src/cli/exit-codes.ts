@@ -9,7 +9,7 @@ export const EXIT_CODES = [
   { name: 'ok', code: 0, means: 'Done: everything synced (or the command succeeded).' },
   { name: 'partial', code: 1, means: 'The run finished but some files did not sync; each is reported (a file that could not be read or named, a document held back, an open conflict waiting for `kbsync resolve`, a failed call). Run again after fixing them. A file refused for what it holds (too large, not UTF-8, front matter kbsync cannot read) fails the run that first meets it; while its bytes stay the same, later runs of this machine list it as still not synced and do not fail for it.' },
   { name: 'usage', code: 2, means: 'Bad usage, configuration or input, or a local problem (a missing or too broad root, a state folder or ledger that cannot be written): nothing was done.' },
-  { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed. Nothing was done.' },
+  { name: 'refused', code: 3, means: 'A safety guard refused to act: mass delete, an empty side, the ledger locked or damaged, the workspace changed, this month\'s call budget spent. Nothing was done.' },
   { name: 'service', code: 4, means: 'The service could not be used: unreachable, token rejected, a scope missing, a wrong API path.' },
   { name: 'brokenLinks', code: 5, means: '`sync --check-links` found a link that cannot work in the knowledge base (`LINK_BROKEN`); nothing was sent.' },
   { name: 'interrupted', code: 130, means: 'Stopped by Ctrl+C (SIGINT): the work under way was finished (what was still pending 3 s later was cut) and reported; the next run does the rest.' },

@@ -1,3 +1,4 @@
+import { CallBudget } from '../budget/call-budget.js';
 import { runSync } from '../sync/engine.js';
 import type { SyncReport } from '../sync/views/report.js';
 import type { SyncMode } from '../sync/decide/types.js';
@@ -22,6 +23,9 @@ export async function syncAndPrint(session: Session, mode: SyncMode, print: (lin
     for (const line of summaryLines(report)) print(line);
     return report;
   } finally {
+    // The month's count (service.callsPerMonth): what it comes to is said as kbsync sync says it.
+    const notice = new CallBudget(ledger, session.config.service.callsPerMonth).count(session.client.queue.stats().totals.calls);
+    if (notice) print(`${notice.message} [${notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW'}]`);
     ledger.close();
   }
 }

@@ -62,6 +62,13 @@ const ServiceSchema = described(
     rateLimit: option('Requests per second per endpoint (the real service allows about 20).', positive(), 20),
     concurrency: option('Requests in flight at once.', positiveInt(), 8),
     timeoutMs: option('Timeout of one request, in milliseconds.', positiveInt(), 30_000),
+    callsPerMonth: option(
+      "Your plan's monthly call quota (or this folder's share of it): kbsync counts its calls in the ledger, kbsync watch polls only as much as lets it last " +
+        'the month, kbsync says when 50, 80, 90 and 100% are spent, and once it is spent work waits for the next month (kbsync sync is refused without --force; ' +
+        'kbsync watch keeps edits in the files). 0: no budget.',
+      countFromZero(),
+      0,
+    ),
     shareToken: option(
       'Let the commands kbsync runs (images.upload, images.diagrams.command, notify.command, resolve --tool, the token command) see the token: ' +
         'false (the default) removes KBSYNC_TOKEN, the token variable configured here and any variable holding the token from their environment.',

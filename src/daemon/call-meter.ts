@@ -1,5 +1,6 @@
 import type { KbClient } from '../api/index.js';
 import type { Ledger } from '../ledger/index.js';
+import type { BudgetNotice, CallBudget } from '../budget/call-budget.js';
 
 /** Ledger meta key of the running total of calls kbsync spent on this folder (`kbsync status` shows it). */
 const CALLS_TOTAL_KEY = 'calls.total';
@@ -31,13 +32,18 @@ export class CallMeter {
     return this.#client.queue.stats().endpoints[endpoint]?.calls ?? 0;
   }
 
-  /** Adds the calls made since the last persist to `calls.total`; returns the new total. */
-  persist(): number | undefined {
+  /**
+   * Adds the calls made since the last persist to `calls.total` and to the month's count (`budget`); returns the
+   * new total, and what the month's budget came to when those calls took it past a share not said yet.
+   */
+  persist(budget?: CallBudget): { readonly total: number | undefined; readonly notice?: BudgetNotice } {
     const now = this.total();
     const delta = now - this.#persisted;
-    if (delta <= 0 || !this.#ledger.isOpen) return undefined;
+    if (delta <= 0 || !this.#ledger.isOpen) return { total: undefined };
     this.#persisted = now;
-    return this.#ledger.meta.increment(CALLS_TOTAL_KEY, delta);
+    const total = this.#ledger.meta.increment(CALLS_TOTAL_KEY, delta);
+    const notice = budget?.count(delta);
+    return notice ? { total, notice } : { total };
   }
 
   recordPolling(calls: number, at: number): void {

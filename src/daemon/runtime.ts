@@ -8,6 +8,7 @@ import type { Ledger } from '../ledger/index.js';
 import { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { CallMeter } from './call-meter.js';
+import { CallBudget } from '../budget/call-budget.js';
 import { WorkGauge } from './work-gauge.js';
 import { HotDocuments } from './hot-documents.js';
 import { IdleMemory } from './idle-memory.js';
@@ -141,7 +142,7 @@ export class DaemonRuntime {
     let finished = await within(settled, deadlineMs);
     const drained = await this.#client.queue.drain({ deadlineMs: 0 });
     if (!finished) finished = await within(settled, 2000); // its steps settle once the queue refuses them
-    this.#write('the calls spent', () => this.#meter.persist());
+    this.#write('the calls spent', () => this.#meter.persist(new CallBudget(this.#ledger, this.#config.service.callsPerMonth)));
     this.record(cause);
     this.#ledger.close();
     return { finished, operations: drained.operations };
@@ -176,7 +177,7 @@ async function tokenThere(token: TokenSource): Promise<void> {
 }
 
 function settingsOf(config: Config, stateKey: StateKeySource): SchedulerSettings {
-  return { sync: { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey }, watch: config.watch };
+  return { sync: { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey }, watch: config.watch, callsPerMonth: config.service.callsPerMonth };
 }
 
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import type { CallMeter } from './call-meter.js';
+import { CallBudget } from '../budget/call-budget.js';
 import { daemonAdvice, describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
 import { workspaceLabel, workspaceName } from '../sync/observe/observe.js';
 import type { SyncReport } from '../sync/views/report.js';
@@ -27,6 +28,8 @@ export type SchedulerSettings = {
   /** Options of a two-way run; each cycle sets listRemote itself. */
   readonly sync: SyncOptions;
   readonly watch: Config['watch'];
+  /** The month's call budget (service.callsPerMonth; 0: none). */
+  readonly callsPerMonth: number;
 };
 
 type SchedulerDeps = {
@@ -58,6 +61,7 @@ const STOPS_THE_DAEMON: ReadonlySet<string> = new Set(['STATE_KEY_NEEDED', 'STAT
 const stopsTheDaemon = (error: unknown): boolean => error instanceof KbsyncError && STOPS_THE_DAEMON.has(error.code);
 
 const CHANGED = new Set(['pushed', 'pulled', 'merged', 'conflict']);
+const HOUR_MS = 3_600_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** How often the daemon asks SQLite whether another process (kbsync resolve) wrote the ledger: a counter read, no I/O. */
 const RELEASE_POLL_MS = 1000;
@@ -94,6 +98,8 @@ export class CycleScheduler {
   readonly #saidLinks = new Map<string, ReadonlySet<string>>();
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
+  /** The month's call budget was found spent, and said so: cycles wait for it. */
+  #waitingForBudget = false;
   /** Deletes of files gone here wait (watch.deleteDelayMinutes); what a git checkout brings waits for the branch to stay. */
   readonly #waits: RemovalWaits;
   /** The waits as last written for `kbsync status` and `kbsync resolve`. */
@@ -174,7 +180,7 @@ export class CycleScheduler {
   #pump(): void {
     if (this.#stopped || this.#running) return;
     const kind: CycleKind | undefined = this.#wanted ?? (this.#probeWanted ? 'probe' : undefined);
-    if (!kind) return;
+    if (!kind || this.#budgetSpent(kind)) return;
     if (kind !== 'probe') {
       // Wait for a quiet folder (an editor mid-save), but not forever under a steady stream of changes.
       const debounceMs = this.#settings.watch.debounceMs;
@@ -223,8 +229,9 @@ export class CycleScheduler {
     if (kind !== 'probe') this.#lastScanAt = now;
     meter.recordPolling(listing + meter.endpointCalls('getNode') - probesBefore, now);
     this.#lastCycle = { kind, at: now, failed: ok ? null : this.#lastFailure };
-    const total = this.#bookkeeping('the calls spent', () => meter.persist());
+    const { total, notice } = this.#bookkeeping('the calls spent', () => meter.persist(this.#budget())) ?? {};
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
+    if (notice) logger.warn({ code: notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW', share: notice.share }, notice.message);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
     // A probe allocates next to nothing; the next cycle, if one is due at once, cancels this.
     if (kind !== 'probe' && !this.#stopped) this.#deps.memory?.idle();
@@ -274,6 +281,30 @@ export class CycleScheduler {
     logger.info({ workspaceId, files: ledger.documents.count() }, folderStateLine(workspaceLabel(workspaceId, name), ledger.documents.count(), report));
   }
 
+  /** The month's call budget, as the settings state it now (a reload may change it). */
+  #budget(): CallBudget {
+    return new CallBudget(this.#deps.ledger, this.#settings.callsPerMonth, () => new Date(this.#clock.now()));
+  }
+
+  /**
+   * The month's call budget is spent: no cycle runs (edits wait in the files, nothing is lost) until it renews or
+   * a reload raises it. Said once; looked at again within the hour (a timer cannot wait a month).
+   */
+  #budgetSpent(kind: CycleKind): boolean {
+    if (!this.#deps.ledger.isOpen) return false;
+    const budget = this.#budget();
+    if (!budget.spent) {
+      this.#waitingForBudget = false;
+      return false;
+    }
+    if (!this.#waitingForBudget) {
+      this.#waitingForBudget = true;
+      this.#deps.logger.warn({ code: 'BUDGET_SPENT', renewsAt: budget.renewsAt().toISOString() }, `${budget.spentMessage()} Edits saved meanwhile wait in the files and are sent then (or raise it, and reload: SIGHUP).`);
+    } else this.#deps.logger.debug({ cycle: kind }, `a ${kind} cycle waits for the month's call budget`);
+    this.#timers.set('budget', Math.min(HOUR_MS, Math.max(1000, budget.renewsAt().getTime() - this.#clock.now())), () => this.#pump());
+    return true;
+  }
+
   /** One getNode per hot document; a change found brings the sweep forward if the budget allows it. */
   async #probe(): Promise<void> {
     const { client, ledger, logger, hot, meter } = this.#deps;
@@ -297,11 +328,12 @@ export class CycleScheduler {
       return;
     }
     const spent = meter.pollingLastHour(this.#clock.now());
-    if (spent + this.#listingCalls <= this.#settings.watch.pollBudgetPerHour) {
+    const perHour = this.#budget().pollingPerHour(this.#settings.watch.pollBudgetPerHour);
+    if (spent + this.#listingCalls <= perHour) {
       logger.debug({ changed, spent }, 'a probe found remote changes: sweeping now');
       this.request('sweep');
     } else {
-      logger.debug({ changed, spent, budget: this.#settings.watch.pollBudgetPerHour }, 'a probe found remote changes; the hourly budget is spent, so the scheduled sweep brings them');
+      logger.debug({ changed, spent, budget: perHour }, 'a probe found remote changes; the hourly budget is spent, so the scheduled sweep brings them');
     }
   }
 
@@ -336,8 +368,10 @@ export class CycleScheduler {
     if (this.#stopped) return;
     const { watch } = this.#settings;
     const hotDocs = this.#deps.hot.paths(this.#clock.now()).length;
+    // The month's budget, when one is stated, may leave polling less than watch.pollBudgetPerHour.
+    const budgetPerHour = this.#deps.ledger.isOpen ? this.#budget().pollingPerHour(watch.pollBudgetPerHour) : watch.pollBudgetPerHour;
     this.#plan = planPolling({
-      budgetPerHour: watch.pollBudgetPerHour,
+      budgetPerHour,
       listingCalls: this.#listingCalls,
       expectedChecks: this.#expectedChecks,
       hotDocs,
@@ -346,8 +380,10 @@ export class CycleScheduler {
     const now = this.#clock.now();
     const { sweepEveryMs, probeEveryMs } = this.#plan;
     this.#deps.logger.debug(
-      { ...this.#plan, listingCalls: this.#listingCalls, expectedChecks: this.#expectedChecks, hotDocs, budgetPerHour: watch.pollBudgetPerHour },
-      sweepEveryMs === null ? 'remote polling is off (watch.pollBudgetPerHour is 0)' : `next sweep in ${Math.round(Math.max(0, this.#lastSweepAt + sweepEveryMs - now) / 1000)} s`,
+      { ...this.#plan, listingCalls: this.#listingCalls, expectedChecks: this.#expectedChecks, hotDocs, budgetPerHour },
+      sweepEveryMs === null
+        ? `remote polling is off (${watch.pollBudgetPerHour === 0 ? 'watch.pollBudgetPerHour is 0' : "what is left of the month's call budget is kept for your edits"})`
+        : `next sweep in ${Math.round(Math.max(0, this.#lastSweepAt + sweepEveryMs - now) / 1000)} s`,
     );
     if (sweepEveryMs === null) this.#timers.clear('sweep');
     else this.#timers.set('sweep', Math.max(0, this.#lastSweepAt + sweepEveryMs - now), () => this.request('sweep'));

@@ -14,5 +14,5 @@ export type { Conflict, MergeResult } from './merge.js';
 export { appendOnlyChange } from './append.js';
 export type { AppendChange } from './append.js';
 export { blocksHash, contentHash } from './hash.js';
-export { predictedBlocks } from './predict.js';
+export { isPrediction, predictedBlocks } from './predict.js';
 export { headingTitle } from './heading-title.js';

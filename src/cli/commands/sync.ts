@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
-import { messageOf, KbsyncError } from '../../errors.js';
+import { messageOf, KbsyncError, SafetyError } from '../../errors.js';
+import { CallBudget, type BudgetNotice } from '../../budget/call-budget.js';
+import { STATE_FOLDER } from '../../remote-state/documents.js';
 import { redact } from '../../secrets.js';
 import type { Ledger } from '../../ledger/index.js';
 import { runSync } from '../../sync/engine.js';
@@ -18,7 +20,7 @@ import { createProgress, resultLine, type Verdict } from '../output/sync-output.
 import { openSession, openSyncLedger, syncOptionsOf, type Session } from '../session.js';
 import { invocation } from '../../invocation.js';
 
-type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; checkLinks?: boolean; retitle?: boolean };
+type SyncFlags = { config?: string; push?: boolean; pull?: boolean; dryRun?: boolean; json?: boolean; outputFormat?: string; force?: boolean; overBudget?: boolean; checkLinks?: boolean; retitle?: boolean };
 
 /**
  * After the first Ctrl+C or SIGTERM, how long the work under way may take before whatever is still pending
@@ -113,9 +115,13 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     },
   );
   let ledger: Ledger | undefined;
+  let budget: CallBudget | undefined;
   try {
     ledger = openSyncLedger(session, { dryRun: Boolean(flags.dryRun) });
-    const report = await runSync(
+    // A preview writes nothing (not even the month's count); a run counts its calls whatever becomes of it.
+    budget = flags.dryRun ? undefined : new CallBudget(ledger, session.config.service.callsPerMonth);
+    if (budget?.spent && !flags.overBudget) throw budgetSpent(budget);
+    const ran = await runSync(
       { client: session.client, ledger, logger: session.logger },
       {
         ...syncOptionsOf(session.config, { mode, dryRun: Boolean(flags.dryRun), force: Boolean(flags.force), checkLinks }),
@@ -135,6 +141,8 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
       },
     );
     progress.stop();
+    const report = withBudgetNotice(ran, budget?.count(session.client.queue.stats().totals.calls));
+    budget = undefined;
     const signal = stop.received();
     const exitCode = signal ? exitCodeForSignal(signal) : exitCodeOfReport(report, checkLinks);
     run.print(report, { exitCode });
@@ -143,8 +151,21 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     clearTimeout(cut);
     stop.release();
     progress.stop();
+    // A run that ended early (an error, a signal) spent calls all the same.
+    const notice = budget?.count(session.client.queue.stats().totals.calls);
+    if (notice) terminal.err(`kbsync: ${notice.message} [${notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW'}]`);
     ledger?.close();
   }
+}
+
+/** The report with what the month's call budget came to, when this run took it past a share not said yet. */
+const withBudgetNotice = (report: SyncReport, notice: BudgetNotice | undefined): SyncReport =>
+  notice ? { ...report, notices: [...report.notices, { path: STATE_FOLDER, code: notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW', message: notice.message }] } : report;
+
+function budgetSpent(budget: CallBudget): SafetyError {
+  return new SafetyError('BUDGET_SPENT', budget.spentMessage(), {
+    hint: 'Wait for the month to turn, raise service.callsPerMonth, or run `kbsync sync --over-budget` to go over it this once.',
+  });
 }
 
 /**
@@ -172,6 +193,7 @@ export const syncCommand: CliCommand = {
       .option('--json', 'print a machine-readable report on stdout (same as --output-format json)')
       .addOption(outputFormatOption())
       .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push)')
+      .option('--over-budget', "run although this month's call budget (service.callsPerMonth) is spent")
       .option('--retitle', 'a file whose title changed gets a new document under the new title (a new URL; the old document is deleted)')
       .addHelpText(
         'after',

@@ -1,7 +1,7 @@
 import { KbsyncError } from '../../errors.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { backupText, hashText, type TextFile } from '../../local/index.js';
-import { blocksToMarkdown } from '../../markdown/index.js';
+import { blocksToMarkdown, contentKey, contentOfBlock, predictedBlocks, type AppendChange } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { announceWrite } from '../state/announce.js';
@@ -91,6 +91,8 @@ export async function applyBody(
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
         hiddenEdit: body.hiddenEdit,
+        // A check that found both sides as recorded: the read-back of our write, or a time learnt.
+        ...(body.kind === 'none' && !body.localChanged && !body.remoteChanged ? { readBack: true } : {}),
         lossyBase: body.lossy,
         formattingOnly: body.formattingOnly,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
@@ -145,20 +147,54 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
 }
 
 /**
- * Backs up the document's body, writes (append or overwrite) and returns the blocks read back (rule 8). A push
+ * Backs up the document's body, writes (append or overwrite) and returns what it holds after (rule 8). A push
  * without a ledger announces the write first, with `agreed` (the file text the document will then hold).
+ *
+ * An append's answer is the paragraph's whole text: the blocks after it are known without a read. An
+ * overwrite is read back by the first read of the document once its minute is over (decide/read-back.ts):
+ * until then the record holds the blocks it should make, to be checked (unless they read alike: readAlike). A read right after it would only be
+ * read again, since the service's minute stamps cannot tell a later edit in the same minute from this write;
+ * one read after the minute does both. So a write costs one call, and its read-back one, whoever reads next:
+ * this machine's next run or cycle, or another machine (a CI job's next run, without this ledger, reads the
+ * shared state's record of it, whose blocks hash is the prediction's too).
  */
 async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string): Promise<readonly Block[]> {
   if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
   await announceWrite(ctx, path, docKey, agreed);
-  if (outgoing.append) await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
-  else await ctx.client.overwrite(docKey, outgoing.markdown);
-  crashPoint('after-overwrite');
+  if (outgoing.append) {
+    const whole = await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
+    crashPoint('after-overwrite');
+    const after = whole === undefined ? undefined : appended(before, outgoing.append, whole);
+    if (after) return after;
+  } else {
+    await ctx.client.overwrite(docKey, outgoing.markdown);
+    crashPoint('after-overwrite');
+    const predicted = predictedBlocks(outgoing.markdown);
+    if (!readAlike(predicted)) return predicted;
+  }
   const after = await ctx.client.readBlocks(docKey);
   // Someone else wrote between our write and this read: recording their body as what we pushed would
   // hide both edits from every later run. Failing leaves the ledger as it was, so the next run merges.
   if (!agrees(outgoing.markdown, after)) throw changedDuringWrite(path);
   return after;
+}
+
+/**
+ * Does a body hold blocks that read alike (code, comments, link definitions: all read as `unknown`)? A prediction
+ * has no ids, so a merge pairs its blocks with a read by what they say: a colleague's deletion of one of them before
+ * the next read could be taken for a deletion of another, and a different block lost. Such a write is read back
+ * at once, for the ids the service gave its blocks (and re-checked once its minute is over, as any early read).
+ */
+const readAlike = (blocks: readonly Block[]): boolean => new Set(blocks.map((block) => contentKey(contentOfBlock(block)))).size < blocks.length;
+
+/**
+ * The blocks after an append, from its answer: the paragraph as it now reads. Undefined when the answer is not
+ * the text appended to the text read (someone else wrote the paragraph meanwhile): a read then tells.
+ */
+function appended(before: readonly Block[], append: AppendChange, whole: string): readonly Block[] | undefined {
+  const target = before.find((block) => block.id === append.blockId);
+  if (target?.type !== 'paragraph' || whole !== target.text + append.text) return undefined;
+  return before.map((block) => (block === target ? { ...target, text: whole } : block));
 }
 
 function changedDuringWrite(path: string): KbsyncError {

@@ -9,6 +9,7 @@ import { splitText } from '../content/document-text.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { followPatch } from '../decide/follow.js';
 import { rememberGone } from '../state/pending-gone.js';
+import { keepPublishedOverReadBack } from '../state/publish.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };
 
@@ -90,6 +91,8 @@ type Agreement = Omit<
   readonly conflictBase?: string | null;
   /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
   readonly predictedBlocksHash?: string;
+  /** Nothing changed on either side: the agreement only reads back (or re-checks) the version recorded. */
+  readonly readBack?: boolean;
 } & {
   /** The file as it now is on disk. */
   readonly fileText: string;
@@ -113,7 +116,7 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, agreedAt, imagesSent, listedTitle, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, agreedAt, imagesSent, listedTitle, readBack, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
   const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
@@ -165,6 +168,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
+  if (readBack === true && sameDocument && prior.localHash === localHash) keepPublishedOverReadBack(ctx.ledger, prior);
 }
 
 /**

@@ -12,6 +12,7 @@ import { held, type Held } from './held.js';
 import { pushMarkdown } from './push-markdown.js';
 import type { DecisionKind, SyncMode } from './types.js';
 import { doubtHolds, doubtOf, webEditDoubt, worse, type Doubt, type WebEditsPolicy } from './web-edits.js';
+import { standFor } from './read-back.js';
 
 /** What one synced document's file and body are now, beside what they were when both sides last agreed. */
 export type BodyFacts = {
@@ -191,7 +192,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // (±1 s), so agreements closer than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide.
   const newer = published !== undefined && newerThanRecord(published, record);
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
-  const current = published !== undefined && published.remoteBlocksHash === blocksHash(remote);
+  const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {

@@ -3,6 +3,7 @@ import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../content/document-text.js';
 import type { ReadingMarks } from './types.js';
 import { webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
+import { standFor } from './read-back.js';
 
 /**
  * A file to write from a document this machine never synced, whose source another machine left in the
@@ -26,7 +27,7 @@ export function decideIncoming(facts: {
   readonly webEdits: WebEditsPolicy;
 }): { readonly text: string; readonly marks: ReadingMarks } {
   const { source, remote } = facts;
-  if (!remote || blocksHash(remote) === facts.syncedBlocksHash) {
+  if (!remote || standFor(remote, facts.syncedBlocksHash, source)) {
     // Its blocks as that machine left them, its time later: someone edited where reads cannot see.
     const hidden = remote !== undefined && facts.syncedTime !== '' && facts.listedTime > facts.syncedTime;
     return { text: source, marks: { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenEdit: hidden ? facts.listedTime : null } };

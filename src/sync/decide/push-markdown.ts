@@ -28,3 +28,7 @@ export function agrees(markdown: string, blocks: readonly Block[]): boolean {
     })
   );
 }
+
+/** `agrees` for blocks predicted from a body (markdown/predict.ts) that reads held no placeholder: block by block. */
+export const readsAs = (predicted: readonly Block[], blocks: readonly Block[]): boolean =>
+  predicted.length === blocks.length && predicted.every((block, i) => sameContent(contentOfBlock(block), contentOfBlock(blocks[i] as Block)));

@@ -7,6 +7,7 @@ import { newerThanRecord, type PublishedVersion } from './body.js';
 import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';
 import { doubtHolds, doubtOf, webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
+import { standFor } from './read-back.js';
 
 
 type RecordBase = {
@@ -96,7 +97,7 @@ export function restoredVersion(
   webEdits: WebEditsPolicy,
   published?: PublishedVersion,
 ): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'> } {
-  if (published && newerThanRecord(published, record) && published.remoteBlocksHash === blocksHash(remote)) {
+  if (published && newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text)) {
     return { text: published.text, marks: { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true } };
   }
   const base = splitText(record.baseMarkdown);

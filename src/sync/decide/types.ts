@@ -316,7 +316,7 @@ export type Refusal = {
 };
 
 /** Something a person should know about a file that changes nothing by itself (said once per change). */
-export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK' | 'FRONT_MATTER_LENIENT'; readonly message: string };
+export type Notice = { readonly path: string; readonly code: 'TITLE_KEPT' | 'STATE_FOLDER_SHARED' | 'STATE_UNAUTHENTICATED' | 'STATE_JUNK' | 'FRONT_MATTER_LENIENT' | 'BUDGET_LOW' | 'BUDGET_SPENT'; readonly message: string };
 
 /**
  * A person's answer to a hold on one file: `mine` decides it as --force would (that file alone), `theirs` drops

@@ -81,6 +81,22 @@ function publishedHashOf(row: DocumentSummary): string {
   return hash;
 }
 
+/**
+ * After a read-back that found this machine's own write standing (decide/read-back.ts): the row stays marked as
+ * published, under its new hash, when the shared state had its record of the write. That record says the
+ * prediction's hash and `r`, so a reader reads the document first and takes a read agreeing with the prediction
+ * as standing for it: the read-back tells it nothing (as a time learnt by a re-check does not). Republishing
+ * would cost every written document's next run an append, and the read of the state before it.
+ */
+export function keepPublishedOverReadBack(ledger: Ledger, prior: DocumentSummary): void {
+  const mark = parseMark(prior.publishedRecord);
+  if (mark === undefined || mark.hash !== publishedHashOf(prior)) return;
+  const row = ledger.documents.summary(prior.path);
+  if (!row) return;
+  const hash = publishedHashOf(row);
+  ledger.documents.update(prior.path, { publishedRecord: mark.clock === undefined ? hash : markOf(hash, mark.clock) });
+}
+
 /** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
 function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
   if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;

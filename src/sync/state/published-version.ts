@@ -6,7 +6,8 @@ import { latestMinuteAfter } from './minutes.js';
 import type { PublishedVersion } from '../decide/body.js';
 import { splitText } from '../content/document-text.js';
 
-type Asked = { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
+/** The record asked about; `baseMarkdown`, its text (a version of that very text needs no read of the sources). */
+type Asked = { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -52,7 +53,8 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     // holds more than it (model seed 50013).
     const noNews = entry !== undefined && entry.h === record.localHash && entry.l === 1 && record.lossyBase && (entry.f === 1 || record.formattingOnly !== true);
     if (!entry || noNews) return undefined;
-    const text = await sourceOf(entry.h);
+    // Most often the entry is this machine's own record of the text it has (its last run's): no read for that.
+    const text = entry.h === record.localHash && record.baseMarkdown !== undefined ? record.baseMarkdown : await sourceOf(entry.h);
     return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...(entry.l === 1 && entry.f === 1 ? { formattingOnly: true } : {}), agreedAt: entry.a ?? 0, path: entry.p };
   };
   return { published, announced };

@@ -13,6 +13,7 @@ import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, 
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { interruptedPull, withLandedPush } from '../run/interrupted.js';
+import { standFor, withReadBack } from '../decide/read-back.js';
 import { sharedRecord } from '../state/shared-record.js';
 import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
@@ -56,7 +57,7 @@ export type AssessIO = {
    * this record's. `load`: read the state if this run has not (else only a state read with the listing is asked).
    * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
-  published(record: { readonly docKey: string; readonly localHash: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  published(record: { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** The file now, or undefined when it does not exist. */
@@ -136,7 +137,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = await recordFor(io, action.record, before.text);
       const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
-      const record = withLandedPush(recorded, io.openIntents(), remote);
+      const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
@@ -148,7 +149,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, recorded.docKey);
       // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
-      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
+      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
       // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
@@ -175,7 +176,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!before) return hold(held('VANISHED'));
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, recorded.docKey);
-      const record = remote === 'gone' ? recorded : withLandedPush(recorded, io.openIntents(), remote);
+      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
       // A move makes the document anew: an edit reads cannot show must be seen first.
       const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
@@ -208,7 +209,7 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
  * MOVE_LOSSY, for good).
  */
 function newsOf(ownWrite: boolean, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
-  return ownWrite && published && !published.exact && published.remoteBlocksHash === blocksHash(remote) ? undefined : published;
+  return ownWrite && published && !published.exact && standFor(remote, published.remoteBlocksHash, published.text) ? undefined : published;
 }
 
 type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;

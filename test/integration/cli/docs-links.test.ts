@@ -86,7 +86,7 @@ test('docs-site links become working document URLs in one push; the rest are rep
   });
 });
 
-test('new files linking to each other (forward, backward, in a cycle, to itself) each go out once, whole: create, overwrite, read-back', async () => {
+test('new files linking to each other (forward, backward, in a cycle, to itself) each go out once, whole: create and overwrite, read back by the next read', async () => {
   await withSyncFixture(async (f) => {
     const files: Record<string, string> = {
       'a.md': '# A\n\nNext: [b](b.md), and back to [the top](a.md).\n',
@@ -101,7 +101,8 @@ test('new files linking to each other (forward, backward, in a cycle, to itself)
     const links = remoteLinks(f);
     for (const [title, targets] of Object.entries(expected)) assert.deepEqual(await Promise.all((links.get(title) ?? []).map(titleAt)), targets, `links of "${title}"`);
     for (const doc of f.remoteDocs()) {
-      assert.deepEqual(f.em.admin.callsOn(doc.dentryUuid), { overwriteContent: 1, readBlocks: 1 }, `"${doc.title}" got its body once and one read-back`);
+      // Read back once its minute is over, by the next run's first read of it (act/apply-body.ts): not in this run.
+      assert.deepEqual(f.em.admin.callsOn(doc.dentryUuid), { overwriteContent: 1 }, `"${doc.title}" got its body once, and no read yet`);
     }
     const again = await f.sync(['--push']);
     assert.equal(again.report?.calls, 0, 'nothing is owed: no body is sent again');

@@ -51,7 +51,7 @@ export async function withInProcessDaemon(f: SyncFixture, fn: (d: InProcessDaemo
   const scans = new ScanCache();
   const scheduler = new CycleScheduler(
     { client, ledger, logger, clock, scans, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot: new HotDocuments(), notifier: new Notifier(config.notify, logger, f.env), untilQuiet: () => 0 },
-    { sync: { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey }, watch: config.watch },
+    { sync: { ...syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), stateKey }, watch: config.watch, callsPerMonth: config.service.callsPerMonth },
   );
   const settled = async (): Promise<void> => {
     // A cycle that ends may start the next at once (a request made meanwhile): wait until none runs.

@@ -12,7 +12,7 @@ const calls = (f: SyncFixture) => structuredClone(f.em.admin.calls().byEndpoint)
 const sentCount = (d: Daemon, path: string) => d.logs.filter((line) => line.msg === `${path}: sent to the knowledge base`).length;
 
 describe('kbsync watch: local changes', () => {
-  test('an edit saved in the folder reaches the service with one look at its node, one re-read, one overwrite and one read-back, and no listing', async () => {
+  test('an edit saved in the folder reaches the service with one look at its node, one re-read and one overwrite (read back once its minute is over), and no listing', async () => {
     await withSyncFixture(
       async (f) => {
         await f.write('a.md', A);
@@ -27,7 +27,8 @@ describe('kbsync watch: local changes', () => {
           // Its time, which an edit inside code moves though every block reads the same.
           assert.equal(after.getNode.calls - before.getNode.calls, 1, 'one look at the document\'s node');
           assert.equal(after.overwriteContent.calls - before.overwriteContent.calls, 1);
-          assert.equal(after.readBlocks.calls - before.readBlocks.calls, 2);
+          // The re-read before the overwrite; the overwrite is read back by a later look, once its minute is over.
+          assert.equal(after.readBlocks.calls - before.readBlocks.calls, 1);
           assert.equal(f.remoteDocs().length, 2);
         });
       },

@@ -34,7 +34,7 @@ test('a probe of a recently changed document (one getNode) finds a remote edit a
   const hot = new HotDocuments();
   const scheduler = new CycleScheduler(
     { client, ledger, logger: silentLogger, meter: new CallMeter(client, ledger), gauge: new WorkGauge(ledger), hot, scans: new ScanCache(), notifier: new Notifier({ command: null, timeoutMs: 1000 }, silentLogger), untilQuiet: () => 0 },
-    { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch },
+    { sync: syncOptionsOf(config, { mode: 'two-way', dryRun: false, force: false }), watch: config.watch, callsPerMonth: 0 },
   );
   t.after(() => scheduler.stop());
   const calls = () => structuredClone(em.admin.calls().byEndpoint);

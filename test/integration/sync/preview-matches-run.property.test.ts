@@ -102,7 +102,7 @@ describe('previews name the action the run takes', () => {
         const dir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kbsync-prop-'));
         const root = join(dir, 'notes');
         const { client } = createServiceClient(
-          { baseUrl: em.seed.baseUrl, tokenHeader: 'x-acs-service-access-token', operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, timeoutMs: 10_000, rateLimit: 1000, concurrency: 8, shareToken: false },
+          { baseUrl: em.seed.baseUrl, tokenHeader: 'x-acs-service-access-token', operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' }, timeoutMs: 10_000, rateLimit: 1000, concurrency: 8, callsPerMonth: 0, shareToken: false },
           { env: { KBSYNC_TOKEN: em.seed.token }, cwd: dir, logger: silentLogger },
         );
         const options = (mode: SyncMode, dryRun: boolean): SyncOptions => ({
