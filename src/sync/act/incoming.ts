@@ -10,7 +10,10 @@ import { withIntent } from './intent.js';
 import { followPlace } from './move-local.js';
 import { fingerprintOf } from './local-files.js';
 import { encodeSentImages } from '../../images/sent.js';
-import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds } from './record.js';
+import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds, type RemoteTime } from './record.js';
+import { minutePassed, stampedLately } from '../state/minutes.js';
+import { isNotFound } from '../../api/index.js';
+import type { TreeNodeId } from '../../model/ids.js';
 
 /** The file an interrupted pull left of a document deleted since, to kbsync's trash if it is still as it was scanned. */
 export async function trashLeftover(ctx: SyncContext, path: string): Promise<DocOutcome> {
@@ -74,6 +77,7 @@ async function writeIncoming(
   ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null },
   blocksHash?: string,
 ): Promise<void> {
+  const remoteTime = await timeOfRead(ctx, listed, ids.treeNodeId);
   await withIntent(
     ctx,
     // The hash lets a rerun recognise this very text if the run dies before recording it (see adopt).
@@ -93,10 +97,30 @@ async function writeIncoming(
         fingerprint,
         remoteBlocks: blocks,
         ...(blocksHash ? { predictedBlocksHash: blocksHash } : {}),
-        remoteTime: remoteTimeOf(ctx, listed, undefined, !listed),
+        remoteTime,
         conflictPath: null,
       }),
   );
+}
+
+/**
+ * The time of the blocks this pull read. A save made between the listing and the read bears a later minute than
+ * the one listed, over blocks the read already shows: recorded with the listed minute, the next listing took it
+ * for an edit reads cannot show (soak seed 500: another machine wrote the first body of a document this one had
+ * listed empty, and this machine said HIDDEN_EDIT and held the file). So once the listed minute is over, a
+ * document stamped in the last minutes (one being written now, where such a save is likely) is asked once more:
+ * a later time leaves the time unknown until a listing shows it. One stamped earlier is not asked (a clone of an
+ * old vault would pay a call a note): a save in the seconds between a listing and a read of a page nobody
+ * touched for minutes is the window apply-body.ts's readingTime closes for documents already synced.
+ */
+async function timeOfRead(ctx: SyncContext, listed: RemoteDoc | undefined, treeNodeId: TreeNodeId): Promise<RemoteTime> {
+  const now = ctx.serverNow();
+  if (!listed || !minutePassed(listed.modifiedTime, now) || !stampedLately(listed.modifiedTime, now)) return remoteTimeOf(ctx, listed, undefined, !listed);
+  const node = await ctx.client.getNode(treeNodeId).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  return remoteTimeOf(ctx, listed, undefined, node?.modifiedTime !== listed.modifiedTime);
 }
 
 /** A remote folder becomes a local folder, remembered so that deleting it locally later is not undone. */

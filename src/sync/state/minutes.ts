@@ -22,5 +22,11 @@ export function underAMinuteOld(modifiedTime: string, now: Date): boolean {
   return !Number.isNaN(at) && now.getTime() < at + 2 * 60_000;
 }
 
+/** Was `modifiedTime` stamped in the last few minutes before `now` (its minute, or the two after it)? A document being written. */
+export function stampedLately(modifiedTime: string, now: Date): boolean {
+  const at = Date.parse(modifiedTime);
+  return !Number.isNaN(at) && now.getTime() < at + 3 * 60_000;
+}
+
 /** The latest minute the service can stamp a write made right after `epochMs` on its clock as last heard (a Date header may lag a second). */
 export const latestMinuteAfter = (epochMs: number): string => minuteOf(epochMs + 1000);
