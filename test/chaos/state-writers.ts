@@ -300,6 +300,9 @@ async function quiesce(
       say(`#${step} quiesce: ${name} → exit ${String(result.code)}${summary(result.report)}`);
       if (result.code === 0 || (result.code === 1 && onlyHeldForLostIds(result.report))) return result.report;
       last = result.stderr.split('\n').filter((line) => line.trim() !== '').slice(-3).join(' ');
+      // The next try a minute later, as a failed run's message asks (a JUST_CREATED hold: "sync again in a
+      // minute"): in a frozen minute a document a killed run made would be "just made" on every try.
+      w.tick(1);
     }
     problems.push(`${name} did not succeed in three fault-free runs: ${last}`);
     return undefined;
