@@ -141,7 +141,7 @@ test("another writer's record of this very text saying the document holds more t
   assert.equal(decision.held?.code, 'FLATTEN');
   // The hold is said once and listed by kbsync resolve; a second notice of the same thing, for a file that takes
   // nothing in, was the false alarm of issue 44 (a machine told of hidden edits in text it already held).
-  assert.equal(decision.inexactSeen, false, 'no second notice beside the hold');
+  assert.equal(decision.hiddenVersionSeen, false, 'no second notice beside the hold');
 });
 
 // Two workstations syncing at once: B overwrote the document, and A listed it before B's record was published,
@@ -150,7 +150,7 @@ test("another writer's record of this very text saying the document holds more t
 test("a same-minute record of this very text saying it holds more is not news to a machine whose time for the reading is known", () => {
   const decision = editAgainstLossyRecordOfThisText(MINUTE, 1_000_002);
   assert.equal(decision.kind, 'push');
-  assert.equal(decision.inexactSeen, false);
+  assert.equal(decision.hiddenVersionSeen, false);
   assert.equal(decision.lossy, false);
 });
 
@@ -193,4 +193,40 @@ test("a file restored over its deletion takes another writer's later version whe
   assert.equal(restore(base.published), THEIRS);
   assert.equal(restore(undefined), OURS, 'without a record: its own last text, as before');
   assert.equal(restore({ ...(base.published as PublishedVersion), agreedAt: 900_000 }), OURS, 'an older record is not the document now');
+});
+
+// Issue 44: another machine took a colleague's word edit in on a page with code (its record `l`, `hd: 0`): this
+// machine, taking that version, said HIDDEN_EDIT of an edit nobody made. Only a record saying one (`hd: 1`) is said.
+describe("another writer's version that holds more than its text", () => {
+  const RUNBOOK = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n';
+  const TAKEN = RUNBOOK.replace('read this.', 'read this first.');
+  const taking = (hidden: boolean): BodyDecision => {
+    const blocks = predictedBlocks(RUNBOOK);
+    const now = predictedBlocks(TAKEN);
+    return decideBody({
+      mode: 'two-way',
+      force: false,
+      webEdits: 'merge',
+      path: 'runbook.md',
+      record: { baseMarkdown: RUNBOOK, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(RUNBOOK), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
+      listedTime: MINUTE,
+      published: { text: TAKEN, remoteBlocksHash: blocksHash(now), modifiedTime: MINUTE, exact: false, hidden, agreedAt: 1_060_000 },
+      fileText: RUNBOOK,
+      remote: now,
+      urlOf: undefined,
+    });
+  };
+
+  test('a visible edit taken in as plain text: taken as that machine holds it, in doubt, and not said', () => {
+    const decision = taking(false);
+    assert.equal(decision.kind, 'pull');
+    assert.equal(decision.nextFile, TAKEN);
+    assert.deepEqual([decision.lossy, decision.hiddenBase, decision.hiddenVersionSeen], [true, false, false]);
+  });
+
+  test('a hidden edit that machine found: taken, said once, and passed on as one', () => {
+    const decision = taking(true);
+    assert.equal(decision.nextFile, TAKEN);
+    assert.deepEqual([decision.lossy, decision.hiddenBase, decision.hiddenVersionSeen], [true, true, true]);
+  });
 });
