@@ -115,6 +115,15 @@ test("a colleague's new code block where the file added its own: not taken for t
   assert.equal(decision.held?.code, 'PLACEHOLDERS', "an overwrite would destroy the colleague's code: held");
 });
 
+/** A two-way run's settings, listed in MINUTE. */
+const TWO_WAY = { mode: 'two-way', force: false, webEdits: 'merge', listedTime: MINUTE, urlOf: undefined } as const;
+
+/** This machine's record of `text`, agreed on in `time` as its blocks read then. */
+const agreedOn = (text: string, time: string): BodyFacts['record'] => {
+  const blocks = predictedBlocks(text);
+  return { baseMarkdown: text, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(text), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: time, agreedAt: 1_000_000 };
+};
+
 // Model seed 50013: this machine read the document in the minute a colleague then edited inside its code, so
 // its time for that reading is unknown; another machine, whose time was known, saw the hidden edit and said so
 // in the shared state (its record of this very text, `l`). The file's next edit overwrote the code line.
@@ -122,16 +131,12 @@ test("a colleague's new code block where the file added its own: not taken for t
 function editAgainstLossyRecordOfThisText(ourTime: string, theirAgreedAt: number) {
   const blocks = predictedBlocks(OURS);
   return decideBody({
-    mode: 'two-way',
-    force: false,
-    webEdits: 'merge',
+    ...TWO_WAY,
     path: 'semver.md',
-    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: ourTime, agreedAt: 1_000_000 },
-    listedTime: MINUTE,
+    record: agreedOn(OURS, ourTime),
     published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: theirAgreedAt },
     fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
     remote: blocks,
-    urlOf: undefined,
   });
 }
 
@@ -201,20 +206,9 @@ describe("another writer's version that holds more than its text", () => {
   const RUNBOOK = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n';
   const TAKEN = RUNBOOK.replace('read this.', 'read this first.');
   const taking = (hidden: boolean): BodyDecision => {
-    const blocks = predictedBlocks(RUNBOOK);
     const now = predictedBlocks(TAKEN);
-    return decideBody({
-      mode: 'two-way',
-      force: false,
-      webEdits: 'merge',
-      path: 'runbook.md',
-      record: { baseMarkdown: RUNBOOK, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(RUNBOOK), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
-      listedTime: MINUTE,
-      published: { text: TAKEN, remoteBlocksHash: blocksHash(now), modifiedTime: MINUTE, exact: false, hidden, agreedAt: 1_060_000 },
-      fileText: RUNBOOK,
-      remote: now,
-      urlOf: undefined,
-    });
+    const published = { text: TAKEN, remoteBlocksHash: blocksHash(now), modifiedTime: MINUTE, exact: false, hidden, agreedAt: 1_060_000 };
+    return decideBody({ ...TWO_WAY, path: 'runbook.md', record: agreedOn(RUNBOOK, MINUTE), published, fileText: RUNBOOK, remote: now });
   };
 
   test('a visible edit taken in as plain text: taken as that machine holds it, in doubt, and not said', () => {
