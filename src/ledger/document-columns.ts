@@ -44,6 +44,7 @@ const COLUMNS: readonly Column[] = [
   col('placedAt', 'placed_at', 'number'),
   { ...col('inexact', 'inexact', 'flag'), derived: true },
   { ...col('inexactFormatting', 'inexact_formatting', 'flag'), derived: true },
+  { ...col('inexactHidden', 'inexact_hidden', 'flag'), derived: true },
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -53,6 +54,7 @@ const COLUMNS: readonly Column[] = [
   col('hiddenEdit', 'hidden_edit', 'nullable-text', 'document_bodies'),
   col('lossyBase', 'lossy_base', 'flag', 'document_bodies'),
   col('formattingOnly', 'formatting_only', 'flag', 'document_bodies'),
+  col('hiddenBase', 'hidden_base', 'flag', 'document_bodies'),
   col('agreedAt', 'agreed_at', 'number', 'document_bodies'),
 ];
 
@@ -114,6 +116,7 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['conflict'] = row['conflict'] === 1;
   row['inexact'] = row['inexact'] === 1;
   row['inexactFormatting'] = row['inexactFormatting'] === 1;
+  row['inexactHidden'] = row['inexactHidden'] === 1;
   return row as DocumentSummary;
 }
 
@@ -154,6 +157,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     placedAt: v[26],
     inexact: v[27] === 1,
     inexactFormatting: v[28] === 1,
+    inexactHidden: v[29] === 1,
   } as DocumentSummary;
 }
 
@@ -170,6 +174,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     hiddenEdit: (row['hiddenEdit'] as string | null | undefined) ?? null,
     lossyBase: row['lossyBase'] === 1,
     formattingOnly: row['formattingOnly'] === 1,
+    hiddenBase: row['hiddenBase'] === 1,
     agreedAt: typeof row['agreedAt'] === 'number' ? row['agreedAt'] : 0,
   };
 }

@@ -215,6 +215,25 @@ const migrations: readonly ((db: Database) => void)[] = [
       CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only ON document_bodies BEGIN ${derive('NEW')} END;
     `);
   },
+  (db) => {
+    const inexact = (row: string) => `(${row}.lossy_base <> 0 OR ${row}.hidden_edit IS NOT NULL)`;
+    const formatting = (row: string) => `(${row}.lossy_base <> 0 AND ${row}.formatting_only <> 0 AND ${row}.hidden_edit IS NULL)`;
+    const hidden = (row: string) => `(${row}.hidden_edit IS NOT NULL OR (${row}.lossy_base <> 0 AND ${row}.hidden_base <> 0))`;
+    const derive = (row: string) =>
+      `UPDATE documents SET inexact = ${inexact(row)}, inexact_formatting = ${formatting(row)}, inexact_hidden = ${hidden(row)} WHERE id = ${row}.document_id;`;
+    db.exec(`
+      -- Of a lossy base, whether it is another writer's version whose record says the document holds an edit reads
+      -- cannot show (its hd), and in the summary row whether a hidden edit stands (this machine's or that one): what
+      -- the shared state says (hd), so another machine tells a hidden edit from a visible one taken in as plain text.
+      ALTER TABLE document_bodies ADD COLUMN hidden_base INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE documents ADD COLUMN inexact_hidden INTEGER NOT NULL DEFAULT 0;
+      UPDATE documents SET inexact_hidden = coalesce((SELECT ${hidden('b')} FROM document_bodies b WHERE b.document_id = documents.id), 0);
+      DROP TRIGGER documents_inexact_insert;
+      DROP TRIGGER documents_inexact_update;
+      CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies BEGIN ${derive('NEW')} END;
+      CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only, hidden_base ON document_bodies BEGIN ${derive('NEW')} END;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -71,6 +71,12 @@ export type DocumentSummary = {
    * (`formattingOnly`, no hidden edit): the shared state says so (`f`). Kept by the ledger from the body's fields.
    */
   readonly inexactFormatting: boolean;
+  /**
+   * Of an inexact document, what it holds beyond the base is an edit reads cannot show (a `hiddenEdit` stands, or
+   * the base is another writer's version whose record said so: `hiddenBase`), not a visible edit taken in as plain
+   * text: the shared state says so (`hd`). Kept by the ledger from the body's fields.
+   */
+  readonly inexactHidden: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;
@@ -99,6 +105,11 @@ export type DocumentBody = {
    * page a read shows whole (the words themselves are known): config merge.webEdits decides whether it holds.
    */
   readonly formattingOnly: boolean;
+  /**
+   * With `lossyBase`: the base is another writer's version whose record said the document holds an edit reads
+   * cannot show (`hd`), which this machine did not see itself: passed on as that (`inexactHidden`).
+   */
+  readonly hiddenBase: boolean;
   /** The service's clock (ms) when this version (text and document) was agreed on; 0: unknown. */
   readonly agreedAt: number;
 };
@@ -118,10 +129,14 @@ export type DocumentStat = Pick<DocumentSummary, 'path' | 'localHash' | 'statSiz
 };
 
 /** Fields `documents.update` may change; the path changes only through `rename`, and `inexact` follows the body. */
-export type DocumentPatch = Partial<Omit<DocumentRecord, 'path' | 'inexact' | 'inexactFormatting'>>;
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'path' | 'inexact' | 'inexactFormatting' | 'inexactHidden'>>;
 
 /** What `documents.upsert` writes: a whole record, but for what the ledger derives from it. */
-export type DocumentWrite = Omit<DocumentRecord, 'inexact' | 'inexactFormatting'> & { readonly inexact?: boolean; readonly inexactFormatting?: boolean };
+export type DocumentWrite = Omit<DocumentRecord, 'inexact' | 'inexactFormatting' | 'inexactHidden'> & {
+  readonly inexact?: boolean;
+  readonly inexactFormatting?: boolean;
+  readonly inexactHidden?: boolean;
+};
 
 /** A local folder ('' is the sync root) ⇄ a remote folder node. */
 export type FolderRecord = {

@@ -44,6 +44,13 @@ export type DocRecord = {
    * A kbsync that does not know it reads `l` alone, and holds.
    */
   readonly f?: 1;
+  /**
+   * With `l`, from a kbsync that tells them apart: 1, what the document holds beyond this source is an edit reads
+   * cannot show (a colleague's inside code, a table or an image: someone found one, HIDDEN_EDIT); 0, it is only
+   * what a visible edit taken in as plain text may carry along on a page reads cannot show whole (its writer said
+   * nothing, and holds its next overwrite: FLATTEN). A record without it (a kbsync from before it) cannot tell.
+   */
+  readonly hd?: 0 | 1;
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
@@ -194,6 +201,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['r'] === undefined || r['r'] === 1) &&
     (r['l'] === undefined || r['l'] === 1) &&
     (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
+    (r['hd'] === undefined || (r['l'] === 1 && (r['hd'] === 0 || (r['hd'] === 1 && r['f'] === undefined)))) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&

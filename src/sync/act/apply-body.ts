@@ -95,6 +95,7 @@ export async function applyBody(
         ...(body.kind === 'none' && !body.localChanged && !body.remoteChanged ? { readBack: true } : {}),
         lossyBase: body.lossy,
         formattingOnly: body.formattingOnly,
+        hiddenBase: body.hiddenBase,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );
@@ -108,7 +109,7 @@ export async function applyBody(
   const hidden =
     body.hiddenEditSeen && body.hiddenEdit !== null
       ? `HIDDEN_EDIT: ${HELD_REASONS.HIDDEN_EDIT}`
-      : body.inexactSeen
+      : body.hiddenVersionSeen
         ? "HIDDEN_EDIT: the file now has another kbsync machine's version of this document, which holds edits made in the web editor that reads cannot show (inside code, a table or an image); so that they stay, your next edit of this file will be held (FLATTEN) rather than overwrite them: make such changes in the web editor"
         : undefined;
   const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, unseen, hidden].filter(Boolean).join('; ');

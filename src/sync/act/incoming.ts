@@ -42,6 +42,7 @@ export async function newLocal(
     ...(known ? { nodeId: known.nodeId, origin: known.origin, imagesSent: encodeSentImages(known.images) } : {}),
     lossyBase: incoming.marks.lossy,
     formattingOnly: incoming.marks.formattingOnly === true,
+    hiddenBase: incoming.marks.hiddenBase === true,
     hiddenEdit: incoming.marks.hiddenEdit,
   };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
@@ -63,7 +64,7 @@ export async function restore(ctx: SyncContext, record: DocumentRecord, listed: 
   const moved = at !== undefined && at !== record.path && listed !== undefined;
   if (moved) followPlace(ctx, record.path, at, listed);
   const path = moved ? at : record.path;
-  await writeIncoming(ctx, path, text, blocks, listed, { ...record, path, ...(moved ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), lossyBase: marks.lossy, formattingOnly: marks.formattingOnly === true, hiddenEdit: marks.hiddenEdit });
+  await writeIncoming(ctx, path, text, blocks, listed, { ...record, path, ...(moved ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), lossyBase: marks.lossy, formattingOnly: marks.formattingOnly === true, hiddenBase: marks.hiddenBase === true, hiddenEdit: marks.hiddenEdit });
   const where = moved ? ` (at ${path}, where its document was moved from ${record.path})` : '';
   return { path, result: 'pulled', detail: `deleted locally but edited in the knowledge base, so the file was restored${where}` };
 }
@@ -74,7 +75,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null },
   blocksHash?: string,
 ): Promise<void> {
   const remoteTime = await timeOfRead(ctx, listed, ids.treeNodeId);

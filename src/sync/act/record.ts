@@ -62,11 +62,13 @@ type Agreement = Omit<
   | 'hiddenEdit'
   | 'lossyBase'
   | 'formattingOnly'
+  | 'hiddenBase'
   | 'agreedAt'
   | 'listedTitle'
   | 'placedAt'
   | 'inexact'
   | 'inexactFormatting'
+  | 'inexactHidden'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -78,6 +80,8 @@ type Agreement = Omit<
   readonly lossyBase?: boolean;
   /** With `lossyBase`: all the base lacks is formatting of words a colleague wrote (merge.webEdits decides). */
   readonly formattingOnly?: boolean;
+  /** With `lossyBase`: the base is another writer's version whose record said the document holds a hidden edit (its `hd`). */
+  readonly hiddenBase?: boolean;
   /** Carried over from a record spread in: kept while the version stays the same, renewed when it changes. */
   readonly agreedAt?: number;
   /**
@@ -116,13 +120,14 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, agreedAt, imagesSent, listedTitle, readBack, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, imagesSent, listedTitle, readBack, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
-  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, ...ids } = rest as typeof rest & {
+  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
     placedAt?: number;
     inexact?: boolean;
     inexactFormatting?: boolean;
+    inexactHidden?: boolean;
   };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
@@ -164,6 +169,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     hiddenEdit: hiddenEdit ?? null,
     lossyBase: lossyBase ?? false,
     formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),
+    hiddenBase: (lossyBase ?? false) && (hiddenBase ?? false),
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
     agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),

@@ -35,6 +35,8 @@ export type BodyFacts = {
     readonly lossyBase?: boolean;
     /** With `lossyBase`: all it lacks is the formatting of words a colleague wrote (merge.webEdits decides). */
     readonly formattingOnly?: boolean;
+    /** With `lossyBase`: the base is another writer's version whose record said it holds a hidden edit (DocRecord `hd`). */
+    readonly hiddenBase?: boolean;
     /** The service's clock (ms) when this machine agreed on this version; 0 or absent: unknown. */
     readonly agreedAt?: number;
     readonly remoteModifiedTime?: string;
@@ -72,6 +74,11 @@ export type PublishedVersion = {
   readonly exact: boolean;
   /** Not exact, but all it lacked was the formatting of words a colleague wrote in the web editor (DocRecord `f`). */
   readonly formattingOnly?: boolean;
+  /**
+   * Not exact, and what it lacks is an edit reads cannot show, which its writer found (DocRecord `hd`), not a
+   * visible edit it took in as plain text on a page reads cannot show whole (or a record from before `hd`).
+   */
+  readonly hidden?: boolean;
   /** The service's clock (ms) when that writer agreed on it; 0 unknown. */
   readonly agreedAt: number;
   /** The file's path in that writer's record: where the document was when it was written (unknown: undefined). */
@@ -122,12 +129,16 @@ export type BodyDecision = {
   readonly lossy: boolean;
   /** With `lossy`: all the document holds beyond the file is formatting of words a colleague wrote (merge.webEdits). */
   readonly formattingOnly: boolean;
+  /** With `lossy`: the document holds a hidden edit another writer found (the file takes its version): `hd` when published. */
+  readonly hiddenBase: boolean;
   /**
-   * Set when this run first learns, from another kbsync writer's record, that the document holds more than
-   * that writer's Markdown (an edit it saw only as plain text, or where reads show nothing): the file takes
-   * that version and cannot show the rest. Said once, as HIDDEN_EDIT is (model seed 5033).
+   * Set when this run first learns, from another kbsync writer's record, that the document holds an edit reads
+   * cannot show, which that writer found (DocRecord `hd`): the file takes that version and cannot show it. Said
+   * once, as HIDDEN_EDIT is (model seed 5033). A version that writer took in from a plain reading of a page reads
+   * cannot show whole is not: it said nothing of it, and neither does this machine, which holds the next
+   * overwrite as it does (FLATTEN).
    */
-  readonly inexactSeen: boolean;
+  readonly hiddenVersionSeen: boolean;
 };
 
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
@@ -177,8 +188,8 @@ type Reading = {
   readonly doubt: Doubt;
   /** Someone edited where reads cannot see, since the version `theirs` stands for. */
   readonly hidden: boolean;
-  /** `theirs` is another writer's version whose record says the document holds content beyond it. */
-  readonly inexact?: boolean;
+  /** `theirs` is another writer's version whose record says the document holds a hidden edit beyond it (`hd`). */
+  readonly hiddenInVersion?: boolean;
   /** The document holds exactly another writer's version, written after the hidden edit this record knows: that edit is gone. */
   readonly overwroteHidden?: boolean;
 };
@@ -217,7 +228,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading) },
       doubt: hidden ? 'content' : worse(doubtOfVersion(published), since),
       hidden,
-      inexact: doubtOfVersion(published) === 'content',
+      hiddenInVersion: published.hidden === true,
       overwroteHidden: current && published.exact && !hidden && record.hiddenEdit != null && laterThan(published.modifiedTime, record.hiddenEdit),
     };
   }
@@ -247,7 +258,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
     const learnt = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '' ? doubtOfVersion(published) : 'none';
     const doubt = hidden ? 'content' : worse(doubtOf(record), learnt);
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt, hidden, inexact: learnt === 'content' };
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
@@ -301,8 +312,10 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
   const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
   const formattingOnly = lossy && reading.doubt === 'formatting';
-  const inexactSeen = reading.inexact === true && lossy && !record.lossyBase && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, inexactSeen: false };
+  // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
+  const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
+  const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -374,8 +387,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     hiddenEditSeen,
     lossy: overwrote ? false : lossy,
     formattingOnly: overwrote ? false : formattingOnly,
+    hiddenBase: overwrote ? false : hiddenBase,
     // Said only where the file takes that version: a machine that already holds the text has nothing new to learn.
-    inexactSeen: overwrote || nextFile === undefined ? false : inexactSeen,
+    hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

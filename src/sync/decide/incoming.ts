@@ -20,6 +20,8 @@ export function decideIncoming(facts: {
   readonly lossy: boolean;
   /** With `lossy`: all it lacked was the formatting of words a colleague wrote (DocRecord `f`). */
   readonly formattingOnly: boolean;
+  /** With `lossy`: what it lacked is an edit reads cannot show (DocRecord `hd`; a record from before it: true). */
+  readonly hidden: boolean;
   /** The document's blocks now; undefined when the listing already showed it unchanged. */
   readonly remote: readonly Block[] | undefined;
   readonly listedTime: string;
@@ -27,19 +29,20 @@ export function decideIncoming(facts: {
   readonly webEdits: WebEditsPolicy;
 }): { readonly text: string; readonly marks: ReadingMarks } {
   const { source, remote } = facts;
+  const kept = { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenBase: facts.lossy && facts.hidden };
   if (!remote || standFor(remote, facts.syncedBlocksHash, source)) {
     // Its blocks as that machine left them, its time later: someone edited where reads cannot see.
     const hidden = remote !== undefined && facts.syncedTime !== '' && facts.listedTime > facts.syncedTime;
-    return { text: source, marks: { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenEdit: hidden ? facts.listedTime : null } };
+    return { text: source, marks: { ...kept, hiddenEdit: hidden ? facts.listedTime : null } };
   }
   const split = splitText(source);
   const predicted = predictedBlocks(split.body);
   // The document shows exactly the source: the write that stands for it is that writer's (its record came first).
-  if (blocksHash(remote) === blocksHash(predicted)) return { text: source, marks: { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenEdit: null } };
+  if (blocksHash(remote) === blocksHash(predicted)) return { text: source, marks: { ...kept, hiddenEdit: null } };
   const merged = merge3({ base: split.body, remoteBase: predicted, remote, local: split.body });
   // Taken from the plain reading: formatting the edit added is not in the file (an emptied document has none),
   // which only a page a read shows whole lets kbsync write over (merge.webEdits).
   const before = !facts.lossy ? 'none' : facts.formattingOnly ? 'formatting' : 'content';
   const doubt = remote.length === 0 ? 'none' : worse(before, webEditDoubt(facts.webEdits, { remoteBase: predicted, remote, theirs: merged.body }));
-  return { text: joinText(split.head, merged.body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenEdit: null } };
+  return { text: joinText(split.head, merged.body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: before === 'content' && facts.hidden, hiddenEdit: null } };
 }

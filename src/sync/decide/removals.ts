@@ -18,6 +18,7 @@ type RecordBase = {
   readonly remoteModifiedTime: string;
   readonly lossyBase: boolean;
   readonly formattingOnly?: boolean;
+  readonly hiddenBase?: boolean;
   readonly hiddenEdit: string | null;
   readonly agreedAt?: number;
 };
@@ -98,11 +99,11 @@ export function restoredVersion(
   published?: PublishedVersion,
 ): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'> } {
   if (published && newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text)) {
-    return { text: published.text, marks: { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true } };
+    return { text: published.text, marks: { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true } };
   }
   const base = splitText(record.baseMarkdown);
   const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
   const edited = blocksHash(remote) !== record.remoteBlocksHash;
   const doubt = worse(doubtOf({ ...record, hiddenEdit: null }), edited ? webEditDoubt(webEdits, { remoteBase: record.remoteBlocks, remote, theirs: body }) : 'none');
-  return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting' } };
+  return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: doubt === 'content' && record.lossyBase && record.hiddenBase === true } };
 }

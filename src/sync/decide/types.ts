@@ -50,6 +50,11 @@ export type RecordEntry = {
   readonly lossy?: true;
   /** From the shared state: of a lossy source, all it lacks is formatting of words a colleague wrote (DocRecord `f`). */
   readonly formattingOnly?: true;
+  /**
+   * From the shared state: of a lossy source, whether the document holds an edit reads cannot show (DocRecord `hd`);
+   * absent on a record of a kbsync from before `hd`, which could not tell.
+   */
+  readonly hidden?: boolean;
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
   /**
@@ -88,7 +93,7 @@ export type Replacement = {
  * `hiddenEdit`, the listed time of an edit reads cannot show at all. Either holds a later overwrite until a
  * person says so.
  */
-export type ReadingMarks = { readonly lossy: boolean; readonly formattingOnly?: boolean; readonly hiddenEdit: string | null };
+export type ReadingMarks = { readonly lossy: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit: string | null };
 
 export type RemoteDoc = {
   readonly docKey: DocKey;

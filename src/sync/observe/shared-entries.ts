@@ -65,7 +65,7 @@ export function sharedRecords(
       held: null,
       shared: true,
       ...(entry.im ? { images: entry.im } : {}),
-      ...(entry.l === 1 ? { lossy: true as const, ...(entry.f === 1 ? { formattingOnly: true as const } : {}) } : {}),
+      ...(entry.l === 1 ? { lossy: true as const, ...(entry.f === 1 ? { formattingOnly: true as const } : {}), ...(entry.hd !== undefined ? { hidden: entry.hd === 1 } : {}) } : {}),
       ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
     });
   }

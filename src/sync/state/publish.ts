@@ -33,6 +33,9 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(row.inexact ? { l: 1 as const } : {}),
     // ... and all it holds beyond it is the formatting of words a colleague wrote (merge.webEdits decides).
     ...(row.inexactFormatting ? { f: 1 as const } : {}),
+    // ... and whether that is an edit reads cannot show, or a visible one taken in on a page reads cannot show whole
+    // (said with every `l`, so that a record without it is known for an older kbsync's).
+    ...(row.inexact ? { hd: row.inexactHidden ? (1 as const) : (0 as const) } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
   };
 }
@@ -43,8 +46,9 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
  */
 export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): string => {
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
-  // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013).
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : [])];
+  // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013). `hd` comes
+  // with every `l`: a row published with `l` before it is published once more, so its record tells apart.
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 

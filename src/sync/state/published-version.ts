@@ -55,7 +55,10 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     if (!entry || noNews) return undefined;
     // Most often the entry is this machine's own record of the text it has (its last run's): no read for that.
     const text = entry.h === record.localHash && record.baseMarkdown !== undefined ? record.baseMarkdown : await sourceOf(entry.h);
-    return text === undefined ? undefined : { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...(entry.l === 1 && entry.f === 1 ? { formattingOnly: true } : {}), agreedAt: entry.a ?? 0, path: entry.p };
+    if (text === undefined) return undefined;
+    // A record from a kbsync before `hd` cannot tell a hidden edit from a visible one taken in: taken as one, as it was.
+    const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
+    return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p };
   };
   return { published, announced };
 }

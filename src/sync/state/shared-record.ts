@@ -27,6 +27,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     placedAt: 0,
     inexact: entry.lossy === true,
     inexactFormatting: entry.lossy === true && entry.formattingOnly === true,
+    inexactHidden: entry.lossy === true && entry.hidden !== false,
     localHash: entry.localHash,
     statSize: UNMATCHABLE.size,
     statMtimeMs: UNMATCHABLE.mtimeMs,
@@ -52,6 +53,8 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     hiddenEdit: null,
     lossyBase: entry.lossy === true,
     formattingOnly: entry.lossy === true && entry.formattingOnly === true,
+    // A record of a kbsync from before `hd` could not tell a hidden edit from a visible one: taken as one, as it was.
+    hiddenBase: entry.lossy === true && entry.hidden !== false,
     agreedAt: entry.agreedAt ?? 0,
   };
 }

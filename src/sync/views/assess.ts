@@ -317,6 +317,7 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     syncedTime: known.remoteModifiedTime,
     lossy: known.lossy === true,
     formattingOnly: known.formattingOnly === true,
+    hidden: known.hidden !== false,
     remote,
     listedTime: action.remote.modifiedTime,
     webEdits: io.webEdits,

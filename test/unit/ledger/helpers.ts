@@ -24,7 +24,7 @@ export function tempLedger(t: TestContext, options: LedgerOptions = {}): Ledger 
 
 /** A complete, valid document record; `n` makes its ids and path distinct. */
 export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
-  const record: Omit<DocumentRecord, 'inexact' | 'inexactFormatting'> = {
+  const record: Omit<DocumentRecord, 'inexact' | 'inexactFormatting' | 'inexactHidden'> = {
     path: `notes/doc-${n}.md`,
     docKey: asDocKey(`dockey-${n}`),
     nodeId: asCreationNodeId(`node-${n}`),
@@ -66,11 +66,14 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     hiddenEdit: null,
     lossyBase: false,
     formattingOnly: false,
+    hiddenBase: false,
     agreedAt: 0,
     ...overrides,
   };
   // As the ledger derives it from the body (the last migration's triggers).
-  return { ...record, inexact: record.lossyBase || record.hiddenEdit !== null, inexactFormatting: record.lossyBase && record.formattingOnly && record.hiddenEdit === null };
+  return { ...record, inexact: record.lossyBase || record.hiddenEdit !== null, inexactFormatting: record.lossyBase && record.formattingOnly && record.hiddenEdit === null,
+    inexactHidden: record.hiddenEdit !== null || (record.lossyBase && record.hiddenBase),
+  };
 }
 
 /** The error code a function throws, or 'no error'. */

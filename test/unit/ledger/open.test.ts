@@ -33,36 +33,38 @@ function assertRefusedUntouched(path: string, code: string, mention: RegExp): vo
 }
 
 describe('opening the ledger', () => {
-  test('a ledger from before `inexactFormatting` (one schema back) gets it, and keeps it and `inexact` current after', (t) => {
+  test('a ledger from before `inexactHidden` (one schema back) gets it from a standing hidden edit, and keeps it current after', (t) => {
     const path = join(tempDir(t), 'ledger.sqlite');
     const ledger = openLedger(path);
     ledger.documents.upsert(sampleDocument(1, { lossyBase: true }));
     ledger.documents.upsert(sampleDocument(2));
     ledger.documents.upsert(sampleDocument(3, { hiddenEdit: '2026-01-01T00:00Z' }));
     ledger.close();
-    // One schema back, as a ledger written before `formatting_only` is: its triggers derive `inexact` alone.
+    // One schema back, as a ledger written before `hidden_base` is: its triggers derive `inexact` and `inexact_formatting`.
     const db = new Database(path);
     const inexact = (row: string) => `(${row}.lossy_base <> 0 OR ${row}.hidden_edit IS NOT NULL)`;
+    const formatting = (row: string) => `(${row}.lossy_base <> 0 AND ${row}.formatting_only <> 0 AND ${row}.hidden_edit IS NULL)`;
+    const derive = (row: string) => `UPDATE documents SET inexact = ${inexact(row)}, inexact_formatting = ${formatting(row)} WHERE id = ${row}.document_id;`;
     db.exec(`
       DROP TRIGGER documents_inexact_insert; DROP TRIGGER documents_inexact_update;
-      ALTER TABLE documents DROP COLUMN inexact_formatting; ALTER TABLE document_bodies DROP COLUMN formatting_only;
-      CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies BEGIN UPDATE documents SET inexact = ${inexact('NEW')} WHERE id = NEW.document_id; END;
-      CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit ON document_bodies BEGIN UPDATE documents SET inexact = ${inexact('NEW')} WHERE id = NEW.document_id; END;
+      ALTER TABLE documents DROP COLUMN inexact_hidden; ALTER TABLE document_bodies DROP COLUMN hidden_base;
+      CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies BEGIN ${derive('NEW')} END;
+      CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only ON document_bodies BEGIN ${derive('NEW')} END;
     `);
     db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 1}`);
     db.close();
 
     const reopened = openLedger(path);
     t.after(() => reopened.close());
-    const derived = () => reopened.documents.allSummaries().map((row) => [row.path, row.inexact, row.inexactFormatting]);
+    const derived = () => reopened.documents.allSummaries().map((row) => [row.path, row.inexact, row.inexactHidden]);
     const [one, two, three] = [1, 2, 3].map((n) => sampleDocument(n).path);
-    assert.deepEqual(derived(), [[one, true, false], [two, false, false], [three, true, false]], 'an old lossy base doubts content');
-    reopened.documents.update(one as string, { formattingOnly: true });
-    reopened.documents.update(two as string, { hiddenEdit: '2026-01-01T00:01Z' });
-    reopened.documents.update(three as string, { lossyBase: true, formattingOnly: true });
-    assert.deepEqual(derived(), [[one, true, true], [two, true, false], [three, true, false]], 'a standing hidden edit is more than formatting');
+    // A lossy base of before cannot say whether another writer's version it took held a hidden edit: none is claimed.
+    assert.deepEqual(derived(), [[one, true, false], [two, false, false], [three, true, true]], 'a standing hidden edit is one');
+    reopened.documents.update(one as string, { hiddenBase: true });
+    reopened.documents.update(two as string, { hiddenBase: true });
+    assert.deepEqual(derived(), [[one, true, true], [two, false, false], [three, true, true]], 'a hidden base counts only with a lossy base');
     reopened.documents.update(three as string, { hiddenEdit: null });
-    assert.equal(reopened.documents.summary(three as string)?.inexactFormatting, true);
+    assert.equal(reopened.documents.summary(three as string)?.inexactHidden, false);
   });
 
   test('creates a private folder (0700) and file (0600), then migrates it to the current schema', (t) => {

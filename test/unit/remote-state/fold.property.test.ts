@@ -57,6 +57,15 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...write, h: 'a'.repeat(64), p: '../x.md' }), undefined, 'its path is one kbsync could sync');
   });
 
+  test('a record says a hidden edit (hd) only of a document it says holds more than its source (l), and never beside formatting only (f)', () => {
+    const lossy = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), l: 1 };
+    assert.ok(checkRecord({ ...lossy, hd: 1 }));
+    assert.ok(checkRecord({ ...lossy, hd: 0, f: 1 }));
+    assert.equal(checkRecord({ ...lossy, hd: 1, f: 1 }), undefined, 'formatting only is no hidden edit');
+    assert.equal(checkRecord({ ...lossy, l: undefined, hd: 0 }), undefined, 'without l there is nothing to say');
+    assert.equal(checkRecord({ ...lossy, hd: true }), undefined);
+  });
+
   test('whatever order writers, compactions and crashes leave the records in: the same state, one path per document, no creation id lost, and a compaction says the same', () => {
     const paths = fc.constantFrom('a.md', 'b.md', 'c.md', 'd/e.md');
     const keys = fc.constantFrom('K1', 'K2', 'K3', 'K4');

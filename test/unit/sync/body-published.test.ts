@@ -115,6 +115,15 @@ test("a colleague's new code block where the file added its own: not taken for t
   assert.equal(decision.held?.code, 'PLACEHOLDERS', "an overwrite would destroy the colleague's code: held");
 });
 
+/** A two-way run's settings, listed in MINUTE. */
+const TWO_WAY = { mode: 'two-way', force: false, webEdits: 'merge', listedTime: MINUTE, urlOf: undefined } as const;
+
+/** This machine's record of `text`, agreed on in `time` as its blocks read then. */
+const agreedOn = (text: string, time: string): BodyFacts['record'] => {
+  const blocks = predictedBlocks(text);
+  return { baseMarkdown: text, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(text), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: time, agreedAt: 1_000_000 };
+};
+
 // Model seed 50013: this machine read the document in the minute a colleague then edited inside its code, so
 // its time for that reading is unknown; another machine, whose time was known, saw the hidden edit and said so
 // in the shared state (its record of this very text, `l`). The file's next edit overwrote the code line.
@@ -122,16 +131,12 @@ test("a colleague's new code block where the file added its own: not taken for t
 function editAgainstLossyRecordOfThisText(ourTime: string, theirAgreedAt: number) {
   const blocks = predictedBlocks(OURS);
   return decideBody({
-    mode: 'two-way',
-    force: false,
-    webEdits: 'merge',
+    ...TWO_WAY,
     path: 'semver.md',
-    record: { baseMarkdown: OURS, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(OURS), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: ourTime, agreedAt: 1_000_000 },
-    listedTime: MINUTE,
+    record: agreedOn(OURS, ourTime),
     published: { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: false, agreedAt: theirAgreedAt },
     fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
     remote: blocks,
-    urlOf: undefined,
   });
 }
 
@@ -141,7 +146,7 @@ test("another writer's record of this very text saying the document holds more t
   assert.equal(decision.held?.code, 'FLATTEN');
   // The hold is said once and listed by kbsync resolve; a second notice of the same thing, for a file that takes
   // nothing in, was the false alarm of issue 44 (a machine told of hidden edits in text it already held).
-  assert.equal(decision.inexactSeen, false, 'no second notice beside the hold');
+  assert.equal(decision.hiddenVersionSeen, false, 'no second notice beside the hold');
 });
 
 // Two workstations syncing at once: B overwrote the document, and A listed it before B's record was published,
@@ -150,7 +155,7 @@ test("another writer's record of this very text saying the document holds more t
 test("a same-minute record of this very text saying it holds more is not news to a machine whose time for the reading is known", () => {
   const decision = editAgainstLossyRecordOfThisText(MINUTE, 1_000_002);
   assert.equal(decision.kind, 'push');
-  assert.equal(decision.inexactSeen, false);
+  assert.equal(decision.hiddenVersionSeen, false);
   assert.equal(decision.lossy, false);
 });
 
@@ -193,4 +198,29 @@ test("a file restored over its deletion takes another writer's later version whe
   assert.equal(restore(base.published), THEIRS);
   assert.equal(restore(undefined), OURS, 'without a record: its own last text, as before');
   assert.equal(restore({ ...(base.published as PublishedVersion), agreedAt: 900_000 }), OURS, 'an older record is not the document now');
+});
+
+// Issue 44: another machine took a colleague's word edit in on a page with code (its record `l`, `hd: 0`): this
+// machine, taking that version, said HIDDEN_EDIT of an edit nobody made. Only a record saying one (`hd: 1`) is said.
+describe("another writer's version that holds more than its text", () => {
+  const RUNBOOK = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n';
+  const TAKEN = RUNBOOK.replace('read this.', 'read this first.');
+  const taking = (hidden: boolean): BodyDecision => {
+    const now = predictedBlocks(TAKEN);
+    const published = { text: TAKEN, remoteBlocksHash: blocksHash(now), modifiedTime: MINUTE, exact: false, hidden, agreedAt: 1_060_000 };
+    return decideBody({ ...TWO_WAY, path: 'runbook.md', record: agreedOn(RUNBOOK, MINUTE), published, fileText: RUNBOOK, remote: now });
+  };
+
+  test('a visible edit taken in as plain text: taken as that machine holds it, in doubt, and not said', () => {
+    const decision = taking(false);
+    assert.equal(decision.kind, 'pull');
+    assert.equal(decision.nextFile, TAKEN);
+    assert.deepEqual([decision.lossy, decision.hiddenBase, decision.hiddenVersionSeen], [true, false, false]);
+  });
+
+  test('a hidden edit that machine found: taken, said once, and passed on as one', () => {
+    const decision = taking(true);
+    assert.equal(decision.nextFile, TAKEN);
+    assert.deepEqual([decision.lossy, decision.hiddenBase, decision.hiddenVersionSeen], [true, true, true]);
+  });
 });

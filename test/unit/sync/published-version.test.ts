@@ -14,7 +14,17 @@ const store = { sources: async (hashes: Set<string>) => new Map([...hashes].map(
 // (`l`: a hidden edit it saw) was taken for this machine's own, and never reached the decision.
 test("a record of this very text saying the document holds more than it is news to a machine whose record says it does not", async () => {
   const version = await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false);
-  assert.deepEqual(version, { text: TEXT, remoteBlocksHash: 'blocks', modifiedTime: '2026-11-02T09:04Z', exact: false, agreedAt: 5, path: 'semver.md' });
+  // A record without `hd` is a kbsync's from before it, which could not tell a hidden edit from a visible one taken in.
+  assert.deepEqual(version, { text: TEXT, remoteBlocksHash: 'blocks', modifiedTime: '2026-11-02T09:04Z', exact: false, hidden: true, agreedAt: 5, path: 'semver.md' });
+});
+
+// Issue 44: a machine that took a colleague's visible edit in on a page with code (`hd: 0`) found no hidden edit;
+// the other machine that takes its version was told of one all the same. `hd: 1`: its writer found one.
+test('a record says whether the document holds a hidden edit its writer found (hd), or only what a visible edit taken in may carry', async () => {
+  const asked = { docKey: 'doc-1', localHash: 'other-hash', lossyBase: false };
+  const said = async (hd: 0 | 1) => (await sharedVersions(store, { entries: new Map([[entry.p, { ...entry, hd }]]), writes: new Map() } as unknown as SharedState).published(asked, false))?.hidden;
+  assert.equal(await said(0), false);
+  assert.equal(await said(1), true);
 });
 
 test('to a machine whose record says so already (its own lossy record, say), it is no news', async () => {
