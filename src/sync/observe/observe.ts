@@ -13,7 +13,7 @@ import { observeLocal, stillOnDisk, type LocalObservation } from './observe-loca
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state/seen.js';
-import { renamedElsewhere, replacementsOf, sharedRecords, usableState } from './shared-entries.js';
+import { renamedElsewhere, replacementsOf, sharedRecords, supersededListed, usableState } from './shared-entries.js';
 import { witnessRenamed } from './rename-witness.js';
 import { renameTexts } from './rename-texts.js';
 import type { ObserveOptions } from './options.js';
@@ -168,6 +168,8 @@ export async function observeAndPlan(
   // So are the documents the state pairs with files this run could not use or reach: without a ledger (a CI
   // checkout) nothing else keeps them from reading as deleted here (an invalid front matter deleted its document).
   for (const entry of usable?.entries.values() ?? []) if (local.excluded.has(entry.p) || (!scan.complete && !seen.has(entry.p))) leftAlone.add(entry.k);
+  // An old document another writer replaced, whose delete is still to come, is gone already for this run.
+  if (usable && listed) for (const docKey of supersededListed(usable, listed, shared?.authenticated === true)) leftAlone.add(docKey);
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   const renamed = shared && usable && store ? renamedElsewhere(usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.

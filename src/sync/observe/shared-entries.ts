@@ -117,6 +117,26 @@ function standIn(state: SharedState, remote: RemoteSnapshot, docKey: string, pai
 }
 
 /**
+ * Listed documents another kbsync writer replaced by a document the listing shows too: a move (or retitle) whose
+ * writer made the new document and has yet to delete the old one (its delete failed, or the run is still going).
+ * That writer deletes it whatever happens (a promised retirement), so a run here takes it for gone already: a
+ * file paired with it follows the new document (replacementsOf) with any edit made here, and neither document is
+ * pulled as a file of its own (soak seed 500: pulled beside the old file, the new one held placeholders where its
+ * code stood, and the old file, edited, was left paired with a deleted document). Without the team's key the
+ * state is not authenticated: only a new document bearing the old one's title, as a move's does, is believed.
+ */
+export function supersededListed(state: SharedState, remote: RemoteSnapshot, authenticated: boolean): Set<string> {
+  const out = new Set<string>();
+  for (const [docKey, listed] of remote.docs) {
+    if (!state.replacedBy.has(docKey)) continue;
+    const key = standIn(state, remote, docKey, new Set([docKey]));
+    const successor = key === undefined ? undefined : remote.docs.get(asDocKey(key));
+    if (successor && (authenticated || successor.title === listed.title)) out.add(docKey);
+  }
+  return out;
+}
+
+/**
  * The documents that stand in for recorded ones another writer replaced (DocRecord `rp`), by the record's
  * path: followed along the chain of replacements to one the listing shows and no record pairs yet.
  */

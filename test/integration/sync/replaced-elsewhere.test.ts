@@ -197,3 +197,60 @@ for (const keyless of [false, true]) {
     });
   });
 }
+
+// Soak seed 500: another machine moved a page with code and a table to another folder, and its delete of the old
+// document failed (the service erred), so both were listed for a while. This machine pulled the new document as a
+// file of its own (placeholders where its code stood, as reads hide it) beside the old file, which, edited here,
+// was left paired with a document soon deleted: a conflict with no clash, and the edit held for good.
+const PAGE = '# Lookup\n\nCache DNS lookups.\n\n```js\nconst cacheable = new CacheableLookup();\n```\n\n| Option | Default |\n| --- | --- |\n| maxTtl | Infinity |\n\nRespects the TTL.\n';
+const EDITED = `---\ntags: [dns]\n---\n${PAGE.replace('Respects the TTL.', 'Respects the TTL, edited on A.')}`;
+const SAID = 'Cache DNS lookups, said a colleague.';
+for (const keyless of [false, true]) {
+  for (const colleague of [false, true]) {
+    test(`${keyless ? 'a keyless team' : 'a team with a state key'}: a page with code moved to another folder elsewhere, its old document not deleted yet, edited here${colleague ? ' and by a colleague' : ''}: the file follows with the edit`, async () => {
+      await withWorkstationPair(keyless, async (em, a, b) => {
+        // B makes the document, so even without a state key it holds the id that deletes it (a move may).
+        await b.write('guides/lookup.md', PAGE);
+        assert.equal((await b.sync()).code, 0);
+        assert.equal((await a.sync()).code, 0);
+        em.admin.setClockOffset(2 * 60_000);
+        await rename(join(b.root, 'guides', 'lookup.md'), join(b.root, 'lookup.md'));
+        em.admin.setFaults({ error5xx: 1, only: ['deleteDocument'] });
+        const moved = await b.sync();
+        assert.notEqual(moved.code, 0, `the old document is not deleted yet: ${JSON.stringify(moved.report?.results)}`);
+        assert.equal(documents(a).length, 2, 'both documents are listed');
+        em.admin.setClockOffset(4 * 60_000);
+        const fresh = userNodes(a.remoteDocs()).find((node) => node.docType === 'DOC' && node.parentId === em.seed.rootNodeId);
+        assert.ok(fresh, 'the new document');
+        if (colleague) em.admin.editDocument(fresh.dentryUuid, PAGE.replace('Cache DNS lookups.', SAID));
+        await a.write('guides/lookup.md', EDITED);
+
+        const followed = await a.sync();
+        const said = JSON.stringify(followed.report?.results);
+        // A colleague's edit of a page with code holds the edit made here (a hidden change may ride along): allowed.
+        const result = followed.report?.results.find((r) => r.path === 'lookup.md');
+        assert.ok(result?.ok && result.result === (colleague ? 'held' : 'pushed'), said);
+        assert.equal(followed.code, colleague ? 1 : 0, `${followed.stderr} ${said}`);
+        assert.equal(await a.exists('guides/lookup.md'), false, `the file left its old path: ${said}`);
+        // The colleague's words come into the file (the pull does not wait for the hold).
+        const merged = colleague ? EDITED.replace('Cache DNS lookups.', SAID) : EDITED;
+        assert.equal(await a.read('lookup.md'), merged, 'the edit, the code and the table, with no placeholder');
+        assert.equal(followed.report?.callsByEndpoint['createDocument'] ?? 0, 0, 'nothing created');
+        em.admin.setFaults({});
+        if (colleague) {
+          assert.equal((await b.sync()).code, 0, 'B deletes the old document');
+          assert.equal(await b.read('lookup.md'), PAGE.replace('Cache DNS lookups.', SAID));
+          assert.equal(await a.read('lookup.md'), merged, 'held, the edit stays in the file');
+        } else {
+          await settle(em, a, b);
+          for (const f of [a, b]) {
+            assert.equal(await f.exists('guides/lookup.md'), false);
+            assert.equal(await f.read('lookup.md'), EDITED);
+          }
+          assert.match(a.remoteDoc('Lookup').markdown ?? '', /edited on A/);
+        }
+        assert.deepEqual(documents(a), ['Lookup']);
+      });
+    });
+  }
+}
