@@ -168,8 +168,15 @@ export async function observeAndPlan(
   // So are the documents the state pairs with files this run could not use or reach: without a ledger (a CI
   // checkout) nothing else keeps them from reading as deleted here (an invalid front matter deleted its document).
   for (const entry of usable?.entries.values() ?? []) if (local.excluded.has(entry.p) || (!scan.complete && !seen.has(entry.p))) leftAlone.add(entry.k);
-  // An old document another writer replaced, whose delete is still to come, is gone already for this run.
-  if (usable && listed) for (const docKey of supersededListed(usable, listed, shared?.authenticated === true)) leftAlone.add(docKey);
+  // An old document another writer replaced, whose delete is still to come, is gone already for a run that may
+  // follow it, unless a file paired with it is gone from its path here: then this run finishes that move (a CI
+  // job killed between the new document's create and the old one's delete has no ledger that promised it).
+  if (usable && listed && options.mode !== 'push') {
+    const movedHere = new Set<string>();
+    for (const entry of usable.entries.values()) if (!seen.has(entry.p)) movedHere.add(entry.k);
+    for (const summary of summaries.values()) if (!seen.has(summary.path)) movedHere.add(summary.docKey);
+    for (const docKey of supersededListed(usable, listed, shared?.authenticated === true)) if (!movedHere.has(docKey)) leftAlone.add(docKey);
+  }
   const remote = listed && leftAlone.size > 0 ? { ...listed, docs: new Map([...listed.docs].filter(([docKey]) => !leftAlone.has(docKey))) } : listed;
   const renamed = shared && usable && store ? renamedElsewhere(usable, summaries, store.clock.writer) : undefined;
   // A creation nodeId the ledger lacks (a document another machine created) is learnt from the shared state.
