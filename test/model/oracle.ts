@@ -20,6 +20,13 @@ export const lf = (text: string): string => text.replace(/\r\n?/g, '\n');
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 export const bodyOf = (text: string): string => text.slice(FRONT_MATTER.exec(text)?.[0].length ?? 0);
 
+/**
+ * What a vault's reader sees of a body: its comments gone, `%%…%%` (to the end of the note when none closes it)
+ * and `<!--…-->` (README "Note vaults"). The model writes `%%` only as a comment, never in code; a comment an
+ * edit landed inside (seed 2: an autolink typed into a comment block) hides that edit's words too.
+ */
+const readerSees = (body: string): string => body.replace(/%%[\s\S]*?(?:%%|$)|<!--[\s\S]*?-->/g, '');
+
 const blocksOf = (doc: DumpedNode) => (doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i));
 
 /** The Markdown kbsync reads of a document: only what its blocks show (code, tables and formatting hidden). */
@@ -248,11 +255,12 @@ function published(book: Book, check: SyncCheck): string[] {
     if (check.mode === 'push' && contentHash(text) === row.localHash) continue;
     const remote = lf(doc.markdown ?? '');
     const body = lf(bodyOf(text));
+    const seen = book.vault ? readerSees(body) : body;
     for (const token of tokensIn(body)) {
       // Another machine's run at the same time, which this run may have finished before, published its user's removal.
       if (!remote.includes(token) && (check.alongside ?? []).some((machine) => book.dropped(machine, token))) continue;
-      // A vault's comment is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
-      if (book.vault && /^(?:<!--|%%)/.test(book.snippets.get(token)?.text ?? '')) continue;
+      // A vault's comment, and all written inside one, is never sent (README "Note vaults"): the other machines get it from the shared state (invariant 3).
+      if (!seen.includes(token)) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
