@@ -75,8 +75,9 @@ export async function buildTests(files, groups = []) {
     target: 'node20',
     // Packages are bundled as well: a test file's process then loads a few chunks instead of reading hundreds of
     // modules from node_modules one by one. These stay external: native code (better-sqlite3, esbuild), what
-    // starts workers or hooks by file name (pino, tsx), and kbsync itself, which the package tests import by name.
-    external: ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'tsx', 'kbsync', 'kbsync/*'],
+    // starts workers or hooks by file name (pino, tsx), kbsync itself, which the package tests import by name, and
+    // fast-check, whose one instance the runner's preload seeds (property-seed.mjs).
+    external: ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'tsx', 'kbsync', 'kbsync/*', 'fast-check'],
     banner: { js: REQUIRE_BANNER },
     // Stack traces of a failing test point at the .ts lines (the runner runs with --enable-source-maps).
     sourcemap: 'linked',

@@ -111,6 +111,9 @@ if (built.code !== 0) {
 const tests = await run([
   process.execPath,
   ...(process.env.KBSYNC_TEST_TIMES ? ['--import', './scripts/test-times.mjs'] : []),
+  // The property tests draw the same inputs on every run unless asked otherwise (property-seed.mjs).
+  '--import',
+  './scripts/property-seed.mjs',
   '--enable-source-maps',
   // Passed on to every test file's process. A young generation of 64 MB instead of 16: parsing Markdown (the
   // model test's, the emulator's) makes much short-lived garbage, and scavenging it took 15 % of the model
