@@ -36,7 +36,8 @@ export class StateChaosFailure extends Error {}
 
 /**
  * Writers' crash points, those between a create's answer and its id's append included: README's window, in
- * which a kill loses that create's id (state-crash-matrix.test.ts). One kill may lose one id, no more.
+ * which a kill loses that create's id (state-crash-matrix.test.ts). One kill may lose one id, no more (of a
+ * machine that keeps its ledger, counted once its next run published what the ledger kept: noteWindow).
  */
 const KILLS = CRASH_POINTS;
 const FAULTS = ['latency=30,only=appendText|listNodes', '5xx=0.2,only=appendText', 'drop=0.3,only=appendText', 'latency=20,5xx=0.1,only=appendText|overwriteContent|readBlocks'];
@@ -105,17 +106,53 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
    * rename or move the kill interrupted) may share that document's title only once a run said it with its URL.
    */
   const window = new Set<string>();
+  /** The step under way: where a loss found after a later run is reported. */
+  let current = 0;
+  /**
+   * Ids a killed run of a machine that keeps its ledger (A, B) left out of the state, by writer: not lost yet.
+   * With a ledger a create's turn ends once its id is committed there, and the append of that id may wait for
+   * the next create's (journal.ts), so a kill can leave two ids in the ledger that the state lacks; that
+   * machine's next run publishes them (publish.ts: a record the state lacks is published again). So they
+   * count as lost only if still missing after its next completed run (exit 0, or holding only lost ids'
+   * deletions; a run killed again or stopped by a fault may not have published). A CI job keeps no ledger:
+   * what its kill left out of the state is lost at once.
+   */
+  const unpublished = new Map<string, { readonly step: number; readonly docKeys: readonly string[] }[]>();
   const lostNow = (): string[] => idFaults(f).map((fault) => fault.docKey).filter((docKey) => !window.has(docKey));
-  /** After runs of which `kills` were killed: the ids lost since `before` (lostNow then) are the window's, one per kill. */
-  const noteWindow = (step: number, kills: number, before: readonly string[]): void => {
+  /** Ids `kills` kill(s) lost for good (`when`: as seen when): the window's, one per kill. */
+  const countLost = (step: number, kills: number, lost: readonly string[], when: string): void => {
+    if (lost.length > kills) fail(step, [`${kills} kill(s) lost the creation ids of ${lost.length} documents${when} (README's window allows one per kill): ${idFaults(f).filter((fault) => lost.includes(fault.docKey)).map((fault) => fault.problem).join('; ')}`]);
+    for (const docKey of lost) window.add(docKey);
+  };
+  /** After runs of which `kills` were killed: the ids missing since `before` (lostNow then); `keeper`: the one killed run's writer keeps its ledger. */
+  const noteWindow = (step: number, kills: number, before: readonly string[], keeper?: string): void => {
     const lost = lostNow().filter((docKey) => !before.includes(docKey));
     if (kills === 0 || lost.length === 0) return;
-    if (lost.length > kills) fail(step, [`${kills} kill(s) lost the creation ids of ${lost.length} documents (README's window allows one per kill): ${idFaults(f).filter((fault) => lost.includes(fault.docKey)).map((fault) => fault.problem).join('; ')}`]);
-    for (const docKey of lost) window.add(docKey);
+    if (keeper === undefined) return countLost(step, kills, lost, '');
+    unpublished.set(keeper, [...(unpublished.get(keeper) ?? []), { step, docKeys: lost }]);
+    say(`#${step} (${lost.length} creation id(s) not in the state: lost unless ${keeper}'s next run publishes them from its ledger)`);
+  };
+  /** After a run of a writer with a ledger: once it completed, what its killed runs left out of the state and it did not publish is lost. */
+  const settleUnpublished = (who: string, result: CliResult): void => {
+    const kills = unpublished.get(who);
+    if (kills === undefined || result.signal !== null || !(result.code === 0 || (result.code === 1 && onlyHeldForLostIds(reportOf(result))))) return;
+    unpublished.delete(who);
+    const missing = lostNow();
+    for (const kill of kills) {
+      const lost = kill.docKeys.filter((docKey) => missing.includes(docKey));
+      countLost(current, 1, lost, ` (${who}'s kill at step ${kill.step}: still missing after its next completed run)`);
+      say(`#${current} (${who}'s run published ${kill.docKeys.length - lost.length} of the ${kill.docKeys.length} creation id(s) its kill at step ${kill.step} left out of the state)`);
+    }
+  };
+  /** A run of a writer that keeps its ledger, traced, then settling what its earlier kills left out of the state. */
+  const keeping = async <R extends CliResult>(who: string, env: Record<string, string>, run: (env: Record<string, string>) => Promise<R>): Promise<R> => {
+    const result = await traced(who, env, run);
+    settleUnpublished(who, result);
+    return result;
   };
   try {
     const repo = join(f.dir, 'repo');
-    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => traced('A', env, (more) => f.sync(args, more)) };
+    const a: Writer = { name: 'A', root: f.root, area: 'team/a', sync: (args = [], env = {}) => keeping('A', env, (more) => f.sync(args, more)) };
     await f.write('team/a/start.md', `# A start\n\nFirst words of A.\n`);
     await mkdir(join(repo, 'docs'), { recursive: true });
     await writeFile(join(repo, 'docs', 'index.md'), '# Docs index\n\nWelcome.\n');
@@ -124,7 +161,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
     assert(await f.cli(['clone', f.em.seed.workspaceUrl, bRoot]), 'the clone of B');
     const bConfig = join(bRoot, 'sync.config.json');
     await writeFile(bConfig, JSON.stringify({ ...(JSON.parse(await readFile(bConfig, 'utf8')) as object), ...GUARDS }));
-    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => traced('B', env, (more) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...more } })).then((r) => ({ ...r, ...withReport(r) })) };
+    const b: Writer = { name: 'B', root: bRoot, area: 'team/b', sync: (args = [], env = {}) => keeping('B', env, (more) => runCli(['sync', '--json', ...args, '--config', bConfig], { cwd: bRoot, env: { ...f.env, ...more } })).then((r) => ({ ...r, ...withReport(r) })) };
     const ci = async (job: string, env: Record<string, string> = {}) => {
       const root = join(f.dir, `ci-${job}`);
       await rm(root, { recursive: true, force: true });
@@ -180,7 +217,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
         say(`#${step} ${w.name} sync killed at ${at} → ${result.signal ?? `exit ${String(result.code)}`}`);
         if (result.signal === 'SIGKILL') {
           stats.killed += 1;
-          noteWindow(step, 1, before);
+          noteWindow(step, 1, before, w.name);
         }
       } else if (how === 'faults') {
         const spec = `${rng.pick(FAULTS)},seed=${rng.int(1, 1_000_000)}`;
@@ -200,6 +237,7 @@ export async function runStateChaos(options: StateChaosOptions): Promise<StateCh
 
     for (let step = 1; step <= options.steps; step += 1) {
       stats.steps = step;
+      current = step;
       const action = rng.weighted({ a: 3, b: 3, commit: 2, ci: 3 });
       // The same minute as the last step (the hard case for minute-precise times), the next one, or long after.
       const pause = rng.weighted({ none: 3, minute: 4, later: 1 });
