@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { createSyncFixture } from '../../helpers/sync-fixture.js';
+import { withReadGate } from '../../helpers/held-read.js';
 
 /**
  * A document this machine pulls for the first time gets its body between the run's listing (which shows it
@@ -16,34 +14,16 @@ import { createSyncFixture } from '../../helpers/sync-fixture.js';
 const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
 
 test('a body written between the listing and the read of a new document: its minute is no hidden edit', async () => {
-  const em = await startEmulator({ rateLimit: 0 });
-  em.admin.freezeClock(EPOCH);
-  let minutes = 0;
-  const tick = (): void => em.admin.setClockOffset(++minutes * 60_000);
-  let gate: { readonly reached: () => void; readonly released: Promise<void> } | undefined;
-  const proxy = await gateProxy(em.seed.baseUrl, {
-    before: (request) => {
-      if (!gate || request.method !== 'GET' || !/^\/v1\.0\/doc\/suites\/documents\/[^/]+\/blocks/.test(request.path)) return undefined;
-      const { reached, released } = gate;
-      gate = undefined;
-      reached();
-      return released;
-    },
-  });
-  const f = await createSyncFixture({ shared: em, config: { service: { baseUrl: proxy.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-  try {
+  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
     assert.equal((await f.sync()).code, 0);
     const doc = em.admin.createDocument({ name: 'Fresh', markdown: '' });
 
-    let reached!: () => void;
-    const listed = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    gate = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+    const read = holdNextRead();
     const pulling = f.sync();
-    await listed;
+    await read.reached;
     tick();
     em.admin.editDocument(doc.dentryUuid, '# Fresh\n\nIts first body.\n');
-    release();
+    read.release();
     const pulled = await pulling;
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.equal(await f.read('Fresh.md'), '# Fresh\n\nIts first body.\n');
@@ -53,9 +33,5 @@ test('a body written between the listing and the read of a new document: its min
     assert.equal(next.code, 0, next.stderr);
     assert.doesNotMatch(JSON.stringify(next.report), /HIDDEN_EDIT/, 'no hidden edit said');
     assert.deepEqual(next.report?.results.filter((r) => r.ok && r.result === 'held'), [], 'nothing held');
-  } finally {
-    await f.close();
-    await proxy.close();
-    await em.close();
-  }
+  });
 });

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { createSyncFixture } from '../../helpers/sync-fixture.js';
+import { withReadGate } from '../../helpers/held-read.js';
 
 /**
  * A colleague saves twice, in consecutive minutes, and the second save lands between a run's listing (which
@@ -16,22 +14,7 @@ import { createSyncFixture } from '../../helpers/sync-fixture.js';
 const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
 
 test("a colleague's second save between a run's listing and its read: its minute is no hidden edit, and the next local edit is published", async () => {
-  const em = await startEmulator({ rateLimit: 0 });
-  em.admin.freezeClock(EPOCH);
-  let minutes = 0;
-  const tick = (): void => em.admin.setClockOffset(++minutes * 60_000);
-  let gate: { readonly docKey: string; readonly reached: () => void; readonly released: Promise<void> } | undefined;
-  const proxy = await gateProxy(em.seed.baseUrl, {
-    before: (request) => {
-      if (!gate || request.method !== 'GET' || !request.path.startsWith(`/v1.0/doc/suites/documents/${gate.docKey}/blocks`)) return undefined;
-      const { reached, released } = gate;
-      gate = undefined;
-      reached();
-      return released;
-    },
-  });
-  const f = await createSyncFixture({ shared: em, config: { service: { baseUrl: proxy.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-  try {
+  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
     await f.write('notes.md', '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n');
     assert.equal((await f.sync()).code, 0);
     const doc = f.remoteDoc('Notes');
@@ -39,16 +22,13 @@ test("a colleague's second save between a run's listing and its read: its minute
     tick();
     colleague('First paragraph.', 'First paragraph, once.');
 
-    let reached!: () => void;
-    const listed = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    gate = { docKey: doc.dentryUuid, reached, released: new Promise<void>((resolve) => (release = resolve)) };
+    const read = holdNextRead(doc.dentryUuid);
     tick();
     const pulling = f.sync();
-    await listed;
+    await read.reached;
     tick();
     colleague('Second paragraph.', 'Second paragraph, twice.');
-    release();
+    read.release();
     const pulled = await pulling;
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.equal(await f.read('notes.md'), '# Notes\n\nFirst paragraph, once.\n\nSecond paragraph, twice.\n');
@@ -61,9 +41,5 @@ test("a colleague's second save between a run's listing and its read: its minute
     const pushed = await f.sync();
     assert.equal(pushed.code, 0, JSON.stringify(pushed.report?.results));
     assert.match(f.remoteDoc('Notes').markdown ?? '', /Mine\./);
-  } finally {
-    await f.close();
-    await proxy.close();
-    await em.close();
-  }
+  });
 });
