@@ -14,6 +14,8 @@ export type Piece = {
   readonly simplified?: true;
   /** Its words are the web editor's, written from the service's plain reading (see MergeResult.fromReading). */
   readonly fromReading?: true;
+  /** Our last write's text, put back by a racing writer's stale overwrite and published again (see MergeResult.restored). */
+  readonly restored?: true;
   readonly conflict?: { readonly baseText: string; readonly localText: string; readonly remoteText: string; readonly remoteUnreadable?: true };
 };
 

@@ -17,6 +17,8 @@ type SourceMerge = {
   readonly conflictCopyBody?: string;
   /** Blocks of `theirs` that came out as the merge wrote them: their lines in `body` (1-based), by theirs' block index. */
   readonly theirsLines: ReadonlyMap<number, number>;
+  /** Blocks of our last write a racing writer's stale copy put back or dropped, kept and published again (MergeResult.restored). */
+  readonly restored: readonly number[];
 };
 
 type Origin = { readonly side: 'local' | 'theirs'; readonly index: number };
@@ -27,6 +29,7 @@ type Piece = {
   /** Where the piece's source comes from, for the gap that follows it and its line. */
   readonly origin: Origin;
   readonly list: boolean;
+  readonly restored?: true;
   readonly conflict?: Omit<Conflict, 'position'>;
 };
 
@@ -49,7 +52,11 @@ export function mergeSources(input: { readonly base: string; readonly local: str
   const T = segmentBody(theirs);
   const toLocal = diffLocal(B, L);
   const toTheirs = diffLocal(B, T);
-  const published = publishedChanges(input.priorBase, B);
+  const written = publishedChanges(input.priorBase, B);
+  // Only while theirs could be a copy read before our last write: one that holds any of that write's changes as
+  // we made them was read after it, and its other changes are edits (merge.ts staleOverwriteOnly).
+  const stale = !B.segments.some((_, b) => written(b) !== undefined && toTheirs.baseToLocal[b] != null && toTheirs.unchanged[b] === true);
+  const published = stale ? written : () => undefined;
   const pieces: Piece[] = [];
   const source = (body: SegmentedBody, side: Origin['side'], index: number): Piece => {
     const segment = body.segments[index] as Segment;
@@ -92,24 +99,21 @@ export function mergeSources(input: { readonly base: string; readonly local: str
       if (t != null && !theirsSame) pieces.push(source(T, 'theirs', t));
     } else if (t == null) {
       if (!localSame) pieces.push(source(L, 'local', l));
-      else if (change?.kind === 'added') {
-        // Theirs lacks a block our last write added: a writer that read before our write overwrote it.
-        const ours = source(L, 'local', l);
-        pieces.push({ ...ours, theirs: '', conflict: { baseText, localText: ours.ours, remoteText: '', reverted: true } });
-      }
+      // Theirs lacks a block our last write added: a writer that read before our write overwrote it. Kept.
+      else if (change?.kind === 'added') pieces.push({ ...source(L, 'local', l), restored: true });
     } else if (localSame) {
       const piece = source(T, 'theirs', t);
-      // Theirs put back what this block held before our last write: a lost update, not an edit.
-      if (!theirsSame && change?.kind === 'changed' && change.priorSource === piece.ours) {
-        const ours = source(L, 'local', l);
-        pieces.push({ ...ours, theirs: piece.ours, conflict: { baseText, localText: ours.ours, remoteText: piece.ours, reverted: true } });
-      } else pieces.push(piece);
+      // Theirs put back what this block held before our last write: a lost update, not an edit. Ours stays.
+      if (!theirsSame && change?.kind === 'changed' && change.priorSource === piece.ours) pieces.push({ ...source(L, 'local', l), restored: true });
+      else pieces.push(piece);
     } else if (theirsSame) {
       pieces.push(source(L, 'local', l));
     } else {
       const ours = source(L, 'local', l);
       const other = source(T, 'theirs', t);
-      pieces.push(ours.ours === other.ours ? ours : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
+      // Theirs only put back what the block held before our last write: nobody edited it there; the local edit stands.
+      const putBack = change?.kind === 'changed' && change.priorSource === other.ours;
+      pieces.push(ours.ours === other.ours || putBack ? ours : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
     }
     insertionsAfter(b);
   });
@@ -125,7 +129,7 @@ function whole(text: string, side: Origin['side']): SourceMerge {
   const body = segmentBody(text);
   const theirsLines = new Map<number, number>();
   if (side === 'theirs') body.segments.forEach((segment, i) => theirsLines.set(i, lineOf(text, segment.start)));
-  return { body: text, conflicts: [], theirsLines };
+  return { body: text, conflicts: [], theirsLines, restored: [] };
 }
 
 const lineOf = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
@@ -173,10 +177,12 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
   const ours = join((piece) => piece.ours);
   const conflicts: Conflict[] = [];
   const theirsLines = new Map<number, number>();
+  const restored: number[] = [];
   pieces.forEach((piece, k) => {
     const offset = ours.offsets[k] ?? ours.text.length;
+    if (piece.restored) restored.push(lineOf(ours.text, offset));
     if (piece.conflict) conflicts.push({ ...piece.conflict, position: { line: lineOf(ours.text, offset), offset } });
     else if (piece.origin.side === 'theirs') theirsLines.set(piece.origin.index, lineOf(ours.text, offset));
   });
-  return { body: ours.text, conflicts, theirsLines, ...(conflicts.length > 0 ? { conflictCopyBody: join((piece) => piece.theirs).text } : {}) };
+  return { body: ours.text, conflicts, theirsLines, restored, ...(conflicts.length > 0 ? { conflictCopyBody: join((piece) => piece.theirs).text } : {}) };
 }

@@ -40,11 +40,6 @@ export type Conflict = {
    * give): overwriting the remote would lose that remote edit.
    */
   readonly remoteUnreadable?: true;
-  /**
-   * Set when the remote put back what this block held before our last write (or dropped a block that write
-   * added): another writer overwrote the document with a copy read before our write landed.
-   */
-  readonly reverted?: true;
   /** Where the block stands in `body`: 1-based line and character offset. */
   readonly position: { readonly line: number; readonly offset: number };
 };
@@ -71,6 +66,12 @@ export type MergeResult = {
    * web editor gave them (bold, a link, inline code) is not in `body`, and no read can show it. 1-based lines in `body`.
    */
   readonly fromReading: readonly number[];
+  /**
+   * Blocks our last write changed or added that the remote put back or dropped (a lost update): another writer
+   * overwrote the document with a copy read before our write landed. The file keeps them and the merge publishes
+   * them again. 1-based lines in `body`.
+   */
+  readonly restored: readonly number[];
 };
 
 const baseSource = (state: MergeState, b: number): string => contentOf(state.base.body, state.base.segments[b] as Segment);
@@ -78,16 +79,15 @@ const baseSource = (state: MergeState, b: number): string => contentOf(state.bas
 /**
  * A block the local side kept byte for byte: the remote's change, if any, applies. Except when the change
  * only undoes what our last write did to it (a block put back as it was, or one we added dropped): that is
- * the footprint of another writer's overwrite racing ours (the service has no conditional write), so it
- * is a conflict that keeps our words in the file and theirs in the copy, never a silent revert.
+ * the footprint of another writer's overwrite racing ours (the service has no conditional write), not an
+ * edit. Nobody meant it, and kbsync knows both texts, so it repairs it: our words stay and are published
+ * again, with the racing writer's other changes merged around them (never a silent revert, never a hold).
  */
 function keptLocally(state: MergeState, b: number, l: number, remote: RemoteState, published: PublishedChange | undefined): void {
   const segment = state.local.segments[l] as Segment;
   const source = contentOf(state.local.body, segment);
-  const revert = revertedText(published, remote);
-  if (revert !== undefined) {
-    const conflict = { baseText: baseSource(state, b), localText: source, remoteText: revert, reverted: true as const };
-    state.push(state.localPiece(l, source, { pushable: false, theirs: revert, conflict }));
+  if (reverts(published, remote)) {
+    state.push(state.localPiece(l, source, { pushable: true, restored: true }));
     return;
   }
   if (remote.kind === 'deleted') {
@@ -127,11 +127,10 @@ function keepComments(state: MergeState, segment: Segment, source: string): void
   else state.push({ ours: kept, theirs: kept, pushable: false });
 }
 
-/** The text the remote put back, when its change undoes our last write to the block; else undefined. */
-function revertedText(published: PublishedChange | undefined, remote: RemoteState): string | undefined {
-  if (published?.kind === 'added') return remote.kind === 'deleted' ? '' : undefined;
-  if (published?.kind !== 'changed' || remote.kind !== 'changed') return undefined;
-  return sameReading(published.prior.node, contentOfBlock(remote.block)) ? published.priorSource : undefined;
+/** The remote's change of the block only undoes our last write to it: put back as it was, or dropped where we added it. */
+function reverts(published: PublishedChange | undefined, remote: RemoteState): boolean {
+  if (published?.kind === 'added') return remote.kind === 'deleted';
+  return published?.kind === 'changed' && remote.kind === 'changed' && sameReading(published.prior.node, contentOfBlock(remote.block));
 }
 
 /**
@@ -145,11 +144,15 @@ function staleOverwriteOnly(published: (b: number) => PublishedChange | undefine
   return published;
 }
 
-/** A block the local side edited: an edit beats a delete; both editing it differently is a conflict. */
-function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState, twin: boolean): void {
+/**
+ * A block the local side edited: an edit beats a delete; both editing it differently is a conflict, unless the
+ * remote's "edit" only put back what the block held before our last write (a racing writer's stale copy, see
+ * keptLocally): nobody edited it there, and the local edit goes out.
+ */
+function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState, twin: boolean, published: PublishedChange | undefined): void {
   const segment = state.local.segments[l] as Segment;
   const source = contentOf(state.local.body, segment);
-  if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
+  if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block)) || reverts(published, remote)) {
     state.push(state.localPiece(l, source, { pushable: !twin }));
     return;
   }
@@ -210,7 +213,7 @@ export function merge3(input: MergeInput): MergeResult {
     const remote = state.remoteState(b);
     if (l === null || l === undefined) deletionToPush = deletedLocally(state, b, remote, plan.resurrectedAlready.has(b)) || deletionToPush;
     else if (state.localDiff.unchanged[b]) keptLocally(state, b, l, remote, published(b));
-    else editedLocally(state, b, l, remote, plan.twins.has(l));
+    else editedLocally(state, b, l, remote, plan.twins.has(l), published(b));
     insertionsAfter(b);
   });
   return result(input, state, deletionToPush);
@@ -221,6 +224,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
   const conflicts: Conflict[] = [];
   const simplified: number[] = [];
   const fromReading: number[] = [];
+  const restored: number[] = [];
   const lineAt = (k: number): { line: number; offset: number } => {
     const offset = ours.offsets[k] ?? ours.text.length;
     return { line: ours.text.slice(0, offset).split('\n').length, offset };
@@ -228,6 +232,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
   state.pieces.forEach((piece, k) => {
     if (piece.simplified) simplified.push(lineAt(k).line);
     if (piece.fromReading) fromReading.push(lineAt(k).line);
+    if (piece.restored) restored.push(lineAt(k).line);
     if (piece.conflict) conflicts.push({ ...piece.conflict, position: lineAt(k) });
   });
   return {
@@ -238,6 +243,7 @@ function result(input: MergeInput, state: MergeState, deletionToPush: boolean): 
     needsPush: deletionToPush || state.pieces.some((piece) => piece.pushable),
     simplified,
     fromReading,
+    restored,
     ...(conflicts.length > 0 ? { conflictCopyBody: assemble(state.local, state.pieces, (piece) => piece.theirs).text } : {}),
   };
 }

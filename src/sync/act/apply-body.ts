@@ -112,7 +112,8 @@ export async function applyBody(
       : body.hiddenVersionSeen
         ? "HIDDEN_EDIT: the file now has another kbsync machine's version of this document, which holds edits made in the web editor that reads cannot show (inside code, a table or an image); so that they stay, your next edit of this file will be held (FLATTEN) rather than overwrite them: make such changes in the web editor"
         : undefined;
-  const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, simplified, unseen, hidden].filter(Boolean).join('; ');
+  const repaired = body.restored.length > 0 && body.send ? `LOST_UPDATE_REPAIRED: ${repairedDetail(body.restored, ctx.stateDir)}` : undefined;
+  const detail = [done.conflictPath ? conflictDetail(path, body, done.conflictPath) : undefined, repaired, simplified, unseen, hidden].filter(Boolean).join('; ');
   // "Unchanged" is said only of bytes that did not change (README "What is safe", promise 1).
   if (body.kind === 'none' && body.localChanged && body.baseText === body.fileText) return { path, result: 'recorded', detail: [RECORDED, detail].filter(Boolean).join('; ') };
   return { path, result: RESULT[body.kind], ...(done.conflictPath ? { conflictPath: done.conflictPath } : {}), ...(detail ? { detail } : {}) };
@@ -130,21 +131,21 @@ const unseenFormatting = (lines: readonly number[]): string => {
   );
 };
 
+/**
+ * A lost update repaired (MergeResult.restored): said once, as the repair is published, since the racing writer's
+ * save is gone from the document afterwards but for the backup made before the write.
+ */
+const repairedDetail = (lines: readonly number[], stateDir: string): string =>
+  `another writer's save, made from a copy read before your last push landed, put back what you had published at line ${lines.join(', ')} ` +
+  `(a lost update: the service has no conditional write); your version is published again with that writer's other changes, and the document as their save left it is in ${stateDir}/backups`;
+
 const RECORDED = 'changed only where the knowledge base holds nothing (front matter, line endings): kept in the shared state, so other machines get it';
 
 /** Which blocks clash, and why, so the person knows where to look before running kbsync resolve. */
 function conflictDetail(path: string, body: BodyDecision, copy: string): string {
   const headLines = splitText(body.fileText).head.split('\n').length - 1;
   const lines = (conflicts: BodyDecision['conflicts']): string => conflicts.map((c) => c.position.line + headLines).join(', ');
-  const reverted = body.conflicts.filter((c) => c.reverted);
-  const clashed = body.conflicts.filter((c) => !c.reverted);
-  const parts = [
-    clashed.length > 0 ? `both sides changed line ${lines(clashed)}` : '',
-    reverted.length > 0
-      ? `another writer's save put back what you had published at line ${lines(reverted)} (it read the document before your last push landed: a lost update)`
-      : '',
-  ].filter(Boolean);
-  return `${parts.join('; ')}: your version stays in the file, theirs is in ${copy}, and the knowledge base keeps theirs until you run \`kbsync resolve ${path}\``;
+  return `both sides changed line ${lines(body.conflicts)}: your version stays in the file, theirs is in ${copy}, and the knowledge base keeps theirs until you run \`kbsync resolve ${path}\``;
 }
 
 /**

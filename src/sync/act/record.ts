@@ -1,3 +1,4 @@
+import { writtenMark } from '../state/publish.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { hashText, type FileFingerprint } from '../../local/index.js';
 import { align, blocksHash } from '../../markdown/index.js';
@@ -133,7 +134,11 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   // What the shared state holds of this document stays known: the publish step compares against it.
   const prior = ctx.ledger.documents.summary(ids.path);
   const sameDocument = prior?.docKey === ids.docKey;
-  const published = sameDocument ? { publishedRecord: prior.publishedRecord, publishedSource: prior.publishedSource } : { publishedRecord: null, publishedSource: null };
+  // Our own write is news to every machine even when its text is the one published (a body sent again for its
+  // links, a forced push): the document's time moved, and only its record tells them it was kbsync (soak seed 500:
+  // the other machine, holding that very text, was told HIDDEN_EDIT). So its record is published whatever its hash.
+  const mark = sameDocument ? (wroteOver !== undefined ? writtenMark(prior.publishedRecord) : prior.publishedRecord) : null;
+  const published = { publishedRecord: mark, publishedSource: sameDocument ? prior.publishedSource : null };
   // With edits pending, the stat fast path must not vouch for the file: it is re-read and differs from the base.
   // Its inode stays known: a held file moved (`mv`, and edited too) is found by it (decide/moves.ts).
   const stat = pendingLocal ? { ...UNMATCHABLE, ino: fingerprint.ino } : fingerprint;

@@ -118,6 +118,12 @@ export type BodyDecision = {
    * the next push writes them as the file has them (FORMATTING_UNSEEN, said once).
    */
   readonly unseenFormatting: readonly number[];
+  /**
+   * Lines of the written file that our last write gave and another writer's overwrite, made from a copy read
+   * before that write landed, put back (a lost update): the file keeps them and this decision publishes them
+   * again (LOST_UPDATE_REPAIRED, said once), or they wait in the file while the push is held.
+   */
+  readonly restored: readonly number[];
   /** Set while someone's edit of what the service does not show stands: the listed time it was seen at. */
   readonly hiddenEdit: string | null;
   /** Set when this run is the first to see that hidden edit (said once). */
@@ -183,6 +189,8 @@ type Reading = {
     readonly simplified: readonly number[];
     /** Lines of `body` whose words came from the web editor through the plain reading (MergeResult.fromReading). */
     readonly fromReading: readonly number[];
+    /** Lines of `body` our last write gave, which a racing writer's stale copy put back (MergeResult.restored). */
+    readonly restored: readonly number[];
   };
   /** What kbsync does not know of what the document holds beyond `theirs` ('none': it holds exactly that). */
   readonly doubt: Doubt;
@@ -225,7 +233,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     return {
       theirs,
       theirsHead: splitText(published.text).head,
-      merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading) },
+      merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading), restored: merged.restored },
       doubt: hidden ? 'content' : worse(doubtOfVersion(published), since),
       hidden,
       hiddenInVersion: published.hidden === true,
@@ -240,7 +248,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // Nor where the file's own edit is one reads cannot show (model seed 150060: a colleague's HTML comment, typed
   // where the file's own went and reading the same, was taken for this machine's, and the file's was never sent).
   if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks) && unreadSources(local) === unreadSources(base)) {
-    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt: 'none', hidden: false };
+    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt: 'none', hidden: false };
   }
   if (!remoteChanged) {
     // Another kbsync wrote this very text again since (a forced push, a re-push of many notes): its record, of a
@@ -258,7 +266,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
     const learnt = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '' ? doubtOfVersion(published) : 'none';
     const doubt = hidden ? 'content' : worse(doubtOf(record), learnt);
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true };
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
@@ -315,7 +323,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
@@ -362,13 +370,16 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // one with only the remote's edits, so the next run still sees them.
   // A conflict's base is always the knowledge base's side: the file differs from it there (even when the
   // clash is a racing writer's revert of a file we had not touched), so settling it publishes the file.
-  const baseText = conflictCopy !== undefined || ((mode === 'pull' || blocker !== undefined) && localChanged) ? joinText(base.head, theirs) : written;
+  // So are a lost update's lines kept in the file (merged.restored): until they are published, the file differs there.
+  const unsent = localChanged || merged.restored.length > 0;
+  const baseText = conflictCopy !== undefined || ((mode === 'pull' || blocker !== undefined) && unsent) ? joinText(base.head, theirs) : written;
   // Lines count from the top of the file: the front matter comes first.
   const headLines = local.head === '' ? 0 : local.head.split('\n').length - 1;
   const simplified = mode === 'push' || nextFile === undefined ? [] : merged.simplified.map((line) => line + headLines);
   // Words of the web editor taken into the file of a document now known (merge.webEdits): their formatting there
   // cannot be seen (a line already said simplified is not said twice). A lossy one says its hold when it holds.
   const unseenFormatting = mode === 'push' || nextFile === undefined || reading.doubt !== 'formatting' || doubtHolds(reading.doubt, facts.webEdits) ? [] : merged.fromReading.map((line) => line + headLines).filter((line) => !simplified.includes(line));
+  const restored = mode === 'push' ? [] : merged.restored.map((line) => line + headLines);
   // A whole-document write replaces what the hidden edit or the lossy reading stood for: both end with it.
   const overwrote = send !== undefined && send.append === undefined;
   const decided = {
@@ -383,6 +394,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     baseText,
     simplified,
     unseenFormatting,
+    restored,
     hiddenEdit: overwrote ? null : hiddenEdit,
     hiddenEditSeen,
     lossy: overwrote ? false : lossy,

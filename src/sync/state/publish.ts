@@ -66,6 +66,18 @@ export function parseMark(mark: string | null): { readonly hash: string; readonl
 }
 
 /**
+ * The mark of a row this machine has just written, until its record is published: no record's hash, so the
+ * publish step sends the record even when it says what the state already says but for the time (a time still
+ * re-checked does not count in the hash). The clock of the last record published stays, for what compares
+ * against it (a rename made elsewhere since).
+ */
+const WRITTEN = 'written';
+export function writtenMark(prior: string | null): string {
+  const clock = parseMark(prior)?.clock;
+  return clock === undefined ? WRITTEN : markOf(WRITTEN, clock);
+}
+
+/**
  * The hash a row is published under, kept per summary object: a summary never changes, and the daemon
  * keeps the same objects for the rows it did not write (DocumentsRepo.keepSummaries), so after a push only
  * the rows just written are hashed again, not all 10,000 (two sha256 each, about 85 ms a cycle).
@@ -189,7 +201,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
   for (const row of ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
     const held = state?.entries.get(row.path);
-    const agreed = held && agreement(held, row, hash);
+    const agreed = held && parseMark(row.publishedRecord)?.hash !== WRITTEN ? agreement(held, row, hash) : undefined;
     if (held !== undefined && agreed !== undefined) {
       // The state says what this ledger does: nothing to write (a mark written before clocks gets its clock).
       if (parseMark(row.publishedRecord)?.clock === undefined || parseMark(row.publishedRecord)?.hash !== agreed) out.marks.push({ path: row.path, hash: agreed, clock: held.c, source: row.localHash });

@@ -13,13 +13,27 @@ const OURS = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared.\n';
 const THEIRS = '# Shared\n\nFirst of shared.\n\nLast of shared, edited there.\n';
 
 describe('mergeSources', () => {
-  test('nothing changed here, theirs puts back a block our last write changed: a conflict (a lost update), not a pull', () => {
+  test('nothing changed here, theirs puts back a block our last write changed: a lost update, repaired (ours stays and is published again)', () => {
     const merged = mergeSources({ base: OURS, local: OURS, theirs: THEIRS, priorBase: PRIOR });
-    assert.equal(merged.conflicts.length, 1);
-    assert.equal(merged.conflicts[0]?.reverted, true);
-    assert.match(merged.body, /edited here/, 'our words stay in the file');
-    assert.match(merged.body, /edited there/, 'their edit of another block comes in');
-    assert.match(merged.conflictCopyBody ?? '', /First of shared\.\n/, "the copy holds theirs as they wrote it");
+    assert.deepEqual(merged.conflicts, []);
+    assert.equal(merged.body, '# Shared\n\nFirst of shared, edited here.\n\nLast of shared, edited there.\n', 'our words stay; their edit of another block comes in');
+    assert.deepEqual(merged.restored, [3]);
+  });
+
+  test('a block edited here again, which theirs put back as it was before our last write, keeps the edit: no conflict', () => {
+    const local = OURS.replace('edited here', 'edited here twice');
+    const merged = mergeSources({ base: OURS, local, theirs: THEIRS, priorBase: PRIOR });
+    assert.deepEqual(merged.conflicts, []);
+    assert.match(merged.body, /edited here twice/);
+    assert.match(merged.body, /edited there/);
+  });
+
+  test('theirs holding any of our last write as we made it was read after it: putting back another of its blocks is an edit', () => {
+    const ours = '# Shared\n\nFirst of shared, edited here.\n\nLast of shared, also here.\n';
+    const theirs = '# Shared\n\nFirst of shared.\n\nLast of shared, also here.\n';
+    const merged = mergeSources({ base: ours, local: ours, theirs, priorBase: PRIOR });
+    assert.deepEqual(merged.restored, []);
+    assert.equal(merged.body, theirs);
   });
 
   // Found by the model test (seed 41): the file of the machine that merged kept its own end, and the two

@@ -202,14 +202,33 @@ describe('merge3: what our last write changed, put back by a racing writer', () 
   const PRIOR = '# T\n\nIntro with a [link](https://example.com).\n\nMiddle.\n\nEnd.\n';
   const OURS = PRIOR.replace('Middle.', 'Middle, **ours**.');
 
-  test('a block put back as it was before our write is a reverted conflict: our words stay, theirs go to the copy with their formatting', () => {
+  test('a block put back as it was before our write is a lost update, repaired: our words stay and are published again, their other edits merge', () => {
     const { base, remoteBase, alignment } = synced(OURS);
     const remote = retext(retext(remoteBase, 'Middle, ours.', 'Middle.'), 'End.', 'End, theirs.');
     const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
-    assert.equal(result.conflicts.length, 1);
-    assert.equal(result.conflicts[0]?.reverted, true);
+    assert.deepEqual(result.conflicts, []);
     assert.equal(result.body, OURS.replace('End.', 'End, theirs.'), 'their edit elsewhere still merges');
-    assert.equal(result.conflictCopyBody, PRIOR.replace('End.', 'End, theirs.'));
+    assert.deepEqual(result.restored, [5], 'the line our write gave, named');
+    assert.equal(result.needsPush, true, 'published again');
+  });
+
+  test('a block we edited again, which the remote put back as it was before our last write, is our edit: no conflict', () => {
+    const { base, remoteBase, alignment } = synced(OURS);
+    const remote = retext(remoteBase, 'Middle, ours.', 'Middle.');
+    const local = OURS.replace('Middle, **ours**.', 'Middle, **ours** twice.');
+    const result = merge3({ base, remoteBase, remote, local, alignment, priorBase: PRIOR });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, local);
+    assert.equal(result.needsPush, true);
+  });
+
+  test('once any of our write stands in the remote, the remote read after it: putting back another of its blocks is an edit', () => {
+    const twice = OURS.replace('End.', 'End, ours.');
+    const { base, remoteBase, alignment } = synced(twice);
+    const remote = retext(remoteBase, 'Middle, ours.', 'Middle.');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
+    assert.deepEqual(result.restored, []);
+    assert.equal(result.body, twice.replace('Middle, **ours**.', 'Middle.'));
   });
 
   test('without the prior body (no write of ours just before), the same change is an ordinary remote edit', () => {
@@ -229,13 +248,13 @@ describe('merge3: what our last write changed, put back by a racing writer', () 
     assert.match(result.body, /\nMiddle, \*\*ours(\*\*)? and theirs(\*\*)?\.\n/);
   });
 
-  test('a block our write added, dropped by the remote, is kept as a reverted conflict; blocks we did not touch may be deleted', () => {
+  test('a block our write added, dropped by the remote, is kept and published again; blocks we did not touch may be deleted', () => {
     const added = PRIOR.replace('Middle.\n', 'Middle.\n\nAdded by us.\n');
     const { base, remoteBase, alignment } = synced(added);
     const remote = reindex(remoteBase.filter((block) => !('text' in block) || (block.text !== 'Added by us.' && block.text !== 'End.')));
     const result = merge3({ base, remoteBase, remote, local: base, alignment, priorBase: PRIOR });
-    assert.equal(result.conflicts.length, 1);
-    assert.equal(result.conflicts[0]?.reverted, true);
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.restored.length, 1);
     assert.match(result.body, /Added by us\./);
     assert.doesNotMatch(result.body, /End\./, 'a deletion of a block our write left alone is the remote\'s edit');
   });
