@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Block } from '../../../src/model/blocks.js';
-import { align, merge3, parseDocument, serializeDocument, toPushMarkdown } from '../../../src/markdown/index.js';
+import { align, merge3, parseDocument, serializeDocument, toPushMarkdown, type MergeResult } from '../../../src/markdown/index.js';
 import { newBlock, reindex, simulateServiceRead, withFreshIds } from './helpers/service-read.js';
 
 /** A body as last synced: what the service read back after the push, and the stored alignment. */
@@ -73,6 +73,36 @@ describe('merge3 examples', () => {
     assert.equal(first.body, '| a | b |\n|---|---|\n| 1 | 2 |\n\nmine\n\ntheirs one\n\n<div>alpha</div>\n\ntheirs two\n\n![alpha](alpha.png)\n\n# alpha\n');
     const again = merge3({ base, remoteBase, remote, local: first.body, alignment });
     assert.equal(again.body, first.body);
+  });
+
+  // Found by the merge property test (seed 537640871): with the paragraph between them deleted by the remote,
+  // the two "alpha" twins were told apart by nothing, and the merge after a crash read the kept one as the
+  // twin the remote changed (putting the remote's words in and dropping the conflict), or the conflicting
+  // edit as an edit of the twin the remote left alone (bringing the remote's version back beside it).
+  describe('a merge repeated on its own result reads twins the way the first merge did', () => {
+    const { base, remoteBase, alignment } = synced('alpha\n\nbeta\n\nalpha\n');
+    // The remote deleted "beta" and changed the second "alpha".
+    const remote = reindex([remoteBase[0] as Block, { ...(remoteBase[2] as Block), text: 'theirs' } as Block]);
+    const twice = (local: string): [MergeResult, MergeResult] => {
+      const first = merge3({ base, remoteBase, remote, local, alignment });
+      return [first, merge3({ base, remoteBase, remote, local: first.body, alignment })];
+    };
+
+    test('the twin kept beside a conflicting edit of the other stays the kept one', () => {
+      const [first, again] = twice('one\n\nalpha\n\nbeta\n\ntwo\n');
+      assert.equal(first.body, 'one\n\nalpha\n\ntwo\n');
+      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [['two', 'theirs']]);
+      assert.equal(again.body, first.body);
+      assert.deepEqual(again.conflicts, first.conflicts);
+    });
+
+    test('a conflicting edit stays the edit of the twin the remote changed when the other was deleted', () => {
+      const [first, again] = twice('beta\n\nmine\n');
+      assert.equal(first.body, 'mine\n');
+      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [['mine', 'theirs']]);
+      assert.equal(again.body, first.body);
+      assert.deepEqual(again.conflicts, first.conflicts);
+    });
   });
 
   test('remote deleted a heading: it goes, the rest stays byte for byte', () => {
