@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Block } from '../../../src/model/blocks.js';
-import { align, merge3, parseDocument, serializeDocument, toPushMarkdown, type MergeResult } from '../../../src/markdown/index.js';
+import { align, merge3, parseDocument, serializeDocument, toPushMarkdown } from '../../../src/markdown/index.js';
 import { newBlock, reindex, simulateServiceRead, withFreshIds } from './helpers/service-read.js';
 
 /** A body as last synced: what the service read back after the push, and the stored alignment. */
@@ -83,25 +83,22 @@ describe('merge3 examples', () => {
     const { base, remoteBase, alignment } = synced('alpha\n\nbeta\n\nalpha\n');
     // The remote deleted "beta" and changed the second "alpha".
     const remote = reindex([remoteBase[0] as Block, { ...(remoteBase[2] as Block), text: 'theirs' } as Block]);
-    const twice = (local: string): [MergeResult, MergeResult] => {
+    /** The first merge writes `body` with the local edit `mine` in conflict with the remote's; a second one agrees. */
+    const mergedTwice = (local: string, body: string, mine: string): void => {
       const first = merge3({ base, remoteBase, remote, local, alignment });
-      return [first, merge3({ base, remoteBase, remote, local: first.body, alignment })];
+      assert.equal(first.body, body);
+      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [[mine, 'theirs']]);
+      const again = merge3({ base, remoteBase, remote, local: first.body, alignment });
+      assert.equal(again.body, body);
+      assert.deepEqual(again.conflicts, first.conflicts);
     };
 
     test('the twin kept beside a conflicting edit of the other stays the kept one', () => {
-      const [first, again] = twice('one\n\nalpha\n\nbeta\n\ntwo\n');
-      assert.equal(first.body, 'one\n\nalpha\n\ntwo\n');
-      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [['two', 'theirs']]);
-      assert.equal(again.body, first.body);
-      assert.deepEqual(again.conflicts, first.conflicts);
+      mergedTwice('one\n\nalpha\n\nbeta\n\ntwo\n', 'one\n\nalpha\n\ntwo\n', 'two');
     });
 
     test('a conflicting edit stays the edit of the twin the remote changed when the other was deleted', () => {
-      const [first, again] = twice('beta\n\nmine\n');
-      assert.equal(first.body, 'mine\n');
-      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [['mine', 'theirs']]);
-      assert.equal(again.body, first.body);
-      assert.deepEqual(again.conflicts, first.conflicts);
+      mergedTwice('beta\n\nmine\n', 'mine\n', 'mine');
     });
   });
 
