@@ -46,6 +46,14 @@ const NO_HINTS: RemoteHints = { gone: () => false, changedTo: () => undefined, a
  * is not read as deleting a neighbour); a local node that already says what the remote changed a base
  * node to pairs with that node; a local node that says what the remote added is an addition, not an
  * edit (so it is recognised as the remote's own addition, taken in before).
+ *
+ * A merge run again on its own result must read it as the first run did (a crash before the sync was
+ * recorded, a second machine). That result holds no node the remote changed as it was, and leaves none out:
+ * kept, it took the remote's version; edited, it kept the local edit (a conflict); deleted, the remote's
+ * version came back (all but a change no read shows, a table resized without its cells, which leaves the
+ * local table or nothing in a conflict). So among equal choices an unchanged copy pairs with a twin the
+ * remote left alone, and an edit pairs with a node the remote changed (merge3 example: twins between two
+ * edits, once the neighbour that told them apart is gone).
  */
 export function diffLocal(base: SegmentedBody, local: SegmentedBody, hints: RemoteHints = NO_HINTS): LocalDiff {
   const a = keyed(base).map((x, i) => ({ ...x, gone: hints.gone(i), changedTo: hints.changedTo(i) }));
@@ -55,13 +63,13 @@ export function diffLocal(base: SegmentedBody, local: SegmentedBody, hints: Remo
     keyA: (x) => (x.gone || x.changedTo ? `${x.key}\u0001remote` : x.key),
     keyB: (y) => y.key,
     score: (x, y) => {
-      if (x.key === y.key) return x.gone ? 1000 : 1001;
+      if (x.key === y.key) return x.gone || x.changedTo ? 1000 : 1001;
       if (x.type !== y.type || hints.added.has(contentKey(y.node))) return 0;
       const similarity = textSimilarity(x.text, y.text);
       // An unrelated text in the place of a block the remote deleted is an addition: kept just the same.
       if (x.gone && similarity === 0) return 0;
       const remoteSays = x.changedTo && sameReading(y.node, x.changedTo) ? 500 : 0;
-      return 1 + similarity + remoteSays - (x.gone ? 0.01 : 0);
+      return 1 + similarity + remoteSays - (x.gone ? 0.01 : 0) + (x.changedTo ? 0.01 : 0);
     },
   });
   const baseToLocal: (number | null)[] = a.map(() => null);

@@ -75,6 +75,33 @@ describe('merge3 examples', () => {
     assert.equal(again.body, first.body);
   });
 
+  // Found by the merge property test (seed 537640871): with the paragraph between them deleted by the remote,
+  // the two "alpha" twins were told apart by nothing, and the merge after a crash read the kept one as the
+  // twin the remote changed (putting the remote's words in and dropping the conflict), or the conflicting
+  // edit as an edit of the twin the remote left alone (bringing the remote's version back beside it).
+  describe('a merge repeated on its own result reads twins the way the first merge did', () => {
+    const { base, remoteBase, alignment } = synced('alpha\n\nbeta\n\nalpha\n');
+    // The remote deleted "beta" and changed the second "alpha".
+    const remote = reindex([remoteBase[0] as Block, { ...(remoteBase[2] as Block), text: 'theirs' } as Block]);
+    /** The first merge writes `body` with the local edit `mine` in conflict with the remote's; a second one agrees. */
+    const mergedTwice = (local: string, body: string, mine: string): void => {
+      const first = merge3({ base, remoteBase, remote, local, alignment });
+      assert.equal(first.body, body);
+      assert.deepEqual(first.conflicts.map((c) => [c.localText, c.remoteText]), [[mine, 'theirs']]);
+      const again = merge3({ base, remoteBase, remote, local: first.body, alignment });
+      assert.equal(again.body, body);
+      assert.deepEqual(again.conflicts, first.conflicts);
+    };
+
+    test('the twin kept beside a conflicting edit of the other stays the kept one', () => {
+      mergedTwice('one\n\nalpha\n\nbeta\n\ntwo\n', 'one\n\nalpha\n\ntwo\n', 'two');
+    });
+
+    test('a conflicting edit stays the edit of the twin the remote changed when the other was deleted', () => {
+      mergedTwice('beta\n\nmine\n', 'mine\n', 'mine');
+    });
+  });
+
   test('remote deleted a heading: it goes, the rest stays byte for byte', () => {
     const body = '# Title\n\nText *one*.\n\n## Section\n\nText `two`.\n';
     const { base, remoteBase, alignment } = synced(body);
