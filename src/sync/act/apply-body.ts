@@ -48,6 +48,8 @@ export async function applyBody(
   body: BodyDecision,
 ): Promise<DocOutcome> {
   const path = record.path;
+  // Nothing decided yet (BodyDecision.waiting): nothing recorded either, so the next run reads it again.
+  if (body.waiting === true) return { path, result: 'unchanged' };
   const holdOn = (text: string): DocOutcome | undefined => {
     if (body.kind !== 'held' || !body.held) return undefined;
     const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });

@@ -49,6 +49,11 @@ export type BodyFacts = {
   /** The listing shows the document renamed or moved since the last agreement (which moves its time too). */
   readonly relocated?: boolean;
   /**
+   * The listed time is of the last two minutes by the service's clock (state/minutes.ts underAMinuteOld): the
+   * kbsync writer whose write moved it may not have published its record yet (it does right after its write).
+   */
+  readonly listedLately?: boolean;
+  /**
    * The version of the document another kbsync writer published since (its kept source), when the shared
    * state has one that differs from this record's: the merge then works from that Markdown, not from the
    * service's plain reading.
@@ -145,6 +150,14 @@ export type BodyDecision = {
    * overwrite as it does (FLATTEN).
    */
   readonly hiddenVersionSeen: boolean;
+  /**
+   * Set when the document's time moved a moment ago while every block it shows stayed, the file has nothing to
+   * send, and no record explains it yet: another kbsync machine's write (a change inside code, a body sent again)
+   * whose record is on its way, or someone's edit where reads cannot see. Nothing is decided or recorded, so the
+   * next run, once that record had time to come, reads it again and tells them apart (soak seed 500: a machine that
+   * read between another's write and its record said HIDDEN_EDIT of an edit nobody made in the web editor).
+   */
+  readonly waiting?: true;
 };
 
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
@@ -200,9 +213,11 @@ type Reading = {
   readonly hiddenInVersion?: boolean;
   /** The document holds exactly another writer's version, written after the hidden edit this record knows: that edit is gone. */
   readonly overwroteHidden?: boolean;
+  /** Its time moved a moment ago with nothing to explain it yet, and nothing here to send (BodyDecision.waiting). */
+  readonly waiting?: boolean;
 };
 
-function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean): Reading {
+function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean, localChanged: boolean): Reading {
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
   const priorBase = record.publishedOver ?? undefined;
@@ -256,7 +271,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // reads cannot see, it was said as a hidden edit of notes nobody had edited.
     const rewritten =
       published !== undefined && newer && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
-    const hidden = unmoved && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
+    const unexplained = unmoved && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
+    // Judged once the writer's record had time to come, unless the file has an edit to hold (decided now, as ever).
+    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;
+    const hidden = unexplained && !waiting;
     // Another writer's later record of this very reading says the document holds more than this text (an edit
     // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
     // the reading unknown, model seed 50013: a colleague's code edit in the minute of a conflict's read). Only
@@ -266,7 +284,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
     const learnt = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '' ? doubtOfVersion(published) : 'none';
     const doubt = hidden ? 'content' : worse(doubtOf(record), learnt);
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true };
+    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true, ...(waiting ? { waiting } : {}) };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
@@ -310,7 +328,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const base = splitText(record.baseMarkdown);
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const localChanged = contentHash(fileText) !== record.localHash;
-  const reading = readingOf(facts, base.body, local.body, remoteChanged);
+  const reading = readingOf(facts, base.body, local.body, remoteChanged, localChanged);
   const { theirs, merged } = reading;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
@@ -325,6 +343,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
   const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
+  if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
   const outgoing = pushMarkdown(mode === 'push' ? local.body : merged.body, facts.path, facts.urlOf);

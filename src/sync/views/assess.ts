@@ -238,7 +238,8 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
   const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
-  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated } : {}) };
+  const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
 }
 
 /**

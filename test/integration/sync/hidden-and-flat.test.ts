@@ -30,6 +30,8 @@ async function colleagueEditsTheCode(f: SyncFixture): Promise<DumpedNode> {
   f.em.admin.setClockOffset(4 * 60_000);
   const doc = f.remoteDoc('Runbook');
   f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+  // Judged once the minutes in which a kbsync writer's record of it could still come are over (BodyDecision.waiting).
+  f.em.admin.setClockOffset(7 * 60_000);
   return doc;
 }
 
@@ -103,6 +105,7 @@ describe('never undo what the service hides', () => {
 
       f.em.admin.setClockOffset(6 * 60_000);
       f.em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook (ops)').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      f.em.admin.setClockOffset(9 * 60_000);
       const seen = await f.sync();
       assert.match(resultOf(seen, 'runbook.md')?.detail ?? '', /HIDDEN_EDIT/, 'the later edit inside code is said');
       await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
@@ -139,7 +142,7 @@ describe('never undo what the service hides', () => {
       const now = f.remoteDoc('Runbook').markdown ?? '';
       assert.match(now, /and the logs/);
       assert.doesNotMatch(now, /--graceful/, '--force replaces it, as the message says');
-      f.em.admin.setClockOffset(6 * 60_000);
+      f.em.admin.setClockOffset(9 * 60_000);
       await f.write('runbook.md', RUNBOOK.replace('Before you start', 'Before you begin'));
       assert.equal((await f.sync()).code, 0, 'after --force, edits push again');
     });
@@ -151,7 +154,7 @@ describe('never undo what the service hides', () => {
       await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs'));
       assert.equal((await f.sync()).code, 1);
       // The person makes the same change in the web editor, beside the colleague's.
-      f.em.admin.setClockOffset(6 * 60_000);
+      f.em.admin.setClockOffset(9 * 60_000);
       f.em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('check the dashboard', 'check the dashboard and the logs'));
       const resolved = await f.cli(['resolve', '--theirs', 'runbook.md']);
       assert.equal(resolved.code, 0, resolved.stderr);

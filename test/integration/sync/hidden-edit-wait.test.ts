@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+
+/**
+ * Issue 44, soak seed 500: a machine read a document between another kbsync machine's write of it (a change inside
+ * code, which reads the same) and that machine's record of the write, and said HIDDEN_EDIT of an edit nobody made in
+ * the web editor. A time that moved a moment ago with nothing to explain it is now judged on a later run, once the
+ * writer's record had time to come; a colleague's edit inside code is still said, on that run.
+ */
+const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
+
+type Report = NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>;
+
+async function synced(f: SyncFixture, env?: Record<string, string>): Promise<Report> {
+  const run = await f.sync([], env);
+  assert.ok(run.report, run.stderr);
+  return run.report;
+}
+
+/** TEXT published by A and pulled by B, in minutes now over. */
+async function settled(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<void> {
+  em.admin.freezeClock(EPOCH);
+  await a.write('runbook.md', TEXT);
+  await synced(a);
+  await synced(b);
+  em.admin.setClockOffset(2 * 60_000);
+  await synced(a);
+  await synced(b);
+  em.admin.setClockOffset(4 * 60_000);
+}
+
+const said = (report: Report): string => JSON.stringify(report.results);
+
+test("another machine's write inside code, read before its record came: nothing said; once the record is there, its version is taken", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await settled(em, a, b);
+    await b.write('runbook.md', TEXT.replace('restart --all', 'restart --all --graceful'));
+    const killed = await b.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
+    assert.notEqual(killed.code, 0, 'B is killed between its write and its record');
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/, "B's write landed");
+
+    const between = await synced(a);
+    assert.doesNotMatch(said(between), /HIDDEN_EDIT|FLATTEN/, 'nothing is said of a time the record may yet explain');
+    assert.equal(await a.read('runbook.md'), TEXT);
+
+    await synced(b);
+    const after = await synced(a);
+    assert.doesNotMatch(said(after), /HIDDEN_EDIT|FLATTEN/, said(after));
+    assert.equal(await a.read('runbook.md'), await b.read('runbook.md'), "A takes B's version from its record");
+    await a.write('runbook.md', (await a.read('runbook.md')).replace('Before you start', 'Before anything'));
+    const pushed = await synced(a);
+    assert.ok(pushed.results.some((r) => r.path === 'runbook.md' && r.ok && r.result === 'pushed'), said(pushed));
+  });
+});
+
+test("a colleague's edit inside code: not judged in its own minutes, said HIDDEN_EDIT on the first run after, and never reverted", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await settled(em, a, b);
+    const doc = a.remoteDoc('Runbook');
+    em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+
+    assert.doesNotMatch(said(await synced(a)), /HIDDEN_EDIT/, 'the writer may be a kbsync whose record is on its way');
+    em.admin.setClockOffset(7 * 60_000);
+    const found = await synced(a);
+    assert.match(said(found), /HIDDEN_EDIT/, 'no record came: an edit where reads cannot see');
+    await a.write('runbook.md', TEXT.replace('Before you start', 'Before anything'));
+    const held = await synced(a);
+    assert.match(said(held), /"result":"held"[^}]*HIDDEN_EDIT|HIDDEN_EDIT[^}]*"result":"held"/, said(held));
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit stands");
+  });
+});
+
+test('a file with an edit to send is judged at once: a fresh unexplained time holds it as before', async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await settled(em, a, b);
+    const doc = a.remoteDoc('Runbook');
+    em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+    await a.write('runbook.md', TEXT.replace('Before you start', 'Before anything'));
+    const held = await synced(a);
+    assert.match(said(held), /HIDDEN_EDIT/);
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/);
+  });
+});
