@@ -106,7 +106,9 @@ export async function observeAndPlan(
   const rootId = list ? await deps.rootId() : undefined;
   const knownFolders = ledger?.folders.all() ?? [];
   const { summaries, settled } = recordedRows(ledger, rows, scan, {
-    settle: !list && !hasUnrecorded,
+    // Only a run that could have listed and found it need not (a push, the daemon's local cycle): an offline
+    // status ('never') shows every row.
+    settle: options.listRemote === 'if-needed' && !list && !hasUnrecorded,
     layout: options.layout,
     folders: knownFolders,
     ...(releases.length > 0 || owed.size > 0 ? { unsettled: new Set([...releases.map((release) => release.path), ...owed]) } : {}),

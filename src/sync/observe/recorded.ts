@@ -39,7 +39,9 @@ const BY_NAME = 512;
 
 /**
  * The summaries plan() needs, and the files it may leave out (`settled`, see decide/settled.ts). Files are
- * settled only when `settle` says the run lists nothing and every local file is recorded.
+ * settled only when `settle` says the run lists nothing and every local file is recorded. Rows read in full
+ * (the daemon's, kept in memory) are settled the same way: a save then plans the saved file, not all 10,000,
+ * which was most of the time from the save to the service.
  */
 export function recordedRows(
   ledger: Ledger | undefined,
@@ -48,7 +50,7 @@ export function recordedRows(
   options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[]; readonly unsettled?: ReadonlySet<string> },
 ): { summaries: ReadonlyMap<string, DocumentSummary>; settled: Set<string> } {
   const settled = new Set<string>();
-  if (rows.full || !ledger) return { summaries: rows.full ?? new Map(), settled };
+  if (!ledger) return { summaries: rows.full ?? new Map(), settled };
   if (options.settle) {
     const folderIds = new Map<string, TreeNodeId>();
     for (const folder of options.folders) folderIds.set(folder.path, folder.treeNodeId);
@@ -56,8 +58,14 @@ export function recordedRows(
     for (const file of scan.files) {
       const row = rows.stats.get(file.path);
       // A file a person released (kbsync resolve) is planned whatever its row says.
-      if (statUnchanged(row, file) && isSettled(row, where) && !options.unsettled?.has(file.path)) settled.add(file.path);
+      if (statUnchanged(row, file) && isSettled(rows.full ? settleRowOf(row as DocumentSummary) : (row as DocumentStat), where) && !options.unsettled?.has(file.path)) settled.add(file.path);
     }
+  }
+  if (rows.full) {
+    if (settled.size === 0) return { summaries: rows.full, settled };
+    const summaries = new Map<string, DocumentSummary>();
+    for (const [path, summary] of rows.full) if (!settled.has(path)) summaries.set(path, summary);
+    return { summaries, settled };
   }
   const summaries = new Map<string, DocumentSummary>();
   const rest: string[] = [];
@@ -65,4 +73,10 @@ export function recordedRows(
   const read = rest.length > BY_NAME ? ledger.documents.allSummaries().filter((summary) => !settled.has(summary.path)) : ledger.documents.summaries(rest);
   for (const summary of read) summaries.set(summary.path, summary);
   return { summaries, settled };
+}
+
+/** What settling reads of a full summary, as a narrow read gives it (documents.ts, STAT_SELECT). */
+function settleRowOf(summary: DocumentSummary): Parameters<typeof isSettled>[0] {
+  const { path, parentTreeNodeId, remoteTitle } = summary;
+  return { path, parentTreeNodeId, remoteTitle, created: summary.nodeId !== null, marked: summary.heldCode !== null || summary.conflict || summary.imagesSent !== null };
 }
