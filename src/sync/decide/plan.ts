@@ -167,7 +167,12 @@ export function plan(given: PlanInput): Plan {
       case 'delete-remote': {
         // A document kbsync may not delete needs no read to know it: held at once, and free from then on.
         const blocked = remoteSide === 'unchanged' ? deletionBlocked(record) : undefined;
-        if (!canPush) holdBack(record.path, 'deleted locally; a push deletes the document');
+        // Another writer's newer version that the document does not show (its front matter) is an edit, and an edit
+        // beats a delete, as it does when the document shows it (soak seed 500: a front matter edit published in the
+        // same minute as the delete here was lost with the document).
+        if (news && canPull && remote) actions.push({ kind: 'restore', record, remote, ...at });
+        else if (news && !canPull) holdBack(record.path, 'deleted locally but another machine published a newer version of it since; a two-way sync restores the file with it');
+        else if (!canPush) holdBack(record.path, 'deleted locally; a push deletes the document');
         else if (blocked) actions.push({ kind: 'held', record, held: blocked });
         // The daemon lets a delete wait (a branch switched away and back, a file saved by delete-and-create).
         else if (input.deferDeletes && release !== 'mine' && !input.deferDeletes.due.has(record.path)) actions.push({ kind: 'held', record, held: held('DELETE_WAITING') });
