@@ -50,11 +50,17 @@ export function useMarkdownDialect(wanted: MarkdownDialect): void {
   forgetParses();
 }
 
-/** Values by text, the oldest dropped past a budget of characters (a text over a quarter of it is not kept). */
+/**
+ * Values by text, the oldest dropped past a budget of characters (a text over a quarter of it is not kept).
+ * `overhead`: characters charged for each value besides its text, for values whose size is not their text's.
+ */
 class TextKeyed<T> {
   readonly #values = new Map<string, T>();
   #chars = 0;
-  constructor(readonly budget: number) {}
+  constructor(
+    readonly budget: number,
+    readonly overhead = 0,
+  ) {}
 
   get(text: string): T | undefined {
     return this.#values.get(text);
@@ -63,12 +69,12 @@ class TextKeyed<T> {
   set(text: string, value: T): void {
     if (text.length > this.budget / 4 || this.#values.has(text)) return;
     this.#values.set(text, value);
-    this.#chars += text.length;
+    this.#chars += text.length + this.overhead;
     // Oldest first (a Map iterates in insertion order).
     for (const old of this.#values.keys()) {
       if (this.#chars <= this.budget) break;
       this.#values.delete(old);
-      this.#chars -= old.length;
+      this.#chars -= old.length + this.overhead;
     }
   }
 
@@ -85,10 +91,13 @@ export const parseCounts = { parsed: 0, reused: 0 };
  * The trees of the texts parsed last, by text. One push reads the same body for its title, its links,
  * its anchors, the body it sends, the check that the service read it as expected and the alignment it
  * records: 14 parses per document, most of a push's CPU. Each step still asks for the text it has, and
- * gets the tree already made for the same text, or (factOf, below) what was made of it. Bounded by
- * characters (a tree takes ~30× its text in memory, so ~30 MB at most during a run) and dropped when a run ends.
+ * gets the tree already made for the same text, or (factOf, below) what was made of it. Those steps of
+ * one document run close together, so the trees of the last few dozen pages are enough (a push of 1,000
+ * pages parses each once: bench/parse-count.ts). Bounded by characters, each tree charged ~1 KB more (a
+ * tree takes ~30× its text, and a one-line note's still about a kilobyte: a budget by text alone kept
+ * every tree of 10,000 short notes, 11 MB), so ~8 MB at most during a run, and dropped when a run ends.
  */
-const recent = new TextKeyed<Root>(1024 * 1024);
+const recent = new TextKeyed<Root>(256 * 1024, 1024);
 
 /**
  * Drops the recent trees: a run calls it when it ends, so an idle daemon holds none. The facts made of

@@ -9,6 +9,14 @@ export type { StateRecord } from './records.js';
 const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
 
 /**
+ * Raw deflate into a buffer about the size of its input, not zlib's 16 KB: a first push deflates each file's
+ * source twice (sent, kept) and a batch of records, and 16 KB apiece for 100-byte notes is what a run's
+ * garbage mostly was (malloc'd memory, which stays the process's once fragmented). A larger output just takes
+ * more chunks.
+ */
+const deflated = (bytes: Buffer): Buffer => zlib().deflateRawSync(bytes, { chunkSize: Math.min(16 * 1024, Math.max(64, bytes.length + 64)) });
+
+/**
  * What the tokens of kbsync's state hold (see token.ts for how a token is framed and signed). An index
  * token (`k`) holds a deflated batch of records with what orders them: the writer's id and its hybrid
  * logical clock (see clock.ts), so the fold gives the same state however writers, compactions and crashes
@@ -38,17 +46,26 @@ const LEGACY_PLACES = 100_000;
 
 /** A batch of index records as one token. `@` on a record (a compaction's copy) keeps the stamp it was first written with. */
 export function encodeRecords(records: readonly (StateRecord & { readonly '@'?: readonly [number, string, number] })[], stamp: Stamp, key?: StateKey): string {
-  return frame(INDEX, zlib().deflateRawSync(Buffer.from(JSON.stringify({ w: stamp.w, c: stamp.c, r: records }), 'utf8')), key);
+  return frame(INDEX, deflated(Buffer.from(JSON.stringify({ w: stamp.w, c: stamp.c, r: records }), 'utf8')), key);
 }
 
 /** A file's source as tokens of at most `chunkBytes` compressed bytes each. */
 export function encodeSource(hash: string, text: string, key?: StateKey, chunkBytes = 24_000): string[] {
-  const packed = zlib().deflateRawSync(Buffer.from(text, 'utf8'));
+  const packed = deflated(Buffer.from(text, 'utf8'));
   const count = Math.max(1, Math.ceil(packed.length / chunkBytes));
   return Array.from({ length: count }, (_, i) => {
     const header = Buffer.from(`${JSON.stringify({ h: hash, i, of: count })}\n`, 'utf8');
     return frame(SOURCE, Buffer.concat([header, packed.subarray(i * chunkBytes, (i + 1) * chunkBytes)]), key);
   });
+}
+
+/**
+ * A source this run keeps itself (it wrote it, so it knows the text): one chunk, read as `joinSource` reads
+ * the chunks of a sources document. Its bytes are a copy of their own: a slice of zlib's output would keep
+ * the whole buffer it was written into, for every file a first push publishes.
+ */
+export function keptChunk(hash: string, text: string): SourceChunk {
+  return { h: hash, i: 0, of: 1, data: Buffer.from(deflated(Buffer.from(text, 'utf8'))) };
 }
 
 /**

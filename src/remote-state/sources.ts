@@ -1,5 +1,5 @@
 import type { KbClient } from '../api/index.js';
-import { decodeTokens, encodeSource, joinSource, type SourceChunk } from './codec.js';
+import { decodeTokens, joinSource, keptChunk, type SourceChunk } from './codec.js';
 import type { StateDoc } from './documents.js';
 import type { StateJunk } from './junk.js';
 import { MAX_DOCS_READ } from './limits.js';
@@ -35,7 +35,7 @@ export class KeptSources {
 
   /** A text this run keeps: known without reading it back. */
   keep(source: Source): void {
-    this.#chunks.set(source.hash, encodeSource(source.hash, source.text).flatMap((token) => decodeTokens(token, undefined).chunks));
+    this.#chunks.set(source.hash, [keptChunk(source.hash, source.text)]);
   }
 
   /**

@@ -6,22 +6,21 @@
  * or never starts (the run stopped) counts as born too, and the body goes out with that link as written.
  */
 export class Births {
-  readonly #pending = new Map<string, { readonly born: Promise<void>; readonly resolve: () => void }>();
   readonly #all: ReadonlySet<string>;
+  /** Paths not born yet: a promise only for those a body waits on (one each for 10,000 creates is megabytes). */
+  readonly #unborn: Set<string>;
+  readonly #waits = new Map<string, { readonly born: Promise<void>; readonly resolve: () => void }>();
 
   constructor(paths: Iterable<string>) {
     this.#all = new Set(paths);
-    for (const path of this.#all) {
-      let resolve!: () => void;
-      const born = new Promise<void>((done) => (resolve = done));
-      this.#pending.set(path, { born, resolve });
-    }
+    this.#unborn = new Set(this.#all);
   }
 
   /** The document at `path` exists now (or will not be made by this run). Idempotent. */
   born(path: string): void {
-    this.#pending.get(path)?.resolve();
-    this.#pending.delete(path);
+    this.#unborn.delete(path);
+    this.#waits.get(path)?.resolve();
+    this.#waits.delete(path);
   }
 
   /**
@@ -31,6 +30,17 @@ export class Births {
   awaited(paths: Iterable<string>): Promise<void> | undefined {
     const ours = [...paths].filter((path) => this.#all.has(path));
     if (ours.length === 0) return undefined;
-    return Promise.all(ours.map((path) => this.#pending.get(path)?.born)).then(() => undefined);
+    return Promise.all(ours.filter((path) => this.#unborn.has(path)).map((path) => this.#wait(path))).then(() => undefined);
+  }
+
+  #wait(path: string): Promise<void> {
+    let wait = this.#waits.get(path);
+    if (!wait) {
+      let resolve!: () => void;
+      const born = new Promise<void>((done) => (resolve = done));
+      wait = { born, resolve };
+      this.#waits.set(path, wait);
+    }
+    return wait.born;
   }
 }
