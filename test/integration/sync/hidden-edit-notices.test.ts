@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { publishedOnBoth, reported as synced, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Issue 44: "no machine reports a hidden edit for a document whose text it already has, or for one nobody
@@ -12,25 +12,12 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * the record's `l` could not tell that from an edit reads cannot show, which the record now says apart (`hd`).
  */
 const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
-const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
 
 const runbook = (f: SyncFixture): string => f.remoteDoc('Runbook').markdown ?? '';
 
-async function synced(f: SyncFixture): Promise<NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>> {
-  const run = await f.sync();
-  assert.ok(run.report, run.stderr);
-  return run.report;
-}
-
 /** TEXT published by A and pulled by B, in a minute now over; then a colleague edits it in the web editor. */
 async function editedByColleague(em: RunningEmulator, a: SyncFixture, b: SyncFixture, edit: (markdown: string) => string): Promise<void> {
-  em.admin.freezeClock(EPOCH);
-  await a.write('runbook.md', TEXT);
-  await synced(a);
-  await synced(b);
-  em.admin.setClockOffset(2 * 60_000);
-  await synced(a);
-  await synced(b);
+  await publishedOnBoth(em, a, b, { 'runbook.md': TEXT });
   em.admin.setClockOffset(4 * 60_000);
   em.admin.editDocument(b.remoteDoc('Runbook').dentryUuid, edit(runbook(b)));
 }

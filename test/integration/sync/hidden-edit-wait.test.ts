@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { publishedOnBoth, reported as synced, withWorkstationPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Issue 44, soak seed 500: a machine read a document between another kbsync machine's write of it (a change inside
@@ -11,29 +11,14 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * writer's record had time to come; a colleague's edit inside code is still said, on that run.
  */
 const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
-const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
 
-type Report = NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>;
-
-async function synced(f: SyncFixture, env?: Record<string, string>): Promise<Report> {
-  const run = await f.sync([], env);
-  assert.ok(run.report, run.stderr);
-  return run.report;
-}
-
-/** TEXT published by A and pulled by B, in minutes now over. */
+/** TEXT published by A and pulled by B, in minutes now over; the clock then two minutes on. */
 async function settled(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<void> {
-  em.admin.freezeClock(EPOCH);
-  await a.write('runbook.md', TEXT);
-  await synced(a);
-  await synced(b);
-  em.admin.setClockOffset(2 * 60_000);
-  await synced(a);
-  await synced(b);
+  await publishedOnBoth(em, a, b, { 'runbook.md': TEXT });
   em.admin.setClockOffset(4 * 60_000);
 }
 
-const said = (report: Report): string => JSON.stringify(report.results);
+const said = (report: SyncReport): string => JSON.stringify(report.results);
 
 test("another machine's write inside code, read before its record came: nothing said; once the record is there, its version is taken", async () => {
   await withWorkstationPair(false, async (em, a, b) => {

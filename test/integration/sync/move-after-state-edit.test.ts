@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { publishedOnBoth, reported as synced, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Issue 44, soak seed 500: a change only the shared state carries (front matter, which the document never holds),
@@ -11,15 +11,8 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * delete must bring the file back with that version, not delete the document (the front matter was then gone
  * everywhere); a move must carry it to the new document.
  */
-const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
 const TEXT = '# Guide\n\nHow to start.\n\nThen carry on.\n';
 const WITH_HEAD = `---\nowner: u26z\n---\n${TEXT}`;
-
-async function synced(f: SyncFixture): Promise<NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>> {
-  const run = await f.sync();
-  assert.ok(run.report, run.stderr);
-  return run.report;
-}
 
 async function moveFile(f: SyncFixture, from: string, to: string): Promise<void> {
   await mkdir(dirname(join(f.root, to)), { recursive: true });
@@ -29,14 +22,7 @@ async function moveFile(f: SyncFixture, from: string, to: string): Promise<void>
 for (const kind of ['move', 'delete'] as const) {
   test(`front matter published by one machine, then the file ${kind === 'move' ? 'moved to another folder' : 'deleted'} on the other in the same minute: the front matter is not lost`, async () => {
     await withWorkstationPair(false, async (em, a, b) => {
-      em.admin.freezeClock(EPOCH);
-      await a.write('guides/guide.md', TEXT);
-      await a.write('ref/other.md', '# Other\n\nElsewhere.\n');
-      await synced(a);
-      await synced(b);
-      em.admin.setClockOffset(2 * 60_000);
-      await synced(a);
-      await synced(b);
+      await publishedOnBoth(em, a, b, { 'guides/guide.md': TEXT, 'ref/other.md': '# Other\n\nElsewhere.\n' });
 
       em.admin.setClockOffset(4 * 60_000);
       await synced(b); // B reads the state's index in this minute

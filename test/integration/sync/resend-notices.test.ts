@@ -2,32 +2,18 @@ import { rename as renameFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { publishedOnBoth, reported as synced, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Issue 44, soak seed 500: a machine sent a document again so that its link pointed at a document made since
  * (the same text; only the pushed link changed), and the other machine, which held that text byte for byte,
  * was told HIDDEN_EDIT, its next overwrite held. Nobody had edited anything.
  */
-const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
-
-async function synced(f: SyncFixture): Promise<NonNullable<Awaited<ReturnType<SyncFixture['sync']>>['report']>> {
-  const run = await f.sync();
-  assert.ok(run.report, run.stderr);
-  return run.report;
-}
 
 for (const rename of [false, true]) {
   test(`a document sent again for a link made since${rename ? ', renamed in the same run' : ''}: the other machine says no hidden edit and holds nothing`, async () => {
     await withWorkstationPair(false, async (em, a, b) => {
-      em.admin.freezeClock(EPOCH);
-      await a.write('notes/guide.md', '# Guide\n\nSee [the setup](setup.md) first.\n\nThen read on.\n');
-      await synced(a);
-      await synced(b);
-      em.admin.setClockOffset(2 * 60_000);
-      await synced(a);
-      await synced(b);
+      await publishedOnBoth(em, a, b, { 'notes/guide.md': '# Guide\n\nSee [the setup](setup.md) first.\n\nThen read on.\n' });
 
       em.admin.setClockOffset(4 * 60_000);
       await a.write('notes/setup.md', '# Setup\n\nInstall it.\n');
