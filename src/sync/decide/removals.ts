@@ -97,9 +97,11 @@ export function restoredVersion(
   remote: readonly Block[],
   webEdits: WebEditsPolicy,
   published?: PublishedVersion,
-): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'> } {
+): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'>; readonly writtenAt?: string } {
   if (published && newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text)) {
-    return { text: published.text, marks: { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true } };
+    const marks = { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true };
+    // The minute that writer wrote it in: a listed time no later is its write, not someone's hidden edit.
+    return { text: published.text, marks, ...(published.modifiedTime !== '' ? { writtenAt: published.modifiedTime } : {}) };
   }
   const base = splitText(record.baseMarkdown);
   const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;

@@ -161,7 +161,12 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const decided = decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
-      const decision = decided.kind === 'restore' && version ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks } } : decided;
+      // A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
+      // a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its
+      // next move held MOVE_LOSSY).
+      const explained = version?.writtenAt !== undefined && listed !== undefined && !laterThan(listed.modifiedTime, version.writtenAt);
+      const decision =
+        decided.kind === 'restore' && version ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks, ...(explained ? { hiddenEdit: record.hiddenEdit } : {}) } } : decided;
       return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
     }
     case 'trash-local': {
