@@ -156,8 +156,20 @@ function editedLocally(state: MergeState, b: number, l: number, remote: RemoteSt
     state.push(state.localPiece(l, source, { pushable: !twin }));
     return;
   }
-  // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
   const baseSegment = state.base.segments[b] as Segment;
+  // A local edit that reads as the base did (a line rewrapped, emphasis added, spacing) changed no word: the remote's
+  // word edit is written into the local source, as into a block kept as it was (keptLocally), and both go out.
+  // Where it would cross the new formatting (simplified), the two clash: a conflict, as before (soak seed 500: a
+  // rewrap here and a colleague's word in the same paragraph held the page for a person).
+  if (sameReading(segment.node, baseSegment.node) && !twin) {
+    const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);
+    if (rebuilt !== undefined && rebuilt.simplified !== true) {
+      const list = state.listEntryOf(segment, rebuilt.markdown, remote.block);
+      state.push({ ours: rebuilt.markdown, theirs: rebuilt.markdown, localIndex: l, pushable: true, fromReading: true, ...(list ? { list } : {}) });
+      return;
+    }
+  }
+  // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
   const remoteText = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history, state.definitions)?.markdown ?? freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText };
   state.push(state.localPiece(l, source, { pushable: true, theirs: remoteText, conflict }));

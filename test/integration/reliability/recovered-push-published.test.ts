@@ -41,13 +41,16 @@ for (const { point, intentsLeftOpen, publishedBeforeTheKill } of CASES) {
       const killed = await f.sync([], { KBSYNC_CRASH_AT: point });
       assert.equal(killed.signal, 'SIGKILL', `the run reached ${point}`);
 
+      // Which of the two writes reached the service before the kill is the executor's order, not this test's: an
+      // append that landed is never made again, and one that did not is made once.
+      const appendLanded = (f.em.admin.callsOn(f.remoteDoc('E1').dentryUuid).appendText ?? 0) > 0;
       f.em.admin.resetCalls();
       const rerun = await f.sync();
       assert.equal(rerun.code, 0, rerun.stderr);
       // Killed after its last action was recorded, the run had closed every intent: nothing is left open to resume.
       assert.equal(rerun.report?.resumed !== 0, intentsLeftOpen, `resumed ${String(rerun.report?.resumed)}`);
       const e1 = f.remoteDoc('E1');
-      assert.equal(f.em.admin.callsOn(e1.dentryUuid).appendText, undefined, 'the append that landed is not made twice');
+      assert.equal(f.em.admin.callsOn(e1.dentryUuid).appendText, appendLanded ? undefined : 1, appendLanded ? 'the append that landed is not made twice' : 'the append the kill stopped is made once');
       assert.equal((e1.markdown ?? '').match(/appended/g)?.length, 1);
       if (publishedBeforeTheKill) assert.deepEqual(writeCalls(f.em.admin.calls()), {}, `the killed run's records are in the state already (${stateCalls(f)})`);
       const entries = foldedState(f).entries;

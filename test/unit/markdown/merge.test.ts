@@ -286,3 +286,42 @@ describe('merge3: what our last write changed, put back by a racing writer', () 
     assert.doesNotMatch(result.body, /End\./, 'a deletion of a block our write left alone is the remote\'s edit');
   });
 });
+
+describe('merge3: a local edit that changed no word, and a remote word edit of the same block', () => {
+  const BASE = '# T\n\nThe first line of a paragraph that runs on, and on.\n\nEnd.\n';
+
+  test('a paragraph rewrapped here takes the remote word edit: no conflict (the words are what both sides agree on)', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    const local = BASE.replace('that runs on, and on.', 'that runs on,\nand on.');
+    const remote = retext(remoteBase, 'The first line of a paragraph that runs on, and on.', 'The first line of a paragraph that runs on, and on, and on.');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body.replace(/\s+/g, ' '), '# T The first line of a paragraph that runs on, and on, and on. End. ');
+  });
+
+  test('emphasis added here keeps it around the remote word edit', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    const local = BASE.replace('The first line', 'The **first** line');
+    const remote = retext(remoteBase, 'The first line of a paragraph that runs on, and on.', 'The first line of a paragraph that runs on, and on, for ever.');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, '# T\n\nThe **first** line of a paragraph that runs on, and on, for ever.\n\nEnd.\n');
+  });
+
+  test('a remote word edit inside the new emphasis is written inside it', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    const local = BASE.replace('The first line', 'The **first line**');
+    const remote = retext(remoteBase, 'The first line of a paragraph that runs on, and on.', 'The final lines of a paragraph that runs on, and on.');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, BASE.replace('The first line', 'The **final lines**'));
+    assert.equal(result.needsPush, true, 'the emphasis goes out');
+  });
+
+  test('a local word edit and a remote word edit of the same block stay a conflict', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    const local = BASE.replace('runs on', 'goes on');
+    const remote = retext(remoteBase, 'The first line of a paragraph that runs on, and on.', 'The first line of a paragraph that runs on, and on, for ever.');
+    assert.equal(merge3({ base, remoteBase, remote, local, alignment }).conflicts.length, 1);
+  });
+});
