@@ -37,6 +37,11 @@ export function owePublication(ledger: Ledger): void {
   if (!publicationOwed(ledger)) ledger.meta.set(OWED_KEY, true);
 }
 
+/** owePublication as a run starts to act: on disk before its first effect, whose intent syncs it (IntentsJournal.beforeNextIntent). */
+export function owePublicationBeforeActing(ledger: Ledger): void {
+  ledger.intents.beforeNextIntent(() => owePublication(ledger));
+}
+
 /** Read before a run acts: an earlier run owes a publish (it was killed before it went out, or it failed). */
 export const publicationOwed = (ledger: Ledger): boolean => ledger.meta.get(OWED_KEY) === true;
 
