@@ -33,7 +33,7 @@ export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUB
  * tells the next run: with nothing to do, that run skipped publishing, and other machines and CI did not learn
  * of the killed run's writes until some later run wrote or read the state.
  */
-export function owePublication(ledger: Ledger): void {
+function owePublication(ledger: Ledger): void {
   if (!publicationOwed(ledger)) ledger.meta.set(OWED_KEY, true);
 }
 
