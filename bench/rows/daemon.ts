@@ -166,7 +166,7 @@ export const daemonTenKSection: Section = {
         `\`kbsync watch\` on the settled 10,000-file tree (started in ${startS.toFixed(1)} s: watcher ready, then the first full sweep), queue idle, ${EDITS} saves one at a time, each to a different file, ` +
           `500 ms apart; time from the write until the emulator holds the new body (checked every 5 ms in process), minus the configured debounce (${DEBOUNCE_MS} ms). ` +
           `Raw: p50 ${Math.round(percentile(latencies, 50))} ms, p90 ${Math.round(percentile(latencies, 90))} ms, min ${Math.round(Math.min(...latencies))} ms. ` +
-          `What the daemon does in that time: the debounce (the folder quiet, the file's size and mtime unchanged since its last event), a local cycle (the saved file re-stat'ed, the rest taken from the last scan; the ledger's rows of all 10,000 files read and planned), and re-read + overwrite + read-back (design rule 3 and 8). ` +
+          `What the daemon does in that time: the debounce (the folder quiet, the file's size and mtime unchanged since its last event), a local cycle (the saved file re-stat'ed, the rest taken from the last scan; what the last cycle worked out per file and per ledger row brought up to date for that file and its row), then a read of the document's blocks and of its time (design rules 3 and 12) and the overwrite; the read-back waits for the next read once the write's minute is over (rule 8), and the shared state's record and source are appended after the overwrite. ` +
           `Baseline: ${EDITS} saves on a scratch document, p50 ${Math.round(percentile(bare, 50))} ms, p90 ${Math.round(percentile(bare, 90))} ms. Targets: p50 ≤ debounce + 100 ms, p90 ≤ debounce + 300 ms.`,
       );
       return [

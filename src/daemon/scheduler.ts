@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/index.js';
 import type { ScanCache } from '../local/index.js';
 import type { Logger } from '../log.js';
 import { runSync, type SyncOptions } from '../sync/engine.js';
+import { BaselineMemo } from '../sync/observe/local-baseline.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import type { CallMeter } from './call-meter.js';
 import { CallBudget } from '../budget/call-budget.js';
@@ -73,6 +74,8 @@ const RELEASE_POLL_MS = 1000;
  */
 export class CycleScheduler {
   readonly #deps: SchedulerDeps;
+  /** What the last local cycle worked out per file: the next one works out again only what changed. */
+  readonly #baselines = new BaselineMemo();
   readonly #clock: DaemonClock;
   readonly #timers: Timers;
   #settings: SchedulerSettings;
@@ -250,6 +253,7 @@ export class CycleScheduler {
         dryRun: false,
         listRemote: kind === 'sweep' ? 'always' : 'if-needed',
         scanner: kind === 'sweep' ? this.#deps.scans.full : this.#deps.scans.hinted,
+        baselines: this.#baselines,
         onPlanned: (count) => gauge.planned(count),
         onResult: (result: ActionResult) => {
           gauge.done();

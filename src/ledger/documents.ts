@@ -17,7 +17,7 @@ import {
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
-import { SummaryCache } from './summary-cache.js';
+import { SummaryCache, type SummaryCursor } from './summary-cache.js';
 import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary, DocumentWrite } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -93,6 +93,14 @@ export class DocumentsRepo {
    */
   allSummaries(): readonly DocumentSummary[] {
     return this.#kept ? this.#kept.all() : this.#readSummaries();
+  }
+
+  /**
+   * With kept summaries: the paths whose summary is a new object since `cursor` (undefined: any may be), and the
+   * cursor to ask with next (SummaryCache.changesSince). Undefined when summaries are not kept.
+   */
+  summaryChanges(cursor: SummaryCursor | undefined): { readonly cursor: SummaryCursor; readonly paths: readonly string[] | undefined } | undefined {
+    return this.#kept?.changesSince(cursor);
   }
 
   /** The same summaries by path (kept with them by `keepSummaries()`). */

@@ -51,6 +51,17 @@ export class IntentsJournal {
   }
 
   /**
+   * Runs a ledger write that need only be on disk before the next effect starts (a mark a run sets before it
+   * acts: sync/state/run.ts owePublication) without an fsync of its own: every effect begins with an intent, and
+   * in WAL mode that intent's begin syncs the log, this earlier write with it. A mark lost to a power cut before
+   * then was followed by no effect, so it owed nothing. It was an fsync on the one thread before every save's
+   * first call. Without WAL it syncs as any write does.
+   */
+  beforeNextIntent(write: () => void): void {
+    this.#withoutSync(write);
+  }
+
+  /**
    * Commits an open intent and resolves once it is on disk, without blocking the one thread while the disk
    * flushes. In WAL mode the row is committed without a sync of its own, then the WAL file is fsynced through
    * libuv's threads: what a FULL commit does before it returns (it syncs that file), so the intent is as

@@ -1,6 +1,7 @@
 // The local side: scanning, watching, reading and writing files safely. Re-exports only.
 export { scanLocal, type LocalFile, type LocalScan, type ScanFs, type ScanSkip } from './scan.js';
 export { ScanCache, type LocalScanner } from './scan-cache.js';
+export { ScannedFiles } from './scanned.js';
 export { PathFilter, type FilterOptions } from './path-filter.js';
 export { LeftOut } from './left-out.js';
 export { conflictCopyPath } from './names.js';

@@ -206,7 +206,6 @@ export async function scanLocal(root: string, options: ScanOptions = {}): Promis
   };
 
   await walk(absRoot, '');
-  const byKey = (a: LocalFile, b: LocalFile): number => compare(a.key, b.key) || compare(a.path, b.path);
   files.sort(byKey);
   conflictCopies.sort(byKey);
   return {
@@ -251,3 +250,6 @@ const STATS_PER_FOLDER = 16;
 const YIELD_AFTER_MS = 10;
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order of a scan's files: by key (the path in NFC), then by path. */
+export const byKey = (a: Pick<LocalFile, 'key' | 'path'>, b: Pick<LocalFile, 'key' | 'path'>): number => compare(a.key, b.key) || compare(a.path, b.path);

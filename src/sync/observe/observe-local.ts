@@ -44,17 +44,25 @@ export function statUnchanged(row: RowStat | undefined, file: LocalFile): row is
  * the ledger is not read; its hash is the ledger's. Only new and changed files are read and hashed.
  */
 export async function observeLocal(scan: LocalScan, summaries: ReadonlyMap<string, RowStat>): Promise<LocalObservation> {
-  const observation: LocalObservation = { entries: new Map(), texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [], notices: [] };
-  const limit = createLimit(16);
-  const reads: Promise<void>[] = [];
+  const entries = new Map<string, LocalEntry>();
+  const changed: LocalFile[] = [];
   for (const file of scan.files) {
     const summary = summaries.get(file.path);
     // Decided synchronously: an unchanged file (nearly all of them in a no-op run) costs no promise and no queue slot.
-    if (statUnchanged(summary, file)) {
-      observation.entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
-    } else reads.push(limit(() => readEntry(scan.root, file, summary, observation)));
+    if (statUnchanged(summary, file)) entries.set(file.path, { path: file.path, hash: summary.localHash, ino: file.ino });
+    else changed.push(file);
   }
-  await Promise.all(reads);
+  return readChanged(scan.root, entries, changed, summaries);
+}
+
+/**
+ * The observation of a scan whose unchanged files' entries are known (`entries`, which the observation takes
+ * as its own): the other files (`changed`, new or changed since their row) are read and hashed.
+ */
+export async function readChanged(root: string, entries: Map<string, LocalEntry>, changed: readonly LocalFile[], summaries: ReadonlyMap<string, RowStat>): Promise<LocalObservation> {
+  const observation: LocalObservation = { entries, texts: new Map(), problems: [], excluded: new Set(), unpublished: new Set(), touched: [], notices: [] };
+  const limit = createLimit(16);
+  await Promise.all(changed.map((file) => limit(() => readEntry(root, file, summaries.get(file.path), observation))));
   return observation;
 }
 

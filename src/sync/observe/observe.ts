@@ -9,9 +9,9 @@ import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
 import type { LocalEntry, Plan, RecordEntry, RemoteSnapshot } from '../decide/types.js';
 import type { SentImage } from '../../images/types.js';
-import { observeLocal, stillOnDisk, type LocalObservation } from './observe-local.js';
+import { observeLocal, readChanged, stillOnDisk, type LocalObservation } from './observe-local.js';
 import { observeRemote } from './observe-remote.js';
-import { readRows, readsNarrow, recordedRows } from './recorded.js';
+import { readRows, readsNarrow, recordedRows, settlePlace } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state/seen.js';
 import { renamedElsewhere, replacementsOf, sharedRecords, supersededListed, usableState } from './shared-entries.js';
 import { witnessRenamed } from './rename-witness.js';
@@ -89,22 +89,23 @@ export async function observeAndPlan(
   const rows = readRows(ledger, narrow);
   // Files whose documents hold what another dialect sent: taken as changed, and sent again (a pull sends nothing).
   const owed = options.mode === 'pull' ? new Set<string>() : dialectOwed(ledger, options.vault, scan.root, rows.stats.keys());
-  const local = await observeLocal(scan, rows.stats);
+  const knownFolders = ledger?.folders.all() ?? [];
+  // The daemon's local cycle works out again only the files and rows that changed since its last one (local-baseline.ts).
+  const baseline = ledger && rows.full && options.baselines && options.listRemote === 'if-needed' ? options.baselines.baseline(ledger, scan, rows.full, settlePlace(options.layout, knownFolders)) : undefined;
+  const local = baseline ? await readChanged(scan.root, baseline.matched, baseline.unmatched, rows.stats) : await observeLocal(scan, rows.stats);
   for (const path of owed) {
     const entry = local.entries.get(path);
     if (entry) local.entries.set(path, { ...entry, sendChanged: true });
   }
-  const seen = new Set<string>();
-  for (const file of scan.files) seen.add(file.path);
-  const unseen: string[] = [];
-  for (const path of rows.stats.keys()) if (!seen.has(path)) unseen.push(path);
+  const seen = baseline?.seen ?? pathsOf(scan.files);
+  const unseen = baseline?.unseen ?? unseenOf(rows.stats.keys(), seen);
   const ignored = await stillOnDisk(scan.root, unseen);
 
+  // Only a file read can be one the ledger has no row for (a matched file's stat is its row's).
   let hasUnrecorded = false;
-  for (const path of local.entries.keys()) if (!rows.stats.has(path)) hasUnrecorded = true;
+  for (const path of baseline ? baseline.unmatched.map((file) => file.path) : local.entries.keys()) if (local.entries.has(path) && !rows.stats.has(path)) hasUnrecorded = true;
   const list = options.listRemote === 'always' || (options.listRemote === 'if-needed' && (hasUnrecorded || listNext(ledger)));
   const rootId = list ? await deps.rootId() : undefined;
-  const knownFolders = ledger?.folders.all() ?? [];
   const { summaries, settled } = recordedRows(ledger, rows, scan, {
     // Only a run that could have listed and found it need not (a push, the daemon's local cycle): an offline
     // status ('never') shows every row.
@@ -112,6 +113,7 @@ export async function observeAndPlan(
     layout: options.layout,
     folders: knownFolders,
     ...(releases.length > 0 || owed.size > 0 ? { unsettled: new Set([...releases.map((release) => release.path), ...owed]) } : {}),
+    ...(baseline ? { baseline } : {}),
   });
   const records = new Map<string, RecordEntry>();
   /** Documents whose file is left out of this run: their remote side must not look new (it would be pulled over the file). */
@@ -240,6 +242,18 @@ export async function observeAndPlan(
     ...(fingerprint !== undefined && everySettled ? { settledTree: { fingerprint, recorded: false } } : {}),
     ...(owed.size > 0 ? { dialectOwed: owed } : {}),
   };
+}
+
+function pathsOf(files: readonly { readonly path: string }[]): Set<string> {
+  const paths = new Set<string>();
+  for (const file of files) paths.add(file.path);
+  return paths;
+}
+
+function unseenOf(recorded: Iterable<string>, seen: ReadonlySet<string>): string[] {
+  const unseen: string[] = [];
+  for (const path of recorded) if (!seen.has(path)) unseen.push(path);
+  return unseen;
 }
 
 /**

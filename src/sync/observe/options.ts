@@ -2,6 +2,7 @@ import type { LocalScanner } from '../../local/index.js';
 import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
 import type { DeferDeletes, Guards, Layout, SyncMode } from '../decide/types.js';
 import type { VaultSettings } from '../../vault/settings.js';
+import type { BaselineMemo } from './local-baseline.js';
 
 /** What a run asks of observing: its folder, its service side, its mode and its limits. */
 export type ObserveOptions = {
@@ -26,6 +27,8 @@ export type ObserveOptions = {
   readonly onPhase?: (phase: ObservePhase) => void;
   /** Lists the folder (default: a full walk); the daemon's scan cache re-stats only what the watcher hinted. */
   readonly scanner?: LocalScanner;
+  /** The daemon's per-file work of its last local cycle (local-baseline.ts): a cycle works out again only what changed. */
+  readonly baselines?: BaselineMemo;
   /**
    * May a push whose scan matches the ledger's settled-tree fingerprint (settled-tree.ts) take the empty plan
    * it stands for, without reading a row? Only a run that needs nothing of the settled files but their plan:

@@ -4,6 +4,7 @@ import type { TreeNodeId } from '../../model/ids.js';
 import { isSettled, type SettlePlace } from '../decide/settled.js';
 import type { Layout } from '../decide/types.js';
 import { statUnchanged, type RowStat } from './observe-local.js';
+import type { LocalBaseline } from './local-baseline.js';
 
 /**
  * The ledger's rows as a run first reads them. A run that may list nothing (a push) reads only each row's
@@ -47,14 +48,20 @@ export function recordedRows(
   ledger: Ledger | undefined,
   rows: LedgerRows,
   scan: LocalScan,
-  options: { readonly settle: boolean; readonly layout: Layout; readonly folders: readonly FolderRecord[]; readonly unsettled?: ReadonlySet<string> },
-): { summaries: ReadonlyMap<string, DocumentSummary>; settled: Set<string> } {
+  options: {
+    readonly settle: boolean;
+    readonly layout: Layout;
+    readonly folders: readonly FolderRecord[];
+    readonly unsettled?: ReadonlySet<string>;
+    /** The settled files and the other rows, worked out already from rows read in full (local-baseline.ts). */
+    readonly baseline?: Pick<LocalBaseline, 'settled' | 'rest'>;
+  },
+): { summaries: ReadonlyMap<string, DocumentSummary>; settled: ReadonlySet<string> } {
+  if (ledger && rows.full && options.baseline) return fromBaseline(rows.full, options.settle ? options.baseline : undefined, options.unsettled);
   const settled = new Set<string>();
   if (!ledger) return { summaries: rows.full ?? new Map(), settled };
   if (options.settle) {
-    const folderIds = new Map<string, TreeNodeId>();
-    for (const folder of options.folders) folderIds.set(folder.path, folder.treeNodeId);
-    const where: SettlePlace = { layout: options.layout, folderIds, remote: undefined };
+    const where = settlePlace(options.layout, options.folders);
     for (const file of scan.files) {
       const row = rows.stats.get(file.path);
       // A file a person released (kbsync resolve) is planned whatever its row says.
@@ -75,8 +82,34 @@ export function recordedRows(
   return { summaries, settled };
 }
 
+/** Where a run that lists nothing settles rows: the layout and the ledger's folders (made once per run, not per row). */
+export function settlePlace(layout: Layout, folders: readonly FolderRecord[]): SettlePlace {
+  const folderIds = new Map<string, TreeNodeId>();
+  for (const folder of folders) folderIds.set(folder.path, folder.treeNodeId);
+  return { layout, folderIds, remote: undefined };
+}
+
+/** The rows a baseline settled and left (none settled without one), but for the rows a person released. */
+function fromBaseline(
+  full: ReadonlyMap<string, DocumentSummary>,
+  baseline: Pick<LocalBaseline, 'settled' | 'rest'> | undefined,
+  unsettled: ReadonlySet<string> | undefined,
+): { summaries: ReadonlyMap<string, DocumentSummary>; settled: ReadonlySet<string> } {
+  if (!baseline || baseline.settled.size === 0) return { summaries: full, settled: new Set() };
+  const released = [...(unsettled ?? [])].filter((path) => baseline.settled.has(path));
+  if (released.length === 0) return { summaries: baseline.rest, settled: baseline.settled };
+  const settled = new Set(baseline.settled);
+  const summaries = new Map(baseline.rest);
+  for (const path of released) {
+    settled.delete(path);
+    const row = full.get(path);
+    if (row) summaries.set(path, row);
+  }
+  return { summaries, settled };
+}
+
 /** What settling reads of a full summary, as a narrow read gives it (documents.ts, STAT_SELECT). */
-function settleRowOf(summary: DocumentSummary): Parameters<typeof isSettled>[0] {
+export function settleRowOf(summary: DocumentSummary): Parameters<typeof isSettled>[0] {
   const { path, parentTreeNodeId, remoteTitle } = summary;
   return { path, parentTreeNodeId, remoteTitle, created: summary.nodeId !== null, marked: summary.heldCode !== null || summary.conflict || summary.imagesSent !== null };
 }

@@ -31,7 +31,8 @@ export function refusalsSaid(ledger: Ledger): Said {
 
 /** The problems, those an earlier run said of these very bytes marked `repeated`. */
 export function withRepeats(problems: readonly LocalProblem[], files: readonly LocalFile[], said: Said): LocalProblem[] {
-  const byPath = new Map(files.map((file) => [file.path, file]));
+  if (problems.length === 0) return [];
+  const byPath = filesByPath(files);
   return problems.map((problem) => {
     const file = byPath.get(problem.path);
     return file && FOR_WHAT_IT_HOLDS.has(problem.code) && said[problem.path] === stamp(problem, file) ? { ...problem, repeated: true as const } : problem;
@@ -40,13 +41,16 @@ export function withRepeats(problems: readonly LocalProblem[], files: readonly L
 
 /** Remembers the refusals this run said (only when they changed: a write of the ledger's meta unsettles the folder). */
 export function rememberRefusals(ledger: Ledger, problems: readonly LocalProblem[], files: readonly LocalFile[]): void {
-  const byPath = new Map(files.map((file) => [file.path, file]));
+  const byPath = problems.length === 0 ? undefined : filesByPath(files);
   const said: Record<string, string> = {};
   for (const problem of problems) {
-    const file = byPath.get(problem.path);
+    const file = byPath?.get(problem.path);
     if (file && FOR_WHAT_IT_HOLDS.has(problem.code)) said[problem.path] = stamp(problem, file);
   }
   if (isDeepStrictEqual(said, refusalsSaid(ledger))) return;
   if (Object.keys(said).length === 0) ledger.meta.delete(SAID_KEY);
   else ledger.meta.set(SAID_KEY, said);
 }
+
+/** The scan's files by path: made only when there are problems to look up (a save's cycle has none, and 10,000 files). */
+const filesByPath = (files: readonly LocalFile[]): Map<string, LocalFile> => new Map(files.map((file) => [file.path, file]));

@@ -1,7 +1,7 @@
 import { retire } from '../act/removals.js';
 import { announceAhead } from '../state/announce.js';
 import { execute, type ActionResult } from './executor.js';
-import { owePublication } from '../state/run.js';
+import { owePublicationBeforeActing } from '../state/run.js';
 import { prepareImages } from '../content/images.js';
 import { relink } from '../content/run-links.js';
 import type { Decision } from './decide-phase.js';
@@ -17,7 +17,7 @@ export async function act(run: Run, observed: Observed, decision: Decision): Pro
   const { deps, options } = run;
   const { ctx, sent } = decision;
   const retirements = deps.ledger.retirements.all();
-  if (retirements.length > 0 || observed.observation.plan.actions.length > 0) owePublication(deps.ledger);
+  if (retirements.length > 0 || observed.observation.plan.actions.length > 0) owePublicationBeforeActing(deps.ledger);
   // Old documents of moved files that an interrupted run promised to delete go first.
   for (const retirement of retirements) await retire(ctx, retirement);
   // Images first: a body goes out whole, with every image's URL, or not at all.

@@ -2,7 +2,7 @@ import type { KbClient } from '../../api/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { Logger } from '../../log.js';
 import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
-import type { LocalFile, TextFile } from '../../local/index.js';
+import type { ScannedFiles, TextFile } from '../../local/index.js';
 import type { Layout, RemoteSnapshot, SyncMode } from '../decide/types.js';
 import type { UrlOfPath } from '../content/links.js';
 import type { SharedState } from '../../remote-state/state.js';
@@ -34,7 +34,7 @@ export type SyncContext = {
   /** Texts already read this run (by the local observation), keyed by relative path. */
   readonly texts: Map<string, TextFile>;
   /** Stat fingerprints from this run's scan, keyed by relative path (recorded for files we only read). */
-  readonly scanned: Map<string, LocalFile>;
+  readonly scanned: ScannedFiles;
   /** One promise per remote folder being ensured, so concurrent creates in one folder make it once. */
   readonly folderPromises: Map<string, Promise<TreeNodeId>>;
   /** The knowledge base's shared state, read with this run's listing (undefined: not listed). */

@@ -1,4 +1,5 @@
 import type { Linker } from '../../links/index.js';
+import { ScannedFiles } from '../../local/index.js';
 import type { SyncContext } from './context.js';
 import { StateJournal } from '../state/journal.js';
 import type { Run } from './inputs.js';
@@ -29,7 +30,7 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     rootId,
     remote,
     texts: local.texts,
-    scanned: new Map(scan.files.map((file) => [file.path, file])),
+    scanned: new ScannedFiles(scan.files),
     folderPromises: new Map(),
     shared: observed.shared()?.state,
     store,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DocumentSummary, Ledger } from '../../ledger/index.js';
+import type { DocumentSummary, Ledger, SummaryCursor } from '../../ledger/index.js';
 import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
@@ -113,10 +113,40 @@ export function keepPublishedOverReadBack(ledger: Ledger, prior: DocumentSummary
   ledger.documents.update(prior.path, { publishedRecord: mark.clock === undefined ? hash : markOf(hash, mark.clock) });
 }
 
+/** A row changed since it was published (or its record was never answered): its mark is not its hash. */
+const changedSincePublished = (row: DocumentSummary): boolean => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row);
+
+/**
+ * The paths of the rows changedSincePublished, kept per ledger whose summaries are kept (the daemon's) and
+ * brought up to date from the rows re-read since (DocumentsRepo.summaryChanges): a save looks at the rows it
+ * wrote, not at all 10,000 (parsing each mark and looking up each hash was most of a publish's own time).
+ */
+const changedRows = new WeakMap<Ledger['documents'], { readonly cursor: SummaryCursor; readonly paths: Set<string> }>();
+
+/** SQLite's order of paths (BINARY: their UTF-8 bytes), the order allSummaries() gives them in. */
+const byStoredPath = (a: DocumentSummary, b: DocumentSummary): number => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path));
+
+/** The rows changed since they were published, in allSummaries() order. */
+function unpublishedRows(ledger: Ledger): DocumentSummary[] {
+  const documents = ledger.documents;
+  const kept = changedRows.get(documents);
+  const changes = documents.summaryChanges(kept?.cursor);
+  if (changes === undefined) return documents.allSummaries().filter(changedSincePublished);
+  const byPath = documents.summariesByPath();
+  const paths = kept && changes.paths ? kept.paths : new Set<string>();
+  for (const path of changes.paths && kept ? changes.paths : byPath.keys()) {
+    const row = byPath.get(path);
+    if (row && changedSincePublished(row)) paths.add(path);
+    else paths.delete(path);
+  }
+  changedRows.set(documents, { cursor: changes.cursor, paths });
+  return [...paths].flatMap((path) => byPath.get(path) ?? []).sort(byStoredPath);
+}
+
 /** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
 function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
   if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;
-  return ledger.documents.allSummaries().some((row) => parseMark(row.publishedRecord)?.hash !== publishedHashOf(row));
+  return unpublishedRows(ledger).length > 0;
 }
 
 type Published = { readonly records: number; readonly sources: number; readonly written: readonly Stamped[] };
@@ -198,7 +228,8 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
   const state = loaded?.state;
   const out: Publication = { records: [], sources: [], marks: [], images: [] };
   const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
-  for (const row of ledger.documents.allSummaries()) {
+  // Without the state read, a row published as it is stands as published (below): only the others are looked at.
+  for (const row of state === undefined ? unpublishedRows(ledger) : ledger.documents.allSummaries()) {
     const hash = publishedHashOf(row);
     const held = state?.entries.get(row.path);
     const agreed = held && parseMark(row.publishedRecord)?.hash !== WRITTEN ? agreement(held, row, hash) : undefined;

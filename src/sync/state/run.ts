@@ -33,8 +33,13 @@ export const markPublished = (ledger: Ledger): void => ledger.meta.set(STATE_PUB
  * tells the next run: with nothing to do, that run skipped publishing, and other machines and CI did not learn
  * of the killed run's writes until some later run wrote or read the state.
  */
-export function owePublication(ledger: Ledger): void {
+function owePublication(ledger: Ledger): void {
   if (!publicationOwed(ledger)) ledger.meta.set(OWED_KEY, true);
+}
+
+/** owePublication as a run starts to act: on disk before its first effect, whose intent syncs it (IntentsJournal.beforeNextIntent). */
+export function owePublicationBeforeActing(ledger: Ledger): void {
+  ledger.intents.beforeNextIntent(() => owePublication(ledger));
 }
 
 /** Read before a run acts: an earlier run owes a publish (it was killed before it went out, or it failed). */

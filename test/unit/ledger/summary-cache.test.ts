@@ -94,6 +94,33 @@ describe('kept summaries (DocumentsRepo.keepSummaries, the daemon)', () => {
     );
   });
 
+  test('summaryChanges names every row that is not the object it was at the cursor, or says that any may differ', (t) => {
+    const ledger = tempLedger(t, { lock: false });
+    ledger.documents.keepSummaries();
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), (commands, asks) => {
+        for (const summary of ledger.documents.allSummaries()) ledger.documents.remove(summary.path);
+        let seen = ledger.documents.summaryChanges(undefined);
+        let before = new Map(ledger.documents.summariesByPath());
+        commands.forEach((cmd, i) => {
+          codeOf(() => apply(ledger, ledger.path, cmd));
+          // The reader does not look after every write: what it is told covers every write since it last looked.
+          if (asks[i] === false) return;
+          const changes = ledger.documents.summaryChanges(seen?.cursor);
+          const now = ledger.documents.summariesByPath();
+          if (changes?.paths) {
+            const named = new Set(changes.paths);
+            assert.deepEqual([...now.keys()], [...before.keys()], `no row came or went unsaid: ${JSON.stringify(cmd)}`);
+            for (const [path, row] of now) if (before.get(path) !== row) assert.ok(named.has(path), `${path} changed unsaid after ${JSON.stringify(cmd)}`);
+          }
+          seen = changes;
+          before = new Map(now);
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   test('rows not written since are the very same objects; a written row is read again', (t) => {
     const ledger = tempLedger(t);
     ledger.documents.keepSummaries();

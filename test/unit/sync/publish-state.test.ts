@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { silentLogger } from '../../../src/log.js';
 import type { Stamped } from '../../../src/remote-state/codec.js';
 import { emptyJunk } from '../../../src/remote-state/junk.js';
@@ -64,6 +65,46 @@ describe('publishState', () => {
     ledger.documents.update(sampleDocument(3).path, { remoteModifiedTime: '2024-05-02 09:01' });
     assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [1, 0], 'a record published with a modified time is republished when it changes');
     assert.deepEqual(await publish().then((p) => [p.records, p.sources]), [0, 0]);
+  });
+
+  test('the daemon (kept summaries) publishes exactly what a run reading every row publishes, after any writes', async (t) => {
+    const kept = tempLedger(t, { lock: false });
+    kept.documents.keepSummaries();
+    const plain = tempLedger(t, { lock: false });
+    // Paths whose UTF-16 and UTF-8 orders differ (a character past U+FFFF before one in U+E000–U+FFFF): published in the ledger's order.
+    const paths = ['a.md', 'b/c.md', 'b/\u{1F600}.md', 'b/\u{FF21}.md', 'z.md'];
+    type Write = { readonly op: 'upsert' | 'update' | 'recheck' | 'remove' | 'publish'; readonly at: number; readonly n: number };
+    const write: fc.Arbitrary<Write> = fc.oneof(
+      fc.record({ op: fc.constant('upsert' as const), at: fc.nat(4), n: fc.nat(3) }),
+      fc.record({ op: fc.constant('update' as const), at: fc.nat(4), n: fc.nat(3) }),
+      fc.record({ op: fc.constant('recheck' as const), at: fc.nat(4), n: fc.nat(3) }),
+      fc.record({ op: fc.constant('remove' as const), at: fc.nat(4), n: fc.constant(0) }),
+      fc.record({ op: fc.constant('publish' as const), at: fc.constant(0), n: fc.constant(0) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { maxLength: 25 }), async (writes) => {
+        for (const ledger of [kept, plain]) for (const row of ledger.documents.allSummaries()) ledger.documents.remove(row.path);
+        const stores = [memoryStore(), memoryStore()] as const;
+        for (const w of writes) {
+          const path = paths[w.at] as string;
+          const sent: unknown[] = [];
+          for (const [i, ledger] of [kept, plain].entries()) {
+            const has = ledger.documents.summary(path) !== undefined;
+            if (w.op === 'upsert') ledger.documents.upsert(sampleDocument(w.at, { path, localHash: `hash-${w.n}` }));
+            else if (w.op === 'update' && has) ledger.documents.update(path, { localHash: `edited-${w.n}` });
+            else if (w.op === 'recheck' && has) ledger.documents.update(path, { recheck: w.n % 2 === 0, remoteModifiedTime: `2024-05-0${w.n + 1} 10:00` });
+            else if (w.op === 'remove') ledger.documents.remove(path);
+            else if (w.op === 'publish') {
+              await publishState({ ledger, store: stores[i]?.store as RemoteStateStore, logger: silentLogger, loaded: undefined, removed: new Map() });
+              sent.push(stores[i]?.published.at(-1) ?? null);
+            }
+          }
+          assert.deepEqual(sent[0], sent[1], JSON.stringify(w));
+        }
+      }),
+      // Every path new at once, then one edited: the first publish sends them all, in the ledger's order.
+      { numRuns: 100, examples: [[[...paths.keys()].map((at): Write => ({ op: 'upsert', at, n: 0 })).concat({ op: 'publish', at: 0, n: 0 }, { op: 'update', at: 3, n: 1 }, { op: 'publish', at: 0, n: 0 })]] },
+    );
   });
 
   // Model seed 50013: a machine that saw a hidden edit (or took in a plain reading) never said so: `l` was not
