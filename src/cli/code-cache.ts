@@ -18,6 +18,7 @@ import { dirname } from 'node:path';
 import { getHeapCodeStatistics } from 'node:v8';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
+import { boundHeapGrowth } from './heap-growth.js';
 
 /**
  * The header before V8's data: the data's checksum, the checksum of the bundle it was made from (V8 tells
@@ -71,6 +72,8 @@ const bytecodeHeld = (): number => getHeapCodeStatistics().bytecode_and_metadata
 
 /** Runs the CommonJS bundle at `bundle` (an absolute path), from V8's code cache when it has a good one. */
 export function runBundle(bundle: string): void {
+  // Before anything is compiled: the cache read below and the one written at exit are made under the same flags.
+  boundHeapGrowth();
   const file = codeCachePath(bundle);
   const code = readFileSync(bundle);
   const bundleSum = crc32(code);

@@ -1,7 +1,6 @@
 import { runCommandLine } from './command-line.js';
 import { processInvocation } from '../invocation.js';
 import { outputClosed } from '../output-closed.js';
-import { boundHeapGrowth } from './heap-growth.js';
 
 /** The one place kbsync ends its process at once; everything else returns (with an exit code) or throws. */
 function exit(code: number): never {
@@ -16,8 +15,6 @@ for (const stream of [process.stdout, process.stderr]) {
     if (!outputClosed()) exit(Number(process.exitCode ?? 0));
   });
 }
-
-boundHeapGrowth();
 
 // The bundle is a script (no top-level await); runCommandLine() settles every error itself.
 void runCommandLine(process.argv, processInvocation, exit).then((code) => {
