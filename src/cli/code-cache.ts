@@ -73,7 +73,7 @@ const bytecodeHeld = (): number => getHeapCodeStatistics().bytecode_and_metadata
 /** Runs the CommonJS bundle at `bundle` (an absolute path), from V8's code cache when it has a good one. */
 export function runBundle(bundle: string): void {
   // Before anything is compiled: the cache read below and the one written at exit are made under the same flags.
-  boundHeapGrowth();
+  boundHeapGrowth(process.env);
   const file = codeCachePath(bundle);
   const code = readFileSync(bundle);
   const bundleSum = crc32(code);

@@ -15,7 +15,7 @@ const HEAP_GROWING_PERCENT = 20;
  * code cache is keyed by the flags, so a flag set after it was read made every run reject the cache made by the
  * run before (compiled whole, about 60 ms more for each command; bench row 1).
  */
-export function boundHeapGrowth(env: NodeJS.ProcessEnv = process.env): void {
+export function boundHeapGrowth(env: NodeJS.ProcessEnv): void {
   const given = [...process.execArgv, env['NODE_OPTIONS'] ?? ''].some((arg) => /heap[-_]growing[-_]percent/.test(arg));
   if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -17,8 +17,8 @@ import {
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
 import type { Statements } from './statements.js';
-import { SummaryCache, type SummaryCursor } from './summary-cache.js';
-import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary, DocumentWrite } from './types.js';
+import { SummaryCache } from './summary-cache.js';
+import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary, DocumentWrite, SummaryCursor } from './types.js';
 
 type Row = Record<string, unknown>;
 

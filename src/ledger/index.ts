@@ -5,5 +5,5 @@ export { readLockHolder, lockPathOf, type LockStatus } from './lock.js';
 export { LEDGER_SCHEMA_VERSION } from './migrations.js';
 export type { Retirement } from './retirements.js';
 export type { Release } from './releases.js';
-export type { SummaryCursor } from './summary-cache.js';
+export type { SummaryCursor } from './types.js';
 export type * from './types.js';

@@ -1,8 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { DocumentSummary } from './types.js';
-
-/** Where a reader of the kept rows' changes stands (SummaryCache.changesSince): the read of all rows it saw, and how many re-read rows since it took. */
-export type SummaryCursor = { readonly generation: number; readonly taken: number };
+import type { DocumentSummary, SummaryCursor } from './types.js';
 
 /**
  * Every document's summary, decoded once and kept between reads (the daemon's cycles): reading and

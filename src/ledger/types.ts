@@ -173,3 +173,10 @@ export type LockHolder = {
   readonly startedAt: number;
   readonly command: string;
 };
+
+/**
+ * Where a reader of the kept rows' changes stands (SummaryCache.changesSince): the read of all rows it saw, and how
+ * many re-read rows since it took. Here, not beside the cache, so that the package's declarations of the ledger
+ * reach no database driver's types.
+ */
+export type SummaryCursor = { readonly generation: number; readonly taken: number };

@@ -1,3 +1,4 @@
+import type { DocumentSummary } from '../../ledger/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
 import { fitsPlace } from './placement.js';
 import type { Layout, RecordEntry } from './types.js';
@@ -25,3 +26,9 @@ export function isSettled(row: SettleRow, where: SettlePlace): boolean {
 
 /** Where documents belong in a run that lists nothing: the ledger's folders (made once per run, not per row). */
 export type SettlePlace = { readonly layout: Layout; readonly folderIds: ReadonlyMap<string, TreeNodeId>; readonly remote: undefined };
+
+/** What settling reads of a full summary, as a narrow read gives it (documents.ts, STAT_SELECT). */
+export function settleRowOf(summary: DocumentSummary): Parameters<typeof isSettled>[0] {
+  const { path, parentTreeNodeId, remoteTitle } = summary;
+  return { path, parentTreeNodeId, remoteTitle, created: summary.nodeId !== null, marked: summary.heldCode !== null || summary.conflict || summary.imagesSent !== null };
+}

@@ -1,9 +1,8 @@
 import type { DocumentSummary, Ledger, SummaryCursor } from '../../ledger/index.js';
 import type { LocalFile, LocalScan } from '../../local/index.js';
-import { isSettled, type SettlePlace } from '../decide/settled.js';
+import { isSettled, settleRowOf, type SettlePlace } from '../decide/settled.js';
 import type { LocalEntry } from '../decide/types.js';
 import { statUnchanged } from './observe-local.js';
-import { settleRowOf } from './recorded.js';
 
 /**
  * What a run works out for every file before it reads any, from its scan and the ledger's rows alone: the

@@ -1,7 +1,7 @@
 import type { DocumentStat, DocumentSummary, FolderRecord, Ledger } from '../../ledger/index.js';
 import type { LocalScan } from '../../local/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
-import { isSettled, type SettlePlace } from '../decide/settled.js';
+import { isSettled, settleRowOf, type SettlePlace } from '../decide/settled.js';
 import type { Layout } from '../decide/types.js';
 import { statUnchanged, type RowStat } from './observe-local.js';
 import type { LocalBaseline } from './local-baseline.js';
@@ -106,10 +106,4 @@ function fromBaseline(
     if (row) summaries.set(path, row);
   }
   return { summaries, settled };
-}
-
-/** What settling reads of a full summary, as a narrow read gives it (documents.ts, STAT_SELECT). */
-export function settleRowOf(summary: DocumentSummary): Parameters<typeof isSettled>[0] {
-  const { path, parentTreeNodeId, remoteTitle } = summary;
-  return { path, parentTreeNodeId, remoteTitle, created: summary.nodeId !== null, marked: summary.heldCode !== null || summary.conflict || summary.imagesSent !== null };
 }
