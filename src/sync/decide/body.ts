@@ -269,8 +269,11 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // Another kbsync wrote this very text again since (a forced push, a re-push of many notes): its record, of a
     // known minute no earlier than the listing's, accounts for the time that moved. Taken for someone's edit where
     // reads cannot see, it was said as a hidden edit of notes nobody had edited.
+    // Whatever the order of the two agreements: this machine may have agreed after that write on a time listed
+    // before it (a rename followed a moment after the other machine's resend of the page; soak seed 502), and the
+    // listed time no later than that writer's minute is its write, as in any record of the same minute.
     const rewritten =
-      published !== undefined && newer && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
+      published !== undefined && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
     const unexplained = unmoved && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
     // Judged once the writer's record had time to come, unless the file has an edit to hold (decided now, as ever).
     const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;

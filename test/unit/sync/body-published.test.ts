@@ -224,3 +224,17 @@ describe("another writer's version that holds more than its text", () => {
     assert.deepEqual([decision.lossy, decision.hiddenBase, decision.hiddenVersionSeen], [true, true, true]);
   });
 });
+
+// Soak seed 502: this machine followed another machine's rename a moment after that machine sent the page again
+// (the same text), and recorded its agreement, later than that write's, with a time listed before it. The next
+// listing showed the write's time: that writer's record of this very text, in that minute, explains it.
+test("another writer's record of this very text, agreed before ours, in the minute now listed: its write, no hidden edit", () => {
+  const record = agreedOn(OURS, '2026-11-02T09:03Z');
+  const blocks = predictedBlocks(OURS);
+  const published: PublishedVersion = { text: OURS, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: true, agreedAt: 995_000 };
+  const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: OURS, remote: blocks, published });
+  assert.equal(decided.hiddenEdit, null);
+  assert.equal(decided.hiddenEditSeen, false);
+  const later = decideBody({ ...TWO_WAY, listedTime: '2026-11-02T09:05Z', path: 'semver.md', record, fileText: OURS, remote: blocks, published });
+  assert.equal(later.hiddenEditSeen, true, 'a time after that writer\'s minute is still someone\'s hidden edit');
+});
