@@ -1,4 +1,3 @@
-import { writtenMark } from '../state/publish.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { hashText, type FileFingerprint } from '../../local/index.js';
 import { align, blocksHash } from '../../markdown/index.js';
@@ -10,6 +9,7 @@ import { splitText } from '../content/document-text.js';
 import type { RecordEntry, RemoteDoc } from '../decide/types.js';
 import { followPatch } from '../decide/follow.js';
 import { rememberGone } from '../state/pending-gone.js';
+import { writtenMark } from '../state/publish.js';
 import { keepPublishedOverReadBack } from '../state/publish.js';
 
 export type RemoteTime = { readonly modifiedTime: string; readonly recheck: boolean };

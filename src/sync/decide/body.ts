@@ -217,6 +217,9 @@ type Reading = {
   readonly waiting?: boolean;
 };
 
+/** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
+const unmerged = (body: string): Reading['merged'] => ({ body, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] });
+
 function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean, localChanged: boolean): Reading {
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
@@ -263,7 +266,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // Nor where the file's own edit is one reads cannot show (model seed 150060: a colleague's HTML comment, typed
   // where the file's own went and reading the same, was taken for this machine's, and the file's was never sent).
   if (remoteChanged && blocksHash(remote) === blocksHash(predictedBlocks(local)) && unreadable(remote) <= unreadable(record.remoteBlocks) && unreadSources(local) === unreadSources(base)) {
-    return { theirs: local, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt: 'none', hidden: false };
+    return { theirs: local, merged: unmerged(local), doubt: 'none', hidden: false };
   }
   if (!remoteChanged) {
     // Another kbsync wrote this very text again since (a forced push, a re-push of many notes): its record, of a
@@ -287,7 +290,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // (FLATTEN) for good (two workstations syncing at once, two-writers.test).
     const learnt = current && newer && !published.exact && (record.remoteModifiedTime ?? '') === '' ? doubtOfVersion(published) : 'none';
     const doubt = hidden ? 'content' : worse(doubtOf(record), learnt);
-    return { theirs: base, merged: { body: local, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] }, doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true, ...(waiting ? { waiting } : {}) };
+    return { theirs: base, merged: unmerged(local), doubt, hidden, hiddenInVersion: learnt === 'content' && published?.hidden === true, ...(waiting ? { waiting } : {}) };
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
