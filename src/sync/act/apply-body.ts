@@ -92,6 +92,8 @@ export async function applyBody(
         conflictPath: done.conflictPath ?? null,
         ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
+        // This machine's own change kept over another writer's later version is agreed now, though its text is as recorded.
+        ...(body.keptUnpublished ? { agreedAt: 0 } : {}),
         hiddenEdit: body.hiddenEdit,
         // A check that found both sides as recorded: the read-back of our write, or a time learnt.
         ...(body.kind === 'none' && !body.localChanged && !body.remoteChanged ? { readBack: true } : {}),

@@ -59,6 +59,13 @@ export type BodyFacts = {
    * service's plain reading.
    */
   readonly published?: PublishedVersion;
+  /**
+   * Set when the record's text never reached the shared state (its append failed, or the run was killed before
+   * it) and no other writer published that text: what this machine last published of the file, all the others
+   * know of it (undefined: nothing). Front matter and line endings reach them through the state alone, so a
+   * change of them since is this machine's own edit, merged against another writer's version (issue 44).
+   */
+  readonly unpublished?: { readonly lastPublished: string | undefined };
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
@@ -142,6 +149,12 @@ export type BodyDecision = {
   readonly formattingOnly: boolean;
   /** With `lossy`: the document holds a hidden edit another writer found (the file takes its version): `hd` when published. */
   readonly hiddenBase: boolean;
+  /**
+   * The file keeps this machine's own change that never reached the shared state (BodyFacts.unpublished) over
+   * another writer's later version: a version agreed now, which the publish step must not take for older than
+   * that writer's record (it would never be published, and the change would stay on this machine alone).
+   */
+  readonly keptUnpublished: boolean;
   /**
    * Set when this run first learns, from another kbsync writer's record, that the document holds an edit reads
    * cannot show, which that writer found (DocRecord `hd`): the file takes that version and cannot show it. Said
@@ -306,6 +319,21 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
 const doubtOfVersion = (version: PublishedVersion): Doubt => (version.exact ? 'none' : version.formattingOnly === true ? 'formatting' : 'content');
 
+/**
+ * What the merge takes as the parts only the shared state carries (front matter, line endings) were agreed on: the
+ * record's base, unless another writer's version is taken in and the record's own text never reached the state
+ * (BodyFacts.unpublished). Then it is what the others last had of this file from here (nothing known: no front
+ * matter): a change since is a local edit, kept and published over that version, as a body edit is (the document
+ * carries the body to them). Soak, issue 44: a front-matter edit whose append failed was overwritten when this
+ * machine followed the other's move of the file, and lost everywhere.
+ */
+function sharedBase(facts: BodyFacts, reading: Reading): { readonly head: string; readonly text: string } {
+  const { baseMarkdown } = facts.record;
+  if (reading.theirsHead === undefined || facts.unpublished === undefined) return { head: splitText(baseMarkdown).head, text: baseMarkdown };
+  const last = facts.unpublished.lastPublished;
+  return last === undefined ? { head: '', text: baseMarkdown } : { head: splitText(last).head, text: last };
+}
+
 /** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */
 function mergedHead(base: string, local: string, theirs: string | undefined): { readonly text: string; readonly conflict?: Conflict } {
   if (theirs === undefined || theirs === local || theirs === base) return { text: local };
@@ -333,9 +361,18 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const local = splitText(fileText);
   const base = splitText(record.baseMarkdown);
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
-  const localChanged = contentHash(fileText) !== record.localHash;
-  const reading = readingOf(facts, base.body, local.body, remoteChanged, localChanged);
+  const fileChanged = contentHash(fileText) !== record.localHash;
+  const reading = readingOf(facts, base.body, local.body, remoteChanged, fileChanged);
   const { theirs, merged } = reading;
+  // Front matter never reaches the document: it travels in the kept sources, and merges as one block, against what
+  // the others know of it. The service cannot change line endings: only another writer's source can bring new ones.
+  const shared = sharedBase(facts, reading);
+  const theirsText = reading.theirsHead !== undefined && facts.published ? facts.published.text : record.baseMarkdown;
+  const head = mergedHead(shared.head, local.head, reading.theirsHead);
+  const endings = mergedLineEndings(shared.text, fileText, theirsText);
+  // What the record's own base would have given up to that version: a local edit, though the file is as recorded.
+  const keptUnpublished = head.text !== mergedHead(base.head, local.head, reading.theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText);
+  const localChanged = fileChanged || keptUnpublished;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
   // it held every later edit of this file and was published as news it no longer was).
@@ -347,7 +384,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -362,11 +399,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const included = known && merged.conflicts.length === 0 && merged.body === local.body;
   if (mode === 'push' && remoteEdited && differs && !included && !facts.force) return hold(held('REMOTE_EDITED'));
 
-  // Front matter never reaches the document: it travels in the kept sources, and merges as one block.
-  const head = mergedHead(base.head, local.head, reading.theirsHead);
   const conflicts = head.conflict ? [head.conflict, ...merged.conflicts] : merged.conflicts;
-  // The service cannot change line endings: only another writer's source can bring new ones.
-  const endings = mergedLineEndings(record.baseMarkdown, fileText, reading.theirsHead !== undefined && facts.published ? facts.published.text : record.baseMarkdown);
   const written = mode === 'push' ? fileText : withLineEndings(joinText(head.text, merged.body), endings);
   const nextFile = written !== fileText ? written : undefined;
   const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(reading.theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
@@ -427,6 +460,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     hiddenBase: overwrote ? false : hiddenBase,
     // Said only where the file takes that version: a machine that already holds the text has nothing new to learn.
     hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
+    keptUnpublished,
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

@@ -4,7 +4,8 @@ import type { DocumentRecord, OpenIntent } from '../../ledger/index.js';
 import { hashText, type TextFile } from '../../local/index.js';
 import type { Block } from '../../model/blocks.js';
 import { decideAdopt } from '../decide/adopt.js';
-import { decideBody, decideFirstPush, laterThan, type BodyFacts, type PublishedVersion } from '../decide/body.js';
+import { decideBody, decideFirstPush, laterThan, newerThanRecord, type BodyFacts, type PublishedVersion } from '../decide/body.js';
+import { lineEndingsOf } from '../../markdown/line-endings.js';
 import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
 import { decideMove } from '../decide/move.js';
@@ -140,8 +141,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      const unpublished = await unpublishedOf(io, record, before.text, published);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}) });
+      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
     }
     case 'delete-remote':
@@ -186,8 +188,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
       const published = remote === 'gone' ? undefined : newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      const unpublished = await unpublishedOf(io, record, before.text, published);
       const decision = decideMove({
-        body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}) },
+        body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
         record,
         samePlace: action.samePlace,
         remote,
@@ -236,6 +239,19 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
   // no loss, and the version says what reads never show beside it, a note's comments (model seed 3 of note
   // vaults: dropped, another machine's comment never reached this file).
   return published && placeholdersBeyond(published.text, record.baseMarkdown) ? undefined : published;
+}
+
+/**
+ * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its
+ * append failed, or the run was killed before it, and no other writer published that text (pulled from one, it
+ * is known). Asked only where it can change the merge: another writer's later version whose front matter or line
+ * endings are not the file's. One read of the sources, at most, for the text this machine last published.
+ */
+async function unpublishedOf(io: AssessIO, record: DocumentRecord, fileText: string, published: PublishedVersion | undefined): Promise<BodyFacts['unpublished']> {
+  if (!published || record.publishedSource === record.localHash || published.text === record.baseMarkdown || !newerThanRecord(published, record)) return undefined;
+  if (splitText(published.text).head === splitText(fileText).head && lineEndingsOf(published.text) === lineEndingsOf(fileText)) return undefined;
+  if ((await io.source(record.localHash)) !== undefined) return undefined;
+  return { lastPublished: record.publishedSource === null ? undefined : await io.source(record.publishedSource) };
 }
 
 function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: TextFile, remote: readonly Block[], seen?: Seen, plannedParent = record.parentTreeNodeId): BodyFacts {
