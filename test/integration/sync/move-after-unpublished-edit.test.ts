@@ -2,106 +2,141 @@ import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { readTree, writeCalls } from '../../helpers/reliability.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { publishedOnBoth, reported as synced, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { publishedOnBoth, reported, withWorkstationPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
- * Issue 44, the move form: machine A's own change that never reached the shared state (its append failed, or A
- * was killed before it published), then machine B moved the file to another folder (a new document of B's text,
- * the old one deleted). A follows the move: its change is a local edit against B's, kept and published on top,
- * never overwritten by B's version (front matter, which only the state carries, was lost everywhere).
+ * Issue 44, the move form: machine A's own change never reached the shared state (its append failed, or A was
+ * killed before it published or before it pushed), then machine B moved the file to another folder (a new
+ * document of B's text, the old one deleted). A follows the move: its change is a local edit against B's version,
+ * kept and published on top, never overwritten by it. Front matter, which only the state carries, was lost
+ * everywhere: B's move carried B's older front matter, and A took it as the only change.
  */
 const TEXT = '# Guide\n\nHow to start.\n\nThen carry on.\n';
 const WITH_HEAD = `---\nowner: u26z\n---\n${TEXT}`;
+
+type Lost = 'append failed' | 'killed before publishing';
+
+/** A's run whose state record is lost: the state's appends fail (the service answers 500), or the run is killed before it publishes. */
+async function syncLosingRecord(em: RunningEmulator, a: SyncFixture, lost: Lost): Promise<void> {
+  if (lost === 'append failed') {
+    em.admin.setFaults({ error5xx: 1, only: ['appendText'] });
+    const failed = await a.sync();
+    em.admin.setFaults({});
+    assert.notEqual(failed.code, 0, `the run says its publish failed: ${failed.stderr}`);
+  } else {
+    const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
+    assert.equal(killed.signal, 'SIGKILL', 'the run reached before-publish');
+  }
+}
 
 async function moveFile(f: SyncFixture, from: string, to: string): Promise<void> {
   await mkdir(dirname(join(f.root, to)), { recursive: true });
   await rename(join(f.root, from), join(f.root, to));
 }
 
-/** B moves guides/guide.md to ref/ and syncs; then both machines sync in turn, a few minutes on. */
-async function moveOnBAndSettle(em: Parameters<Parameters<typeof withWorkstationPair>[1]>[0], a: SyncFixture, b: SyncFixture): Promise<void> {
-  await moveFile(b, 'guides/guide.md', 'ref/guide.md');
-  await synced(b);
-  em.admin.setClockOffset(7 * 60_000);
-  await synced(a);
-  await synced(b);
-  await synced(a);
-  await synced(b);
+/** Both machines synced and published in minutes now over; B then reads the state in the next one. */
+async function pairAt(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<void> {
+  await publishedOnBoth(em, a, b, { 'guides/guide.md': TEXT, 'ref/other.md': '# Other\n\nElsewhere.\n' });
+  em.admin.setClockOffset(4 * 60_000);
+  await reported(b);
 }
 
-/** What A's unpublished change leaves: the file on both machines, and the document's body. */
-async function settledAtNewPath(a: SyncFixture, b: SyncFixture): Promise<{ readonly a: string; readonly b: string; readonly doc: string }> {
-  assert.ok(await a.exists('ref/guide.md'), 'A follows the move');
-  assert.ok(!(await a.exists('guides/guide.md')), 'A keeps no file at the old path');
-  assert.ok(!(await b.exists('guides/guide.md')), 'B keeps no file at the old path');
-  const docs = a.remoteDocs().filter((node) => node.title === 'guide' || node.title === 'Guide');
-  assert.equal(docs.length, 1, `one document for the file: ${JSON.stringify(docs.map((d) => d.title))}`);
-  return { a: await a.read('ref/guide.md'), b: await b.read('ref/guide.md'), doc: docs[0]?.markdown ?? '' };
+/** A sync that holds nothing and makes no conflict: what a clean merge of a local and a remote edit is. */
+async function synced(f: SyncFixture): Promise<SyncReport> {
+  const report = await reported(f);
+  const stuck = report.results.filter((r) => !r.ok || r.result === 'held' || r.result === 'conflict');
+  assert.deepEqual(stuck, [], 'nothing held, nothing in conflict');
+  return report;
+}
+
+/** B's change (`change`: the move, with any edit) synced; then both machines in turn, a few minutes on. */
+async function settle(em: RunningEmulator, a: SyncFixture, b: SyncFixture, change: () => Promise<void>): Promise<void> {
+  await change();
+  await synced(b);
+  em.admin.setClockOffset(7 * 60_000);
+  for (const f of [a, b, a, b]) await synced(f);
+}
+
+/** One document for the file, and every file the same on both machines (no conflict copy anywhere); `path`'s text. */
+async function converged(em: RunningEmulator, a: SyncFixture, b: SyncFixture, path: string): Promise<{ readonly file: string; readonly doc: string }> {
+  const mine = { skip: (rel: string) => rel.startsWith('.kbsync/') };
+  const [onA, onB] = await Promise.all([readTree(a.root, mine), readTree(b.root, mine)]);
+  const files = (tree: Map<string, string>) => [...tree.keys()].filter((p) => p.endsWith('.md')).sort();
+  assert.deepEqual(files(onA), files(onB), 'both machines have the same files');
+  for (const p of files(onA)) assert.equal(onB.get(p), onA.get(p), `${p} is the same on both machines`);
+  assert.ok(onA.has(path), `the file is at ${path}`);
+  const docs = a.remoteDocs().filter((node) => node.title === 'Guide');
+  assert.equal(docs.length, 1, `one document for the file: ${JSON.stringify(a.remoteDocs().map((d) => d.title))}`);
+  // Steady: two more rounds a few minutes on (the read-backs done) write nothing anywhere.
+  em.admin.setClockOffset(10 * 60_000);
+  for (const f of [a, b]) await synced(f);
+  em.admin.resetCalls();
+  for (const f of [a, b]) await synced(f);
+  assert.deepEqual(writeCalls(em.admin.calls()), {}, 'a settled pair writes nothing');
+  return { file: onA.get(path) ?? '', doc: docs[0]?.markdown ?? '' };
 }
 
 for (const lost of ['append failed', 'killed before publishing'] as const) {
   test(`front matter edited on A, its state record never published (${lost}), the file moved on B: A's front matter survives at the new path and reaches B`, async () => {
     await withWorkstationPair(false, async (em, a, b) => {
-      await publishedOnBoth(em, a, b, { 'guides/guide.md': TEXT, 'ref/other.md': '# Other\n\nElsewhere.\n' });
-      em.admin.setClockOffset(4 * 60_000);
-      await synced(b);
-
+      await pairAt(em, a, b);
       await a.write('guides/guide.md', WITH_HEAD);
-      if (lost === 'append failed') {
-        em.admin.setFaults({ error5xx: 1, only: ['appendText'] });
-        const failed = await a.sync();
-        em.admin.setFaults({});
-        assert.notEqual(failed.code, 0, 'the run says its publish failed');
-      } else {
-        const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
-        assert.equal(killed.signal, 'SIGKILL', 'the run reached before-publish');
-      }
+      await syncLosingRecord(em, a, lost);
 
-      await moveOnBAndSettle(em, a, b);
-      const settled = await settledAtNewPath(a, b);
-      assert.match(settled.a, /owner: u26z/, "A's front matter is kept at the new path");
-      assert.equal(settled.b, settled.a, 'and reaches B');
-      assert.match(settled.doc, /How to start\./);
+      await settle(em, a, b, () => moveFile(b, 'guides/guide.md', 'ref/guide.md'));
+      const { file } = await converged(em, a, b, 'ref/guide.md');
+      assert.equal(file, WITH_HEAD, "A's front matter is kept at the new path, and B has it");
     });
   });
 }
 
-test("a body edit on A never pushed (A killed before its push), the file moved on B: A's edit survives at the new path and reaches B and the document", async () => {
-  await withWorkstationPair(false, async (em, a, b) => {
-    await publishedOnBoth(em, a, b, { 'guides/guide.md': TEXT, 'ref/other.md': '# Other\n\nElsewhere.\n' });
-    em.admin.setClockOffset(4 * 60_000);
-    await synced(b);
-
-    await a.write('guides/guide.md', TEXT.replace('How to start.', 'How to start, edited on A.'));
-    const killed = await a.sync([], { KBSYNC_CRASH_AT: 'after-intent' });
-    assert.equal(killed.signal, 'SIGKILL', 'the run reached after-intent');
-
-    await moveOnBAndSettle(em, a, b);
-    const settled = await settledAtNewPath(a, b);
-    assert.match(settled.a, /edited on A/, "A's edit is kept at the new path");
-    assert.equal(settled.b, settled.a, 'and reaches B');
-    assert.match(settled.doc, /edited on A/, 'and the document');
-  });
-});
-
 test("front matter edited on A and never published, the body edited and the file moved on B: both edits reach both machines, nothing held", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
-    await publishedOnBoth(em, a, b, { 'guides/guide.md': TEXT, 'ref/other.md': '# Other\n\nElsewhere.\n' });
-    em.admin.setClockOffset(4 * 60_000);
-    await synced(b);
-
+    await pairAt(em, a, b);
     await a.write('guides/guide.md', WITH_HEAD);
-    em.admin.setFaults({ error5xx: 1, only: ['appendText'] });
-    await a.sync();
-    em.admin.setFaults({});
+    await syncLosingRecord(em, a, 'append failed');
 
-    await b.write('guides/guide.md', TEXT.replace('Then carry on.', 'Then carry on, as B says.'));
-    await moveOnBAndSettle(em, a, b);
-    const settled = await settledAtNewPath(a, b);
-    assert.match(settled.a, /owner: u26z/, "A's front matter is kept");
-    assert.match(settled.a, /as B says/, "and B's body edit");
-    assert.equal(settled.b, settled.a, 'both machines hold the same file');
-    assert.match(settled.doc, /as B says/);
+    const edited = TEXT.replace('Then carry on.', 'Then carry on, as B says.');
+    await settle(em, a, b, async () => {
+      await b.write('guides/guide.md', edited);
+      await moveFile(b, 'guides/guide.md', 'ref/guide.md');
+    });
+    const { file, doc } = await converged(em, a, b, 'ref/guide.md');
+    assert.equal(file, `---\nowner: u26z\n---\n${edited}`, "A's front matter and B's body edit, on both machines");
+    assert.match(doc, /as B says/);
   });
 });
+
+test("front matter edited on A and never published, the body edited in place on B: A's front matter survives and reaches B", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await pairAt(em, a, b);
+    await a.write('guides/guide.md', WITH_HEAD);
+    await syncLosingRecord(em, a, 'killed before publishing');
+
+    const edited = TEXT.replace('How to start.', 'How to start, as B says.');
+    await settle(em, a, b, () => b.write('guides/guide.md', edited));
+    const { file } = await converged(em, a, b, 'guides/guide.md');
+    assert.equal(file, `---\nowner: u26z\n---\n${edited}`);
+  });
+});
+
+for (const killedAt of ['after-intent', 'before-publish'] as const) {
+  const when = killedAt === 'after-intent' ? 'before its push' : 'after its push, before publishing';
+  test(`a body edit on A, A killed ${when}, the file moved on B: A's edit survives at the new path and reaches B and the document`, async () => {
+    await withWorkstationPair(false, async (em, a, b) => {
+      await pairAt(em, a, b);
+      const edited = TEXT.replace('How to start.', 'How to start, edited on A.');
+      await a.write('guides/guide.md', edited);
+      const killed = await a.sync([], { KBSYNC_CRASH_AT: killedAt });
+      assert.equal(killed.signal, 'SIGKILL', `the run reached ${killedAt}`);
+
+      await settle(em, a, b, () => moveFile(b, 'guides/guide.md', 'ref/guide.md'));
+      const { file, doc } = await converged(em, a, b, 'ref/guide.md');
+      assert.equal(file, edited, "A's edit is kept at the new path, and B has it");
+      assert.match(doc, /edited on A/, 'and the document');
+    });
+  });
+}
