@@ -1,7 +1,7 @@
 import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, outline, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
 import { mergeSources } from '../../markdown/merge-source.js';
 import { segmentBody } from '../../markdown/segments.js';
-import { mergedLineEndings, withLineEndings } from '../../markdown/line-endings.js';
+import { lineEndingsOf, mergedLineEndings, withLineEndings } from '../../markdown/line-endings.js';
 import { contentHash } from '../../markdown/hash.js';
 import type { Block } from '../../model/blocks.js';
 import type { UrlOfPath } from '../content/links.js';
@@ -332,6 +332,18 @@ function sharedBase(facts: BodyFacts, reading: Reading): { readonly head: string
   if (reading.theirsHead === undefined || facts.unpublished === undefined) return { head: splitText(baseMarkdown).head, text: baseMarkdown };
   const last = facts.unpublished.lastPublished;
   return last === undefined ? { head: '', text: baseMarkdown } : { head: splitText(last).head, text: last };
+}
+
+/**
+ * Whether a file holds, in what only the shared state carries (front matter, line endings), a change since what
+ * this machine last published of it (BodyFacts.unpublished; nothing known: no front matter): an edit the other
+ * writers never saw, which their delete of the document does not decide on (an edit beats a delete).
+ */
+export function editedUnpublished(fileText: string, unpublished: BodyFacts['unpublished']): boolean {
+  if (unpublished === undefined) return false;
+  const last = unpublished.lastPublished;
+  if (last === undefined) return splitText(fileText).head !== '';
+  return splitText(fileText).head !== splitText(last).head || lineEndingsOf(fileText) !== lineEndingsOf(last);
 }
 
 /** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */

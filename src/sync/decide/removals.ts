@@ -3,7 +3,7 @@ import { contentHash } from '../../markdown/hash.js';
 import type { Origin } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
 import { joinText, splitText } from '../content/document-text.js';
-import { newerThanRecord, type PublishedVersion } from './body.js';
+import { editedUnpublished, newerThanRecord, type BodyFacts, type PublishedVersion } from './body.js';
 import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';
 import { doubtHolds, doubtOf, webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
@@ -78,10 +78,14 @@ export function decideDelete(facts: {
 
 export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 'forget' } | { readonly kind: 'recreate' } | { readonly kind: 'held'; readonly held: Held };
 
-/** A document deleted remotely, its file read: an edited file wins and gets a new document; an unchanged one goes to the trash. */
-export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash: string; readonly fileText: string | undefined }): TrashDecision {
+/**
+ * A document deleted remotely, its file read: an edited file wins and gets a new document; an unchanged one goes to
+ * the trash. Unchanged since its record, but that record never reached the shared state (`unpublished`), the file
+ * may still hold an edit the deleting writer never saw (its front matter: issue 44).
+ */
+export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash: string; readonly fileText: string | undefined; readonly unpublished?: BodyFacts['unpublished'] }): TrashDecision {
   if (facts.fileText === undefined) return { kind: 'forget' };
-  if (contentHash(facts.fileText) === facts.localHash) return { kind: 'trash-local' };
+  if (contentHash(facts.fileText) === facts.localHash && !editedUnpublished(facts.fileText, facts.unpublished)) return { kind: 'trash-local' };
   return facts.mode === 'pull' ? { kind: 'held', held: held('TRASH_EDITED') } : { kind: 'recreate' };
 }
 

@@ -174,7 +174,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'trash-local': {
       const before = await io.fileText(path);
       const record = (await recordFor(io, action.record, before?.text)) ?? sharedRecordOf(io, action.record, '');
-      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text });
+      const asRecorded = before !== undefined && hashText(before.text) === record.localHash;
+      const unpublished = asRecorded && !action.record.shared ? await lastPublishedOf(io, record) : undefined;
+      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, fileText: before?.text, ...(unpublished ? { unpublished } : {}) });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
       return assessed(action, path, { tag: 'trash-local', record, before, decision });
     }
@@ -248,9 +250,14 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
  * endings are not the file's. One read of the sources, at most, for the text this machine last published.
  */
 async function unpublishedOf(io: AssessIO, record: DocumentRecord, fileText: string, published: PublishedVersion | undefined): Promise<BodyFacts['unpublished']> {
-  if (!published || record.publishedSource === record.localHash || published.text === record.baseMarkdown || !newerThanRecord(published, record)) return undefined;
+  if (!published || published.text === record.baseMarkdown || !newerThanRecord(published, record)) return undefined;
   if (splitText(published.text).head === splitText(fileText).head && lineEndingsOf(published.text) === lineEndingsOf(fileText)) return undefined;
-  if ((await io.source(record.localHash)) !== undefined) return undefined;
+  return lastPublishedOf(io, record);
+}
+
+/** What this machine last published of a file whose recorded text the shared state never had (BodyFacts.unpublished); undefined: it had it. */
+async function lastPublishedOf(io: AssessIO, record: DocumentRecord): Promise<BodyFacts['unpublished']> {
+  if (record.publishedSource === record.localHash || (await io.source(record.localHash)) !== undefined) return undefined;
   return { lastPublished: record.publishedSource === null ? undefined : await io.source(record.publishedSource) };
 }
 

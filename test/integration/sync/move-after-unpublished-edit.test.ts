@@ -122,3 +122,15 @@ for (const killedAt of ['after-intent', 'before-publish'] as const) {
     });
   });
 }
+
+test("front matter edited on A, its state record never published, the file deleted on B: an edit beats a delete, the file comes back on both machines with it", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await pairAt(em, a, b);
+    await a.write('guides/guide.md', WITH_HEAD);
+    await syncLosingRecord(em, a, 'append failed');
+
+    await settle(em, a, b, () => b.remove('guides/guide.md'));
+    const { file } = await converged(em, a, b, 'guides/guide.md');
+    assert.equal(file, WITH_HEAD, "A's edit, on both machines");
+  });
+});

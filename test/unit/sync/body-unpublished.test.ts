@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
 import { decideBody, type BodyDecision } from '../../../src/sync/decide/body.js';
+import { decideTrash } from '../../../src/sync/decide/removals.js';
 
 /**
  * Issue 44: this machine's recorded text never reached the shared state (its append failed, or the run was killed
@@ -86,5 +87,25 @@ describe('a recorded text never published, against another writer’s later vers
     assert.equal(decision.fileText, head('u26z') + theirs);
     assert.equal(decision.kind, 'merge', 'both sides changed');
     assert.equal(decision.send, undefined, 'the document already holds the body');
+  });
+});
+
+describe('a file as recorded, its record never published, whose document another writer deleted', () => {
+  const trash = (file: string, lastPublished: string | 'unknown' | undefined): string =>
+    decideTrash({ mode: 'two-way', localHash: contentHash(file), fileText: file, ...(lastPublished === undefined ? {} : { unpublished: { lastPublished: lastPublished === 'unknown' ? undefined : lastPublished } }) }).kind;
+
+  test('front matter added since it last published: an edit the deleting writer never saw, and an edit beats a delete', () => {
+    assert.equal(trash(head('u26z') + BODY, BODY), 'recreate');
+    assert.equal(trash(head('u26z') + BODY, 'unknown'), 'recreate', 'nothing known published: its front matter is its own');
+  });
+
+  test('front matter and line endings as last published (a body edit the document carried to that writer): to the trash', () => {
+    assert.equal(trash(head('u1z') + BODY.replace('How to start.', 'Edited.'), head('u1z') + BODY), 'trash-local');
+    assert.equal(trash(BODY, 'unknown'), 'trash-local');
+    assert.equal(trash(head('u26z') + BODY, undefined), 'trash-local', 'its record published: the delete was made knowing it');
+  });
+
+  test('line endings changed since it last published: recreated', () => {
+    assert.equal(trash(BODY.replace(/\n/g, '\r\n'), BODY), 'recreate');
   });
 });
