@@ -45,6 +45,7 @@ const COLUMNS: readonly Column[] = [
   { ...col('inexact', 'inexact', 'flag'), derived: true },
   { ...col('inexactFormatting', 'inexact_formatting', 'flag'), derived: true },
   { ...col('inexactHidden', 'inexact_hidden', 'flag'), derived: true },
+  col('headCarried', 'head_carried', 'flag'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -117,6 +118,7 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['inexact'] = row['inexact'] === 1;
   row['inexactFormatting'] = row['inexactFormatting'] === 1;
   row['inexactHidden'] = row['inexactHidden'] === 1;
+  row['headCarried'] = row['headCarried'] === 1;
   return row as DocumentSummary;
 }
 
@@ -158,6 +160,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     inexact: v[27] === 1,
     inexactFormatting: v[28] === 1,
     inexactHidden: v[29] === 1,
+    headCarried: v[30] === 1,
   } as DocumentSummary;
 }
 

@@ -234,6 +234,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only, hidden_base ON document_bodies BEGIN ${derive('NEW')} END;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The base's front matter was kept across a plain reading of another writer's change (DocumentSummary.headCarried).
+      ALTER TABLE documents ADD COLUMN head_carried INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -77,6 +77,12 @@ export type DocumentSummary = {
    * text: the shared state says so (`hd`). Kept by the ledger from the body's fields.
    */
   readonly inexactHidden: boolean;
+  /**
+   * The base's front matter (what only the shared state carries) was kept from before a plain reading of a change
+   * to the document that no writer's record explained yet: it says nothing of what that writer's file held there.
+   * Published as `hc`; another writer's exact record of the very blocks read then says more (decide/body.ts).
+   */
+  readonly headCarried: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

@@ -54,6 +54,12 @@ export type DocRecord = {
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
+   * 1: the front matter of `h` is what this writer's file had before it took in a change of the document from a
+   * plain reading, no writer's record of it known yet. It says nothing of that writer's front matter: an exact
+   * record of the very blocks read (`rb`) says more, whichever came first (remote-state/state.ts, decide/body.ts).
+   */
+  readonly hc?: 1;
+  /**
    * The document this one was made to replace (the service cannot move: a move makes a new document and
    * deletes the old; a file edited here while deleted there is created again). Another machine whose file
    * is still paired with that one follows it here instead of making a third document.
@@ -203,6 +209,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
     (r['hd'] === undefined || (r['l'] === 1 && (r['hd'] === 0 || (r['hd'] === 1 && r['f'] === undefined)))) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
+    (r['hc'] === undefined || r['hc'] === 1) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&
     (r['mem'] === undefined || (isList(r['mem'], LIMITS.members) && r['mem'].every(isMember))) &&

@@ -4,6 +4,13 @@ import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
 
+/**
+ * Whether `exact` is a writer's exact record (no `l`, no `hc`) of the very document, place and blocks another
+ * record or row agreed on: that one, if it kept its front matter (`hc`), read those blocks plainly and knows less.
+ */
+export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, other: { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string }): boolean =>
+  exact.k === other.docKey && exact.p === other.path && exact.rb === other.remoteBlocksHash && exact.rb !== '' && exact.l === undefined && exact.hc === undefined;
+
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
   /** path → the file's entry. */
@@ -69,6 +76,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         const { t: _t, ...entry } = record;
         if (entry.n !== null && !nodeIds.has(entry.k)) nodeIds.set(entry.k, stamped);
         if (entry.rp !== undefined && !replaces.has(entry.k)) replaces.set(entry.k, entry.rp);
+        // A plain reading that kept its front matter says less of the blocks it read than their writer's exact
+        // record, published before it (a machine that read the write before that record came, soak seed 502: it
+        // stood over it, and the writer's front matter was lost on every machine).
+        const standing = entries.get(entry.p);
+        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb })) break;
         const previous = pathOfDoc.get(entry.k);
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);

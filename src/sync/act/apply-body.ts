@@ -100,6 +100,7 @@ export async function applyBody(
         lossyBase: body.lossy,
         formattingOnly: body.formattingOnly,
         hiddenBase: body.hiddenBase,
+        headCarried: body.headCarried,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );

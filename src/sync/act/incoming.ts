@@ -44,6 +44,7 @@ export async function newLocal(
     formattingOnly: incoming.marks.formattingOnly === true,
     hiddenBase: incoming.marks.hiddenBase === true,
     hiddenEdit: incoming.marks.hiddenEdit,
+    headCarried: incoming.marks.headCarried === true,
   };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
   if (leftover !== undefined) {
@@ -64,7 +65,7 @@ export async function restore(ctx: SyncContext, record: DocumentRecord, listed: 
   const moved = at !== undefined && at !== record.path && listed !== undefined;
   if (moved) followPlace(ctx, record.path, at, listed);
   const path = moved ? at : record.path;
-  await writeIncoming(ctx, path, text, blocks, listed, { ...record, path, ...(moved ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), lossyBase: marks.lossy, formattingOnly: marks.formattingOnly === true, hiddenBase: marks.hiddenBase === true, hiddenEdit: marks.hiddenEdit });
+  await writeIncoming(ctx, path, text, blocks, listed, { ...record, path, ...(moved ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), lossyBase: marks.lossy, formattingOnly: marks.formattingOnly === true, hiddenBase: marks.hiddenBase === true, hiddenEdit: marks.hiddenEdit, ...(marks.headCarried !== undefined ? { headCarried: marks.headCarried } : {}) });
   const where = moved ? ` (at ${path}, where its document was moved from ${record.path})` : '';
   return { path, result: 'pulled', detail: `deleted locally but edited in the knowledge base, so the file was restored${where}` };
 }
@@ -75,7 +76,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean },
   blocksHash?: string,
 ): Promise<void> {
   const remoteTime = await timeOfRead(ctx, listed, ids.treeNodeId);

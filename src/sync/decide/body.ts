@@ -39,6 +39,8 @@ export type BodyFacts = {
     readonly hiddenBase?: boolean;
     /** The service's clock (ms) when this machine agreed on this version; 0 or absent: unknown. */
     readonly agreedAt?: number;
+    /** The base's front matter was kept across a plain reading of a change no record explained (DocumentSummary.headCarried). */
+    readonly headCarried?: boolean;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -95,6 +97,8 @@ export type PublishedVersion = {
   readonly agreedAt: number;
   /** The file's path in that writer's record: where the document was when it was written (unknown: undefined). */
   readonly path?: string;
+  /** Its front matter is what that writer's file had before it read a change of the document plainly (DocRecord `hc`). */
+  readonly headCarried?: boolean;
 };
 
 /** The decisions a body can come to, in the words of every decision (types.ts). */
@@ -163,6 +167,8 @@ export type BodyDecision = {
    * overwrite as it does (FLATTEN).
    */
   readonly hiddenVersionSeen: boolean;
+  /** The new base's front matter is not known from the document's writer (DocumentSummary.headCarried). */
+  readonly headCarried: boolean;
   /**
    * Set when the document's time moved a moment ago while every block it shows stayed, the file has nothing to
    * send, and no record explains it yet: another kbsync machine's write (a change inside code, a body sent again)
@@ -228,6 +234,8 @@ type Reading = {
   readonly overwroteHidden?: boolean;
   /** Its time moved a moment ago with nothing to explain it yet, and nothing here to send (BodyDecision.waiting). */
   readonly waiting?: boolean;
+  /** `theirs` is the service's plain reading of a change no writer's record explains: its front matter is not known. */
+  readonly plain?: true;
 };
 
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
@@ -240,7 +248,13 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // The state's entry is the document's latest record by stamp; only one agreed on clearly before ours (a
   // record published late) is an older version. Each machine knows the service's clock from a Date header
   // (±1 s), so agreements closer than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide.
-  const newer = published !== undefined && newerThanRecord(published, record);
+  // Two versions of the very blocks this record agreed on, one a plain reading that kept its front matter (`hc`):
+  // their writer's exact record says more, whichever was agreed first (soak seed 502: a machine read another's
+  // write before its record came; the writer's front matter never reached it, then was lost to its next edit).
+  const sameBlocks = published !== undefined && published.remoteBlocksHash === record.remoteBlocksHash;
+  const readHere = sameBlocks && record.headCarried === true && published.exact && published.headCarried !== true;
+  const readThere = sameBlocks && published.headCarried === true && record.headCarried !== true && record.lossyBase !== true;
+  const newer = published !== undefined && !readThere && (readHere || newerThanRecord(published, record));
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
@@ -313,7 +327,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first
   // write); a colleague's edit adds its own doubt to what the record was in (merge.webEdits).
   const doubt = remote.length === 0 ? 'none' : worse(doubtOf(record), webEditDoubt(facts.webEdits, { remoteBase: record.remoteBlocks, remote, theirs }));
-  return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false };
+  return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true };
 }
 
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
@@ -396,7 +410,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -452,6 +466,9 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const restored = mode === 'push' ? [] : merged.restored.map((line) => line + headLines);
   // A whole-document write replaces what the hidden edit or the lossy reading stood for: both end with it.
   const overwrote = send !== undefined && send.append === undefined;
+  // The front matter kept unchanged across a plain reading is not known from the writer of what was read (nor
+  // is one taken from a version that kept its own so); a front matter this machine changed is its own.
+  const carriedFrom = reading.theirsHead !== undefined ? (facts.published?.headCarried === true ? reading.theirsHead : undefined) : reading.plain === true || record.headCarried === true ? base.head : undefined;
   const decided = {
     localChanged,
     remoteChanged,
@@ -473,6 +490,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     // Said only where the file takes that version: a machine that already holds the text has nothing new to learn.
     hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
     keptUnpublished,
+    headCarried: carriedFrom !== undefined && splitText(baseText).head === carriedFrom,
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

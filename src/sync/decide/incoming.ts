@@ -27,9 +27,11 @@ export function decideIncoming(facts: {
   readonly listedTime: string;
   /** What a colleague's web-editor edit since leaves the file short of (merge.webEdits). */
   readonly webEdits: WebEditsPolicy;
+  /** The source's front matter was kept by its writer across a plain reading (DocRecord `hc`): the file's is too. */
+  readonly headCarried?: boolean;
 }): { readonly text: string; readonly marks: ReadingMarks } {
   const { source, remote } = facts;
-  const kept = { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenBase: facts.lossy && facts.hidden };
+  const kept = { lossy: facts.lossy, formattingOnly: facts.formattingOnly, hiddenBase: facts.lossy && facts.hidden, headCarried: facts.headCarried === true };
   if (!remote || standFor(remote, facts.syncedBlocksHash, source)) {
     // Its blocks as that machine left them, its time later: someone edited where reads cannot see.
     const hidden = remote !== undefined && facts.syncedTime !== '' && facts.listedTime > facts.syncedTime;
@@ -44,5 +46,6 @@ export function decideIncoming(facts: {
   // which only a page a read shows whole lets kbsync write over (merge.webEdits).
   const before = !facts.lossy ? 'none' : facts.formattingOnly ? 'formatting' : 'content';
   const doubt = remote.length === 0 ? 'none' : worse(before, webEditDoubt(facts.webEdits, { remoteBase: predicted, remote, theirs: merged.body }));
-  return { text: joinText(split.head, merged.body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: before === 'content' && facts.hidden, hiddenEdit: null } };
+  // The document changed since that source, read plainly: its front matter is the source's, kept across the reading.
+  return { text: joinText(split.head, merged.body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: before === 'content' && facts.hidden, hiddenEdit: null, headCarried: true } };
 }

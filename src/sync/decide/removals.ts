@@ -19,6 +19,8 @@ type RecordBase = {
   readonly lossyBase: boolean;
   readonly formattingOnly?: boolean;
   readonly hiddenBase?: boolean;
+  /** The base's front matter was kept across a plain reading (DocumentSummary.headCarried). */
+  readonly headCarried?: boolean;
   readonly hiddenEdit: string | null;
   readonly agreedAt?: number;
 };
@@ -103,7 +105,7 @@ export function restoredVersion(
   published?: PublishedVersion,
 ): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'>; readonly writtenAt?: string } {
   if (published && newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text)) {
-    const marks = { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true };
+    const marks = { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true, headCarried: published.headCarried === true };
     // The minute that writer wrote it in: a listed time no later is its write, not someone's hidden edit.
     return { text: published.text, marks, ...(published.modifiedTime !== '' ? { writtenAt: published.modifiedTime } : {}) };
   }
@@ -111,5 +113,5 @@ export function restoredVersion(
   const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
   const edited = blocksHash(remote) !== record.remoteBlocksHash;
   const doubt = worse(doubtOf({ ...record, hiddenEdit: null }), edited ? webEditDoubt(webEdits, { remoteBase: record.remoteBlocks, remote, theirs: body }) : 'none');
-  return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: doubt === 'content' && record.lossyBase && record.hiddenBase === true } };
+  return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: doubt === 'content' && record.lossyBase && record.hiddenBase === true, headCarried: edited || record.headCarried === true } };
 }

@@ -57,6 +57,8 @@ export type RecordEntry = {
   readonly hidden?: boolean;
   /** From the shared state: the service's clock when that writer agreed on the version. */
   readonly agreedAt?: number;
+  /** From the shared state: that writer's front matter was kept across a plain reading (DocRecord `hc`). */
+  readonly headCarried?: true;
   /**
    * From an unverified shared state, for a document renamed in the web editor: the title the file gives it,
    * set only when its blocks, read this run, are the ones its entry recorded, so it is as that entry's writer
@@ -93,7 +95,14 @@ export type Replacement = {
  * `hiddenEdit`, the listed time of an edit reads cannot show at all. Either holds a later overwrite until a
  * person says so.
  */
-export type ReadingMarks = { readonly lossy: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit: string | null };
+export type ReadingMarks = {
+  readonly lossy: boolean;
+  readonly formattingOnly?: boolean;
+  readonly hiddenBase?: boolean;
+  readonly hiddenEdit: string | null;
+  /** The file's front matter is not known from the document's writer (DocumentSummary.headCarried). */
+  readonly headCarried?: boolean;
+};
 
 export type RemoteDoc = {
   readonly docKey: DocKey;

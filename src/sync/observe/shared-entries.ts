@@ -67,6 +67,7 @@ export function sharedRecords(
       ...(entry.im ? { images: entry.im } : {}),
       ...(entry.l === 1 ? { lossy: true as const, ...(entry.f === 1 ? { formattingOnly: true as const } : {}), ...(entry.hd !== undefined ? { hidden: entry.hd === 1 } : {}) } : {}),
       ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
+      ...(entry.hc === 1 ? { headCarried: true as const } : {}),
     });
   }
   return records;

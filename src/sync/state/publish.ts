@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import type { StateEntry } from '../../remote-state/state.js';
+import { exactOfSameBlocks, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -37,6 +37,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     // (said with every `l`, so that a record without it is known for an older kbsync's).
     ...(row.inexact ? { hd: row.inexactHidden ? (1 as const) : (0 as const) } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
+    ...(row.headCarried ? { hc: 1 as const } : {}),
   };
 }
 
@@ -48,7 +49,7 @@ export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): s
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
   // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013). `hd` comes
   // with every `l`: a row published with `l` before it is published once more, so its record tells apart.
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : []), ...(record.hc === 1 ? ['hc'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 
@@ -243,7 +244,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     // Without the state read, a row published as it is stands as published.
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     const full = ledger.documents.get(row.path);
-    if (entry && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)))) {
+    if (entry && !readHereFrom(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
       // that publishes without reading the state does not set this older view over it after all (model seed
       // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
@@ -310,6 +311,22 @@ function followed(row: DocumentSummary, clock: number | undefined, held: StateEn
 function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, entry: StateEntry): boolean {
   return entry.k === row.docKey && full.agreedAt > 0 && (entry.a ?? 0) > full.agreedAt + AGREED_SLACK_MS && entry.c >= row.placedAt;
 }
+
+/**
+ * The state's record of the row's document is the exact one of the very blocks this row read plainly, keeping the
+ * front matter it had (`hc`): that writer's record says more of them, and this row's says nothing the fold lets
+ * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts).
+ */
+const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headCarried && exactOfSameBlocks(entry, row);
+
+/**
+ * The other way round: the state's record is another machine's plain reading of the very blocks this row knows
+ * exactly (it kept its own front matter, `hc`), however much later it was agreed. It stands for nothing this row
+ * does not say better: this row's record is published (soak seed 502: a machine killed between its write and its
+ * record, restarted after the other had read that write, never published its front matter).
+ */
+const readHereFrom = (row: DocumentSummary, entry: StateEntry): boolean =>
+  entry.hc === 1 && !row.headCarried && !row.inexact && exactOfSameBlocks({ k: row.docKey, p: row.path, rb: row.remoteBlocksHash }, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb });
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
 export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {

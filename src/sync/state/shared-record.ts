@@ -56,5 +56,6 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     // A record of a kbsync from before `hd` could not tell a hidden edit from a visible one: taken as one, as it was.
     hiddenBase: entry.lossy === true && entry.hidden !== false,
     agreedAt: entry.agreedAt ?? 0,
+    headCarried: entry.headCarried === true,
   };
 }

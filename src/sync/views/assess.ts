@@ -337,7 +337,7 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
   if (!known || source === undefined) {
     const blocks = read ?? (await io.readBlocks(action.remote.docKey));
     // Read as plain text: whatever formatting the document has is not in the file (an empty one has none).
-    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null } });
+    return assessed(action, path, { tag: 'new-local', ...listedAs(action), text: blocksToMarkdown(blocks), blocks, marks: { lossy: blocks.length > 0, hiddenEdit: null, headCarried: true } });
   }
   const remote = read;
   const { text, marks } = decideIncoming({
@@ -350,6 +350,7 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     remote,
     listedTime: action.remote.modifiedTime,
     webEdits: io.webEdits,
+    headCarried: known.headCarried === true,
   });
   const blocks = remote ?? predictedBlocks(splitText(source).body);
   return assessed(action, path, { tag: 'new-local', ...listedAs(action), text, blocks, ...(remote ? {} : { blocksHash: known.remoteBlocksHash }), known, marks });

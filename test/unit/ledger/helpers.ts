@@ -68,6 +68,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     formattingOnly: false,
     hiddenBase: false,
     agreedAt: 0,
+    headCarried: false,
     ...overrides,
   };
   // As the ledger derives it from the body (the last migration's triggers).

@@ -57,6 +57,21 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...write, h: 'a'.repeat(64), p: '../x.md' }), undefined, 'its path is one kbsync could sync');
   });
 
+  test("a plain reading that kept its front matter (hc) does not stand over its writer's exact record of the same blocks, stamped before or after it", () => {
+    const exact: DocRecord = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64) };
+    const reading: DocRecord = { ...exact, h: 'c'.repeat(64), hc: 1 };
+    const written = (c: number): Stamped => ({ record: exact, c, w: 'writer', i: 0 });
+    const read = (c: number): Stamped => ({ record: reading, c, w: 'reader', i: 0 });
+    assert.equal(foldState([written(10), read(20)]).entries.get('a.md')?.h, exact.h, 'read before the record came, published after it');
+    assert.equal(foldState([read(10), written(20)]).entries.get('a.md')?.h, exact.h, 'the writer killed before its record, published after the reading');
+    const other: Stamped = { record: { ...reading, rb: 'd'.repeat(64) }, c: 20, w: 'reader', i: 0 };
+    assert.equal(foldState([written(10), other]).entries.get('a.md')?.h, reading.h, 'a reading of later blocks is the later version');
+    const own: Stamped = { ...read(20), w: 'writer' };
+    assert.equal(foldState([written(10), own]).entries.get('a.md')?.h, reading.h, "a writer's own later record stands");
+    assert.ok(checkRecord(reading));
+    assert.equal(checkRecord({ ...reading, hc: 0 }), undefined);
+  });
+
   test('a record says a hidden edit (hd) only of a document it says holds more than its source (l), and never beside formatting only (f)', () => {
     const lossy = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), l: 1 };
     assert.ok(checkRecord({ ...lossy, hd: 1 }));

@@ -238,3 +238,39 @@ test("another writer's record of this very text, agreed before ours, in the minu
   const later = decideBody({ ...TWO_WAY, listedTime: '2026-11-02T09:05Z', path: 'semver.md', record, fileText: OURS, remote: blocks, published });
   assert.equal(later.hiddenEditSeen, true, 'a time after that writer\'s minute is still someone\'s hidden edit');
 });
+
+// Soak seed 502: machine B read machine A's write before A's record of it came, and took the change in from the
+// plain reading, keeping the front matter it had (`headCarried`). A's record of those very blocks says what A's
+// file holds there, front matter included, whichever of the two was agreed first; B's says nothing of it.
+describe('a plain reading that kept its front matter, and the writer\'s exact record of the same blocks', () => {
+  const HEADED = `---\ntags: [alpha]\n---\n${OURS}`;
+  const blocks = predictedBlocks(OURS);
+  const exact = (agreedAt: number, text = HEADED): PublishedVersion => ({ text, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: true, agreedAt });
+
+  test("the machine that read it takes the writer's front matter, though the writer's record was agreed clearly before its reading", () => {
+    const record = { ...agreedOn(OURS, MINUTE), headCarried: true };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: OURS, remote: blocks, published: exact(1_000_000 - 60_000) });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, HEADED);
+    assert.equal(decided.headCarried, false, 'its front matter is now known from the writer');
+    const unmarked = decideBody({ ...TWO_WAY, path: 'semver.md', record: agreedOn(OURS, MINUTE), fileText: OURS, remote: blocks, published: exact(1_000_000 - 60_000) });
+    assert.equal(unmarked.nextFile, undefined, 'a record of its own, not a reading, stays the later version');
+  });
+
+  test("a front matter changed here since the reading is this machine's edit, merged with the writer's as any other", () => {
+    const record = { ...agreedOn(OURS, MINUTE), headCarried: true };
+    const edited = `---\ntags: [mine]\n---\n${OURS}`;
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: edited, remote: blocks, published: exact(1_000_000 - 60_000) });
+    assert.equal(decided.kind, 'conflict', 'both changed the front matter');
+  });
+
+  test('the writer is not told the reading as news: its own exact record of those blocks says more, however much later the reading was agreed', () => {
+    const record = { ...agreedOn(HEADED, MINUTE), remoteBlocks: blocks, remoteBlocksHash: blocksHash(blocks) };
+    const reading: PublishedVersion = { ...exact(1_000_000 + 60_000, OURS), headCarried: true };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: blocks, published: reading });
+    assert.equal(decided.kind, 'none');
+    assert.equal(decided.nextFile, undefined, "the writer's front matter stays");
+    const plain = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: blocks, published: { ...reading, headCarried: false } });
+    assert.equal(plain.nextFile, OURS, 'the same version without the mark would be taken, front matter and all');
+  });
+});

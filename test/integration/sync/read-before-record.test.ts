@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
+
+/**
+ * Soak seed 502: machine B read A's write (a visible change) before A's record of it was in the shared state, so
+ * B took it as a colleague's edit, from a plain reading, without the front matter A's record carries. B's record of
+ * that reading, published after A's, must not stand for a version without A's front matter.
+ */
+const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
+const EDITED = '---\ntags: [alpha]\n---\n# Guide\n\nFirst paragraph, edited.\n\nSecond paragraph.\n';
+
+/** A sync a minute after the last (the service's clock moves on, as it does between real runs). */
+function later(em: RunningEmulator): (f: SyncFixture) => Promise<unknown> {
+  let minutes = 2;
+  return (f) => {
+    em.admin.setClockOffset(++minutes * 60_000);
+    return reported(f);
+  };
+}
+
+/** A's edit of TEXT written, and A killed before its record; B syncs in between. */
+async function readBeforeRecord(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<(f: SyncFixture) => Promise<unknown>> {
+  await publishedOnBoth(em, a, b, { 'guide.md': TEXT });
+  await a.write('guide.md', EDITED);
+  const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
+  assert.notEqual(killed.code, 0, 'A is killed between its write and its record');
+  const sync = later(em);
+  await sync(b);
+  return sync;
+}
+
+for (const keyless of [false, true]) {
+  const team = keyless ? 'keyless' : 'keyed';
+  test(`a write read by the other machine before its record came keeps its front matter on both (${team})`, async () => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
+      const sync = await readBeforeRecord(em, a, b);
+      for (const f of [a, b, a, b]) await sync(f);
+      assert.equal(await a.read('guide.md'), EDITED, 'A keeps its front matter');
+      assert.equal(await b.read('guide.md'), EDITED, "B gets A's front matter");
+    });
+  });
+
+  test(`…and then renamed by its writer: the follower gets the front matter at the new name (${team})`, async () => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
+      const sync = await readBeforeRecord(em, a, b);
+      await a.write('guide-2.md', await a.read('guide.md'));
+      await a.remove('guide.md');
+      for (const f of [a, b, a, b]) await sync(f);
+      assert.equal(await a.read('guide-2.md'), EDITED, 'A keeps its front matter');
+      assert.equal(await b.read('guide-2.md'), EDITED, "B gets A's front matter");
+      assert.equal(await b.exists('guide.md'), false);
+    });
+  });
+}
