@@ -26,6 +26,16 @@ test('files linking to a document new in this run are stale unless their body we
   assert.equal(links.mustResend('c.md'), false);
 });
 
+test('a page is not its own target by a heading of its own, there or not: its rename or move owes nothing for them', () => {
+  const page = '# A\n\n## Setup\n\n[setup](#setup), [gone](#nope)\n';
+  const urls = new Map<string, string>();
+  const links = createLinker({ root: '/nowhere', site: { root: '', basePath: '/' }, synced: new Set(['r1-a.md']), known: () => page, urlOf: (path) => urls.get(path) });
+  assert.equal(links.rewrite(page, 'r1-a.md'), page, 'both left as written: the page has no URL yet, and needs none for them');
+  urls.set('r1-a.md', 'https://kb/a');
+  assert.deepEqual(links.stale(new Set(['r1-a.md']), () => false), []);
+  assert.deepEqual(links.problems(['r1-a.md']).map((p) => [p.target, p.reason]), [['#nope', 'anchor-missing']], 'still reported');
+});
+
 test('problems carry the line in the file, front matter counted', () => {
   assert.deepEqual(
     linker(new Map()).problems(['a.md', 'c.md']).map((p) => [p.path, p.line, p.target, p.reason]),
