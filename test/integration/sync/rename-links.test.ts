@@ -77,6 +77,20 @@ test('a renamed page whose links name no new document is not sent again: the cal
   assert.equal(calls['overwriteContent'] ?? 0, 0, 'the rename sends no body');
 });
 
+test('a page moved to another folder: its new document gets its body once, its links to itself and to its new neighbours with their URLs', async () => {
+  const pages: Record<string, string> = {
+    'x/a.md': '# A\n\n## Setup\n\nSee [me](a.md#setup), [b](b.md), [gone](#nope) and [up](../c.md).\n',
+    'x/b.md': '# XB\n',
+    'y/b.md': '# YB\n',
+    'c.md': '# C\n',
+  };
+  const calls = await twinRuns(pages, 'x/a.md', 'y/a.md', async (f) => {
+    assert.deepEqual(f.em.admin.callsOn(f.remoteDoc('A').dentryUuid).overwriteContent, 1, 'the new document got its body once');
+    assert.deepEqual(remoteLinks(f, 'A'), ['A#setup', 'YB', '#nope', 'C']);
+  });
+  assert.deepEqual([calls['createDocument'], calls['overwriteContent'], calls['deleteDocument']], [1, 1, 1], 'a new document, its body, the old one deleted');
+});
+
 test('a page renamed on one machine is followed by the other, and nothing is sent again: neither machine has anything to do after', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await publishedOnBoth(em, a, b, Object.fromEntries(Object.entries(LINKED).map(([path, text]) => [`notes/${path}`, text])));
