@@ -19,6 +19,13 @@ const SENDS: ReadonlySet<ActionKind> = new Set(['create', 'adopt', 'push', 'merg
 const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']);
 
 /**
+ * The paths this run gave a document URL they did not have: a new document's, or (a rename: the document stays)
+ * the one a file took along to its new path. A link to such a path, sent before, went out as written.
+ */
+const newlyAddressed = (results: readonly ActionResult[]): Set<string> =>
+  new Set(results.filter((r) => r.ok && (NEW_DOCUMENT.has(r.action) || (r.action === 'rename' && r.from !== undefined))).map((r) => r.path));
+
+/**
  * The run's links, over the files this run syncs. A document's URL comes from the ledger; else, when the
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
  * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
@@ -87,7 +94,7 @@ const RESEND_KEY = 'links.resend';
 export async function relink(ctx: SyncContext, results: readonly ActionResult[], stopped: boolean): Promise<ActionResult[]> {
   const linker = ctx.urlOf;
   if (!linker) return [];
-  const fresh = new Set(results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path));
+  const fresh = newlyAddressed(results);
   const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
   // A body rewritten but not sent (the service already agreed, as far as it can see) may still hold the old link.
   const pushed = new Set(results.filter((r) => r.ok && r.result === 'pushed').map((r) => r.path));
@@ -105,7 +112,7 @@ export async function relink(ctx: SyncContext, results: readonly ActionResult[],
     remember(stopped ? [...owed] : [...owed].filter((path) => failed.has(path)));
     return [];
   }
-  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
+  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents made or renamed since they were sent', actions.length);
   remember([...owed]);
   const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
   const notDone = again.filter((result) => !result.ok);

@@ -91,6 +91,30 @@ test('a page moved to another folder: its new document gets its body once, its l
   assert.deepEqual([calls['createDocument'], calls['overwriteContent'], calls['deleteDocument']], [1, 1, 1], 'a new document, its body, the old one deleted');
 });
 
+for (const [kind, from, to] of [
+  ['renamed', 'a.md', 'r1-a.md'],
+  ['moved', 'x/a.md', 'y/a.md'],
+] as const) {
+  test(`a page that links to the path a page is ${kind} to is sent again once, with that page's URL, and never again`, async () => {
+    await withSyncFixture(async (f) => {
+      await f.write(from, '# A\n\nText.\n');
+      await f.write('y/keep.md', '# Keep\n');
+      await f.write('c.md', `# C\n\nOn to [a](${to}).\n`);
+      const first = await f.sync();
+      assert.deepEqual(first.report?.links.map((l) => [l.path, l.target, l.reason]), [['c.md', to, 'missing']]);
+      const c = f.remoteDoc('C').dentryUuid;
+      const sentBefore = f.em.admin.callsOn(c).overwriteContent ?? 0;
+      await rename(join(f.root, from), join(f.root, to));
+      const run = await f.sync();
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal((f.em.admin.callsOn(c).overwriteContent ?? 0) - sentBefore, 1, 'c.md sent again once');
+      assert.deepEqual(remoteLinks(f, 'C'), ['A']);
+      const next = await f.sync();
+      assert.equal(next.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'owed once, sent once');
+    });
+  });
+}
+
 test('a page renamed on one machine is followed by the other, and nothing is sent again: neither machine has anything to do after', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await publishedOnBoth(em, a, b, Object.fromEntries(Object.entries(LINKED).map(([path, text]) => [`notes/${path}`, text])));
