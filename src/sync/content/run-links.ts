@@ -28,22 +28,31 @@ const newlyAddressed = (results: readonly ActionResult[]): Set<string> =>
 /**
  * The run's links, over the files this run syncs. A document's URL comes from the ledger; else, when the
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
- * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
+ * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path. A file
+ * renamed where its document already fits (decideMove's `rename`) has its document's URL at the new path
+ * from the start: a body linking to that path, decided before the record follows the file (a page whose
+ * link was changed along with the rename), goes out once, with it.
  */
 export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images' | 'lower' | 'unsynced'> = {}): Linker {
   const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
+  const renaming = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'move' && action.samePlace && action.to !== action.record.path ? [[action.to, action.record.path] as const] : [])));
   const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
   const recorded = (path: string): string | undefined => {
     const docKey = observation.records.get(path)?.docKey;
     return docKey === undefined ? undefined : listed?.get(docKey)?.url;
+  };
+  const known = (path: string): string | undefined => ledger?.documents.summary(path)?.url ?? recorded(path);
+  const renamedFrom = (path: string): string | undefined => {
+    const from = renaming.get(path);
+    return from === undefined ? undefined : known(from);
   };
   return createLinker({
     root: observation.scan.root,
     site,
     synced: new Set(observation.local.entries.keys()),
     known: (path) => observation.local.texts.get(path)?.text,
-    urlOf: (path) => ledger?.documents.summary(path)?.url ?? recorded(path) ?? adopting.get(path) ?? atPath.get(path),
+    urlOf: (path) => known(path) ?? renamedFrom(path) ?? adopting.get(path) ?? atPath.get(path),
     ...rewrites,
   });
 }

@@ -115,6 +115,25 @@ for (const [kind, from, to] of [
   });
 }
 
+test('a page renamed along with the links that name it (a refactoring commit): each edited page goes out once, with the URL', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nText, and [the top](a.md).\n');
+    await f.write('c.md', '# C\n\nOn to [a](a.md).\n');
+    assert.equal((await f.sync()).code, 0);
+    const sent = (title: string): number => f.em.admin.callsOn(f.remoteDoc(title).dentryUuid).overwriteContent ?? 0;
+    const before = [sent('A'), sent('C')];
+    await rename(join(f.root, 'a.md'), join(f.root, 'r1-a.md'));
+    await f.write('r1-a.md', '# A\n\nText, and [the top](r1-a.md).\n');
+    await f.write('c.md', '# C\n\nOn to [a](r1-a.md).\n');
+    const run = await f.sync();
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(run.report?.results.map((r) => `${r.path} ${r.action} ${r.ok && r.result}`).sort(), ['c.md push pushed', 'r1-a.md rename pushed']);
+    assert.deepEqual([sent('A') - (before[0] ?? 0), sent('C') - (before[1] ?? 0)], [1, 1], 'each sent once: the renamed page keeps its URL, known before its record follows it');
+    assert.deepEqual([remoteLinks(f, 'A'), remoteLinks(f, 'C')], [['A'], ['A']]);
+    assert.equal((await f.sync()).report?.callsByEndpoint['overwriteContent'] ?? 0, 0);
+  });
+});
+
 test('a page renamed on one machine is followed by the other, and nothing is sent again: neither machine has anything to do after', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await publishedOnBoth(em, a, b, Object.fromEntries(Object.entries(LINKED).map(([path, text]) => [`notes/${path}`, text])));
