@@ -18,12 +18,16 @@ const SENDS: ReadonlySet<ActionKind> = new Set(['create', 'adopt', 'push', 'merg
 /** Decisions that make a new document, so a new URL other files may link to. */
 const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']);
 
+/** The files this run renamed (decideMove's `rename`: the document stays, its record follows the file), old path → new. */
+const renamesOf = (results: readonly ActionResult[]): Map<string, string> =>
+  new Map(results.flatMap((r) => (r.ok && r.action === 'rename' && r.from !== undefined ? [[r.from, r.path] as const] : [])));
+
 /**
- * The paths this run gave a document URL they did not have: a new document's, or (a rename: the document stays)
- * the one a file took along to its new path. A link to such a path, sent before, went out as written.
+ * The paths this run gave a document URL they did not have: a new document's, or (a rename) the one a file
+ * took along to its new path. A link to such a path, sent before, went out as written.
  */
-const newlyAddressed = (results: readonly ActionResult[]): Set<string> =>
-  new Set(results.filter((r) => r.ok && (NEW_DOCUMENT.has(r.action) || (r.action === 'rename' && r.from !== undefined))).map((r) => r.path));
+const newlyAddressed = (results: readonly ActionResult[], renames: ReadonlyMap<string, string>): Set<string> =>
+  new Set([...results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path), ...renames.values()]);
 
 /**
  * The run's links, over the files this run syncs. A document's URL comes from the ledger; else, when the
@@ -103,12 +107,15 @@ const RESEND_KEY = 'links.resend';
 export async function relink(ctx: SyncContext, results: readonly ActionResult[], stopped: boolean): Promise<ActionResult[]> {
   const linker = ctx.urlOf;
   if (!linker) return [];
-  const fresh = newlyAddressed(results);
+  const renames = renamesOf(results);
+  const fresh = newlyAddressed(results, renames);
   const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
   // A body rewritten but not sent (the service already agreed, as far as it can see) may still hold the old link.
   const pushed = new Set(results.filter((r) => r.ok && r.result === 'pushed').map((r) => r.path));
   const stored = ctx.ledger.meta.get(RESEND_KEY);
-  const owed = new Set([...(Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : []), ...linker.stale(fresh, (path) => pushed.has(path))]);
+  // A body owed to a document that a rename kept is owed at the file's new path (a move's new document got its body whole).
+  const storedOwed = (Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : []).map((path) => renames.get(path) ?? path);
+  const owed = new Set([...storedOwed, ...linker.stale(fresh, (path) => pushed.has(path))]);
   const remember = (paths: readonly string[]): void => {
     if (paths.length > 0) ctx.ledger.meta.set(RESEND_KEY, [...paths]);
     else ctx.ledger.meta.delete(RESEND_KEY);

@@ -134,6 +134,25 @@ test('a page renamed along with the links that name it (a refactoring commit): e
   });
 });
 
+test('a body owed its links when its file is renamed is owed at the new path: sent there once, with the URL', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('a.md', '# A\n\nSee [b](b).\n');
+    assert.equal((await f.sync(['--push'])).code, 0);
+    await f.write('b.md', ''); // an empty file: its document is made without writing a body
+    f.em.admin.setFaults('5xx=1,only=overwriteContent');
+    const failing = await f.sync(['--push']);
+    assert.deepEqual(failing.report?.results.filter((r) => !r.ok).map((r) => r.path), ['a.md'], 'the re-send failed: owed');
+    f.em.admin.setFaults('');
+    const sent = f.em.admin.callsOn(f.remoteDoc('A').dentryUuid).overwriteContent ?? 0;
+    await rename(join(f.root, 'a.md'), join(f.root, 'r1-a.md'));
+    const run = await f.sync(['--push']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((f.em.admin.callsOn(f.remoteDoc('A').dentryUuid).overwriteContent ?? 0) - sent, 1);
+    assert.deepEqual(remoteLinks(f, 'A'), ['b']);
+    assert.equal((await f.sync(['--push'])).report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'owed once, sent once');
+  });
+});
+
 test('a page renamed on one machine is followed by the other, and nothing is sent again: neither machine has anything to do after', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await publishedOnBoth(em, a, b, Object.fromEntries(Object.entries(LINKED).map(([path, text]) => [`notes/${path}`, text])));
