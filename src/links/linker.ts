@@ -42,7 +42,7 @@ export type Linker = {
   /**
    * Files whose document holds links that were, or may have been, sent before their target had a
    * document: their own rewrite found a target waiting, or they link to a file whose URL is `fresh` and
-   * their body was not `sent` (with that URL) in this run.
+   * their body was not `sent` with that URL in this run (not sent, or sent with the URL the file had then).
    */
   stale(fresh: ReadonlySet<string>, sent: (path: string) => boolean): string[];
   /** The broken links of these files (front matter lines counted). */
@@ -58,8 +58,8 @@ export function createLinker(input: LinkerInput): Linker {
   const linking = input.links !== false;
   const uses = new Map<string, LinkUse[]>();
   const usesOf = (path: string, body: string): LinkUse[] => linkUses(body, (url) => resolveLink(url, path, tree, input.site));
-  /** Per file rewritten this run: the targets whose URL went in. */
-  const linked = new Map<string, ReadonlySet<string>>();
+  /** Per file rewritten this run: the targets whose URL went in, and that URL. */
+  const linked = new Map<string, ReadonlyMap<string, string>>();
   const waiting = new Map<string, ReadonlySet<string>>();
   /** Every file's links read and resolved once (cached with the rewrites'), the broken ones reported. */
   const check = (paths: Iterable<string>): LinkCheck => {
@@ -85,7 +85,7 @@ export function createLinker(input: LinkerInput): Linker {
       const imageEdits = input.images?.edits(body, path) ?? [];
       if (!linking) return applyEdits(body, imageEdits);
       const result = rewriteLinks(body, usesOf(path, body), input.urlOf, imageEdits);
-      linked.set(path, new Set(result.linked));
+      linked.set(path, result.linked);
       waiting.set(path, new Set(result.waiting));
       return result.markdown;
     },
@@ -104,7 +104,7 @@ export function createLinker(input: LinkerInput): Linker {
         if (!file) continue;
         const withUrl = sent(path) ? linked.get(path) : undefined;
         const targets = fileTargets(uses, path, () => usesOf(path, file.body));
-        if (targets.some((target) => fresh.has(target) && !withUrl?.has(target))) out.add(path);
+        if (targets.some((target) => fresh.has(target) && withUrl?.get(target) !== input.urlOf(target))) out.add(path);
       }
       return [...out].sort();
     },

@@ -73,7 +73,13 @@ function anchorIn(path: string, fragment: string, tree: LinkTree, self: boolean)
   const anchors = tree.anchors(path);
   if (anchors === undefined) return self ? { kind: 'self', anchor: fragment } : { kind: 'file', path, anchor: fragment };
   const anchor = anchors.get(fragment) ?? anchors.get(fragment.toLowerCase());
-  if (anchor === undefined) return { ...broken('anchor-missing', `${self ? 'this file' : path} has no heading with the anchor #${fragment}`), path };
+  if (anchor === undefined) {
+    const missing = broken('anchor-missing', `${self ? 'this file' : path} has no heading with the anchor #${fragment}`);
+    // Another file is still reached without the anchor (its URL goes in). An anchor of this file, left as written,
+    // still opens this page: it needs no URL, so it never waits for one (a renamed or moved page would be sent
+    // again only to swap `#nope` for its own address).
+    return self ? missing : { ...missing, path };
+  }
   return self ? { kind: 'self', anchor } : { kind: 'file', path, anchor };
 }
 

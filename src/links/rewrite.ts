@@ -51,8 +51,8 @@ type Rewritten = {
   readonly markdown: string;
   /** Links to synced files whose document has no URL yet (created later in the run, or a dry run). */
   readonly waiting: readonly string[];
-  /** Synced files whose URL went into the body. */
-  readonly linked: readonly string[];
+  /** Synced files whose URL went into the body, with that URL. */
+  readonly linked: ReadonlyMap<string, string>;
 };
 
 /**
@@ -63,7 +63,7 @@ type Rewritten = {
 export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: (path: string) => string | undefined, also: readonly SpanEdit[] = []): Rewritten {
   const edits: SpanEdit[] = [...also];
   const waiting = new Set<string>();
-  const linked = new Set<string>();
+  const linked = new Map<string, string>();
   for (const use of uses) {
     const outcome = use.outcome;
     if (outcome.kind === 'self') {
@@ -77,11 +77,11 @@ export function rewriteLinks(markdown: string, uses: readonly LinkUse[], urlOf: 
       waiting.add(path);
       continue;
     }
-    linked.add(path);
+    linked.set(path, url);
     const anchor = outcome.kind === 'file' && outcome.anchor !== undefined ? `#${outcome.anchor}` : '';
     edits.push({ span: use.span, url: url + anchor, destination: true });
   }
-  return { markdown: applyEdits(markdown, edits), waiting: [...waiting], linked: [...linked] };
+  return { markdown: applyEdits(markdown, edits), waiting: [...waiting], linked };
 }
 
 /**

@@ -54,7 +54,7 @@ export type LinkOutcome =
       readonly kind: 'broken';
       readonly reason: BrokenReason;
       readonly detail: string;
-      /** For `anchor-missing`: the synced file the link still reaches (sent without the anchor). */
+      /** For `anchor-missing` in another file: the synced file the link still reaches (sent without the anchor). */
       readonly path?: string;
     };
 

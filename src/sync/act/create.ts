@@ -7,7 +7,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { crashPoint } from '../run/crash-points.js';
 import { StoppedBeforeStart } from '../run/stopped.js';
-import { decideBody, type BodyDecision } from '../decide/body.js';
+import { decideBody, decideFirstPush, type BodyDecision } from '../decide/body.js';
 import { folderOf } from '../decide/placement.js';
 import { agrees, pushMarkdown } from '../decide/push-markdown.js';
 import { splitText } from '../content/document-text.js';
@@ -38,21 +38,26 @@ type Found = 'made' | 'ours' | 'orphan' | 'same';
 type Minted = { readonly record: DocumentRecord; readonly origin: Found };
 
 /**
- * Creates the document for a local file, then pushes the body decided for it beforehand. The ledger row
+ * Creates the document for a local file (`before`: its text), then pushes its first body. The ledger row
  * is written as soon as the service answers, with an empty base, so a crash before the push leaves a row
  * that the next run completes: never a second document. A create whose answer was lost (reset, timeout)
  * or that clashes with a name made meanwhile is found again by listing the parent, and adopted.
+ * The body is decided again once the document exists: a link of the file to itself (a moved page's link to
+ * its own name) then goes out with the new document's URL, not as written and again after the run.
  */
 export async function createDocument(
   ctx: SyncContext,
   path: string,
   title: string,
   before: TextFile,
-  body: BodyDecision,
   /** A moved document's deletion is promised in the same transaction that records this one. */
   replacing?: Replacing,
 ): Promise<DocOutcome> {
-  return sendFirstBody(ctx, await mintDocument(ctx, path, title, replacing, body.send ? body.baseText : undefined), before, body);
+  const first = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf });
+  // What the first body makes the document hold (announced with its ids) is the file's text: links do not change it.
+  const announced = first();
+  const minted = await mintDocument(ctx, path, title, replacing, announced.send ? announced.baseText : undefined);
+  return sendFirstBody(ctx, minted, before, first());
 }
 
 /**

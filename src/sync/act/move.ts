@@ -4,7 +4,6 @@ import { backupText, hashText, type TextFile } from '../../local/index.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
-import { decideFirstPush } from '../decide/body.js';
 import type { MoveDecision } from '../decide/move.js';
 import { flatTitle } from '../decide/placement.js';
 import type { RemoteDoc } from '../decide/types.js';
@@ -36,7 +35,7 @@ export async function move(
     }
     case 'recreate': {
       dropRecord(ctx, from, record.docKey);
-      const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: before.text, urlOf: ctx.urlOf }), { deleted: record.docKey });
+      const outcome = await createDocument(ctx, to, titleFor(ctx, record, to), before, { deleted: record.docKey });
       return { ...outcome, detail: `${moved}; deleted in the knowledge base, so it was created again` };
     }
     case 'rename': {
@@ -58,14 +57,7 @@ export async function move(
       if (body.nextFile !== undefined) await replaceLocal(ctx, to, before, body.nextFile);
       const text = body.nextFile ?? before.text;
       if (remote !== 'gone' && remote.length > 0) await backupText(ctx.stateDir, 'remote', from, blocksToMarkdown(remote), { now: ctx.now() });
-      const outcome = await createDocument(
-        ctx,
-        to,
-        title ?? titleFor(ctx, record, to),
-        { ...before, text },
-        decideFirstPush({ mode: ctx.mode, force: ctx.force, path: to, fileText: text, urlOf: ctx.urlOf }),
-        { moved: record },
-      );
+      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record });
       const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
       if (promised) await retire(ctx, promised);
       const what = title ? `retitled "${title}"` : moved;

@@ -18,25 +18,45 @@ const SENDS: ReadonlySet<ActionKind> = new Set(['create', 'adopt', 'push', 'merg
 /** Decisions that make a new document, so a new URL other files may link to. */
 const NEW_DOCUMENT: ReadonlySet<string> = new Set(['create', 'recreate', 'move']);
 
+/** The files this run renamed (decideMove's `rename`: the document stays, its record follows the file), old path → new. */
+const renamesOf = (results: readonly ActionResult[]): Map<string, string> =>
+  new Map(results.flatMap((r) => (r.ok && r.action === 'rename' && r.from !== undefined ? [[r.from, r.path] as const] : [])));
+
+/**
+ * The paths this run gave a document URL they did not have: a new document's, or (a rename) the one a file
+ * took along to its new path. A link to such a path, sent before, went out as written.
+ */
+const newlyAddressed = (results: readonly ActionResult[], renames: ReadonlyMap<string, string>): Set<string> =>
+  new Set([...results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path), ...renames.values()]);
+
 /**
  * The run's links, over the files this run syncs. A document's URL comes from the ledger; else, when the
  * run listed the service, from the listing: the document a planner record (the shared state's, for a
- * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path.
+ * fresh checkout) names, the one a file is about to be linked to (adopt), or the one at that path. A file
+ * renamed where its document already fits (decideMove's `rename`) has its document's URL at the new path
+ * from the start: a body linking to that path, decided before the record follows the file (a page whose
+ * link was changed along with the rename), goes out once, with it.
  */
 export function runLinker(observation: Observation, ledger: Pick<Ledger, 'documents'> | undefined, site: LinkSite, rewrites: Pick<LinkerInput, 'links' | 'images' | 'lower' | 'unsynced'> = {}): Linker {
   const listed = observation.remote?.docs;
   const adopting = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'adopt' ? [[action.path, action.remote.url] as const] : [])));
+  const renaming = new Map(observation.plan.actions.flatMap((action) => (action.kind === 'move' && action.samePlace && action.to !== action.record.path ? [[action.to, action.record.path] as const] : [])));
   const atPath = new Map([...(listed?.values() ?? [])].map((doc) => [doc.localPath, doc.url]));
   const recorded = (path: string): string | undefined => {
     const docKey = observation.records.get(path)?.docKey;
     return docKey === undefined ? undefined : listed?.get(docKey)?.url;
+  };
+  const known = (path: string): string | undefined => ledger?.documents.summary(path)?.url ?? recorded(path);
+  const renamedFrom = (path: string): string | undefined => {
+    const from = renaming.get(path);
+    return from === undefined ? undefined : known(from);
   };
   return createLinker({
     root: observation.scan.root,
     site,
     synced: new Set(observation.local.entries.keys()),
     known: (path) => observation.local.texts.get(path)?.text,
-    urlOf: (path) => ledger?.documents.summary(path)?.url ?? recorded(path) ?? adopting.get(path) ?? atPath.get(path),
+    urlOf: (path) => known(path) ?? renamedFrom(path) ?? adopting.get(path) ?? atPath.get(path),
     ...rewrites,
   });
 }
@@ -87,12 +107,15 @@ const RESEND_KEY = 'links.resend';
 export async function relink(ctx: SyncContext, results: readonly ActionResult[], stopped: boolean): Promise<ActionResult[]> {
   const linker = ctx.urlOf;
   if (!linker) return [];
-  const fresh = new Set(results.filter((r) => r.ok && NEW_DOCUMENT.has(r.action)).map((r) => r.path));
+  const renames = renamesOf(results);
+  const fresh = newlyAddressed(results, renames);
   const failed = new Set(results.filter((r) => !r.ok).map((r) => r.path));
   // A body rewritten but not sent (the service already agreed, as far as it can see) may still hold the old link.
   const pushed = new Set(results.filter((r) => r.ok && r.result === 'pushed').map((r) => r.path));
   const stored = ctx.ledger.meta.get(RESEND_KEY);
-  const owed = new Set([...(Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : []), ...linker.stale(fresh, (path) => pushed.has(path))]);
+  // A body owed to a document that a rename kept is owed at the file's new path (a move's new document got its body whole).
+  const storedOwed = (Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : []).map((path) => renames.get(path) ?? path);
+  const owed = new Set([...storedOwed, ...linker.stale(fresh, (path) => pushed.has(path))]);
   const remember = (paths: readonly string[]): void => {
     if (paths.length > 0) ctx.ledger.meta.set(RESEND_KEY, [...paths]);
     else ctx.ledger.meta.delete(RESEND_KEY);
@@ -105,7 +128,7 @@ export async function relink(ctx: SyncContext, results: readonly ActionResult[],
     remember(stopped ? [...owed] : [...owed].filter((path) => failed.has(path)));
     return [];
   }
-  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents created since they were sent', actions.length);
+  ctx.logger.info(pathsNamed(actions.map(pathOf)), 'sending %d document(s) again so their links point at documents made or renamed since they were sent', actions.length);
   remember([...owed]);
   const again = await execute({ ...ctx, urlOf: linker.resending(new Set(actions.map(pathOf))) }, actions);
   const notDone = again.filter((result) => !result.ok);

@@ -26,6 +26,26 @@ test('files linking to a document new in this run are stale unless their body we
   assert.equal(links.mustResend('c.md'), false);
 });
 
+test('a body sent with the URL its target had when it was decided is stale once the target has a new document', () => {
+  // A page renamed in place keeps its URL (so it went out with it), unless its document turns out gone and is made again.
+  const urls = new Map([['b.md', 'https://kb/old-b']]);
+  const links = linker(urls);
+  links.rewrite(texts['a.md']!, 'a.md');
+  assert.deepEqual(links.stale(new Set(['b.md']), (path) => path === 'a.md'), ['c.md'], 'a.md was sent with the URL b.md still has');
+  urls.set('b.md', 'https://kb/new-b');
+  assert.deepEqual(links.stale(new Set(['b.md']), (path) => path === 'a.md'), ['a.md', 'c.md'], 'a.md went out with the old URL');
+});
+
+test('a page is not its own target by a heading of its own, there or not: its rename or move owes nothing for them', () => {
+  const page = '# A\n\n## Setup\n\n[setup](#setup), [gone](#nope)\n';
+  const urls = new Map<string, string>();
+  const links = createLinker({ root: '/nowhere', site: { root: '', basePath: '/' }, synced: new Set(['r1-a.md']), known: () => page, urlOf: (path) => urls.get(path) });
+  assert.equal(links.rewrite(page, 'r1-a.md'), page, 'both left as written: the page has no URL yet, and needs none for them');
+  urls.set('r1-a.md', 'https://kb/a');
+  assert.deepEqual(links.stale(new Set(['r1-a.md']), () => false), []);
+  assert.deepEqual(links.problems(['r1-a.md']).map((p) => [p.target, p.reason]), [['#nope', 'anchor-missing']], 'still reported');
+});
+
 test('problems carry the line in the file, front matter counted', () => {
   assert.deepEqual(
     linker(new Map()).problems(['a.md', 'c.md']).map((p) => [p.path, p.line, p.target, p.reason]),

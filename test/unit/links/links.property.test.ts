@@ -77,7 +77,7 @@ test('every link is either rewritten, left for an external site, waiting for its
         const reported = problems.some((p) => p.line === use.line && p.target === use.url);
         if (o.kind === 'external' || o.kind === 'self') continue;
         if (o.kind === 'broken') assert.ok(reported, `broken ${use.url} reported`);
-        else assert.ok(rewritten.linked.includes(o.path) || rewritten.waiting.includes(o.path) || reported, `${use.url} handled`);
+        else assert.ok((rewritten.linked.has(o.path) && rewritten.linked.get(o.path) === urlOf(o.path)) || rewritten.waiting.includes(o.path) || reported, `${use.url} handled`);
       }
       // Only destinations changed: the rewritten body has the same links, each with the expected URL.
       const after = linkUses(rewritten.markdown, () => ({ kind: 'external' }));

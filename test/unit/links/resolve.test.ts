@@ -52,6 +52,9 @@ test('anchors map to the knowledge base heading id: slugs, explicit {#id}, HTML 
   assert.equal(missing.kind, 'broken');
   assert.equal(missing.kind === 'broken' && missing.reason, 'anchor-missing');
   assert.equal(missing.kind === 'broken' && missing.path, 'commands/npm-install.md', 'the link still reaches the document');
+  // One of this file's own is left as written (it opens this page all the same): it names no file to wait for.
+  const own = resolve('#nope');
+  assert.deepEqual(own.kind === 'broken' && [own.reason, own.path], ['anchor-missing', undefined]);
 });
 
 test('percent-encoded names resolve; malformed encoding is reported', () => {

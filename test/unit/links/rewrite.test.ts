@@ -46,5 +46,5 @@ test('a target without a document yet is left as written and named as waiting', 
   const result = rewrite('[s](guide/setup.md) [h](index.md)\n', 'x.md', (p) => (p === 'index.md' ? urls[p] : undefined));
   assert.equal(result.markdown, '[s](guide/setup.md) [h](https://kb/i/nodes/B)\n');
   assert.deepEqual(result.waiting, ['guide/setup.md']);
-  assert.deepEqual(result.linked, ['index.md']);
+  assert.deepEqual([...result.linked], [['index.md', 'https://kb/i/nodes/B']], 'with the URL that went in');
 });
