@@ -2,6 +2,7 @@ import type { Section } from '../lib/context.js';
 import { makeRow, type Row } from '../lib/row.js';
 import { createSite, fastPush, IN_MEMORY, SERVICE_LIMIT, settle, type Site } from '../lib/site.js';
 import { fileCount, minListingCalls, type TreeShape } from '../lib/tree.js';
+import { ID_WINDOW } from '../../src/sync/state/journal.js';
 
 /** 6,000 generated notes (about 400 bytes: a heading, paragraphs, a list): 6 areas × 10 topics × 100 files. */
 const SIX_K: TreeShape = { top: 6, sub: 10, perFolder: 100, notes: 'full' };
@@ -94,8 +95,8 @@ export const callsSection: Section = {
         '8',
         `A first \`kbsync sync --push\` of ${fileCount(SIX_K)} generated notes (about 400 bytes) in ${site.tree.folders.length} folders, then one two-way run with the writes' minute over (the emulator's clock moved on), ` +
           `both with the limit off and the client unpaced (the counts do not hang on the pace). A first \`--push\` finds its ledger empty and runs as one without a ledger (a CI job): ` +
-          `each creation id is appended to the shared state before the next create is sent, so a kill loses at most one (issue 46): about one appendText a note. ` +
-          `then a no-op two-way run at the service's pace (${SERVICE_LIMIT} calls/s per endpoint). ` +
+          `up to ${ID_WINDOW} creates are sent before their ids are appended to the shared state, in one append once all have answered, so a kill loses at most ${ID_WINDOW} ids: one appendText per ${ID_WINDOW} notes. ` +
+          `Then a no-op two-way run at the service's pace (${SERVICE_LIMIT} calls/s per endpoint). ` +
           `Push: ${calls.push} calls in ${pushS.toFixed(0)} s (${pushed}); next run: ${calls.next} calls in ${calls.nextS.toFixed(0)} s (${calls.nextReads} reads); no-op: ${calls.noOp} calls. ` +
           `On the notes' documents: ${calls.pushOnDocuments} calls in the push, ${calls.onDocuments} after the next run (create, body, the one read that verifies the write once its minute is over); the rest is the shared state (its index, the notes' sources), folders and listings.`,
       );

@@ -13,6 +13,7 @@ import { agrees, pushMarkdown } from '../decide/push-markdown.js';
 import { splitText } from '../content/document-text.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { firstBody } from '../state/announce.js';
+import type { CreateTurn } from '../state/journal.js';
 import { underAMinuteOld } from '../state/minutes.js';
 import { createAttempts, withIntent } from './intent.js';
 import { dropRecord, recordAgreement, UNMATCHABLE } from './record.js';
@@ -66,14 +67,14 @@ export async function createDocument(
  */
 export async function mintDocument(ctx: SyncContext, path: string, title: string, replacing?: Replacing, agreed?: string): Promise<Minted> {
   const parentId = await ensureRemoteFolder(ctx, folderOf(path, ctx.layout));
-  // A kill between a create's request and the moment its id is kept loses the id: one create at a time in that window.
-  const turnOver = await ctx.journal.createTurn();
+  // A kill between a create's request and the moment its id is kept loses the id: few creates at a time in that window.
+  const turn = await ctx.journal.createTurn();
   try {
     // The turn may come after a stop: nothing sent yet, so nothing to finish (a stop's seconds go to the work under way).
     if (ctx.stopping()) throw new StoppedBeforeStart(path);
-    return await mintInTurn(ctx, path, title, parentId, replacing, agreed, turnOver);
+    return await mintInTurn(ctx, path, title, parentId, replacing, agreed, turn);
   } finally {
-    turnOver();
+    turn.over();
   }
 }
 
@@ -84,8 +85,8 @@ async function mintInTurn(
   parentId: TreeNodeId,
   replacing: Replacing | undefined,
   agreed: string | undefined,
-  /** Ends this create's turn: once its id is kept (the ledger's commit, or without a ledger, the state's append). */
-  kept: () => void,
+  /** This create's turn: over once its id is kept (the ledger's commit, or without a ledger, the state's append). */
+  turn: CreateTurn,
 ): Promise<Minted> {
   const moved = replacing && 'moved' in replacing ? replacing.moved : undefined;
   const created = await withIntent<Created | 'elsewhere'>(
@@ -95,7 +96,7 @@ async function mintInTurn(
       // A create whose answer was lost is looked for before it is tried again (once): never two documents.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const made = await ctx.journal.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
+          const made = await turn.creating(() => ctx.client.createDocument(ctx.workspaceId, { name: title, parentNodeId: parentId }));
           crashPoint('after-create');
           return { docKey: made.docKey, treeNodeId: made.treeNodeId, nodeId: made.nodeId, url: made.url, origin: 'made' };
         } catch (error) {
@@ -126,7 +127,7 @@ async function mintInTurn(
   );
   if (created === 'elsewhere') throw madeElsewhere(path);
   // A run that keeps its ledger has the id now; one without (a CI job: its ledger goes with its checkout), once it is in the state.
-  if (ctx.journal.ledgerKeepsIds) kept();
+  turn.kept();
   // The id the service gives only now reaches the shared state before the body is sent: a run killed from
   // here on (a cancelled CI job, whose ledger is discarded) leaves a state that knows the document. One found
   // again (its id lost) is said too, with the document it replaces: a run killed before the old one is deleted

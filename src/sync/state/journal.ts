@@ -7,16 +7,40 @@ import { crashPoint } from '../run/crash-points.js';
 export type Announced = { readonly text: string; readonly hash: string; readonly a: number };
 
 /**
+ * How many creates a push without a ledger (a CI job: its ledger goes with its checkout) may have between their
+ * request and the append that keeps their ids: what a kill can lose at most. The service gives a document's
+ * deletion id (its creation `nodeId`) once, in the create's answer; a run killed before that id is in the shared
+ * state cannot delete the document, ever. Lost, it costs no duplicate: the next run pairs the document with its
+ * file by its title (plan.ts `placeUnrecorded`, an empty document adopted and filled, act/adopt.ts) and says
+ * once, with its URL, that a person must delete it should the file go (create.ts `idLost`). One create at a time
+ * in that window (the rule before) cost an append per create, a third of a first push's calls; sixteen in one
+ * append cost one a sixteenth as much, and a kill loses at most sixteen of those ids, only ever of documents made
+ * in the last moment before it. A graceful stop (Ctrl+C, SIGTERM, a cancelled job) loses none: the creates under
+ * way answer, and their ids are appended, before the run ends.
+ */
+export const ID_WINDOW = 16;
+
+/** One create's turn (see StateJournal.createTurn). */
+export type CreateTurn = {
+  /** Sends the create's request: the ids of the creates answered meanwhile wait for it, to join one append. */
+  creating<T>(create: () => Promise<T>): Promise<T>;
+  /** Its id is committed to the ledger: where the ledger keeps ids, the next create may go. */
+  kept(): void;
+  /** The create is over: its id in the shared state, or none to keep. Idempotent. */
+  over(): void;
+};
+
+/**
  * What must be in the shared state before the run goes on, appended as soon as it is known:
  * - the creation ids of new documents, right after each create and before the run does anything that depends
- *   on it (the body is sent only once its id is recorded), so a run killed at any point after that loses no id,
- *   ledger or not;
+ *   on it (the body is sent only once its id is recorded), so a run killed after that loses no id, ledger or not;
  * - in a push without a ledger (a CI job), what a write is about to make a document hold (its source, and a
  *   WriteRecord), so the run after a kill that threw its ledger away still knows its write for what it was.
  *
- * What arrives close together goes in one append: while other creates are in flight, a recorded id waits for
- * them (at most `windowMs`), and while an append is under way, what arrives meanwhile makes the next one. An
- * initial push of a thousand files costs some forty appends, not a thousand.
+ * What arrives close together goes in one append: while other creates are on their way, a recorded id waits for
+ * them (with a ledger, at most `windowMs`; without one, for their answers: the window is ID_WINDOW creates), and
+ * while an append is under way, what arrives meanwhile makes the next one. An initial push of a thousand files
+ * costs some forty appends with a ledger, some sixty-five without, not a thousand.
  */
 export class StateJournal {
   readonly #append: (records: readonly StateRecord[], sources: readonly Source[]) => Promise<unknown>;
@@ -24,13 +48,15 @@ export class StateJournal {
   #pending: { readonly record?: StateRecord; readonly source?: Source; readonly done: (error?: unknown) => void }[] = [];
   /** Announced writes, by document and text: the latest minute a write then can bear (see announce), and the append. */
   readonly #announced = new Map<string, { readonly minute: string; readonly done: Promise<void> }>();
-  #creating = 0;
   #flushing = false;
   #timer: NodeJS.Timeout | undefined;
-  /** Settles once the create that holds the turn has its id kept (or is over). */
-  #turn: Promise<void> = Promise.resolve();
-  /** Creates waiting for their turn: with a ledger, their ids join the append of the ids before them. */
-  #waiting = 0;
+  /** Creates whose id may be lost to a kill at once (see createTurn): one with a ledger, ID_WINDOW without. */
+  readonly #window: number;
+  /** Turns held now, and the creates waiting for one (each handed the turn that ends, in order). */
+  #held = 0;
+  readonly #waiting: (() => void)[] = [];
+  /** Turns whose create has not answered yet: its id may join the append the answered ones wait for. */
+  #unanswered = 0;
   /** The run keeps its ledger: an id is kept once committed there, and its append may wait for the next. */
   readonly ledgerKeepsIds: boolean;
 
@@ -38,37 +64,63 @@ export class StateJournal {
     this.#append = append;
     this.#windowMs = options.windowMs ?? 100;
     this.ledgerKeepsIds = options.ledgerKeepsIds ?? true;
+    this.#window = this.ledgerKeepsIds ? 1 : ID_WINDOW;
   }
 
   /**
-   * Waits for this create's turn: no create is sent while another's id may still be lost to a kill (from its
-   * request to the moment its id is kept: the ledger's commit, or in a run without a ledger, the append that
-   * puts it in the state). The service returns that id once, so a kill loses at most one. Call the returned
-   * function once the id is kept, or the create is over.
+   * Waits for this create's turn: no more creates are sent than the window allows while their ids may still be
+   * lost to a kill (from the request to the moment the id is kept: the ledger's commit, or in a run without a
+   * ledger, the append that puts it in the state). With a ledger that is one create: its intent finds the
+   * document again, but not the id. Without one, ID_WINDOW: their ids go in one append.
    */
-  async createTurn(): Promise<() => void> {
-    const before = this.#turn;
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    this.#turn = before.then(() => mine);
-    // Without a ledger the turn waits for the append itself, which must then not wait for the creates behind it.
-    if (this.ledgerKeepsIds) this.#waiting += 1;
-    try {
-      await before;
-    } finally {
-      if (this.ledgerKeepsIds) this.#waiting -= 1;
-    }
-    return release;
+  async createTurn(): Promise<CreateTurn> {
+    if (this.#held < this.#window) {
+      this.#held += 1;
+      this.#unanswered += 1;
+    } else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let answered = false;
+    let released = false;
+    const answer = (): void => {
+      if (answered) return;
+      answered = true;
+      this.#unanswered -= 1;
+      this.#schedule();
+    };
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.#handOver();
+    };
+    return {
+      creating: async (create) => {
+        // Sent again (its answer lost, the document not found): on its way once more.
+        if (answered) {
+          answered = false;
+          this.#unanswered += 1;
+        }
+        try {
+          return await create();
+        } finally {
+          answer();
+        }
+      },
+      kept: () => {
+        if (this.ledgerKeepsIds) release();
+      },
+      over: () => {
+        answer();
+        release();
+      },
+    };
   }
 
-  /** Runs a create, counted as in flight: the ids of creates answering meanwhile wait for it to join their append. */
-  async creating<T>(create: () => Promise<T>): Promise<T> {
-    this.#creating += 1;
-    try {
-      return await create();
-    } finally {
-      this.#creating -= 1;
-      if (this.#creating + this.#waiting === 0) this.#soon();
+  /** An ended turn goes to the first create waiting, counted as on its way at once (its id will join the append). */
+  #handOver(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#held -= 1;
+    else {
+      this.#unanswered += 1;
+      next();
     }
   }
 
@@ -110,13 +162,20 @@ export class StateJournal {
   #enqueue(record: StateRecord | undefined, source?: Source): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ ...(record ? { record } : {}), ...(source ? { source } : {}), done: (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))) });
-      if (this.#creating + this.#waiting === 0) this.#soon();
-      else this.#timer ??= setTimeout(() => this.#flush(), this.#windowMs);
+      this.#schedule();
     });
   }
 
-  #soon(): void {
-    if (this.#pending.length > 0) setImmediate(() => this.#flush());
+  /**
+   * Appends what is pending once no create that may add an id is on its way: one not answered yet, and with a
+   * ledger one waiting for its turn (it comes within a commit); without one, those wait for this append. With a
+   * ledger the wait is at most `windowMs`; without one, until they answer (a create always does, or fails), so
+   * the ids of a window go in one append, whatever the pace.
+   */
+  #schedule(): void {
+    if (this.#pending.length === 0) return;
+    if (this.#unanswered + (this.ledgerKeepsIds ? this.#waiting.length : 0) === 0) setImmediate(() => this.#flush());
+    else if (this.ledgerKeepsIds) this.#timer ??= setTimeout(() => this.#flush(), this.#windowMs);
   }
 
   #flush(): void {
@@ -141,7 +200,9 @@ export class StateJournal {
       )
       .finally(() => {
         this.#flushing = false;
-        if (this.#pending.length > 0) this.#flush();
+        // What arrived meanwhile: with a ledger, the next append now; without, once its window has answered too.
+        if (this.ledgerKeepsIds) this.#flush();
+        else this.#schedule();
       });
   }
 }
