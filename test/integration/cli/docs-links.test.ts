@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { linkUses } from '../../../src/links/index.js';
 import { runCli } from '../../helpers/cli.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { owedResend } from '../../helpers/owed-resend.js';
 
 /** A docs folder written for a static site generator: site-absolute, extensionless, folder, anchor, reference and encoded links. */
 const DOCS: Record<string, string> = {
@@ -172,14 +173,8 @@ test('`sync --push --check-links --dry-run` needs no token and no service settin
 
 test('a re-send that failed (or a run stopped before it) is owed: the next run sends it, with the new URL', async () => {
   await withSyncFixture(async (f) => {
-    await f.write('a.md', '# A\n\nSee [b](b).\n');
-    assert.equal((await f.sync(['--push'])).code, 0);
-    await f.write('b.md', ''); // an empty file: its document is made without writing a body
-    f.em.admin.setFaults('5xx=1,only=overwriteContent');
-    const failing = await f.sync(['--push']);
+    const failing = await owedResend(f);
     assert.equal(failing.code, 1, failing.stderr);
-    assert.deepEqual(failing.report?.results.filter((r) => !r.ok).map((r) => r.path), ['a.md']);
-    f.em.admin.setFaults('');
     const next = await f.sync(['--push']);
     assert.equal(next.code, 0, next.stderr);
     assert.equal(next.report?.callsByEndpoint['overwriteContent'], 1);

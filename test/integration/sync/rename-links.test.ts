@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { linkUses } from '../../../src/links/index.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { owedResend } from '../../helpers/owed-resend.js';
 
 /**
  * Issue 44, soak seed 502: a renamed page (its document stays: the record follows the file) was sent again
@@ -136,13 +137,7 @@ test('a page renamed along with the links that name it (a refactoring commit): e
 
 test('a body owed its links when its file is renamed is owed at the new path: sent there once, with the URL', async () => {
   await withSyncFixture(async (f) => {
-    await f.write('a.md', '# A\n\nSee [b](b).\n');
-    assert.equal((await f.sync(['--push'])).code, 0);
-    await f.write('b.md', ''); // an empty file: its document is made without writing a body
-    f.em.admin.setFaults('5xx=1,only=overwriteContent');
-    const failing = await f.sync(['--push']);
-    assert.deepEqual(failing.report?.results.filter((r) => !r.ok).map((r) => r.path), ['a.md'], 'the re-send failed: owed');
-    f.em.admin.setFaults('');
+    await owedResend(f);
     const sent = f.em.admin.callsOn(f.remoteDoc('A').dentryUuid).overwriteContent ?? 0;
     await rename(join(f.root, 'a.md'), join(f.root, 'r1-a.md'));
     const run = await f.sync(['--push']);
