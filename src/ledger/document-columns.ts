@@ -57,6 +57,7 @@ const COLUMNS: readonly Column[] = [
   col('formattingOnly', 'formatting_only', 'flag', 'document_bodies'),
   col('hiddenBase', 'hidden_base', 'flag', 'document_bodies'),
   col('agreedAt', 'agreed_at', 'number', 'document_bodies'),
+  col('replacedHead', 'replaced_head', 'nullable-text', 'document_bodies'),
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
@@ -179,6 +180,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     formattingOnly: row['formattingOnly'] === 1,
     hiddenBase: row['hiddenBase'] === 1,
     agreedAt: typeof row['agreedAt'] === 'number' ? row['agreedAt'] : 0,
+    replacedHead: (row['replacedHead'] as string | null | undefined) ?? null,
   };
 }
 

@@ -240,6 +240,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN head_carried INTEGER NOT NULL DEFAULT 0;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The front matter this machine's own last change of it replaced (DocumentBody.replacedHead).
+      ALTER TABLE document_bodies ADD COLUMN replaced_head TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

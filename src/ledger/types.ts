@@ -118,6 +118,12 @@ export type DocumentBody = {
   readonly hiddenBase: boolean;
   /** The service's clock (ms) when this version (text and document) was agreed on; 0: unknown. */
   readonly agreedAt: number;
+  /**
+   * The front matter this machine's own last change of it replaced ('' none), kept while the base's front matter
+   * is that change; null: none made here since another writer's was taken. Another writer's version that still
+   * has it was made without seeing that change (decide/body.ts).
+   */
+  readonly replacedHead: string | null;
 };
 
 /** One synced document: the last state both sides agreed on. */

@@ -101,6 +101,7 @@ export async function applyBody(
         formattingOnly: body.formattingOnly,
         hiddenBase: body.hiddenBase,
         headCarried: body.headCarried,
+        replacedHead: body.replacedHead,
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );

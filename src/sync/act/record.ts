@@ -71,6 +71,7 @@ type Agreement = Omit<
   | 'inexactFormatting'
   | 'inexactHidden'
   | 'headCarried'
+  | 'replacedHead'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -88,6 +89,8 @@ type Agreement = Omit<
   readonly agreedAt?: number;
   /** The base's front matter was kept across a plain reading of a change no record explained (DocumentSummary.headCarried); absent: a record spread in keeps its own, else no. */
   readonly headCarried?: boolean;
+  /** The front matter this machine's own change replaced (DocumentBody.replacedHead); absent: a record spread in keeps its own, else none. */
+  readonly replacedHead?: string | null;
   /**
    * When this agreement follows our write of the document: the body it held before (a later revert of it is
    * a lost update). Named apart from the record's `publishedOver` so a record spread in never carries it on.
@@ -124,7 +127,7 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, imagesSent, listedTitle, readBack, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, imagesSent, listedTitle, readBack, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
   const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
@@ -179,6 +182,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),
     hiddenBase: (lossyBase ?? false) && (hiddenBase ?? false),
     headCarried: headCarried ?? false,
+    replacedHead: replacedHead ?? null,
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
     agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),

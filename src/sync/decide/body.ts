@@ -41,6 +41,8 @@ export type BodyFacts = {
     readonly agreedAt?: number;
     /** The base's front matter was kept across a plain reading of a change no record explained (DocumentSummary.headCarried). */
     readonly headCarried?: boolean;
+    /** The front matter this machine's own last change of it replaced (DocumentBody.replacedHead). */
+    readonly replacedHead?: string | null;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -169,6 +171,8 @@ export type BodyDecision = {
   readonly hiddenVersionSeen: boolean;
   /** The new base's front matter is not known from the document's writer (DocumentSummary.headCarried). */
   readonly headCarried: boolean;
+  /** The front matter this machine's own change replaced, for the new base (DocumentBody.replacedHead). */
+  readonly replacedHead: string | null;
   /**
    * Set when the document's time moved a moment ago while every block it shows stayed, the file has nothing to
    * send, and no record explains it yet: another kbsync machine's write (a change inside code, a body sent again)
@@ -360,6 +364,16 @@ export function editedUnpublished(fileText: string, unpublished: BodyFacts['unpu
   return splitText(fileText).head !== splitText(last).head || lineEndingsOf(fileText) !== lineEndingsOf(last);
 }
 
+/**
+ * What the new base's front matter replaced by this machine's own change: the base's, when this agreement
+ * publishes a front matter the file changed; the record's, while the front matter stays; none once another
+ * writer's is taken (a new line of changes, which this machine did not make).
+ */
+function replacedHeadAfter(record: BodyFacts['record'], baseHead: string, localHead: string, recordedHead: string): string | null {
+  if (recordedHead === baseHead) return record.replacedHead ?? null;
+  return recordedHead === localHead ? baseHead : null;
+}
+
 /** The front matter after the merge: the side that changed it wins; both changing it differently is a conflict. */
 function mergedHead(base: string, local: string, theirs: string | undefined): { readonly text: string; readonly conflict?: Conflict } {
   if (theirs === undefined || theirs === local || theirs === base) return { text: local };
@@ -394,10 +408,14 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // the others know of it. The service cannot change line endings: only another writer's source can bring new ones.
   const shared = sharedBase(facts, reading);
   const theirsText = reading.theirsHead !== undefined && facts.published ? facts.published.text : record.baseMarkdown;
-  const head = mergedHead(shared.head, local.head, reading.theirsHead);
+  // Another writer's version that still has the front matter this machine's own change replaced was made without
+  // seeing that change (it edited the body meanwhile): its front matter is the older one, no change of theirs
+  // (soak seed 502: taken for one, it undid this machine's front matter on every machine).
+  const theirsHead = reading.theirsHead !== undefined && record.replacedHead != null && reading.theirsHead === record.replacedHead ? base.head : reading.theirsHead;
+  const head = mergedHead(shared.head, local.head, theirsHead);
   const endings = mergedLineEndings(shared.text, fileText, theirsText);
   // What the record's own base would have given up to that version: a local edit, though the file is as recorded.
-  const keptUnpublished = head.text !== mergedHead(base.head, local.head, reading.theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText);
+  const keptUnpublished = head.text !== mergedHead(base.head, local.head, theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText);
   const localChanged = fileChanged || keptUnpublished;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
@@ -410,7 +428,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true };
+  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -428,7 +446,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const conflicts = head.conflict ? [head.conflict, ...merged.conflicts] : merged.conflicts;
   const written = mode === 'push' ? fileText : withLineEndings(joinText(head.text, merged.body), endings);
   const nextFile = written !== fileText ? written : undefined;
-  const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(reading.theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
+  const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
 
   let send: Send | undefined;
   let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
@@ -491,6 +509,7 @@ export function decideBody(facts: BodyFacts): BodyDecision {
     hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
     keptUnpublished,
     headCarried: carriedFrom !== undefined && splitText(baseText).head === carriedFrom,
+    replacedHead: replacedHeadAfter(record, base.head, local.head, splitText(baseText).head),
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

@@ -57,5 +57,6 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     hiddenBase: entry.lossy === true && entry.hidden !== false,
     agreedAt: entry.agreedAt ?? 0,
     headCarried: entry.headCarried === true,
+    replacedHead: null,
   };
 }

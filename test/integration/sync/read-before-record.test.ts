@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunningEmulator } from '../../../src/emulator/index.js';
-import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { gateProxy } from '../../helpers/gate-proxy.js';
 import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -55,3 +56,41 @@ for (const keyless of [false, true]) {
     });
   });
 }
+
+// Soak seed 502: A published a front matter of its own while B, which had read the shared state before A's record
+// came, wrote a body edit of its own. B's version still had the front matter A's change replaced: taken for B's
+// change, it undid A's front matter on every machine.
+test("a body edit made without seeing another machine's new front matter keeps that front matter on both", async () => {
+  const em = await startEmulator({ rateLimit: 0 });
+  let aRuns: (() => Promise<unknown>) | undefined;
+  const gate = await gateProxy(em.seed.baseUrl, {
+    // B's write waits for A's whole run: B planned from the state as it was before A's record.
+    before: async (request) => {
+      if (!request.path.includes('/overwriteContent') || !aRuns) return;
+      const run = aRuns;
+      aRuns = undefined;
+      await run();
+    },
+  });
+  const a = await createSyncFixture({ shared: em });
+  const b = await createSyncFixture({ shared: em, config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
+  try {
+    await publishedOnBoth(em, a, b, { 'guide.md': TEXT });
+    const headed = `---\ntags: [alpha]\n---\n${TEXT}`;
+    await a.write('guide.md', headed);
+    await b.write('guide.md', TEXT.replace('Second paragraph.', 'Second paragraph, edited on B.'));
+    aRuns = () => reported(a);
+    await reported(b);
+    assert.equal(aRuns, undefined, "A's run came between B's plan and B's write");
+    const sync = later(em);
+    for (const f of [a, b, a, b]) await sync(f);
+    const both = `---\ntags: [alpha]\n---\n${TEXT.replace('Second paragraph.', 'Second paragraph, edited on B.')}`;
+    assert.equal(await a.read('guide.md'), both, "A keeps its front matter and takes B's edit");
+    assert.equal(await b.read('guide.md'), both, "B gets A's front matter and keeps its edit");
+  } finally {
+    await a.close();
+    await b.close();
+    await gate.close();
+    await em.close();
+  }
+});

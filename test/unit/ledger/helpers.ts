@@ -69,6 +69,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     hiddenBase: false,
     agreedAt: 0,
     headCarried: false,
+    replacedHead: null,
     ...overrides,
   };
   // As the ledger derives it from the body (the last migration's triggers).

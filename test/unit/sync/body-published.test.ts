@@ -6,6 +6,7 @@ import type { Block } from '../../../src/model/blocks.js';
 import { asBlockId } from '../../../src/model/ids.js';
 import { AGREED_SLACK_MS, decideBody, type BodyDecision, type BodyFacts, type PublishedVersion } from '../../../src/sync/decide/body.js';
 import { restoredVersion } from '../../../src/sync/decide/removals.js';
+import { splitText } from '../../../src/sync/content/document-text.js';
 
 /**
  * Another kbsync writer's version of a document, from the shared state, against this machine's record: a
@@ -272,5 +273,32 @@ describe('a plain reading that kept its front matter, and the writer\'s exact re
     assert.equal(decided.nextFile, undefined, "the writer's front matter stays");
     const plain = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: blocks, published: { ...reading, headCarried: false } });
     assert.equal(plain.nextFile, OURS, 'the same version without the mark would be taken, front matter and all');
+  });
+});
+
+// Soak seed 502: another writer's version made without seeing this machine's own front matter change (it edited
+// the body meanwhile) still has the front matter that change replaced: no change of theirs.
+describe("another writer's version that still has the front matter this machine's change replaced", () => {
+  const HEADED = `---\ntags: [alpha]\n---\n${OURS}`;
+  const blocks = predictedBlocks(OURS);
+  const record = { ...agreedOn(HEADED, MINUTE), remoteBlocks: blocks, remoteBlocksHash: blocksHash(blocks), replacedHead: '' };
+  const theirs = (head: string): PublishedVersion => {
+    const text = `${head}${OURS.replace('More text.', 'More text, theirs.')}`;
+    return { text, remoteBlocksHash: blocksHash(predictedBlocks(splitText(text).body)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 };
+  };
+  const decide = (published: PublishedVersion): BodyDecision =>
+    decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: predictedBlocks(splitText(published.text).body), published });
+
+  test('keeps this machine\'s front matter, and takes their body edit', () => {
+    const decided = decide(theirs(''));
+    assert.equal(decided.nextFile, `---\ntags: [alpha]\n---\n${OURS.replace('More text.', 'More text, theirs.')}`);
+    assert.equal(decided.conflicts.length, 0);
+    assert.equal(decided.replacedHead, '', 'still the front matter this machine replaced');
+  });
+
+  test('a front matter of their own making is theirs: taken, and this machine replaced none of it', () => {
+    const decided = decide(theirs('---\ntags: [beta]\n---\n'));
+    assert.equal(decided.nextFile, `---\ntags: [beta]\n---\n${OURS.replace('More text.', 'More text, theirs.')}`);
+    assert.equal(decided.replacedHead, null);
   });
 });
