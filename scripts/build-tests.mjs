@@ -56,17 +56,22 @@ const groupEntries = (groups) => ({
 /**
  * Compiles `files` (paths of .test.ts files relative to the repository), each to a file of its own, and
  * each of `groups` (lists of such paths) to one file that runs them all. Returns the compiled paths: the
- * files' in their order, then the groups'.
+ * files' in their order, then the groups', which is also the order of their names.
  * @param {readonly string[]} files
  * @param {readonly (readonly string[])[]} [groups]
  * @returns {Promise<string[]>}
  */
 export async function buildTests(files, groups = []) {
-  const grouped = groups.map((_, index) => ({ in: `${GROUP}${index}`, out: join('test', `group-${index + 1}.test`) }));
+  // Node 20's test runner sorts the files it is given by name before it starts them (createTestFileList), so
+  // each compiled file goes into a folder named by its place: `003/test/sync/basics.test.js` is started third.
+  const place = (/** @type {number} */ index) => String(index).padStart(3, '0');
+  const entries = [
+    ...files.map((file, index) => ({ in: file, out: join(place(index), relative('.', file).replace(/\.ts$/, '')) })),
+    ...groups.map((_, index) => ({ in: `${GROUP}${index}`, out: join(place(files.length + index), 'test', `group-${index + 1}.test`) })),
+  ];
   await build({
-    entryPoints: [...files, ...grouped],
+    entryPoints: entries,
     outdir: TEST_BUILD_DIR,
-    outbase: '.',
     bundle: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -86,7 +91,7 @@ export async function buildTests(files, groups = []) {
     // public-api.test.ts asserts that the entry has no startEmulator: that the import is undefined is its point.
     logOverride: { 'import-is-undefined': 'silent' },
   });
-  return [...files.map((file) => relative('.', file).replace(/\.ts$/, '.js')), ...grouped.map((group) => `${group.out}.js`)].map((file) => join(TEST_BUILD_DIR, file));
+  return entries.map((entry) => join(TEST_BUILD_DIR, `${entry.out}.js`));
 }
 
 /** Removes this run's compiled files. */
