@@ -54,21 +54,23 @@ const groupEntries = (groups) => ({
 });
 
 /**
- * Compiles `files` (paths of .test.ts files relative to the repository), each to a file of its own, and
- * each of `groups` (lists of such paths) to one file that runs them all. Returns the compiled paths: the
- * files' in their order, then the groups', which is also the order of their names.
- * @param {readonly string[]} files
- * @param {readonly (readonly string[])[]} [groups]
+ * Compiles each test file (a path of a .test.ts file relative to the repository) to a file of its own, and
+ * each group (a list of such paths) to one file that runs them all. Returns the compiled paths in the order
+ * given, which is also the order of their names.
+ * @param {readonly (string | readonly string[])[]} tests
  * @returns {Promise<string[]>}
  */
-export async function buildTests(files, groups = []) {
+export async function buildTests(tests) {
+  /** @type {(readonly string[])[]} */
+  const groups = [];
   // Node 20's test runner sorts the files it is given by name before it starts them (createTestFileList), so
-  // each compiled file goes into a folder named by its place: `003/test/sync/basics.test.js` is started third.
-  const place = (/** @type {number} */ index) => String(index).padStart(3, '0');
-  const entries = [
-    ...files.map((file, index) => ({ in: file, out: join(place(index), relative('.', file).replace(/\.ts$/, '')) })),
-    ...groups.map((_, index) => ({ in: `${GROUP}${index}`, out: join(place(files.length + index), 'test', `group-${index + 1}.test`) })),
-  ];
+  // each compiled file goes into a folder named by its place: `003/test/sync/basics.test.js` is started fourth.
+  const entries = tests.map((test, index) => {
+    const place = String(index).padStart(3, '0');
+    if (typeof test === 'string') return { in: test, out: join(place, relative('.', test).replace(/\.ts$/, '')) };
+    groups.push(test);
+    return { in: `${GROUP}${groups.length - 1}`, out: join(place, 'test', `group-${groups.length}.test`) };
+  });
   await build({
     entryPoints: entries,
     outdir: TEST_BUILD_DIR,
