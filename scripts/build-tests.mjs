@@ -54,19 +54,26 @@ const groupEntries = (groups) => ({
 });
 
 /**
- * Compiles `files` (paths of .test.ts files relative to the repository), each to a file of its own, and
- * each of `groups` (lists of such paths) to one file that runs them all. Returns the compiled paths: the
- * files' in their order, then the groups'.
- * @param {readonly string[]} files
- * @param {readonly (readonly string[])[]} [groups]
+ * Compiles each test file (a path of a .test.ts file relative to the repository) to a file of its own, and
+ * each group (a list of such paths) to one file that runs them all. Returns the compiled paths in the order
+ * given, which is also the order of their names.
+ * @param {readonly (string | readonly string[])[]} tests
  * @returns {Promise<string[]>}
  */
-export async function buildTests(files, groups = []) {
-  const grouped = groups.map((_, index) => ({ in: `${GROUP}${index}`, out: join('test', `group-${index + 1}.test`) }));
+export async function buildTests(tests) {
+  /** @type {(readonly string[])[]} */
+  const groups = [];
+  // Node 20's test runner sorts the files it is given by name before it starts them (createTestFileList), so
+  // each compiled file goes into a folder named by its place: `003/test/sync/basics.test.js` is started fourth.
+  const entries = tests.map((test, index) => {
+    const place = String(index).padStart(3, '0');
+    if (typeof test === 'string') return { in: test, out: join(place, relative('.', test).replace(/\.ts$/, '')) };
+    groups.push(test);
+    return { in: `${GROUP}${groups.length - 1}`, out: join(place, 'test', `group-${groups.length}.test`) };
+  });
   await build({
-    entryPoints: [...files, ...grouped],
+    entryPoints: entries,
     outdir: TEST_BUILD_DIR,
-    outbase: '.',
     bundle: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -86,7 +93,7 @@ export async function buildTests(files, groups = []) {
     // public-api.test.ts asserts that the entry has no startEmulator: that the import is undefined is its point.
     logOverride: { 'import-is-undefined': 'silent' },
   });
-  return [...files.map((file) => relative('.', file).replace(/\.ts$/, '.js')), ...grouped.map((group) => `${group.out}.js`)].map((file) => join(TEST_BUILD_DIR, file));
+  return entries.map((entry) => join(TEST_BUILD_DIR, `${entry.out}.js`));
 }
 
 /** Removes this run's compiled files. */

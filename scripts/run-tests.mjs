@@ -9,8 +9,10 @@
 // processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
 // None of them reads dist/.
 // With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
-import { readdirSync, statSync } from 'node:fs';
-import { setPriority } from 'node:os';
+// --save-costs (on a run of the whole suite) writes each file's CPU time to scripts/test-costs.json, which the
+// runner orders the files by: run it now and then, as files come and grow.
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { buildTests, removeTestBuild } from './build-tests.mjs';
@@ -22,8 +24,14 @@ const option = (flag) => {
   return at === -1 ? undefined : args.splice(at, 2)[1];
 };
 const alongside = (option('--alongside') ?? '').split(',').filter(Boolean);
-const buildFirst = args.includes('--build');
-if (buildFirst) args.splice(args.indexOf('--build'), 1);
+/** @param {string} flag @returns {boolean} whether the flag was given, taken out of args */
+const flag = (flag) => {
+  const at = args.indexOf(flag);
+  if (at !== -1) args.splice(at, 1);
+  return at !== -1;
+};
+const buildFirst = flag('--build');
+const saveCosts = flag('--save-costs');
 // Six files at a time on 2 cores: a file spends much of its time waiting (on the emulator, timers, the daemons
 // and crash runs it starts), and the others fill that. Measured on the whole suite while every CLI run was a
 // process: 492 s of tests at 2, 393 s at 3, 355 s at 4 (against 377 s at 3, one after the other). Since most
@@ -35,6 +43,11 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 const filters = args;
+if (saveCosts && filters.length > 0) {
+  console.error('--save-costs saves the costs of the whole suite: give it no path filter');
+  process.exit(2);
+}
+const timesFile = process.env.KBSYNC_TEST_TIMES ?? (saveCosts ? join(tmpdir(), `kbsync-test-times-${process.pid}.tsv`) : undefined);
 /** @param {string} dir @returns {string[]} */
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -44,17 +57,33 @@ function findTests(dir) {
   });
 }
 /**
- * Longest first, so the suite does not end on one long file running alone: the randomized runs (model, chaos),
- * then the end-to-end files, larger first (size follows their time well enough); the unit tests' groups
- * come last.
- * @param {string} file @returns {[number, number]}
+ * Each file's CPU seconds in the last run saved with --save-costs (test/unit: all the unit groups together).
+ * The suite keeps both cores busy, so a file's share of the run follows its CPU time; a file's waits on
+ * timers use none.
  */
-const cost = (file) => [/^test\/(model|chaos)\//.test(file) ? 0 : 1, -statSync(file).size];
-/** @param {string[]} paths @returns {string[]} */
-function byCost(paths) {
-  const costs = new Map(paths.map((path) => [path, cost(path)]));
-  const of = (/** @type {string} */ path) => costs.get(path) ?? [0, 0];
-  return paths.sort((a, b) => of(a)[0] - of(b)[0] || of(a)[1] - of(b)[1] || (a < b ? -1 : 1));
+const COSTS_FILE = 'scripts/test-costs.json';
+/** @type {Record<string, number>} */
+const savedCosts = JSON.parse(readFileSync(COSTS_FILE, 'utf8'));
+/**
+ * A file's expected CPU seconds: as saved, or for a file not saved yet, one second for every 2 kB of it (the
+ * end-to-end files' rough rate; a new file is placed once costs are saved again). A unit group's: its share,
+ * by size, of the unit tests' saved time.
+ * @param {string | string[]} entry a file, or a unit group's files @returns {number}
+ */
+function cost(entry) {
+  if (typeof entry === 'string') return savedCosts[entry] ?? statSync(entry).size / 2000;
+  const size = entry.reduce((sum, file) => sum + statSync(file).size, 0);
+  return ((savedCosts['test/unit'] ?? unitSize / 2000) * size) / unitSize;
+}
+/**
+ * Longest first (longest-processing-time-first), so the suite does not end on one long file running alone
+ * with a core idle.
+ * @param {(string | string[])[]} entries @returns {(string | string[])[]}
+ */
+function byCost(entries) {
+  const costs = new Map(entries.map((entry) => [entry, cost(entry)]));
+  const of = (/** @type {string | string[]} */ entry) => costs.get(entry) ?? 0;
+  return entries.sort((a, b) => of(b) - of(a) || (String(a) < String(b) ? -1 : 1));
 }
 const found = findTests('test')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
@@ -76,21 +105,21 @@ function unitGroups(paths) {
   return groups.map((group) => group.files.sort());
 }
 const isUnit = (/** @type {string} */ file) => file.startsWith('test/unit/');
-const files = byCost(found.filter((file) => !isUnit(file)));
-const groups = unitGroups(found.filter(isUnit));
-if (files.length + groups.length === 0) {
+const unitSize = found.filter(isUnit).reduce((sum, file) => sum + statSync(file).size, 0);
+const entries = byCost([...found.filter((file) => !isUnit(file)), ...unitGroups(found.filter(isUnit))]);
+if (entries.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);
 }
 
 /**
  * Runs a command to its end; with `quiet`, its output is kept and returned instead of shown.
- * @param {string[]} argv @param {{ quiet?: boolean, nice?: boolean }} options
+ * @param {string[]} argv @param {{ quiet?: boolean, nice?: boolean, env?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ code: number, output: string }>}
  */
-function run(argv, { quiet = false, nice = false } = {}) {
+function run(argv, { quiet = false, nice = false, env = process.env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(argv[0] ?? '', argv.slice(1), { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(argv[0] ?? '', argv.slice(1), { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
     if (nice && child.pid !== undefined) setPriority(child.pid, 10); // the tests' waits have timeouts; the checks have none
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
@@ -99,18 +128,21 @@ function run(argv, { quiet = false, nice = false } = {}) {
   });
 }
 
-const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result })));
-const [built, compiled] = await Promise.all([buildFirst ? run(['npm', 'run', '--silent', 'build']) : { code: 0 }, buildTests(files, groups)]);
+const started = performance.now();
+const seconds = () => `${Math.round((performance.now() - started) / 1000)} s`;
+const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result, took: seconds() })));
+const [built, compiled] = await Promise.all([buildFirst ? run(['npm', 'run', '--silent', 'build']) : { code: 0 }, buildTests(entries)]);
 if (built.code !== 0) {
   console.error('npm run build failed (above): no test was run');
   await removeTestBuild();
   process.exit(1);
 }
-// Each file is one test for the runner: the crash matrix and the chaos seeds run a few minutes on a busy
-// 2-core machine, so a file gets 5 minutes before it counts as hung.
+// Each file is one test for the runner, and its timeout is there to end a hang, not to time the machine: at load
+// 25 on 2 cores the model test's halves and the identity crash matrix each ran past 5 minutes (the limit
+// then), so a file gets 20 before it counts as hung.
 const tests = await run([
   process.execPath,
-  ...(process.env.KBSYNC_TEST_TIMES ? ['--import', './scripts/test-times.mjs'] : []),
+  ...(timesFile ? ['--import', './scripts/test-times.mjs'] : []),
   // The property tests draw the same inputs on every run unless asked otherwise (property-seed.mjs).
   '--import',
   './scripts/property-seed.mjs',
@@ -121,14 +153,34 @@ const tests = await run([
   '--max-semi-space-size=64',
   '--test',
   `--test-concurrency=${concurrency}`,
-  '--test-timeout=300000',
+  '--test-timeout=1200000',
   ...compiled,
-]);
+], { env: timesFile ? { ...process.env, KBSYNC_TEST_TIMES: timesFile } : process.env });
+const testsTook = seconds();
 await removeTestBuild();
 let failed = tests.code !== 0;
 for (const check of await Promise.all(checks)) {
-  console.log(`\nnpm run ${check.script}: ${check.code === 0 ? 'ok' : `FAILED (exit ${check.code})`}`);
+  console.log(`\nnpm run ${check.script}: ${check.code === 0 ? 'ok' : `FAILED (exit ${check.code})`}, done ${check.took} after the start (the tests: ${testsTook})`);
   if (check.output.trim() !== '') console.log(check.output.trimEnd());
   failed ||= check.code !== 0;
 }
+if (saveCosts && timesFile && !failed) saveCostsOf(timesFile);
 process.exit(failed ? 1 : 0);
+
+/**
+ * Writes each file's CPU seconds in this run, the unit groups' together, to COSTS_FILE.
+ * @param {string} times test-times.mjs's lines: compiled file, wall seconds, CPU seconds
+ */
+function saveCostsOf(times) {
+  const cpuOf = new Map(readFileSync(times, 'utf8').trim().split('\n').map((line) => line.split('\t')).map(([file, , cpu]) => [file, Number(cpu)]));
+  /** @type {Record<string, number>} */
+  const costs = {};
+  entries.forEach((entry, index) => {
+    const key = typeof entry === 'string' ? entry : 'test/unit';
+    costs[key] = Math.round(((costs[key] ?? 0) + (cpuOf.get(compiled[index] ?? '') ?? 0)) * 10) / 10;
+  });
+  const sorted = Object.fromEntries(Object.entries(costs).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(COSTS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
+  if (!process.env.KBSYNC_TEST_TIMES) rmSync(times, { force: true });
+  console.log(`\nsaved each test file's CPU seconds to ${COSTS_FILE}`);
+}

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { systemClock, type DaemonClock } from '../daemon/clock.js';
 import { messageOf } from '../errors.js';
 import { watchTree, type RawEvent, type TreeWatch } from './dir-watch.js';
 import { IGNORE_FILE_NAME, isAlwaysIgnoredDirName, isTransientFileName } from './names.js';
@@ -28,6 +29,8 @@ export type WatcherOptions = FilterOptions & {
   /** Sees every batch of raw events, ignored paths included (the daemon's quiet-folder clock). */
   readonly onRaw?: (events: readonly RawEvent[]) => void;
   readonly watch?: TreeWatch;
+  /** The debounce's time: the system's, or a test's, stepped by hand so that no wait depends on the machine's speed. */
+  readonly clock?: DaemonClock;
 };
 
 type Fingerprint = { readonly size: number; readonly mtimeMs: number } | null;
@@ -47,10 +50,12 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
   readonly #debounceMs: number;
   readonly #maxWaitMs: number;
   readonly #onRaw: ((events: readonly RawEvent[]) => void) | undefined;
+  readonly #clock: DaemonClock;
   #subscription: { unsubscribe(): Promise<void> } | undefined;
   /** Hinted paths, each with the fingerprint of the file at its last event (null: a folder, or gone). */
   #pending = new Map<string, Fingerprint>();
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the armed debounce. */
+  #disarm = (): void => undefined;
   #firstPendingAt = 0;
   #closed = false;
 
@@ -62,6 +67,7 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
     this.#debounceMs = options.debounceMs ?? 300;
     this.#maxWaitMs = options.maxWaitMs ?? Math.max(this.#debounceMs * 10, 2000);
     this.#onRaw = options.onRaw;
+    this.#clock = options.clock ?? systemClock;
     const watch = options.watch ?? watchTree;
     // Never descended into, whatever the rules say later: a dependency tree, a repository's history, kbsync's state.
     const stateDir = this.#rules.stateDirRelative();
@@ -78,7 +84,7 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#disarm();
     this.#pending.clear();
     await this.ready;
     await this.#subscription?.unsubscribe().catch(() => undefined);
@@ -116,20 +122,21 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
 
   #hint(rel: string, fingerprint: Fingerprint): void {
     if (this.#closed) return;
-    if (this.#pending.size === 0) this.#firstPendingAt = Date.now();
+    if (this.#pending.size === 0) this.#firstPendingAt = this.#clock.now();
     this.#pending.set(rel, fingerprint);
     this.#arm();
   }
 
   #arm(): void {
-    clearTimeout(this.#timer);
-    const waited = Date.now() - this.#firstPendingAt;
-    this.#timer = setTimeout(() => this.#flush(), Math.max(0, Math.min(this.#debounceMs, this.#maxWaitMs - waited)));
+    this.#disarm();
+    const waited = this.#clock.now() - this.#firstPendingAt;
+    // Kept alive: a hint on its way is work the process has to do.
+    this.#disarm = this.#clock.after(Math.max(0, Math.min(this.#debounceMs, this.#maxWaitMs - waited)), () => this.#flush(), true);
   }
 
   #flush(): void {
     if (this.#closed || this.#pending.size === 0) return;
-    const overdue = Date.now() - this.#firstPendingAt >= this.#maxWaitMs;
+    const overdue = this.#clock.now() - this.#firstPendingAt >= this.#maxWaitMs;
     if (!overdue) {
       let moved = false;
       for (const [rel, before] of this.#pending) {
@@ -162,7 +169,7 @@ export class LocalWatcher extends EventEmitter<WatcherEvents> {
     this.#pending = new Map();
     if (pending.length > 0) this.emit('hint', pending);
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#disarm();
     this.emit('fallback', `${why}; switching to periodic rescans`);
     void this.#subscription?.unsubscribe().catch(() => undefined);
   }

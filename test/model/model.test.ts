@@ -2,22 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import type { StateReport } from '../../src/cli/commands/state.js';
-import { runModel } from './driver.js';
-import { REGRESSION_SEEDS } from './regression-seeds.js';
+import { replaySeeds } from './replay-seeds.js';
 import { World } from './world.js';
 
-/**
- * The randomized model test on a fixed budget (the long run is `npm run torture`): real documents, two
- * workstations, a colleague in the web editor and stateless CI runs, with the oracle's four promises checked
- * after every step. The seeds run are those that once broke a promise, each past the step it broke at: a
- * fixed list, so the suite is the same on every machine; new seeds are explored by `npm run torture`.
- */
-for (const { seed, steps, found, colleagueMoves, keyed, together, vault } of REGRESSION_SEEDS) {
-  // A team of note vaults: the same promises, with wiki links, embeds, callouts and comments in every document.
-  test(`model: ${vault ? 'a team of note vaults, ' : ''}seed ${seed}, ${steps} steps (${found})`, async () => {
-    await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}), ...(vault ? { vault } : {}) });
-  });
-}
+// The first half of the regression seeds; model-2.test.ts replays the second (replay-seeds.ts says why).
+replaySeeds(0);
 
 // The model's in-process runs once ignored the team's key, so every "keyed" seed ran a keyless team.
 test("model: a keyed world's runs sign the shared state, as `kbsync sync` with the key does", async () => {
