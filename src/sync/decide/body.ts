@@ -267,7 +267,11 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // What the web editor did to that version since, merged into it as that writer would have merged it.
     const stage = current ? undefined : merge3({ base: other, remoteBase: predictedBlocks(other), remote, local: other });
     const theirs = stage ? (stage.conflictCopyBody ?? stage.body) : other;
-    const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined ? { priorBase } : {}) });
+    // A version agreed on the very blocks our last write left was read after that write: what it holds of the text
+    // before it is no racing save's footprint (soak seed 601: another machine read our rewrapped line plainly, kept
+    // its own one-line source, and every run here "repaired" it with the same write, without end).
+    const readAfterOurWrite = published.remoteBlocksHash === record.remoteBlocksHash;
+    const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined && !readAfterOurWrite ? { priorBase } : {}) });
     // Lines of the stage's merge (in `theirs`), as they stand in the merged body.
     const inMerged = (lines: readonly number[] | undefined): number[] => {
       const wanted = new Set(lines);

@@ -302,3 +302,17 @@ describe("another writer's version that still has the front matter this machine'
     assert.equal(decided.replacedHead, null);
   });
 });
+
+// Soak seed 601: this machine rewrapped a line and wrote it; the other machine read that write plainly (a rewrap
+// reads the same), kept its own one-line source, and published it, agreed a moment after ours. Taken for a racing
+// save that put our line back, it was "repaired" with the same write on every run, without end.
+test('a version agreed on the very blocks our last write left holds no lost update: nothing is sent again', () => {
+  const prior = '# T\n\nThrows (`AssertionError`), always.\n\nEnd.\n';
+  const ours = prior.replace('always.', '\nalways.').replace(', \n', ',\n');
+  const record = { ...agreedOn(ours, MINUTE), publishedOver: prior };
+  const blocks = predictedBlocks(ours);
+  const theirs: PublishedVersion = { text: prior, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 };
+  const decided = decideBody({ ...TWO_WAY, path: 'devlop.md', record, fileText: ours, remote: blocks, published: theirs });
+  assert.equal(decided.send, undefined, 'nothing is sent again');
+  assert.deepEqual(decided.restored, []);
+});
