@@ -4,12 +4,18 @@ import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
 
+/** A document's place and known blocks, as a ledger row says them. */
+type Agreed = { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string };
+
+/** Whether a record is of the very document, place and (known) blocks a row or another record agreed on. */
+export const ofSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb'>, other: Agreed): boolean =>
+  record.k === other.docKey && record.p === other.path && record.rb === other.remoteBlocksHash && record.rb !== '';
+
 /**
  * Whether `exact` is a writer's exact record (no `l`, no `hc`) of the very document, place and blocks another
  * record or row agreed on: that one, if it kept its front matter (`hc`), read those blocks plainly and knows less.
  */
-export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, other: { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string }): boolean =>
-  exact.k === other.docKey && exact.p === other.path && exact.rb === other.remoteBlocksHash && exact.rb !== '' && exact.l === undefined && exact.hc === undefined;
+export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, other: Agreed): boolean => exact.l === undefined && exact.hc === undefined && ofSameBlocks(exact, other);
 
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {

@@ -183,6 +183,25 @@ export type BodyDecision = {
   readonly waiting?: true;
 };
 
+/** Another writer's version agreed on the very blocks this record did. */
+const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash'>): boolean => published.remoteBlocksHash === record.remoteBlocksHash;
+
+/**
+ * Whether another writer's version is the document's latest, against this record. The state's entry is the
+ * document's latest record by stamp; only one agreed on clearly before ours (a record published late) is an older
+ * version (newerThanRecord: each machine knows the service's clock from a Date header, ±1 s, so agreements closer
+ * than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide). But of two versions of the very blocks
+ * this record agreed on, one a plain reading that kept its front matter (`hc`), their writer's exact record says
+ * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
+ * writer's front matter never reached it, then was lost to its next edit).
+ */
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'agreedAt'>): boolean {
+  const same = ofSameBlocks(published, record);
+  if (same && record.headCarried === true && published.exact && published.headCarried !== true) return true;
+  if (same && published.headCarried === true && record.headCarried !== true && record.lossyBase !== true) return false;
+  return newerThanRecord(published, record);
+}
+
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
 const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) => block.type === 'unknown').length;
 
@@ -249,16 +268,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
   const priorBase = record.publishedOver ?? undefined;
-  // The state's entry is the document's latest record by stamp; only one agreed on clearly before ours (a
-  // record published late) is an older version. Each machine knows the service's clock from a Date header
-  // (±1 s), so agreements closer than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide.
-  // Two versions of the very blocks this record agreed on, one a plain reading that kept its front matter (`hc`):
-  // their writer's exact record says more, whichever was agreed first (soak seed 502: a machine read another's
-  // write before its record came; the writer's front matter never reached it, then was lost to its next edit).
-  const sameBlocks = published !== undefined && published.remoteBlocksHash === record.remoteBlocksHash;
-  const readHere = sameBlocks && record.headCarried === true && published.exact && published.headCarried !== true;
-  const readThere = sameBlocks && published.headCarried === true && record.headCarried !== true && record.lossyBase !== true;
-  const newer = published !== undefined && !readThere && (readHere || newerThanRecord(published, record));
+  const newer = published !== undefined && newerVersion(published, record);
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
@@ -270,8 +280,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // A version agreed on the very blocks our last write left was read after that write: what it holds of the text
     // before it is no racing save's footprint (soak seed 601: another machine read our rewrapped line plainly, kept
     // its own one-line source, and every run here "repaired" it with the same write, without end).
-    const readAfterOurWrite = published.remoteBlocksHash === record.remoteBlocksHash;
-    const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined && !readAfterOurWrite ? { priorBase } : {}) });
+    const merged = mergeSources({ base, local, theirs, ...(priorBase !== undefined && !ofSameBlocks(published, record) ? { priorBase } : {}) });
     // Lines of the stage's merge (in `theirs`), as they stand in the merged body.
     const inMerged = (lines: readonly number[] | undefined): number[] => {
       const wanted = new Set(lines);

@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { exactOfSameBlocks, type StateEntry } from '../../remote-state/state.js';
+import { exactOfSameBlocks, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -244,7 +244,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     // Without the state read, a row published as it is stands as published.
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     const full = ledger.documents.get(row.path);
-    if (entry && !readHereFrom(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry))) {
+    if (entry && !readingOfOurs(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
       // that publishes without reading the state does not set this older view over it after all (model seed
       // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
@@ -325,8 +325,7 @@ const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headC
  * does not say better: this row's record is published (soak seed 502: a machine killed between its write and its
  * record, restarted after the other had read that write, never published its front matter).
  */
-const readHereFrom = (row: DocumentSummary, entry: StateEntry): boolean =>
-  entry.hc === 1 && !row.headCarried && !row.inexact && exactOfSameBlocks({ k: row.docKey, p: row.path, rb: row.remoteBlocksHash }, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb });
+const readingOfOurs = (row: DocumentSummary, entry: StateEntry): boolean => entry.hc === 1 && !row.headCarried && !row.inexact && ofSameBlocks(entry, row);
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
 export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {
