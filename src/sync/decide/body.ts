@@ -436,7 +436,11 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const hiddenEdit = reading.overwroteHidden ? null : (record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null));
   const known = reading.doubt === 'none';
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
-  const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
+  // The record's doubt stays while the document shows what it did, unless another writer's version of it stands for
+  // that doubt (readingOf): this machine read that writer's write plainly before its record came, and the record
+  // says what those very blocks hold (soak seed 502: kept, the plain reading's doubt became a doubt of content, and
+  // the next edit of a prose page was held FLATTEN for good).
+  const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true && reading.theirsHead === undefined);
   const formattingOnly = lossy && reading.doubt === 'formatting';
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
