@@ -53,14 +53,14 @@ test("a write read plainly before its record is known once the record comes: the
     colleague((md) => `${md}\nRun \`npm ci\` first.\n`);
     const pulled = await sync(b);
     assert.deepEqual(
-      pulled.results.map((r) => r.detail?.split(':')[0]),
+      pulled.results.map((r) => (r.ok ? r.detail?.split(':')[0] : r.code)),
       ['FORMATTING_UNSEEN'],
       "the colleague's new words are named once, as any colleague's words on a page a read shows whole",
     );
     await b.write('guide.md', (await b.read('guide.md')).replace('Third paragraph, from the web.', 'Third paragraph, edited on B.'));
     const pushed = await sync(b);
     assert.deepEqual(
-      pushed.results.map((r) => [r.result, r.reason]),
+      pushed.results.map((r) => (r.ok ? [r.result, r.reason] : [r.code])),
       [['pushed', undefined]],
       "B's edit of the prose page is published, not held",
     );
