@@ -88,6 +88,10 @@ export function foldState(records: readonly Stamped[]): SharedState {
         const standing = entries.get(entry.p);
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb })) break;
         const previous = pathOfDoc.get(entry.k);
+        // A path a writer made from the title, knowing no record of the document, names it no better than the path
+        // another writer's record gives it (its creator's, listed a moment before that record came: soak seed 502,
+        // the creator's own file was renamed to the title), whichever was published first.
+        if (entry.nt === 1 && previous !== undefined && previous !== entry.p && entries.get(previous)?.nt === undefined && entries.get(previous)?.w !== stamped.w) break;
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
         if (displaced && displaced.k !== entry.k) pathOfDoc.delete(displaced.k);

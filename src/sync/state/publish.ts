@@ -38,6 +38,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(row.inexact ? { hd: row.inexactHidden ? (1 as const) : (0 as const) } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
     ...(row.headCarried ? { hc: 1 as const } : {}),
+    ...(row.namedHere ? { nt: 1 as const } : {}),
   };
 }
 
