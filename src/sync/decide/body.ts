@@ -195,10 +195,14 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
  * writer's front matter never reached it, then was lost to its next edit).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'agreedAt'>): boolean {
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
   const same = ofSameBlocks(published, record);
-  if (same && record.headCarried === true && published.exact && published.headCarried !== true) return true;
-  if (same && published.headCarried === true && record.headCarried !== true && record.lossyBase !== true) return false;
+  // A reading in doubt of what it took in says less than an exact record of its very blocks, whatever front matter
+  // each kept (remote-state/state.ts exactOfSameBlocks).
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  const publishedInDoubt = !published.exact && published.hidden !== true;
+  if (same && record.headCarried === true && published.exact && (published.headCarried !== true || recordInDoubt)) return true;
+  if (same && published.headCarried === true && record.lossyBase !== true && (record.headCarried !== true || publishedInDoubt)) return false;
   return newerThanRecord(published, record);
 }
 

@@ -70,6 +70,13 @@ describe('folding the shared state', () => {
     assert.equal(foldState([written(10), own]).entries.get('a.md')?.h, reading.h, "a writer's own later record stands");
     assert.ok(checkRecord(reading));
     assert.equal(checkRecord({ ...reading, hc: 0 }), undefined);
+    // The writer's record kept its own front matter too (`hc`): a reading in doubt of the blocks still says less of
+    // them; one that found a hidden edit in them (`hd: 1`) says more; an exact one says as much, and the later stands.
+    const carried = (c: number): Stamped => ({ record: { ...exact, hc: 1 }, c, w: 'writer', i: 0 });
+    const doubting = (c: number, more: Partial<DocRecord> = {}): Stamped => ({ record: { ...reading, l: 1, hd: 0, ...more }, c, w: 'reader', i: 0 });
+    assert.equal(foldState([carried(10), doubting(20)]).entries.get('a.md')?.h, exact.h, 'a reading in doubt of the blocks');
+    assert.equal(foldState([carried(10), doubting(20, { hd: 1 })]).entries.get('a.md')?.h, reading.h, 'a reading that found a hidden edit');
+    assert.equal(foldState([carried(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading');
   });
 
   test("a path made from the title with no record known (nt) does not stand over the path another writer's record gives the document, stamped before or after it", () => {
