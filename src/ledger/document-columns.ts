@@ -46,6 +46,7 @@ const COLUMNS: readonly Column[] = [
   { ...col('inexactFormatting', 'inexact_formatting', 'flag'), derived: true },
   { ...col('inexactHidden', 'inexact_hidden', 'flag'), derived: true },
   col('headCarried', 'head_carried', 'flag'),
+  col('namedHere', 'named_here', 'flag'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -120,6 +121,7 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['inexactFormatting'] = row['inexactFormatting'] === 1;
   row['inexactHidden'] = row['inexactHidden'] === 1;
   row['headCarried'] = row['headCarried'] === 1;
+  row['namedHere'] = row['namedHere'] === 1;
   return row as DocumentSummary;
 }
 
@@ -162,6 +164,7 @@ export function decodeRawSummary(v: readonly unknown[]): DocumentSummary {
     inexactFormatting: v[28] === 1,
     inexactHidden: v[29] === 1,
     headCarried: v[30] === 1,
+    namedHere: v[31] === 1,
   } as DocumentSummary;
 }
 

@@ -174,7 +174,8 @@ export class DocumentsRepo {
     this.#kept?.reset();
     this.#write(newPath, () => {
       const id = this.#idOf(oldPath);
-      if (oldPath !== newPath) this.#sql.get('UPDATE documents SET path = ? WHERE id = ?').run(newPath, id);
+      // A file moved here is where someone put it, no longer where a title named it (DocumentSummary.namedHere).
+      if (oldPath !== newPath) this.#sql.get('UPDATE documents SET path = ?, named_here = 0 WHERE id = ?').run(newPath, id);
     });
   }
 
@@ -185,7 +186,7 @@ export class DocumentsRepo {
     return this.#write(to, () =>
       this.#sql
         .get(
-          `UPDATE documents SET path = @to || substr(path, length(@from) + 1),
+          `UPDATE documents SET path = @to || substr(path, length(@from) + 1), named_here = 0,
              conflict_path = CASE WHEN substr(conflict_path, 1, length(@prefix)) = @prefix
                THEN @to || substr(conflict_path, length(@from) + 1) ELSE conflict_path END
            WHERE substr(path, 1, length(@prefix)) = @prefix`,

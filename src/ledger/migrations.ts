@@ -246,6 +246,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE document_bodies ADD COLUMN replaced_head TEXT;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The file's path was chosen here from the document's title, no writer's record of it known (DocumentSummary.namedHere).
+      ALTER TABLE documents ADD COLUMN named_here INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

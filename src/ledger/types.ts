@@ -83,6 +83,13 @@ export type DocumentSummary = {
    * Published as `hc`; another writer's exact record of the very blocks read then says more (decide/body.ts).
    */
   readonly headCarried: boolean;
+  /**
+   * The file's path was chosen here, from the document's title, when it was pulled as new with no writer's record
+   * of it known (a document another machine had just made, listed before that machine's record came, or one a
+   * colleague made). Published as `nt`: the path its creator's record gives it stands over this one, whichever
+   * was published first, and this machine follows it. Any move of the file here ends it.
+   */
+  readonly namedHere: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

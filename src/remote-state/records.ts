@@ -60,6 +60,13 @@ export type DocRecord = {
    */
   readonly hc?: 1;
   /**
+   * 1: this writer chose the path from the document's title, pulling it as new with no writer's record of it known
+   * (another machine had just made it, and its record had not come). The path another writer's record without it
+   * gives the document (its creator's) stands over this one, whichever was published first: the fold keeps it,
+   * and this writer follows it (remote-state/state.ts, sync/observe/shared-entries.ts).
+   */
+  readonly nt?: 1;
+  /**
    * The document this one was made to replace (the service cannot move: a move makes a new document and
    * deletes the old; a file edited here while deleted there is created again). Another machine whose file
    * is still paired with that one follows it here instead of making a third document.
@@ -210,6 +217,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['hd'] === undefined || (r['l'] === 1 && (r['hd'] === 0 || (r['hd'] === 1 && r['f'] === undefined)))) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['hc'] === undefined || r['hc'] === 1) &&
+    (r['nt'] === undefined || r['nt'] === 1) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&
     (r['mem'] === undefined || (isList(r['mem'], LIMITS.members) && r['mem'].every(isMember))) &&

@@ -7,6 +7,12 @@ export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w
 /** A document's place and known blocks, as a ledger row says them. */
 type Agreed = { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string };
 
+/** A reading that kept its front matter, and whether it is also in doubt of what it took in (`l`, no hidden edit found). */
+type Reading = Agreed & { readonly inDoubt: boolean };
+
+/** A record in doubt of what it took in from a plain reading (`l`), no hidden edit found (`hd: 1` says one). */
+export const inDoubt = (record: Pick<DocRecord, 'l' | 'hd'>): boolean => record.l === 1 && record.hd !== 1;
+
 /** Whether a record is of the very document, place and (known) blocks a row or another record agreed on. */
 export const ofSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb'>, other: Agreed): boolean =>
   record.k === other.docKey && record.p === other.path && record.rb === other.remoteBlocksHash && record.rb !== '';
@@ -14,8 +20,13 @@ export const ofSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb'>, other: A
 /**
  * Whether `exact` is a writer's exact record (no `l`, no `hc`) of the very document, place and blocks another
  * record or row agreed on: that one, if it kept its front matter (`hc`), read those blocks plainly and knows less.
+ * So does one in doubt of them (`l`) against an exact record that kept its own front matter too: neither knows
+ * the other's front matter, and only that record knows the blocks (soak seed 500: a file restored from a reading
+ * of another machine's write, made before that write's record came, stood over it; the next run said HIDDEN_EDIT
+ * of that write).
  */
-export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, other: Agreed): boolean => exact.l === undefined && exact.hc === undefined && ofSameBlocks(exact, other);
+export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, reading: Reading): boolean =>
+  exact.l === undefined && (exact.hc === undefined || reading.inDoubt) && ofSameBlocks(exact, reading);
 
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
@@ -86,8 +97,12 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // record, published before it (a machine that read the write before that record came, soak seed 502: it
         // stood over it, and the writer's front matter was lost on every machine).
         const standing = entries.get(entry.p);
-        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb })) break;
+        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
         const previous = pathOfDoc.get(entry.k);
+        // A path a writer made from the title, knowing no record of the document, names it no better than the path
+        // another writer's record gives it (its creator's, listed a moment before that record came: soak seed 502,
+        // the creator's own file was renamed to the title), whichever was published first.
+        if (entry.nt === 1 && previous !== undefined && previous !== entry.p && entries.get(previous)?.nt === undefined && entries.get(previous)?.w !== stamped.w) break;
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
         if (displaced && displaced.k !== entry.k) pathOfDoc.delete(displaced.k);

@@ -45,6 +45,8 @@ export async function newLocal(
     hiddenBase: incoming.marks.hiddenBase === true,
     hiddenEdit: incoming.marks.hiddenEdit,
     headCarried: incoming.marks.headCarried === true,
+    // No writer's record of it known: its path is the one the listing made from its title (see the detail below).
+    namedHere: known === undefined,
   };
   await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, incoming.blocksHash);
   if (leftover !== undefined) {
@@ -76,7 +78,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean; readonly namedHere?: boolean },
   blocksHash?: string,
 ): Promise<void> {
   const remoteTime = await timeOfRead(ctx, listed, ids.treeNodeId);

@@ -72,6 +72,7 @@ type Agreement = Omit<
   | 'inexactHidden'
   | 'headCarried'
   | 'replacedHead'
+  | 'namedHere'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -89,6 +90,8 @@ type Agreement = Omit<
   readonly agreedAt?: number;
   /** The base's front matter was kept across a plain reading of a change no record explained (DocumentSummary.headCarried); absent: a record spread in keeps its own, else no. */
   readonly headCarried?: boolean;
+  /** The file's path was chosen here from the document's title (DocumentSummary.namedHere); absent: the row keeps its own, else no. */
+  readonly namedHere?: boolean;
   /** The front matter this machine's own change replaced (DocumentBody.replacedHead); absent: a record spread in keeps its own, else none. */
   readonly replacedHead?: string | null;
   /**
@@ -127,7 +130,7 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, imagesSent, listedTitle, readBack, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, imagesSent, listedTitle, readBack, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
   const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
@@ -182,6 +185,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),
     hiddenBase: (lossyBase ?? false) && (hiddenBase ?? false),
     headCarried: headCarried ?? false,
+    namedHere: namedHere ?? (sameDocument && prior.namedHere),
     replacedHead: replacedHead ?? null,
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
     agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),

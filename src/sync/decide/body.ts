@@ -195,10 +195,14 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
  * writer's front matter never reached it, then was lost to its next edit).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'agreedAt'>): boolean {
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
   const same = ofSameBlocks(published, record);
-  if (same && record.headCarried === true && published.exact && published.headCarried !== true) return true;
-  if (same && published.headCarried === true && record.headCarried !== true && record.lossyBase !== true) return false;
+  // A reading in doubt of what it took in says less than an exact record of its very blocks, whatever front matter
+  // each kept (remote-state/state.ts exactOfSameBlocks).
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  const publishedInDoubt = !published.exact && published.hidden !== true;
+  if (same && record.headCarried === true && published.exact && (published.headCarried !== true || recordInDoubt)) return true;
+  if (same && published.headCarried === true && record.lossyBase !== true && (record.headCarried !== true || publishedInDoubt)) return false;
   return newerThanRecord(published, record);
 }
 
@@ -436,7 +440,11 @@ export function decideBody(facts: BodyFacts): BodyDecision {
   const hiddenEdit = reading.overwroteHidden ? null : (record.hiddenEdit ?? (reading.hidden ? (facts.listedTime ?? null) : null));
   const known = reading.doubt === 'none';
   // What the document will hold beyond our reading if nothing overwrites it (a hidden edit is kept apart: it has its own hold).
-  const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true);
+  // The record's doubt stays while the document shows what it did, unless another writer's version of it stands for
+  // that doubt (readingOf): this machine read that writer's write plainly before its record came, and the record
+  // says what those very blocks hold (soak seed 502: kept, the plain reading's doubt became a doubt of content, and
+  // the next edit of a prose page was held FLATTEN for good).
+  const lossy = (!known && hiddenEdit === null) || (!remoteChanged && record.lossyBase === true && reading.theirsHead === undefined);
   const formattingOnly = lossy && reading.doubt === 'formatting';
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));

@@ -92,7 +92,9 @@ export function renamedElsewhere(state: SharedState, summaries: ReadonlyMap<stri
     if (summary.origin === 'created' && summary.publishedRecord === null) continue;
     // Later than this machine's own publish and than its own move of the file (a record it saw then, of an
     // older place, moves nothing back).
-    if (entry.c > Math.max(parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt, summary.placedAt)) out.set(summary.path, entry.p);
+    // A path this machine made from the title, knowing no record (`nt`), follows the one another writer's record
+    // gives, whenever that was published (the fold keeps it over this one).
+    if (entry.c > Math.max(parseMark(summary.publishedRecord)?.clock ?? summary.syncedAt, summary.placedAt) || (summary.namedHere && entry.nt === undefined)) out.set(summary.path, entry.p);
   }
   return out;
 }

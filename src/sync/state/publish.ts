@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { exactOfSameBlocks, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
+import { exactOfSameBlocks, inDoubt, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -38,6 +38,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(row.inexact ? { hd: row.inexactHidden ? (1 as const) : (0 as const) } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
     ...(row.headCarried ? { hc: 1 as const } : {}),
+    ...(row.namedHere ? { nt: 1 as const } : {}),
   };
 }
 
@@ -317,7 +318,7 @@ function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, en
  * front matter it had (`hc`): that writer's record says more of them, and this row's says nothing the fold lets
  * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts).
  */
-const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headCarried && exactOfSameBlocks(entry, row);
+const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headCarried && exactOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden });
 
 /**
  * The other way round: the state's record is another machine's plain reading of the very blocks this row knows
@@ -325,7 +326,7 @@ const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headC
  * does not say better: this row's record is published (soak seed 502: a machine killed between its write and its
  * record, restarted after the other had read that write, never published its front matter).
  */
-const readingOfOurs = (row: DocumentSummary, entry: StateEntry): boolean => entry.hc === 1 && !row.headCarried && !row.inexact && ofSameBlocks(entry, row);
+const readingOfOurs = (row: DocumentSummary, entry: StateEntry): boolean => entry.hc === 1 && (!row.headCarried || inDoubt(entry)) && !row.inexact && ofSameBlocks(entry, row);
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
 export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {

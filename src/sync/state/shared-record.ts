@@ -58,5 +58,6 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     agreedAt: entry.agreedAt ?? 0,
     headCarried: entry.headCarried === true,
     replacedHead: null,
+    namedHere: false,
   };
 }

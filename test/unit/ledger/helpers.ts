@@ -69,6 +69,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     hiddenBase: false,
     agreedAt: 0,
     headCarried: false,
+    namedHere: false,
     replacedHead: null,
     ...overrides,
   };

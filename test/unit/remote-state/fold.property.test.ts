@@ -70,6 +70,29 @@ describe('folding the shared state', () => {
     assert.equal(foldState([written(10), own]).entries.get('a.md')?.h, reading.h, "a writer's own later record stands");
     assert.ok(checkRecord(reading));
     assert.equal(checkRecord({ ...reading, hc: 0 }), undefined);
+    // The writer's record kept its own front matter too (`hc`): a reading in doubt of the blocks still says less of
+    // them; one that found a hidden edit in them (`hd: 1`) says more; an exact one says as much, and the later stands.
+    const carried = (c: number): Stamped => ({ record: { ...exact, hc: 1 }, c, w: 'writer', i: 0 });
+    const doubting = (c: number, more: Partial<DocRecord> = {}): Stamped => ({ record: { ...reading, l: 1, hd: 0, ...more }, c, w: 'reader', i: 0 });
+    assert.equal(foldState([carried(10), doubting(20)]).entries.get('a.md')?.h, exact.h, 'a reading in doubt of the blocks');
+    assert.equal(foldState([carried(10), doubting(20, { hd: 1 })]).entries.get('a.md')?.h, reading.h, 'a reading that found a hidden edit');
+    assert.equal(foldState([carried(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading');
+  });
+
+  test("a path made from the title with no record known (nt) does not stand over the path another writer's record gives the document, stamped before or after it", () => {
+    const created: DocRecord = { ...doc('ref/semver.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64) };
+    const titled: DocRecord = { ...created, p: 'ref/semver(1).md', n: null, o: 'pulled', nt: 1 };
+    const made = (c: number): Stamped => ({ record: created, c, w: 'creator', i: 0 });
+    const pulled = (c: number): Stamped => ({ record: titled, c, w: 'puller', i: 0 });
+    const paths = (stamped: Stamped[]) => [...foldState(stamped).entries.keys()];
+    assert.deepEqual(paths([made(10), pulled(20)]), ['ref/semver.md'], "the creator's record came first: the title's path is no rename");
+    assert.deepEqual(paths([pulled(10), made(20)]), ['ref/semver.md'], "the creator's record came after: it stands, as any later record");
+    assert.deepEqual(paths([pulled(10), { ...pulled(20), record: { ...titled, p: 'ref/semver(2).md' }, w: 'other' }]), ['ref/semver(2).md'], 'between two titled paths, the later stands');
+    const { nt: _nt, ...untitled } = titled;
+    const renamed: Stamped = { record: { ...untitled, p: 'ref/renamed.md' }, c: 30, w: 'puller', i: 0 };
+    assert.deepEqual(paths([made(10), pulled(20), renamed]), ['ref/renamed.md'], "the puller's own rename of the file (no nt) is a rename");
+    assert.ok(checkRecord(titled));
+    assert.equal(checkRecord({ ...titled, nt: 0 }), undefined);
   });
 
   test('a record says a hidden edit (hd) only of a document it says holds more than its source (l), and never beside formatting only (f)', () => {
