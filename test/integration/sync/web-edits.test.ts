@@ -39,6 +39,31 @@ function colleague(f: SyncFixture, docKey: string, title: string, edit: (markdow
   f.em.admin.editDocument(docKey, edit(f.remoteDoc(title).markdown ?? ''));
 }
 
+type Edit = readonly [from: string, to: string];
+
+/**
+ * `text` published as notes.md, then the colleague's edit and the file's at once: one run merges both into the
+ * file and the knowledge base alike, with no conflict copy, and the next sends nothing.
+ */
+async function bothMerged(text: string, theirs: Edit, mine: Edit): Promise<void> {
+  await withSyncFixture(async (f) => {
+    const doc = await published(f, 'notes.md', text);
+    colleague(f, doc, 'Release notes', (md) => md.replace(...theirs));
+    await f.write('notes.md', text.replace(...mine));
+    const run = await f.sync();
+    assert.equal(run.code, 0, JSON.stringify(run.report?.results));
+    assert.equal(resultOf(run, 'notes.md')?.result, 'merged');
+    const both = text.replace(...theirs).replace(...mine);
+    assert.equal(await f.read('notes.md'), both);
+    assert.deepEqual((await readdir(f.root)).filter((file) => file.includes('.conflict-')), [], 'no conflict copy');
+    assert.equal(f.remoteDoc('Release notes').markdown, both, 'the knowledge base holds the merge exactly');
+    f.em.admin.setClockOffset(6 * 60_000);
+    const steady = await f.sync();
+    assert.equal(steady.code, 0);
+    assert.deepEqual(steady.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'steady: nothing more to send');
+  });
+}
+
 describe("a colleague's word edit on a prose page", () => {
   test('comes into the file byte-exact, and the next local edit is published with no hold', async () => {
     await withSyncFixture(async (f) => {
@@ -61,40 +86,12 @@ describe("a colleague's word edit on a prose page", () => {
     });
   });
 
-  test('a colleague and a local edit of different paragraphs at once: both reach the file and the knowledge base in one run', async () => {
-    await withSyncFixture(async (f) => {
-      const doc = await published(f, 'notes.md', PROSE);
-      colleague(f, doc, 'Release notes', (md) => md.replace('A quote of note.', 'A quote of real note.'));
-      await f.write('notes.md', PROSE.replace('The closing paragraph.', 'The closing paragraph, from here.'));
-      const run = await f.sync();
-      assert.equal(run.code, 0, JSON.stringify(run.report?.results));
-      assert.equal(resultOf(run, 'notes.md')?.result, 'merged');
-      const both = PROSE.replace('A quote of note.', 'A quote of real note.').replace('The closing paragraph.', 'The closing paragraph, from here.');
-      assert.equal(await f.read('notes.md'), both);
-      assert.equal(f.remoteDoc('Release notes').markdown, both, 'the knowledge base holds the merge exactly');
-      f.em.admin.setClockOffset(6 * 60_000);
-      const steady = await f.sync();
-      assert.equal(steady.code, 0);
-      assert.deepEqual(steady.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'steady: nothing more to send');
-    });
-  });
+  test('a colleague and a local edit of different paragraphs at once: both reach the file and the knowledge base in one run', () =>
+    bothMerged(PROSE, ['A quote of note.', 'A quote of real note.'], ['The closing paragraph.', 'The closing paragraph, from here.']));
 
   // Soak seed 502: two edits of one paragraph, on lines apart, were taken for a clash of the block.
-  test('a colleague and a local edit of different lines of one paragraph at once: both kept, no conflict copy', async () => {
-    await withSyncFixture(async (f) => {
-      const lines = PROSE.replace('The closing paragraph.', 'The closing paragraph,\nwritten on three lines,\nends here.');
-      const doc = await published(f, 'notes.md', lines);
-      colleague(f, doc, 'Release notes', (md) => md.replace('ends here.', 'ends right here.'));
-      await f.write('notes.md', lines.replace('The closing paragraph,', 'The closing paragraph, from here,'));
-      const run = await f.sync();
-      assert.equal(run.code, 0, JSON.stringify(run.report?.results));
-      assert.equal(resultOf(run, 'notes.md')?.result, 'merged');
-      const both = lines.replace('ends here.', 'ends right here.').replace('The closing paragraph,', 'The closing paragraph, from here,');
-      assert.equal(await f.read('notes.md'), both);
-      assert.deepEqual((await readdir(f.root)).filter((file) => file.includes('.conflict-')), [], 'no conflict copy');
-      assert.equal(f.remoteDoc('Release notes').markdown, both, 'the knowledge base holds the merge exactly');
-    });
-  });
+  test('a colleague and a local edit of different lines of one paragraph at once: both kept, no conflict copy', () =>
+    bothMerged(PROSE.replace('The closing paragraph.', 'The closing paragraph,\nwritten on three lines,\nends here.'), ['ends here.', 'ends right here.'], ['The closing paragraph,', 'The closing paragraph, from here,']));
 
   test("a colleague's new paragraph arrives as plain text, said once with its line; the next push publishes it as the file has it", async () => {
     await withSyncFixture(async (f) => {
