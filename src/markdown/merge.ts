@@ -172,11 +172,12 @@ function editedLocally(state: MergeState, b: number, l: number, remote: RemoteSt
   }
   // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
   const theirs = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history, state.definitions);
-  // Edits of different lines of the block (a word on its first line here, one on its third there) are both kept,
-  // as git keeps them: only the same lines changed differently clash. Not where the remote's words could not be
-  // written around the base's formatting (simplified): lines it wrote plain are no edit of theirs, and nothing
-  // would say their formatting went.
-  const both = theirs !== undefined && theirs.simplified !== true && !twin ? mergeLines(baseSource(state, b), source, theirs.markdown) : undefined;
+  // Edits of different lines of a block of text (a word on its first line here, one on its third there) are both
+  // kept, as git keeps them: only the same lines changed differently clash. Not where the remote's words could not
+  // be written around the base's formatting (simplified): lines it wrote plain are no edit of theirs, and nothing
+  // would say their formatting went; nor a table drawn anew from its cells, or a block that changed its kind.
+  const text = 'text' in remote.block && remote.block.type === baseSegment.node.type;
+  const both = text && theirs !== undefined && theirs.simplified !== true && !twin ? mergeLines(baseSource(state, b), source, theirs.markdown) : undefined;
   if (both !== undefined) {
     const list = state.listEntryOf(segment, both, remote.block);
     state.push({ ours: both, theirs: both, localIndex: l, pushable: true, fromReading: true, ...(list ? { list } : {}) });

@@ -357,6 +357,18 @@ describe('merge3: both sides edited one block, on different lines', () => {
     assert.equal(result.conflictCopyBody, BASE.replace('does not work', 'cannot work'));
   });
 
+  test('a table edited on different rows still clashes: drawn anew from its cells, it keeps none of their formatting', () => {
+    const base = 'x\n\n| a | b |\n| --- | --- |\n| *1* | 2 |\n| 3 | 4 |\n| 5 | 6 |\n';
+    const remoteBase = simulateServiceRead(toPushMarkdown(base), { tableCells: true });
+    const alignment = align(base, remoteBase);
+    // Lines apart: the header there, the last row here. Merged by lines, the `*1*` (a row nobody edited) went plain.
+    const local = base.replace('| 5 | 6 |', '| 5 | 6, here |');
+    const remote = remoteBase.map((block) => (block.type === 'table' && block.cells ? { ...block, cells: block.cells.map((row) => row.map((cell) => (cell === 'a' ? 'a, there' : cell))) } : block));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.body, local);
+  });
+
   test('a remote edit that could keep no formatting of the lines it changed clashes (nothing would say it went)', () => {
     const base = '# T\n\nFirst line\nsecond line\nthird `line code` here.\n\nEnd.\n';
     const { remoteBase, alignment } = synced(base);
