@@ -1,4 +1,5 @@
 import { diffLocal } from './diff-local.js';
+import { mergeLines } from './merge-lines.js';
 import type { Conflict } from './merge.js';
 import { publishedChanges } from './published.js';
 import { contentOf, gapOf, segmentBody, type Segment, type SegmentedBody } from './segments.js';
@@ -7,8 +8,9 @@ import { contentOf, gapOf, segmentBody, type Segment, type SegmentedBody } from 
  * The three-way merge of two Markdown versions of one body, block by block and in source: used when the
  * other side's version is Markdown too (what another kbsync writer published, kept in the shared state), not
  * the service's plain reading. Whatever one side changed and the other did not is taken byte for byte,
- * formatting, code, tables and line endings included; both sides changing one block differently is a
- * conflict (`body` keeps ours, `conflictCopyBody` theirs); an edit beats a delete. Two machines merging the
+ * formatting, code, tables and line endings included; both sides changing one block on different lines is
+ * both edits (mergeLines), on the same lines differently a conflict (`body` keeps ours, `conflictCopyBody`
+ * theirs); an edit beats a delete. Two machines merging the
  * same versions write the same bytes.
  */
 type SourceMerge = {
@@ -31,6 +33,8 @@ type Piece = {
   readonly list: boolean;
   readonly restored?: true;
   readonly conflict?: Omit<Conflict, 'position'>;
+  /** A block of ours with theirs' edit of other lines of it merged in: that block of theirs, whose words it carries. */
+  readonly theirsIndex?: number;
 };
 
 const isList = (segment: Segment): boolean => segment.node.type === 'unorderedList' || segment.node.type === 'orderedList';
@@ -113,7 +117,12 @@ export function mergeSources(input: { readonly base: string; readonly local: str
       const other = source(T, 'theirs', t);
       // Theirs only put back what the block held before our last write: nobody edited it there; the local edit stands.
       const putBack = change?.kind === 'changed' && change.priorSource === other.ours;
-      pieces.push(ours.ours === other.ours || putBack ? ours : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
+      if (ours.ours === other.ours || putBack) pieces.push(ours);
+      else {
+        // Edits of different lines of it are both kept (mergeLines); the same lines changed differently clash.
+        const both = mergeLines(baseText, ours.ours, other.ours);
+        pieces.push(both !== undefined ? { ...ours, ours: both, theirs: both, theirsIndex: t } : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
+      }
     }
     insertionsAfter(b);
   });
@@ -182,7 +191,7 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
     const offset = ours.offsets[k] ?? ours.text.length;
     if (piece.restored) restored.push(lineOf(ours.text, offset));
     if (piece.conflict) conflicts.push({ ...piece.conflict, position: { line: lineOf(ours.text, offset), offset } });
-    else if (piece.origin.side === 'theirs') theirsLines.set(piece.origin.index, lineOf(ours.text, offset));
+    else if (piece.origin.side === 'theirs' || piece.theirsIndex !== undefined) theirsLines.set(piece.theirsIndex ?? piece.origin.index, lineOf(ours.text, offset));
   });
   return { body: ours.text, conflicts, theirsLines, restored, ...(conflicts.length > 0 ? { conflictCopyBody: join((piece) => piece.theirs).text } : {}) };
 }

@@ -3,6 +3,7 @@ import { alignmentFor, type Alignment } from './align.js';
 import { assemble } from './assemble.js';
 import { commentsIn } from './kept-comments.js';
 import { planInsertions } from './insertions.js';
+import { mergeLines } from './merge-lines.js';
 import { MergeState, type RemoteState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
 import { outline } from './outline.js';
@@ -145,9 +146,9 @@ function staleOverwriteOnly(published: (b: number) => PublishedChange | undefine
 }
 
 /**
- * A block the local side edited: an edit beats a delete; both editing it differently is a conflict, unless the
- * remote's "edit" only put back what the block held before our last write (a racing writer's stale copy, see
- * keptLocally): nobody edited it there, and the local edit goes out.
+ * A block the local side edited: an edit beats a delete; both editing the same lines of it differently is a
+ * conflict, unless the remote's "edit" only put back what the block held before our last write (a racing
+ * writer's stale copy, see keptLocally): nobody edited it there, and the local edit goes out.
  */
 function editedLocally(state: MergeState, b: number, l: number, remote: RemoteState, twin: boolean, published: PublishedChange | undefined): void {
   const segment = state.local.segments[l] as Segment;
@@ -170,7 +171,19 @@ function editedLocally(state: MergeState, b: number, l: number, remote: RemoteSt
     }
   }
   // The remote's version is its edit of the base, so it is written in the base's source, not in the local edit's.
-  const remoteText = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history, state.definitions)?.markdown ?? freshMarkdown(remote.block, state.history);
+  const theirs = rebuild(baseSource(state, b), baseSegment.start, baseSegment.node, remote.block, state.history, state.definitions);
+  // Edits of different lines of a block of text (a word on its first line here, one on its third there) are both
+  // kept, as git keeps them: only the same lines changed differently clash. Not where the remote's words could not
+  // be written around the base's formatting (simplified): lines it wrote plain are no edit of theirs, and nothing
+  // would say their formatting went; nor a table drawn anew from its cells, or a block that changed its kind.
+  const text = 'text' in remote.block && remote.block.type === baseSegment.node.type;
+  const both = text && theirs !== undefined && theirs.simplified !== true && !twin ? mergeLines(baseSource(state, b), source, theirs.markdown) : undefined;
+  if (both !== undefined) {
+    const list = state.listEntryOf(segment, both, remote.block);
+    state.push({ ours: both, theirs: both, localIndex: l, pushable: true, fromReading: true, ...(list ? { list } : {}) });
+    return;
+  }
+  const remoteText = theirs?.markdown ?? freshMarkdown(remote.block, state.history);
   const conflict = { baseText: baseSource(state, b), localText: source, remoteText };
   state.push(state.localPiece(l, source, { pushable: true, theirs: remoteText, conflict }));
 }
@@ -201,7 +214,8 @@ function deletedLocally(state: MergeState, b: number, remote: RemoteState, alrea
 /**
  * Three-way merge of a body. Remote changes (remote base → remote, by block id) apply to blocks the local
  * side did not change (base → local, by source); local source is kept everywhere else, byte for byte;
- * both sides changing one block differently is a conflict: `body` keeps the local version and
+ * both sides changing one block, on different lines, is both edits (mergeLines); on the same lines
+ * differently, a conflict: `body` keeps the local version and
  * `conflictCopyBody` the remote one. Identical changes on both sides are not conflicts.
  */
 export function merge3(input: MergeInput): MergeResult {

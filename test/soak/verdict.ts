@@ -117,11 +117,12 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
       const doc = byKey.get(row.docKey);
       if (conflicted(row)) {
         const listed = m.listed.conflicts.find((c) => c.path === row.path);
+        // A clash of lines both sides changed, as `kbsync resolve` lists it: edits of different lines of one block merge (mergeLines).
         const genuine = listed?.clashes.some((clash) => clash.mine !== clash.base && clash.theirs !== clash.base) ?? false;
         conflicts.push({ machine: m.name, path: row.path, genuine });
         here.set(row.path, genuine);
         if (!listed) violations.push(`${m.name}:${row.path} is in conflict, but \`kbsync resolve\` does not list it`);
-        else if (!genuine) violations.push(`${m.name}:${row.path} is in conflict with no clash where both sides changed a block: ${JSON.stringify(listed.clashes).slice(0, 300)}`);
+        else if (!genuine) violations.push(`${m.name}:${row.path} is in conflict with no clash where both sides changed the same lines: ${JSON.stringify(listed.clashes).slice(0, 300)}`);
         continue;
       }
       const code = standing(m, row);

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../../src/emulator/index.js';
@@ -38,6 +39,31 @@ function colleague(f: SyncFixture, docKey: string, title: string, edit: (markdow
   f.em.admin.editDocument(docKey, edit(f.remoteDoc(title).markdown ?? ''));
 }
 
+type Edit = readonly [from: string, to: string];
+
+/**
+ * `text` published as notes.md, then the colleague's edit and the file's at once: one run merges both into the
+ * file and the knowledge base alike, with no conflict copy, and the next sends nothing.
+ */
+async function bothMerged(text: string, theirs: Edit, mine: Edit): Promise<void> {
+  await withSyncFixture(async (f) => {
+    const doc = await published(f, 'notes.md', text);
+    colleague(f, doc, 'Release notes', (md) => md.replace(...theirs));
+    await f.write('notes.md', text.replace(...mine));
+    const run = await f.sync();
+    assert.equal(run.code, 0, JSON.stringify(run.report?.results));
+    assert.equal(resultOf(run, 'notes.md')?.result, 'merged');
+    const both = text.replace(...theirs).replace(...mine);
+    assert.equal(await f.read('notes.md'), both);
+    assert.deepEqual((await readdir(f.root)).filter((file) => file.includes('.conflict-')), [], 'no conflict copy');
+    assert.equal(f.remoteDoc('Release notes').markdown, both, 'the knowledge base holds the merge exactly');
+    f.em.admin.setClockOffset(6 * 60_000);
+    const steady = await f.sync();
+    assert.equal(steady.code, 0);
+    assert.deepEqual(steady.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'steady: nothing more to send');
+  });
+}
+
 describe("a colleague's word edit on a prose page", () => {
   test('comes into the file byte-exact, and the next local edit is published with no hold', async () => {
     await withSyncFixture(async (f) => {
@@ -60,23 +86,12 @@ describe("a colleague's word edit on a prose page", () => {
     });
   });
 
-  test('a colleague and a local edit of different paragraphs at once: both reach the file and the knowledge base in one run', async () => {
-    await withSyncFixture(async (f) => {
-      const doc = await published(f, 'notes.md', PROSE);
-      colleague(f, doc, 'Release notes', (md) => md.replace('A quote of note.', 'A quote of real note.'));
-      await f.write('notes.md', PROSE.replace('The closing paragraph.', 'The closing paragraph, from here.'));
-      const run = await f.sync();
-      assert.equal(run.code, 0, JSON.stringify(run.report?.results));
-      assert.equal(resultOf(run, 'notes.md')?.result, 'merged');
-      const both = PROSE.replace('A quote of note.', 'A quote of real note.').replace('The closing paragraph.', 'The closing paragraph, from here.');
-      assert.equal(await f.read('notes.md'), both);
-      assert.equal(f.remoteDoc('Release notes').markdown, both, 'the knowledge base holds the merge exactly');
-      f.em.admin.setClockOffset(6 * 60_000);
-      const steady = await f.sync();
-      assert.equal(steady.code, 0);
-      assert.deepEqual(steady.report?.callsByEndpoint['overwriteContent'] ?? 0, 0, 'steady: nothing more to send');
-    });
-  });
+  test('a colleague and a local edit of different paragraphs at once: both reach the file and the knowledge base in one run', () =>
+    bothMerged(PROSE, ['A quote of note.', 'A quote of real note.'], ['The closing paragraph.', 'The closing paragraph, from here.']));
+
+  // Soak seed 502: two edits of one paragraph, on lines apart, were taken for a clash of the block.
+  test('a colleague and a local edit of different lines of one paragraph at once: both kept, no conflict copy', () =>
+    bothMerged(PROSE.replace('The closing paragraph.', 'The closing paragraph,\nwritten on three lines,\nends here.'), ['ends here.', 'ends right here.'], ['The closing paragraph,', 'The closing paragraph, from here,']));
 
   test("a colleague's new paragraph arrives as plain text, said once with its line; the next push publishes it as the file has it", async () => {
     await withSyncFixture(async (f) => {
@@ -156,6 +171,28 @@ describe('what a read cannot compare stays held', () => {
       assert.equal(resultOf(held, 'runbook.md')?.reason, 'FLATTEN');
       assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code edit stands");
       assert.match((await f.cli(['resolve'])).stdout, /runbook\.md {2}held \(FLATTEN\)/, 'resolve lists it');
+    });
+  });
+
+  // Soak seed 502 (github-slugger.md): a held page met the colleague's next edit, of another line of the very
+  // paragraph the file's held edit changed, and wrote a conflict copy `kbsync resolve` then settled unasked.
+  test("a held page with code: the colleague's next edit, on another line of the paragraph the file changed, comes into the file, no conflict copy, still held", async () => {
+    await withSyncFixture(async (f) => {
+      const runbook = RUNBOOK.replace('After that, check the dashboard.', 'After that,\ncheck the dashboard,\nthen the logs.');
+      const doc = await published(f, 'runbook.md', runbook);
+      colleague(f, doc, 'Runbook', (md) => md.replace('read this', 'read this twice'));
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(6 * 60_000);
+      const mine = (await f.read('runbook.md')).replace('After that,', 'After that, here,');
+      await f.write('runbook.md', mine);
+      assert.equal(resultOf(await f.sync(), 'runbook.md')?.reason, 'FLATTEN');
+      f.em.admin.setClockOffset(8 * 60_000);
+      colleague(f, doc, 'Runbook', (md) => md.replace('then the logs.', 'then the audit logs.'));
+      const run = await f.sync();
+      assert.equal(resultOf(run, 'runbook.md')?.reason, 'FLATTEN', JSON.stringify(run.report?.results));
+      assert.equal(await f.read('runbook.md'), mine.replace('then the logs.', 'then the audit logs.'), "the colleague's words come in beside the held edit");
+      assert.deepEqual((await readdir(f.root)).filter((file) => file.includes('.conflict-')), [], 'no conflict copy');
+      assert.doesNotMatch((await f.cli(['resolve'])).stdout, /yours and theirs differ/, 'no conflict waits');
     });
   });
 

@@ -64,4 +64,25 @@ describe('mergeSources', () => {
     assert.deepEqual(merged.conflicts, []);
     assert.equal(merged.body, both);
   });
+
+  // Soak seed 502's clash that was none, between two writers' sources: one block, different lines.
+  test('both sides edited one block on different lines: both kept, and the block counts as theirs where their words are', () => {
+    const base = '# T\n\nFirst line,\nsecond line,\nthird line.\n\nEnd.\n';
+    const local = base.replace('First line', 'First line here');
+    const theirs = base.replace('third line', 'third line there');
+    const merged = mergeSources({ base, local, theirs });
+    assert.deepEqual(merged.conflicts, []);
+    assert.equal(merged.body, '# T\n\nFirst line here,\nsecond line,\nthird line there.\n\nEnd.\n');
+    assert.equal(merged.theirsLines.get(1), 3, "theirs' block 1 stands on line 3 (said FORMATTING_UNSEEN when its words came from a reading)");
+  });
+
+  test('both sides edited the same line of one block differently: a conflict, theirs in the copy', () => {
+    const base = '# T\n\nFirst line,\nsecond line.\n';
+    const local = base.replace('second line', 'second line here');
+    const theirs = base.replace('second line', 'second line there');
+    const merged = mergeSources({ base, local, theirs });
+    assert.equal(merged.conflicts.length, 1);
+    assert.equal(merged.body, local);
+    assert.equal(merged.conflictCopyBody, theirs);
+  });
 });

@@ -107,6 +107,28 @@ describe('merge3 properties (generated documents, simulated service reads)', () 
     );
   });
 
+  // Soak seed 502: a word here on one line of a paragraph, a colleague's on another, was taken for a clash.
+  test('one paragraph edited on both sides: lines apart merge (both words kept), the same or neighbouring lines clash', () => {
+    const word = fc.stringMatching(/^[a-z]{2,8}$/);
+    fc.assert(
+      fc.property(fc.array(fc.array(word, { minLength: 2, maxLength: 5 }), { minLength: 3, maxLength: 7 }), fc.nat(), fc.nat(), (lines, i, j) => {
+        const texts = lines.map((words) => words.join(' '));
+        const { base, remoteBase, alignment } = synced(['# T', texts.join('\n'), 'End.']);
+        const mine = i % texts.length;
+        const theirs = j % texts.length;
+        const local = `# T\n\n${texts.map((text, k) => (k === mine ? `${text} zlocal` : text)).join('\n')}\n\nEnd.\n`;
+        const remote = remoteBase.map((block) => (block.type === 'paragraph' && block.text === texts.join('\n') ? { ...block, text: texts.map((text, k) => (k === theirs ? `zremote ${text}` : text)).join('\n') } : block));
+        const result = merge3({ base, remoteBase, remote, local, alignment });
+        const apart = Math.abs(mine - theirs) > 1;
+        assert.equal(result.conflicts.length, apart ? 0 : 1);
+        assert.ok(result.body.includes(`${texts[mine]} zlocal`), 'the local word stays in the file');
+        if (apart) assert.ok(result.body.includes(`zremote ${texts[theirs]}`), "the remote's word comes in");
+        else assert.ok(result.conflictCopyBody?.includes(`zremote ${texts[theirs]}`), "the remote's word is in the conflict copy");
+      }),
+      RUNS,
+    );
+  });
+
   test('conflicts only where both sides changed the same block differently', () => {
     fc.assert(
       fc.property(documentParts, fc.nat(), fc.nat(), fc.boolean(), (parts, i, j, sameText) => {

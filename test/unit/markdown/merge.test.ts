@@ -325,3 +325,58 @@ describe('merge3: a local edit that changed no word, and a remote word edit of t
     assert.equal(merge3({ base, remoteBase, remote, local, alignment }).conflicts.length, 1);
   });
 });
+
+/**
+ * Soak seed 502: a word of ours on the first line of a three-line paragraph, a colleague's word on its third.
+ * Taken for a clash of the block, it opened a conflict that `kbsync resolve` settled without a question (its
+ * line merge found none), and held every edit of the page for a person meanwhile.
+ */
+describe('merge3: both sides edited one block, on different lines', () => {
+  const BASE = '# T\n\nThis is not a parser: passing `a *b* c`\nor `a <em>b</em> c` does not work.\nInstead pass the plain text: `a b c`.\n\nEnd.\n';
+  const FIRST = 'This is not a parser: passing a *b* c\nor a <em>b</em> c does not work.\nInstead pass the plain text: a b c.';
+
+  test('both edits are kept, the remote\'s around the source\'s formatting, and the block goes out', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    assert.ok(remoteBase.some((block) => 'text' in block && block.text === FIRST), 'the read shows the paragraph as the test expects');
+    const local = BASE.replace('`a *b* c`\n', '`a *b* c` here too\n');
+    const remote = retext(remoteBase, FIRST, FIRST.replace('Instead pass', 'Instead pass there'));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, local.replace('Instead pass', 'Instead pass there'));
+    assert.equal(result.needsPush, true);
+    assert.deepEqual(result.fromReading, [3], "the paragraph's words are partly the web editor's: its formatting there is not known");
+  });
+
+  test('edits of neighbouring lines clash, as git has them', () => {
+    const { base, remoteBase, alignment } = synced(BASE);
+    const local = BASE.replace('`a *b* c`\n', '`a *b* c` here too\n');
+    const remote = retext(remoteBase, FIRST, FIRST.replace('does not work', 'cannot work'));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.body, local, 'the file keeps its version');
+    assert.equal(result.conflictCopyBody, BASE.replace('does not work', 'cannot work'));
+  });
+
+  test('a table edited on different rows still clashes: drawn anew from its cells, it keeps none of their formatting', () => {
+    const base = 'x\n\n| a | b |\n| --- | --- |\n| *1* | 2 |\n| 3 | 4 |\n| 5 | 6 |\n';
+    const remoteBase = simulateServiceRead(toPushMarkdown(base), { tableCells: true });
+    const alignment = align(base, remoteBase);
+    // Lines apart: the header there, the last row here. Merged by lines, the `*1*` (a row nobody edited) went plain.
+    const local = base.replace('| 5 | 6 |', '| 5 | 6, here |');
+    const remote = remoteBase.map((block) => (block.type === 'table' && block.cells ? { ...block, cells: block.cells.map((row) => row.map((cell) => (cell === 'a' ? 'a, there' : cell))) } : block));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.body, local);
+  });
+
+  test('a remote edit that could keep no formatting of the lines it changed clashes (nothing would say it went)', () => {
+    const base = '# T\n\nFirst line\nsecond line\nthird `line code` here.\n\nEnd.\n';
+    const { remoteBase, alignment } = synced(base);
+    const local = base.replace('First line', 'First line, ours');
+    // A backtick typed into the code's words: the block is written plain, the code span gone.
+    const remote = retext(remoteBase, 'First line\nsecond line\nthird line code here.', 'First line\nsecond line\nthird lin`e code here.');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.conflicts.length, 1);
+    assert.equal(result.body, local);
+  });
+});
