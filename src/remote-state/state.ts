@@ -17,6 +17,10 @@ export const inDoubt = (record: Pick<DocRecord, 'l' | 'hd'>): boolean => record.
 export const ofSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb'>, other: Agreed): boolean =>
   record.k === other.docKey && record.p === other.path && record.rb === other.remoteBlocksHash && record.rb !== '';
 
+/** Whether `exact` (another writer's record without `l`) of the very blocks `found` found a hidden edit in was agreed at a minute no earlier than that one: its write. */
+export const explainsFound = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'm'>, found: { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string; readonly modifiedTime: string }): boolean =>
+  exact.l === undefined && ofSameBlocks(exact, found) && exact.m !== '' && found.modifiedTime !== '' && found.modifiedTime <= exact.m;
+
 /**
  * Whether `exact` is a writer's exact record (no `l`, no `hc`) of the very document, place and blocks another
  * record or row agreed on: that one, if it kept its front matter (`hc`), read those blocks plainly and knows less.
@@ -98,6 +102,9 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // stood over it, and the writer's front matter was lost on every machine).
         const standing = entries.get(entry.p);
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
+        // A hidden edit found in the very blocks another writer recorded exactly, at a minute that record already
+        // covers, was that writer's write landing later than announced (decide/body.ts explainsHidden): its record stands.
+        if (entry.hd === 1 && standing !== undefined && standing.w !== stamped.w && explainsFound(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, modifiedTime: entry.m })) break;
         const previous = pathOfDoc.get(entry.k);
         // A path a writer made from the title, knowing no record of the document, names it no better than the path
         // another writer's record gives it (its creator's, listed a moment before that record came: soak seed 502,

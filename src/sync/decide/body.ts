@@ -206,6 +206,23 @@ function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['recor
   return newerThanRecord(published, record);
 }
 
+/**
+ * A hidden edit this record found (the document's time past the minute a writer announced its write in, every
+ * block as that write left it) that the writer's exact record of the very version the record holds accounts for:
+ * the write landed in a later minute than announced (a slow queue), and the record says the minute its writer saw
+ * after it. Taken for someone's edit inside code, it was published as one, and every machine held each later edit
+ * of the page (soak seed 502, a prose page). As with any minute a writer's record vouches for, an edit made in
+ * that very minute after the write cannot be told from it.
+ */
+const explainsHidden = (published: PublishedVersion | undefined, record: BodyFacts['record']): boolean =>
+  record.hiddenEdit != null &&
+  published !== undefined &&
+  published.exact &&
+  published.remoteBlocksHash === record.remoteBlocksHash &&
+  published.text === record.baseMarkdown &&
+  published.modifiedTime !== '' &&
+  !laterThan(record.hiddenEdit, published.modifiedTime);
+
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
 const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) => block.type === 'unknown').length;
 
@@ -413,7 +430,9 @@ const lineOfBlock = (body: string, index: number): number => {
  * cannot read back is overwritten: a whole-document write goes out only when the document is known to hold
  * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
-export function decideBody(facts: BodyFacts): BodyDecision {
+export function decideBody(input: BodyFacts): BodyDecision {
+  // A hidden edit the writer's own record explains was that writer's write: nobody's edit stands (explainsHidden).
+  const facts = explainsHidden(input.published, input.record) ? { ...input, record: { ...input.record, hiddenEdit: null } } : input;
   const { mode, record, fileText, remote } = facts;
   const local = splitText(fileText);
   const base = splitText(record.baseMarkdown);

@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { exactOfSameBlocks, inDoubt, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
+import { exactOfSameBlocks, explainsFound, inDoubt, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -318,7 +318,11 @@ function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, en
  * front matter it had (`hc`): that writer's record says more of them, and this row's says nothing the fold lets
  * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts).
  */
-const saysMore = (row: DocumentSummary, entry: StateEntry): boolean => row.headCarried && exactOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden });
+const saysMore = (row: DocumentSummary, entry: StateEntry): boolean =>
+  (row.headCarried && exactOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
+  // A hidden edit this row found, which that writer's exact record of the very blocks accounts for (its write): the
+  // fold keeps that record (remote-state/state.ts), and the next decision here drops the edit (decide/body.ts).
+  (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime }));
 
 /**
  * The other way round: the state's record is another machine's plain reading of the very blocks this row knows

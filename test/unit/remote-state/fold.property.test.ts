@@ -79,6 +79,14 @@ describe('folding the shared state', () => {
     assert.equal(foldState([carried(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading');
   });
 
+  test("a hidden edit found (hd: 1) in the very blocks another writer recorded exactly stands only past that record's minute: before, it was that write", () => {
+    const written: Stamped = { record: { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), m: '2026-11-02T09:04Z' }, c: 10, w: 'writer', i: 0 };
+    const found = (m: string, rb = 'b'.repeat(64)): Stamped => ({ record: { ...doc('a.md', 'K1', null, 'a'.repeat(64)), rb, m, l: 1, hd: 1 }, c: 20, w: 'reader', i: 0 });
+    assert.equal(foldState([written, found('2026-11-02T09:04Z')]).entries.get('a.md')?.w, 'writer', 'in the minute that writer saw after its write');
+    assert.equal(foldState([written, found('2026-11-02T09:05Z')]).entries.get('a.md')?.w, 'reader', 'a later minute: someone edited after the write');
+    assert.equal(foldState([written, found('2026-11-02T09:04Z', 'd'.repeat(64))]).entries.get('a.md')?.w, 'reader', 'other blocks: a later version');
+  });
+
   test("a path made from the title with no record known (nt) does not stand over the path another writer's record gives the document, stamped before or after it", () => {
     const created: DocRecord = { ...doc('ref/semver.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64) };
     const titled: DocRecord = { ...created, p: 'ref/semver(1).md', n: null, o: 'pulled', nt: 1 };
