@@ -53,3 +53,29 @@ export async function gateProxy(target: string, hooks: GateHooks): Promise<{ rea
       }),
   };
 }
+
+/**
+ * Gate hooks that run one armed step (another machine's run, say) when the first request `matching` comes, and
+ * hold that request until it ends: `arm` sets the step, `fired` says whether it ran.
+ */
+export function onceAt(matching: (request: Passing) => boolean): { readonly hooks: GateHooks; arm(step: () => Promise<unknown>): void; readonly fired: boolean } {
+  let armed: (() => Promise<unknown>) | undefined;
+  let fired = false;
+  return {
+    hooks: {
+      before: async (request) => {
+        if (!armed || !matching(request)) return;
+        const step = armed;
+        armed = undefined;
+        fired = true;
+        await step();
+      },
+    },
+    arm(step) {
+      armed = step;
+    },
+    get fired() {
+      return fired;
+    },
+  };
+}

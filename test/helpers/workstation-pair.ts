@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { gateProxy, type GateHooks } from './gate-proxy.js';
 import { createSyncFixture, type SyncFixture } from './sync-fixture.js';
 
 /**
@@ -7,17 +8,49 @@ import { createSyncFixture, type SyncFixture } from './sync-fixture.js';
  * `fn` gets the service and both; everything is closed after, whatever happens.
  */
 export async function withWorkstationPair(keyless: boolean, fn: (em: RunningEmulator, a: SyncFixture, b: SyncFixture) => Promise<void>): Promise<void> {
+  await withGatedPair(keyless, {}, (em, a, b) => fn(em, a, b), false);
+}
+
+/**
+ * As withWorkstationPair, with the second machine (`gated`) reaching the service through a gate proxy whose hooks
+ * hold its calls (test/helpers/gate-proxy.ts): a test forces one machine's call between two of the other's.
+ */
+export async function withGatedPair(
+  keyless: boolean,
+  hooks: GateHooks,
+  fn: (em: RunningEmulator, open: SyncFixture, gated: SyncFixture) => Promise<void>,
+  gated = true,
+): Promise<void> {
   const em = await startEmulator({ rateLimit: 0 });
+  const gate = gated ? await gateProxy(em.seed.baseUrl, hooks) : undefined;
   const env = keyless ? { env: { KBSYNC_STATE_KEY: '' } } : {};
-  const a = await createSyncFixture({ shared: em, ...env });
-  const b = await createSyncFixture({ shared: em, ...env });
+  const open = await createSyncFixture({ shared: em, ...env });
+  const through = gate ? { config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } } : {};
+  const other = await createSyncFixture({ shared: em, ...env, ...through });
   try {
-    await fn(em, a, b);
+    await fn(em, open, other);
   } finally {
-    await a.close();
-    await b.close();
+    await open.close();
+    await other.close();
+    await gate?.close();
     await em.close();
   }
+}
+
+/**
+ * `kbsync sync --json` on one machine a minute after the last (the service's clock moves on, as between real
+ * runs), from `from` minutes past the pair's epoch; `tick` moves the clock alone (a write landing later).
+ */
+export function minuteByMinute(em: RunningEmulator, from = 2): { readonly sync: (f: SyncFixture) => Promise<SyncReport>; readonly tick: () => void } {
+  let minutes = from;
+  const tick = () => em.admin.setClockOffset(++minutes * 60_000);
+  return {
+    tick,
+    sync: (f) => {
+      tick();
+      return reported(f);
+    },
+  };
 }
 
 /** A minute on the service's clock the pair tests start at (frozen: the tests move it on by hand). */
@@ -45,3 +78,7 @@ export async function publishedOnBoth(em: RunningEmulator, a: SyncFixture, b: Sy
   await reported(a);
   await reported(b);
 }
+
+/** Every code a run's results say: a hold's reason, or the notice a detail opens with (`HIDDEN_EDIT: …`). */
+export const saidIn = (report: SyncReport): string[] =>
+  report.results.flatMap((r) => (r.ok ? [r.reason ?? r.detail?.match(/^[A-Z_]+(?=:)/)?.[0] ?? ''] : [r.code])).filter((code) => code !== '');

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { createSyncFixture } from '../../helpers/sync-fixture.js';
 import { gateProxy } from '../../helpers/gate-proxy.js';
-import { publishedOnBoth, reported, type SyncReport } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, reported, saidIn, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 502: machine A made a document and announced its first body; the write landed a minute later than the
@@ -20,12 +20,9 @@ function signal(): { readonly done: Promise<void>; readonly fire: () => void } {
   return { done, fire };
 }
 
-/** Every code a run's results say: a hold's reason, or the notice a detail opens with. */
-const saidIn = (report: SyncReport): string[] => report.results.flatMap((r) => (r.ok ? [r.reason ?? r.detail?.match(/^[A-Z_]+(?=:)/)?.[0] ?? ''] : [r.code])).filter((code) => code !== '');
-
 test("a new document's first body that landed a minute after its announcement is no hidden edit: a colleague's later word edit holds nothing", async () => {
   const em = await startEmulator({ rateLimit: 0 });
-  let minutes = 2;
+  const { sync, tick } = minuteByMinute(em);
   let step: 'idle' | 'creating' | 'written' | 'b-runs' | 'b-decided' = 'idle';
   const bDecided = signal();
   const aRecorded = signal();
@@ -35,7 +32,7 @@ test("a new document's first body that landed a minute after its announcement is
       if (step === 'creating' && request.path.includes('overwriteContent')) {
         // The first body lands a minute after it was announced.
         step = 'written';
-        em.admin.setClockOffset(++minutes * 60_000);
+        tick();
       } else if (step === 'written' && request.path.includes('appendText')) {
         // Before A's record: B lists and reads the new document, and decides.
         step = 'b-runs';
@@ -56,10 +53,6 @@ test("a new document's first body that landed a minute after its announcement is
   const through = (gate: { readonly baseUrl: string }) => ({ config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
   const b = await createSyncFixture({ shared: em, ...through(gateB) });
   const a = await createSyncFixture({ shared: em, ...through(gateA) });
-  const sync = (f: SyncFixture) => {
-    em.admin.setClockOffset(++minutes * 60_000);
-    return reported(f);
-  };
   try {
     await publishedOnBoth(em, a, b, { 'intro.md': '# Intro\n\nHello.\n' });
     await a.write('bl.md', '# BL\n\nSome words.\n\nMore words.\n');

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { publishedOnBoth, reported } from '../../helpers/workstation-pair.js';
+import { onceAt } from '../../helpers/gate-proxy.js';
+import { minuteByMinute, publishedOnBoth, reported, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 502: machine A listed a document B had just made, before B's record of it came, and pulled it under a
@@ -16,33 +14,17 @@ const TITLED = 'ref/semver(1) -- The semantic versioner for npm.md';
 for (const keyless of [false, true]) {
   const team = keyless ? 'keyless' : 'keyed';
   test(`a document pulled by its title before its creator's record came takes its creator's path on both (${team})`, async () => {
-    const em = await startEmulator({ rateLimit: 0 });
-    let bRecords: (() => Promise<unknown>) | undefined;
     // A's append of its records waits for B's run, which publishes B's record of the document first.
-    const gate = await gateProxy(em.seed.baseUrl, {
-      before: async (request) => {
-        if (!request.path.includes('appendText') || !bRecords) return;
-        const run = bRecords;
-        bRecords = undefined;
-        await run();
-      },
-    });
-    const env = keyless ? { env: { KBSYNC_STATE_KEY: '' } } : {};
-    const b = await createSyncFixture({ shared: em, ...env });
-    const a = await createSyncFixture({ shared: em, ...env, config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-    let minutes = 2;
-    const sync = (f: SyncFixture) => {
-      em.admin.setClockOffset(++minutes * 60_000);
-      return reported(f);
-    };
-    try {
+    const gate = onceAt((request) => request.path.includes('appendText'));
+    await withGatedPair(keyless, gate.hooks, async (em, b, a) => {
+      const { sync } = minuteByMinute(em);
       await publishedOnBoth(em, a, b, { 'intro.md': '# Intro\n\nHello.\n' });
       await b.write('ref/semver.md', PAGE);
       const killed = await b.sync([], { KBSYNC_CRASH_AT: 'before-id-append' });
       assert.notEqual(killed.code, 0, 'B is killed between its create and its record');
-      bRecords = () => reported(b);
+      gate.arm(() => reported(b));
       const first = await sync(a);
-      assert.equal(bRecords, undefined, "B's record came during A's run");
+      assert.ok(gate.fired, "B's record came during A's run");
       assert.deepEqual(
         first.results.filter((r) => r.path.endsWith('.md')).map((r) => r.path),
         [TITLED],
@@ -56,11 +38,6 @@ for (const keyless of [false, true]) {
       assert.equal(em.admin.dump().nodes.filter((node) => node.title === 'semver(1) -- The semantic versioner for npm').length, 1, 'one document');
       const settled = await sync(a);
       assert.deepEqual(settled.callsByEndpoint.appendText ?? 0, 0, 'nothing is published again once both agree');
-    } finally {
-      await a.close();
-      await b.close();
-      await gate.close();
-      await em.close();
-    }
+    });
   });
 }

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { publishedOnBoth, reported } from '../../helpers/workstation-pair.js';
+import { onceAt } from '../../helpers/gate-proxy.js';
+import { minuteByMinute, publishedOnBoth, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 502: on a prose page, machine B listed a colleague's edit and read the page only after A had written
@@ -14,39 +12,24 @@ import { publishedOnBoth, reported } from '../../helpers/workstation-pair.js';
 const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n';
 
 test("a write read plainly before its record is known once the record comes: the page's next edit is published", async () => {
-  const em = await startEmulator({ rateLimit: 0 });
-  let aWrites: (() => Promise<unknown>) | undefined;
-  let minutes = 2;
-  const gate = await gateProxy(em.seed.baseUrl, {
-    // B's read of the page waits for A's write (A is killed before its record): B listed the page before it.
-    before: async (request) => {
-      if (!request.path.includes('blocks') || !aWrites) return;
-      const run = aWrites;
-      aWrites = undefined;
-      await run();
-    },
-  });
-  const a = await createSyncFixture({ shared: em });
-  const b = await createSyncFixture({ shared: em, config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-  const sync = (f: SyncFixture) => {
-    em.admin.setClockOffset(++minutes * 60_000);
-    return reported(f);
-  };
-  const page = () => a.remoteDoc('Guide');
-  const colleague = (edit: (markdown: string) => string) => em.admin.editDocument(page().dentryUuid, edit(page().markdown ?? ''));
-  try {
+  // B's read of the page waits for A's write (A is killed before its record): B listed the page before it.
+  const gate = onceAt((request) => request.path.includes('blocks'));
+  await withGatedPair(false, gate.hooks, async (em, a, b) => {
+    const { sync, tick } = minuteByMinute(em);
+    const page = () => a.remoteDoc('Guide');
+    const colleague = (edit: (markdown: string) => string) => em.admin.editDocument(page().dentryUuid, edit(page().markdown ?? ''));
     await publishedOnBoth(em, a, b, { 'guide.md': TEXT });
     colleague((md) => md.replace('First paragraph.', 'First paragraph, from the web.'));
     for (const f of [a, b]) await sync(f);
     colleague((md) => md.replace('Third paragraph.', 'Third paragraph, from the web.'));
     await a.write('guide.md', (await a.read('guide.md')).replace('Second paragraph.', 'Second `code words` paragraph.'));
-    aWrites = async () => {
-      em.admin.setClockOffset(++minutes * 60_000);
+    gate.arm(async () => {
+      tick();
       const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
       assert.notEqual(killed.code, 0, 'A is killed between its write and its record');
-    };
+    });
     await sync(b);
-    assert.equal(aWrites, undefined, "B read the page after A's write");
+    assert.ok(gate.fired, "B read the page after A's write");
     for (const f of [a, b, a, b]) await sync(f);
     assert.equal(await b.read('guide.md'), await a.read('guide.md'), "B has A's version, formatting and all");
 
@@ -69,10 +52,5 @@ test("a write read plainly before its record is known once the record comes: the
     assert.equal(await b.read('guide.md'), expected);
     assert.equal(await a.read('guide.md'), expected);
     assert.match(page().markdown ?? '', /Second `code words` paragraph[\s\S]*edited on B/);
-  } finally {
-    await a.close();
-    await b.close();
-    await gate.close();
-    await em.close();
-  }
+  });
 });

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { onceAt } from '../../helpers/gate-proxy.js';
+import { minuteByMinute, publishedOnBoth, reported, withGatedPair, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 502: machine B read A's write (a visible change) before A's record of it was in the shared state, so
@@ -13,22 +13,13 @@ import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/wo
 const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
 const EDITED = '---\ntags: [alpha]\n---\n# Guide\n\nFirst paragraph, edited.\n\nSecond paragraph.\n';
 
-/** A sync a minute after the last (the service's clock moves on, as it does between real runs). */
-function later(em: RunningEmulator): (f: SyncFixture) => Promise<unknown> {
-  let minutes = 2;
-  return (f) => {
-    em.admin.setClockOffset(++minutes * 60_000);
-    return reported(f);
-  };
-}
-
 /** A's edit of TEXT written, and A killed before its record; B syncs in between. */
 async function readBeforeRecord(em: RunningEmulator, a: SyncFixture, b: SyncFixture): Promise<(f: SyncFixture) => Promise<unknown>> {
   await publishedOnBoth(em, a, b, { 'guide.md': TEXT });
   await a.write('guide.md', EDITED);
   const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
   assert.notEqual(killed.code, 0, 'A is killed between its write and its record');
-  const sync = later(em);
+  const { sync } = minuteByMinute(em);
   await sync(b);
   return sync;
 }
@@ -61,36 +52,20 @@ for (const keyless of [false, true]) {
 // came, wrote a body edit of its own. B's version still had the front matter A's change replaced: taken for B's
 // change, it undid A's front matter on every machine.
 test("a body edit made without seeing another machine's new front matter keeps that front matter on both", async () => {
-  const em = await startEmulator({ rateLimit: 0 });
-  let aRuns: (() => Promise<unknown>) | undefined;
-  const gate = await gateProxy(em.seed.baseUrl, {
-    // B's write waits for A's whole run: B planned from the state as it was before A's record.
-    before: async (request) => {
-      if (!request.path.includes('/overwriteContent') || !aRuns) return;
-      const run = aRuns;
-      aRuns = undefined;
-      await run();
-    },
-  });
-  const a = await createSyncFixture({ shared: em });
-  const b = await createSyncFixture({ shared: em, config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-  try {
+  // B's write waits for A's whole run: B planned from the state as it was before A's record.
+  const gate = onceAt((request) => request.path.includes('/overwriteContent'));
+  await withGatedPair(false, gate.hooks, async (em, a, b) => {
     await publishedOnBoth(em, a, b, { 'guide.md': TEXT });
     const headed = `---\ntags: [alpha]\n---\n${TEXT}`;
     await a.write('guide.md', headed);
     await b.write('guide.md', TEXT.replace('Second paragraph.', 'Second paragraph, edited on B.'));
-    aRuns = () => reported(a);
+    gate.arm(() => reported(a));
     await reported(b);
-    assert.equal(aRuns, undefined, "A's run came between B's plan and B's write");
-    const sync = later(em);
+    assert.ok(gate.fired, "A's run came between B's plan and B's write");
+    const { sync } = minuteByMinute(em);
     for (const f of [a, b, a, b]) await sync(f);
     const both = `---\ntags: [alpha]\n---\n${TEXT.replace('Second paragraph.', 'Second paragraph, edited on B.')}`;
     assert.equal(await a.read('guide.md'), both, "A keeps its front matter and takes B's edit");
     assert.equal(await b.read('guide.md'), both, "B gets A's front matter and keeps its edit");
-  } finally {
-    await a.close();
-    await b.close();
-    await gate.close();
-    await em.close();
-  }
+  });
 });

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { gateProxy } from '../../helpers/gate-proxy.js';
-import { publishedOnBoth, reported, type SyncReport } from '../../helpers/workstation-pair.js';
+import { onceAt } from '../../helpers/gate-proxy.js';
+import { minuteByMinute, publishedOnBoth, reported, saidIn, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 500: machine B deleted a file while A wrote its document. B's run read the state before A's record of
@@ -14,31 +12,13 @@ import { publishedOnBoth, reported, type SyncReport } from '../../helpers/workst
  */
 const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
 
-/** Every code a run's results say: a hold's reason, or the notice a detail opens with. */
-const saidIn = (report: SyncReport): string[] => report.results.flatMap((r) => (r.ok ? [r.reason ?? r.detail?.match(/^[A-Z_]+(?=:)/)?.[0] ?? ''] : [r.code])).filter((code) => code !== '');
-
 test("a file restored from a reading of another machine's write, read before that write's record came: no HIDDEN_EDIT, and its next edit is published", async () => {
-  const em = await startEmulator({ rateLimit: 0 });
-  let aWrites: (() => Promise<unknown>) | undefined;
   let guideKey = '';
-  let minutes = 2;
-  const gate = await gateProxy(em.seed.baseUrl, {
-    // B's read of the page waits for A's whole run (its write and its record): B read the state before both.
-    before: async (request) => {
-      if (!request.path.includes(`${guideKey}/blocks`) || !aWrites) return;
-      const run = aWrites;
-      aWrites = undefined;
-      await run();
-    },
-  });
-  const a = await createSyncFixture({ shared: em });
-  const b = await createSyncFixture({ shared: em, config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
-  const sync = (f: SyncFixture) => {
-    em.admin.setClockOffset(++minutes * 60_000);
-    return reported(f);
-  };
-  const page = () => a.remoteDoc('Guide');
-  try {
+  // B's read of the page waits for A's whole run (its write and its record): B read the state before both.
+  const gate = onceAt((request) => request.path.includes(`${guideKey}/blocks`));
+  await withGatedPair(false, gate.hooks, async (em, a, b) => {
+    const { sync, tick } = minuteByMinute(em);
+    const page = () => a.remoteDoc('Guide');
     await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
     // A colleague's word edit: both take it in plainly (each keeps its front matter, `hc`).
     em.admin.editDocument(page().dentryUuid, (page().markdown ?? '').replace('First paragraph.', 'First paragraph, from the web.'));
@@ -46,12 +26,12 @@ test("a file restored from a reading of another machine's write, read before tha
     guideKey = page().dentryUuid;
     await b.remove('guide.md');
     await a.write('guide.md', `${await a.read('guide.md')}\nA paragraph from A.\n`);
-    aWrites = async () => {
-      em.admin.setClockOffset(++minutes * 60_000);
+    gate.arm(async () => {
+      tick();
       await reported(a);
-    };
+    });
     const restored = await sync(b);
-    assert.equal(aWrites, undefined, "B read the page after A's write and record");
+    assert.ok(gate.fired, "B read the page after A's write and record");
     assert.deepEqual(restored.results.map((r) => (r.ok ? r.action : r.code)), ['restore']);
     const said = [];
     for (const f of [a, b, a, b]) said.push(...saidIn(await sync(f)));
@@ -62,10 +42,5 @@ test("a file restored from a reading of another machine's write, read before tha
     assert.deepEqual(pushed.results.map((r) => (r.ok ? [r.result, r.reason] : [r.code])), [['pushed', undefined]], "B's next edit is published");
     await sync(a);
     assert.match(await a.read('guide.md'), /edited on B[\s\S]*A paragraph from A/);
-  } finally {
-    await a.close();
-    await b.close();
-    await gate.close();
-    await em.close();
-  }
+  });
 });
