@@ -18,10 +18,14 @@ import { lineEndingsOf } from '../../markdown/line-endings.js';
 export async function currentText(ctx: SyncContext, path: string): Promise<TextFile | undefined> {
   const cached = ctx.texts.get(path);
   if (cached) return cached;
-  const abs = join(ctx.root, path);
-  if ((await lstatOrNull(abs)) === null) return undefined;
-  const text = await readTextFile(abs, { displayPath: path });
-  ctx.texts.set(path, text);
+  const text = await readTextFile(join(ctx.root, path), { displayPath: path }).catch((error: unknown) => {
+    // Gone, or its folder gone, since the scan (deleted while the run went, even between a look and the read: soak
+    // seed 502 said it UNEXPECTED): the caller holds it VANISHED, and the next run sees what is there.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  });
+  if (text) ctx.texts.set(path, text);
   return text;
 }
 
