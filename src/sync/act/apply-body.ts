@@ -63,7 +63,7 @@ export async function applyBody(
     ctx,
     // What is sent, and agreed on after it: a run killed between the write and its record is recognised
     // by the next as its own write (sync/interrupted.ts), not taken for a colleague's.
-    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText) },
+    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText, ctx.serverNow().getTime()) },
     async () => {
       let fingerprint = await fingerprintOf(ctx, path);
       if (body.nextFile !== undefined) {

@@ -43,11 +43,14 @@ export function interruptedPulls(intents: readonly OpenIntent[], local: Readonly
   return pulls;
 }
 
-/** The payload of a push's intent: enough to recognise the body once it is in the document. */
-export const pushIntentPayload = (docKey: string, mode: string, sent: string | undefined, agreed: string): { readonly [key: string]: JsonValue } => ({
+/**
+ * The payload of a push's intent: enough to recognise the body once it is in the document, and `at`, the service's
+ * clock (ms) as the intent was written: the write, if it lands, is agreed no earlier.
+ */
+export const pushIntentPayload = (docKey: string, mode: string, sent: string | undefined, agreed: string, at: number): { readonly [key: string]: JsonValue } => ({
   docKey,
   mode,
-  ...(sent !== undefined ? { sent, agreed } : {}),
+  ...(sent !== undefined ? { sent, agreed, at } : {}),
 });
 
 /**
@@ -65,8 +68,15 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string') continue;
     const after = agrees(sent, remote) ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
     if (!after) continue;
+    const at = fields['at'];
     return {
       ...record,
+      // Agreed when that write landed, after its intent: not when the version it replaced was. That version is still
+      // the shared state's (the kill kept our record from it), and as new as ours it stood for the document (its
+      // visible blocks are ours when the write changed code only), our write's minute for an edit inside code:
+      // said HIDDEN_EDIT, with the code line the write replaced put back into the file (soak seed 502). An intent a
+      // kbsync without `at` wrote keeps the record's time (assess.ts newsOf still knows the version replaced).
+      ...(typeof at === 'number' && at > record.agreedAt ? { agreedAt: at } : {}),
       baseMarkdown: agreed,
       localHash: hashText(agreed),
       remoteBlocks: [...after],
