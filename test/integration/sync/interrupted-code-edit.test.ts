@@ -94,3 +94,21 @@ test("a code edit whose run was killed after its write, which took in another ma
     await convergesWithoutNotice(em, a, b, 8, both);
   });
 });
+
+// What the rules above must never cost: a colleague's edit inside code, made after the killed write and before
+// B's next run. The write's minute is noted in its intent once it is answered, so a later one is someone's edit.
+test("a colleague's code edit after a write whose run was killed: said HIDDEN_EDIT, and never overwritten", async () => {
+  const colleagues = CODE_EDIT.replace('--graceful', '--graceful --now');
+  await withWorkstationPair(false, async (em, a, b) => {
+    await publishedOnBoth(em, a, b, { 'runbook.md': TEXT });
+    await killedAfterWrite(em, b, 4, CODE_EDIT);
+    em.admin.setClockOffset(6 * 60_000);
+    em.admin.editDocument(b.remoteDoc('Runbook').dentryUuid, colleagues);
+    // Judged once the minutes in which a kbsync writer's record of it could still come are over.
+    em.admin.setClockOffset(9 * 60_000);
+    assert.match(said(await synced(b)), /HIDDEN_EDIT/, 'B finds the edit reads cannot show');
+    await b.write('runbook.md', CODE_EDIT.replace('Before you start', 'Before anything'));
+    assert.match(said(await synced(b)), /"reason":"HIDDEN_EDIT"/, "B's next overwrite is held");
+    assert.equal(runbook(b), colleagues, "the colleague's edit stands");
+  });
+});
