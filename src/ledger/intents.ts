@@ -98,6 +98,16 @@ export class IntentsJournal {
   }
 
   /**
+   * Replaces an open intent's payload with one that says more of its effect, learnt part-way (a push's write
+   * answered): what the next run knows if this one is killed before the close. Without an fsync of its own: a
+   * note lost to a power cut leaves the payload it began with, which the next run reconciles as ever.
+   */
+  amend(id: IntentId, payload: JsonValue): void {
+    const json = redact(toJson(`the payload of intent ${id}`, payload));
+    this.#withoutSync(() => this.#sql.get(`UPDATE intents SET payload_json = ? WHERE id = ? AND state = 'open'`).run(json, id));
+  }
+
+  /**
    * Runs `record` (the ledger writes that record the effect's result) and closes the intent in one
    * transaction: either both happen or neither does. If `record` throws, the intent stays open.
    */

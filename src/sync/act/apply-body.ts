@@ -63,8 +63,8 @@ export async function applyBody(
     ctx,
     // What is sent, and agreed on after it: a run killed between the write and its record is recognised
     // by the next as its own write (sync/interrupted.ts), not taken for a colleague's.
-    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText) },
-    async () => {
+    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText, ctx.serverNow().getTime()) },
+    async (note) => {
       let fingerprint = await fingerprintOf(ctx, path);
       if (body.nextFile !== undefined) {
         crashPoint('mid-pull');
@@ -72,7 +72,9 @@ export async function applyBody(
         crashPoint('after-local-write');
       }
       const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);
-      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText) : remote;
+      // The minute the write was made in, for a run killed before its record (interrupted.ts withLandedPush).
+      const written = (): void => note({ written: writtenTime(ctx).modifiedTime });
+      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText, written) : remote;
       const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, splitText(body.fileText).frontMatter.members);
       return { fingerprint, conflictPath, remoteAfter, members };
     },
@@ -156,7 +158,8 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
 
 /**
  * Backs up the document's body, writes (append or overwrite) and returns what it holds after (rule 8). A push
- * without a ledger announces the write first, with `agreed` (the file text the document will then hold).
+ * without a ledger announces the write first, with `agreed` (the file text the document will then hold); once
+ * the write is answered, `written` notes its minute in the intent.
  *
  * An append's answer is the paragraph's whole text: the blocks after it are known without a read. An
  * overwrite is read back by the first read of the document once its minute is over (decide/read-back.ts):
@@ -166,16 +169,18 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
  * this machine's next run or cycle, or another machine (a CI job's next run, without this ledger, reads the
  * shared state's record of it, whose blocks hash is the prediction's too).
  */
-async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string): Promise<readonly Block[]> {
+async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string, written: () => void): Promise<readonly Block[]> {
   if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
   await announceWrite(ctx, path, docKey, agreed);
   if (outgoing.append) {
     const whole = await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
+    written();
     crashPoint('after-overwrite');
     const after = whole === undefined ? undefined : appended(before, outgoing.append, whole);
     if (after) return after;
   } else {
     await ctx.client.overwrite(docKey, outgoing.markdown);
+    written();
     crashPoint('after-overwrite');
     const predicted = predictedBlocks(outgoing.markdown);
     if (!readAlike(predicted)) return predicted;

@@ -17,22 +17,27 @@ type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'wr
  */
 export const createAttempts = (ledger: Ledger, path: string): number => ledger.intents.unfinished('create').filter((intent) => intent.subject === path).length;
 
+/** Fields added to an open intent's payload as its effect goes (IntentsJournal.amend). */
+type IntentNote = (fields: { readonly [key: string]: JsonValue }) => void;
+
 /**
  * Design rule 2, intent before effect: the intent row is committed before the first side effect of an
  * action, and closed in the same transaction that records the action's result. A crash in between
- * leaves the intent open; the next run lists it and reconciles before anything else.
+ * leaves the intent open; the next run lists it and reconciles before anything else. The effect may
+ * note what it learns part-way (`note`), for that next run.
  */
 export async function withIntent<T>(
   ctx: SyncContext,
-  intent: { readonly kind: IntentKind; readonly subject: string; readonly payload?: JsonValue },
-  effect: () => Promise<T>,
+  intent: { readonly kind: IntentKind; readonly subject: string; readonly payload?: { readonly [key: string]: JsonValue } },
+  effect: (note: IntentNote) => Promise<T>,
   record: (result: T) => void,
 ): Promise<T> {
-  const id = await ctx.ledger.intents.beginDurably(intent.kind, intent.subject, intent.payload ?? null);
+  const payload = intent.payload ?? null;
+  const id = await ctx.ledger.intents.beginDurably(intent.kind, intent.subject, payload);
   crashPoint('after-intent');
   let result: T;
   try {
-    result = await effect();
+    result = await effect((fields) => ctx.ledger.intents.amend(id, { ...payload, ...fields }));
   } catch (error) {
     // Nothing is known to have happened that the next run cannot see for itself; the reason is kept.
     ctx.ledger.intents.abandon(id, messageOf(error));

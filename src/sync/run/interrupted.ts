@@ -43,17 +43,21 @@ export function interruptedPulls(intents: readonly OpenIntent[], local: Readonly
   return pulls;
 }
 
-/** The payload of a push's intent: enough to recognise the body once it is in the document. */
-export const pushIntentPayload = (docKey: string, mode: string, sent: string | undefined, agreed: string): { readonly [key: string]: JsonValue } => ({
+/**
+ * The payload of a push's intent: enough to recognise the body once it is in the document, and `at`, the service's
+ * clock (ms) as the intent was written: the write, if it lands, is agreed no earlier.
+ */
+export const pushIntentPayload = (docKey: string, mode: string, sent: string | undefined, agreed: string, at: number): { readonly [key: string]: JsonValue } => ({
   docKey,
   mode,
-  ...(sent !== undefined ? { sent, agreed } : {}),
+  ...(sent !== undefined ? { sent, agreed, at } : {}),
 });
 
 /**
  * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
- * the body that push was sending, the write landed and nobody wrote since, so that body (and the text it
- * agreed on) is the last agreement, at a time not known. A document's first body that landed and was edited
+ * the body that push was sending, the write landed and nobody wrote since where reads can see, so that body
+ * (and the text it agreed on) is the last agreement, made after the intent (`at`) and in the minute the intent
+ * noted once the write answered (`written`; not known if the kill came first). A document's first body that landed and was edited
  * in the web editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit
  * then shows as a remote change to merge. Otherwise the record as the ledger has it.
  */
@@ -65,16 +69,27 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string') continue;
     const after = agrees(sent, remote) ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
     if (!after) continue;
+    const at = fields['at'];
+    const written = fields['written'];
     return {
       ...record,
+      // Agreed when that write landed, after its intent: not when the version it replaced was. That version is still
+      // the shared state's (the kill kept our record from it), and as new as ours it stood for the document (its
+      // visible blocks are ours when the write changed code only), our write's minute for an edit inside code:
+      // said HIDDEN_EDIT, with the code line the write replaced put back into the file (soak seed 502). An intent a
+      // kbsync without `at` wrote keeps the record's time (assess.ts newsOf still knows the version replaced).
+      ...(typeof at === 'number' && at > record.agreedAt ? { agreedAt: at } : {}),
       baseMarkdown: agreed,
       localHash: hashText(agreed),
       remoteBlocks: [...after],
       remoteBlocksHash: blocksHash(after),
       alignment: align(splitText(agreed).body, after) as DocumentRecord['alignment'],
-      // That write moved the document's time, to a minute nobody recorded: a later listed time is that write's,
-      // not a hidden edit (a run killed after its overwrite was held HIDDEN_EDIT for good; state chaos seed 15).
-      remoteModifiedTime: '',
+      // That write moved the document's time: to the latest minute it can bear, as its answer's moment told and
+      // its intent noted, so a later one is someone's edit (a colleague's inside code, after our write and before
+      // this run, overwritten by the next push). Killed before that note, the time is not known: a later listed
+      // time is that write's, not a hidden edit (a run killed after its overwrite was held HIDDEN_EDIT for good;
+      // state chaos seed 15).
+      remoteModifiedTime: typeof written === 'string' ? written : '',
       recheck: true,
       conflict: false,
       conflictPath: null,

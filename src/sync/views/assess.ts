@@ -4,7 +4,7 @@ import type { DocumentRecord, OpenIntent } from '../../ledger/index.js';
 import { hashText, type TextFile } from '../../local/index.js';
 import type { Block } from '../../model/blocks.js';
 import { decideAdopt } from '../decide/adopt.js';
-import { decideBody, decideFirstPush, laterThan, newerThanRecord, type BodyFacts, type PublishedVersion } from '../decide/body.js';
+import { AGREED_SLACK_MS, decideBody, decideFirstPush, laterThan, newerThanRecord, type BodyFacts, type PublishedVersion } from '../decide/body.js';
 import { lineEndingsOf } from '../../markdown/line-endings.js';
 import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
@@ -140,7 +140,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
-      const published = newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
       const unpublished = await unpublishedOf(io, record, before.text, published);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
       const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
@@ -189,7 +189,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // A move makes the document anew: an edit reads cannot show must be seen first.
       const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
-      const published = remote === 'gone' ? undefined : newsOf(record !== recorded, await publishedSince(io, record, remote, seen), remote);
+      const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
       const unpublished = await unpublishedOf(io, record, before.text, published);
       const decision = decideMove({
         body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
@@ -212,14 +212,22 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
 }
 
 /**
- * What another writer published of a document, unless it is no news: its plain reading (inexact) of the very
- * blocks this machine's own write left there (`ownWrite`: a run killed between the write and its record, found
- * again by its intent). That writer read our write before our record could be published and knows less of it
- * than we do (state chaos seed 24: taken for news, it held every later edit of the file FLATTEN, and its move
- * MOVE_LOSSY, for good).
+ * What another writer published of a document, unless it is no news after this machine's own write (`record`, not
+ * `recorded`: a run killed between the write and its record, found again by its intent):
+ * - its plain reading (inexact) of the very blocks that write left there. That writer read our write before our
+ *   record could be published and knows less of it than we do (state chaos seed 24: taken for news, it held every
+ *   later edit of the file FLATTEN, and its move MOVE_LOSSY, for good);
+ * - the version that write replaced: the recorded text, agreed no later than the write's intent (within the
+ *   clocks' slack, where the landed record's time cannot tell it older: interrupted.ts withLandedPush). The kill
+ *   kept our record from the shared state, so it is still there; a write inside code leaves the blocks it read as,
+ *   so it stood for the document, and our write's minute for an edit reads cannot show (soak seed 502: HIDDEN_EDIT
+ *   said by both machines, and the code line the write replaced put back into the file).
  */
-function newsOf(ownWrite: boolean, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
-  return ownWrite && published && !published.exact && standFor(remote, published.remoteBlocksHash, published.text) ? undefined : published;
+function newsOf(recorded: DocumentRecord, record: DocumentRecord, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
+  if (record === recorded || !published) return published;
+  if (!published.exact && standFor(remote, published.remoteBlocksHash, published.text)) return undefined;
+  const replaced = record.baseMarkdown !== recorded.baseMarkdown && published.text === recorded.baseMarkdown && published.agreedAt <= record.agreedAt + AGREED_SLACK_MS;
+  return replaced ? undefined : published;
 }
 
 type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;

@@ -36,6 +36,17 @@ describe('ledger intents journal', () => {
     assert.deepEqual(ledger.intents.open().map((intent) => intent.id), [id]);
   });
 
+  test('amend replaces an open intent\'s payload (what its effect learnt part-way); a closed one keeps its own', (t) => {
+    const ledger = tempLedger(t);
+    const open = ledger.intents.begin('sync', 'notes/a.md', { sent: 'A' });
+    const closed = ledger.intents.begin('sync', 'notes/b.md', { sent: 'B' });
+    ledger.intents.abandon(closed, 'failed');
+    ledger.intents.amend(open, { sent: 'A', written: '2026-11-02T09:04Z' });
+    ledger.intents.amend(closed, { sent: 'B', written: '2026-11-02T09:04Z' });
+    assert.deepEqual(ledger.intents.open().map((intent) => intent.payload), [{ sent: 'A', written: '2026-11-02T09:04Z' }]);
+    assert.deepEqual(ledger.intents.unfinished('sync').find((intent) => intent.id === closed)?.payload, { sent: 'B' });
+  });
+
   test('complete records the result and closes the intent in one transaction', (t) => {
     const ledger = tempLedger(t);
     const doc = sampleDocument(1);
