@@ -1,4 +1,4 @@
-import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, outline, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
+import { appendOnlyChange, blocksHash, hasPlaceholders, merge3, outline, placeholdersBeyond, predictedBlocks, toPushMarkdown, type AppendChange, type Alignment, type Conflict } from '../../markdown/index.js';
 import { mergeSources } from '../../markdown/merge-source.js';
 import { segmentBody } from '../../markdown/segments.js';
 import { lineEndingsOf, mergedLineEndings, withLineEndings } from '../../markdown/line-endings.js';
@@ -365,7 +365,13 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first
   // write); a colleague's edit adds its own doubt to what the record was in (merge.webEdits).
   const doubt = remote.length === 0 ? 'none' : worse(doubtOf(record), webEditDoubt(facts.webEdits, { remoteBase: record.remoteBlocks, remote, theirs }));
-  return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true };
+  // A block reads cannot show, new since the record (code, an image), would come in as a placeholder. Read a moment
+  // after the document's time moved, it is most often another kbsync machine's write whose record, with the block's
+  // source, is on its way: nothing is decided or recorded, and the next run takes that version (soak seed 502: the
+  // placeholder, written into the file, was edited around and ended in a conflict). A colleague's block comes in
+  // once that minute is over.
+  const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && placeholdersBeyond(theirs, base);
+  return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true, ...(waiting ? { waiting } : {}) };
 }
 
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
