@@ -3,7 +3,8 @@
 // Node 20's --test does not expand globs, so the list is built here.
 // Usage: node scripts/run-tests.mjs [--build] [--alongside script,script] [--concurrency N] [path-filter ...]
 // --build runs `npm run build` first (the tests run the CLI and the package from dist/), while the test files
-// compile and the checks start: tsc keeps one core busy for about ten seconds, and they use the other.
+// compile and the checks start: tsc keeps one core busy for a few seconds, and they use the other (with the
+// typecheck alongside, the build does not type-check: `npm run build -- --no-check`).
 // --alongside runs those npm scripts (npm test: typecheck, lint, knip) while the tests run, at a lower priority,
 // and prints their output at the end: the tests leave a core idle much of the time (they wait on child
 // processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
@@ -131,7 +132,9 @@ function run(argv, { quiet = false, nice = false, env = process.env } = {}) {
 const started = performance.now();
 const seconds = () => `${Math.round((performance.now() - started) / 1000)} s`;
 const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result, took: seconds() })));
-const [built, compiled] = await Promise.all([buildFirst ? run(['npm', 'run', '--silent', 'build']) : { code: 0 }, buildTests(entries)]);
+// With the typecheck beside it, the build only compiles: the typecheck reports what tsc would (build.mjs).
+const build = ['npm', 'run', '--silent', 'build', ...(alongside.includes('typecheck') ? ['--', '--no-check'] : [])];
+const [built, compiled] = await Promise.all([buildFirst ? run(build) : { code: 0 }, buildTests(entries)]);
 if (built.code !== 0) {
   console.error('npm run build failed (above): no test was run');
   await removeTestBuild();
