@@ -5,9 +5,10 @@
 // --build runs `npm run build` first (the tests run the CLI and the package from dist/), while the test files
 // compile and the checks start: tsc keeps one core busy for a few seconds, and they use the other (with the
 // typecheck alongside, the build does not type-check: `npm run build -- --no-check`).
-// --alongside runs those npm scripts (npm test: typecheck, lint, knip) while the tests run, at a lower priority,
-// and prints their output at the end: the tests leave a core idle much of the time (they wait on child
-// processes and the emulator), and the checks, which took a third of npm test run one after another, use it.
+// --alongside runs those npm scripts (npm test: check, which is typecheck and lint in one process, and knip)
+// while the tests run, at a lower priority, and prints their output at the end: the tests leave a core idle
+// much of the time (they wait on child processes and the emulator), and the checks, which took a third of npm
+// test run one after another, use it.
 // None of them reads dist/.
 // With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
 // --save-costs (on a run of the whole suite) writes each file's CPU time to scripts/test-costs.json, which the
@@ -165,8 +166,10 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(
 const started = performance.now();
 const seconds = () => `${Math.round((performance.now() - started) / 1000)} s`;
 const checks = alongside.map((script) => run(['npm', 'run', '--silent', script], { quiet: true, nice: true }).then((result) => ({ script, ...result, took: seconds() })));
-// With the typecheck beside it, the build only compiles: the typecheck reports what tsc would (build.mjs).
-const build = ['npm', 'run', '--silent', 'build', ...(alongside.includes('typecheck') ? ['--', '--no-check'] : [])];
+// With a typecheck beside it (npm run check is one), the build only compiles: the typecheck reports what tsc
+// would (build.mjs).
+const typechecked = alongside.includes('typecheck') || alongside.includes('check');
+const build = ['npm', 'run', '--silent', 'build', ...(typechecked ? ['--', '--no-check'] : [])];
 const [built, compiled] = await Promise.all([buildFirst ? run(build) : { code: 0 }, buildTests(entries)]);
 if (built.code !== 0) {
   console.error('npm run build failed (above): no test was run');
