@@ -18,7 +18,7 @@ const KEPT = '.package.json.unpacked';
 /** What npm runs when it installs a package; `prepare` only in a clone or from git, but it warns of it all the same. */
 const INSTALL_TIME = ['preinstall', 'install', 'postinstall', 'prepare'];
 /** What the build reads, and the first thing it writes (`build` empties dist/ first). */
-const BUILD_INPUTS = ['src', 'scripts/bundle.mjs', 'scripts/bundled-requires.mjs', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'];
+const BUILD_INPUTS = ['src', 'scripts/build.mjs', 'scripts/bundle.mjs', 'scripts/bundled-requires.mjs', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'];
 const BUILD_OUTPUTS = ['dist/index.js', 'dist/cli/bundle/kbsync.cjs'];
 
 /** The newest modification time of a file, or of any file in a folder. */

@@ -5,8 +5,8 @@ export const LEDGER_APPLICATION_ID = 0x6b627379;
 
 /**
  * Schema steps, applied in order; PRAGMA user_version is the number of steps applied.
- * Never edit a released step: add one. Each runs in its own transaction together with the version bump,
- * so a crash leaves the ledger at the previous version, never between two.
+ * Never edit a released step: add one. The steps an open applies run in one transaction together with the
+ * version bump, so a crash leaves the ledger at the version it had, never between two.
  */
 const migrations: readonly ((db: Database) => void)[] = [
   (db) => {
@@ -260,12 +260,11 @@ export const LEDGER_SCHEMA_VERSION = migrations.length;
 /** Brings the ledger from its user_version up to LEDGER_SCHEMA_VERSION. @internal (openLedger runs it) */
 export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < migrations.length; version += 1) {
-    const step = migrations[version];
-    if (!step) break;
-    db.transaction(() => {
-      step(db);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+  if (current >= migrations.length) return;
+  // One commit for all of them: each commit of the ledger waits for the disk (synchronous = FULL), and a new
+  // ledger, which every CI job's run makes, took fourteen (112 ms against 20 for opening one made before).
+  db.transaction(() => {
+    for (const step of migrations.slice(current)) step(db);
+    db.pragma(`user_version = ${migrations.length}`);
+  })();
 }

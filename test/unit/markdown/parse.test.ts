@@ -15,9 +15,11 @@ test('parseMarkdown parses a text once while it is recent, and never answers one
   assert.equal(parseCounts.reused - before.reused, 1);
 });
 
-test('the recent trees are bounded: after a few megabytes of other texts the first is parsed anew', () => {
+// A megabyte: four times the recent trees' budget of characters (src/markdown/parse.ts), as the test once gave
+// the budget of a megabyte it had then.
+test('the recent trees are bounded: after a megabyte of other texts the first is parsed anew', () => {
   const first = parseMarkdown('# bounded\n\ntext\n');
-  for (let i = 0; i < 160; i += 1) parseMarkdown(`# filler ${i}\n\n${'word '.repeat(6000)}\n`);
+  for (let i = 0; i < 35; i += 1) parseMarkdown(`# filler ${i}\n\n${'word '.repeat(6000)}\n`);
   const before = parseCounts.parsed;
   const later = parseMarkdown('# bounded\n\ntext\n');
   assert.equal(parseCounts.parsed - before, 1);
