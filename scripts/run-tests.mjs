@@ -13,7 +13,7 @@
 // With KBSYNC_TEST_TIMES=<file>, each test file appends its wall and CPU time there (scripts/test-times.mjs).
 // --save-costs (on a run of the whole suite) writes each file's CPU time to scripts/test-costs.json, which the
 // runner orders the files by: run it now and then, as files come and grow.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -139,6 +139,8 @@ function run(argv, { quiet = false, nice = false, env = process.env } = {}) {
  * disk, 219 and 142 s in memory, and 3-4 % less CPU. The code under test is the same; only what a power cut
  * would keep differs, which no test sees.
  */
+/** The room /dev/shm must have for the tests' temporary files (a whole run keeps well under a gigabyte there at once). */
+const MEMORY_TMP_BYTES = 2 * 1024 ** 3;
 function memoryTmpdir() {
   const base = '/dev/shm';
   let mounts;
@@ -149,6 +151,13 @@ function memoryTmpdir() {
   }
   const mount = mounts.split('\n').map((line) => line.split(' ')).find((fields) => fields[1] === base);
   if (mount?.[2] !== 'tmpfs' || (mount[3] ?? '').split(',').includes('noexec')) return undefined;
+  // A container's /dev/shm is often 64 MB: a full one would fail tests with ENOSPC, so only one with room is used.
+  try {
+    const { bavail, bsize } = statfsSync(base);
+    if (bavail * bsize < MEMORY_TMP_BYTES) return undefined;
+  } catch {
+    return undefined;
+  }
   try {
     return mkdtempSync(join(base, 'kbsync-tests-'));
   } catch {
