@@ -22,15 +22,27 @@ export const explainsFound = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'm
   exact.l === undefined && ofSameBlocks(exact, found) && exact.m !== '' && found.modifiedTime !== '' && found.modifiedTime <= exact.m;
 
 /**
- * Whether `exact` is a writer's exact record (no `l`, no `hc`) of the very document, place and blocks another
- * record or row agreed on: that one, if it kept its front matter (`hc`), read those blocks plainly and knows less.
- * So does one in doubt of them (`l`) against an exact record that kept its own front matter too: neither knows
- * the other's front matter, and only that record knows the blocks (soak seed 500: a file restored from a reading
- * of another machine's write, made before that write's record came, stood over it; the next run said HIDDEN_EDIT
- * of that write).
+ * Whether `record` says more of the very document, place and blocks than `reading`, another record or row that
+ * kept its front matter across a plain reading of them (`hc`), and so knows nothing of their writer's:
+ * - an exact record (no `l`, no `hc`) does;
+ * - one that kept its own front matter too says more only of the blocks: it does against a reading in doubt of
+ *   them (`l`) (soak seed 500: a file restored from a reading of another machine's write, made before that write's
+ *   record came, stood over it; the next run said HIDDEN_EDIT of that write);
+ * - one in doubt of them as well, but knowing its front matter (no `hc`), says more of that against a reading in
+ *   doubt (soak seed 601: a colleague's words taken in plainly on both machines, one of which had added front
+ *   matter meanwhile: the other's record, published later, stood over it, and the front matter never reached it).
+ * A reading that found a hidden edit in those blocks (`hd: 1`, not in doubt) says more than any of them.
  */
-export const exactOfSameBlocks = (exact: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, reading: Reading): boolean =>
-  exact.l === undefined && (exact.hc === undefined || reading.inDoubt) && ofSameBlocks(exact, reading);
+export const saysMoreOfSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb' | 'l' | 'hc'>, reading: Reading): boolean =>
+  saysMoreThan({ exact: record.l === undefined, carried: record.hc === 1 }, { carried: true, inDoubt: reading.inDoubt }) && ofSameBlocks(record, reading);
+
+/**
+ * The rule of saysMoreOfSameBlocks on what two versions of the very same blocks know: whether `version` says more
+ * than `reading`, as the fold, the publish step (sync/state/publish.ts) and the reading of versions
+ * (sync/decide/body.ts) all judge it. Only a reading that kept its front matter (`carried`) says less.
+ */
+export const saysMoreThan = (version: { readonly exact: boolean; readonly carried: boolean }, reading: { readonly carried: boolean; readonly inDoubt: boolean }): boolean =>
+  reading.carried && (version.carried ? version.exact && reading.inDoubt : version.exact || reading.inDoubt);
 
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
@@ -101,7 +113,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // record, published before it (a machine that read the write before that record came, soak seed 502: it
         // stood over it, and the writer's front matter was lost on every machine).
         const standing = entries.get(entry.p);
-        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && exactOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
+        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && saysMoreOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
         // A hidden edit found in the very blocks another writer recorded exactly, at a minute that record already
         // covers, was that writer's write landing later than announced (decide/body.ts explainsHidden): its record stands.
         if (entry.hd === 1 && standing !== undefined && standing.w !== stamped.w && explainsFound(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, modifiedTime: entry.m })) break;

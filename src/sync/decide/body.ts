@@ -13,6 +13,7 @@ import { pushMarkdown } from './push-markdown.js';
 import type { DecisionKind, SyncMode } from './types.js';
 import { doubtHolds, doubtOf, webEditDoubt, worse, type Doubt, type WebEditsPolicy } from './web-edits.js';
 import { standFor } from './read-back.js';
+import { saysMoreThan } from '../../remote-state/state.js';
 
 /** What one synced document's file and body are now, beside what they were when both sides last agreed. */
 export type BodyFacts = {
@@ -197,12 +198,12 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  */
 function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
   const same = ofSameBlocks(published, record);
-  // A reading in doubt of what it took in says less than an exact record of its very blocks, whatever front matter
-  // each kept (remote-state/state.ts exactOfSameBlocks).
+  // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
+  // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const publishedInDoubt = !published.exact && published.hidden !== true;
-  if (same && record.headCarried === true && published.exact && (published.headCarried !== true || recordInDoubt)) return true;
-  if (same && published.headCarried === true && record.lossyBase !== true && (record.headCarried !== true || publishedInDoubt)) return false;
+  if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
+  if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
   return newerThanRecord(published, record);
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { exactOfSameBlocks, explainsFound, inDoubt, ofSameBlocks, type StateEntry } from '../../remote-state/state.js';
+import { explainsFound, inDoubt, ofSameBlocks, saysMoreOfSameBlocks, saysMoreThan, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -319,18 +319,19 @@ function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, en
  * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts).
  */
 const saysMore = (row: DocumentSummary, entry: StateEntry): boolean =>
-  (row.headCarried && exactOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
+  (row.headCarried && saysMoreOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
   // A hidden edit this row found, which that writer's exact record of the very blocks accounts for (its write): the
   // fold keeps that record (remote-state/state.ts), and the next decision here drops the edit (decide/body.ts).
   (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime }));
 
 /**
- * The other way round: the state's record is another machine's plain reading of the very blocks this row knows
- * exactly (it kept its own front matter, `hc`), however much later it was agreed. It stands for nothing this row
- * does not say better: this row's record is published (soak seed 502: a machine killed between its write and its
- * record, restarted after the other had read that write, never published its front matter).
+ * The other way round: the state's record is another machine's plain reading of the very blocks this row says
+ * more of (saysMoreThan: it kept its own front matter, `hc`), however much later it was agreed. It stands for
+ * nothing this row does not say better: this row's record is published (soak seed 502: a machine killed between
+ * its write and its record, restarted after the other had read that write, never published its front matter).
  */
-const readingOfOurs = (row: DocumentSummary, entry: StateEntry): boolean => entry.hc === 1 && (!row.headCarried || inDoubt(entry)) && !row.inexact && ofSameBlocks(entry, row);
+const readingOfOurs = (row: DocumentSummary, entry: StateEntry): boolean =>
+  saysMoreThan({ exact: !row.inexact, carried: row.headCarried }, { carried: entry.hc === 1, inDoubt: inDoubt(entry) }) && ofSameBlocks(entry, row);
 
 /** The files this ledger knows whose record the state lacks or holds older (what the next publish writes): for `kbsync state`. */
 export function unpublishedPaths(ledger: Ledger, loaded: LoadedState): string[] {

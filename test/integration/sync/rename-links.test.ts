@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { linkUses } from '../../../src/links/index.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { PAIR_EPOCH, publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
 import { owedResend } from '../../helpers/owed-resend.js';
 
 /**
@@ -31,6 +31,9 @@ type Calls = Readonly<Record<string, number>>;
 
 /** `pages` published, then `from` renamed or moved to `to` and synced: that run's results and calls by endpoint, and the next run's calls. */
 async function renamed(f: SyncFixture, pages: Record<string, string>, from: string, to: string): Promise<{ readonly results: string[]; readonly calls: Calls; readonly next: Calls }> {
+  // One frozen minute for both twins: a minute that ends between two runs of one twin and not of the other changes
+  // which times its next run re-checks (a fresh clone's npm test once counted 3 read-backs against 4).
+  f.em.admin.freezeClock(PAIR_EPOCH);
   for (const [path, text] of Object.entries(pages)) await f.write(path, text);
   assert.equal((await f.sync()).code, 0);
   await rename(join(f.root, from), join(f.root, to));

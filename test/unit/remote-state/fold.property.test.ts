@@ -77,6 +77,11 @@ describe('folding the shared state', () => {
     assert.equal(foldState([carried(10), doubting(20)]).entries.get('a.md')?.h, exact.h, 'a reading in doubt of the blocks');
     assert.equal(foldState([carried(10), doubting(20, { hd: 1 })]).entries.get('a.md')?.h, reading.h, 'a reading that found a hidden edit');
     assert.equal(foldState([carried(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading');
+    // A record in doubt of the blocks too, but that knows its front matter (no `hc`): it says more than a reading in
+    // doubt, not than an exact one.
+    const doubtful = (c: number): Stamped => ({ record: { ...exact, l: 1, f: 1, hd: 0 }, c, w: 'writer', i: 0 });
+    assert.equal(foldState([doubtful(10), doubting(20)]).entries.get('a.md')?.h, exact.h, 'both in doubt: the front matter known stands');
+    assert.equal(foldState([doubtful(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading of the blocks stands, by its stamp');
   });
 
   test("a hidden edit found (hd: 1) in the very blocks another writer recorded exactly stands only past that record's minute: before, it was that write", () => {
