@@ -139,7 +139,7 @@ function run(argv, { quiet = false, nice = false, env = process.env } = {}) {
  * disk, 219 and 142 s in memory, and 3-4 % less CPU. The code under test is the same; only what a power cut
  * would keep differs, which no test sees.
  */
-/** The room /dev/shm must have for the tests' temporary files (a whole run keeps well under a gigabyte there at once). */
+/** The room /dev/shm must have for the tests' temporary files: a whole run kept at most 47 MB there at once (sampled every 10 s), a margin of forty times. */
 const MEMORY_TMP_BYTES = 2 * 1024 ** 3;
 function memoryTmpdir() {
   const base = '/dev/shm';
