@@ -44,3 +44,30 @@ test("a file restored from a reading of another machine's write, read before tha
     assert.match(await a.read('guide.md'), /edited on B[\s\S]*A paragraph from A/);
   });
 });
+
+// Soak seed 601: B deleted a file; a colleague wrote in its document after B's run listed it and before it read it.
+// The restore recorded the time the listing showed, the one last agreed: the next listing's later minute, every
+// block the same, was said HIDDEN_EDIT.
+test("a file restored from a read that came after a colleague's edit its run had not listed: no HIDDEN_EDIT after", async () => {
+  let guideKey = '';
+  const gate = onceAt((request) => request.path.includes(`${guideKey}/blocks`));
+  await withGatedPair(false, gate.hooks, async (em, a, b) => {
+    const { sync, tick } = minuteByMinute(em);
+    const page = () => a.remoteDoc('Guide');
+    await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
+    guideKey = page().dentryUuid;
+    await b.remove('guide.md');
+    // B's run lists the page unchanged, and reads it (to delete it) after a colleague's edit in a later minute.
+    gate.arm(async () => {
+      tick();
+      em.admin.editDocument(guideKey, (page().markdown ?? '').replace('First paragraph.', 'First paragraph, from the web.'));
+    });
+    const restored = await sync(b);
+    assert.ok(gate.fired);
+    assert.deepEqual(restored.results.map((r) => (r.ok ? r.action : r.code)), ['restore']);
+    assert.match(await b.read('guide.md'), /from the web/, 'the edit beats the delete: the file is back');
+    const said = [];
+    for (const f of [b, a, b]) said.push(...saidIn(await sync(f)));
+    assert.deepEqual(said, [], 'nobody edited where reads cannot see');
+  });
+});
