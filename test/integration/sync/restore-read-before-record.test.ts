@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onceAt } from '../../helpers/gate-proxy.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
 import { minuteByMinute, publishedOnBoth, reported, saidIn, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -12,19 +14,30 @@ import { minuteByMinute, publishedOnBoth, reported, saidIn, withGatedPair } from
  */
 const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
 
-test("a file restored from a reading of another machine's write, read before that write's record came: no HIDDEN_EDIT, and its next edit is published", async () => {
-  let guideKey = '';
-  // B's read of the page waits for A's whole run (its write and its record): B read the state before both.
-  const gate = onceAt((request) => request.path.includes(`${guideKey}/blocks`));
+type Pair = { readonly em: RunningEmulator; readonly a: SyncFixture; readonly b: SyncFixture };
+
+/**
+ * Two machines with guide.md (and another file: a root left with no file refuses deletes, EMPTY_LOCAL) published on both; B's first
+ * read of the guide's blocks after `gate.arm` runs the armed step first; `clock` moves the service's minutes on.
+ */
+async function withGuideOnBoth(fn: (pair: Pair, gate: ReturnType<typeof onceAt>, clock: ReturnType<typeof minuteByMinute>) => Promise<void>): Promise<void> {
+  let guideKey: string | undefined;
+  const gate = onceAt((request) => guideKey !== undefined && request.path.includes(`${guideKey}/blocks`));
   await withGatedPair(false, gate.hooks, async (em, a, b) => {
-    const { sync, tick } = minuteByMinute(em);
-    const page = () => a.remoteDoc('Guide');
     await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
+    guideKey = a.remoteDoc('Guide').dentryUuid;
+    await fn({ em, a, b }, gate, minuteByMinute(em));
+  });
+}
+
+test("a file restored from a reading of another machine's write, read before that write's record came: no HIDDEN_EDIT, and its next edit is published", async () => {
+  await withGuideOnBoth(async ({ em, a, b }, gate, { sync, tick }) => {
+    const page = () => a.remoteDoc('Guide');
     // A colleague's word edit: both take it in plainly (each keeps its front matter, `hc`).
     em.admin.editDocument(page().dentryUuid, (page().markdown ?? '').replace('First paragraph.', 'First paragraph, from the web.'));
     for (const f of [a, b]) await sync(f);
-    guideKey = page().dentryUuid;
     await b.remove('guide.md');
+    // B's read of the page waits for A's whole run (its write and its record): B read the state before both.
     await a.write('guide.md', `${await a.read('guide.md')}\nA paragraph from A.\n`);
     gate.arm(async () => {
       tick();
@@ -49,18 +62,13 @@ test("a file restored from a reading of another machine's write, read before tha
 // The restore recorded the time the listing showed, the one last agreed: the next listing's later minute, every
 // block the same, was said HIDDEN_EDIT.
 test("a file restored from a read that came after a colleague's edit its run had not listed: no HIDDEN_EDIT after", async () => {
-  let guideKey = '';
-  const gate = onceAt((request) => request.path.includes(`${guideKey}/blocks`));
-  await withGatedPair(false, gate.hooks, async (em, a, b) => {
-    const { sync, tick } = minuteByMinute(em);
+  await withGuideOnBoth(async ({ em, a, b }, gate, { sync, tick }) => {
     const page = () => a.remoteDoc('Guide');
-    await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
-    guideKey = page().dentryUuid;
     await b.remove('guide.md');
     // B's run lists the page unchanged, and reads it (to delete it) after a colleague's edit in a later minute.
     gate.arm(async () => {
       tick();
-      em.admin.editDocument(guideKey, (page().markdown ?? '').replace('First paragraph.', 'First paragraph, from the web.'));
+      em.admin.editDocument(page().dentryUuid, (page().markdown ?? '').replace('First paragraph.', 'First paragraph, from the web.'));
     });
     const restored = await sync(b);
     assert.ok(gate.fired);
