@@ -370,7 +370,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // after the document's time moved, it is most often another kbsync machine's write whose record, with the block's
   // source, is on its way: nothing is decided or recorded, and the next run takes that version (soak seed 502: the
   // placeholder, written into the file, was edited around and ended in a conflict). A colleague's block comes in
-  // once that minute is over.
+  // once the two minutes of listedLately are over.
   const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && placeholdersBeyond(theirs, base);
   return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true, ...(waiting ? { waiting } : {}) };
 }
