@@ -256,9 +256,46 @@ function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; t
  */
 export function retext(source: string, text: string, definitions = ''): string | undefined {
   const reading = read(source, definitions);
+  return normaliseText(reading.text) === normaliseText(text) ? source : written(source, reading, text, definitions);
+}
+
+/**
+ * A block's source with the spacing of `text`, a reading of it that differs only there (a line another kbsync
+ * machine rewrapped, which a read shows): each line break or space written where it stands, so that the file
+ * reads as the document does, byte for byte. The source as it is when that cannot be written in place (inside a
+ * code span): spacing is not worth writing a block plain. `continuation`: what a new line starts with, when the
+ * source is a list item's text alone (no line of it says).
+ */
+export function respaced(source: string, text: string, definitions = '', continuation?: string): string {
+  const reading = read(source, definitions);
+  if (reading.text === text || normaliseText(reading.text) !== normaliseText(text)) return source;
+  const out = written(source, reading, text, definitions, spacingHunks(reading.text, text), continuation);
+  return out !== undefined && read(out, definitions).text === text ? out : source;
+}
+
+/**
+ * The spacing changes between two texts of the same words: each run of whitespace paired with the run in its
+ * place, so repeated words cannot pull markup along as a word diff's alignment of them may.
+ */
+function spacingHunks(before: string, after: string): Hunk[] {
+  const runs = (text: string): RegExpExecArray[] => [...text.matchAll(/\s+/g)];
+  const old = runs(before);
+  const now = runs(after);
+  // Both read the same words once spacing is collapsed, so runs pair up but for one at either end.
+  const skipOld = old[0]?.index === 0 ? 1 : 0;
+  const skipNow = now[0]?.index === 0 ? 1 : 0;
+  const hunks: Hunk[] = [];
+  for (let i = 0; i + skipOld < old.length && i + skipNow < now.length; i++) {
+    const from = old[i + skipOld] as RegExpExecArray;
+    const to = now[i + skipNow] as RegExpExecArray;
+    if (from[0] !== to[0]) hunks.push({ at: from.index, removed: from[0].length, inserted: to[0] });
+  }
+  return hunks;
+}
+
+/** retext's writing of `text` over the source `reading` read, each edit in place; undefined when one cannot be. */
+function written(source: string, reading: Reading, text: string, definitions: string, hunks = hunksOf(reading.text, text), continuation?: string): string | undefined {
   const before = reading.text;
-  if (normaliseText(before) === normaliseText(text)) return source;
-  const hunks = hunksOf(before, text);
   // A text rewritten more than it was kept is a new text: its pieces would land in markup at random.
   const kept = before.length - hunks.reduce((sum, hunk) => sum + hunk.removed, 0);
   if (kept * 2 < before.length) return undefined;
@@ -277,7 +314,7 @@ export function retext(source: string, text: string, definitions = ''): string |
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
     // The comments it writes over stay, after its words: the colleague never saw them.
     const comments = reading.comments.filter((comment) => place.from <= comment.start && comment.end <= place.to).map((comment) => source.slice(comment.start, comment.end));
-    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
+    const text = place.text.replaceAll('\n', `\n${continuation ?? linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.
