@@ -216,12 +216,17 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
       return { files, copies: copies.length, waits };
     });
     // A hold explains a token's absence only where it stands in the way: on each machine whose file lacks a
-    // token the knowledge base has, or, for a token that never reached it, on a machine whose file has it. A
-    // hold elsewhere (the other machine's file of that document) explains nothing here.
+    // token the knowledge base has, or, for one that never reached it (front matter travels in the shared state,
+    // not in a document), on a machine whose file has it. A hold elsewhere (the other machine's file of that
+    // document) explains nothing here.
     const lacking = found.filter((f) => f.files.length === 0);
-    const explainingWaits = inKb.length > 0 || !needKb
-      ? (lacking.every((f) => f.waits.length > 0) ? lacking.flatMap((f) => f.waits) : undefined)
-      : (found.some((f) => f.files.length > 0 && f.waits.length > 0) ? found.filter((f) => f.files.length > 0).flatMap((f) => f.waits) : undefined);
+    const having = found.filter((f) => f.files.length > 0);
+    const explainingWaits =
+      inKb.length > 0 && lacking.every((f) => f.waits.length > 0)
+        ? lacking.flatMap((f) => f.waits)
+        : (inKb.length === 0 || !needKb) && having.some((f) => f.waits.length > 0)
+          ? having.flatMap((f) => f.waits)
+          : undefined;
     let place: Place;
     const written = log.written.get(token);
     if ((!needKb || inKb.length > 0) && found.every((f) => f.files.length > 0)) place = 'everywhere';
