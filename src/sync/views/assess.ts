@@ -13,7 +13,7 @@ import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.j
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
-import { interruptedPull, withLandedPush } from '../run/interrupted.js';
+import { fileBeforeOwnWrite, interruptedPull, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
 import { sharedRecord } from '../state/shared-record.js';
 import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
@@ -139,11 +139,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
+      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs.
+      const file = { ...before, text: fileBeforeOwnWrite(record, io.openIntents(), before.text) };
+      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-      const unpublished = await unpublishedOf(io, record, before.text, published);
+      const unpublished = await unpublishedOf(io, record, file.text, published);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+      const body = decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
     }
     case 'delete-remote':
