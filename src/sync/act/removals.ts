@@ -52,6 +52,11 @@ export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Prom
   return { path, result: 'pulled', detail: `deleted in the knowledge base; the file was moved to ${trashed}` };
 }
 
+/** The record of a file an interrupted run moved to the trash (trashLocal, killed before its record) is dropped, and the trash said. */
+export function trashFinished(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>): DocOutcome {
+  return { ...forget(ctx, record, `deleted in the knowledge base; the file was moved to ${join(ctx.stateDir, 'trash')} by a run interrupted before it could say so`), result: 'pulled' };
+}
+
 export function forget(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>, detail: string): DocOutcome {
   const path = record.path;
   dropRecord(ctx, path, record.docKey);

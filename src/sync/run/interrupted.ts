@@ -43,6 +43,24 @@ export function interruptedPulls(intents: readonly OpenIntent[], local: Readonly
   return pulls;
 }
 
+/** Did an interrupted run move `path`'s file to kbsync's trash, its document deleted in the knowledge base (its trash intent still open)? */
+export function interruptedTrash(intents: readonly OpenIntent[], path: string, docKey: string): boolean {
+  return intents.some((intent) => fieldsOf(intent, 'trash', path)?.['docKey'] === docKey);
+}
+
+/**
+ * Did an interrupted run move the file at `from` to `to` after its document (a move in the knowledge base, or a
+ * rename by another machine: `elsewhere`), its move-local intent still open? The next run finds the file moved and
+ * no record of why: said as the user's rename ("renamed from …"), it told of a rename nobody made here.
+ */
+export function interruptedFollow(intents: readonly OpenIntent[], from: string, to: string, docKey: string): { readonly elsewhere: boolean } | undefined {
+  for (const intent of intents) {
+    const fields = fieldsOf(intent, 'move-local', from);
+    if (fields?.['docKey'] === docKey && fields['to'] === to) return { elsewhere: fields['elsewhere'] === true };
+  }
+  return undefined;
+}
+
 /**
  * What a body step's intent says of its write to the file: the hash of the text written (`wrote`), and of the text
  * it replaced (`over`). A run killed between that write and its record leaves the file holding kbsync's own text,

@@ -13,7 +13,7 @@ import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.j
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
-import { fileBeforeOwnWrite, interruptedPull, withLandedPush } from '../run/interrupted.js';
+import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedTrash, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
 import { sharedRecord } from '../state/shared-record.js';
 import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
@@ -105,7 +105,8 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       return shortened ? { ...first, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : first;
     }
     case 'forget':
-      return assessed(action, path, { tag: 'forget', record: action.record });
+      // Gone here because an interrupted run of this machine trashed it: that trash, said as one (not "forgotten").
+      return assessed(action, path, { tag: 'forget', record: action.record, ...(interruptedTrash(io.openIntents(), path, action.record.docKey) ? { trashed: true as const } : {}) });
     case 'trash-leftover':
       return assessed(action, path, { tag: 'trash-leftover' });
     case 'new-local-folder':
@@ -199,7 +200,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         samePlace: action.samePlace,
         remote,
       });
-      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) });
+      // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
+      const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
+      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
