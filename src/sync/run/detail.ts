@@ -33,8 +33,8 @@ export type Place = { readonly at?: string };
 type Details = {
   /** Nothing to carry out but the hold itself, recorded with what it was decided on. */
   readonly held: { readonly held: Held };
-  /** `trashed`: the file is gone because an interrupted run moved it to kbsync's trash (a trash-local, finished). */
-  readonly forget: { readonly record: RecordEntry; readonly trashed?: true };
+  /** `finishes`: the removal an interrupted run made and did not record, which is why both are gone (said as it). */
+  readonly forget: { readonly record: RecordEntry; readonly finishes?: 'trash-local' | 'delete-remote' };
   readonly 'trash-leftover': Record<never, never>;
   readonly 'new-local-folder': { readonly folder: RemoteFolder };
   readonly 'move-local': { readonly move: Extract<Action, { kind: 'move-local' }> };
@@ -96,7 +96,7 @@ type AsDecided = { readonly kind: DecisionKind; readonly held?: Held };
  */
 const AS_DECIDED: { readonly [K in ActionKind]: (detail: Detail<K>) => AsDecided } = {
   held: (detail) => ({ kind: 'held', held: detail.held }),
-  forget: (detail) => ({ kind: detail.trashed ? 'trash-local' : 'forget' }),
+  forget: (detail) => ({ kind: detail.finishes ?? 'forget' }),
   'trash-leftover': ownTag,
   'new-local-folder': ownTag,
   'move-local': ownTag,

@@ -43,9 +43,18 @@ export function interruptedPulls(intents: readonly OpenIntent[], local: Readonly
   return pulls;
 }
 
-/** Did an interrupted run move `path`'s file to kbsync's trash, its document deleted in the knowledge base (its trash intent still open)? */
-export function interruptedTrash(intents: readonly OpenIntent[], path: string, docKey: string): boolean {
-  return intents.some((intent) => fieldsOf(intent, 'trash', path)?.['docKey'] === docKey);
+/**
+ * The removal an interrupted run made of `path`'s file or document, its intent still open: the file moved to kbsync's
+ * trash (its document deleted in the knowledge base), or the document deleted (the file deleted here). The next run
+ * finds both gone and no record of why: said "forgotten: it is gone both here and in the knowledge base", the user
+ * never heard of the removal kbsync made.
+ */
+export function interruptedRemoval(intents: readonly OpenIntent[], path: string, docKey: string): 'trash-local' | 'delete-remote' | undefined {
+  for (const intent of intents) {
+    if (fieldsOf(intent, 'trash', path)?.['docKey'] === docKey) return 'trash-local';
+    if (fieldsOf(intent, 'delete', path)?.['docKey'] === docKey) return 'delete-remote';
+  }
+  return undefined;
 }
 
 /**

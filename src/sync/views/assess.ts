@@ -13,7 +13,7 @@ import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.j
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
-import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedTrash, withLandedPush } from '../run/interrupted.js';
+import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemoval, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
 import { sharedRecord } from '../state/shared-record.js';
 import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
@@ -104,9 +104,11 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const shortened = action.kind === 'create' && action.shortened;
       return shortened ? { ...first, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : first;
     }
-    case 'forget':
-      // Gone here because an interrupted run of this machine trashed it: that trash, said as one (not "forgotten").
-      return assessed(action, path, { tag: 'forget', record: action.record, ...(interruptedTrash(io.openIntents(), path, action.record.docKey) ? { trashed: true as const } : {}) });
+    case 'forget': {
+      // Gone on both sides because an interrupted run of this machine removed one of them: that removal, said as it was.
+      const finishes = interruptedRemoval(io.openIntents(), path, action.record.docKey);
+      return assessed(action, path, { tag: 'forget', record: action.record, ...(finishes ? { finishes } : {}) });
+    }
     case 'trash-leftover':
       return assessed(action, path, { tag: 'trash-leftover' });
     case 'new-local-folder':
