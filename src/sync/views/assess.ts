@@ -141,9 +141,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = await recordFor(io, action.record, before.text);
       const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
-      const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
+      const intents = io.openIntents();
+      const record = withReadBack(withLandedPush(recorded, intents, remote), remote);
       // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs.
-      const file = { ...before, text: fileBeforeOwnWrite(record, io.openIntents(), before.text) };
+      const file = { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
       const unpublished = await unpublishedOf(io, record, file.text, published);
