@@ -87,6 +87,8 @@ const ROWS: readonly Row[] = [
   { name: 'a push killed after its write', point: 'after-overwrite', change: mine('Two of p.', 'Two of p, mine.'), said: [] },
   { name: 'a push killed before its write', point: 'after-intent', change: mine('Two of p.', 'Two of p, mine.'), said: ['↑ p.md'], words: { path: 'p.md', are: /^sent to the knowledge base/ } },
   { name: 'a push killed after its record, before the publish', point: 'before-publish', change: mine('Two of p.', 'Two of p, mine.'), said: ['↑ p.md'] },
+  // A create whose answer the kill lost: its document is found again (by title) and filled, never made twice.
+  { name: "a new file's create killed after its document was made", point: 'after-create', change: (f) => f.write('n.md', '# N\n\nNew here.\n'), said: ['↑ n.md'], words: { path: 'n.md', are: /^sent to the knowledge base/ } },
   {
     name: 'a merge killed after its file write',
     point: 'after-local-write',
