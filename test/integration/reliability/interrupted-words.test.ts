@@ -4,6 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventWords } from '../../../src/daemon/event-words.js';
 import { resultLine } from '../../../src/cli/output/sync-output.js';
+import type { StatusReport } from '../../../src/cli/commands/status.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { convergenceProblems, isConflictCopy, localFiles } from '../../helpers/reliability.js';
 
@@ -28,6 +29,8 @@ type Row = {
   readonly said: readonly string[];
   /** The daemon's words for the rerun's line of this file, when it has one. */
   readonly words?: { readonly path: string; readonly are: RegExp };
+  /** What `kbsync status` says of the file between the runs: its state, and what a sync would do. */
+  readonly status?: { readonly path: string; readonly state: string; readonly action: string };
   /** Words that must be in the file (or, with `gone`, the file that must not be there) after the rerun. */
   readonly file?: { readonly path: string; readonly has: readonly string[] } | { readonly gone: string };
 };
@@ -54,7 +57,16 @@ const PULLED = /^pulled from the knowledge base/;
 
 const ROWS: readonly Row[] = [
   // The pull wrote the file and was killed before its record: the file holds only what kbsync wrote there.
-  { name: 'a pull killed after its file write', point: 'after-local-write', change: edited, said: ['↓ p.md'], words: { path: 'p.md', are: PULLED }, file: { path: 'p.md', has: ['Two of p, edited.'] } },
+  {
+    name: 'a pull killed after its file write',
+    point: 'after-local-write',
+    change: edited,
+    said: ['↓ p.md'],
+    words: { path: 'p.md', are: PULLED },
+    // Not "diverged": the file's change is kbsync's own.
+    status: { path: 'p.md', state: 'remote-changed', action: 'pull' },
+    file: { path: 'p.md', has: ['Two of p, edited.'] },
+  },
   { name: 'a pull killed after its file write, before its record', point: 'before-ledger-commit', change: edited, said: ['↓ p.md'], words: { path: 'p.md', are: PULLED } },
   { name: 'a pull killed before its file write', point: 'mid-pull', change: edited, said: ['↓ p.md'], words: { path: 'p.md', are: PULLED } },
   { name: 'a pull killed after its record, before the publish', point: 'before-publish', change: edited, said: ['↓ p.md'] },
@@ -64,6 +76,7 @@ const ROWS: readonly Row[] = [
     change: edited,
     then: mine('Three of p.', 'Three of p, mine.'),
     said: ['⇅ p.md'],
+    status: { path: 'p.md', state: 'diverged', action: 'merge' },
     words: { path: 'p.md', are: /^merged: your edits and those made in the knowledge base/ },
     file: { path: 'p.md', has: ['Two of p, edited.', 'Three of p, mine.'] },
   },
@@ -149,6 +162,11 @@ for (const row of ROWS) {
       const killed = await f.cli(['sync', ...(row.args ?? [])], { KBSYNC_CRASH_AT: row.point });
       assert.equal(killed.signal, 'SIGKILL', `the run reached ${row.point}: ${killed.stdout} ${killed.stderr}`);
       await row.then?.(f);
+      if (row.status) {
+        const { files } = JSON.parse((await f.cli(['status', '--json'])).stdout) as StatusReport;
+        const file = files.find((status) => status.path === row.status?.path);
+        assert.deepEqual({ path: file?.path, state: file?.state, action: file?.action }, row.status);
+      }
       const rerun = await f.sync(row.args ?? []);
       assert.equal(rerun.code, 0, `${rerun.stderr} ${JSON.stringify(rerun.report?.results)}`);
       const results = rerun.report?.results ?? [];
