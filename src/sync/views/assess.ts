@@ -143,8 +143,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const intents = io.openIntents();
       const record = withReadBack(withLandedPush(recorded, intents, remote), remote);
-      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs.
-      const file = { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
+      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
+      // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
+      // REMOTE_EDITED (exit 1) though the file already has that edit.
+      const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
       const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
       const unpublished = await unpublishedOf(io, record, file.text, published);
