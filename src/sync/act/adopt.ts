@@ -41,16 +41,21 @@ export async function adopt(
       return { path, result: 'unchanged', detail: 'linked to its existing document' };
     }
     case 'pull': {
-      // An earlier run wrote this file from this document and died before recording it, and the document
-      // changed since. The file is still exactly what was pulled: finish the pull, it is no conflict.
+      // An earlier run wrote this file from this document and died before recording it (and the document may have
+      // changed since). The file is still exactly what was pulled: finish the pull, it is no conflict.
       const next = decision.nextFile;
+      if (next === before.text) {
+        // Its text is all there: only the record was lost.
+        recordAgreement(ctx, { ...agreed, fileText: next, baseText: next, fingerprint: await fingerprintOf(ctx, path) });
+        return { path, result: 'pulled', detail: FINISHED };
+      }
       await withIntent(
         ctx,
         { kind: 'write-local', subject: path, payload: { docKey: listed.docKey, hash: hashText(next) } },
         () => replaceLocal(ctx, path, before, next),
         (fingerprint) => recordAgreement(ctx, { ...agreed, fileText: next, baseText: next, fingerprint }),
       );
-      return { path, result: 'pulled', detail: 'finished a pull that an interrupted run had begun' };
+      return { path, result: 'pulled', detail: FINISHED };
     }
     case 'replace': {
       if (decision.replacing) ctx.logger.warn({ path }, 'replacing the knowledge base version of %s with the file (no shared history; the old body is backed up)', path);
@@ -75,6 +80,8 @@ export async function adopt(
     }
   }
 }
+
+const FINISHED = 'finished a pull that an interrupted run had begun';
 
 /**
  * A file the shared state knows, the same on both sides as that state says: this machine records the

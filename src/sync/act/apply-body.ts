@@ -12,7 +12,7 @@ import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { encodeSentImages } from '../../images/sent.js';
-import { pushIntentPayload } from '../run/interrupted.js';
+import { fileWriteFields, pushIntentPayload } from '../run/interrupted.js';
 import { withIntent } from './intent.js';
 import { fingerprintOf, replaceLocal, writeConflictCopy } from './local-files.js';
 import { applyMembers } from './members.js';
@@ -59,16 +59,23 @@ export async function applyBody(
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
   if (body.kind === 'held' && body.nextFile === undefined && body.baseText === record.baseMarkdown) return holdOn(before.text) as DocOutcome;
   const readTime = body.send ? undefined : await readingTime(ctx, listed, record, body.remoteChanged);
+  // The file's new text, unless it holds it already: an interrupted run's own write, decided again (fileBeforeOwnWrite).
+  const rewrite = body.nextFile === before.text ? undefined : body.nextFile;
   const done = await withIntent(
     ctx,
     // What is sent, and agreed on after it: a run killed between the write and its record is recognised
     // by the next as its own write (sync/interrupted.ts), not taken for a colleague's.
-    { kind: 'sync', subject: path, payload: pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText, ctx.serverNow().getTime()) },
+    // And what the file is written with, over what: a run killed after that write finds it its own (fileBeforeOwnWrite).
+    {
+      kind: 'sync',
+      subject: path,
+      payload: { ...pushIntentPayload(record.docKey, ctx.mode, body.send?.markdown, body.baseText, ctx.serverNow().getTime()), ...(rewrite ? fileWriteFields(before.text, rewrite) : {}) },
+    },
     async (note) => {
       let fingerprint = await fingerprintOf(ctx, path);
-      if (body.nextFile !== undefined) {
+      if (rewrite !== undefined) {
         crashPoint('mid-pull');
-        fingerprint = await replaceLocal(ctx, path, before, body.nextFile);
+        fingerprint = await replaceLocal(ctx, path, before, rewrite);
         crashPoint('after-local-write');
       }
       const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);

@@ -6,6 +6,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import type { MoveDecision } from '../decide/move.js';
 import { flatTitle } from '../decide/placement.js';
+import { movedAfterDocument } from '../decide/moves.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
 import { createDocument } from './create.js';
@@ -22,8 +23,11 @@ export async function move(
   before: TextFile,
   remote: readonly Block[] | 'gone',
   decision: MoveDecision,
-  /** The new document's title when it is not the old one's (`--retitle`). */
-  title?: string,
+  /**
+   * `title`: the new document's title when it is not the old one's (`--retitle`); `followed`: the file was moved by an
+   * interrupted run after its document (Detail 'move'), said as that move.
+   */
+  { title, followed }: { readonly title: string | undefined; readonly followed: { readonly elsewhere: boolean } | undefined },
 ): Promise<DocOutcome> {
   const from = record.path;
   const moved = from === to ? 'moved' : `moved from ${from}`;
@@ -46,8 +50,10 @@ export async function move(
       const follows = { ...(listed ? { parentTreeNodeId: listed.parentTreeNodeId } : {}), ...(from !== to ? { placedAt: ctx.store.clock.now() } : {}) };
       if (Object.keys(follows).length > 0) ctx.ledger.documents.update(to, follows);
       const renamed = ctx.ledger.documents.get(to) as DocumentRecord;
-      const label = [from !== to ? `renamed from ${from}` : 'its document was moved in the knowledge base to the folder the file is in', decision.note].filter(Boolean).join('; ');
-      if (decision.body.kind === 'none') return { path: to, result: 'unchanged', detail: label };
+      const said = followed ? movedAfterDocument(from, followed.elsewhere) : from !== to ? `renamed from ${from}` : 'its document was moved in the knowledge base to the folder the file is in';
+      const label = [said, decision.note].filter(Boolean).join('; ');
+      // A move after the document is a change that came in (moveLocal says it so); the user's rename changed nothing there.
+      if (decision.body.kind === 'none') return { path: to, result: followed ? 'pulled' : 'unchanged', detail: label };
       const outcome = await applyBody(ctx, renamed, listed, before, remote === 'gone' ? [] : remote, decision.body);
       return { ...outcome, detail: [label, outcome.detail].filter(Boolean).join('; ') };
     }

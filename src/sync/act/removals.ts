@@ -10,6 +10,8 @@ import { withIntent } from './intent.js';
 import { dropRecord } from './record.js';
 import { fingerprintOf } from './local-files.js';
 
+const DELETED = 'deleted in the knowledge base (body backed up)';
+
 /** Deletes the document of a file the user deleted, its body (as just read) backed up first. */
 export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blocks: readonly Block[]): Promise<DocOutcome> {
   const path = record.path;
@@ -22,7 +24,7 @@ export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blo
     () => deleteIfPresent(ctx, nodeId),
     () => dropRecord(ctx, path, record.docKey),
   );
-  return { path, result: 'pushed', detail: 'deleted in the knowledge base (body backed up)' };
+  return { path, result: 'pushed', detail: DELETED };
 }
 
 /** Keeps the promises made by moves: each old document is deleted (already gone counts as done). */
@@ -50,6 +52,15 @@ export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Prom
     () => dropRecord(ctx, path, record.docKey),
   );
   return { path, result: 'pulled', detail: `deleted in the knowledge base; the file was moved to ${trashed}` };
+}
+
+/**
+ * The record of a file whose removal an interrupted run made (deleteRemote or trashLocal, killed before its record) is
+ * dropped, and the removal said as that run would have said it.
+ */
+export function removalFinished(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>, removal: 'trash-local' | 'delete-remote'): DocOutcome {
+  if (removal === 'delete-remote') return { ...forget(ctx, record, DELETED), result: 'pushed' };
+  return { ...forget(ctx, record, `deleted in the knowledge base; the file was moved to ${join(ctx.stateDir, 'trash')} by a run interrupted before it could say so`), result: 'pulled' };
 }
 
 export function forget(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>, detail: string): DocOutcome {

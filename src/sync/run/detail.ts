@@ -33,7 +33,8 @@ export type Place = { readonly at?: string };
 type Details = {
   /** Nothing to carry out but the hold itself, recorded with what it was decided on. */
   readonly held: { readonly held: Held };
-  readonly forget: { readonly record: RecordEntry };
+  /** `finishes`: the removal an interrupted run made and did not record, which is why both are gone (said as it). */
+  readonly forget: { readonly record: RecordEntry; readonly finishes?: 'trash-local' | 'delete-remote' };
   readonly 'trash-leftover': Record<never, never>;
   readonly 'new-local-folder': { readonly folder: RemoteFolder };
   readonly 'move-local': { readonly move: Extract<Action, { kind: 'move-local' }> };
@@ -51,8 +52,19 @@ type Details = {
   readonly 'delete-remote': Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[] | 'gone'; readonly decision: DeleteDecision };
   readonly 'trash-local': { readonly record: DocumentRecord; readonly before: TextFile | undefined; readonly decision: TrashDecision };
   readonly restore: Place & Listed & { readonly record: DocumentRecord; readonly remote: readonly Block[]; readonly text: string; readonly marks: ReadingMarks };
-  /** `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`). */
-  readonly move: Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[] | 'gone'; readonly decision: MoveDecision; readonly to: string; readonly title: string | undefined };
+  /**
+   * `to`: the file's new path; `title`: the new document's title when it is given another (`--retitle`); `followed`:
+   * an interrupted run moved the file after its document (a move-local, finished: `elsewhere`, another machine's rename).
+   */
+  readonly move: Listed & {
+    readonly record: DocumentRecord;
+    readonly before: TextFile;
+    readonly remote: readonly Block[] | 'gone';
+    readonly decision: MoveDecision;
+    readonly to: string;
+    readonly title: string | undefined;
+    readonly followed?: { readonly elsewhere: boolean };
+  };
   /**
    * `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this
    * file is written; `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash.
@@ -84,7 +96,7 @@ type AsDecided = { readonly kind: DecisionKind; readonly held?: Held };
  */
 const AS_DECIDED: { readonly [K in ActionKind]: (detail: Detail<K>) => AsDecided } = {
   held: (detail) => ({ kind: 'held', held: detail.held }),
-  forget: ownTag,
+  forget: (detail) => ({ kind: detail.finishes ?? 'forget' }),
   'trash-leftover': ownTag,
   'new-local-folder': ownTag,
   'move-local': ownTag,
@@ -100,7 +112,7 @@ const AS_DECIDED: { readonly [K in ActionKind]: (detail: Detail<K>) => AsDecided
   adopt: ({ decision }) => (decision.kind === 'replace' ? applied(decision) : { kind: decision.kind }),
   'delete-remote': ({ decision }) => checked(decision),
   'trash-local': ({ decision }) => checked(decision),
-  move: ({ decision }) => checked(decision),
+  move: ({ decision, followed }) => (followed && decision.kind === 'rename' ? { kind: 'move-local' } : checked(decision)),
 };
 
 export function asDecided<K extends ActionKind>(detail: Detail<K>): AsDecided {

@@ -8,7 +8,7 @@ import { currentText } from '../act/local-files.js';
 import { followRename, moveLocal } from '../act/move-local.js';
 import { move } from '../act/move.js';
 import { dropRecord, recordHold } from '../act/record.js';
-import { deleteRemote, forget, trashLocal } from '../act/removals.js';
+import { deleteRemote, forget, removalFinished, trashLocal } from '../act/removals.js';
 import { assess, type AssessIO, type Assessment } from '../views/assess.js';
 import type { Detail } from './detail.js';
 import type { Births } from './births.js';
@@ -77,7 +77,7 @@ const createDocument = unlessHeld<'create' | 'recreate'>((carrier, { path, detai
  */
 const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
   held: (carrier, assessment) => recordedHold(carrier, assessment, assessment.detail.held),
-  forget: async ({ ctx }, { detail }) => forget(ctx, detail.record, 'deleted on both sides'),
+  forget: async ({ ctx }, { detail }) => (detail.finishes ? removalFinished(ctx, detail.record, detail.finishes) : forget(ctx, detail.record, 'deleted on both sides')),
   'trash-leftover': async ({ ctx }, { path }) => trashLeftover(ctx, path),
   'new-local-folder': async ({ ctx }, { detail }) => newLocalFolder(ctx, detail.folder),
   'move-local': (carrier, { detail }) => moveLocalAndCheck(carrier, detail.move),
@@ -104,7 +104,7 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
   }),
   'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
   restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, detail.marks, detail.at),
-  move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, detail.title),
+  move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, { title: detail.title, followed: detail.followed }),
 };
 
 /**

@@ -44,6 +44,59 @@ export function interruptedPulls(intents: readonly OpenIntent[], local: Readonly
 }
 
 /**
+ * The removal an interrupted run made of `path`'s file or document, its intent still open: the file moved to kbsync's
+ * trash (its document deleted in the knowledge base), or the document deleted (the file deleted here). The next run
+ * finds both gone and no record of why: said "forgotten: it is gone both here and in the knowledge base", the user
+ * never heard of the removal kbsync made.
+ */
+export function interruptedRemoval(intents: readonly OpenIntent[], path: string, docKey: string): 'trash-local' | 'delete-remote' | undefined {
+  for (const intent of intents) {
+    if (fieldsOf(intent, 'trash', path)?.['docKey'] === docKey) return 'trash-local';
+    if (fieldsOf(intent, 'delete', path)?.['docKey'] === docKey) return 'delete-remote';
+  }
+  return undefined;
+}
+
+/**
+ * Did an interrupted run move the file at `from` to `to` after its document (a move in the knowledge base, or a
+ * rename by another machine: `elsewhere`), its move-local intent still open? The next run finds the file moved and
+ * no record of why: said as the user's rename ("renamed from …"), it told of a rename nobody made here.
+ */
+export function interruptedFollow(intents: readonly OpenIntent[], from: string, to: string, docKey: string): { readonly elsewhere: boolean } | undefined {
+  for (const intent of intents) {
+    const fields = fieldsOf(intent, 'move-local', from);
+    if (fields?.['docKey'] === docKey && fields['to'] === to) return { elsewhere: fields['elsewhere'] === true };
+  }
+  return undefined;
+}
+
+/**
+ * What a body step's intent says of its write to the file: the hash of the text written (`wrote`), and of the text
+ * it replaced (`over`). A run killed between that write and its record leaves the file holding kbsync's own text,
+ * which the next run must not take for the user's edit (fileBeforeOwnWrite).
+ */
+export const fileWriteFields = (over: string, next: string): { readonly [key: string]: JsonValue } => ({ wrote: hashText(next), over: hashText(over) });
+
+/**
+ * The file text a decision is to be made on: the file as it stood before an interrupted run wrote it, when all it
+ * holds now is exactly what that run wrote (its intent still open) over the text recorded. Decided on the file as
+ * it is, kbsync's own write was a local edit: the next run said "merged: your edits and those made in the knowledge
+ * base" of a pull nobody had edited beside, or (the document edited again since, in the same paragraph) a conflict
+ * with itself. Decided on the text before it, the pull is decided again as it was, with any later edit of the
+ * document's merged in, and said once, as the pull it was. A file edited since (or written over other text than the
+ * record's, which is not kept) is decided as it is: an edit of the user's is there to merge.
+ */
+export function fileBeforeOwnWrite(record: Pick<DocumentRecord, 'path' | 'docKey' | 'baseMarkdown'>, intents: readonly OpenIntent[], fileText: string): string {
+  const now = hashText(fileText);
+  const base = hashText(record.baseMarkdown);
+  const own = intents.some((intent) => {
+    const fields = fieldsOf(intent, 'sync', record.path);
+    return fields?.['docKey'] === record.docKey && fields['wrote'] === now && fields['over'] === base;
+  });
+  return own ? record.baseMarkdown : fileText;
+}
+
+/**
  * The payload of a push's intent: enough to recognise the body once it is in the document, and `at`, the service's
  * clock (ms) as the intent was written: the write, if it lands, is agreed no earlier.
  */

@@ -13,7 +13,7 @@ import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.j
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
-import { interruptedPull, withLandedPush } from '../run/interrupted.js';
+import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemoval, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
 import { sharedRecord } from '../state/shared-record.js';
 import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
@@ -104,8 +104,11 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const shortened = action.kind === 'create' && action.shortened;
       return shortened ? { ...first, note: `its title is longer than the ${MAX_TITLE_CHARS} characters the service takes, so the document is titled "${title}"` } : first;
     }
-    case 'forget':
-      return assessed(action, path, { tag: 'forget', record: action.record });
+    case 'forget': {
+      // Gone on both sides because an interrupted run of this machine removed one of them: that removal, said as it was.
+      const finishes = interruptedRemoval(io.openIntents(), path, action.record.docKey);
+      return assessed(action, path, { tag: 'forget', record: action.record, ...(finishes ? { finishes } : {}) });
+    }
     case 'trash-leftover':
       return assessed(action, path, { tag: 'trash-leftover' });
     case 'new-local-folder':
@@ -138,12 +141,17 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = await recordFor(io, action.record, before.text);
       const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
-      const record = withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(before.text) !== record.localHash ? await io.node(record) : undefined);
+      const intents = io.openIntents();
+      const record = withReadBack(withLandedPush(recorded, intents, remote), remote);
+      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
+      // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
+      // REMOTE_EDITED (exit 1) though the file already has that edit.
+      const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
+      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-      const unpublished = await unpublishedOf(io, record, before.text, published);
+      const unpublished = await unpublishedOf(io, record, file.text, published);
       // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-      const body = decideBody({ ...bodyFacts(io, record, path, before, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+      const body = decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
     }
     case 'delete-remote':
@@ -197,7 +205,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         samePlace: action.samePlace,
         remote,
       });
-      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey) });
+      // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
+      const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
+      const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }

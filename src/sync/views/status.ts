@@ -81,8 +81,9 @@ export function fileStates(inspection: Inspection): FileStatus[] {
       add(path, 'conflict', { ...extra, detail: `the other version is in ${summary.conflictPath}; run \`kbsync resolve ${path}\` (or merge it by hand and delete the copy)` });
       continue;
     }
-    // The planner's own view of the file (its bytes, or an image it was sent with), not one derived again here.
-    const localChanged = entry !== undefined && (to !== undefined || sideOfLocal(record, entry) === 'changed');
+    // The planner's own view of the file (its bytes, or an image it was sent with), not one derived again here; but
+    // bytes an interrupted run of this machine wrote there are no change of the user's (the decision says so).
+    const localChanged = entry !== undefined && (to !== undefined || (sideOfLocal(record, entry) === 'changed' && !ownWrite(decided.get(path), entry.hash !== record.localHash)));
     const remoteSide = !remote ? 'unknown' : !listed ? 'missing' : following || remoteChanged(decided.get(path), listed.modifiedTime !== record.remoteModifiedTime) ? 'changed' : 'unchanged';
     if (!entry) add(path, remoteSide === 'missing' ? 'deleted-remote' : 'deleted-local', extra);
     else if (remoteSide === 'missing') add(path, 'deleted-remote', extra);
@@ -101,6 +102,16 @@ export function fileStates(inspection: Inspection): FileStatus[] {
     if (action.kind === 'new-local' && !recordedKeys.has(action.remote.docKey)) add(action.path, 'new-remote', { url: action.remote.url });
   }
   return states.sort((a, b) => compare(a.path, b.path));
+}
+
+/**
+ * The file's bytes are not as recorded, yet the decision found no local change: it was made on the file as it stood
+ * before an interrupted run's own write to it (interrupted.ts fileBeforeOwnWrite), a pull to finish, not a divergence.
+ */
+function ownWrite(decision: Previewed | undefined, bytesChanged: boolean): boolean {
+  const detail = decision?.assessment?.detail;
+  const applied = detail && bodyOf(detail);
+  return bytesChanged && applied !== undefined && !applied.body.localChanged;
 }
 
 /** The remote changed: as its body showed (when the decision read it), else as the listing says. */
