@@ -220,7 +220,7 @@ function labelAddedTo(reading: Reading, hunk: Hunk): Span | undefined {
 }
 
 /** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
-function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string } | undefined {
+function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string; code: boolean } | undefined {
   const pairs = variants.flatMap((hunk) => {
     const end = hunk.at + hunk.removed;
     const found =
@@ -243,7 +243,7 @@ function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; t
     if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
     const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
     if (code && (from.leaf !== to.leaf || hunk.inserted.includes('`') || /[\r\n]/.test(hunk.inserted))) continue;
-    return { from: from.offset, to: to.offset, text: code ? hunk.inserted : escapeInline(hunk.inserted) };
+    return { from: from.offset, to: to.offset, text: code ? hunk.inserted : escapeInline(hunk.inserted), code };
   }
   return undefined;
 }
@@ -277,7 +277,10 @@ export function retext(source: string, text: string, definitions = ''): string |
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
     // The comments it writes over stay, after its words: the colleague never saw them.
     const comments = reading.comments.filter((comment) => place.from <= comment.start && comment.end <= place.to).map((comment) => source.slice(comment.start, comment.end));
-    const text = place.text.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
+    // A `!` typed right before a link would make it an image: it is written escaped there.
+    const bang = !place.code && comments.length === 0 && out[place.to] === '[' && place.text.endsWith('!');
+    const words = bang ? `${place.text.slice(0, -1)}\\!` : place.text;
+    const text = words.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.

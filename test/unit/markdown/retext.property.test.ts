@@ -103,3 +103,10 @@ test('words typed between a formatted word and the letters glued to it keep the 
   assert.equal(retext('a **foo** bar', 'a food bar'), 'a **food** bar');
   assert.equal(retext('a **foo** bar baz', 'a bar baz'), 'a bar baz', 'a formatted word deleted goes with its formatting');
 });
+
+// Issue 44's property (retext-spans.property.test.ts): a `!` typed right before a link made it an image, the
+// proof failed, and the block was written plain.
+test('a `!` typed right before a link is written escaped: the link stays a link', () => {
+  assert.equal(retext('Done [here](https://example.org/x).', 'Done !here.'), 'Done \\![here](https://example.org/x).');
+  assert.equal(retext('Done `it` [here](https://example.org/x).', 'Done it! here.'), 'Done `it`! [here](https://example.org/x).');
+});
