@@ -10,12 +10,13 @@ import { simulateServiceRead } from './helpers/service-read.js';
 
 /**
  * Issue 44: a colleague's edit of a block's words, made on the text a read shows, comes into the file either
- * (a) with every formatting span whose text the edit left alone written exactly as it was (its URL, its
- * markers), or (b) said: the merge names the block as simplified. Either way the block reads back as exactly
- * the colleague's text. Never a URL or a marker gone in silence.
+ * (a) with every formatting span whose text the edit left alone still around that text (the same kind, the
+ * same URL or footnote), or (b) said: the merge names the block as simplified. Either way the block reads back
+ * as exactly the colleague's text. Never a URL or a marker gone in silence. (Checked with 3,000 runs each when
+ * written: KBSYNC_FC_RUNS=3000.)
  */
 
-const RUNS = { numRuns: Number(process.env.KBSYNC_FC_RUNS ?? 300), includeErrorInReport: true };
+const RUNS = { numRuns: Number(process.env.KBSYNC_FC_RUNS ?? 200), includeErrorInReport: true };
 
 type Style = 'plain' | 'em' | 'underscore' | 'strong' | 'code' | 'link' | 'phrase' | 'autolink' | 'footnote' | 'strike';
 type Part = { readonly word: string; readonly style: Style };
@@ -40,7 +41,7 @@ type Kind = (typeof KINDS)[number];
 
 /**
  * A block of words, each written in a style. No two words share a letter (word k draws from its own three), nor
- * with what the colleague types: an edit that reads the same at another place (`aaa aab ` or `a aab aa` taken
+ * with what the colleague types (an autolink's address aside): an edit that reads the same at another place (`aaa aab ` or `a aab aa` taken
  * from `aaaa aab aaa`) could have been made at either, and the read cannot tell which span it touched.
  */
 const POOLS = 'abcdefghijklmnopqrstu';
@@ -154,7 +155,7 @@ function pulled(markdown: string, edited: string) {
   return { body: result.body, simplified: result.simplified.includes(3) };
 }
 
-test("a colleague's edit of a block with formatting: every span whose text it left alone is kept as written, or the block is named simplified", () => {
+test("a colleague's edit of a block with formatting: every span whose text it left alone is kept around it, or the block is named simplified", () => {
   fc.assert(
     fc.property(blockArb, fc.array(changeArb, { minLength: 1, maxLength: 3 }), (shape, picks) => {
       const markdown = documentOf(shape);
