@@ -42,26 +42,38 @@ export function trimmed(before: string, hunk: Hunk): Hunk {
   return { at: hunk.at + head, removed: removed.length - head - tail, inserted: hunk.inserted.slice(head, hunk.inserted.length - tail) };
 }
 
+/** Past this many characters changed, a text is rewritten, and a character diff (its time grows with them) tells no more. */
+const MAX_CHARACTER_EDITS = 256;
+
 /**
- * How much of the old text the new one keeps: what the word hunks did not change (each without the characters
- * its two sides share at its ends), or the runs of two characters or more a character diff keeps, whichever
- * is more. A word joined, split or moved (`aadd gg` → `vwyaadd gg`: the word diff removes `aadd` and adds
- * `vwyaadd `) keeps its letters; two texts share single letters by chance, not long runs of them.
+ * The changes character by character; undefined past MAX_CHARACTER_EDITS. A word diff takes a joined or split
+ * word whole, and may pair it with the wrong copy of a word: `third line here.` → `thirdline here.` is `third`
+ * → `thirdline`, a space kept, `line ` removed (issue 44), where one space went; characters say so.
  */
-export function keptOf(before: string, after: string, hunks: readonly Hunk[]): number {
-  const byWords = before.length - hunks.reduce((sum, hunk) => sum + trimmed(before, hunk).removed, 0);
-  const byRuns = diffChars(before, after).reduce((sum, part) => sum + (part.added || part.removed || part.value.length < 2 ? 0 : part.value.length), 0);
-  return Math.max(byWords, byRuns);
+export function characterHunks(before: string, after: string): Hunk[] | undefined {
+  const parts = diffChars(before, after, { maxEditLength: MAX_CHARACTER_EDITS });
+  return parts && hunksOf(parts);
 }
 
 /**
- * The changes character by character, each removal cut at `edges` (where formatting starts or ends in the old
- * text) so that each piece lies inside or outside it. A word diff takes a joined or split word whole, and may
- * pair it with the wrong copy of a word: `third line here.` → `thirdline here.` is `third` → `thirdline`, a
- * space kept, `line ` removed (issue 44), where one space went; characters say so.
+ * How much of the old text the new one keeps: what the word hunks did not change (each without the characters
+ * its two sides share at its ends), or the runs of two characters or more the character hunks leave, whichever
+ * is more. A word joined, split or moved (`aadd gg` → `vwyaadd gg`: the word diff removes `aadd` and adds
+ * `vwyaadd `) keeps its letters; two texts share single letters by chance, not long runs of them.
  */
-export function characterHunks(before: string, after: string, edges: readonly number[]): Hunk[] {
-  return hunksOf(diffChars(before, after)).flatMap((hunk) => {
+export function keptOf(before: string, words: readonly Hunk[], characters: readonly Hunk[] | undefined): number {
+  const byWords = before.length - words.reduce((sum, hunk) => sum + trimmed(before, hunk).removed, 0);
+  if (characters === undefined) return byWords;
+  const runs = [...characters, { at: before.length, removed: 0, inserted: '' }].map((hunk, k) => {
+    const previous = characters[k - 1];
+    return hunk.at - (previous ? previous.at + previous.removed : 0);
+  });
+  return Math.max(byWords, runs.reduce((sum, run) => sum + (run < 2 ? 0 : run), 0));
+}
+
+/** Hunks with each removal cut at `edges` (where formatting starts or ends in the old text), so that each piece lies inside or outside it. */
+export function cutAt(hunks: readonly Hunk[], edges: readonly number[]): Hunk[] {
+  return hunks.flatMap((hunk) => {
     const cuts = [...new Set(edges)].filter((edge) => hunk.at < edge && edge < hunk.at + hunk.removed).sort((x, y) => x - y);
     const ends = [...cuts, hunk.at + hunk.removed];
     // What it inserts goes with its first piece: before the formatting it reaches into, or in the formatting it leaves.

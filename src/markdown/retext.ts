@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { characterHunks, keptOf, trimmed, wordHunks, type Hunk } from './hunks.js';
+import { characterHunks, cutAt, keptOf, trimmed, wordHunks, type Hunk } from './hunks.js';
 import { parseMarkdown } from './parse.js';
 import { charMap } from './source-map.js';
 import { escapeInline, normaliseText } from './text.js';
@@ -241,13 +241,14 @@ export function retext(source: string, text: string, definitions = ''): Retexted
   // A text rewritten more than it was kept is a new text: its pieces would land in markup at random. Not
   // counted in the words the diff took: it takes a joined or split word whole (`third line` → `thirdline`
   // removes ten characters for one space), and a short paragraph looked rewritten (issue 44).
-  if (keptOf(before, text, byWords) * 2 < before.length) return undefined;
-  const byCharacters = characterHunks(before, text, reading.spans.flatMap((span) => [span.plainStart, span.plainEnd]));
+  const characters = characterHunks(before, text);
+  if (keptOf(before, byWords, characters) * 2 < before.length) return undefined;
+  const alignments = characters ? [byWords, cutAt(characters, reading.spans.flatMap((span) => [span.plainStart, span.plainEnd]))] : [byWords];
   // The formatting the edit left alone: no change inside its text or across it, as its words or its characters
   // tell (where they disagree, the read cannot tell which; losing it is said).
-  const survivors = reading.spans.filter((span) => [byWords, byCharacters].some((hunks) => hunks.every((hunk) => !touches(hunk, span))));
-  const tries = [byWords, byCharacters].map((hunks) => ({ hunks, source }));
-  for (const hunks of [byWords, byCharacters]) {
+  const survivors = reading.spans.filter((span) => alignments.some((hunks) => hunks.every((hunk) => !touches(hunk, span))));
+  const tries = alignments.map((hunks) => ({ hunks, source }));
+  for (const hunks of alignments) {
     const other = starred(source, reading, hunks);
     if (other !== source) tries.push({ hunks, source: other });
   }
