@@ -77,6 +77,22 @@ export class MergeState {
     return kind === 'changed' && block ? { kind, block } : { kind: kind === 'changed' ? 'same' : kind };
   }
 
+  /**
+   * The remote block base block `b` stands for now, when a read shows it spaced anew with the same words (a line
+   * another kbsync machine rewrapped: the comparisons above see past spacing, which reads may differ in) while the
+   * base was spaced as the last reading of it. Only between two readings of that one block, so spacing a read never
+   * showed the same way as the source does is no change.
+   */
+  respacedRemote(baseIndex: number): Block | undefined {
+    const j = this.baseToRemoteBase[baseIndex];
+    const now = j === null || j === undefined ? undefined : this.remoteDiff.baseToRemote[j];
+    const before = j === null || j === undefined ? undefined : this.remoteBase[j];
+    const after = now === null || now === undefined ? undefined : this.remote[now];
+    const node = this.base.segments[baseIndex]?.node;
+    if (!before || !after || !node || before.type !== after.type || !('text' in before) || !('text' in after)) return undefined;
+    return after.text !== before.text && node.text === before.text ? after : undefined;
+  }
+
   /** A remote block the base has no trusted counterpart of (new, or changed and never paired). */
   isAdded(r: number): boolean {
     const j = this.remoteDiff.remoteToBase[r];

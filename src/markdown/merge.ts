@@ -8,7 +8,7 @@ import { MergeState, type RemoteState } from './merge-state.js';
 import { contentOfBlock, sameReading } from './normalise.js';
 import { outline } from './outline.js';
 import { publishedChanges, type PublishedChange } from './published.js';
-import { freshMarkdown, rebuild } from './rebuild.js';
+import { freshMarkdown, rebuild, respace } from './rebuild.js';
 import { contentOf, segmentBody, type Segment } from './segments.js';
 
 type MergeInput = {
@@ -97,7 +97,14 @@ function keptLocally(state: MergeState, b: number, l: number, remote: RemoteStat
     return;
   }
   if (remote.kind !== 'changed' || sameReading(segment.node, contentOfBlock(remote.block))) {
-    state.push(state.localPiece(l, source, { pushable: false }));
+    // The same words, perhaps spaced anew by another writer (a rewrap): the file takes the spacing a read shows.
+    const spaced = state.respacedRemote(b);
+    const markdown = spaced ? respace(source, segment.start, segment.node, spaced, state.definitions) : source;
+    if (markdown === source) state.push(state.localPiece(l, source, { pushable: false }));
+    else {
+      const list = state.listEntryOf(segment, markdown, spaced);
+      state.push({ ours: markdown, theirs: markdown, localIndex: l, pushable: false, ...(list ? { list } : {}) });
+    }
     return;
   }
   const rebuilt = rebuild(source, segment.start, segment.node, remote.block, state.history, state.definitions);

@@ -3,7 +3,7 @@ import type { Block } from '../model/blocks.js';
 import { withComments } from './kept-comments.js';
 import { placeItem, type ListEntry } from './list-shape.js';
 import type { OutlineNode } from './outline.js';
-import { hasMarkup, retext } from './retext.js';
+import { hasMarkup, respaced, retext } from './retext.js';
 import { escapeText } from './text.js';
 import { renderBlock, renderItem } from './to-markdown.js';
 
@@ -47,6 +47,22 @@ function retextOrPlain(source: string, sourceStart: number, node: OutlineNode, r
   const text = 'text' in remote ? remote.text : '';
   const kept = retext(source, text, definitions);
   return kept ?? { markdown: anew(renderBlock(remote), source, sourceStart, node), simplified: hasMarkup(source, definitions) };
+}
+
+/**
+ * A block's source spaced as a read of it now shows, its words unchanged (MergeState.respacedRemote): a list item's
+ * text in place, a paragraph or quote whole. Headings are one line, and other blocks show no text to space.
+ */
+export function respace(source: string, sourceStart: number, node: OutlineNode, remote: Block, definitions = ''): string {
+  if (remote.type !== node.type || !('text' in remote)) return source;
+  if (isListBlock(remote)) {
+    if (!node.textSource) return source;
+    const from = node.textSource.start - sourceStart;
+    const to = node.textSource.end - sourceStart;
+    const lineStart = source.lastIndexOf('\n', from - 1) + 1;
+    return source.slice(0, from) + respaced(source.slice(from, to), remote.text, definitions, ' '.repeat(from - lineStart)) + source.slice(to);
+  }
+  return remote.type === 'paragraph' || remote.type === 'blockquote' ? respaced(source, remote.text, definitions) : source;
 }
 
 /**

@@ -266,6 +266,40 @@ export function retext(source: string, text: string, definitions = ''): Retexted
 }
 
 /**
+ * A block's source with the spacing of `text`, a reading of it that differs only there (a line another kbsync
+ * machine rewrapped, which a read shows): each line break or space written where it stands, so that the file
+ * reads as the document does, byte for byte. The source as it is when that cannot be written in place (inside a
+ * code span): spacing is not worth writing a block plain. `continuation`: what a new line starts with, when the
+ * source is a list item's text alone (no line of it says).
+ */
+export function respaced(source: string, text: string, definitions = '', continuation?: string): string {
+  const reading = read(source, definitions);
+  if (reading.text === text || normaliseText(reading.text) !== normaliseText(text)) return source;
+  const out = writeHunks(reading, source, spacingHunks(reading.text, text), definitions, continuation);
+  return out !== undefined && out.reading.text === text ? out.markdown : source;
+}
+
+/**
+ * The spacing changes between two texts of the same words: each run of whitespace paired with the run in its
+ * place, so repeated words cannot pull markup along as a word diff's alignment of them may.
+ */
+function spacingHunks(before: string, after: string): Hunk[] {
+  const runs = (text: string): RegExpExecArray[] => [...text.matchAll(/\s+/g)];
+  const old = runs(before);
+  const now = runs(after);
+  // Both read the same words once spacing is collapsed, so runs pair up but for one at either end.
+  const skipOld = old[0]?.index === 0 ? 1 : 0;
+  const skipNow = now[0]?.index === 0 ? 1 : 0;
+  const hunks: Hunk[] = [];
+  for (let i = 0; i + skipOld < old.length && i + skipNow < now.length; i++) {
+    const from = old[i + skipOld] as RegExpExecArray;
+    const to = now[i + skipNow] as RegExpExecArray;
+    if (from[0] !== to[0]) hunks.push({ at: from.index, removed: from[0].length, inserted: to[0] });
+  }
+  return hunks;
+}
+
+/**
  * The source with `_` emphasis written with `*` where a change meets its edge: `_gg_` with a word typed right
  * after it (`_gg_wyz`) is no emphasis (an underscore inside a word is a letter), `*gg*wyz` is. Of the same
  * length, so the reading's offsets hold for it.
@@ -296,7 +330,7 @@ function lostSpans(reading: Reading, survivors: readonly Span[], after: Reading)
 }
 
 /** The source with each hunk written where it happened, and how it reads; undefined when one cannot be written. */
-function writeHunks(reading: Reading, source: string, hunks: readonly Hunk[], definitions: string): { markdown: string; reading: Reading } | undefined {
+function writeHunks(reading: Reading, source: string, hunks: readonly Hunk[], definitions: string, continuation?: string): { markdown: string; reading: Reading } | undefined {
   const before = reading.text;
   let out = source;
   for (let i = hunks.length - 1; i >= 0; i--) {
@@ -316,7 +350,7 @@ function writeHunks(reading: Reading, source: string, hunks: readonly Hunk[], de
     // A `!` typed right before a link would make it an image: it is written escaped there.
     const bang = !place.code && comments.length === 0 && out[place.to] === '[' && place.text.endsWith('!');
     const words = bang ? `${place.text.slice(0, -1)}\\!` : place.text;
-    const text = words.replaceAll('\n', `\n${linePrefix(source, place.from)}`) + comments.join('');
+    const text = words.replaceAll('\n', `\n${continuation ?? linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
   // The proof (the caller's): the result reads as the new text. Anything else (an escape that did not hold) is refused.

@@ -215,12 +215,19 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
       const waits = [...files, ...ownFiles].map((path) => waiting.get(m.name)?.get(path)).filter((allowed) => allowed !== undefined);
       return { files, copies: copies.length, waits };
     });
+    // A hold explains a token's absence only where it stands in the way: on each machine whose file lacks a
+    // token the knowledge base has, or, for a token that never reached it, on a machine whose file has it. A
+    // hold elsewhere (the other machine's file of that document) explains nothing here.
+    const lacking = found.filter((f) => f.files.length === 0);
+    const explainingWaits = inKb.length > 0 || !needKb
+      ? (lacking.every((f) => f.waits.length > 0) ? lacking.flatMap((f) => f.waits) : undefined)
+      : (found.some((f) => f.files.length > 0 && f.waits.length > 0) ? found.filter((f) => f.files.length > 0).flatMap((f) => f.waits) : undefined);
     let place: Place;
     const written = log.written.get(token);
     if ((!needKb || inKb.length > 0) && found.every((f) => f.files.length > 0)) place = 'everywhere';
     else if (inKb.length > 0 && written?.author === COLLEAGUE && UNREAD_KINDS.has(written.kind) && found.every((f) => f.files.length === 0)) place = "in the knowledge base only: a colleague's hidden edit";
     else if (inKb.length === 0 && found.every((f) => f.files.length === 0 && f.copies === 0)) place = written?.author === COLLEAGUE && witness.overwrittenUnread(token) ? 'lost in the no-conditional-write window' : 'lost';
-    else if (found.some((f) => f.waits.length > 0)) place = found.some((f) => f.waits.includes(false)) ? 'waiting in a hold without cause' : 'waiting in an allowed hold';
+    else if (explainingWaits !== undefined) place = explainingWaits.includes(false) ? 'waiting in a hold without cause' : 'waiting in an allowed hold';
     else if (found.some((f) => f.copies > 0)) place = 'in a conflict copy only';
     else place = 'on one side only, nothing held';
     places.get(place)?.push(token);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ensureParentFolders, hashText, moveToTrash, writeFileAtomic } from '../../local/index.js';
 import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
+import { laterThan } from '../decide/body.js';
 import { crashPoint } from '../run/crash-points.js';
 import type { ReadingMarks, RecordEntry, RemoteDoc, RemoteFolder } from '../decide/types.js';
 import type { DocOutcome } from './apply-body.js';
@@ -49,7 +50,11 @@ export async function newLocal(
     // No writer's record of it known: its path is the one the listing made from its title (see the detail below).
     namedHere: known === undefined,
   };
-  await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, { ...(incoming.blocksHash ? { blocksHash: incoming.blocksHash } : {}) });
+  // The writer's record is of a minute later than the listing: the listing came before that write (soak seed 704: the
+  // document listed when only made, taken in from the record of its body written minutes on). Recorded with the
+  // listing's minute, the next listing's, every block the same, was said HIDDEN_EDIT of a page nobody had edited.
+  const timeUnknown = known !== undefined && laterThan(known.remoteModifiedTime, remote.modifiedTime);
+  await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, { ...(incoming.blocksHash ? { blocksHash: incoming.blocksHash } : {}), timeUnknown });
   if (leftover !== undefined) {
     const trashed = await moveToTrash(ctx.root, leftover, join(ctx.stateDir, 'trash'), { expect: await fingerprintOf(ctx, leftover), now: ctx.now() });
     return { path, result: 'pulled', detail: `moved from ${leftover}, where an interrupted pull had left it (that copy is in ${trashed}), as its document's path changed since` };

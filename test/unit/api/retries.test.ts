@@ -96,9 +96,11 @@ void describe('transient failures: repeat only what is safe to repeat', () => {
   }
 
   void test('a timeout on create is an unknown outcome, not a retry', async (t) => {
-    const service = await startFakeService(() => ({ json: created, delayMs: 500 }));
+    // The answer comes long after the client gives up, and the client waits long enough for its request to have
+    // reached the service on a loaded machine (with 50 ms it once gave up before the service had seen it).
+    const service = await startFakeService(() => ({ json: created, delayMs: 3000 }));
     t.after(() => service.close());
-    const client = clientFor(service, { timeoutMs: 50 });
+    const client = clientFor(service, { timeoutMs: 1000 });
     await assert.rejects(client.createDocument(ws, { name: 'a' }), OutcomeUnknownError);
     assert.equal(service.requests.length, 1);
   });

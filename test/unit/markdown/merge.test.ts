@@ -380,3 +380,35 @@ describe('merge3: both sides edited one block, on different lines', () => {
     assert.equal(result.body, local);
   });
 });
+
+// Soak seed 703: another kbsync machine rewrapped a line, and the read showed it; the merge, which compares past
+// spacing, kept the file's one line, so the file never read as the document. Spacing a read shows changed is taken.
+describe('merge3: spacing a read shows changed', () => {
+  const TEXT = '# Guide\n\nIntro with **bold** words and a [link](https://example.com) in one line.\n\n- an item of many words\n\nClosing paragraph.\n';
+  const WRAPPED = TEXT.replace('words and a', 'words\nand a').replace('item of', 'item\n  of');
+
+  test('a rewrap made elsewhere comes into an unchanged file, formatting kept', () => {
+    const { base, remoteBase, alignment } = synced(TEXT);
+    const remote = simulateServiceRead(toPushMarkdown(WRAPPED));
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, WRAPPED);
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.needsPush, false);
+  });
+
+  test('with a local edit of another block, both are kept', () => {
+    const { base, remoteBase, alignment } = synced(TEXT);
+    const remote = simulateServiceRead(toPushMarkdown(WRAPPED));
+    const local = TEXT.replace('Closing paragraph.', 'Closing paragraph, edited here.');
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.equal(result.body, WRAPPED.replace('Closing paragraph.', 'Closing paragraph, edited here.'));
+    assert.deepEqual(result.conflicts, []);
+  });
+
+  test('spacing the last read did not show as the file has it is no change (a service that reads a line break as a space)', () => {
+    const flat = (blocks: readonly Block[]): Block[] => blocks.map((block) => ('text' in block ? { ...block, text: block.text.replace(/\s+/g, ' ') } : block));
+    const remoteBase = flat(simulateServiceRead(toPushMarkdown(WRAPPED)));
+    const result = merge3({ base: WRAPPED, remoteBase, remote: withFreshIds(remoteBase), local: WRAPPED, alignment: align(WRAPPED, remoteBase) });
+    assert.equal(result.body, WRAPPED, 'the file keeps its own line breaks');
+  });
+});

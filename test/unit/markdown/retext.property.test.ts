@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { outline } from '../../../src/markdown/outline.js';
-import { retext } from '../../../src/markdown/retext.js';
+import { respaced, retext } from '../../../src/markdown/retext.js';
 import { normaliseText } from '../../../src/markdown/text.js';
 import { renderParagraph } from '../../../src/markdown/to-markdown.js';
 
@@ -109,4 +109,31 @@ test('words typed between a formatted word and the letters glued to it keep the 
 test('a `!` typed right before a link is written escaped: the link stays a link', () => {
   assert.equal(retext('Done [here](https://example.org/x).', 'Done !here.')?.markdown, 'Done \\![here](https://example.org/x).');
   assert.equal(retext('Done `it` [here](https://example.org/x).', 'Done it! here.')?.markdown, 'Done `it`! [here](https://example.org/x).');
+});
+
+// Soak seed 703: another machine rewrapped a line; the read showed the line break, and the merge, seeing past
+// spacing, kept the file's one line. The file must read as the document, spacing and all, formatting kept.
+test('a reading spaced anew is written into the source, every formatted run kept as written', () => {
+  type Run = { readonly words: readonly string[]; readonly style: Part['style'] };
+  const run = fc.record({ words: fc.array(word, { minLength: 1, maxLength: 3 }), style: fc.constantFrom<Part['style']>('plain', 'plain', 'em', 'strong', 'code', 'link') });
+  const gap = fc.constantFrom(' ', '\n');
+  // A code span reads a line break in it as a space: its own words are spaced by the source alone.
+  const spell = (r: Run, inner: readonly string[]): string => {
+    const text = r.words.map((w, i) => (i === 0 ? w : `${r.style === 'code' ? ' ' : (inner[i] ?? ' ')}${w}`)).join('');
+    return r.style === 'plain' ? text : write({ word: text, style: r.style });
+  };
+  const spelt = (runs: readonly Run[], gaps: readonly string[]): string => runs.map((r, i) => `${i === 0 ? '' : (gaps[i] ?? ' ')}${spell(r, gaps.slice(i * 3))}`).join('');
+  fc.assert(
+    fc.property(fc.array(run, { minLength: 1, maxLength: 6 }), fc.array(gap, { minLength: 24, maxLength: 24 }), fc.array(gap, { minLength: 24, maxLength: 24 }), (runs, before, after) => {
+      const source = spelt(runs, before);
+      const wanted = spelt(runs, after);
+      const reading = outline(wanted)[0]?.text ?? '';
+      const out = respaced(source, reading);
+      assert.equal(outline(out)[0]?.text, reading, `reads exactly as the document: ${JSON.stringify(out)}`);
+      assert.equal(out, wanted, 'each line break or space written where the reading has it, the markup as written');
+    }),
+    { numRuns: 500 },
+  );
+  // Words that changed are no spacing: left to retext, which says what it could not keep.
+  assert.equal(respaced('one **two** three', 'one two four'), 'one **two** three');
 });
