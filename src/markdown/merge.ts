@@ -59,7 +59,8 @@ export type MergeResult = {
   readonly conflictCopyBody?: string;
   /**
    * Blocks whose remote text edit could not be written into the local source around its formatting (it
-   * crossed a link or a code span): they were written plain, losing that formatting. 1-based lines in `body`.
+   * crossed a link or a code span): they were written plain, or kept only some of it, losing formatting whose words
+   * the edit left alone (retext.ts). 1-based lines in `body`.
    */
   readonly simplified: readonly number[];
   /**

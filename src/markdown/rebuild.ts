@@ -25,7 +25,7 @@ function replaceItemText(source: string, sourceStart: number, node: OutlineNode,
   const from = node.textSource.start - sourceStart;
   const to = node.textSource.end - sourceStart;
   const kept = retext(source.slice(from, to), text, definitions);
-  if (kept !== undefined) return { markdown: source.slice(0, from) + kept + source.slice(to), simplified: false };
+  if (kept !== undefined) return { markdown: source.slice(0, from) + kept.markdown + source.slice(to), simplified: kept.simplified };
   const lineStart = source.lastIndexOf('\n', from - 1) + 1;
   const continuation = ' '.repeat(from - lineStart);
   const escaped = escapeText(text, 'block').split('\n').join(`\n${continuation}`);
@@ -46,7 +46,7 @@ function anew(markdown: string, source: string, sourceStart: number, node: Outli
 function retextOrPlain(source: string, sourceStart: number, node: OutlineNode, remote: Block, definitions: string): Rebuilt {
   const text = 'text' in remote ? remote.text : '';
   const kept = retext(source, text, definitions);
-  return kept !== undefined ? { markdown: kept, simplified: false } : { markdown: anew(renderBlock(remote), source, sourceStart, node), simplified: hasMarkup(source, definitions) };
+  return kept ?? { markdown: anew(renderBlock(remote), source, sourceStart, node), simplified: hasMarkup(source, definitions) };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { diffWordsWithSpace } from 'diff';
 import type { Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import { characterHunks, cutAt, keptOf, trimmed, wordHunks, type Hunk } from './hunks.js';
 import { parseMarkdown } from './parse.js';
 import { charMap } from './source-map.js';
 import { escapeInline, normaliseText } from './text.js';
@@ -34,6 +34,8 @@ type Span = {
   readonly plainStart: number;
   readonly plainEnd: number;
   readonly depth: number;
+  /** What it is and where it points (`link https://…`, `strong `): a span of the same key holding its text keeps it. */
+  readonly key: string;
   /** A wiki link's label written as itself (`[[Note|label]]`): what is added to its words is added to the label (see placeOf). */
   readonly label?: true;
 };
@@ -90,7 +92,8 @@ function read(source: string, definitions: string): Reading {
       const first = children[0]?.position?.start.offset;
       const last = children.at(-1)?.position?.end.offset;
       const label = node.type === 'link' && node.data?.wiki?.label !== undefined && children.length > 0 && children.every((child) => child.position !== undefined);
-      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth, ...(label ? { label: true as const } : {}) });
+      const key = `${node.type} ${'url' in node ? node.url : 'identifier' in node ? node.identifier : ''}`;
+      spans.push({ sourceStart: start, sourceEnd: end, innerStart: first ?? start, innerEnd: last ?? end, plainStart, plainEnd: text.length, depth, key, ...(label ? { label: true as const } : {}) });
       return;
     }
     if ('children' in node) {
@@ -120,39 +123,9 @@ function read(source: string, definitions: string): Reading {
   return { text, leaves, spans, comments: (tree.data?.comments ?? []).filter((comment) => comment.end <= source.length) };
 }
 
-type Hunk = { readonly at: number; readonly removed: number; readonly inserted: string };
-
-function hunksOf(before: string, after: string): Hunk[] {
-  const hunks: Hunk[] = [];
-  let at = 0;
-  for (const part of diffWordsWithSpace(before, after)) {
-    const last = hunks.at(-1);
-    const open = last !== undefined && last.at + last.removed === at;
-    if (part.added) {
-      if (open) hunks[hunks.length - 1] = { ...last, inserted: last.inserted + part.value };
-      else hunks.push({ at, removed: 0, inserted: part.value });
-    } else if (part.removed) {
-      if (open && last.inserted === '') hunks[hunks.length - 1] = { ...last, removed: last.removed + part.value.length };
-      else hunks.push({ at, removed: part.value.length, inserted: '' });
-      at += part.value.length;
-    } else at += part.value.length;
-  }
-  return hunks;
-}
-
 /** Does writing over `from`..`to` drop a formatting node whole (its text gone, or written again plain)? */
 const swallows = (reading: Reading, place: { readonly from: number; readonly to: number }): boolean =>
   reading.spans.some((span) => place.from <= span.sourceStart && span.sourceEnd <= place.to);
-
-/** A hunk without the characters its removed and inserted text share at either end. */
-function trimmed(before: string, hunk: Hunk): Hunk {
-  const removed = before.slice(hunk.at, hunk.at + hunk.removed);
-  let head = 0;
-  while (head < removed.length && head < hunk.inserted.length && removed[head] === hunk.inserted[head]) head++;
-  let tail = 0;
-  while (tail < removed.length - head && tail < hunk.inserted.length - head && removed[removed.length - 1 - tail] === hunk.inserted[hunk.inserted.length - 1 - tail]) tail++;
-  return { at: hunk.at + head, removed: removed.length - head - tail, inserted: hunk.inserted.slice(head, hunk.inserted.length - tail) };
-}
 
 /** A place in the source for a plain offset, and how deep in formatting it is. */
 type Slot = { readonly offset: number; readonly depth: number; readonly leaf?: Leaf };
@@ -220,7 +193,7 @@ function labelAddedTo(reading: Reading, hunk: Hunk): Span | undefined {
 }
 
 /** Where a hunk is written and how its text is escaped, or undefined when it cannot be written without breaking formatting. */
-function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string } | undefined {
+function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; to: number; text: string; code: boolean } | undefined {
   const pairs = variants.flatMap((hunk) => {
     const end = hunk.at + hunk.removed;
     const found =
@@ -243,20 +216,53 @@ function placeOf(reading: Reading, variants: readonly Hunk[]): { from: number; t
     if (from.offset > to.offset || !balanced(reading, from.offset, to.offset)) continue;
     const code = from.leaf?.kind === 'code' || to.leaf?.kind === 'code';
     if (code && (from.leaf !== to.leaf || hunk.inserted.includes('`') || /[\r\n]/.test(hunk.inserted))) continue;
-    return { from: from.offset, to: to.offset, text: code ? hunk.inserted : escapeInline(hunk.inserted) };
+    return { from: from.offset, to: to.offset, text: code ? hunk.inserted : escapeInline(hunk.inserted), code };
   }
   return undefined;
 }
+
+/** A block's source with an edit written in; `simplified` when formatting whose text the edit kept is gone from it. */
+type Retexted = { readonly markdown: string; readonly simplified: boolean };
 
 /**
  * A block's Markdown source with its text changed to `text`, each edit written where it happened, so that
  * links, inline code, emphasis, escapes and line prefixes around unchanged text stay as written. Undefined
  * when an edit cannot be written so (it cuts into a link or a code span, or rewrites most of the text):
- * then the text can only be written plain, which the caller must say.
+ * then the text can only be written plain, which the caller must say. Where the words the edit changed are
+ * found word by word, and written so they lose formatting whose characters the edit kept (`third [line](…)`
+ * → `thirdline`: issue 44), they are found again by characters; what still loses some is `simplified`, for
+ * the caller to say.
  */
-export function retext(source: string, text: string, definitions = ''): string | undefined {
+export function retext(source: string, text: string, definitions = ''): Retexted | undefined {
   const reading = read(source, definitions);
-  return normaliseText(reading.text) === normaliseText(text) ? source : written(source, reading, text, definitions);
+  const before = reading.text;
+  if (normaliseText(before) === normaliseText(text)) return { markdown: source, simplified: false };
+  const byWords = wordHunks(before, text);
+  // A text rewritten more than it was kept is a new text: its pieces would land in markup at random. Not
+  // counted in the words the diff took: it takes a joined or split word whole (`third line` → `thirdline`
+  // removes ten characters for one space), and a short paragraph looked rewritten (issue 44).
+  const characters = characterHunks(before, text);
+  if (keptOf(before, byWords, characters) * 2 < before.length) return undefined;
+  const alignments = characters ? [byWords, cutAt(characters, reading.spans.flatMap((span) => [span.plainStart, span.plainEnd]))] : [byWords];
+  // The formatting the edit left alone: no change inside its text or across it, as its words or its characters
+  // tell (where they disagree, the read cannot tell which; losing it is said).
+  const survivors = reading.spans.filter((span) => alignments.some((hunks) => hunks.every((hunk) => !touches(hunk, span))));
+  const tries = alignments.map((hunks) => ({ hunks, source }));
+  for (const hunks of alignments) {
+    const other = starred(source, reading, hunks);
+    if (other !== source) tries.push({ hunks, source: other });
+  }
+  // The words' writing stands, unless another keeps more of that formatting: characters matched by chance in a
+  // word replaced (`all now` → `everything`) would write it across a code span's edge (`` `make everythi`ng ``).
+  let best: { readonly markdown: string; readonly kept: number } | undefined;
+  for (const [k, { hunks, source }] of tries.entries()) {
+    const written = writeHunks(reading, source, hunks, definitions);
+    if (written === undefined || normaliseText(written.reading.text) !== normaliseText(text)) continue;
+    const kept = survivors.length - lostSpans(reading, survivors, written.reading);
+    if (kept > (best?.kept ?? (k === 0 ? -1 : 0))) best = { markdown: written.markdown, kept };
+    if (best?.kept === survivors.length) break;
+  }
+  return best && { markdown: best.markdown, simplified: best.kept < survivors.length };
 }
 
 /**
@@ -269,8 +275,8 @@ export function retext(source: string, text: string, definitions = ''): string |
 export function respaced(source: string, text: string, definitions = '', continuation?: string): string {
   const reading = read(source, definitions);
   if (reading.text === text || normaliseText(reading.text) !== normaliseText(text)) return source;
-  const out = written(source, reading, text, definitions, spacingHunks(reading.text, text), continuation);
-  return out !== undefined && read(out, definitions).text === text ? out : source;
+  const out = writeHunks(reading, source, spacingHunks(reading.text, text), definitions, continuation);
+  return out !== undefined && out.reading.text === text ? out.markdown : source;
 }
 
 /**
@@ -293,12 +299,39 @@ function spacingHunks(before: string, after: string): Hunk[] {
   return hunks;
 }
 
-/** retext's writing of `text` over the source `reading` read, each edit in place; undefined when one cannot be. */
-function written(source: string, reading: Reading, text: string, definitions: string, hunks = hunksOf(reading.text, text), continuation?: string): string | undefined {
+/**
+ * The source with `_` emphasis written with `*` where a change meets its edge: `_gg_` with a word typed right
+ * after it (`_gg_wyz`) is no emphasis (an underscore inside a word is a letter), `*gg*wyz` is. Of the same
+ * length, so the reading's offsets hold for it.
+ */
+function starred(source: string, reading: Reading, hunks: readonly Hunk[]): string {
+  let out = source;
+  for (const span of reading.spans) {
+    if (source[span.sourceStart] !== '_' || !hunks.some((hunk) => hunk.at === span.plainEnd || hunk.at + hunk.removed === span.plainStart)) continue;
+    const stars = (from: number, to: number): string => '*'.repeat(to - from);
+    out = out.slice(0, span.sourceStart) + stars(span.sourceStart, span.innerStart) + out.slice(span.innerStart, span.innerEnd) + stars(span.innerEnd, span.sourceEnd) + out.slice(span.sourceEnd);
+  }
+  return out;
+}
+
+/** Does a change reach into a span's text? Not one at its edge; one across where it holds no text (a footnote reference) does. */
+const touches = (hunk: Hunk, span: Span): boolean =>
+  hunk.removed === 0 ? span.plainStart < hunk.at && hunk.at < span.plainEnd : hunk.at < span.plainEnd && span.plainStart < hunk.at + hunk.removed;
+
+/** How many of `survivors` (spans of `reading`) `after` lacks: no span of the same kind and target there holds its text. */
+function lostSpans(reading: Reading, survivors: readonly Span[], after: Reading): number {
+  const left = after.spans.map((span) => ({ key: span.key, text: after.text.slice(span.plainStart, span.plainEnd) }));
+  return survivors.filter((span) => {
+    const text = reading.text.slice(span.plainStart, span.plainEnd);
+    const at = left.findIndex((other) => other.key === span.key && other.text.includes(text));
+    if (at !== -1) left.splice(at, 1);
+    return at === -1;
+  }).length;
+}
+
+/** The source with each hunk written where it happened, and how it reads; undefined when one cannot be written. */
+function writeHunks(reading: Reading, source: string, hunks: readonly Hunk[], definitions: string, continuation?: string): { markdown: string; reading: Reading } | undefined {
   const before = reading.text;
-  // A text rewritten more than it was kept is a new text: its pieces would land in markup at random.
-  const kept = before.length - hunks.reduce((sum, hunk) => sum + hunk.removed, 0);
-  if (kept * 2 < before.length) return undefined;
   let out = source;
   for (let i = hunks.length - 1; i >= 0; i--) {
     const hunk = hunks[i] as Hunk;
@@ -314,11 +347,14 @@ function written(source: string, reading: Reading, text: string, definitions: st
     // A line the edit adds keeps the block's line prefix (a quote's `> `, an item's indentation), not a lazy line.
     // The comments it writes over stay, after its words: the colleague never saw them.
     const comments = reading.comments.filter((comment) => place.from <= comment.start && comment.end <= place.to).map((comment) => source.slice(comment.start, comment.end));
-    const text = place.text.replaceAll('\n', `\n${continuation ?? linePrefix(source, place.from)}`) + comments.join('');
+    // A `!` typed right before a link would make it an image: it is written escaped there.
+    const bang = !place.code && comments.length === 0 && out[place.to] === '[' && place.text.endsWith('!');
+    const words = bang ? `${place.text.slice(0, -1)}\\!` : place.text;
+    const text = words.replaceAll('\n', `\n${continuation ?? linePrefix(source, place.from)}`) + comments.join('');
     out = out.slice(0, place.from) + text + out.slice(place.to);
   }
-  // The proof: the result reads as the new text. Anything else (an escape that did not hold) is refused.
-  return normaliseText(read(out, definitions).text) === normaliseText(text) ? out : undefined;
+  // The proof (the caller's): the result reads as the new text. Anything else (an escape that did not hold) is refused.
+  return { markdown: out, reading: read(out, definitions) };
 }
 
 /** What the lines of a block start with before their text, as the line holding `offset` has it: `> `, indentation. */

@@ -118,7 +118,7 @@ export async function applyBody(
   if (held) return held;
   const simplified =
     body.simplified.length > 0
-      ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block is now plain text; the file as it was is in ${ctx.stateDir}/backups`
+      ? `FORMATTING_SIMPLIFIED: the knowledge base's edit at line ${body.simplified.join(', ')} crossed a link or a code span, so that block's formatting is now plain text, all or in part; the file as it was is in ${ctx.stateDir}/backups`
       : undefined;
   const unseen = body.unseenFormatting.length > 0 ? `FORMATTING_UNSEEN: ${unseenFormatting(body.unseenFormatting)}` : undefined;
   const hidden =

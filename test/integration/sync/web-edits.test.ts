@@ -114,6 +114,30 @@ describe("a colleague's word edit on a prose page", () => {
     });
   });
 
+  // Issue 44: the colleague deleted the space before a link's text (the read shows `thirdline here.`). The word
+  // diff saw `third line` rewritten as one word, more than half the paragraph, and the file got the words plain:
+  // the link and its URL gone from the file, and no notice. The link stays around its word, on both sides.
+  test("a colleague's deleted space before a link: the file keeps the link around its word, and so does the knowledge base", async () => {
+    await withSyncFixture(async (f) => {
+      const text = PROSE.replace('The closing paragraph.', 'third [line](https://example.org/x) here.');
+      const doc = await published(f, 'notes.md', text);
+      colleague(f, doc, 'Release notes', (md) => md.replace('third [line]', 'third[line]'));
+      const pulled = await f.sync();
+      assert.equal(pulled.code, 0, pulled.stderr);
+      const joined = text.replace('third [line]', 'third[line]');
+      assert.equal(await f.read('notes.md'), joined, 'the link stays around the surviving word');
+      assert.doesNotMatch(detailOf(pulled, 'notes.md'), /FORMATTING_SIMPLIFIED/, 'no formatting lost');
+
+      f.em.admin.setClockOffset(6 * 60_000);
+      await f.write('notes.md', joined.replace('- one item', '- one item, edited'));
+      const pushed = await f.sync();
+      assert.equal(pushed.code, 0, JSON.stringify(pushed.report?.results));
+      const now = f.remoteDoc('Release notes').markdown ?? '';
+      assert.match(now, /one item, edited/);
+      assert.match(now, /third\[line\]\(https:\/\/example\.org\/x\) here\./, 'the knowledge base keeps the link');
+    });
+  });
+
   test('merge.webEdits "hold-words": a colleague who wrote words holds the next overwrite (FLATTEN); one who only removed a paragraph does not', async () => {
     await withSyncFixture(
       async (f) => {

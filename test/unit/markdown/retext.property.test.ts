@@ -25,7 +25,7 @@ test('a remote edit of a paragraph\'s plain text: the result reads as the remote
       const edited = [...words.slice(0, start), ...inserted, ...words.slice(end)];
       fc.pre(edited.length > 0);
       const remote = edited.join(' ');
-      const kept = retext(source, remote);
+      const kept = retext(source, remote)?.markdown;
       const result = kept ?? renderParagraph(remote);
       assert.equal(plainOf(result), normaliseText(remote), 'the result reads as the remote text');
       if (kept === undefined) {
@@ -47,7 +47,7 @@ test('a remote edit of a paragraph\'s plain text: the result reads as the remote
 // (`backerstone u19z`) cannot tell where; the word diff put them inside the emphasis, which they were not.
 test('words typed where two formatted runs touch go between them, not into either', () => {
   const source = 'Help us. [[Become a backer](https://example.com/backer)*stone u19z* ]';
-  assert.equal(retext(source, 'Help us. [Become a backerstone c29z stone u19z ]'), 'Help us. [[Become a backer](https://example.com/backer)stone c29z *stone u19z* ]');
+  assert.equal(retext(source, 'Help us. [Become a backerstone c29z stone u19z ]')?.markdown, 'Help us. [[Become a backer](https://example.com/backer)stone c29z *stone u19z* ]');
 });
 
 test('a plain word typed before a formatted one, even the same word, keeps every formatted word as written', () => {
@@ -59,7 +59,7 @@ test('a plain word typed before a formatted one, even the same word, keeps every
       const added = other ?? (parts[i] as Part).word;
       const source = parts.map(write).join(' ');
       const colleague = parts.map((p, k) => `${k === i ? `${added} ` : ''}${write(p)}`).join(' ');
-      const kept = retext(source, plainOf(colleague));
+      const kept = retext(source, plainOf(colleague))?.markdown;
       assert.ok(kept !== undefined, 'a plain word between formatted ones can be written in place');
       assert.equal(plainOf(kept), plainOf(colleague), 'reads as the colleague left it');
       for (const p of parts) assert.ok(kept.includes(write(p)), `${write(p)} kept in ${kept}`);
@@ -82,7 +82,7 @@ test('words typed at the start of a wrapped line of a quote or a list item, befo
         lines.map((parts, k) => `${k === 0 ? marker : continuation}${k === i && extra !== undefined ? `${extra} ` : ''}${parts.map(write).join(' ')}`).join('\n');
       const source = written(undefined);
       const colleague = outline(written(added))[0]?.text ?? '';
-      const kept = retext(source, colleague);
+      const kept = retext(source, colleague)?.markdown;
       assert.ok(kept !== undefined, `written in place: ${source}`);
       assert.equal(normaliseText(outline(kept)[0]?.text ?? ''), normaliseText(colleague), 'reads as the colleague left it');
       const count = (text: string, piece: string): number => text.split(piece).length - 1;
@@ -98,10 +98,17 @@ test('words typed at the start of a wrapped line of a quote or a list item, befo
 // Model seed 140149: a colleague typed words between a code span and the letter glued to it (`` `id`s ``). The
 // word diff saw `ids` rewritten as `id lamp c41z harbors`, and the code span was written plain with it.
 test('words typed between a formatted word and the letters glued to it keep the formatting; a word renamed inside formatting stays inside it', () => {
-  assert.equal(retext('to add `id`s on headings.', 'to add id lamp c41z harbors on headings.'), 'to add `id` lamp c41z harbors on headings.');
-  assert.equal(retext('See **API**s and more.', 'See API and SDKs and more.'), 'See **API** and SDKs and more.');
-  assert.equal(retext('a **foo** bar', 'a food bar'), 'a **food** bar');
-  assert.equal(retext('a **foo** bar baz', 'a bar baz'), 'a bar baz', 'a formatted word deleted goes with its formatting');
+  assert.equal(retext('to add `id`s on headings.', 'to add id lamp c41z harbors on headings.')?.markdown, 'to add `id` lamp c41z harbors on headings.');
+  assert.equal(retext('See **API**s and more.', 'See API and SDKs and more.')?.markdown, 'See **API** and SDKs and more.');
+  assert.equal(retext('a **foo** bar', 'a food bar')?.markdown, 'a **food** bar');
+  assert.equal(retext('a **foo** bar baz', 'a bar baz')?.markdown, 'a bar baz', 'a formatted word deleted goes with its formatting');
+});
+
+// Issue 44's property (retext-spans.property.test.ts): a `!` typed right before a link made it an image, the
+// proof failed, and the block was written plain.
+test('a `!` typed right before a link is written escaped: the link stays a link', () => {
+  assert.equal(retext('Done [here](https://example.org/x).', 'Done !here.')?.markdown, 'Done \\![here](https://example.org/x).');
+  assert.equal(retext('Done `it` [here](https://example.org/x).', 'Done it! here.')?.markdown, 'Done `it`! [here](https://example.org/x).');
 });
 
 // Soak seed 703: another machine rewrapped a line; the read showed the line break, and the merge, seeing past
