@@ -9,8 +9,8 @@ import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
 import { editDocument } from './mutate.js';
-import { Book, checkSync, converged, duplicates } from './oracle.js';
-import { describeTurns, Interleaver } from './interleave.js';
+import { Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
+import { describeTurns, Interleaver, isWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -45,6 +45,13 @@ export type ModelOptions = {
    * Drawn from a random stream of their own (off by default: the recorded seeds were found without them).
    */
   readonly together?: boolean;
+  /**
+   * Between two-at-once runs' calls, now and then, a colleague saves, a minute passes or a person edits or
+   * deletes a file, and one run may stop right after its first write (a daemon stopped there: its record comes
+   * with its next run): the read-before-record races the soak met (issue 44). Drawn from a random stream of
+   * their own, so a seed found without them replays the same (`npm run torture -- --plain-pairs`).
+   */
+  readonly races?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -73,6 +80,7 @@ const replayOf = (options: ModelOptions, step: number): string =>
     `--team ${options.keyed === true ? 'keyed' : 'keyless'}`,
     ...(options.vault === true ? ['--vault'] : []),
     ...(options.together === true ? [] : ['--sequential']),
+    ...(options.together === true && options.races !== true ? ['--plain-pairs'] : []),
     ...(options.crashes === true ? ['--crashes'] : []),
     ...(options.machines !== undefined ? [`--machines ${options.machines}`] : []),
     ...(options.docs !== undefined ? [`--docs ${options.docs}`] : []),
@@ -143,10 +151,12 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     }
     const web = options.colleagueMoves === false ? undefined : new Random(options.seed * 7919 + 17);
     const together = options.together === true ? new Random(options.seed * 104_729 + 31) : undefined;
+    const races = together && options.races === true ? new Random(options.seed * 15_485_863 + 7) : undefined;
     for (step = 1; step <= options.steps; step++) {
       if (web?.chance(0.05)) colleagueRestructures(run, web, step);
-      if (together?.chance(0.12)) {
-        const atOnce = await syncTogether(run, together, step);
+      // With races, pairs come more often: each is where they can happen.
+      if (together && (together.chance(0.12) || races?.chance(0.1))) {
+        const atOnce = await syncTogether(run, together, step, races);
         if (atOnce.length > 0) fail(atOnce);
       }
       const operation = rng.weighted(OPERATIONS);
@@ -158,6 +168,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
       }
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
+    if (run.book.readWriteWindowed > 0) run.stats["a colleague's save between a run's read and its write (stated window)"] = run.book.readWriteWindowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
     if (run.book.lostUpdated > 0) run.stats['overwritten by another machine at the same moment (stated window), then kept'] = run.book.lostUpdated;
     if (run.book.formattingWindowed > 0) run.stats['formatting published over after it was said unseen'] = run.book.formattingWindowed;
@@ -179,16 +190,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
   switch (operation) {
     case 'local-edit': {
       await settleConflicts(run, m, step);
-      const path = await pickFile(run, m);
-      if (!path) return [];
-      const before = await m.read(path);
-      const edit = editDocument(before, 'user', rng, run.tokens, undefined, world.vault);
-      if (!edit) return [];
-      await m.write(path, edit.text);
-      run.book.add(edit.snippets, m.name);
-      run.book.noteUserEdit(m.name, before, edit.text);
-      count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
-      say(`#${step} ${m.name} edits ${path}: ${edit.what}`);
+      await localEdit(run, m, rng, `#${step}`, await pickFile(rng, m));
       return [];
     }
     case 'local-create': {
@@ -199,22 +201,11 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       say(`#${step} ${m.name} creates ${path}`);
       return [];
     }
-    case 'local-delete': {
-      const path = await pickFile(run, m);
-      if (!path || (await m.files()).size < 4) return [];
-      const text = await m.read(path);
-      run.book.noteUserEdit(m.name, text, '');
-      // A placeholder stands for content the service does not show (a colleague's code block): deleting the
-      // file that says it is there deletes it knowingly.
-      const row = m.rows().find((r) => r.path === path);
-      const doc = row && /<!-- kbsync:/.test(text) ? world.docs().find((d) => d.dentryUuid === row.docKey) : undefined;
-      if (doc) run.book.noteUserEdit(m.name, doc.markdown ?? '', '');
-      await m.remove(path);
-      say(`#${step} ${m.name} deletes ${path}`);
+    case 'local-delete':
+      await localDelete(run, m, `#${step}`, await pickFile(rng, m));
       return [];
-    }
     case 'local-move': {
-      const path = await pickFile(run, m);
+      const path = await pickFile(rng, m);
       if (!path) return [];
       const to = posix.join(rng.pick(FOLDERS), rng.chance(0.5) ? posix.basename(path) : `moved-${step}-${posix.basename(path)}`);
       if (to === path || (await m.files()).has(to)) return [];
@@ -225,20 +216,9 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       say(`#${step} ${m.name} moves ${path} -> ${to}`);
       return [];
     }
-    case 'colleague-edit': {
-      const docs = byTitle(world.docs()).filter((doc) => (doc.markdown ?? '') !== '');
-      if (docs.length === 0) return [];
-      const doc = rng.pick(docs);
-      avoidSameMinute(run, doc);
-      const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
-      if (!edit) return [];
-      world.em.admin.editDocument(doc.dentryUuid, edit.text);
-      run.book.add(edit.snippets, 'colleague');
-      run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
-      count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
-      say(`#${step} colleague edits "${doc.title}": ${edit.what}`);
+    case 'colleague-edit':
+      colleagueEdit(run, rng, `#${step}`, byTitle(world.docs()));
       return [];
-    }
     case 'colleague-create': {
       const doc = run.pool.shift();
       if (!doc) return [];
@@ -310,9 +290,54 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
 /** Documents in an order that does not depend on the order the service made them in (concurrent creates). */
 const byTitle = (docs: readonly DumpedNode[]): DumpedNode[] => [...docs].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
 
-async function pickFile(run: Run, m: Machine): Promise<string | undefined> {
+async function pickFile(rng: Random, m: Machine): Promise<string | undefined> {
   const files = [...(await m.files()).keys()].filter((path) => !isConflictCopy(path)).sort();
-  return files.length === 0 ? undefined : run.rng.pick(files);
+  return files.length === 0 ? undefined : rng.pick(files);
+}
+
+/** A person's edit of `path` on `m`, drawn from `rng`; `when` heads the log line. Returns the tokens it wrote. */
+async function localEdit(run: Run, m: Machine, rng: Random, when: string, path: string | undefined): Promise<readonly string[]> {
+  if (!path) return [];
+  const before = await m.read(path);
+  const edit = editDocument(before, 'user', rng, run.tokens, undefined, run.world.vault);
+  if (!edit) return [];
+  await m.write(path, edit.text);
+  run.book.add(edit.snippets, m.name);
+  run.book.noteUserEdit(m.name, before, edit.text);
+  count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
+  run.say(`${when} ${m.name} edits ${path}: ${edit.what}`);
+  return edit.snippets.map((snippet) => snippet.token);
+}
+
+/** A person deletes `path` on `m` (never one of the last three files). */
+async function localDelete(run: Run, m: Machine, when: string, path: string | undefined): Promise<void> {
+  if (!path || (await m.files()).size < 4) return;
+  const text = await m.read(path);
+  run.book.noteUserEdit(m.name, text, '');
+  // A placeholder stands for content the service does not show (a colleague's code block): deleting the
+  // file that says it is there deletes it knowingly.
+  const row = m.rows().find((r) => r.path === path);
+  const doc = row && /<!-- kbsync:/.test(text) ? run.world.docs().find((d) => d.dentryUuid === row.docKey) : undefined;
+  if (doc) run.book.noteUserEdit(m.name, doc.markdown ?? '', '');
+  await m.remove(path);
+  run.say(`${when} ${m.name} deletes ${path}`);
+}
+
+/** A colleague's save in the web editor: one edit of one of `docs` (by title), drawn from `rng`. Returns its document and tokens. */
+function colleagueEdit(run: Run, rng: Random, when: string, docs: readonly DumpedNode[]): { readonly docKey: string; readonly tokens: readonly string[] } | undefined {
+  const { world } = run;
+  const written = docs.filter((doc) => (doc.markdown ?? '') !== '');
+  if (written.length === 0) return undefined;
+  const doc = rng.pick(written);
+  avoidSameMinute(run, doc);
+  const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
+  if (!edit) return undefined;
+  world.em.admin.editDocument(doc.dentryUuid, edit.text);
+  run.book.add(edit.snippets, 'colleague');
+  run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
+  count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
+  run.say(`${when} colleague edits "${doc.title}": ${edit.what}`);
+  return { docKey: doc.dentryUuid, tokens: edit.snippets.map((snippet) => snippet.token) };
 }
 
 /**
@@ -425,9 +450,11 @@ function noteOutcome(run: Run, m: Machine, outcome: Outcome, rows: readonly Docu
 /**
  * Two machines' runs at once (a two-way sync, a push or a daemon cycle each), interleaved call by call in an
  * order drawn from `t` (interleave.ts); then each is checked as a run is, allowing for the other: what the
- * other's user removed may be gone, and what the other wrote after this run finished is the next run's.
+ * other's user removed may be gone, and what the other wrote after this run finished is the next run's. With
+ * `races` (a stream of its own), things happen between their calls too (racesBetween), and a colleague's save
+ * made so must stand in its document after them, but for the window README states (savesKept).
  */
-async function syncTogether(run: Run, t: Random, step: number): Promise<string[]> {
+async function syncTogether(run: Run, t: Random, step: number, races?: Random): Promise<string[]> {
   const { world } = run;
   if (world.machines.length < 2) return [];
   const first = t.pick(world.machines);
@@ -436,15 +463,20 @@ async function syncTogether(run: Run, t: Random, step: number): Promise<string[]
   for (const m of pair) await settleConflicts(run, m, step);
   const before = await Promise.all(pair.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
   const docsBefore = world.docs();
-  const interleaver = new Interleaver(t, pair.map((m) => m.name));
-  const runs = pair.map((m, i) => ({ machine: m, run: (via: string) => (kinds[i] === 'daemon' ? m.daemonCycle(via) : m.sync(kinds[i] === 'push' ? 'push' : 'two-way', false, via)) }));
+  const between = races ? racesBetween(run, races, pair, step) : undefined;
+  const interleaver = new Interleaver(t, pair.map((m) => m.name), between?.meanwhile);
+  between?.watch(interleaver);
+  const runs = pair.map((m, i) => {
+    const signal = between?.stops[i]?.signal;
+    return { machine: m, run: (via: string) => (kinds[i] === 'daemon' ? m.daemonCycle(via, signal) : m.sync(kinds[i] === 'push' ? 'push' : 'two-way', false, via, signal)) };
+  });
   const outcomes = await world.together(runs, interleaver);
   const docsAfter = world.docs();
   count(run, 'together');
   count(run, 'syncs', 2);
-  const said = pair.map((m, i) => `${m.name}: ${describe(outcomes[i] as Outcome)}`).join('; ');
+  const said = pair.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
   run.say(`#${step} ${pair.map((m, i) => `${m.name} ${kinds[i] === 'daemon' ? 'daemon cycle' : `${kinds[i]} sync`}`).join(' and ')} at once (calls ${describeTurns(interleaver.turns)}) → ${said}`);
-  const problems: string[] = [];
+  const problems: string[] = [...(between?.failures ?? [])];
   // What each wrote in the step (by docKey): the other's write there may have been overwritten.
   const wrote = pair.map((m, i) => {
     const rows = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
@@ -459,9 +491,74 @@ async function syncTogether(run: Run, t: Random, step: number): Promise<string[]
     const mode = kinds[i] === 'two-way' ? 'two-way' : 'push';
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
     const peerRowsBefore = (before[1 - i] as { rows: DocumentSummary[] }).rows;
-    problems.push(...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string> }));
+    const typedDuring = between?.typed.get(m.name);
+    problems.push(
+      ...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string>, ...(typedDuring ? { typedDuring } : {}) }),
+    );
+  }
+  if (between) {
+    const files = await Promise.all(pair.map((m) => m.files()));
+    problems.push(...savesKept(run.book, between.saves.map((save) => ({ ...save, windowed: overwrittenUnread(interleaver.calls, save.ids, save.at) })), docsAfter, files));
   }
   return problems;
+}
+
+/**
+ * What happens between two runs' calls (issue 44: the races the soak found, where one machine lists or reads a
+ * document between another's write of it and that write's record): now and then a colleague saves, a minute
+ * passes, or the person at one of the machines edits or deletes a file, most often one of the documents the
+ * runs' calls have named so far; and one run (a third of the time) stops right after its first write, as a
+ * daemon stopped there does, so its record comes only with its next run. All drawn from `races`.
+ */
+function racesBetween(run: Run, races: Random, pair: readonly Machine[], step: number) {
+  const { world } = run;
+  const stopping = races.chance(0.35) ? races.int(0, pair.length - 1) : undefined;
+  const stops = pair.map((_, i) => (i === stopping ? new AbortController() : undefined));
+  const saves: { docKey: string; ids: readonly string[]; tokens: readonly string[]; at: number }[] = [];
+  const typed = new Map<string, Set<string>>();
+  const failures: string[] = [];
+  let calls: readonly Turn[] = [];
+  /** The documents the calls so far named (read, written): where a race can be. */
+  const named = (): Set<string> => new Set(calls.flatMap((call) => /\/documents\/([^/?]+)/.exec(call.path)?.[1] ?? []));
+  const inPlay = <T>(items: readonly T[], key: (item: T) => string | undefined): readonly T[] => {
+    const touched = named();
+    const hot = items.filter((item) => touched.has(key(item) ?? ''));
+    return hot.length > 0 && races.chance(0.7) ? hot : items;
+  };
+  const fileIn = async (m: Machine): Promise<string | undefined> => {
+    const docKeys = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
+    const files = [...(await m.files()).keys()].filter((path) => !isConflictCopy(path)).sort();
+    const choices = inPlay(files, (path) => docKeys.get(path));
+    return choices.length === 0 ? undefined : races.pick(choices);
+  };
+  const act = async (): Promise<void> => {
+    const when = `#${step} (after call ${calls.length})`;
+    const what = races.weighted({ colleague: 3, minute: 2, edit: 2, delete: 0.5 });
+    count(run, `meanwhile:${what}`);
+    if (what === 'colleague') {
+      const save = colleagueEdit(run, races, when, inPlay(byTitle(world.docs()), (doc) => doc.dentryUuid));
+      const nodeId = world.docs().find((doc) => doc.dentryUuid === save?.docKey)?.creationNodeId;
+      if (save) saves.push({ ...save, ids: [save.docKey, ...(nodeId ? [nodeId] : [])], at: calls.length });
+    } else if (what === 'minute') {
+      world.tick(1);
+      run.say(`${when} a minute passes: ${world.minute()}`);
+    } else {
+      const m = races.pick(pair);
+      const path = await fileIn(m);
+      if (what === 'delete') await localDelete(run, m, when, path);
+      else for (const token of await localEdit(run, m, races, when, path)) typed.set(m.name, (typed.get(m.name) ?? new Set()).add(token));
+    }
+  };
+  const meanwhile: Meanwhile = {
+    rng: races,
+    chance: 0.06,
+    act: () => act().catch((error: unknown) => void failures.push(`between the runs' calls: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)),
+    answered: (name, request) => {
+      const stop = stops[pair.findIndex((m) => m.name === name)];
+      if (stop && isWrite(request)) stop.abort();
+    },
+  };
+  return { meanwhile, stops, saves, typed, failures, watch: (interleaver: Interleaver) => void (calls = interleaver.calls) };
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

@@ -72,6 +72,8 @@ export class Book {
   constructor(readonly vault = false) {}
   /** Snippets lost in the stated same-minute window (counted, not failed). */
   windowed = 0;
+  /** A colleague's snippets saved between a run's read of their document and its write of it: the stated window (counted, not failed). */
+  readWriteWindowed = 0;
   /** Snippets lost in the stated rename-or-move window (counted, not failed). */
   relocationWindowed = 0;
   /**
@@ -167,6 +169,11 @@ export class Book {
     this.lostUpdates.set(machine, tokens.add(token));
   }
 
+  /** A token a machine's user typed while a run was under way: kept, as a lost update's is, until a run sends it. */
+  noteUnsent(machine: string, token: string): void {
+    this.lostUpdates.set(machine, (this.lostUpdates.get(machine) ?? new Set<string>()).add(token));
+  }
+
   dropped(machine: string, token: string): boolean {
     return this.#dropped.get(machine)?.has(token) ?? false;
   }
@@ -216,6 +223,8 @@ export type SyncCheck = {
   readonly alongside?: readonly string[];
   /** The documents those machines wrote meanwhile (docKeys): a write of this run's may have been overwritten there. */
   readonly writtenAlongside?: ReadonlySet<string>;
+  /** Tokens this machine's user wrote while the run was under way: the next run's to send (kept meanwhile: lostUpdatesKept). */
+  readonly typedDuring?: ReadonlySet<string>;
 };
 
 /** A token this run's machine's user removed, or a user of a machine whose run went on at the same time. */
@@ -225,7 +234,11 @@ const droppedAround = (book: Book, check: SyncCheck, token: string): boolean => 
 export function checkSync(book: Book, check: SyncCheck): string[] {
   book.noteHidden(check.machine, check.report, check.rows);
   book.notePlain(check.report, check.filesAfter);
-  return [...lostUpdatesKept(book, check), ...published(book, check), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, check), ...duplicates(check.docsAfter)];
+  for (const token of check.typedDuring ?? []) book.noteUnsent(check.machine, token);
+  // A run stopped by a signal said so, and left the rest to the next run: what it did not do is no broken
+  // promise (invariants 1 and 4); what it did must still lose nothing (invariant 2).
+  const finished = check.report?.interrupted === true ? { ...check, report: undefined } : check;
+  return [...lostUpdatesKept(book, check), ...published(book, finished), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, finished), ...duplicates(check.docsAfter)];
 }
 
 /**
@@ -284,6 +297,8 @@ function published(book: Book, check: SyncCheck): string[] {
       }
       // Another machine overwrote the document at the same moment (it read it before this run's write landed):
       // the stated window; this machine's next runs must keep the token (lostUpdatesKept).
+      // Typed while the run was under way: the next run's to send.
+      if (check.typedDuring?.has(token)) continue;
       if (!remote.includes(token) && check.writtenAlongside?.has(row.docKey)) {
         book.noteLostUpdate(check.machine, token);
         continue;
@@ -321,7 +336,7 @@ function lostUpdatesKept(book: Book, check: SyncCheck): string[] {
   for (const token of pending) {
     if (book.dropped(check.machine, token) || inDocs(token) || inFiles(token, true)) pending.delete(token);
     else if (!inFiles(token, false)) {
-      problems.push(`invariant 1: ${check.machine}'s ${token} (${book.snippets.get(token)?.kind ?? '?'}), overwritten by another machine's write at the same moment, is gone: no document, file or conflict copy holds it`);
+      problems.push(`invariant 1: ${check.machine}'s ${token} (${book.snippets.get(token)?.kind ?? '?'}), overwritten by another machine's write at the same moment or typed while a run was under way, is gone: no document, file or conflict copy holds it`);
       pending.delete(token);
     }
   }
@@ -363,6 +378,36 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
       if (nowText === undefined && [...check.filesAfter.values()].some((text) => lf(text).includes(lf(snippet.text)))) continue;
       const where = nowText === undefined ? 'its document was deleted' : nowText.includes(token) ? 'its formatting was lost' : 'it is gone';
       problems.push(`invariant 2: "${snippet.text}" (${snippet.kind}, by ${snippet.author}) stood in "${doc.title}" before ${check.machine}'s sync and not after (${where}); ${check.machine} never had it`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Invariant 2 for a colleague's saves made while two runs were under way (between their calls): each snippet
+ * stands in its document after them, unless a later save of the colleague's removed it, the save landed between
+ * a run's read of the document and its write of it (`windowed`: README's stated window, counted), only its
+ * formatting went where a run said so, or its document was deleted with the text kept in a file.
+ */
+export function savesKept(book: Book, saves: readonly { readonly docKey: string; readonly tokens: readonly string[]; readonly windowed: boolean }[], docsAfter: readonly DumpedNode[], files: readonly ReadonlyMap<string, string>[]): string[] {
+  const problems: string[] = [];
+  for (const save of saves) {
+    const doc = docsAfter.find((d) => d.dentryUuid === save.docKey);
+    const now = doc ? lf(doc.markdown ?? '') : undefined;
+    for (const token of save.tokens) {
+      const snippet = book.snippets.get(token);
+      if (!snippet || (now !== undefined && now.includes(lf(snippet.text))) || book.dropped('colleague', token)) continue;
+      if (save.windowed) {
+        book.readWriteWindowed += 1;
+        continue;
+      }
+      if (now !== undefined && now.includes(token) && book.plainSaid(token)) {
+        book.formattingWindowed += 1;
+        continue;
+      }
+      if (now === undefined && files.some((machine) => [...machine.values()].some((text) => lf(text).includes(lf(snippet.text))))) continue;
+      const where = now === undefined ? 'its document was deleted' : now.includes(token) ? 'its formatting was lost' : 'it is gone';
+      problems.push(`invariant 2: "${snippet.text}" (${snippet.kind}), a colleague's save while two runs were under way, is not in "${doc?.title ?? save.docKey}" after them (${where})`);
     }
   }
   return problems;
