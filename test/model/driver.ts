@@ -125,6 +125,8 @@ type Run = {
   readonly moves: Map<string, string>;
   /** The paths each machine's last run reported held (a hold says which file differs and why). */
   readonly held: Map<string, ReadonlySet<string>>;
+  /** With races: the stream things between a run's calls are drawn from (racesBetween). */
+  readonly races?: Random;
 };
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
@@ -136,7 +138,8 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
+  const races = options.together === true && options.races === true ? new Random(options.seed * 15_485_863 + 7) : undefined;
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map(), ...(races ? { races } : {}) };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log, replayOf(options, step));
@@ -151,12 +154,11 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     }
     const web = options.colleagueMoves === false ? undefined : new Random(options.seed * 7919 + 17);
     const together = options.together === true ? new Random(options.seed * 104_729 + 31) : undefined;
-    const races = together && options.races === true ? new Random(options.seed * 15_485_863 + 7) : undefined;
     for (step = 1; step <= options.steps; step++) {
       if (web?.chance(0.05)) colleagueRestructures(run, web, step);
       // With races, pairs come more often: each is where they can happen.
-      if (together && (together.chance(0.12) || races?.chance(0.1))) {
-        const atOnce = await syncTogether(run, together, step, races);
+      if (together && (together.chance(0.12) || run.races?.chance(0.1))) {
+        const atOnce = await syncTogether(run, together, step);
         if (atOnce.length > 0) fail(atOnce);
       }
       const operation = rng.weighted(OPERATIONS);
@@ -236,11 +238,14 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
     }
     case 'daemon':
       await settleConflicts(run, m, step);
+      if (run.races?.chance(0.3)) return runAtOnce(run, run.races, step, [{ machine: m, kind: 'daemon' }]);
       // It lists nothing, so it brings in only what its writes read: checked as a push is.
       return syncAndCheck(run, m, 'push', false, step, '(daemon cycle) ', () => m.daemonCycle());
     case 'sync':
     case 'push':
       await settleConflicts(run, m, step);
+      // With races, now and then things happen between one run's calls too (a colleague's save between its listing and its read).
+      if (run.races?.chance(0.3)) return runAtOnce(run, run.races, step, [{ machine: m, kind: operation === 'push' ? 'push' : 'two-way' }]);
       return syncAndCheck(run, m, operation === 'push' ? 'push' : 'two-way', false, step);
     case 'force': {
       if (!m.rows().some((row) => row.heldCode !== null)) return [];
@@ -449,55 +454,68 @@ function noteOutcome(run: Run, m: Machine, outcome: Outcome, rows: readonly Docu
 
 /**
  * Two machines' runs at once (a two-way sync, a push or a daemon cycle each), interleaved call by call in an
- * order drawn from `t` (interleave.ts); then each is checked as a run is, allowing for the other: what the
- * other's user removed may be gone, and what the other wrote after this run finished is the next run's. With
- * `races` (a stream of its own), things happen between their calls too (racesBetween), and a colleague's save
- * made so must stand in its document after them, but for the window README states (savesKept).
+ * order drawn from `t` (interleave.ts).
  */
-async function syncTogether(run: Run, t: Random, step: number, races?: Random): Promise<string[]> {
+async function syncTogether(run: Run, t: Random, step: number): Promise<string[]> {
   const { world } = run;
   if (world.machines.length < 2) return [];
   const first = t.pick(world.machines);
   const pair = [first, t.pick(world.machines.filter((m) => m !== first))] as const;
-  const kinds = pair.map(() => t.weighted({ 'two-way': 3, push: 1, daemon: 1 }));
-  for (const m of pair) await settleConflicts(run, m, step);
-  const before = await Promise.all(pair.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
+  return runAtOnce(run, t, step, pair.map((machine) => ({ machine, kind: t.weighted({ 'two-way': 3, push: 1, daemon: 1 }) })));
+}
+
+type Kind = 'two-way' | 'push' | 'daemon';
+
+/**
+ * Runs at once (one, or a pair), through the interleaver: each is checked as a run is, allowing for the others:
+ * what their users removed may be gone, and what they wrote after this run finished is the next run's. With
+ * `run.races`, things happen between their calls too (racesBetween), and a colleague's save made so must stand
+ * in its document after them, but for the window README states (savesKept).
+ */
+async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { readonly machine: Machine; readonly kind: Kind }[]): Promise<string[]> {
+  const { world } = run;
+  const machines = runs.map((r) => r.machine);
+  for (const m of machines) await settleConflicts(run, m, step);
+  const before = await Promise.all(machines.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
+  const peerRows = world.machines.map((m) => ({ name: m.name, rows: m.rows() }));
   const docsBefore = world.docs();
-  const between = races ? racesBetween(run, races, pair, step) : undefined;
-  const interleaver = new Interleaver(t, pair.map((m) => m.name), between?.meanwhile);
+  const between = run.races ? racesBetween(run, run.races, machines, step) : undefined;
+  const interleaver = new Interleaver(t, machines.map((m) => m.name), between?.meanwhile);
   between?.watch(interleaver);
-  const runs = pair.map((m, i) => {
+  const going = runs.map(({ machine: m, kind }, i) => {
     const signal = between?.stops[i]?.signal;
-    return { machine: m, run: (via: string) => (kinds[i] === 'daemon' ? m.daemonCycle(via, signal) : m.sync(kinds[i] === 'push' ? 'push' : 'two-way', false, via, signal)) };
+    return { machine: m, run: (via: string) => (kind === 'daemon' ? m.daemonCycle(via, signal) : m.sync(kind, false, via, signal)) };
   });
-  const outcomes = await world.together(runs, interleaver);
+  const outcomes = await world.together(going, interleaver);
   const docsAfter = world.docs();
-  count(run, 'together');
-  count(run, 'syncs', 2);
-  const said = pair.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
-  run.say(`#${step} ${pair.map((m, i) => `${m.name} ${kinds[i] === 'daemon' ? 'daemon cycle' : `${kinds[i]} sync`}`).join(' and ')} at once (calls ${describeTurns(interleaver.turns)}) → ${said}`);
+  if (runs.length > 1) count(run, 'together');
+  count(run, 'syncs', runs.length);
+  const said = machines.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
+  const what = runs.map(({ machine: m, kind }) => `${m.name} ${kind === 'daemon' ? 'daemon cycle' : `${kind} sync`}`).join(' and ');
+  run.say(`#${step} ${what} ${runs.length > 1 ? 'at once' : 'through the interleaver'} (calls ${describeTurns(interleaver.turns)}) → ${said}`);
   const problems: string[] = [...(between?.failures ?? [])];
-  // What each wrote in the step (by docKey): the other's write there may have been overwritten.
-  const wrote = pair.map((m, i) => {
+  // What each wrote in the step (by docKey): the others' writes there may have been overwritten.
+  const wrote = machines.map((m, i) => {
     const rows = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
     const written = (outcomes[i]?.report?.results ?? []).filter((r) => r.ok && (r.result === 'pushed' || r.result === 'merged'));
     return new Set(written.flatMap((r) => rows.get(r.path) ?? []));
   });
-  for (const [i, m] of pair.entries()) {
-    const other = pair[1 - i] as Machine;
+  for (const [i, { machine: m, kind }] of runs.entries()) {
+    const others = machines.filter((other) => other !== m);
     const outcome = outcomes[i] as Outcome;
     const rows = m.rows();
     noteOutcome(run, m, outcome, rows);
-    const mode = kinds[i] === 'two-way' ? 'two-way' : 'push';
+    // A daemon cycle lists nothing, so it brings in only what its writes read: checked as a push is.
+    const mode = kind === 'two-way' ? 'two-way' : 'push';
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
-    const peerRowsBefore = (before[1 - i] as { rows: DocumentSummary[] }).rows;
+    const peerRowsBefore = peerRows.filter((peer) => peer.name !== m.name).flatMap((peer) => peer.rows);
+    const writtenAlongside = new Set(wrote.filter((_, j) => j !== i).flatMap((keys) => [...keys]));
     const typedDuring = between?.typed.get(m.name);
-    problems.push(
-      ...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string>, ...(typedDuring ? { typedDuring } : {}) }),
-    );
+    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter } as const;
+    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(typedDuring ? { typedDuring } : {}) }));
   }
   if (between) {
-    const files = await Promise.all(pair.map((m) => m.files()));
+    const files = await Promise.all(machines.map((m) => m.files()));
     problems.push(...savesKept(run.book, between.saves.map((save) => ({ ...save, windowed: overwrittenUnread(interleaver.calls, save.ids, save.at) })), docsAfter, files));
   }
   return problems;
@@ -510,10 +528,10 @@ async function syncTogether(run: Run, t: Random, step: number, races?: Random): 
  * runs' calls have named so far; and one run (a third of the time) stops right after its first write, as a
  * daemon stopped there does, so its record comes only with its next run. All drawn from `races`.
  */
-function racesBetween(run: Run, races: Random, pair: readonly Machine[], step: number) {
+function racesBetween(run: Run, races: Random, machines: readonly Machine[], step: number) {
   const { world } = run;
-  const stopping = races.chance(0.35) ? races.int(0, pair.length - 1) : undefined;
-  const stops = pair.map((_, i) => (i === stopping ? new AbortController() : undefined));
+  const stopping = races.chance(0.35) ? races.int(0, machines.length - 1) : undefined;
+  const stops = machines.map((_, i) => (i === stopping ? new AbortController() : undefined));
   const saves: { docKey: string; ids: readonly string[]; tokens: readonly string[]; at: number }[] = [];
   const typed = new Map<string, Set<string>>();
   const failures: string[] = [];
@@ -543,7 +561,7 @@ function racesBetween(run: Run, races: Random, pair: readonly Machine[], step: n
       world.tick(1);
       run.say(`${when} a minute passes: ${world.minute()}`);
     } else {
-      const m = races.pick(pair);
+      const m = races.pick(machines);
       const path = await fileIn(m);
       if (what === 'delete') await localDelete(run, m, when, path);
       else for (const token of await localEdit(run, m, races, when, path)) typed.set(m.name, (typed.get(m.name) ?? new Set()).add(token));
@@ -554,7 +572,7 @@ function racesBetween(run: Run, races: Random, pair: readonly Machine[], step: n
     chance: 0.06,
     act: () => act().catch((error: unknown) => void failures.push(`between the runs' calls: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)),
     answered: (name, request) => {
-      const stop = stops[pair.findIndex((m) => m.name === name)];
+      const stop = stops[machines.findIndex((m) => m.name === name)];
       if (stop && isWrite(request)) stop.abort();
     },
   };
