@@ -512,7 +512,8 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
     const writtenAlongside = new Set(wrote.filter((_, j) => j !== i).flatMap((keys) => [...keys]));
     const typedDuring = between?.typed.get(m.name);
     const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter } as const;
-    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(typedDuring ? { typedDuring } : {}) }));
+    const savedDuring = between?.savedDuring();
+    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(typedDuring ? { typedDuring } : {}), ...(savedDuring ? { savedDuring } : {}) }));
   }
   if (between) {
     const files = await Promise.all(machines.map((m) => m.files()));
@@ -576,7 +577,13 @@ function racesBetween(run: Run, races: Random, machines: readonly Machine[], ste
       if (stop && isWrite(request)) stop.abort();
     },
   };
-  return { meanwhile, stops, saves, typed, failures, watch: (interleaver: Interleaver) => void (calls = interleaver.calls) };
+  /** The colleague's saves so far, by document: the tokens each got. */
+  const savedDuring = (): Map<string, Set<string>> => {
+    const byDoc = new Map<string, Set<string>>();
+    for (const save of saves) byDoc.set(save.docKey, new Set([...(byDoc.get(save.docKey) ?? []), ...save.tokens]));
+    return byDoc;
+  };
+  return { meanwhile, stops, saves, savedDuring, typed, failures, watch: (interleaver: Interleaver) => void (calls = interleaver.calls) };
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

@@ -223,6 +223,8 @@ export type SyncCheck = {
   readonly alongside?: readonly string[];
   /** The documents those machines wrote meanwhile (docKeys): a write of this run's may have been overwritten there. */
   readonly writtenAlongside?: ReadonlySet<string>;
+  /** The colleague's saves while the run was under way: the tokens each document (docKey) got, the next run's to pull. */
+  readonly savedDuring?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Tokens this machine's user wrote while the run was under way: the next run's to send (kept meanwhile: lostUpdatesKept). */
   readonly typedDuring?: ReadonlySet<string>;
 };
@@ -276,6 +278,9 @@ function published(book: Book, check: SyncCheck): string[] {
       if (!seen.includes(token)) continue;
       // A push lists nothing: a colleague's later removal of published words reaches the file with the next two-way run.
       if (!remote.includes(token) && check.mode === 'push' && book.dropped('colleague', token)) continue;
+      // ... nor can any run a save the colleague made while it was under way (what it read came before).
+      const savedDuring = check.savedDuring?.has(doc.dentryUuid) === true && book.dropped('colleague', token);
+      if (!remote.includes(token) && savedDuring) continue;
       // The colleague's edit that removed it is one the service does not show (a fence's language), said as such.
       if (!remote.includes(token) && book.dropped('colleague', token) && book.hiddenSaid(check.machine, row.docKey)) continue;
       // ... or one made with edits reads do show, taken in as plain text (seed 130031): the file keeps what reads
@@ -310,13 +315,14 @@ function published(book: Book, check: SyncCheck): string[] {
       const snippet = book.snippets.get(token);
       // As above: a run at the same time may have published its user's rewrite of the snippet (model seed 1004).
       const rewroteAlongside = (check.alongside ?? []).some((machine) => book.dropped(machine, token));
-      if (snippet && snippet.author !== 'colleague' && body.includes(lf(snippet.text)) && !remote.includes(lf(snippet.text)) && !rewroteAlongside) {
+      if (snippet && snippet.author !== 'colleague' && body.includes(lf(snippet.text)) && !remote.includes(lf(snippet.text)) && !rewroteAlongside && !savedDuring) {
         problems.push(`invariant 1: ${check.machine}:${path} holds "${snippet.text}" (${snippet.kind}) but its document has it otherwise, and the run did not say why`);
       }
     }
     if (check.mode === 'two-way' && (check.alongside ?? []).length === 0) {
       const shown = visibleReading(doc);
-      for (const token of tokensIn(shown)) if (!body.includes(token)) problems.push(`invariant 1: the document of ${check.machine}:${path} shows ${token} but the file lacks it after a two-way sync that said nothing`);
+      const saved = check.savedDuring?.get(doc.dentryUuid);
+      for (const token of tokensIn(shown)) if (!body.includes(token) && saved?.has(token) !== true) problems.push(`invariant 1: the document of ${check.machine}:${path} shows ${token} but the file lacks it after a two-way sync that said nothing`);
     }
   }
   return problems;
