@@ -189,7 +189,8 @@ export class Book {
 export type Said = { readonly exempt: boolean; readonly simplified: boolean };
 
 export function saidAbout(report: SyncReport | undefined, path: string, row: DocumentSummary | undefined): Said {
-  const results = report?.results.filter((r) => r.path === path) ?? [];
+  // A move's result names the file's new path and where it came `from` (a move that failed leaves the file there).
+  const results = report?.results.filter((r) => r.path === path || r.from === path) ?? [];
   const exempt =
     report === undefined ||
     results.some((r) => !r.ok || r.result === 'held' || r.result === 'conflict') ||
