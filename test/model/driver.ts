@@ -224,7 +224,9 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
     case 'colleague-create': {
       const doc = run.pool.shift();
       if (!doc) return [];
-      world.em.admin.createDocument({ name: doc.title, markdown: doc.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '') });
+      const made = world.em.admin.createDocument({ name: doc.title, markdown: doc.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '') });
+      // Made in the web editor: its code, tables and formatting were never read by any kbsync.
+      run.book.noteEditOf(made.dentryUuid, undefined);
       say(`#${step} colleague creates "${doc.title}"`);
       return [];
     }
@@ -300,6 +302,9 @@ async function pickFile(rng: Random, m: Machine): Promise<string | undefined> {
   return files.length === 0 ? undefined : rng.pick(files);
 }
 
+/** The document `m`'s ledger pairs with `path` (none yet: a new file). */
+const docKeyOf = (m: Machine, path: string): string | undefined => m.rows().find((row) => row.path === path)?.docKey;
+
 /** A person's edit of `path` on `m`, drawn from `rng`; `when` heads the log line. Returns the tokens it wrote. */
 async function localEdit(run: Run, m: Machine, rng: Random, when: string, path: string | undefined): Promise<readonly string[]> {
   if (!path) return [];
@@ -309,6 +314,7 @@ async function localEdit(run: Run, m: Machine, rng: Random, when: string, path: 
   await m.write(path, edit.text);
   run.book.add(edit.snippets, m.name);
   run.book.noteUserEdit(m.name, before, edit.text);
+  run.book.noteEditOf(docKeyOf(m, path), edit.snippets);
   count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
   run.say(`${when} ${m.name} edits ${path}: ${edit.what}`);
   return edit.snippets.map((snippet) => snippet.token);
@@ -338,6 +344,7 @@ function colleagueEdit(run: Run, rng: Random, when: string, docs: readonly Dumpe
   const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
   if (!edit) return undefined;
   world.em.admin.editDocument(doc.dentryUuid, edit.text);
+  run.book.noteEditOf(doc.dentryUuid, edit.snippets);
   run.book.add(edit.snippets, 'colleague');
   run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
   count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
@@ -399,6 +406,7 @@ async function settleConflicts(run: Run, m: Machine, step: number): Promise<void
     const settled = choice === 'mine' ? (mine as string) : choice === 'theirs' ? theirs : `${mine}\n\n${theirs.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')}`;
     // Whatever the person leaves out, they saw and chose to drop.
     run.book.noteUserEdit(m.name, `${mine ?? ''}\n${theirs}`, settled);
+    run.book.noteEditOf(docKeyOf(m, path), undefined);
     await m.write(path, settled);
     await m.remove(copy);
     count(run, `settled:${choice}`);
@@ -418,6 +426,7 @@ async function acceptPlaceholders(run: Run, m: Machine, step: number): Promise<v
     const after = before.replace(/^[ \t]*<!-- kbsync:[^\n]*-->[ \t]*\r?\n?/gm, '');
     await m.write(row.path, after);
     run.book.noteUserEdit(m.name, before, after);
+    run.book.noteEditOf(row.docKey, undefined);
     run.say(`#${step} ${m.name} deletes the placeholders in ${row.path}`);
   }
 }

@@ -143,6 +143,22 @@ export class Book {
 
   readonly #hiddenSaid = new Set<string>();
 
+  /**
+   * The documents someone (the colleague, or a user through a file) ever changed beyond words a reading shows
+   * whole: a HIDDEN_EDIT notice about any other is about a document nobody edited where reads cannot see.
+   */
+  readonly #touchedUnseen = new Set<string>();
+
+  /** After an edit of the document `docKey` (unknown: a file no document has yet): whether it stays within what reads show. */
+  noteEditOf(docKey: string | undefined, snippets: readonly Snippet[] | undefined): void {
+    const seen = snippets !== undefined && snippets.length > 0 && snippets.every((snippet) => SHOWN_KINDS.has(snippet.kind));
+    if (docKey !== undefined && !seen) this.#touchedUnseen.add(docKey);
+  }
+
+  touchedUnseen(docKey: string): boolean {
+    return this.#touchedUnseen.has(docKey);
+  }
+
   /** A colleague's removal of a token that a machine cannot see (made in the stated rename-or-move window). */
   noteUnseenRemoval(machine: string, token: string): void {
     this.#unseenRemovals.add(`${machine}\0${token}`);
@@ -183,6 +199,23 @@ export class Book {
     if (!set) this.#dropped.set(machine, (set = new Set()));
     return set;
   }
+}
+
+/** Snippets of plain words in running text, which a reading shows exactly: an edit of only these hides nothing. */
+const SHOWN_KINDS: ReadonlySet<string> = new Set(['words', 'escape', 'append', 'nested-item']);
+
+/**
+ * Issue 44: no HIDDEN_EDIT notice about a document nobody edited. A run that says a document holds an edit reads
+ * cannot show, of one nobody ever changed beyond plain words, is wrong (soak seeds 500, 502, 601: another machine's
+ * write read before its record came, taken for a hidden edit).
+ */
+function hiddenEditsTrue(book: Book, check: SyncCheck): string[] {
+  const docKeys = new Map(check.rows.map((row) => [row.path, row.docKey as string]));
+  return (check.report?.results ?? []).flatMap((r) => {
+    const docKey = docKeys.get(r.path);
+    if (!r.ok || !(r.detail ?? '').includes('HIDDEN_EDIT') || docKey === undefined || book.touchedUnseen(docKey)) return [];
+    return [`issue 44: ${check.machine}:${r.path} was said to hold an edit reads cannot show (HIDDEN_EDIT), but nobody edited its document beyond plain words`];
+  });
 }
 
 /** What one run said about one file: held, in conflict, failed, waiting, or simplified. */
@@ -241,7 +274,7 @@ export function checkSync(book: Book, check: SyncCheck): string[] {
   // A run stopped by a signal said so, and left the rest to the next run: what it did not do is no broken
   // promise (invariants 1 and 4); what it did must still lose nothing (invariant 2).
   const finished = check.report?.interrupted === true ? { ...check, report: undefined } : check;
-  return [...lostUpdatesKept(book, check), ...published(book, finished), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, finished), ...duplicates(check.docsAfter)];
+  return [...lostUpdatesKept(book, check), ...published(book, finished), ...nothingUnseenOverwritten(book, check), ...formattingKept(book, finished), ...hiddenEditsTrue(book, check), ...duplicates(check.docsAfter)];
 }
 
 /**
