@@ -10,7 +10,7 @@ import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
 import { editDocument } from './mutate.js';
 import { Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
-import { describeTurns, Interleaver, isWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
+import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -47,7 +47,7 @@ export type ModelOptions = {
   readonly together?: boolean;
   /**
    * Between two-at-once runs' calls, now and then, a colleague saves, a minute passes or a person edits or
-   * deletes a file, and one run may stop right after its first write (a daemon stopped there: its record comes
+   * deletes a file, and one run may stop right after its first body write (a daemon stopped there: its record comes
    * with its next run): the read-before-record races the soak met (issue 44). Drawn from a random stream of
    * their own, so a seed found without them replays the same (`npm run torture -- --plain-pairs`).
    */
@@ -499,7 +499,7 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
   const docsAfter = world.docs();
   if (runs.length > 1) count(run, 'together');
   count(run, 'syncs', runs.length);
-  const said = machines.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
+  const said = machines.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first body write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
   const what = runs.map(({ machine: m, kind }) => `${m.name} ${kind === 'daemon' ? 'daemon cycle' : `${kind} sync`}`).join(' and ');
   run.say(`#${step} ${what} ${runs.length > 1 ? 'at once' : 'through the interleaver'} (calls ${describeTurns(interleaver.turns)}) → ${said}`);
   const problems: string[] = [...(between?.failures ?? [])];
@@ -535,7 +535,7 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
  * What happens between two runs' calls (issue 44: the races the soak found, where one machine lists or reads a
  * document between another's write of it and that write's record): now and then a colleague saves, a minute
  * passes, or the person at one of the machines edits or deletes a file, most often one of the documents the
- * runs' calls have named so far; and one run (a third of the time) stops right after its first write, as a
+ * runs' calls have named so far; and one run (a third of the time) stops right after its first body write, as a
  * daemon stopped there does, so its record comes only with its next run. All drawn from `races`.
  */
 function racesBetween(run: Run, races: Random, machines: readonly Machine[], step: number) {
@@ -583,7 +583,7 @@ function racesBetween(run: Run, races: Random, machines: readonly Machine[], ste
     act: () => act().catch((error: unknown) => void failures.push(`between the runs' calls: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)),
     answered: (name, request) => {
       const stop = stops[machines.findIndex((m) => m.name === name)];
-      if (stop && isWrite(request)) stop.abort();
+      if (stop && isBodyWrite(request)) stop.abort();
     },
   };
   /** The colleague's saves so far, by document: the tokens each got. */

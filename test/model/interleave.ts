@@ -8,7 +8,7 @@ export type Turn = { readonly name: string; readonly method: string; readonly pa
  * What else happens while the runs go on (model races): before a call goes on, with `chance` (drawn from `rng`,
  * a stream of its own so a seed's turns stay as they were), `act` happens first, with every run waiting: a
  * colleague's save, a minute passing, a person's edit of a file. `answered` hears of every call once answered
- * (a run stopped after its first write, say).
+ * (a run stopped after its first body write, say).
  */
 export type Meanwhile = {
   readonly rng: Random;
@@ -102,8 +102,8 @@ export const describeTurns = (turns: readonly string[]): string =>
 
 const segments = (call: Pick<Turn, 'path'>): string[] => (call.path.split('?')[0] ?? '').split('/');
 
-/** A call that writes a document's body: an overwrite, or the create of a document. */
-export const isWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => call.method === 'POST' && /\/overwriteContent$|\/doc\/workspaces\/[^/]+\/docs$/.test(segments(call).join('/'));
+/** A call that writes a document's body (an overwrite: a new document's first body too, after its create). */
+export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => call.method === 'POST' && segments(call).at(-1) === 'overwriteContent';
 
 /**
  * Whether a save made in a document (named by any of `ids`) after the first `at` calls landed between a run's
