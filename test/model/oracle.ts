@@ -185,11 +185,6 @@ export class Book {
     this.lostUpdates.set(machine, tokens.add(token));
   }
 
-  /** A token a machine's user typed while a run was under way: kept, as a lost update's is, until a run sends it. */
-  noteUnsent(machine: string, token: string): void {
-    this.lostUpdates.set(machine, (this.lostUpdates.get(machine) ?? new Set<string>()).add(token));
-  }
-
   dropped(machine: string, token: string): boolean {
     return this.#dropped.get(machine)?.has(token) ?? false;
   }
@@ -270,7 +265,6 @@ const droppedAround = (book: Book, check: SyncCheck, token: string): boolean => 
 export function checkSync(book: Book, check: SyncCheck): string[] {
   book.noteHidden(check.machine, check.report, check.rows);
   book.notePlain(check.report, check.filesAfter);
-  for (const token of check.typedDuring ?? []) book.noteUnsent(check.machine, token);
   // A run stopped by a signal said so, and left the rest to the next run: what it did not do is no broken
   // promise (invariants 1 and 4); what it did must still lose nothing (invariant 2).
   const finished = check.report?.interrupted === true ? { ...check, report: undefined } : check;
@@ -336,8 +330,6 @@ function published(book: Book, check: SyncCheck): string[] {
       }
       // Another machine overwrote the document at the same moment (it read it before this run's write landed):
       // the stated window; this machine's next runs must keep the token (lostUpdatesKept).
-      // Typed while the run was under way: the next run's to send.
-      if (check.typedDuring?.has(token)) continue;
       if (!remote.includes(token) && check.writtenAlongside?.has(row.docKey)) {
         book.noteLostUpdate(check.machine, token);
         continue;
@@ -376,7 +368,7 @@ function lostUpdatesKept(book: Book, check: SyncCheck): string[] {
   for (const token of pending) {
     if (book.dropped(check.machine, token) || inDocs(token) || inFiles(token, true)) pending.delete(token);
     else if (!inFiles(token, false)) {
-      problems.push(`invariant 1: ${check.machine}'s ${token} (${book.snippets.get(token)?.kind ?? '?'}), overwritten by another machine's write at the same moment or typed while a run was under way, is gone: no document, file or conflict copy holds it`);
+      problems.push(`invariant 1: ${check.machine}'s ${token} (${book.snippets.get(token)?.kind ?? '?'}), overwritten by another machine's write at the same moment, is gone: no document, file or conflict copy holds it`);
       pending.delete(token);
     }
   }

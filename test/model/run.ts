@@ -5,7 +5,7 @@ import { ModelFailure, runModel } from './driver.js';
  * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--team keyed|keyless|both]
  * [--crashes] [--vault] [--sequential] [--plain-pairs] [--quiet]`: the long randomized model run, in which two
  * machines' runs now and then go on at once (`--sequential`: one at a time, as the recorded seeds were found),
- * with a colleague's saves, minutes passing, a person's edits and a run's stop between their calls
+ * with a colleague's saves and minutes passing between their calls, and a run stopped after its first body write
  * (`--plain-pairs`: nothing between them, as the seeds recorded before issue 44 were found). Seeds S, S+1,
  * … S+K-1 run one after another; without --seed one is chosen and printed. `--team both` (the default) gives
  * odd seeds a team with a state key and even ones a team without. A failure prints the seed, the problems and
