@@ -445,7 +445,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   if (outcome.killed) count(run, 'crashes');
   run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
   noteOutcome(run, m, outcome, rows);
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute() });
 }
 
 /** What a run said that later checks need: documents it kept apart from a moved file, and the files it held. */
@@ -522,10 +522,9 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
     const peerRowsBefore = peerRows.filter((peer) => peer.name !== m.name).flatMap((peer) => peer.rows);
     const writtenAlongside = new Set(wrote.filter((_, j) => j !== i).flatMap((keys) => [...keys]));
-    const typedDuring = between?.typed.get(m.name);
-    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter } as const;
+    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: world.minute() } as const;
     const savedDuring = between?.savedDuring();
-    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(typedDuring ? { typedDuring } : {}), ...(savedDuring ? { savedDuring } : {}) }));
+    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(savedDuring ? { savedDuring } : {}) }));
   }
   if (between) {
     const files = await Promise.all(machines.map((m) => m.files()));
