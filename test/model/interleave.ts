@@ -107,15 +107,16 @@ export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => cal
 
 /**
  * Whether a save made in a document (named by any of `ids`) after the first `at` calls landed between a run's
- * read of the document and its write of it (an overwrite or a delete): README's stated window ("a colleague's
- * save ... between kbsync's read of a document and its write of it"), which nothing afterwards can tell.
+ * look at the document and its write of it (an overwrite or a delete): README's stated window ("a colleague's
+ * save ... between kbsync's read of a document and its write of it"), which nothing afterwards can tell. A run
+ * that wrote it after the save without reading its blocks again decided from what it knew before (its listing,
+ * its record: seed 3010, a push decided on a listing the save came after).
  */
 export function overwrittenUnread(calls: readonly Turn[], ids: readonly string[], at: number): boolean {
   const onIt = (call: Turn): boolean => segments(call).some((segment) => ids.includes(segment));
   const read = (call: Turn): boolean => call.method === 'GET' && segments(call).at(-1) === 'blocks' && onIt(call);
   return calls.some((call, j) => {
     if (j < at || !onIt(call) || !((call.method === 'POST' && segments(call).at(-1) === 'overwriteContent') || call.method === 'DELETE')) return false;
-    const lastRead = calls.slice(0, j).findLastIndex((earlier) => earlier.name === call.name && read(earlier));
-    return lastRead >= 0 && lastRead < at;
+    return !calls.slice(at, j).some((between) => between.name === call.name && read(between));
   });
 }
