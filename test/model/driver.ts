@@ -8,9 +8,10 @@ import { Random } from '../chaos/random.js';
 import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
+import { contentHash } from '../../src/markdown/index.js';
 import { editDocument } from './mutate.js';
-import { Book, checkSync, converged, duplicates } from './oracle.js';
-import { describeTurns, Interleaver } from './interleave.js';
+import { Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
+import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -45,6 +46,13 @@ export type ModelOptions = {
    * Drawn from a random stream of their own (off by default: the recorded seeds were found without them).
    */
   readonly together?: boolean;
+  /**
+   * Between the calls of runs through the interleaver (pairs, and a third of single syncs), now and then, a
+   * colleague saves or a minute passes, and one run may stop right after its first body write (a daemon stopped
+   * there: its record comes with its next run): the read-before-record races the soak met (issue 44). Drawn from a random stream of
+   * their own, so a seed found without them replays the same (`npm run torture -- --plain-pairs`).
+   */
+  readonly races?: boolean;
   readonly onStep?: (line: string) => void;
 };
 
@@ -73,6 +81,7 @@ const replayOf = (options: ModelOptions, step: number): string =>
     `--team ${options.keyed === true ? 'keyed' : 'keyless'}`,
     ...(options.vault === true ? ['--vault'] : []),
     ...(options.together === true ? [] : ['--sequential']),
+    ...(options.together === true && options.races !== true ? ['--plain-pairs'] : []),
     ...(options.crashes === true ? ['--crashes'] : []),
     ...(options.machines !== undefined ? [`--machines ${options.machines}`] : []),
     ...(options.docs !== undefined ? [`--docs ${options.docs}`] : []),
@@ -117,6 +126,8 @@ type Run = {
   readonly moves: Map<string, string>;
   /** The paths each machine's last run reported held (a hold says which file differs and why). */
   readonly held: Map<string, ReadonlySet<string>>;
+  /** With races: the stream things between a run's calls are drawn from (racesBetween). */
+  readonly races?: Random;
 };
 
 export async function runModel(options: ModelOptions): Promise<ModelStats> {
@@ -128,7 +139,8 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     options.onStep?.(line);
   };
   const { start, pool } = draw(rng, options.docs ?? 5, options.vault ?? false);
-  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map() };
+  const races = options.together === true && options.races === true ? new Random(options.seed * 15_485_863 + 7) : undefined;
+  const run: Run = { world, rng, tokens: new Tokens(), book: new Book(options.vault ?? false), pool, stats: {}, say, crashes: options.crashes ?? false, apart: new Set(), moves: new Map(), held: new Map(), ...(races ? { races } : {}) };
   let step = 0;
   const fail = (problems: readonly string[]): never => {
     throw new ModelFailure(options.seed, step, problems, log, replayOf(options, step));
@@ -145,7 +157,8 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
     const together = options.together === true ? new Random(options.seed * 104_729 + 31) : undefined;
     for (step = 1; step <= options.steps; step++) {
       if (web?.chance(0.05)) colleagueRestructures(run, web, step);
-      if (together?.chance(0.12)) {
+      // With races, pairs come more often: each is where they can happen.
+      if (together && (together.chance(0.12) || run.races?.chance(0.1))) {
         const atOnce = await syncTogether(run, together, step);
         if (atOnce.length > 0) fail(atOnce);
       }
@@ -158,6 +171,7 @@ export async function runModel(options: ModelOptions): Promise<ModelStats> {
       }
     }
     if (run.book.windowed > 0) run.stats['lost in the stated same-minute window'] = run.book.windowed;
+    if (run.book.readWriteWindowed > 0) run.stats["a colleague's save between a run's read and its write (stated window)"] = run.book.readWriteWindowed;
     if (run.book.relocationWindowed > 0) run.stats['lost in the stated rename-or-move window'] = run.book.relocationWindowed;
     if (run.book.lostUpdated > 0) run.stats['overwritten by another machine at the same moment (stated window), then kept'] = run.book.lostUpdated;
     if (run.book.formattingWindowed > 0) run.stats['formatting published over after it was said unseen'] = run.book.formattingWindowed;
@@ -179,16 +193,7 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
   switch (operation) {
     case 'local-edit': {
       await settleConflicts(run, m, step);
-      const path = await pickFile(run, m);
-      if (!path) return [];
-      const before = await m.read(path);
-      const edit = editDocument(before, 'user', rng, run.tokens, undefined, world.vault);
-      if (!edit) return [];
-      await m.write(path, edit.text);
-      run.book.add(edit.snippets, m.name);
-      run.book.noteUserEdit(m.name, before, edit.text);
-      count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
-      say(`#${step} ${m.name} edits ${path}: ${edit.what}`);
+      await localEdit(run, m, rng, `#${step}`, await pickFile(rng, m));
       return [];
     }
     case 'local-create': {
@@ -199,22 +204,11 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       say(`#${step} ${m.name} creates ${path}`);
       return [];
     }
-    case 'local-delete': {
-      const path = await pickFile(run, m);
-      if (!path || (await m.files()).size < 4) return [];
-      const text = await m.read(path);
-      run.book.noteUserEdit(m.name, text, '');
-      // A placeholder stands for content the service does not show (a colleague's code block): deleting the
-      // file that says it is there deletes it knowingly.
-      const row = m.rows().find((r) => r.path === path);
-      const doc = row && /<!-- kbsync:/.test(text) ? world.docs().find((d) => d.dentryUuid === row.docKey) : undefined;
-      if (doc) run.book.noteUserEdit(m.name, doc.markdown ?? '', '');
-      await m.remove(path);
-      say(`#${step} ${m.name} deletes ${path}`);
+    case 'local-delete':
+      await localDelete(run, m, `#${step}`, await pickFile(rng, m));
       return [];
-    }
     case 'local-move': {
-      const path = await pickFile(run, m);
+      const path = await pickFile(rng, m);
       if (!path) return [];
       const to = posix.join(rng.pick(FOLDERS), rng.chance(0.5) ? posix.basename(path) : `moved-${step}-${posix.basename(path)}`);
       if (to === path || (await m.files()).has(to)) return [];
@@ -225,24 +219,15 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       say(`#${step} ${m.name} moves ${path} -> ${to}`);
       return [];
     }
-    case 'colleague-edit': {
-      const docs = byTitle(world.docs()).filter((doc) => (doc.markdown ?? '') !== '');
-      if (docs.length === 0) return [];
-      const doc = rng.pick(docs);
-      avoidSameMinute(run, doc);
-      const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
-      if (!edit) return [];
-      world.em.admin.editDocument(doc.dentryUuid, edit.text);
-      run.book.add(edit.snippets, 'colleague');
-      run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
-      count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
-      say(`#${step} colleague edits "${doc.title}": ${edit.what}`);
+    case 'colleague-edit':
+      colleagueEdit(run, rng, `#${step}`, byTitle(world.docs()));
       return [];
-    }
     case 'colleague-create': {
       const doc = run.pool.shift();
       if (!doc) return [];
-      world.em.admin.createDocument({ name: doc.title, markdown: doc.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '') });
+      const made = world.em.admin.createDocument({ name: doc.title, markdown: doc.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '') });
+      // Made in the web editor: its code, tables and formatting were never read by any kbsync.
+      run.book.noteEditOf(made.dentryUuid, undefined);
       say(`#${step} colleague creates "${doc.title}"`);
       return [];
     }
@@ -256,11 +241,14 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
     }
     case 'daemon':
       await settleConflicts(run, m, step);
+      if (run.races?.chance(0.3)) return runAtOnce(run, run.races, step, [{ machine: m, kind: 'daemon' }]);
       // It lists nothing, so it brings in only what its writes read: checked as a push is.
       return syncAndCheck(run, m, 'push', false, step, '(daemon cycle) ', () => m.daemonCycle());
     case 'sync':
     case 'push':
       await settleConflicts(run, m, step);
+      // With races, now and then things happen between one run's calls too (a colleague's save between its listing and its read).
+      if (run.races?.chance(0.3)) return runAtOnce(run, run.races, step, [{ machine: m, kind: operation === 'push' ? 'push' : 'two-way' }]);
       return syncAndCheck(run, m, operation === 'push' ? 'push' : 'two-way', false, step);
     case 'force': {
       if (!m.rows().some((row) => row.heldCode !== null)) return [];
@@ -310,9 +298,59 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
 /** Documents in an order that does not depend on the order the service made them in (concurrent creates). */
 const byTitle = (docs: readonly DumpedNode[]): DumpedNode[] => [...docs].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
 
-async function pickFile(run: Run, m: Machine): Promise<string | undefined> {
+async function pickFile(rng: Random, m: Machine): Promise<string | undefined> {
   const files = [...(await m.files()).keys()].filter((path) => !isConflictCopy(path)).sort();
-  return files.length === 0 ? undefined : run.rng.pick(files);
+  return files.length === 0 ? undefined : rng.pick(files);
+}
+
+/** The document `m`'s ledger pairs with `path` (none yet: a new file). */
+const docKeyOf = (m: Machine, path: string): string | undefined => m.rows().find((row) => row.path === path)?.docKey;
+
+/** A person's edit of `path` on `m`, drawn from `rng`; `when` heads the log line. Returns the tokens it wrote. */
+async function localEdit(run: Run, m: Machine, rng: Random, when: string, path: string | undefined): Promise<readonly string[]> {
+  if (!path) return [];
+  const before = await m.read(path);
+  const edit = editDocument(before, 'user', rng, run.tokens, undefined, run.world.vault);
+  if (!edit) return [];
+  await m.write(path, edit.text);
+  run.book.add(edit.snippets, m.name);
+  run.book.noteUserEdit(m.name, before, edit.text);
+  run.book.noteEditOf(docKeyOf(m, path), edit.snippets);
+  count(run, `edit:${edit.what.split(':')[0] ?? ''}`);
+  run.say(`${when} ${m.name} edits ${path}: ${edit.what}`);
+  return edit.snippets.map((snippet) => snippet.token);
+}
+
+/** A person deletes `path` on `m` (never one of the last three files). */
+async function localDelete(run: Run, m: Machine, when: string, path: string | undefined): Promise<void> {
+  if (!path || (await m.files()).size < 4) return;
+  const text = await m.read(path);
+  run.book.noteUserEdit(m.name, text, '');
+  // A placeholder stands for content the service does not show (a colleague's code block): deleting the
+  // file that says it is there deletes it knowingly.
+  const row = m.rows().find((r) => r.path === path);
+  const doc = row && /<!-- kbsync:/.test(text) ? run.world.docs().find((d) => d.dentryUuid === row.docKey) : undefined;
+  if (doc) run.book.noteUserEdit(m.name, doc.markdown ?? '', '');
+  await m.remove(path);
+  run.say(`${when} ${m.name} deletes ${path}`);
+}
+
+/** A colleague's save in the web editor: one edit of one of `docs` (by title), drawn from `rng`. Returns its document and tokens. */
+function colleagueEdit(run: Run, rng: Random, when: string, docs: readonly DumpedNode[]): { readonly docKey: string; readonly tokens: readonly string[] } | undefined {
+  const { world } = run;
+  const written = docs.filter((doc) => (doc.markdown ?? '') !== '');
+  if (written.length === 0) return undefined;
+  const doc = rng.pick(written);
+  avoidSameMinute(run, doc);
+  const edit = editDocument(doc.markdown ?? '', 'colleague', rng, run.tokens);
+  if (!edit) return undefined;
+  world.em.admin.editDocument(doc.dentryUuid, edit.text);
+  run.book.noteEditOf(doc.dentryUuid, edit.snippets);
+  run.book.add(edit.snippets, 'colleague');
+  run.book.noteUserEdit('colleague', doc.markdown ?? '', edit.text);
+  count(run, `colleague:${edit.what.split(':')[0] ?? ''}`);
+  run.say(`${when} colleague edits "${doc.title}": ${edit.what}`);
+  return { docKey: doc.dentryUuid, tokens: edit.snippets.map((snippet) => snippet.token) };
 }
 
 /**
@@ -369,6 +407,7 @@ async function settleConflicts(run: Run, m: Machine, step: number): Promise<void
     const settled = choice === 'mine' ? (mine as string) : choice === 'theirs' ? theirs : `${mine}\n\n${theirs.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')}`;
     // Whatever the person leaves out, they saw and chose to drop.
     run.book.noteUserEdit(m.name, `${mine ?? ''}\n${theirs}`, settled);
+    run.book.noteEditOf(docKeyOf(m, path), undefined);
     await m.write(path, settled);
     await m.remove(copy);
     count(run, `settled:${choice}`);
@@ -388,6 +427,7 @@ async function acceptPlaceholders(run: Run, m: Machine, step: number): Promise<v
     const after = before.replace(/^[ \t]*<!-- kbsync:[^\n]*-->[ \t]*\r?\n?/gm, '');
     await m.write(row.path, after);
     run.book.noteUserEdit(m.name, before, after);
+    run.book.noteEditOf(row.docKey, undefined);
     run.say(`#${step} ${m.name} deletes the placeholders in ${row.path}`);
   }
 }
@@ -405,7 +445,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   if (outcome.killed) count(run, 'crashes');
   run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
   noteOutcome(run, m, outcome, rows);
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute() });
 }
 
 /** What a run said that later checks need: documents it kept apart from a moved file, and the files it held. */
@@ -424,44 +464,135 @@ function noteOutcome(run: Run, m: Machine, outcome: Outcome, rows: readonly Docu
 
 /**
  * Two machines' runs at once (a two-way sync, a push or a daemon cycle each), interleaved call by call in an
- * order drawn from `t` (interleave.ts); then each is checked as a run is, allowing for the other: what the
- * other's user removed may be gone, and what the other wrote after this run finished is the next run's.
+ * order drawn from `t` (interleave.ts).
  */
 async function syncTogether(run: Run, t: Random, step: number): Promise<string[]> {
   const { world } = run;
   if (world.machines.length < 2) return [];
   const first = t.pick(world.machines);
   const pair = [first, t.pick(world.machines.filter((m) => m !== first))] as const;
-  const kinds = pair.map(() => t.weighted({ 'two-way': 3, push: 1, daemon: 1 }));
-  for (const m of pair) await settleConflicts(run, m, step);
-  const before = await Promise.all(pair.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
+  return runAtOnce(run, t, step, pair.map((machine) => ({ machine, kind: t.weighted({ 'two-way': 3, push: 1, daemon: 1 }) })));
+}
+
+type Kind = 'two-way' | 'push' | 'daemon';
+
+/**
+ * Runs at once (one, or a pair), through the interleaver: each is checked as a run is, allowing for the others:
+ * what their users removed may be gone, and what they wrote after this run finished is the next run's. With
+ * `run.races`, things happen between their calls too (racesBetween), and a colleague's save made so must stand
+ * in its document after them, but for the window README states (savesKept).
+ */
+async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { readonly machine: Machine; readonly kind: Kind }[]): Promise<string[]> {
+  const { world } = run;
+  const machines = runs.map((r) => r.machine);
+  for (const m of machines) await settleConflicts(run, m, step);
+  const before = await Promise.all(machines.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
+  const peerRows = world.machines.map((m) => ({ name: m.name, rows: m.rows() }));
   const docsBefore = world.docs();
-  const interleaver = new Interleaver(t, pair.map((m) => m.name));
-  const runs = pair.map((m, i) => ({ machine: m, run: (via: string) => (kinds[i] === 'daemon' ? m.daemonCycle(via) : m.sync(kinds[i] === 'push' ? 'push' : 'two-way', false, via)) }));
-  const outcomes = await world.together(runs, interleaver);
+  // The documents the runs have local changes for (a file edited or deleted since its last sync): they will read them.
+  const changed = before.flatMap(({ files, rows }) => rows.filter((row) => files.get(row.path) === undefined || contentHash(files.get(row.path) ?? '') !== row.localHash).map((row) => row.docKey as string));
+  const between = run.races ? racesBetween(run, run.races, machines, step, new Set(changed)) : undefined;
+  const interleaver = new Interleaver(t, machines.map((m) => m.name), between?.meanwhile);
+  between?.watch(interleaver);
+  const going = runs.map(({ machine: m, kind }, i) => {
+    const signal = between?.stops[i]?.signal;
+    return { machine: m, run: (via: string) => (kind === 'daemon' ? m.daemonCycle(via, signal) : m.sync(kind, false, via, signal)) };
+  });
+  const outcomes = await world.together(going, interleaver);
   const docsAfter = world.docs();
-  count(run, 'together');
-  count(run, 'syncs', 2);
-  const said = pair.map((m, i) => `${m.name}: ${describe(outcomes[i] as Outcome)}`).join('; ');
-  run.say(`#${step} ${pair.map((m, i) => `${m.name} ${kinds[i] === 'daemon' ? 'daemon cycle' : `${kinds[i]} sync`}`).join(' and ')} at once (calls ${describeTurns(interleaver.turns)}) → ${said}`);
-  const problems: string[] = [];
-  // What each wrote in the step (by docKey): the other's write there may have been overwritten.
-  const wrote = pair.map((m, i) => {
+  if (runs.length > 1) count(run, 'together');
+  count(run, 'syncs', runs.length);
+  const said = machines.map((m, i) => `${m.name}: ${between?.stops[i]?.signal.aborted ? 'stopped after its first body write, ' : ''}${describe(outcomes[i] as Outcome)}`).join('; ');
+  const what = runs.map(({ machine: m, kind }) => `${m.name} ${kind === 'daemon' ? 'daemon cycle' : `${kind} sync`}`).join(' and ');
+  run.say(`#${step} ${what} ${runs.length > 1 ? 'at once' : 'through the interleaver'} (calls ${describeTurns(interleaver.turns)}) → ${said}`);
+  const problems: string[] = [...(between?.failures ?? [])];
+  // What each wrote in the step (by docKey): the others' writes there may have been overwritten.
+  const wrote = machines.map((m, i) => {
     const rows = new Map(m.rows().map((row) => [row.path, row.docKey as string]));
     const written = (outcomes[i]?.report?.results ?? []).filter((r) => r.ok && (r.result === 'pushed' || r.result === 'merged'));
     return new Set(written.flatMap((r) => rows.get(r.path) ?? []));
   });
-  for (const [i, m] of pair.entries()) {
-    const other = pair[1 - i] as Machine;
+  for (const [i, { machine: m, kind }] of runs.entries()) {
+    const others = machines.filter((other) => other !== m);
     const outcome = outcomes[i] as Outcome;
     const rows = m.rows();
     noteOutcome(run, m, outcome, rows);
-    const mode = kinds[i] === 'two-way' ? 'two-way' : 'push';
+    // A daemon cycle lists nothing, so it brings in only what its writes read: checked as a push is.
+    const mode = kind === 'two-way' ? 'two-way' : 'push';
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
-    const peerRowsBefore = (before[1 - i] as { rows: DocumentSummary[] }).rows;
-    problems.push(...checkSync(run.book, { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, alongside: [other.name], writtenAlongside: wrote[1 - i] as Set<string> }));
+    const peerRowsBefore = peerRows.filter((peer) => peer.name !== m.name).flatMap((peer) => peer.rows);
+    const writtenAlongside = new Set(wrote.filter((_, j) => j !== i).flatMap((keys) => [...keys]));
+    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: world.minute() } as const;
+    const savedDuring = between?.savedDuring();
+    problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(savedDuring ? { savedDuring } : {}) }));
+  }
+  if (between) {
+    const files = await Promise.all(machines.map((m) => m.files()));
+    problems.push(...savesKept(run.book, between.saves.map((save) => ({ ...save, windowed: overwrittenUnread(interleaver.calls, save.ids, save.at) })), docsAfter, files));
   }
   return problems;
+}
+
+/**
+ * What happens between two runs' calls (issue 44: the races the soak found, where one machine lists or reads a
+ * document between another's write of it and that write's record): now and then a colleague saves, a minute
+ * passes (a save most often of a document the runs' calls have named so far, or one they have local changes for,
+ * `changed`, which they will read); and one run (a third of the time) stops right after its first body write, as
+ * a daemon stopped there does, so its record comes only with its next run. All drawn from `races`.
+ */
+function racesBetween(run: Run, races: Random, machines: readonly Machine[], step: number, changed: ReadonlySet<string>) {
+  const { world } = run;
+  const stopping = races.chance(0.35) ? races.int(0, machines.length - 1) : undefined;
+  const stops = machines.map((_, i) => (i === stopping ? new AbortController() : undefined));
+  const saves: { docKey: string; ids: readonly string[]; tokens: readonly string[]; at: number }[] = [];
+  const failures: string[] = [];
+  let calls: readonly Turn[] = [];
+  /** The documents the calls so far named (read, written), and those the runs have changes for: where a race can be. */
+  const named = (): Set<string> => new Set([...changed, ...calls.flatMap((call) => /\/documents\/([^/?]+)/.exec(call.path)?.[1] ?? [])]);
+  const inPlay = <T>(items: readonly T[], key: (item: T) => string | undefined): readonly T[] => {
+    const touched = named();
+    const hot = items.filter((item) => touched.has(key(item) ?? ''));
+    return hot.length > 0 && races.chance(0.7) ? hot : items;
+  };
+  // Only what the service holds changes here. A person's edit of a file would race kbsync's own local writes (its
+  // executor works on up to 24 documents at once, and one's file write can be under way while another's call
+  // waits), so its outcome, and the seed's replay, would hang on timing: files change between steps.
+  const act = (): void => {
+    const when = `#${step} (after call ${calls.length})`;
+    const what = races.weighted({ colleague: 3, minute: 2 });
+    count(run, `meanwhile:${what}`);
+    if (what === 'minute') {
+      world.tick(1);
+      run.say(`${when} a minute passes: ${world.minute()}`);
+      return;
+    }
+    const save = colleagueEdit(run, races, when, inPlay(byTitle(world.docs()), (doc) => doc.dentryUuid));
+    const nodeId = world.docs().find((doc) => doc.dentryUuid === save?.docKey)?.creationNodeId;
+    if (save) saves.push({ ...save, ids: [save.docKey, ...(nodeId ? [nodeId] : [])], at: calls.length });
+  };
+  const meanwhile: Meanwhile = {
+    rng: races,
+    chance: 0.06,
+    act: () => {
+      try {
+        act();
+      } catch (error) {
+        failures.push(`between the runs' calls: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+      return Promise.resolve();
+    },
+    answered: (name, request) => {
+      const stop = stops[machines.findIndex((m) => m.name === name)];
+      if (stop && isBodyWrite(request)) stop.abort();
+    },
+  };
+  /** The colleague's saves so far, by document: the tokens each got. */
+  const savedDuring = (): Map<string, Set<string>> => {
+    const byDoc = new Map<string, Set<string>>();
+    for (const save of saves) byDoc.set(save.docKey, new Set([...(byDoc.get(save.docKey) ?? []), ...save.tokens]));
+    return byDoc;
+  };
+  return { meanwhile, stops, saves, savedDuring, failures, watch: (interleaver: Interleaver) => void (calls = interleaver.calls) };
 }
 
 async function ciRun(run: Run, source: Machine, step: number): Promise<string[]> {

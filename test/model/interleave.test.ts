@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../chaos/random.js';
-import { Interleaver } from './interleave.js';
+import { Interleaver, isBodyWrite, overwrittenUnread, type Turn } from './interleave.js';
 import { World } from './world.js';
 
 // Two machines' runs at once are interleaved call by call in the seed's order, whatever the event loop's timing.
@@ -28,3 +28,53 @@ test('model: two machines syncing at once take turns in the order the seed draws
   assert.deepEqual(await turns(), first);
 });
 
+
+// What happens between the runs' calls (a colleague's save, a minute passing) happens between the same two calls
+// every time, drawn from a stream of its own: the seed's turns are the same with it as without.
+test("model: what happens between two runs' calls comes between the same calls every time", async () => {
+  const interleave = async (meanwhile: boolean): Promise<{ turns: string[]; between: number[] }> => {
+    const world = await World.create(1, 2, false);
+    try {
+      const [a, b] = world.machines as [World['machines'][number], World['machines'][number]];
+      await a.write('one.md', '# One\n\nFirst.\n');
+      await a.write('two.md', '# Two\n\nSecond.\n');
+      assert.equal((await a.sync()).error, undefined);
+      assert.equal((await b.sync()).error, undefined);
+      await a.write('one.md', '# One\n\nFirst, edited on A.\n');
+      await b.write('two.md', '# Two\n\nSecond, edited on B.\n');
+      const between: number[] = [];
+      const act = (): Promise<void> => {
+        between.push(interleaver.calls.length);
+        world.tick(1);
+        return Promise.resolve();
+      };
+      const interleaver: Interleaver = new Interleaver(new Random(7), ['A', 'B'], meanwhile ? { rng: new Random(11), chance: 0.3, act } : undefined);
+      const outcomes = await world.together([a, b].map((machine) => ({ machine, run: (via: string) => machine.sync('two-way', false, via) })), interleaver);
+      assert.deepEqual(outcomes.map((outcome) => outcome.error), [undefined, undefined]);
+      return { turns: interleaver.turns, between };
+    } finally {
+      await world.close();
+    }
+  };
+  const first = await interleave(true);
+  assert.ok(first.between.some((at) => at > 0 && at < first.turns.length), `between two calls: ${first.between.join(', ')} of ${first.turns.length}`);
+  assert.deepEqual(await interleave(true), first);
+  const plain = await interleave(false);
+  assert.deepEqual(plain.between, []);
+  assert.deepEqual(plain.turns.slice(0, 3), first.turns.slice(0, 3), 'the turns are drawn as without');
+});
+
+// README's stated window, as the model reads it from the calls: a save between a run's look at a document and its write of it.
+test("model: a save is in the read-and-write window unless the run that wrote the document read it after the save", () => {
+  const call = (name: string, method: string, path: string): Turn => ({ name, method, path });
+  const read = (name: string) => call(name, 'GET', '/v1.0/doc/suites/documents/D1/blocks?startIndex=0');
+  const write = (name: string) => call(name, 'POST', '/v1.0/doc/suites/documents/D1/overwriteContent');
+  const other = call('A', 'GET', '/v2.0/wiki/nodes?parentNodeId=root');
+  assert.equal(overwrittenUnread([read('A'), other, write('A')], ['D1'], 1), true, 'read before the save, written after it');
+  assert.equal(overwrittenUnread([read('A'), read('A'), write('A')], ['D1'], 1), false, 'read again after the save: the run saw it');
+  assert.equal(overwrittenUnread([other, write('A')], ['D1'], 1), true, 'written on a listing before the save, unread since');
+  assert.equal(overwrittenUnread([read('A'), read('B'), write('A')], ['D1'], 1), true, "another run's read after the save is not the writer's");
+  assert.equal(overwrittenUnread([read('A'), write('A')], ['D1'], 2), false, 'written before the save');
+  assert.equal(overwrittenUnread([read('A'), call('A', 'DELETE', '/v1.0/doc/workspaces/W/docs/N1')], ['D1', 'N1'], 1), true, 'a delete by its creation id is a write');
+  assert.equal(isBodyWrite(write('A')) && !isBodyWrite(call('A', 'POST', '/v1.0/doc/workspaces/W/docs')) && !isBodyWrite(read('A')), true);
+});

@@ -1,36 +1,57 @@
 import type { Random } from '../chaos/random.js';
-import type { GateHooks } from '../helpers/gate-proxy.js';
+import type { GateHooks, Passing } from '../helpers/gate-proxy.js';
+
+/** One call that went on, and whose it was: the interleaving, call by call. */
+export type Turn = { readonly name: string; readonly method: string; readonly path: string };
+
+/**
+ * What else happens while the runs go on (model races): before a call goes on, with `chance` (drawn from `rng`,
+ * a stream of its own so a seed's turns stay as they were), `act` happens first, with every run waiting: a
+ * colleague's save, a minute passing, a person's edit of a file. `answered` hears of every call once answered
+ * (a run stopped after its first body write, say).
+ */
+export type Meanwhile = {
+  readonly rng: Random;
+  readonly chance: number;
+  readonly act: () => Promise<void>;
+  readonly answered?: (name: string, request: Passing) => void;
+};
 
 /**
  * Two (or more) machines' runs at once, their calls to the service taken in an order the seed chooses: each
  * machine talks through a proxy of its own (gate-proxy.ts), and a call goes on only when every machine still
  * running is waiting on one (none is busy deciding), one call at a time, the next machine drawn from `rng`.
  * So the runs interleave for real, call by call, and the same seed interleaves them the same way whatever
- * the event loop's timing.
+ * the event loop's timing; so does whatever `meanwhile` does between two calls.
  */
 export class Interleaver {
   readonly #rng: Random;
   readonly #names: readonly string[];
-  readonly #waiting = new Map<string, (() => void)[]>();
+  readonly #meanwhile: Meanwhile | undefined;
+  readonly #waiting = new Map<string, { readonly request: Passing; readonly go: () => void }[]>();
   readonly #done = new Set<string>();
   #inFlight = false;
   /** Whose call went on, in order: the interleaving, for the log. */
   readonly turns: string[] = [];
+  /** Each call that went on, in order (what `meanwhile` did came between `calls.length` and the next). */
+  readonly calls: Turn[] = [];
 
-  constructor(rng: Random, names: readonly string[]) {
+  constructor(rng: Random, names: readonly string[], meanwhile?: Meanwhile) {
     this.#rng = rng;
     this.#names = names;
+    this.#meanwhile = meanwhile;
   }
 
   /** The hooks of `name`'s proxy. */
   hooks(name: string): GateHooks {
     return {
-      before: () =>
-        new Promise<void>((resolve) => {
-          this.#waiting.set(name, [...(this.#waiting.get(name) ?? []), resolve]);
+      before: (request) =>
+        new Promise<void>((go) => {
+          this.#waiting.set(name, [...(this.#waiting.get(name) ?? []), { request, go }]);
           this.#next();
         }),
-      after: () => {
+      after: (request) => {
+        this.#meanwhile?.answered?.(name, request);
         this.#inFlight = false;
         this.#next();
       },
@@ -47,12 +68,23 @@ export class Interleaver {
     if (this.#inFlight) return;
     const running = this.#names.filter((name) => !this.#done.has(name));
     if (running.length === 0 || running.some((name) => (this.#waiting.get(name) ?? []).length === 0)) return;
+    const meanwhile = this.#meanwhile;
+    if (meanwhile?.rng.chance(meanwhile.chance)) {
+      // Every run waits on a call: what happens now happens between two of their calls, in the seed's order.
+      this.#inFlight = true;
+      void meanwhile.act().finally(() => {
+        this.#inFlight = false;
+        this.#next();
+      });
+      return;
+    }
     const name = this.#rng.pick(running);
-    const [go, ...rest] = this.#waiting.get(name) ?? [];
+    const [first, ...rest] = this.#waiting.get(name) ?? [];
     this.#waiting.set(name, rest);
     this.#inFlight = true;
     this.turns.push(name);
-    go?.();
+    if (first) this.calls.push({ name, method: first.request.method, path: first.request.path });
+    first?.go();
   }
 }
 
@@ -67,3 +99,24 @@ export const describeTurns = (turns: readonly string[]): string =>
     }, [])
     .map(([name, n]) => `${name}${n}`)
     .join(' ');
+
+const segments = (call: Pick<Turn, 'path'>): string[] => (call.path.split('?')[0] ?? '').split('/');
+
+/** A call that writes a document's body (an overwrite: a new document's first body too, after its create). */
+export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => call.method === 'POST' && segments(call).at(-1) === 'overwriteContent';
+
+/**
+ * Whether a save made in a document (named by any of `ids`) after the first `at` calls landed between a run's
+ * look at the document and its write of it (an overwrite or a delete): README's stated window ("a colleague's
+ * save ... between kbsync's read of a document and its write of it"), which nothing afterwards can tell. A run
+ * that wrote it after the save without reading its blocks again decided from what it knew before (its listing,
+ * its record: seed 3010, a push decided on a listing the save came after).
+ */
+export function overwrittenUnread(calls: readonly Turn[], ids: readonly string[], at: number): boolean {
+  const onIt = (call: Turn): boolean => segments(call).some((segment) => ids.includes(segment));
+  const read = (call: Turn): boolean => call.method === 'GET' && segments(call).at(-1) === 'blocks' && onIt(call);
+  return calls.some((call, j) => {
+    if (j < at || !onIt(call) || !((call.method === 'POST' && segments(call).at(-1) === 'overwriteContent') || call.method === 'DELETE')) return false;
+    return !calls.slice(at, j).some((between) => between.name === call.name && read(between));
+  });
+}

@@ -58,8 +58,9 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, va
  * `listRemote: 'if-needed'`, as the daemon's cycle after a save does: no listing unless a new file needs one),
  * and never throws.
  */
-async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean, listRemote?: 'if-needed', via?: string): Promise<Outcome> {
-  // `via`: the service's address as this run sees it (a proxy that puts two machines' calls in one order).
+async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull', force: boolean, listRemote?: 'if-needed', via?: string, signal?: AbortSignal): Promise<Outcome> {
+  // `via`: the service's address as this run sees it (a proxy that puts two machines' calls in one order);
+  // `signal`: the daemon's stop, which ends a run between two actions, its records unpublished.
   const settings = via ? { ...given, env: { ...given.env, KBSYNC_SERVICE_BASE_URL: via } } : given;
   const { config } = await loadConfig({ path: settings.configPath, cwd: settings.dir, env: settings.env });
   const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger });
@@ -69,7 +70,7 @@ async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull',
     // The team's key as `kbsync sync` reads it (config `state.key`, by default KBSYNC_STATE_KEY): a keyed
     // world's in-process runs sign and verify the shared state like its CLI runs.
     const stateKey = createStateKeySource(config.state.key, { env: settings.env, cwd: settings.dir, workspaceId: config.workspaceId });
-    const options = { ...syncOptionsOf(config, { mode, dryRun: false, force }), stateKey, ...(listRemote ? { listRemote } : {}) };
+    const options = { ...syncOptionsOf(config, { mode, dryRun: false, force }), stateKey, ...(listRemote ? { listRemote } : {}), ...(signal ? { signal } : {}) };
     return { report: await runSync({ client, ledger, logger: silentLogger }, options) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -90,14 +91,14 @@ export class Machine {
     return this.settings.root;
   }
 
-  /** `via`: the service's address for this run (World.together's proxy). */
-  sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false, via?: string): Promise<Outcome> {
-    return syncInProcess(this.settings, mode, force, undefined, via);
+  /** `via`: the service's address for this run (World.together's proxy); `signal`: stops the run, as a daemon's stop does. */
+  sync(mode: 'two-way' | 'push' | 'pull' = 'two-way', force = false, via?: string, signal?: AbortSignal): Promise<Outcome> {
+    return syncInProcess(this.settings, mode, force, undefined, via, signal);
   }
 
   /** The daemon's cycle after a local save: two-way, listing only when a new file needs it. */
-  daemonCycle(via?: string): Promise<Outcome> {
-    return syncInProcess(this.settings, 'two-way', false, 'if-needed', via);
+  daemonCycle(via?: string, signal?: AbortSignal): Promise<Outcome> {
+    return syncInProcess(this.settings, 'two-way', false, 'if-needed', via, signal);
   }
 
   /** The real CLI in a child process that kills itself at a crash point (`point:n`). */
