@@ -68,14 +68,14 @@ const COSTS_FILE = 'scripts/test-costs.json';
 const savedCosts = JSON.parse(readFileSync(COSTS_FILE, 'utf8'));
 /**
  * A file's expected CPU seconds: as saved, or for a file not saved yet, one second for every 2 kB of it (the
- * end-to-end files' rough rate; a new file is placed once costs are saved again). A unit group's: its share,
- * by size, of the unit tests' saved time.
- * @param {string | string[]} entry a file, or a unit group's files @returns {number}
+ * end-to-end files' rough rate; a new file is placed once costs are saved again); a unit test file's, its share,
+ * by size, of the unit tests' saved time. A group's: its files' together.
+ * @param {string | string[]} entry a file, or a group's files @returns {number}
  */
 function cost(entry) {
-  if (typeof entry === 'string') return savedCosts[entry] ?? statSync(entry).size / 2000;
-  const size = entry.reduce((sum, file) => sum + statSync(file).size, 0);
-  return ((savedCosts['test/unit'] ?? unitSize / 2000) * size) / unitSize;
+  if (typeof entry !== 'string') return entry.reduce((sum, file) => sum + cost(file), 0);
+  if (isUnit(entry)) return ((savedCosts['test/unit'] ?? unitSize / 2000) * statSync(entry).size) / unitSize;
+  return savedCosts[entry] ?? statSync(entry).size / 2000;
 }
 /**
  * Longest first (longest-processing-time-first), so the suite does not end on one long file running alone
@@ -90,25 +90,33 @@ function byCost(entries) {
 const found = findTests('test')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
 /**
- * The unit tests start no process or server and take milliseconds each, so loading a file cost more than
- * running it: 75 files took 40 s of CPU as a process each, 29 s in one process (all 555 tests passing
- * there too). They run in four groups (fewer if fewer files run at once), balanced by size, one process
- * per group, so the suite does not end on one long file.
+ * Files that cost less than loading them run in shared processes, one after another, as if they were one file:
+ * a test file's process takes about half a second of CPU to start, load the code under test and warm it up
+ * (measured: 0.25 s to import the sync fixture, 0.25 s more for its first sync), which is more than a unit
+ * test file's tests take, and as much as a light end-to-end file's. The unit tests (no process, no server,
+ * milliseconds each: 75 files took 40 s of CPU as a process each, 29 s in one process) always run so; so does
+ * every other file whose saved cost is under LIGHT_SECONDS (the 69 files under 2 s: 73.6 s of CPU as a process
+ * each, 41.6 s in four processes, the same 201 tests passing; the 29 of 2 to 4 s: 70.4 s, and 57.3 s in three,
+ * the same 184). They run in up to six groups, balanced by cost, so the suite does not end on one long group.
+ * With --save-costs only the unit tests are grouped: every other file is measured alone.
  * @param {string[]} paths @returns {string[][]}
  */
-function unitGroups(paths) {
-  const groups = Array.from({ length: Math.min(concurrency, 4, paths.length) }, () => ({ size: 0, /** @type {string[]} */ files: [] }));
-  const sized = paths.map((path) => ({ path, size: statSync(path).size })).sort((a, b) => b.size - a.size);
-  for (const { path, size } of sized) {
-    const smallest = groups.reduce((min, group) => (group.size < min.size ? group : min));
-    smallest.files.push(path);
-    smallest.size += size;
+function groups(paths) {
+  const made = Array.from({ length: Math.min(concurrency, 6, paths.length) }, () => ({ cost: 0, /** @type {string[]} */ files: [] }));
+  const costed = paths.map((path) => ({ path, cost: cost(path) })).sort((a, b) => b.cost - a.cost);
+  for (const { path, cost: seconds } of costed) {
+    const cheapest = made.reduce((min, group) => (group.cost < min.cost ? group : min));
+    cheapest.files.push(path);
+    cheapest.cost += seconds;
   }
-  return groups.map((group) => group.files.sort());
+  return made.map((group) => group.files.sort());
 }
+/** The saved CPU seconds under which a file shares a process (groups, above). */
+const LIGHT_SECONDS = 4;
 const isUnit = (/** @type {string} */ file) => file.startsWith('test/unit/');
+const isLight = (/** @type {string} */ file) => isUnit(file) || (!saveCosts && cost(file) < LIGHT_SECONDS);
 const unitSize = found.filter(isUnit).reduce((sum, file) => sum + statSync(file).size, 0);
-const entries = byCost([...found.filter((file) => !isUnit(file)), ...unitGroups(found.filter(isUnit))]);
+const entries = byCost([...found.filter((file) => !isLight(file)), ...groups(found.filter(isLight))]);
 if (entries.length === 0) {
   console.error(`no test files match ${filters.join(' ') || 'test/**/*.test.ts'}`);
   process.exit(1);

@@ -16,7 +16,7 @@ import {
 } from './document-columns.js';
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 import { SummaryCache } from './summary-cache.js';
 import type { DocumentPatch, DocumentRecord, DocumentStat, DocumentSummary, DocumentWrite, SummaryCursor } from './types.js';
 

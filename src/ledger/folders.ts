@@ -4,7 +4,7 @@ import type { TreeNodeId } from '../model/ids.js';
 import type { DocumentsRepo } from './documents.js';
 import { REFUSED_VALUE_HINT, duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 import type { FolderRecord } from './types.js';
 
 const SELECT = `SELECT path, tree_node_id AS treeNodeId, node_id AS nodeId, remote_title AS remoteTitle FROM folders`;

@@ -1,5 +1,5 @@
 import type { ImageUrlCache } from '../images/types.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 
 /**
  * Image URLs by content (`sha256:…` of a file, `diagram:…` of a diagram's source): an image is uploaded once,

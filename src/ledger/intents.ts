@@ -4,7 +4,7 @@ import { KbsyncError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { redact } from '../secrets.js';
 import { parseJson, toJson } from './json.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 import type { IntentId, JsonValue, OpenIntent } from './types.js';
 
 /** Abandoned intents kept for diagnosis; older ones are pruned so the journal cannot grow without bound. */

@@ -9,7 +9,7 @@ import { MetaStore } from './meta.js';
 import { ReleasesRepo } from './releases.js';
 import { RetirementsRepo } from './retirements.js';
 import { SettledTreeStore } from './settled-tree.js';
-import { Statements } from './statements.js';
+import { Statements } from '../sqlite-statements.js';
 
 /**
  * kbsync's memory: which local file is which remote document, what both sides looked like when they last

@@ -1,7 +1,7 @@
 import { KbsyncError } from '../errors.js';
 import { redact } from '../secrets.js';
 import { parseJson, toJson } from './json.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 import type { JsonValue } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 
 /**
  * A person's answer to a hold on one file: `mine` publishes the file as it is (an emptied file, an overwrite

@@ -1,5 +1,5 @@
 import type { CreationNodeId, DocKey, WorkspaceId } from '../model/ids.js';
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 
 /** An old document of a moved file, promised for deletion once its replacement was recorded. */
 export type Retirement = {

@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Statements } from '../sqlite-statements.js';
 
 /**
  * The fingerprint of the last tree a push found settled throughout (src/sync/observe/settled-tree.ts). The

@@ -1,7 +1,7 @@
 import type { Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { characterHunks, cutAt, keptOf, trimmed, wordHunks, type Hunk } from './hunks.js';
-import { parseMarkdown } from './parse.js';
+import { factOf, parseMarkdown } from './parse.js';
 import { charMap } from './source-map.js';
 import { escapeInline, normaliseText } from './text.js';
 
@@ -378,11 +378,13 @@ export function hasMarkup(source: string, definitions = ''): boolean {
   return normaliseText(body) !== normaliseText(text);
 }
 
-/** The link reference definitions of a body, as source to read a block of it with (see retext). */
-export function definitionsOf(body: string): string {
-  const tree = parseMarkdown(body);
-  return tree.children
+/**
+ * The link reference definitions of a body, as source to read a block of it with (see retext). A fact of its
+ * parse (factOf): every merge into a file asks it of the file's text, whose tree is often gone by then.
+ */
+export const definitionsOf = factOf((tree, body): string =>
+  tree.children
     .filter((node) => node.type === 'definition' || node.type === 'footnoteDefinition')
     .map((node) => body.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0))
-    .join('\n\n');
-}
+    .join('\n\n'),
+);

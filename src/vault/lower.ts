@@ -5,7 +5,7 @@ import { applyEdits, editOrigins, type SpanEdit } from '../links/rewrite.js';
 import { decode, isExternal, splitUrl } from '../links/url.js';
 import { findImages } from '../images/find.js';
 import { isImageFile } from '../images/media-type.js';
-import { parseMarkdown } from '../markdown/parse.js';
+import { factOf } from '../markdown/parse.js';
 import { escapeInPlace } from '../markdown/text.js';
 import { wikiSyntaxIn } from '../markdown/wiki-syntax.js';
 import { embedsImage, wikiText, type WikiRef } from '../markdown/wiki/links.js';
@@ -41,8 +41,15 @@ type LoweringInput = {
   readonly unsynced?: (path: string) => string;
 };
 
+/**
+ * A body's wiki syntax, kept by text with the other facts of its parse (src/markdown/parse.ts factOf): a push
+ * lowers each body for its links, its anchors, its send and its stale check, often after its tree has given way
+ * to other pages' (in the model test's note vaults, a third of the parses were of bodies parsed before).
+ */
+const wikiSyntaxOf = factOf((tree) => wikiSyntaxIn(tree));
+
 export function lowerBody(body: string, from: string, input: LoweringInput): LoweredBody {
-  const { refs, callouts, admonitions, hidden } = wikiSyntaxIn(parseMarkdown(body));
+  const { refs, callouts, admonitions, hidden } = wikiSyntaxOf(body);
   const edits: SpanEdit[] = callouts.map((callout) => ({ span: callout, url: bold(callout.label) }));
   // Where an admonition's lines start, what quotes them: a `> ` put in front, or the indentation replaced by it.
   const quoted: number[] = [];

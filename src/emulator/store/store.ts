@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { Statements } from '../../sqlite-statements.js';
 import { openDatabase } from './schema.js';
 import type { BodyRow, DocType, MemberRow, NodeRow, StoredBlock, UserRow, WorkspaceRow } from './types.js';
 
@@ -13,9 +14,12 @@ type NewNode = Omit<NodeRow, 'seq'>;
 /** Plain persistence: rows in, rows out. Rules live in operations.ts, not here. */
 export class Store {
   readonly #db: Database.Database;
+  /** Each SQL text prepared once: a call the service answers runs a dozen statements, and preparing them cost more than running them. */
+  readonly #sql: Statements;
 
   constructor(path: string) {
     this.#db = openDatabase(path);
+    this.#sql = new Statements(this.#db);
   }
 
   close(): void {
@@ -28,12 +32,12 @@ export class Store {
 
   // meta ------------------------------------------------------------------------------------------
   getMeta(key: string): string | undefined {
-    const row = this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.#sql.get('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.#sql.get('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /** The persistent id counter behind IdGenerator. */
@@ -45,49 +49,49 @@ export class Store {
 
   // users and tokens ------------------------------------------------------------------------------
   addUser(user: UserRow): void {
-    this.#db.prepare('INSERT INTO users (union_id, user_id, name) VALUES (?, ?, ?)').run(user.unionId, user.userId, user.name);
+    this.#sql.get('INSERT INTO users (union_id, user_id, name) VALUES (?, ?, ?)').run(user.unionId, user.userId, user.name);
   }
 
   userByUnionId(unionId: string): UserRow | undefined {
-    return this.#db.prepare('SELECT union_id AS unionId, user_id AS userId, name FROM users WHERE union_id = ?').get(unionId) as UserRow | undefined;
+    return this.#sql.get('SELECT union_id AS unionId, user_id AS userId, name FROM users WHERE union_id = ?').get(unionId) as UserRow | undefined;
   }
 
   userByUserId(userId: string): UserRow | undefined {
-    return this.#db.prepare('SELECT union_id AS unionId, user_id AS userId, name FROM users WHERE user_id = ?').get(userId) as UserRow | undefined;
+    return this.#sql.get('SELECT union_id AS unionId, user_id AS userId, name FROM users WHERE user_id = ?').get(userId) as UserRow | undefined;
   }
 
   addToken(token: string, scopes: readonly string[]): void {
-    this.#db.prepare('INSERT INTO tokens (token, scopes) VALUES (?, ?)').run(token, JSON.stringify(scopes));
+    this.#sql.get('INSERT INTO tokens (token, scopes) VALUES (?, ?)').run(token, JSON.stringify(scopes));
   }
 
   scopesOf(token: string): readonly string[] | undefined {
-    const row = this.#db.prepare('SELECT scopes FROM tokens WHERE token = ?').get(token) as { scopes: string } | undefined;
+    const row = this.#sql.get('SELECT scopes FROM tokens WHERE token = ?').get(token) as { scopes: string } | undefined;
     return row ? (JSON.parse(row.scopes) as string[]) : undefined;
   }
 
   // workspaces ------------------------------------------------------------------------------------
   addWorkspace(workspace: Omit<WorkspaceRow, 'seq'>): void {
-    this.#db
-      .prepare('INSERT INTO workspaces (workspace_id, name, description, root_node_id, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.#sql
+      .get('INSERT INTO workspaces (workspace_id, name, description, root_node_id, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(workspace.workspaceId, workspace.name, workspace.description, workspace.rootNodeId, workspace.createdAt, workspace.modifiedAt);
   }
 
   workspaces(): readonly WorkspaceRow[] {
-    return this.#db.prepare(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY seq`).all() as WorkspaceRow[];
+    return this.#sql.get(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY seq`).all() as WorkspaceRow[];
   }
 
   workspace(workspaceId: string): WorkspaceRow | undefined {
-    return this.#db.prepare(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE workspace_id = ?`).get(workspaceId) as WorkspaceRow | undefined;
+    return this.#sql.get(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE workspace_id = ?`).get(workspaceId) as WorkspaceRow | undefined;
   }
 
   touchWorkspace(workspaceId: string, at: number): void {
-    this.#db.prepare('UPDATE workspaces SET modified_at = ? WHERE workspace_id = ?').run(at, workspaceId);
+    this.#sql.get('UPDATE workspaces SET modified_at = ? WHERE workspace_id = ?').run(at, workspaceId);
   }
 
   // nodes -----------------------------------------------------------------------------------------
   addNode(node: NewNode): void {
-    this.#db
-      .prepare(
+    this.#sql
+      .get(
         `INSERT INTO nodes (dentry_uuid, creation_node_id, workspace_id, parent_id, title, doc_type, creator_id, modifier_id, created_at, modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -95,46 +99,46 @@ export class Store {
   }
 
   node(dentryUuid: string): NodeRow | undefined {
-    return this.#db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE dentry_uuid = ?`).get(dentryUuid) as NodeRow | undefined;
+    return this.#sql.get(`SELECT ${NODE_COLUMNS} FROM nodes WHERE dentry_uuid = ?`).get(dentryUuid) as NodeRow | undefined;
   }
 
   nodeByCreationId(creationNodeId: string): NodeRow | undefined {
-    return this.#db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE creation_node_id = ?`).get(creationNodeId) as NodeRow | undefined;
+    return this.#sql.get(`SELECT ${NODE_COLUMNS} FROM nodes WHERE creation_node_id = ?`).get(creationNodeId) as NodeRow | undefined;
   }
 
   children(parentId: string): readonly NodeRow[] {
-    return this.#db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE parent_id = ? ORDER BY seq`).all(parentId) as NodeRow[];
+    return this.#sql.get(`SELECT ${NODE_COLUMNS} FROM nodes WHERE parent_id = ? ORDER BY seq`).all(parentId) as NodeRow[];
   }
 
   hasChildren(parentId: string): boolean {
-    return this.#db.prepare('SELECT 1 FROM nodes WHERE parent_id = ? LIMIT 1').get(parentId) !== undefined;
+    return this.#sql.get('SELECT 1 FROM nodes WHERE parent_id = ? LIMIT 1').get(parentId) !== undefined;
   }
 
   nodesOf(workspaceId: string, docTypes: readonly DocType[]): readonly NodeRow[] {
     const marks = docTypes.map(() => '?').join(', ');
-    return this.#db
-      .prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE workspace_id = ? AND doc_type IN (${marks}) ORDER BY seq`)
+    return this.#sql
+      .get(`SELECT ${NODE_COLUMNS} FROM nodes WHERE workspace_id = ? AND doc_type IN (${marks}) ORDER BY seq`)
       .all(workspaceId, ...docTypes) as NodeRow[];
   }
 
   allNodes(): readonly NodeRow[] {
-    return this.#db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY seq`).all() as NodeRow[];
+    return this.#sql.get(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY seq`).all() as NodeRow[];
   }
 
   updateNode(dentryUuid: string, change: { title?: string; parentId?: string; modifierId: string; modifiedAt: number }): void {
     const current = this.node(dentryUuid);
     if (!current) return;
-    this.#db
-      .prepare('UPDATE nodes SET title = ?, parent_id = ?, modifier_id = ?, modified_at = ? WHERE dentry_uuid = ?')
+    this.#sql
+      .get('UPDATE nodes SET title = ?, parent_id = ?, modifier_id = ?, modified_at = ? WHERE dentry_uuid = ?')
       .run(change.title ?? current.title, change.parentId ?? current.parentId, change.modifierId, change.modifiedAt, dentryUuid);
   }
 
   /** Removes the node, its whole subtree, their bodies and members. */
   deleteSubtree(dentryUuid: string): void {
     const ids = this.#subtreeIds(dentryUuid);
-    const deleteNode = this.#db.prepare('DELETE FROM nodes WHERE dentry_uuid = ?');
-    const deleteBody = this.#db.prepare('DELETE FROM bodies WHERE dentry_uuid = ?');
-    const deleteMembers = this.#db.prepare('DELETE FROM members WHERE dentry_uuid = ?');
+    const deleteNode = this.#sql.get('DELETE FROM nodes WHERE dentry_uuid = ?');
+    const deleteBody = this.#sql.get('DELETE FROM bodies WHERE dentry_uuid = ?');
+    const deleteMembers = this.#sql.get('DELETE FROM members WHERE dentry_uuid = ?');
     for (const id of ids) {
       deleteNode.run(id);
       deleteBody.run(id);
@@ -150,32 +154,32 @@ export class Store {
 
   // bodies ----------------------------------------------------------------------------------------
   body(dentryUuid: string): BodyRow | undefined {
-    const row = this.#db.prepare('SELECT markdown, blocks FROM bodies WHERE dentry_uuid = ?').get(dentryUuid) as
+    const row = this.#sql.get('SELECT markdown, blocks FROM bodies WHERE dentry_uuid = ?').get(dentryUuid) as
       | { markdown: string; blocks: string }
       | undefined;
     return row ? { markdown: row.markdown, blocks: JSON.parse(row.blocks) as StoredBlock[] } : undefined;
   }
 
   setBody(dentryUuid: string, body: BodyRow): void {
-    this.#db
-      .prepare('INSERT INTO bodies (dentry_uuid, markdown, blocks) VALUES (?, ?, ?) ON CONFLICT (dentry_uuid) DO UPDATE SET markdown = excluded.markdown, blocks = excluded.blocks')
+    this.#sql
+      .get('INSERT INTO bodies (dentry_uuid, markdown, blocks) VALUES (?, ?, ?) ON CONFLICT (dentry_uuid) DO UPDATE SET markdown = excluded.markdown, blocks = excluded.blocks')
       .run(dentryUuid, body.markdown, JSON.stringify(body.blocks));
   }
 
   // members ---------------------------------------------------------------------------------------
   members(dentryUuid: string): readonly MemberRow[] {
-    return this.#db
-      .prepare('SELECT dentry_uuid AS dentryUuid, user_id AS userId, role_type AS roleType FROM members WHERE dentry_uuid = ? ORDER BY rowid')
+    return this.#sql
+      .get('SELECT dentry_uuid AS dentryUuid, user_id AS userId, role_type AS roleType FROM members WHERE dentry_uuid = ? ORDER BY rowid')
       .all(dentryUuid) as MemberRow[];
   }
 
   upsertMember(member: MemberRow): void {
-    this.#db
-      .prepare('INSERT INTO members (dentry_uuid, user_id, role_type) VALUES (?, ?, ?) ON CONFLICT (dentry_uuid, user_id) DO UPDATE SET role_type = excluded.role_type')
+    this.#sql
+      .get('INSERT INTO members (dentry_uuid, user_id, role_type) VALUES (?, ?, ?) ON CONFLICT (dentry_uuid, user_id) DO UPDATE SET role_type = excluded.role_type')
       .run(member.dentryUuid, member.userId, member.roleType);
   }
 
   removeMember(dentryUuid: string, userId: string): boolean {
-    return this.#db.prepare('DELETE FROM members WHERE dentry_uuid = ? AND user_id = ?').run(dentryUuid, userId).changes > 0;
+    return this.#sql.get('DELETE FROM members WHERE dentry_uuid = ? AND user_id = ?').run(dentryUuid, userId).changes > 0;
   }
 }

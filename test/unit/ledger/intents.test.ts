@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { IntentsJournal } from '../../../src/ledger/intents.js';
 import { migrate } from '../../../src/ledger/migrations.js';
-import { Statements } from '../../../src/ledger/statements.js';
+import { Statements } from '../../../src/sqlite-statements.js';
 import { silentLogger } from '../../../src/log.js';
 import { registerSecret } from '../../../src/secrets.js';
 import { codeOf, countRows, sampleDocument, tempDir, tempLedger } from './helpers.js';

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-/** Prepares each SQL text once per connection: preparing costs far more than running a cached statement. */
+/** Prepares each SQL text once per connection (the ledger's, the emulator's): preparing costs far more than running a cached statement. */
 export class Statements {
   readonly #db: Database;
   readonly #cache = new Map<string, Statement>();
