@@ -15,19 +15,25 @@ export function freshMarkdown(block: Block, history: readonly ListEntry[]): stri
 /** Source written for a remote text change; `simplified` when local formatting around the edit could not be kept. */
 type Rebuilt = { readonly markdown: string; readonly simplified: boolean };
 
+/** Where a list item's text stands in its source, and what a line added to it starts with (the text's column). */
+function itemTextRange(source: string, sourceStart: number, node: OutlineNode): { readonly from: number; readonly to: number; readonly continuation: string } | undefined {
+  if (!node.textSource) return undefined;
+  const from = node.textSource.start - sourceStart;
+  const lineStart = source.lastIndexOf('\n', from - 1) + 1;
+  return { from, to: node.textSource.end - sourceStart, continuation: ' '.repeat(from - lineStart) };
+}
+
 /**
  * A list item's own source with its text replaced, keeping indentation, marker, task box and whatever
  * follows its first paragraph (content the service does not show); the edit itself goes into the text's
  * own source where it can (see retext), so links and code around it stay.
  */
 function replaceItemText(source: string, sourceStart: number, node: OutlineNode, text: string, definitions: string): Rebuilt | undefined {
-  if (!node.textSource) return undefined;
-  const from = node.textSource.start - sourceStart;
-  const to = node.textSource.end - sourceStart;
+  const range = itemTextRange(source, sourceStart, node);
+  if (!range) return undefined;
+  const { from, to, continuation } = range;
   const kept = retext(source.slice(from, to), text, definitions);
   if (kept !== undefined) return { markdown: source.slice(0, from) + kept.markdown + source.slice(to), simplified: kept.simplified };
-  const lineStart = source.lastIndexOf('\n', from - 1) + 1;
-  const continuation = ' '.repeat(from - lineStart);
   const escaped = escapeText(text, 'block').split('\n').join(`\n${continuation}`);
   if (escaped === '') return undefined;
   return { markdown: source.slice(0, from) + withComments(escaped, source.slice(from, to)) + source.slice(to), simplified: hasMarkup(source.slice(from, to), definitions) };
@@ -56,11 +62,10 @@ function retextOrPlain(source: string, sourceStart: number, node: OutlineNode, r
 export function respace(source: string, sourceStart: number, node: OutlineNode, remote: Block, definitions = ''): string {
   if (remote.type !== node.type || !('text' in remote)) return source;
   if (isListBlock(remote)) {
-    if (!node.textSource) return source;
-    const from = node.textSource.start - sourceStart;
-    const to = node.textSource.end - sourceStart;
-    const lineStart = source.lastIndexOf('\n', from - 1) + 1;
-    return source.slice(0, from) + respaced(source.slice(from, to), remote.text, definitions, ' '.repeat(from - lineStart)) + source.slice(to);
+    const range = itemTextRange(source, sourceStart, node);
+    if (!range) return source;
+    const { from, to, continuation } = range;
+    return source.slice(0, from) + respaced(source.slice(from, to), remote.text, definitions, continuation) + source.slice(to);
   }
   return remote.type === 'paragraph' || remote.type === 'blockquote' ? respaced(source, remote.text, definitions) : source;
 }
