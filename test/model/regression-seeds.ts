@@ -29,4 +29,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     vault: true,
   },
   { seed: 2, steps: 25, found: 'an autolink typed into a comment block: rightly never sent, but the model demanded it in the document', together: true, vault: true },
+  { seed: 1015, steps: 25, found: "a file moved a moment after a colleague's code edit: the body waited for a record that could explain the time, the move did not, and deleted the edit with the old document", keyed: true, together: true },
 ];
