@@ -4,6 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { withReadGate } from '../../helpers/held-read.js';
 import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -11,7 +12,9 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * cannot show (a colleague's code line). The body's decision waited for the minutes in which a kbsync writer's record
  * could still explain the time (BodyDecision.waiting), but the move went on without it: it made the new document from
  * the file and deleted the old one, the colleague's edit with it. The move now waits as the body does: the run after
- * those minutes holds it (MOVE_LOSSY) for a colleague's edit, or carries another machine's version along.
+ * those minutes holds it (MOVE_LOSSY) for a colleague's edit, or carries another machine's version along. And the
+ * move asks the document's time again after reading it, not taking the listing's: a code line saved between the
+ * two reads the same (model seed 6018, as it replays since the fix above).
  */
 const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
 const OTHER = '# Other\n\nElsewhere.\n';
@@ -93,5 +96,35 @@ test("a file moved a moment after another machine's write inside code, its recor
     assert.notEqual(now?.dentryUuid, undefined);
     assert.equal(now?.parentId, em.admin.dump().nodes.find((n) => n.docType === 'FOLDER' && n.title === 'ops')?.dentryUuid, 'it moved to ops');
     assert.match(now?.markdown ?? '', /--graceful/, "B's write moved along");
+  });
+});
+
+test("a code line saved between the listing and the read of a file's document as it moves: seen by the time asked after the read, and the move waits", async () => {
+  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
+    await f.write('runbook.md', TEXT);
+    await f.write('ops/other.md', OTHER);
+    await synced(f);
+    tick();
+    tick();
+    await synced(f);
+    tick();
+    const doc = f.remoteDoc('Runbook');
+    await move(f, 'runbook.md', 'ops/runbook.md');
+
+    const read = holdNextRead(doc.dentryUuid);
+    const moving = synced(f);
+    await read.reached;
+    em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+    read.release();
+    const soon = await moving;
+    assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
+    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit stands");
+    assert.equal(reasonOf(soon, 'ops/runbook.md'), 'MOVE_JUST_EDITED', JSON.stringify(soon.results));
+
+    tick();
+    tick();
+    tick();
+    assert.equal(reasonOf(await synced(f), 'ops/runbook.md'), 'MOVE_LOSSY', 'an edit a move would lose');
+    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/);
   });
 });
