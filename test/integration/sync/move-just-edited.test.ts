@@ -14,7 +14,8 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * the file and deleted the old one, the colleague's edit with it. The move now waits as the body does: the run after
  * those minutes holds it (MOVE_LOSSY) for a colleague's edit, or carries another machine's version along. And the
  * move asks the document's time again after reading it, not taking the listing's: a code line saved between the
- * two reads the same (model seed 6018, as it replays since the fix above).
+ * two reads the same, and the listing's time from before it let the move go on (seed 6018 as it replayed later,
+ * the save landing between A's listing and its read).
  */
 const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
 const OTHER = '# Other\n\nElsewhere.\n';
