@@ -1,6 +1,7 @@
 import type { DocumentRecord, JsonValue, OpenIntent } from '../../ledger/index.js';
 import { hashText } from '../../local/index.js';
 import { align, blocksHash, contentKey, contentOfBlock, predictedBlocks } from '../../markdown/index.js';
+import { withLineEndings } from '../../markdown/line-endings.js';
 import type { Block } from '../../model/blocks.js';
 import { asDocKey, type DocKey } from '../../model/ids.js';
 import { agrees } from '../decide/push-markdown.js';
@@ -108,11 +109,12 @@ export const pushIntentPayload = (docKey: string, mode: string, sent: string | u
 
 /**
  * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
- * the body that push was sending, the write landed and nobody wrote since where reads can see, so that body
- * (and the text it agreed on) is the last agreement, made after the intent (`at`) and in the minute the intent
- * noted once the write answered (`written`; not known if the kill came first). A document's first body that landed and was edited
- * in the web editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit
- * then shows as a remote change to merge. Otherwise the record as the ledger has it.
+ * the body that push was sending (not as the text recorded, where a read can tell them apart: spacedAsRecorded),
+ * the write landed and nobody wrote since where reads can see, so that body (and the text it agreed on) is the
+ * last agreement, made after the intent (`at`) and in the minute the intent noted once the write answered
+ * (`written`; not known if the kill came first). A document's first body that landed and was edited in the web
+ * editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit then shows as a
+ * remote change to merge. Otherwise the record as the ledger has it.
  */
 export function withLandedPush(record: DocumentRecord, intents: readonly OpenIntent[], remote: readonly Block[]): DocumentRecord {
   for (const intent of intents) {
@@ -120,10 +122,12 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     const sent = fields?.['sent'];
     const agreed = fields?.['agreed'];
     if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string') continue;
-    const after = agrees(sent, remote) ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
+    const written = fields['written'];
+    // A write whose answer was noted landed; one the kill may have come before, only where the read tells it did.
+    const landed = agrees(sent, remote) && (typeof written === 'string' || !spacedAsRecorded(record, sent, remote));
+    const after = landed ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
     if (!after) continue;
     const at = fields['at'];
-    const written = fields['written'];
     return {
       ...record,
       // Agreed when that write landed, after its intent: not when the version it replaced was. That version is still
@@ -150,6 +154,24 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
   }
   return record;
 }
+
+/**
+ * Does the document still read as the recorded text, spacing and all, where the body an interrupted push was
+ * sending differs from it only in what `agrees` sees past (spacing: a line rewrapped, which a read shows)? Then
+ * that write never went out, though the read agrees with it: taken for landed, the rewrap was recorded as agreed,
+ * the file said unchanged, and neither the document nor another machine ever got it (soak seed 704). Only the
+ * blocks the two bodies are predicted to read differently are asked: elsewhere a read may say less than a
+ * prediction (a table's cells, a list item's text), and tells nothing of the write.
+ */
+function spacedAsRecorded(record: DocumentRecord, sent: string, remote: readonly Block[]): boolean {
+  const before = predictedBlocks(withLineEndings(splitText(record.baseMarkdown).body, 'lf'));
+  const after = predictedBlocks(splitText(sent).body);
+  if (before.length !== after.length || after.length !== remote.length) return false;
+  const told = after.flatMap((block, i) => (textOf(block) === textOf(before[i]) ? [] : [i]));
+  return told.length > 0 && told.every((i) => textOf(remote[i]) === textOf(before[i]));
+}
+
+const textOf = (block: Block | undefined): string | undefined => (block && 'text' in block ? block.text : undefined);
 
 /**
  * A document made by this machine (its record has no body yet) holds blocks of the first body it was sending:
