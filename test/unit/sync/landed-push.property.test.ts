@@ -40,3 +40,23 @@ test('a respaced body a kill may have kept from the document landed only where t
     }),
   );
 });
+
+// No read shows a change inside code: whether its write landed, only its noted answer tells. Unanswered, it is sent
+// again (the record as it was, the document's time unknown, so its minute, if it landed, is no hidden edit).
+test('a body changed only inside code, its write unanswered, is sent again; answered, it landed', () => {
+  fc.assert(
+    fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(word, { minLength: 1, maxLength: 4 }), (was, now) => {
+      const code = (words: readonly string[]) => page(`Before the code.\n\n\`\`\`js\n${words.join(' ')}\n\`\`\``);
+      const base = code(was);
+      const agreed = code(now);
+      fc.pre(base !== agreed);
+      const before = simulateServiceRead(toPushMarkdown(base));
+      const record = sampleDocument(1, { baseMarkdown: base, remoteBlocks: before, remoteBlocksHash: blocksHash(before) });
+      const fields = { docKey: record.docKey, mode: 'two-way', sent: toPushMarkdown(agreed), agreed, at: 0 };
+      for (const remote of [before, simulateServiceRead(toPushMarkdown(agreed))]) {
+        assert.deepEqual(withLandedPush(record, [pushIntent(fields)], remote), { ...record, remoteModifiedTime: '' }, 'sent again');
+        assert.equal(withLandedPush(record, [pushIntent({ ...fields, written: '2026-11-02T10:07Z' })], remote).baseMarkdown, agreed, 'an answered write landed');
+      }
+    }),
+  );
+});
