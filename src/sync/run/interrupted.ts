@@ -127,7 +127,9 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     // A write whose answer was noted landed; one the kill may have come before, only where the read tells it did.
     const told = !agrees(sent, remote) ? undefined : typeof written === 'string' ? 'landed' : toldByRead(record, sent, remote);
     // Taken for landed, a change no read shows that never went out stayed in the file alone, unsaid; sent again,
-    // one that did is written once more, the same body. Its time, if it did, is that write's (as below, unnoted).
+    // one that did is written once more, the same body. Its time, if it did, is that write's, unknown as below (with
+    // the record's, a write that landed was held HIDDEN_EDIT as someone's edit); so, as below, a colleague's edit
+    // inside code between the kill and this run is taken for it.
     if (told === 'untold') return { ...record, remoteModifiedTime: '' };
     const after = told === 'landed' ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
     if (!after) continue;
