@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolveReport } from '../../../src/cli/commands/resolve.js';
-import { userNodes } from '../../helpers/sync-fixture.js';
-import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { userNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { publishedOnBoth, reported, withWorkstationPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Model seed 4001: B's user added a paragraph while A renamed the file, and B's next run followed the rename.
@@ -14,20 +15,27 @@ import { publishedOnBoth, reported, withWorkstationPair } from '../../helpers/wo
  */
 const TEXT = '# Levenshtein\n\nFast distance.\n\nIn one pass.\n';
 
+/**
+ * lev.md published on both machines, then renamed to distance.md on A and synced there; B's user saves `text`
+ * at the old path, and B's next run, which follows the rename, is returned with its result for the file.
+ */
+async function followedWith(em: RunningEmulator, a: SyncFixture, b: SyncFixture, text: string): Promise<{ readonly run: SyncReport; readonly result: SyncReport['results'][number] | undefined }> {
+  // Both know the document's time (a record made in its minute would read it again anyway).
+  await publishedOnBoth(em, a, b, { 'lev.md': TEXT });
+  em.admin.setClockOffset(4 * 60_000);
+  await rename(join(a.root, 'lev.md'), join(a.root, 'distance.md'));
+  await reported(a);
+  em.admin.setClockOffset(6 * 60_000);
+  await b.write('lev.md', text);
+  const run = await reported(b);
+  return { run, result: run.results.find((r) => r.path === 'distance.md') };
+}
+
 for (const keyless of [false, true]) {
   test(`${keyless ? 'a keyless team' : 'a team with a state key'}: a file edited here that another machine renamed: the run that follows the rename publishes the edit`, async () => {
     await withWorkstationPair(keyless, async (em, a, b) => {
-      // Both know the document's time (a record made in its minute would read it again anyway).
-      await publishedOnBoth(em, a, b, { 'lev.md': TEXT });
-      em.admin.setClockOffset(4 * 60_000);
-      await rename(join(a.root, 'lev.md'), join(a.root, 'distance.md'));
-      await reported(a);
-      em.admin.setClockOffset(6 * 60_000);
-
       const edited = `${TEXT}\nA paragraph added on B.\n`;
-      await b.write('lev.md', edited);
-      const run = await reported(b);
-      const result = run.results.find((r) => r.path === 'distance.md');
+      const { run, result } = await followedWith(em, a, b, edited);
       assert.ok(result?.ok, JSON.stringify(run.results));
       assert.equal(result.action, 'move-local');
       assert.equal(result.result, 'pushed', `the edit is sent in the run that moves the file: ${JSON.stringify(result)}`);
@@ -52,15 +60,7 @@ for (const keyless of [false, true]) {
 // document as it was, and the run said only that the file was pulled.
 test('a file emptied here that another machine renamed: the run that follows the rename holds it, says so, and `kbsync resolve` lists it', async () => {
   await withWorkstationPair(false, async (em, a, b) => {
-    await publishedOnBoth(em, a, b, { 'lev.md': TEXT });
-    em.admin.setClockOffset(4 * 60_000);
-    await rename(join(a.root, 'lev.md'), join(a.root, 'distance.md'));
-    await reported(a);
-    em.admin.setClockOffset(6 * 60_000);
-
-    await b.write('lev.md', '');
-    const run = await reported(b);
-    const result = run.results.find((r) => r.path === 'distance.md');
+    const { run, result } = await followedWith(em, a, b, '');
     assert.ok(result?.ok, JSON.stringify(run.results));
     assert.equal(result.result, 'held', JSON.stringify(result));
     assert.match(result.detail ?? '', /as another machine renamed it; .*it is empty now/);
