@@ -29,4 +29,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     vault: true,
   },
   { seed: 2, steps: 25, found: 'an autolink typed into a comment block: rightly never sent, but the model demanded it in the document', together: true, vault: true },
+  { seed: 4001, steps: 23, found: "a file edited here that another machine renamed: the run that followed the rename said it pulled, and the edit stayed in the file, unsent and unsaid", keyed: true, together: true, races: true },
 ];
