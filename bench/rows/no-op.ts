@@ -93,9 +93,11 @@ async function noOpPush(ctx: BenchContext, site: Site, options: { readonly git: 
       `Node's own start (\`node -e 0\`) is part of both process figures.`,
   );
   const walkIs = 'a `node -e` process that walks the tree and lstats every .md file (faster of sync/async)';
+  // Issue 48 asks 1.3 × a bare walk at 10,000 files; issue 14's 2 × stands at the other sizes.
+  const ratio = files === 10_000 ? 1.3 : 2;
   return [
-    makeRow({ id: '1', metric: `no-op push ${n}, CLI process ÷ node -e walk+stat process`, ours: cli, baseline: walkProc, unit: 'ms', baselineIs: walkIs, target: { on: 'ratio', op: '<=', value: 2 } }),
-    makeRow({ id: '1', metric: `no-op push ${n}, in-process runSync ÷ in-process walk+stat`, ours: median(inProcess.runSync), baseline: walkIn, unit: 'ms', baselineIs: 'the same walk + lstat, imported and run in the benchmark process', target: { on: 'ratio', op: '<=', value: 2 } }),
+    makeRow({ id: '1', metric: `no-op push ${n}, CLI process ÷ node -e walk+stat process`, ours: cli, baseline: walkProc, unit: 'ms', baselineIs: walkIs, target: { on: 'ratio', op: '<=', value: ratio } }),
+    makeRow({ id: '1', metric: `no-op push ${n}, in-process runSync ÷ in-process walk+stat`, ours: median(inProcess.runSync), baseline: walkIn, unit: 'ms', baselineIs: 'the same walk + lstat, imported and run in the benchmark process', target: { on: 'ratio', op: '<=', value: ratio } }),
     ...(options.git
       ? [makeRow({ id: '1', metric: `no-op push ${n}, CLI process ÷ git status`, ours: cli, baseline: median(samples.git), unit: 'ms', baselineIs: '`git status --porcelain` on the same tree committed in git (info: git keeps an index of stat data too)' })]
       : []),

@@ -33,9 +33,11 @@ export async function newLocal(
   ctx: SyncContext,
   remote: RemoteDoc,
   path: string,
-  incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks },
+  incoming: { readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks; readonly waiting?: true },
   leftover?: string,
 ): Promise<DocOutcome> {
+  // Not decided yet (its writer's record is awaited): nothing written or recorded, so the next run takes it in.
+  if (incoming.waiting === true) return { path, result: 'unchanged' };
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
   // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.

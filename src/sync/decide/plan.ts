@@ -110,9 +110,13 @@ export function plan(given: PlanInput): Plan {
       });
     }
 
+    // A file that follows its document is read again at its new path when there is more to decide than the move:
+    // another writer's version, or an edit made here (left for a later run, that run said the file was pulled and
+    // published none of it: model seed 4001).
+    const followUp = { ...(news ? { republished: true as const } : {}), ...(localSide === 'changed' ? { edited: true as const } : {}) };
     const movedRemotely = remote && local && canPull ? remoteMove(input, record, remote) : undefined;
     if (remote && movedRemotely !== undefined) {
-      actions.push({ kind: 'move-local', record, to: movedRemotely, remote, ...(news ? { republished: true as const } : {}) });
+      actions.push({ kind: 'move-local', record, to: movedRemotely, remote, ...followUp });
       continue;
     }
     // Renamed by another machine: the file takes the name the others know it by, with any edit made here since (it
@@ -120,7 +124,7 @@ export function plan(given: PlanInput): Plan {
     // there, and the other machines followed it back: a move undone (soak seed 2, an edit made while the daemon was down).
     const renamed = remote && local && canPull ? input.renamedElsewhere?.get(record.path) : undefined;
     if (remote && renamed !== undefined && !input.local.has(renamed) && !input.records.has(renamed)) {
-      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true, ...(news ? { republished: true as const } : {}) });
+      actions.push({ kind: 'move-local', record, to: renamed, remote, renamedElsewhere: true, ...followUp });
       continue;
     }
 

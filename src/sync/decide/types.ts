@@ -281,9 +281,10 @@ export type Action =
     }
   /**
    * The document was moved to another folder in the knowledge base: the file follows, byte for byte.
-   * `republished`: another writer published a version of it this record has not taken in, read after the move.
+   * `republished`: another writer published a version of it this record has not taken in, read after the move;
+   * `edited`: the file changed here since it was last synced, so its edit is decided at the new path after the move.
    */
-  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true; readonly republished?: true }
+  | { readonly kind: 'move-local'; readonly record: RecordEntry; readonly to: string; readonly remote: RemoteDoc; readonly renamedElsewhere?: true; readonly republished?: true; readonly edited?: true }
   /**
    * Left as it is, for a reason that stands (or needs no read to know): no call until something changes.
    * `to`: where the file is now, when the hold is of a move (the record stays at its old path meanwhile).

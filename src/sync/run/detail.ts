@@ -69,7 +69,7 @@ type Details = {
    * `remote`: the document as listed; `leftover`: the copy an interrupted pull left elsewhere, trashed once this
    * file is written; `blocksHash`: set when the blocks are the prediction of an unchanged document (no read), with its real hash.
    */
-  readonly 'new-local': { readonly remote: RemoteDoc; readonly leftover: string | undefined; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks };
+  readonly 'new-local': { readonly remote: RemoteDoc; readonly leftover: string | undefined; readonly text: string; readonly blocks: readonly Block[]; readonly blocksHash?: string; readonly known?: RecordEntry; readonly marks: ReadingMarks; readonly waiting?: true };
 };
 
 /** The body decision a detail applies, and the file it was decided on: a push, pull, check or merge, or a move's new document. */

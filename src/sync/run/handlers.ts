@@ -109,14 +109,16 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
 
 /**
  * A file moved after its document (moved in the web editor, or renamed by another machine): when the
- * document's time moved too, or another writer published a version of it, it is read at the new path in
- * the same run, so an edit made with the move reaches the file now and is said, not a run later.
+ * document's time moved too, another writer published a version of it, or the file was edited here, it is
+ * read at the new path in the same run, so an edit made with the move reaches the file now and is said, not a
+ * run later, and an edit made here reaches the document now.
  */
 async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kind: 'move-local' }>): Promise<DocOutcome> {
   const moved = await moveLocal(carrier.ctx, action.record, action.to, action.remote, action.renamedElsewhere === true);
   // Another writer's version not taken in yet (model seed 120111: the front matter of the machine that renamed
   // the file) is read now too: left for a later run, this machine's record at the new path was published over it.
-  if (action.remote.modifiedTime === action.record.remoteModifiedTime && !action.record.recheck && action.republished !== true) return moved;
+  const unchanged = action.remote.modifiedTime === action.record.remoteModifiedTime && !action.record.recheck;
+  if (unchanged && action.republished !== true && action.edited !== true) return moved;
   const checked = await assess(carrier.io, { kind: 'check', record: { ...action.record, path: action.to }, remote: action.remote });
   const body = await perform(carrier, checked);
   // Only a new document waits for others (its links' targets): a check of an existing one never does.

@@ -1,6 +1,7 @@
 import type { DocumentRecord, JsonValue, OpenIntent } from '../../ledger/index.js';
 import { hashText } from '../../local/index.js';
 import { align, blocksHash, contentKey, contentOfBlock, predictedBlocks } from '../../markdown/index.js';
+import { withLineEndings } from '../../markdown/line-endings.js';
 import type { Block } from '../../model/blocks.js';
 import { asDocKey, type DocKey } from '../../model/ids.js';
 import { agrees } from '../decide/push-markdown.js';
@@ -108,11 +109,13 @@ export const pushIntentPayload = (docKey: string, mode: string, sent: string | u
 
 /**
  * The record as it would be had the interrupted push been recorded: when the document now reads exactly as
- * the body that push was sending, the write landed and nobody wrote since where reads can see, so that body
- * (and the text it agreed on) is the last agreement, made after the intent (`at`) and in the minute the intent
- * noted once the write answered (`written`; not known if the kill came first). A document's first body that landed and was edited
- * in the web editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit
- * then shows as a remote change to merge. Otherwise the record as the ledger has it.
+ * the body that push was sending (not as the text recorded, where a read can tell them apart: toldByRead), the
+ * write landed and nobody wrote since where reads can see, so that body (and the text it agreed on) is the last
+ * agreement, made after the intent (`at`) and in the minute the intent noted once the write answered
+ * (`written`; not known if the kill came first). A document's first body that landed and was edited in the web
+ * editor since (firstBodyLanded) is that agreement too, as the body read right after it: the edit then shows as a
+ * remote change to merge. A write no read can tell landed or not is sent again. Otherwise the record as the
+ * ledger has it.
  */
 export function withLandedPush(record: DocumentRecord, intents: readonly OpenIntent[], remote: readonly Block[]): DocumentRecord {
   for (const intent of intents) {
@@ -120,10 +123,17 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
     const sent = fields?.['sent'];
     const agreed = fields?.['agreed'];
     if (fields?.['docKey'] !== record.docKey || typeof sent !== 'string' || typeof agreed !== 'string') continue;
-    const after = agrees(sent, remote) ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
+    const written = fields['written'];
+    // A write whose answer was noted landed; one the kill may have come before, only where the read tells it did.
+    const told = !agrees(sent, remote) ? undefined : typeof written === 'string' ? 'landed' : toldByRead(record, sent, remote);
+    // Taken for landed, a change no read shows that never went out stayed in the file alone, unsaid; sent again,
+    // one that did is written once more, the same body. Its time, if it did, is that write's, unknown as below (with
+    // the record's, a write that landed was held HIDDEN_EDIT as someone's edit); so, as below, a colleague's edit
+    // inside code between the kill and this run is taken for it.
+    if (told === 'untold') return { ...record, remoteModifiedTime: '' };
+    const after = told === 'landed' ? remote : firstBodyLanded(record, sent, remote) ? predictedBlocks(splitText(sent).body) : undefined;
     if (!after) continue;
     const at = fields['at'];
-    const written = fields['written'];
     return {
       ...record,
       // Agreed when that write landed, after its intent: not when the version it replaced was. That version is still
@@ -150,6 +160,29 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
   }
   return record;
 }
+
+/**
+ * What a read that agrees with an interrupted push's body (past spacing, as every read-back compares) tells of a
+ * write the kill may have come before, from the blocks that body and the text recorded are predicted to read
+ * differently (elsewhere a read may say less than a prediction, a table's cells or a list item's text, and tells
+ * nothing of the write):
+ * - `unsent`: each of them still reads exactly as the recorded text's, where they differ only in spacing (a line
+ *   rewrapped, which a read shows). Taken for landed, the rewrap was recorded as agreed, the file said unchanged,
+ *   and neither the document nor another machine ever got it (soak seed 704);
+ * - `untold`: there are none (a change inside code, of a link's address or of formatting, which no read shows);
+ * - `landed`: the read shows the body sent.
+ */
+function toldByRead(record: DocumentRecord, sent: string, remote: readonly Block[]): 'landed' | 'unsent' | 'untold' {
+  const before = predictedBlocks(withLineEndings(splitText(record.baseMarkdown).body, 'lf')).map(exactly);
+  const after = predictedBlocks(splitText(sent).body).map(exactly);
+  if (before.length !== after.length || after.length !== remote.length) return 'landed';
+  const differ = after.flatMap((key, i) => (key === before[i] ? [] : [i]));
+  if (differ.length === 0) return 'untold';
+  return differ.every((i) => exactly(remote[i] as Block) === before[i]) ? 'unsent' : 'landed';
+}
+
+/** What a block reads as, to the character (spacing too, which comparisons of content see past). */
+const exactly = (block: Block): string => JSON.stringify(contentOfBlock(block));
 
 /**
  * A document made by this machine (its record has no body yet) holds blocks of the first body it was sending:

@@ -10,7 +10,7 @@ import { minuteByMinute, publishedOnBoth, reported, saidIn, type SyncReport } fr
  * announcement (a slow queue). B, pulling the new document before A's record came, found its time past the
  * announced minute with every block as the write left it: a hidden edit, it said, and published so after A's
  * record. After a colleague's word edit, A took B's version: HIDDEN_EDIT, and every later edit of the prose page
- * held FLATTEN on both machines.
+ * held FLATTEN on both machines. (Since soak seed 705, B waits a run for A's record instead: first-body-landed-late.)
  */
 
 /** A promise and the function that settles it. */
@@ -34,10 +34,10 @@ test("a new document's first body that landed a minute after its announcement is
         step = 'written';
         tick();
       } else if (step === 'written' && request.path.includes('appendText')) {
-        // Before A's record: B lists and reads the new document, and decides.
+        // Before A's record: B lists and reads the new document, and decides (or waits for that record).
         step = 'b-runs';
         bRun = reported(b);
-        await bDecided.done;
+        await Promise.race([bDecided.done, bRun]);
       }
     },
   });
@@ -59,8 +59,10 @@ test("a new document's first body that landed a minute after its announcement is
     step = 'creating';
     await sync(a);
     aRecorded.fire();
-    assert.equal(step, 'b-decided', "B pulled the document between A's write and A's record, and published after it");
     const said = saidIn(await (bRun as Promise<SyncReport>));
+    // Its time past the announced minute a moment ago, the page waits for A's record, which says the minute it bears.
+    assert.equal(step, 'b-runs', "B read the document between A's write and A's record, and decided nothing on it");
+    assert.equal(await b.read('bl.md').catch(() => undefined), undefined, "B waits for A's record before it takes the page in");
     for (const f of [a, b, a, b]) said.push(...saidIn(await sync(f)));
     assert.deepEqual(said, [], 'nothing to say: nobody edited the document');
     const page = () => a.remoteDoc('BL');

@@ -75,7 +75,7 @@ function summary(actions: readonly Action[]): string[] {
       case 'move':
         return `move ${a.record.path} -> ${a.to}${a.samePlace ? '' : ' (new place)'}`;
       case 'move-local':
-        return `move-local ${a.record.path} -> ${a.to}`;
+        return `move-local ${a.record.path} -> ${a.to}${a.edited ? ' (edited)' : ''}`;
       case 'held':
         return `held ${a.record.path} ${a.held.code}`;
       default:
@@ -295,6 +295,10 @@ describe('planner: renames and moves', () => {
     const result = plan(input({ locals: [local('a.md'), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
     assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md']);
   });
+  test('... and edited here too → the file follows, its edit decided at the new path in the same run', () => {
+    const result = plan(input({ locals: [local('a.md', { hash: 'new' }), ...othersLocal], records: [a, ...others], remotes: [remoteOf(a, { parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
+    assert.deepEqual(summary(result.actions), ['move-local a.md -> dir/a.md (edited)']);
+  });
   // Model seed 110154: the file came back at its old path, which every machine that followed the move took for a rename.
   test('a file deleted here whose document was edited and moved in the knowledge base → restored where the document now is', () => {
     const result = plan(input({ locals: othersLocal, records: [a, ...others], remotes: [remoteOf(a, { modifiedTime: T1, parentTreeNodeId: asTreeNodeId('dir-id') }), ...othersRemote], folderIds: [['dir', asTreeNodeId('dir-id')]] }));
@@ -382,7 +386,8 @@ describe('planner: a document another kbsync writer replaced (moved: a new docum
   });
   test('edited here → the file follows it with its edit (a push may not pull: the edit goes to that document, read first, so a merge): never created again', () => {
     // Kept at its old path, the edited file was published there and the other machines followed it back (soak seed 2).
-    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['move-local a.md -> dir/a.md']);
+    // Its edit is decided at the new path in the same run (model seed 4001: left for a later run, it was said as pulled).
+    assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })]).actions), ['move-local a.md -> dir/a.md (edited)']);
     assert.deepEqual(summary(planned([local('a.md', { hash: 'new' })], 'push').actions), ['push a.md']);
   });
   test('moved here too → this move is made from that document: never a third one', () => {
