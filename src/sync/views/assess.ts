@@ -194,8 +194,11 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, recorded.docKey);
       const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      // A move makes the document anew: an edit reads cannot show must be seen first.
-      const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
+      // A move makes the document anew: an edit reads cannot show must be seen first. One to another folder deletes
+      // it, so its time is asked again after the read, not taken from the listing at the run's start: a save between
+      // the two, inside code, reads the same, and only that time shows it (model seed 6018: a colleague's code line
+      // saved after the listing was deleted with the document). The window left runs from this look to the delete.
+      const seen = remote === 'gone' ? io.listed(record.docKey) : action.samePlace ? (io.listed(record.docKey) ?? (await io.node(record))) : await lookAgain(io, record);
       // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
       const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
       const unpublished = await unpublishedOf(io, record, before.text, published);
@@ -211,6 +214,14 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
+}
+
+/** The document as listed, with its time (and title) as it is now: a look right before a step that deletes it. */
+async function lookAgain(io: AssessIO, record: DocumentRecord): Promise<Seen | undefined> {
+  const listed = io.listed(record.docKey);
+  const now = await io.node(record);
+  // Where it is comes from the listing (a node read keeps the record's folder): a move in the web editor moves the time too.
+  return now && listed ? { ...listed, modifiedTime: now.modifiedTime, title: now.title } : (now ?? listed);
 }
 
 const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});
