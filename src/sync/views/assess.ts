@@ -23,7 +23,7 @@ import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
 import { followPatch } from '../decide/follow.js';
 import type { SharedVersions } from '../state/published-version.js';
 import type { WebEditsPolicy } from '../decide/web-edits.js';
-import { underAMinuteOld } from '../state/minutes.js';
+import { minutePassed, underAMinuteOld } from '../state/minutes.js';
 
 /**
  * The decision an action stands for before its reads: what an action that failed before it was decided, or a
@@ -240,7 +240,8 @@ async function lookedAgain<T>(
   destroys: (decided: T) => boolean,
   decide: (seen: Seen) => T | Promise<T>,
 ): Promise<{ readonly decided: T; readonly seen: Seen | undefined }> {
-  if (listed === undefined || !destroys(first.decided)) return first;
+  // While the listed minute is still the service's, a save since bears that same minute: the answer could not tell it.
+  if (listed === undefined || !destroys(first.decided) || !minutePassed(listed.modifiedTime, io.serverNow())) return first;
   const now = await io.node(record);
   if (now === undefined || !laterThan(now.modifiedTime, listed.modifiedTime)) return first;
   // Where it is comes from the listing (a node read keeps the record's folder); its title and time are as they are now.
