@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { gateProxy, type GateHooks } from './gate-proxy.js';
+import { gateProxy, onceAt, type GateHooks, type Passing } from './gate-proxy.js';
 import { createSyncFixture, type SyncFixture } from './sync-fixture.js';
 
 /**
@@ -82,3 +82,26 @@ export async function publishedOnBoth(em: RunningEmulator, a: SyncFixture, b: Sy
 /** Every code a run's results say: a hold's reason, or the notice a detail opens with (`HIDDEN_EDIT: …`). */
 export const saidIn = (report: SyncReport): string[] =>
   report.results.flatMap((r) => (r.ok ? [r.reason ?? r.detail?.match(/^[A-Z_]+(?=:)/)?.[0] ?? ''] : [r.code])).filter((code) => code !== '');
+
+/** A gated pair with a step armed at one request of the gated machine's, both holding a page, the clock moved by hand. */
+export type ArmedPair = {
+  readonly em: RunningEmulator;
+  readonly a: SyncFixture;
+  readonly b: SyncFixture;
+  readonly gate: ReturnType<typeof onceAt>;
+  readonly sync: (f: SyncFixture) => Promise<SyncReport>;
+  readonly tick: () => void;
+};
+
+/**
+ * withGatedPair with onceAt's gate on `b`'s first request `at` matches (armed by the test), both machines holding
+ * `other.md` (publishedOnBoth), and the clock moved minute by minute (minuteByMinute).
+ */
+export async function withArmedPair(keyless: boolean, at: (request: Passing) => boolean, fn: (pair: ArmedPair) => Promise<void>): Promise<void> {
+  const gate = onceAt(at);
+  await withGatedPair(keyless, gate.hooks, async (em, a, b) => {
+    const clock = minuteByMinute(em);
+    await publishedOnBoth(em, a, b, { 'other.md': '# Other\n\nA page both have.\n' });
+    await fn({ em, a, b, gate, ...clock });
+  });
+}

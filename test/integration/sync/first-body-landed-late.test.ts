@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onceAt, type Passing } from '../../helpers/gate-proxy.js';
+import type { Passing } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
-import { minuteByMinute, publishedOnBoth, saidIn, withGatedPair } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 705: B made a page, announcing its first body with its ids; the body itself went out minutes later (a
@@ -12,10 +12,7 @@ import { minuteByMinute, publishedOnBoth, saidIn, withGatedPair } from '../../he
  */
 for (const keyless of [false, true]) {
   test(`a first body that lands minutes after its announcement is not taken for a hidden edit${keyless ? ' (keyless team)' : ''}`, async () => {
-    const gate = onceAt((request) => request.path.includes('/overwriteContent'));
-    await withGatedPair(keyless, gate.hooks, async (em, a, b) => {
-      const { sync, tick } = minuteByMinute(em);
-      await publishedOnBoth(em, a, b, { 'other.md': '# Other\n\nA page both have.\n' });
+    await withArmedPair(keyless, (request) => request.path.includes('/overwriteContent'), async ({ a, b, gate, sync, tick }) => {
       await b.write('guide.md', '# Guide\n\nA new page of plain prose.\n\nIts second paragraph.\n');
       // B's body write waits three minutes after the create announced it, and B is killed before its record.
       gate.arm(async () => {

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onceAt } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
-import { minuteByMinute, publishedOnBoth, saidIn, withGatedPair } from '../../helpers/workstation-pair.js';
+import { saidIn, withArmedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 704: A made a page; B listed it when it had only been created, and took it in from A's record once A
@@ -11,10 +10,7 @@ import { minuteByMinute, publishedOnBoth, saidIn, withGatedPair } from '../../he
  */
 for (const keyless of [false, true]) {
   test(`a new page listed before its body was written is not taken for a hidden edit${keyless ? ' (keyless team)' : ''}`, async () => {
-    const gate = onceAt((request) => request.path.includes('/blocks'));
-    await withGatedPair(keyless, gate.hooks, async (em, a, b) => {
-      const { sync, tick } = minuteByMinute(em);
-      await publishedOnBoth(em, a, b, { 'other.md': '# Other\n\nA page both have.\n' });
+    await withArmedPair(keyless, (request) => request.path.includes('/blocks'), async ({ a, b, gate, sync, tick }) => {
       await a.write('guide.md', '# Guide\n\nA new page, with `code` in it.\n\n```sh\nnpm ci\n```\n');
       tick();
       assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-create' })).code, 0, 'A is killed once the document is made, before its body');
