@@ -29,5 +29,8 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     vault: true,
   },
   { seed: 2, steps: 25, found: 'an autolink typed into a comment block: rightly never sent, but the model demanded it in the document', together: true, vault: true },
+  { seed: 4004, steps: 8, found: "a colleague's code edit between a two-way run's listing and its read of the document: read the same, and the run's push, decided on the listing's older time, overwrote it", together: true, races: true },
+  { seed: 4008, steps: 14, found: "the same race as 4004 (a colleague's code line saved after the listing, before the read), the push overwrote it", together: true, races: true },
+  { seed: 4011, steps: 20, found: "a machine's forced push of a code edit, its front matter carried across a plain reading: the other machine's exact record of the same blocks was taken to say more, and a CI run of its files wrote the old code back", keyed: true, together: true, races: true },
   { seed: 4001, steps: 23, found: "a file edited here that another machine renamed: the run that followed the rename said it pulled, and the edit stayed in the file, unsent and unsaid", keyed: true, together: true, races: true },
 ];
