@@ -81,7 +81,7 @@ export async function applyBody(
       const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);
       // The minute the write was made in, for a run killed before its record (interrupted.ts withLandedPush).
       const written = (): void => note({ written: writtenTime(ctx).modifiedTime });
-      const remoteAfter = body.send ? await send(ctx, path, record, listed, remote, body.send, body.baseText, written) : remote;
+      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText, written) : remote;
       const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, splitText(body.fileText).frontMatter.members);
       return { fingerprint, conflictPath, remoteAfter, members };
     },
@@ -166,8 +166,7 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
 /**
  * Backs up the document's body, writes (append or overwrite) and returns what it holds after (rule 8). A push
  * without a ledger announces the write first, with `agreed` (the file text the document will then hold); once
- * the write is answered, `written` notes its minute in the intent. An overwrite decided on a listing asks the
- * document's time once more first (savedSinceListing), and a save since stops it.
+ * the write is answered, `written` notes its minute in the intent.
  *
  * An append's answer is the paragraph's whole text: the blocks after it are known without a read. An
  * overwrite is read back by the first read of the document once its minute is over (decide/read-back.ts):
@@ -177,19 +176,8 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
  * this machine's next run or cycle, or another machine (a CI job's next run, without this ledger, reads the
  * shared state's record of it, whose blocks hash is the prediction's too).
  */
-async function send(
-  ctx: SyncContext,
-  path: string,
-  record: DocumentRecord,
-  listed: RemoteDoc | undefined,
-  before: readonly Block[],
-  outgoing: Send,
-  agreed: string,
-  written: () => void,
-): Promise<readonly Block[]> {
-  const docKey = record.docKey;
+async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string, written: () => void): Promise<readonly Block[]> {
   if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
-  if (!outgoing.append && listed && (await savedSinceListing(ctx, record, listed))) throw changedSinceListing(path);
   await announceWrite(ctx, path, docKey, agreed);
   if (outgoing.append) {
     const whole = await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
@@ -236,30 +224,6 @@ function changedDuringWrite(path: string): KbsyncError {
       'Nothing was lost: your version is in the file, theirs is in the knowledge base.',
     { hint: 'Sync again: the next run merges both versions (a conflict copy is written if they clash).' },
   );
-}
-
-function changedSinceListing(path: string): KbsyncError {
-  return new KbsyncError(
-    'REMOTE_CHANGED_DURING_WRITE',
-    `"${path}" was saved in the knowledge base after this run listed it (its time moved on), perhaps where a read cannot show (code, a table, a link's address). ` +
-      'Nothing was written: your version is in the file, theirs is in the knowledge base.',
-    { hint: 'Sync again: the next run compares both versions (and holds the file if the save is one reads cannot show).' },
-  );
-}
-
-/**
- * Has the document been saved since the listing an overwrite was decided on? Its blocks were read after that
- * listing, but a read shows nothing of code, tables or a link's address, so a colleague's save there in between
- * (however long the run took from listing to read) would be overwritten unseen (model seeds 4004 and 4008). So the
- * time is asked once more right before the write (one call), as a push-only run asks it after its read: a later
- * time stops the write. Not asked while the listed minute is still the service's, since a save now bears that
- * same minute and the answer could not tell it (README's same-minute window); nor for an append, which keeps
- * whatever else the document holds.
- */
-async function savedSinceListing(ctx: SyncContext, record: DocumentRecord, listed: RemoteDoc): Promise<boolean> {
-  if (!minutePassed(listed.modifiedTime, ctx.serverNow())) return false;
-  const now = await nodeOf(ctx.client, record);
-  return now?.modifiedTime !== listed.modifiedTime;
 }
 
 /**
