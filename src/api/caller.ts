@@ -57,13 +57,16 @@ export class Caller {
   readonly #logger: Logger;
   /** A retry was said at warn level: the next ones are the same news (the service is unwell), at debug. */
   #retrySaid = false;
+  /** This machine's clock (ms): the service's time is estimated as the latest Date header plus the time since, read on it. */
+  readonly #localNow: () => number;
   /** Service clock minus ours, from the latest answer's Date header. */
   #serverOffsetMs: number | undefined;
   /** The latest time any answer's Date header gave: the service's clock was at least that when it answered. */
   #latestDateMs = Number.NEGATIVE_INFINITY;
 
-  constructor(options: { transport: Transport; token: TokenSource; queue: RequestQueue; retry: RetryPolicy; logger: Logger }) {
+  constructor(options: { transport: Transport; token: TokenSource; queue: RequestQueue; retry: RetryPolicy; logger: Logger; localNow?: () => number }) {
     this.#transport = options.transport;
+    this.#localNow = options.localNow ?? Date.now;
     this.#token = options.token;
     this.#queue = options.queue;
     this.#retry = options.retry;
@@ -81,7 +84,7 @@ export class Caller {
    * early, and kbsync took its own write's later stamp for someone's hidden edit (soak seed 5).
    */
   serverTime(): Date | undefined {
-    return this.#serverOffsetMs === undefined ? undefined : new Date(Math.max(Date.now() + this.#serverOffsetMs, this.#latestDateMs));
+    return this.#serverOffsetMs === undefined ? undefined : new Date(Math.max(this.#localNow() + this.#serverOffsetMs, this.#latestDateMs));
   }
 
   request<T>(spec: CallSpec<T>): Promise<T> {
@@ -153,7 +156,7 @@ export class Caller {
     const at = outcome.kind === 'answer' && outcome.date ? Date.parse(outcome.date) : Number.NaN;
     // The header has whole seconds: aim at the middle of that second.
     if (Number.isNaN(at)) return;
-    this.#serverOffsetMs = at + 500 - Date.now();
+    this.#serverOffsetMs = at + 500 - this.#localNow();
     this.#latestDateMs = Math.max(this.#latestDateMs, at);
   }
 

@@ -29,6 +29,12 @@ export type KbClientOptions = {
   readonly timeoutMs?: number;
   readonly logger?: Logger;
   readonly retry?: Partial<RetryPolicy>;
+  /**
+   * This machine's clock (ms), on which serverTime() counts the time since the service's latest answer. Default:
+   * Date.now. A test whose service clock stands still gives one that stands still with it (test/model/world.ts):
+   * read on the real clock, a busy machine's seconds would pass in a service minute that does not move.
+   */
+  readonly localNow?: () => number;
 };
 
 /** Largest body overwriteContent accepts (real-service-notes). */
@@ -50,6 +56,7 @@ export class KbClient {
         queue: options.queue ?? new RequestQueue(),
         retry: { ...DEFAULT_RETRY, ...options.retry },
         logger: options.logger ?? silentLogger,
+        ...(options.localNow ? { localNow: options.localNow } : {}),
       });
   }
 

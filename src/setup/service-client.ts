@@ -12,9 +12,10 @@ type ServiceClient = { readonly client: KbClient; readonly token: TokenSource };
 
 /**
  * A client for one service, from its settings. Commands that have a whole configuration get one through
- * openSession; `init`, `clone` and `workspaces` build one before any configuration exists.
+ * openSession; `init`, `clone` and `workspaces` build one before any configuration exists. `localNow`: the
+ * clock the service's time is estimated on (KbClientOptions.localNow), given only by tests.
  */
-export function createServiceClient(service: ServiceSettings, context: { readonly env: Env; readonly cwd: string; readonly logger: Logger }): ServiceClient {
+export function createServiceClient(service: ServiceSettings, context: { readonly env: Env; readonly cwd: string; readonly logger: Logger; readonly localNow?: () => number }): ServiceClient {
   shareSecretsWithCommands(service.shareToken);
   const queue = new RequestQueue({ rate: service.rateLimit, concurrency: service.concurrency });
   // A token command still running when kbsync stops (the queue closes) is stopped with it.
@@ -27,6 +28,7 @@ export function createServiceClient(service: ServiceSettings, context: { readonl
     queue,
     timeoutMs: service.timeoutMs,
     logger: context.logger,
+    ...(context.localNow ? { localNow: context.localNow } : {}),
   });
   return { client, token };
 }

@@ -65,13 +65,14 @@ test("model: what happens between two runs' calls comes between the same calls e
 });
 
 // README's stated window, as the model reads it from the calls: a save between a run's look at a document and its write of it.
-test("model: a save is in the read-and-write window unless the run that wrote the document read it after the save", () => {
+test("model: a save is in the read-and-write window unless the run that wrote the document read it (its blocks or its node) after the save", () => {
   const call = (name: string, method: string, path: string): Turn => ({ name, method, path });
   const read = (name: string) => call(name, 'GET', '/v1.0/doc/suites/documents/D1/blocks?startIndex=0');
   const write = (name: string) => call(name, 'POST', '/v1.0/doc/suites/documents/D1/overwriteContent');
   const other = call('A', 'GET', '/v2.0/wiki/nodes?parentNodeId=root');
   assert.equal(overwrittenUnread([read('A'), other, write('A')], ['D1'], 1), true, 'read before the save, written after it');
   assert.equal(overwrittenUnread([read('A'), read('A'), write('A')], ['D1'], 1), false, 'read again after the save: the run saw it');
+  assert.equal(overwrittenUnread([read('A'), call('A', 'GET', '/v2.0/wiki/nodes/D1?operatorId=u'), write('A')], ['D1'], 1), false, "its time asked after the save: the run saw it (a save inside code shows only there)");
   assert.equal(overwrittenUnread([other, write('A')], ['D1'], 1), true, 'written on a listing before the save, unread since');
   assert.equal(overwrittenUnread([read('A'), read('B'), write('A')], ['D1'], 1), true, "another run's read after the save is not the writer's");
   assert.equal(overwrittenUnread([read('A'), write('A')], ['D1'], 2), false, 'written before the save');

@@ -110,13 +110,15 @@ export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => cal
  * look at the document and its write of it (an overwrite or a delete): README's stated window ("a colleague's
  * save ... between kbsync's read of a document and its write of it"), which nothing afterwards can tell. A run
  * that wrote it after the save without reading its blocks again decided from what it knew before (its listing,
- * its record: seed 3010, a push decided on a listing the save came after).
+ * its record: seed 3010, a push decided on a listing the save came after). A look is a read of its blocks or of
+ * its node: a save inside code reads the same, and only the node's time shows it, so a run that asked the time
+ * after the save saw it (seed 6018: a move decided on its listing's time deleted a code line saved after it).
  */
 export function overwrittenUnread(calls: readonly Turn[], ids: readonly string[], at: number): boolean {
   const onIt = (call: Turn): boolean => segments(call).some((segment) => ids.includes(segment));
-  const read = (call: Turn): boolean => call.method === 'GET' && segments(call).at(-1) === 'blocks' && onIt(call);
+  const looked = (call: Turn): boolean => call.method === 'GET' && onIt(call) && (segments(call).at(-1) === 'blocks' || segments(call).at(-2) === 'nodes');
   return calls.some((call, j) => {
     if (j < at || !onIt(call) || !((call.method === 'POST' && segments(call).at(-1) === 'overwriteContent') || call.method === 'DELETE')) return false;
-    return !calls.slice(at, j).some((between) => between.name === call.name && read(between));
+    return !calls.slice(at, j).some((between) => between.name === call.name && looked(between));
   });
 }

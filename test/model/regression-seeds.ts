@@ -33,4 +33,7 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 4008, steps: 14, found: "the same race as 4004 (a colleague's code line saved after the listing, before the read), the push overwrote it", together: true, races: true },
   { seed: 4011, steps: 20, found: "a machine's forced push of a code edit, its front matter carried across a plain reading: the other machine's exact record of the same blocks was taken to say more, and a CI run of its files wrote the old code back", keyed: true, together: true, races: true },
   { seed: 4001, steps: 23, found: "a file edited here that another machine renamed: the run that followed the rename said it pulled, and the edit stayed in the file, unsent and unsaid", keyed: true, together: true, races: true },
+  { seed: 1015, steps: 25, found: "a file moved a moment after a colleague's code edit: the body waited for a record that could explain the time, the move did not, and deleted the edit with the old document", keyed: true, together: true },
+  { seed: 6018, steps: 37, found: "a file moved as a colleague saved a code line in its document: the move decided on the listing's time, from before the save, and deleted the line with the old document", races: true, together: true },
+  { seed: 6030, steps: 8, found: "a colleague's fence info saved between a run's listing and its read of the document: the push of the file's edit, decided on the listing's time, overwrote it", races: true, together: true },
 ];

@@ -26,7 +26,13 @@ export type Outcome = {
   readonly killed?: boolean;
 };
 
-type Settings = { readonly dir: string; readonly root: string; readonly configPath: string; readonly env: Record<string, string> };
+/**
+ * `now`: the machine's clock, which is the service's: it stands still until the model lets a minute pass. On the
+ * real clock, the seconds a busy machine spends between an answer and a decision passed in a service minute that
+ * does not move, and stamped an earlier decision after a later one (seed 100106 failed so under load: a machine's
+ * forced write seemed older than its own record before it, and was never published).
+ */
+type Settings = { readonly dir: string; readonly root: string; readonly configPath: string; readonly env: Record<string, string>; readonly now: () => number };
 
 /** The team's state key when the world's team has one (every machine and CI run of a team share it). */
 const MODEL_STATE_KEY = 'kbsync-model-state-key-5b1d93c0e2f74a68';
@@ -50,7 +56,8 @@ async function settingsFor(em: RunningEmulator, name: string, keyed: boolean, va
     ...extra,
   };
   await writeFile(configPath, JSON.stringify(config, null, 2));
-  return { dir, root, configPath, env: { KBSYNC_TOKEN: em.seed.token, XDG_CONFIG_HOME: join(dir, 'config-home'), ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) } };
+  const env = { KBSYNC_TOKEN: em.seed.token, XDG_CONFIG_HOME: join(dir, 'config-home'), ...(keyed ? { KBSYNC_STATE_KEY: MODEL_STATE_KEY } : {}) };
+  return { dir, root, configPath, env, now: () => em.admin.now() };
 }
 
 /**
@@ -63,7 +70,7 @@ async function syncInProcess(given: Settings, mode: 'two-way' | 'push' | 'pull',
   // `signal`: the daemon's stop, which ends a run between two actions, its records unpublished.
   const settings = via ? { ...given, env: { ...given.env, KBSYNC_SERVICE_BASE_URL: via } } : given;
   const { config } = await loadConfig({ path: settings.configPath, cwd: settings.dir, env: settings.env });
-  const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger });
+  const { client } = createServiceClient(config.service, { env: settings.env, cwd: settings.dir, logger: silentLogger, localNow: settings.now });
   await mkdir(config.stateDir, { recursive: true });
   const ledger = openLedger(join(config.stateDir, 'ledger.sqlite'));
   try {

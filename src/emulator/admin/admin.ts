@@ -40,6 +40,8 @@ export type EmulatorAdmin = {
   setClockOffset(ms: number): void;
   /** Stops the service's clock at `atMs` (the offset still applies), or lets it run again with undefined. */
   freezeClock(atMs: number | undefined): void;
+  /** The service's clock now (ms): what its Date header and its documents' times are read from. */
+  now(): number;
   dump(): EmulatorDump;
   /** The current blocks of a document, as readBlocks would answer. */
   blocks(dentryUuid: string): readonly ServiceBlock[];
@@ -74,6 +76,7 @@ export function createAdmin(rt: Runtime, seed: SeedRecord): EmulatorAdmin {
     },
     setClockOffset: (ms) => rt.clock.setOffset(ms),
     freezeClock: (atMs) => rt.clock.freeze(atMs),
+    now: () => rt.clock.now(),
     dump: () => dumpState(store),
     blocks: (dentryUuid) => (store.body(ops.requireBodyDoc(dentryUuid).dentryUuid)?.blocks ?? []).map((stored) => stored.block),
     editDocument: (dentryUuid, markdown, options) => {

@@ -33,7 +33,8 @@ export async function move(
   const moved = from === to ? 'moved' : `moved from ${from}`;
   switch (decision.kind) {
     case 'held': {
-      const fresh = recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
+      // A move waiting for the run that can judge its document (BodyDecision.waiting) is decided afresh by it: nothing recorded.
+      const fresh = decision.body.waiting === true || recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
       // The hold is on the record, still at its old path: the commands its message names take that path.
       return { path: to, result: 'held', detail: heldMessage(decision.held, from), ...(fresh ? {} : { repeated: true }), ...(from !== to ? { from } : {}) };
     }

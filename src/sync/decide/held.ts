@@ -43,6 +43,11 @@ export const HELD_REASONS = {
     'moved locally, but its document holds edits made in the web editor that kbsync cannot read back, and the service cannot move a ' +
     'document: a move makes it anew from the file, which would lose those edits. Move the file back, or run `kbsync sync --force` to ' +
     'move it anyway (the old document is backed up first).',
+  MOVE_JUST_EDITED:
+    'moved locally, but its document changed in the last minute or two where reads cannot show (inside code, a table, an image): ' +
+    "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
+    'The service cannot move a document: a move makes it anew from the file, which would lose such an edit, so nothing was changed. Sync again in a minute or two: ' +
+    "that run moves it (with the other machine's version merged in), or holds it (MOVE_LOSSY) for an edit made in the web editor; `kbsync sync --force` moves it now (the old document is backed up first).",
   HIDDEN_EDIT:
     'someone edited this document in a part the service does not show (inside a code block, a table or an image): its time moved ' +
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +

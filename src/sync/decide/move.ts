@@ -47,6 +47,10 @@ export function decideMove(facts: {
   // (Formatting of words a colleague wrote goes as an overwrite's would, when merge.webEdits lets it.)
   const lossHolds = body.lossy && doubtHolds(body.formattingOnly ? 'formatting' : 'content', facts.body.webEdits);
   if ((lossHolds || body.hiddenEdit !== null) && !facts.body.force) return { kind: 'held', held: held('MOVE_LOSSY'), body };
+  // Its time moved a moment ago with nothing to explain it yet (BodyDecision.waiting): another machine's write, its
+  // record on the way, or a colleague's edit reads cannot show. The body may wait for the run that tells them apart,
+  // and so must the move, which deletes the document (model seeds 1015 and 6018: a colleague's code edit deleted).
+  if (body.waiting === true && !facts.body.force) return { kind: 'held', held: held('MOVE_JUST_EDITED'), body };
   if (body.kind === 'held') return { kind: 'held', held: body.held ?? held('MOVE_EDITED'), body };
   if (body.remoteChanged && facts.body.mode === 'push') return { kind: 'held', held: held('MOVE_EDITED'), body };
   if (body.kind === 'conflict') return { kind: 'rename', body, note: 'the document moves once the conflict is resolved' };

@@ -4,12 +4,12 @@ import type { DocumentRecord, OpenIntent } from '../../ledger/index.js';
 import { hashText, type TextFile } from '../../local/index.js';
 import type { Block } from '../../model/blocks.js';
 import { decideAdopt } from '../decide/adopt.js';
-import { AGREED_SLACK_MS, decideBody, decideFirstPush, laterThan, newerThanRecord, type BodyFacts, type PublishedVersion } from '../decide/body.js';
+import { AGREED_SLACK_MS, decideBody, decideFirstPush, laterThan, newerThanRecord, type BodyDecision, type BodyFacts, type PublishedVersion } from '../decide/body.js';
 import { lineEndingsOf } from '../../markdown/line-endings.js';
 import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
-import { decideMove } from '../decide/move.js';
-import { decideDelete, decideTrash, restoredVersion } from '../decide/removals.js';
+import { decideMove, type MoveDecision } from '../decide/move.js';
+import { decideDelete, decideTrash, restoredVersion, type DeleteDecision } from '../decide/removals.js';
 import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
@@ -147,11 +147,16 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
       // REMOTE_EDITED (exit 1) though the file already has that edit.
       const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-      const seen = io.listed(record.docKey) ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
-      const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-      const unpublished = await unpublishedOf(io, record, file.text, published);
-      // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-      const body = decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+      const listed = io.listed(record.docKey);
+      const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
+        const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+        const unpublished = await unpublishedOf(io, record, file.text, published);
+        // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
+        return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+      };
+      const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
+      const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
+      const { decided: body } = await lookedAgain(io, record, listed, { decided: await decide(seen), seen }, overwrites, decide);
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
     }
     case 'delete-remote':
@@ -168,8 +173,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         const marks = { ...version.marks, hiddenEdit: record.hiddenEdit };
         return assessed(action, path, { tag: 'restore', record, remote, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
       }
-      const listed = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      const decided = decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(listed ? { listedTime: listed.modifiedTime, relocated: relocatedSince(record, listed) } : {}) });
+      const decideOn = (seen: Seen | undefined): DeleteDecision =>
+        decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
+      const firstSeen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
+      const { decided, seen: listed } = await lookedAgain(io, record, io.listed(record.docKey), { decided: decideOn(firstSeen), seen: firstSeen }, (d) => d.kind === 'delete-remote', decideOn);
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
       // A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
       // a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its
@@ -194,23 +201,51 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
       const remote = await readOrGone(io, recorded.docKey);
       const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      // A move makes the document anew: an edit reads cannot show must be seen first.
-      const seen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
-      const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-      const unpublished = await unpublishedOf(io, record, before.text, published);
-      const decision = decideMove({
-        body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
-        record,
-        samePlace: action.samePlace,
-        remote,
-      });
+      const decideOn = async (seen: Seen | undefined): Promise<MoveDecision> => {
+        // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
+        const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+        const unpublished = await unpublishedOf(io, record, before.text, published);
+        return decideMove({
+          body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
+          record,
+          samePlace: action.samePlace,
+          remote,
+        });
+      };
+      // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
+      const listed = io.listed(record.docKey);
+      const seen = listed ?? (remote === 'gone' ? undefined : await io.node(record));
+      const { decided: decision } = await lookedAgain(io, record, listed, { decided: await decideOn(seen), seen }, (d) => d.kind === 'move', decideOn);
       // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
       const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
       const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
+}
+
+/**
+ * A decision that destroys what the document holds (an overwrite, a delete, a move's delete of the old document),
+ * made on the listing's time, taken at the run's start: the time is asked again after the read, and the decision
+ * made again on it if it moved. A save inside code between the two reads the same, and only its time shows it
+ * (model seeds 6018, 6030: a colleague's code line saved after the listing, deleted with the old document of a
+ * move, and overwritten by a push). One call, only for such a decision; the window left runs from that look to
+ * the write. `seen`: what it was decided on (a time known without a listing was asked after the read already).
+ */
+async function lookedAgain<T>(
+  io: AssessIO,
+  record: DocumentRecord,
+  listed: Seen | undefined,
+  first: { readonly decided: T; readonly seen: Seen | undefined },
+  destroys: (decided: T) => boolean,
+  decide: (seen: Seen) => T | Promise<T>,
+): Promise<{ readonly decided: T; readonly seen: Seen | undefined }> {
+  if (listed === undefined || !destroys(first.decided)) return first;
+  const now = await io.node(record);
+  if (now === undefined || !laterThan(now.modifiedTime, listed.modifiedTime)) return first;
+  // Where it is comes from the listing (a node read keeps the record's folder); its title and time are as they are now.
+  const seen = { ...listed, modifiedTime: now.modifiedTime, title: now.title };
+  return { decided: await decide(seen), seen };
 }
 
 const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});

@@ -215,6 +215,21 @@ void test('serverTime follows the Date header of the latest answer, undefined be
   assert.ok(Math.abs(estimate - skewed.getTime()) < 60_000, `estimate ${new Date(estimate).toISOString()}`);
 });
 
+// Model seed 100106: with the service's clock stopped, the real seconds a busy machine took after an answer moved
+// the estimate on; the model's machines give the service's own clock, and the estimate moves only on it.
+void test('serverTime counts the time since the latest answer on the clock the client is given', async (t) => {
+  const at = new Date(Date.UTC(2030, 0, 1, 12, 0, 10));
+  const service = await startFakeService(() => ({ json: { node: node('n1') }, headers: { date: at.toUTCString() } }));
+  t.after(() => service.close());
+  let local = 1_000;
+  const client = clientFor(service, { localNow: () => local });
+  await client.getNode(asTreeNodeId('n1'));
+  // The middle of the header's second, with no time passed on the given clock, however long the real one took.
+  assert.equal(client.serverTime()?.getTime(), at.getTime() + 500);
+  local += 5_000;
+  assert.equal(client.serverTime()?.getTime(), at.getTime() + 5_500);
+});
+
 // Soak seed 5: an answer read late (a busy machine) gave an estimate behind a Date header already seen, so the
 // bound of the minute of a write kbsync had just made came out a minute early.
 void test('serverTime is never behind the latest Date header seen, whatever order the answers are read in', async (t) => {
