@@ -528,7 +528,7 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
   }
   if (between) {
     const files = await Promise.all(machines.map((m) => m.files()));
-    problems.push(...savesKept(run.book, between.saves.map((save) => ({ ...save, windowed: overwrittenUnread(interleaver.calls, save.ids, save.at) })), docsAfter, files));
+    problems.push(...savesKept(run.book, between.saves.map((save) => ({ ...save, windowed: overwrittenUnread(interleaver.calls, save.ids, save.at, save.timeMoved) })), docsAfter, files));
   }
   return problems;
 }
@@ -544,7 +544,7 @@ function racesBetween(run: Run, races: Random, machines: readonly Machine[], ste
   const { world } = run;
   const stopping = races.chance(0.35) ? races.int(0, machines.length - 1) : undefined;
   const stops = machines.map((_, i) => (i === stopping ? new AbortController() : undefined));
-  const saves: { docKey: string; ids: readonly string[]; tokens: readonly string[]; at: number }[] = [];
+  const saves: { docKey: string; ids: readonly string[]; tokens: readonly string[]; at: number; timeMoved: boolean }[] = [];
   const failures: string[] = [];
   let calls: readonly Turn[] = [];
   /** The documents the calls so far named (read, written), and those the runs have changes for: where a race can be. */
@@ -566,9 +566,12 @@ function racesBetween(run: Run, races: Random, machines: readonly Machine[], ste
       run.say(`${when} a minute passes: ${world.minute()}`);
       return;
     }
+    const timeBefore = new Map(world.docs().map((doc) => [doc.dentryUuid, doc.modifiedTime]));
     const save = colleagueEdit(run, races, when, inPlay(byTitle(world.docs()), (doc) => doc.dentryUuid));
-    const nodeId = world.docs().find((doc) => doc.dentryUuid === save?.docKey)?.creationNodeId;
-    if (save) saves.push({ ...save, ids: [save.docKey, ...(nodeId ? [nodeId] : [])], at: calls.length });
+    const saved = world.docs().find((doc) => doc.dentryUuid === save?.docKey);
+    const nodeId = saved?.creationNodeId;
+    // Made in the minute the document already bore, the save left its time as it was: a look at the node cannot tell it.
+    if (save) saves.push({ ...save, ids: [save.docKey, ...(nodeId ? [nodeId] : [])], at: calls.length, timeMoved: saved?.modifiedTime !== timeBefore.get(save.docKey) });
   };
   const meanwhile: Meanwhile = {
     rng: races,

@@ -114,9 +114,13 @@ export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => cal
  * its node: a save inside code reads the same, and only the node's time shows it, so a run that asked the time
  * after the save saw it (seed 6018: a move decided on its listing's time deleted a code line saved after it).
  */
-export function overwrittenUnread(calls: readonly Turn[], ids: readonly string[], at: number): boolean {
+export function overwrittenUnread(calls: readonly Turn[], ids: readonly string[], at: number, timeMoved: boolean): boolean {
   const onIt = (call: Turn): boolean => segments(call).some((segment) => ids.includes(segment));
-  const looked = (call: Turn): boolean => call.method === 'GET' && onIt(call) && (segments(call).at(-1) === 'blocks' || segments(call).at(-2) === 'nodes');
+  // A look at the node shows a save only by the later minute it gave the document: one made in the minute the
+  // document already bore (a colleague's move or save a moment before, say) leaves the time as the run listed it,
+  // and only a read of the blocks could show it (model seed 4029: words saved between a read and the look that
+  // came before the write, in the minute of the colleague's move the run had listed).
+  const looked = (call: Turn): boolean => call.method === 'GET' && onIt(call) && (segments(call).at(-1) === 'blocks' || (timeMoved && segments(call).at(-2) === 'nodes'));
   return calls.some((call, j) => {
     if (j < at || !onIt(call) || !((call.method === 'POST' && segments(call).at(-1) === 'overwriteContent') || call.method === 'DELETE')) return false;
     return !calls.slice(at, j).some((between) => between.name === call.name && looked(between));

@@ -194,10 +194,15 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide). But of two versions of the very blocks
  * this record agreed on, one a plain reading that kept its front matter (`hc`), their writer's exact record says
  * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
- * writer's front matter never reached it, then was lost to its next edit).
+ * writer's front matter never reached it, then was lost to its next edit). Only a version whose body is this
+ * record's: an exact one with another body is a write of its own, whose change reads cannot show (code, a link's
+ * address), and the agreements' times decide (model seed 4011: a machine whose front matter was carried published
+ * a code edit; the other machine, its own exact record of the same blocks taken to say more, kept its old code, and
+ * a CI run of its files then wrote it back over the edit).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  const same = ofSameBlocks(published, record);
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
+  const rewritten = published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
@@ -453,8 +458,11 @@ export function decideBody(input: BodyFacts): BodyDecision {
   const theirsText = reading.theirsHead !== undefined && facts.published ? facts.published.text : record.baseMarkdown;
   // Another writer's version that still has the front matter this machine's own change replaced was made without
   // seeing that change (it edited the body meanwhile): its front matter is the older one, no change of theirs
-  // (soak seed 502: taken for one, it undid this machine's front matter on every machine).
-  const theirsHead = reading.theirsHead !== undefined && record.replacedHead != null && reading.theirsHead === record.replacedHead ? base.head : reading.theirsHead;
+  // (soak seed 502: taken for one, it undid this machine's front matter on every machine). Nor is the front matter
+  // of a version that kept its own across a plain reading (`hc`) a change of theirs, where this record knows its
+  // own from its writer: only its body is news (model seed 4011, a later write of code).
+  const staleHead = (record.replacedHead != null && reading.theirsHead === record.replacedHead) || (facts.published?.headCarried === true && record.headCarried !== true);
+  const theirsHead = reading.theirsHead !== undefined && staleHead ? base.head : reading.theirsHead;
   const head = mergedHead(shared.head, local.head, theirsHead);
   const endings = mergedLineEndings(shared.text, fileText, theirsText);
   // What the record's own base would have given up to that version: a local edit, though the file is as recorded.

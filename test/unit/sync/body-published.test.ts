@@ -274,6 +274,17 @@ describe('a plain reading that kept its front matter, and the writer\'s exact re
     const plain = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: blocks, published: { ...reading, headCarried: false } });
     assert.equal(plain.nextFile, OURS, 'the same version without the mark would be taken, front matter and all');
   });
+
+  // Model seed 4011: the machine whose front matter was carried then wrote a change of its own where reads cannot
+  // see (a link's address here, a code line there): the same blocks, another body. Not a reading of this machine's
+  // version but a later write, taken in; kept out, a CI run of this machine's files wrote the old text back over it.
+  test("that machine's later exact write of another body of the same blocks is taken in, its mark notwithstanding", () => {
+    const record = { ...agreedOn(HEADED, MINUTE), remoteBlocks: blocks, remoteBlocksHash: blocksHash(blocks) };
+    const written: PublishedVersion = { ...exact(1_000_000 + 60_000, THEIRS), headCarried: true };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: HEADED, remote: blocks, published: written });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, `---\ntags: [alpha]\n---\n${THEIRS}`, "its body comes in, this machine's front matter stays");
+  });
 });
 
 // Soak seed 502: another writer's version made without seeing this machine's own front matter change (it edited
