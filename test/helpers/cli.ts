@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runCommandLine } from '../../src/cli/command-line.js';
 import type { Invocation } from '../../src/invocation.js';
+import { useMarkdownDialect } from '../../src/markdown/parse.js';
 
 /** The compiled CLI, exactly as `npx kbsync` runs it (npm test builds it first). */
 export const kbsyncBin = fileURLToPath(new URL('../../bin/kbsync.js', import.meta.url));
@@ -76,9 +77,18 @@ async function runCliHere(args: readonly string[], options: RunOptions): Promise
     exited = `kbsync ${args.join(' ')} ended its process at once (exit ${code}): run it with { process: true }`;
     throw new Error(exited);
   };
-  const code = await runCommandLine([process.execPath, kbsyncBin, ...args], given, exit);
+  const code = await runCommandLine([process.execPath, kbsyncBin, ...args], given, exit).finally(processDefaults);
   if (exited) throw new Error(exited);
   return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * What a run in this process leaves set for its folder goes back to a new process's: the Markdown dialect (a note
+ * vault's run reads wiki syntax), which a test file sharing this process would otherwise parse its texts in (the
+ * merge's unit tests, after the vault tests: a placeholder taken for a comment, written twice).
+ */
+export function processDefaults(): void {
+  useMarkdownDialect('gfm');
 }
 
 /** Runs `kbsync <args>` in a child process, as a user's shell does. */

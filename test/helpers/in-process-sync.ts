@@ -10,7 +10,7 @@ import { fullySynced, type SyncReport } from '../../src/sync/views/report.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { messageOf } from '../../src/errors.js';
 import type { KbClient } from '../../src/api/index.js';
-import { PROCESS_KNOBS } from './cli.js';
+import { PROCESS_KNOBS, processDefaults } from './cli.js';
 import type { SyncFixture } from './sync-fixture.js';
 
 /** What an in-process run gets: the fixture's config as sync options, its service client and its ledger. */
@@ -29,6 +29,7 @@ export async function withInProcess<T>(f: SyncFixture, mode: SyncOptions['mode']
     return await fn({ client, ledger, options: { ...syncOptionsOf(config, { mode, dryRun, force: false }), stateKey } });
   } finally {
     ledger.close();
+    processDefaults();
   }
 }
 
