@@ -23,6 +23,9 @@ export async function trashLeftover(ctx: SyncContext, path: string): Promise<Doc
   return { path, result: 'pulled', detail: `an interrupted pull had left it, and its document was deleted in the knowledge base since; the file was moved to ${trashed}` };
 }
 
+/** What a run says of a new document another kbsync machine is writing, whose record it waits for (assess.ts incoming). */
+export const WAITING_FOR_RECORD = 'new in the knowledge base, its first version written a moment ago by another kbsync machine: the next run takes it in, once that machine\'s record of it has come';
+
 /**
  * A remote document this machine has never synced becomes a new local file (never over an existing one):
  * the source the shared state kept when it has it, else the service's reading. `leftover`: the file an
@@ -37,7 +40,7 @@ export async function newLocal(
   leftover?: string,
 ): Promise<DocOutcome> {
   // Not decided yet (its writer's record is awaited): nothing written or recorded, so the next run takes it in.
-  if (incoming.waiting === true) return { path, result: 'unchanged' };
+  if (incoming.waiting === true) return { path, result: 'unchanged', detail: WAITING_FOR_RECORD };
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
   // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.

@@ -1,3 +1,4 @@
+import { WAITING_FOR_RECORD } from '../act/incoming.js';
 import { heldMessage } from '../decide/held.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import { bodyOf, type Detail } from '../run/detail.js';
@@ -47,6 +48,8 @@ function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview 
     case 'recreate':
       return detail.body.send ? { ...base, remote: { before: '', after: detail.body.send.markdown }, note: `a new document "${detail.title}" would be created` } : base;
     case 'new-local':
+      // As the run: a page whose writer's record is on its way is not taken in yet.
+      if (detail.waiting === true) return { ...base, note: WAITING_FOR_RECORD };
       return { ...base, local: { before: '', after: detail.text }, note: newLocalNote(detail) };
     case 'restore':
       return { ...base, local: { before: '', after: detail.text }, ...(detail.at !== undefined ? { note: `it would come back at ${detail.at}, where its document was moved` } : {}) };

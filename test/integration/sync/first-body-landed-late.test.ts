@@ -26,6 +26,7 @@ for (const keyless of [false, true]) {
       const waited = await sync(a);
       assert.deepEqual(saidIn(waited), [], "A waits a run for B's record of the page: nothing to say");
       assert.equal(await a.read('guide.md').catch(() => undefined), undefined, 'not taken in yet');
+      assert.match(waited.results.flatMap((r) => (r.path === 'guide.md' && r.ok ? [r.detail ?? ''] : [])).join(), /the next run takes it in/, 'and the run says why');
       assert.deepEqual(saidIn(await sync(b)), [], "B's next run finishes its write and publishes its record");
       assert.deepEqual(saidIn(await sync(a)), [], "A takes in the page by B's record: nobody edited it, nothing to say");
       assert.equal(ledgerRows(a).find((row) => row.path === 'guide.md')?.inexact, false, 'A holds the page as its writer left it: no hidden edit recorded');
