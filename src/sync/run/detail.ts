@@ -20,8 +20,12 @@ export type Detail<K extends ActionKind = ActionKind> = { readonly [P in K]: { r
 /** The document as this run's listing shows it (by the planned record's key), for a step that writes where it is. */
 type Listed = { readonly listed: RemoteDoc | undefined };
 
-/** Applying a body decision: what a push, a pull, a check and a merge all come to once the document is read. */
-type BodyDetail = Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision };
+/**
+ * Applying a body decision: what a push, a pull, a check and a merge all come to once the document is read.
+ * `finished`: the file's last edit reached the document by an earlier run that was stopped before it could record
+ * and say it (interrupted.ts withLandedPush): this run records it, and says it as sent.
+ */
+type BodyDetail = Listed & { readonly record: DocumentRecord; readonly before: TextFile; readonly remote: readonly Block[]; readonly body: BodyDecision; readonly finished?: true };
 
 /** A new document for the file, its body decided before the document is made. */
 type NewDocument = { readonly before: TextFile; readonly body: BodyDecision; readonly title: string };
@@ -105,10 +109,10 @@ const AS_DECIDED: { readonly [K in ActionKind]: (detail: Detail<K>) => AsDecided
   relink: () => ({ kind: 'none' }),
   create: (detail) => firstPush(detail.body, 'create'),
   recreate: (detail) => firstPush(detail.body, 'recreate'),
-  push: applied,
-  pull: applied,
-  check: applied,
-  merge: applied,
+  push: appliedOrFinished,
+  pull: appliedOrFinished,
+  check: appliedOrFinished,
+  merge: appliedOrFinished,
   adopt: ({ decision }) => (decision.kind === 'replace' ? applied(decision) : { kind: decision.kind }),
   'delete-remote': ({ decision }) => checked(decision),
   'trash-local': ({ decision }) => checked(decision),
@@ -128,6 +132,11 @@ function ownTag({ tag }: { readonly tag: DecisionKind }): AsDecided {
 /** A body decision applied (an adopt that replaces the document's body, too). */
 function applied({ body }: { readonly body: BodyDecision }): AsDecided {
   return { kind: body.kind, ...(body.held ? { held: body.held } : {}) };
+}
+
+/** A body decision applied; with nothing left to do, an interrupted run's write it records is this run's push. */
+function appliedOrFinished(detail: Detail<'push' | 'pull' | 'check' | 'merge'>): AsDecided {
+  return detail.finished && detail.body.kind === 'none' ? { kind: 'push' } : applied(detail);
 }
 
 /** A new document, unless its first body is held. */

@@ -66,8 +66,17 @@ const unlessHeld =
   (carrier, assessment) =>
     assessment.held ? recordedHold(carrier, assessment, assessment.held) : handler(carrier, assessment);
 
-/** A push, pull, check or merge: the body decision applied (it records its own hold). */
-const applyTheBody: Handler<'push' | 'pull' | 'check' | 'merge'> = ({ ctx }, { detail }) => applyBody(ctx, detail.record, detail.listed, detail.before, detail.remote, detail.body);
+/**
+ * A push, pull, check or merge: the body decision applied (it records its own hold). The write of an earlier run,
+ * stopped before it could say it, is said by this one, which records it: no run said it before (the killed one
+ * printed nothing, and this one found nothing left to do).
+ */
+const applyTheBody: Handler<'push' | 'pull' | 'check' | 'merge'> = async ({ ctx }, { detail }) => {
+  const outcome = await applyBody(ctx, detail.record, detail.listed, detail.before, detail.remote, detail.body);
+  if (!detail.finished) return outcome;
+  return { ...outcome, ...(outcome.result === 'unchanged' ? { result: 'pushed' } : {}), detail: [FINISHED, outcome.detail].filter(Boolean).join('; ') };
+};
+const FINISHED = 'sent by an earlier run that was stopped before it could say so';
 
 const createDocument = unlessHeld<'create' | 'recreate'>((carrier, { path, detail }) => create(carrier, path, detail));
 

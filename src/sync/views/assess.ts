@@ -142,7 +142,8 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const remote = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, remote);
       const intents = io.openIntents();
-      const record = withReadBack(withLandedPush(recorded, intents, remote), remote);
+      const landed = withLandedPush(recorded, intents, remote);
+      const record = withReadBack(landed, remote);
       // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
       // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
       // REMOTE_EDITED (exit 1) though the file already has that edit.
@@ -157,7 +158,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
       const { decided: body } = await lookedAgain(io, record, listed, { decided: await decide(seen), seen }, overwrites, decide);
-      return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey) });
+      // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
+      const finished = landed.localHash !== recorded.localHash;
+      return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey), ...(finished ? { finished } : {}) });
     }
     case 'delete-remote':
     case 'restore': {

@@ -96,8 +96,8 @@ const ROWS: readonly Row[] = [
     said: ['↓ New.md'],
     words: { path: 'New.md', are: PULLED },
   },
-  // The write landed and this run sends nothing: neither run says "sent" (interrupted-push-no-false-conflict.test.ts).
-  { name: 'a push killed after its write', point: 'after-overwrite', change: mine('Two of p.', 'Two of p, mine.'), said: [] },
+  // The write landed, and the killed run said nothing: the run that records it says it sent, once (landed-write-said.test.ts).
+  { name: 'a push killed after its write', point: 'after-overwrite', change: mine('Two of p.', 'Two of p, mine.'), said: ['↑ p.md'], words: { path: 'p.md', are: /^sent to the knowledge base/ } },
   { name: 'a push killed before its write', point: 'after-intent', change: mine('Two of p.', 'Two of p, mine.'), said: ['↑ p.md'], words: { path: 'p.md', are: /^sent to the knowledge base/ } },
   { name: 'a push killed after its record, before the publish', point: 'before-publish', change: mine('Two of p.', 'Two of p, mine.'), said: ['↑ p.md'] },
   // A create whose answer the kill lost: its document is found again (by title) and filled, never made twice.
