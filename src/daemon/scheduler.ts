@@ -210,9 +210,10 @@ export class CycleScheduler {
     const probesBefore = meter.endpointCalls('getNode');
     this.#deps.memory?.busy();
     let ok = true;
+    let report: SyncReport | undefined;
     try {
       if (kind === 'probe') await this.#probe();
-      else await this.#sync(kind);
+      else report = await this.#sync(kind);
       this.#failures = 0;
       this.#said.clear();
     } catch (error) {
@@ -236,11 +237,13 @@ export class CycleScheduler {
     logger.debug({ cycle: kind, calls: meter.total() - callsBefore, callsTotal: total, pollingLastHour: meter.pollingLastHour(now) }, `${kind}: ${meter.total() - callsBefore} call(s)`);
     if (notice) logger.warn({ code: notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW', share: notice.share }, notice.message);
     this.#reschedule(ok ? 0 : this.#backoffMs(), ok ? undefined : kind);
+    // Said once the cycle is recorded (#reschedule): `kbsync doctor`, asked on that line, finds the cycle it tells of.
+    if (report && !this.#greeted) await this.#greet(report);
     // A probe allocates next to nothing; the next cycle, if one is due at once, cancels this.
     if (kind !== 'probe' && !this.#stopped) this.#deps.memory?.idle();
   }
 
-  async #sync(kind: 'sweep' | 'local'): Promise<void> {
+  async #sync(kind: 'sweep' | 'local'): Promise<SyncReport> {
     const { client, ledger, logger, hot, gauge } = this.#deps;
     gauge.cycleStarted();
     const leave = this.#waits.before(this.#clock.now());
@@ -272,7 +275,7 @@ export class CycleScheduler {
     const due = leave.mode === 'two-way' ? this.#waits.nextDue() : undefined;
     if (due === undefined) this.#timers.clear('deletes');
     else this.#timers.set('deletes', due - this.#clock.now(), () => this.request('local'));
-    if (!this.#greeted) await this.#greet(report);
+    return report;
   }
 
   /** Once, after the first cycle: which workspace (by name), and whether the folder is in step with it. */
