@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ID_WINDOW } from '../../../src/sync/state/journal.js';
 import { foldedState, idProblems } from '../../helpers/state-reader.js';
 import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
@@ -132,7 +133,11 @@ describe('the shared state at every crash point of a CI job', () => {
       for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
       const killed = await ciRun(f, { KBSYNC_CRASH_AT: 'after-create:1' });
       assert.equal(killed.signal, 'SIGKILL');
-      const rerun = await rerunAfterHolds(f, 1);
+      // The kill cut off the first create's answer; others of the job's window may have answered by then (how many
+      // is the machine's load): each is a document without its id in the state, and only those may be held.
+      const lost = unrecorded(f);
+      assert.ok(lost.length >= 1 && lost.length <= ID_WINDOW, `the kill lost the ids of 1 to ${ID_WINDOW} documents: ${lost.join(', ')}`);
+      const rerun = await rerunAfterHolds(f, lost.length);
       assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
       assert.deepEqual(titles(f), ['FAQ', 'Intro', 'News', 'Setup'], 'a document whose answer was lost is adopted, not made again');
       const steady = await ciRun(f);
