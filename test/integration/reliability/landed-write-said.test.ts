@@ -24,7 +24,7 @@ for (const point of ['after-overwrite', 'before-ledger-commit']) {
       const rerun = await f.sync();
       assert.equal(rerun.code, 0);
       assert.deepEqual(
-        rerun.report?.results.map((r) => [r.path, r.result, r.detail]),
+        rerun.report?.results.map((r) => (r.ok ? [r.path, r.result, r.detail] : [r.path, r.code])),
         [['guide.md', 'pushed', 'sent by an earlier run that was stopped before it could say so']],
       );
       assert.equal(rerun.report?.outcomes.updated, 1);
