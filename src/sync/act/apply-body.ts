@@ -204,6 +204,8 @@ async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docK
  * has no ids, so a merge pairs its blocks with a read by what they say: a colleague's deletion of one of them before
  * the next read could be taken for a deletion of another, and a different block lost. Such a write is read back
  * at once, for the ids the service gave its blocks (and re-checked once its minute is over, as any early read).
+ * The later read cannot give them instead: a deletion in the write's own minute bears its time, and what is left
+ * reads like either block (issue 48: the fourth call a page; test/integration/sync/alike-blocks-read-back.test.ts).
  */
 const readAlike = (blocks: readonly Block[]): boolean => new Set(blocks.map((block) => contentKey(contentOfBlock(block)))).size < blocks.length;
 
