@@ -15,8 +15,9 @@ import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemoval, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
+import { placeholdsSource } from '../decide/plain-reading.js';
 import { sharedRecord } from '../state/shared-record.js';
-import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
+import { blocksHash, blocksToMarkdown, predictedBlocks } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
@@ -291,13 +292,8 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
   const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
   const published = await io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
-  // A version that holds kbsync's placeholders was made from a plain reading (a machine that found no source
-  // for the page): where code stood it says nothing. Taken for another writer's newer Markdown, it replaced the
-  // code of the file that made the document with placeholders (soak seed 13). Only a placeholder this record's
-  // base lacks says so: one the base holds as well (a page made in the web editor, read plainly here too) is
-  // no loss, and the version says what reads never show beside it, a note's comments (model seed 3 of note
-  // vaults: dropped, another machine's comment never reached this file).
-  return published && placeholdersBeyond(published.text, record.baseMarkdown) ? undefined : published;
+  // Not one that stands kbsync's placeholders where this machine may hold the source (plain-reading.ts).
+  return published && placeholdsSource(published, record, remote) ? undefined : published;
 }
 
 /**
