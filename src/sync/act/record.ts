@@ -138,12 +138,13 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, imagesSent, listedTitle, readBack, madeFrom, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
-  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, ...ids } = rest as typeof rest & {
+  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, builtOn: spreadBuiltOn, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
     placedAt?: number;
     inexact?: boolean;
     inexactFormatting?: boolean;
     inexactHidden?: boolean;
+    builtOn?: string | null;
   };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
@@ -197,7 +198,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time,
     // and what it was made from.
     agreedAt: sameVersion && agreedAt ? agreedAt : ctx.serverNow().getTime(),
-    builtOn: sameVersion ? (ctx.ledger.documents.get(ids.path)?.builtOn ?? null) : (madeFrom ?? null),
+    builtOn: sameVersion ? (spreadBuiltOn !== undefined ? spreadBuiltOn : (ctx.ledger.documents.get(ids.path)?.builtOn ?? null)) : (madeFrom ?? null),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
   if (readBack === true && sameDocument && prior.localHash === localHash) keepPublishedOverReadBack(ctx.ledger, prior);
