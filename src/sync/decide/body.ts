@@ -408,15 +408,17 @@ function builtOn(facts: BodyFacts, reading: Reading, remoteChanged: boolean, wri
  * write replaced looks removed by the later version, or the write's own change like one undone (model seed 6011: a
  * colleague's save, pulled by one machine and overwritten by the other's stale write, was dropped on every machine).
  * Against the version both were made from, each branch's change is its own: the file, the document as read and
- * the other branch merge in source, keeping every side's words. Without that version's text, the other branch is
- * kept beside the file as a conflict, never dropped.
+ * the other branch merge in source, keeping every side's words. Without that version's text, the file stays as it
+ * is and the other branch is kept beside it as a conflict: never dropped.
  */
 function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): Reading {
   if (fork === undefined) return reading;
   const branch = splitText(fork.branch).body;
   if (fork.base === undefined) {
+    // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
+    // document keeps what it holds until a person settles it (kbsync resolve).
     const kept: Conflict = { baseText: '', localText: local, remoteText: branch, position: { line: 1, offset: 0 } };
-    return { ...reading, merged: { ...reading.merged, conflicts: [...reading.merged.conflicts, kept], conflictCopyBody: branch } };
+    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch } };
   }
   const base = splitText(fork.base).body;
   const ours = mergeSources({ base, local, theirs: reading.theirs });
