@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
-import { decideBody, type BodyDecision, type BodyFacts } from '../../../src/sync/decide/body.js';
+import type { BodyDecision, BodyFacts } from '../../../src/sync/decide/body.js';
+import { agreedOn, decideTwoWay } from '../../helpers/body-facts.js';
 
 /**
  * Model seed 6011 (issue 44), as one decision: this machine (B) pulled a colleague's save into the page, and
@@ -16,20 +17,14 @@ const WRITTEN = BEFORE.replace('Second paragraph.', 'Second paragraph, edited on
 
 /** B's decision, its record the save it pulled, the document holding the other machine's write; `fork`: what the state says of it. */
 function decide(fork: BodyFacts['fork'] | undefined): BodyDecision {
-  const recorded = predictedBlocks(SAVED);
   const written = predictedBlocks(WRITTEN);
-  return decideBody({
-    mode: 'two-way',
-    force: false,
-    webEdits: 'merge',
-    path: 'guide.md',
-    record: { baseMarkdown: SAVED, remoteBlocks: recorded, alignment: undefined, localHash: contentHash(SAVED), remoteBlocksHash: blocksHash(recorded), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
+  return decideTwoWay({
+    record: agreedOn(SAVED, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
     listedTime: MINUTE,
     published: { text: WRITTEN, remoteBlocksHash: blocksHash(written), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 },
     ...(fork ? { fork } : {}),
     fileText: SAVED,
     remote: written,
-    urlOf: undefined,
   });
 }
 
