@@ -38,4 +38,12 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 6018, steps: 37, found: "a file moved as a colleague saved a code line in its document: the move decided on the listing's time, from before the save, and deleted the line with the old document", races: true, together: true },
   { seed: 6002, steps: 25, found: "front matter added beside a colleague's new code block and words: the machine that merged them published its version with the code's placeholder, which the other dropped (as one standing where it had the code) and took the plain reading without the front matter", races: true, together: true },
   { seed: 6030, steps: 8, found: "a colleague's fence info saved between a run's listing and its read of the document: the push of the file's edit, decided on the listing's time, overwrote it", races: true, together: true },
+  {
+    seed: 6011,
+    steps: 13,
+    found: "a colleague's save one machine pulled between the other's read and its stale write: each took the other's version, agreed in the same moment, for the latest, and the save was dropped everywhere (the race itself: save-pulled-before-stale-write.test)",
+    keyed: true,
+    together: true,
+    races: true,
+  },
 ];

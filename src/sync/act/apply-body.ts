@@ -111,6 +111,7 @@ export async function applyBody(
         hiddenBase: body.hiddenBase,
         headCarried: body.headCarried,
         replacedHead: body.replacedHead,
+        ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}),
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );

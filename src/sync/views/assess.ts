@@ -60,6 +60,8 @@ export type AssessIO = {
    * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
   published(record: { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  /** Another branch of the version a record was made from, from a state this run read already (BodyFacts.fork). */
+  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn'>): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** The file now, or undefined when it does not exist. */
@@ -153,8 +155,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
         const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
         const unpublished = await unpublishedOf(io, record, file.text, published);
+        const fork = await forkSince(io, record, remote, seen);
         // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-        return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+        return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
       };
       const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
       const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
@@ -209,8 +212,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
         const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
         const unpublished = await unpublishedOf(io, record, before.text, published);
+        const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen);
         return decideMove({
-          body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
+          body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) },
           record,
           samePlace: action.samePlace,
           remote,
@@ -289,12 +293,23 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
  * A version this machine took in from a plain reading may be one another writer published exactly.
  */
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
-  const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+  const moved = movedSince(record, remote, seen);
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
   const published = await io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
   // Not one that stands kbsync's placeholders where this machine may hold the source (plain-reading.ts).
   return published && placeholdsSource(published, record, remote) ? undefined : published;
 }
+
+/** The document changed since this record: its blocks, or only its time (a change inside code reads the same). */
+const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): boolean =>
+  blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+
+/**
+ * Another branch of the version this record was made from (BodyFacts.fork), asked only of a document that changed
+ * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile.
+ */
+const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<BodyFacts['fork'] | undefined> =>
+  movedSince(record, remote, seen) ? io.fork(record) : Promise.resolve(undefined);
 
 /**
  * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its
