@@ -181,7 +181,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         return assessed(action, path, { tag: 'restore', record, remote, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
       }
       const decideOn = (seen: Seen | undefined): DeleteDecision =>
-        decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
+        decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocationExplains(io, record, seen) } : {}) });
       const firstSeen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
       const { decided, seen: listed } = await lookedAgain(io, record, io.listed(record.docKey), { decided: decideOn(firstSeen), seen: firstSeen }, (d) => d.kind === 'delete-remote', decideOn);
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
@@ -333,7 +333,7 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   const listed = seen ?? io.listed(record.docKey);
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
-  const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
+  const relocated = listed !== undefined && relocationExplains(io, record, listed, plannedParent);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
   return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
 }
@@ -343,6 +343,20 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
  * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
  * later edit inside code of a renamed document was taken for the rename, and overwritten).
  */
+/**
+ * Whether a rename or move explains the time `seen` bears. One the listing showed was made no later than the
+ * listed minute: a later time, found by the look again after the read (lookedAgain), is explained only by a rename
+ * since, which that look shows (a node's answer has its title, not its folder). Else it is an edit reads may not
+ * show (model seed 5993: another machine's write of a link's address, in the minute after the listing of a
+ * document a colleague had moved, was taken for that move, and this machine's push, on its read from before that
+ * write, overwrote it).
+ */
+function relocationExplains(io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): boolean {
+  const listing = io.listed(record.docKey);
+  if (listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime)) return seen.title !== listing.title;
+  return relocatedSince({ ...record, parentTreeNodeId: plannedParent }, seen);
+}
+
 const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
   const seen = record.listedTitle ?? record.remoteTitle;
   return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
