@@ -191,6 +191,12 @@ export type BodyDecision = {
    * read between another's write and its record said HIDDEN_EDIT of an edit nobody made in the web editor).
    */
   readonly waiting?: true;
+  /**
+   * The blocks read are exactly another writer's version (its record's), and the listed time is no later than the
+   * minute that writer's record gives its write: the read shows nothing the listing's time does not stand for. A
+   * save the document's time shows after the listing is then none the read could show (act/apply-body.ts readingTime).
+   */
+  readonly listedVersion?: true;
 };
 
 /** Another writer's version agreed on the very blocks this record did. */
@@ -295,6 +301,8 @@ type Reading = {
   readonly waiting?: boolean;
   /** `theirs` is the service's plain reading of a change no writer's record explains: its front matter is not known. */
   readonly plain?: true;
+  /** The blocks read are `theirs`, another writer's version whose minute the listed time does not pass (BodyDecision.listedVersion). */
+  readonly listedVersion?: boolean;
 };
 
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
@@ -336,6 +344,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       hidden,
       hiddenInVersion: published.hidden === true,
       overwroteHidden: current && published.exact && !hidden && record.hiddenEdit != null && laterThan(published.modifiedTime, record.hiddenEdit),
+      listedVersion: current && listedTime !== undefined && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime),
     };
   }
   // The document shows exactly what the file would publish: our own write of this very text whose record was
@@ -533,7 +542,9 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  // Carried out with every decision: the time the run records for what it read (apply-body.ts readingTime).
+  const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
+  const unchanged = { ...listedVersion, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -593,6 +604,7 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // is one taken from a version that kept its own so); a front matter this machine changed is its own.
   const carriedFrom = reading.theirsHead !== undefined ? (facts.published?.headCarried === true ? reading.theirsHead : undefined) : reading.plain === true || record.headCarried === true ? base.head : undefined;
   const decided = {
+    ...listedVersion,
     localChanged,
     remoteChanged,
     fileText: written,
