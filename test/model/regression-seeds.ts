@@ -37,4 +37,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 1015, steps: 25, found: "a file moved a moment after a colleague's code edit: the body waited for a record that could explain the time, the move did not, and deleted the edit with the old document", keyed: true, together: true },
   { seed: 6018, steps: 37, found: "a file moved as a colleague saved a code line in its document: the move decided on the listing's time, from before the save, and deleted the line with the old document", races: true, together: true },
   { seed: 6030, steps: 8, found: "a colleague's fence info saved between a run's listing and its read of the document: the push of the file's edit, decided on the listing's time, overwrote it", races: true, together: true },
+  { seed: 8003, steps: 25, found: "a note vault's forced run over a file holding a placeholder: the push left the placeholder out with the comments, the colleague's code block it stood for went, and the other machine, refusing that version for its placeholder, kept a file of its own", keyed: true, together: true, races: true, vault: true },
 ];
