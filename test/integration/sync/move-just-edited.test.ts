@@ -4,7 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { withReadGate } from '../../helpers/held-read.js';
+import { withReadGate, type ReadGateWorld } from '../../helpers/held-read.js';
 import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -55,6 +55,22 @@ const reasonOf = (report: Report, path: string): string | undefined => {
 
 const runbooks = (em: RunningEmulator) => em.admin.dump().nodes.filter((n) => n.docType === 'DOC' && n.title === 'Runbook');
 
+/**
+ * `f`'s run of its moved file, a colleague's code line saved while its read of the document waits (after the
+ * listing): the document stays where it was and the line stands. Returns the run's report.
+ */
+async function movedAsCodeLineSaved({ em, f, holdNextRead }: ReadGateWorld, doc: { readonly dentryUuid: string }, env?: Record<string, string>): Promise<Report> {
+  const read = holdNextRead(doc.dentryUuid);
+  const moving = synced(f, env);
+  await read.reached;
+  em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+  read.release();
+  const report = await moving;
+  assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
+  assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code line stands");
+  return report;
+}
+
 test("a file moved a moment after a colleague's edit inside code: the move waits, then holds MOVE_LOSSY, and the edit stays", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await settled(em, a, b);
@@ -102,7 +118,8 @@ test("a file moved a moment after another machine's write inside code, its recor
 });
 
 test("a code line saved between the listing and the read of a file's document as it moves: seen by the time asked after the read, and the move waits", async () => {
-  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
+  await withReadGate(EPOCH, async (world) => {
+    const { f, tick } = world;
     await f.write('runbook.md', TEXT);
     await f.write('ops/other.md', OTHER);
     await synced(f);
@@ -113,14 +130,7 @@ test("a code line saved between the listing and the read of a file's document as
     const doc = f.remoteDoc('Runbook');
     await move(f, 'runbook.md', 'ops/runbook.md');
 
-    const read = holdNextRead(doc.dentryUuid);
-    const moving = synced(f);
-    await read.reached;
-    em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
-    read.release();
-    const soon = await moving;
-    assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
-    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit stands");
+    const soon = await movedAsCodeLineSaved(world, doc);
     assert.equal(reasonOf(soon, 'ops/runbook.md'), 'MOVE_JUST_EDITED', JSON.stringify(soon.results));
 
     tick();
@@ -132,7 +142,8 @@ test("a code line saved between the listing and the read of a file's document as
 });
 
 test("a file moved with an edit, its document one this machine cannot delete (a keyless team's, made on another machine): a code line saved between the listing and the read is not overwritten (model seed 8020)", async () => {
-  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
+  await withReadGate(EPOCH, async (world) => {
+    const { em, f, tick } = world;
     const keyless = { KBSYNC_STATE_KEY: '' };
     const maker = await createSyncFixture({ shared: em, env: keyless });
     try {
@@ -150,14 +161,7 @@ test("a file moved with an edit, its document one this machine cannot delete (a 
     await move(f, 'runbook.md', 'ops/runbook.md');
     await f.write('ops/runbook.md', TEXT.replace('Before you start', 'Before anything'));
 
-    const read = holdNextRead(doc.dentryUuid);
-    const moving = synced(f, keyless);
-    await read.reached;
-    em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
-    read.release();
-    const run = await moving;
-    assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
-    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code line stands");
+    const run = await movedAsCodeLineSaved(world, doc, keyless);
     const result = run.results.find((r) => r.path === 'ops/runbook.md');
     assert.ok(result?.ok && result.result === 'held' && /a part the service does not show/.test(result.detail ?? ''), `the hidden edit is said: ${JSON.stringify(run.results)}`);
   });
