@@ -520,8 +520,8 @@ export function decideBody(input: BodyFacts): BodyDecision {
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
     // inside a code block or a table), or what the document holds beyond our plain reading (--force overrides).
-    // Placeholders are looked for in the body, not in what is sent: a note vault's push leaves comments out, a
-    // placeholder with them, and the block it stood for went all the same (model seed 8003: a forced run deleted a
+    // Placeholders are looked for in the body, whatever the push makes of it: a note vault's push once left them
+    // out with its comments, and the block each stood for went all the same (model seed 8003: a forced run deleted a
     // colleague's code block, and the machines' files then differed for good).
     if (!append) blocker = hasPlaceholders(sending) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : doubtHolds(reading.doubt, facts.webEdits) ? 'FLATTEN' : undefined;
     if (!blocker) send = { markdown: outgoing, append, ...(images && images.length > 0 ? { images } : {}) };
