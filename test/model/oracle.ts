@@ -29,6 +29,9 @@ const readerSees = (body: string): string => body.replace(/%%[\s\S]*?(?:%%|$)|<!
 
 const blocksOf = (doc: DumpedNode) => (doc.blocks ?? []).map((block, i) => parseBlock(block as unknown as RawBlock, i));
 
+/** What a document's blocks hash to, as a record of a reading of it says (DocumentSummary.remoteBlocksHash). */
+export const blocksHashOf = (doc: DumpedNode): string => blocksHash(blocksOf(doc));
+
 /** The Markdown kbsync reads of a document: only what its blocks show (code, tables and formatting hidden). */
 export function visibleReading(doc: DumpedNode): string {
   return blocksToMarkdown(blocksOf(doc));
@@ -43,7 +46,7 @@ export function visibleReading(doc: DumpedNode): string {
  * read of the state is over (seed 70075: all in one minute).
  */
 function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode, author: string): boolean {
-  const sameReading = (row: DocumentSummary): boolean => row.docKey === doc.dentryUuid && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHash(blocksOf(doc));
+  const sameReading = (row: DocumentSummary): boolean => row.docKey === doc.dentryUuid && row.remoteModifiedTime === doc.modifiedTime && row.remoteBlocksHash === blocksHashOf(doc);
   if (check.rowsBefore?.some(sameReading)) return true;
   // A colleague's save in the minute of another machine's last reading (its write's read-back, say): the
   // reading this machine's merge works from, which shows the same (seed 100106: a code line edited in the
@@ -58,7 +61,7 @@ function inSameMinuteWindow(check: SyncCheck, doc: DumpedNode, author: string): 
  */
 function inRelocationWindow(check: SyncCheck, doc: DumpedNode): boolean {
   const row = check.rowsBefore?.find((r) => r.docKey === doc.dentryUuid);
-  if (!row || row.remoteBlocksHash !== blocksHash(blocksOf(doc))) return false;
+  if (!row || row.remoteBlocksHash !== blocksHashOf(doc)) return false;
   return (row.listedTitle ?? row.remoteTitle) !== doc.title || row.parentTreeNodeId !== doc.parentId;
 }
 

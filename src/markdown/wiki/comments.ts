@@ -1,6 +1,7 @@
 import type { List, Nodes, Parent, Root, Text } from 'mdast';
 import { charMap } from '../source-map.js';
 import type { Points, Span } from './points.js';
+import { PLACEHOLDER_PREFIX } from '../to-markdown.js';
 
 /*
  * Comments: `%%…%%` (inline, or over lines and blocks) and HTML's `<!--…-->`. The editor never shows them, so
@@ -16,6 +17,14 @@ export type HiddenSpan = Span & { readonly sent?: string };
 const HTML_COMMENT = /^<!--(?:(?!-->)[\s\S])*-->$/;
 
 /**
+ * A comment that is no comment of the note: kbsync's placeholder for a block the service holds and does not show
+ * (code, an image). It stands for that block, as in any dialect: read as a comment, a push left it out (the block
+ * went with it), and the blocks a file was predicted to read as lacked it (model seeds 8003, 8024: a forced push
+ * deleted a colleague's code block; a merge over such a prediction wrote every placeholder into the file twice).
+ */
+const isComment = (html: string): boolean => HTML_COMMENT.test(html) && !html.startsWith(PLACEHOLDER_PREFIX);
+
+/**
  * Where the comments are written: from a `%%` to the next (to the end of the note when none follows, as the
  * editor reads it), not in code and not escaped; and every HTML node that is only a comment.
  */
@@ -27,7 +36,7 @@ function commentSpans(tree: Root, markdown: string): Span[] {
     const end = node.position?.end.offset;
     if (start !== undefined && end !== undefined) {
       if (node.type === 'code' || node.type === 'inlineCode') code.push({ start, end });
-      else if (node.type === 'html') (HTML_COMMENT.test(node.value.trim()) ? html : code).push({ start, end });
+      else if (node.type === 'html') (isComment(node.value.trim()) ? html : code).push({ start, end });
     }
     if ('children' in node) for (const child of node.children) walk(child);
   };

@@ -549,9 +549,10 @@ export function decideBody(input: BodyFacts): BodyDecision {
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
-  const outgoing = pushMarkdown(mode === 'push' ? local.body : merged.body, facts.path, facts.urlOf);
+  const sending = mode === 'push' ? local.body : merged.body;
+  const outgoing = pushMarkdown(sending, facts.path, facts.urlOf);
   // Compared as Markdown before links become URLs (the same rewrite on both sides; a changed URL is `mustResend`'s).
-  const differs = toPushMarkdown(mode === 'push' ? local.body : merged.body) !== toPushMarkdown(theirs);
+  const differs = toPushMarkdown(sending) !== toPushMarkdown(theirs);
   // Another writer's version known from its record (a change inside code reads the same) is a remote edit too.
   const remoteEdited = remoteChanged || theirs !== base.body;
   // Unless the file already has that edit: the document is known exactly, and merging it into the file changes
@@ -580,7 +581,10 @@ export function decideBody(input: BodyFacts): BodyDecision {
     // An overwrite replaces the whole document; an append keeps everything already there. So what an
     // overwrite would destroy holds it: content the service never showed us (placeholders, an edit made
     // inside a code block or a table), or what the document holds beyond our plain reading (--force overrides).
-    if (!append) blocker = hasPlaceholders(outgoing) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : doubtHolds(reading.doubt, facts.webEdits) ? 'FLATTEN' : undefined;
+    // Placeholders are looked for in the body, whatever the push makes of it: a note vault's push once left them
+    // out with its comments, and the block each stood for went all the same (model seed 8003: a forced run deleted a
+    // colleague's code block, and the machines' files then differed for good).
+    if (!append) blocker = hasPlaceholders(sending) ? 'PLACEHOLDERS' : facts.force ? undefined : hiddenEdit !== null ? 'HIDDEN_EDIT' : doubtHolds(reading.doubt, facts.webEdits) ? 'FLATTEN' : undefined;
     if (!blocker) send = { markdown: outgoing, append, ...(images && images.length > 0 ? { images } : {}) };
   }
 

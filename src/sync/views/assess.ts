@@ -160,7 +160,6 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
       };
       const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
-      const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
       const { decided: body } = await lookedAgain(io, record, listed, { decided: await decide(seen), seen }, overwrites, decide);
       // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
       const finished = landed.localHash !== recorded.localHash;
@@ -223,7 +222,10 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
       const listed = io.listed(record.docKey);
       const seen = listed ?? (remote === 'gone' ? undefined : await io.node(record));
-      const { decided: decision } = await lookedAgain(io, record, listed, { decided: await decideOn(seen), seen }, (d) => d.kind === 'move', decideOn);
+      // A move whose document stays where it is (one this machine cannot delete, or already in place) overwrites it
+      // with the file's edit all the same (model seed 8020: a keyless team's move overwrote a code line saved after the listing).
+      const destroys = (d: MoveDecision): boolean => d.kind === 'move' || (d.kind === 'rename' && overwrites(d.body));
+      const { decided: decision } = await lookedAgain(io, record, listed, { decided: await decideOn(seen), seen }, destroys, decideOn);
       // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
       const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
       const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
@@ -256,6 +258,9 @@ async function lookedAgain<T>(
   const seen = { ...listed, modifiedTime: now.modifiedTime, title: now.title };
   return { decided: await decide(seen), seen };
 }
+
+/** A body decision that writes the whole document (an append keeps what it holds). */
+const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
 
 const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import type { SyncFixture } from '../../helpers/sync-fixture.js';
-import { withReadGate } from '../../helpers/held-read.js';
+import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { withReadGate, type ReadGateWorld } from '../../helpers/held-read.js';
 import { withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -15,7 +15,8 @@ import { withWorkstationPair } from '../../helpers/workstation-pair.js';
  * those minutes holds it (MOVE_LOSSY) for a colleague's edit, or carries another machine's version along. And the
  * move asks the document's time again after reading it, not taking the listing's: a code line saved between the
  * two reads the same, and the listing's time from before it let the move go on (seed 6018 as it replayed later,
- * the save landing between A's listing and its read).
+ * the save landing between A's listing and its read). So does a move whose document stays where it is (one this
+ * machine cannot delete), which sends the file's edit over it (model seed 8020, a team without a key).
  */
 const TEXT = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
 const OTHER = '# Other\n\nElsewhere.\n';
@@ -53,6 +54,22 @@ const reasonOf = (report: Report, path: string): string | undefined => {
 };
 
 const runbooks = (em: RunningEmulator) => em.admin.dump().nodes.filter((n) => n.docType === 'DOC' && n.title === 'Runbook');
+
+/**
+ * `f`'s run of its moved file, a colleague's code line saved while its read of the document waits (after the
+ * listing): the document stays where it was and the line stands. Returns the run's report.
+ */
+async function movedAsCodeLineSaved({ em, f, holdNextRead }: ReadGateWorld, doc: { readonly dentryUuid: string }, env?: Record<string, string>): Promise<Report> {
+  const read = holdNextRead(doc.dentryUuid);
+  const moving = synced(f, env);
+  await read.reached;
+  em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+  read.release();
+  const report = await moving;
+  assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
+  assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code line stands");
+  return report;
+}
 
 test("a file moved a moment after a colleague's edit inside code: the move waits, then holds MOVE_LOSSY, and the edit stays", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
@@ -101,7 +118,8 @@ test("a file moved a moment after another machine's write inside code, its recor
 });
 
 test("a code line saved between the listing and the read of a file's document as it moves: seen by the time asked after the read, and the move waits", async () => {
-  await withReadGate(EPOCH, async ({ em, f, tick, holdNextRead }) => {
+  await withReadGate(EPOCH, async (world) => {
+    const { f, tick } = world;
     await f.write('runbook.md', TEXT);
     await f.write('ops/other.md', OTHER);
     await synced(f);
@@ -112,14 +130,7 @@ test("a code line saved between the listing and the read of a file's document as
     const doc = f.remoteDoc('Runbook');
     await move(f, 'runbook.md', 'ops/runbook.md');
 
-    const read = holdNextRead(doc.dentryUuid);
-    const moving = synced(f);
-    await read.reached;
-    em.admin.editDocument(doc.dentryUuid, (f.remoteDoc('Runbook').markdown ?? '').replace('restart --all', 'restart --all --graceful'));
-    read.release();
-    const soon = await moving;
-    assert.deepEqual(runbooks(em).map((n) => n.dentryUuid), [doc.dentryUuid], 'the document stays where it was');
-    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit stands");
+    const soon = await movedAsCodeLineSaved(world, doc);
     assert.equal(reasonOf(soon, 'ops/runbook.md'), 'MOVE_JUST_EDITED', JSON.stringify(soon.results));
 
     tick();
@@ -127,5 +138,31 @@ test("a code line saved between the listing and the read of a file's document as
     tick();
     assert.equal(reasonOf(await synced(f), 'ops/runbook.md'), 'MOVE_LOSSY', 'an edit a move would lose');
     assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/);
+  });
+});
+
+test("a file moved with an edit, its document one this machine cannot delete (a keyless team's, made on another machine): a code line saved between the listing and the read is not overwritten (model seed 8020)", async () => {
+  await withReadGate(EPOCH, async (world) => {
+    const { em, f, tick } = world;
+    const keyless = { KBSYNC_STATE_KEY: '' };
+    const maker = await createSyncFixture({ shared: em, env: keyless });
+    try {
+      await maker.write('runbook.md', TEXT);
+      await maker.write('ops/other.md', OTHER);
+      await synced(maker);
+    } finally {
+      await maker.close();
+    }
+    tick();
+    tick();
+    await synced(f, keyless);
+    tick();
+    const doc = f.remoteDoc('Runbook');
+    await move(f, 'runbook.md', 'ops/runbook.md');
+    await f.write('ops/runbook.md', TEXT.replace('Before you start', 'Before anything'));
+
+    const run = await movedAsCodeLineSaved(world, doc, keyless);
+    const result = run.results.find((r) => r.path === 'ops/runbook.md');
+    assert.ok(result?.ok && result.result === 'held' && /a part the service does not show/.test(result.detail ?? ''), `the hidden edit is said: ${JSON.stringify(run.results)}`);
   });
 });

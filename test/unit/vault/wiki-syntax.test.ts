@@ -96,6 +96,9 @@ describe('reading a vault note (the wiki dialect)', () => {
     assert.deepEqual(texts('Para %%start\n\n# Not a heading [[x]]\n\nmore%% end.\n\na\n%%note%%\nb %%open [[y]]\n\nnever shown\n'), ['paragraph: Para', 'paragraph: end.', 'paragraph: a\nb']);
     assert.deepEqual(texts('<!-- - [[GitHub sponsors]]: [x](y.md) ^github-sponsor-->\n\nA <!-- [[Missing]] --> b\n\n<!--\n## Sponsor this author\n-->\n'), ['paragraph: A b']);
     assert.deepEqual(texts('<!-- a --> shown <!-- b -->\n'), ['unknown: '], 'HTML that is more than a comment stays (the service shows it)');
+    // kbsync's placeholder stands for a block the service holds (model seeds 8003, 8024): a block, not a comment.
+    const placeholder = '<!-- kbsync: a block the service does not expose (code, image or other) is here; edit it in the web editor -->';
+    assert.deepEqual(texts(`Steps:\n\n${placeholder}\n\nAfter.\n`), ['paragraph: Steps:', 'unknown: ', 'paragraph: After.']);
     // Code and escapes keep their %%; a comment hides a block id after it only with the words before it.
     assert.deepEqual(texts('`%%` and %%real%% and \\%% not\n\n```\n%%\n```\n\nwords %%why%% ^b1\n'), ['paragraph: %% and and %% not', 'unknown: ', 'paragraph: words']);
     assert.deepEqual(refsOf('%% ![[ben#Sponsor this author]] %%\n\nDeveloped by: [[ben]]\n').map((ref) => ref.written), ['[[ben]]']);
