@@ -415,8 +415,9 @@ function nothingUnseenOverwritten(book: Book, check: SyncCheck): string[] {
         book.formattingWindowed += 1;
         continue;
       }
-      // A deleted document whose text lives on in a file of this machine was moved, not lost.
-      if (nowText === undefined && [...check.filesAfter.values()].some((text) => lf(text).includes(lf(snippet.text)))) continue;
+      // A deleted document whose text lives on in a file of this machine, or in a document, was moved, not lost (model
+      // seed 6018: in two runs at once, the other machine's move made the document anew, and this machine never had the file).
+      if (nowText === undefined && [...check.filesAfter.values(), ...check.docsAfter.map((d) => d.markdown ?? '')].some((text) => lf(text).includes(lf(snippet.text)))) continue;
       const where = nowText === undefined ? 'its document was deleted' : nowText.includes(token) ? 'its formatting was lost' : 'it is gone';
       problems.push(`invariant 2: "${snippet.text}" (${snippet.kind}, by ${snippet.author}) stood in "${doc.title}" before ${check.machine}'s sync and not after (${where}); ${check.machine} never had it`);
     }
