@@ -139,25 +139,15 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const recorded = await recordFor(io, action.record, before.text);
-      const remote = await readListedOrSay(io, action.record, path);
-      if (!recorded) return adoptKnown(io, action, path, before, remote);
-      const intents = io.openIntents();
-      const landed = withLandedPush(recorded, intents, remote);
-      const record = withReadBack(landed, remote);
-      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
-      // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
-      // REMOTE_EDITED (exit 1) though the file already has that edit.
-      const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-      const listed = io.listed(record.docKey);
-      const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
-        const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-        const unpublished = await unpublishedOf(io, record, file.text, published);
-        // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-        return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
-      };
-      const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
-      const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
-      const { decided: body } = await lookedAgain(io, record, listed, { decided: await decide(seen), seen }, overwrites, decide);
+      const read = await readListedOrSay(io, action.record, path);
+      if (!recorded) return adoptKnown(io, action, path, before, read);
+      const first = await bodyOnRead(io, action, recorded, before, read, undefined);
+      // A time asked after the read (no listing: a push, the daemon's local cycle; or the look again before an
+      // overwrite) may be of a save the read came too early to show. Taken with those blocks, a colleague's visible
+      // edit there reads as a time that moved over blocks that did not: a hidden edit, held, and every later edit of
+      // a prose page with it (soak seed 711). So a hidden edit first seen so is read again, after that time: the
+      // blocks then show any visible save it stands for, and only a time they still do not account for is one.
+      const { record, landed, remote, body } = first.timeAfterRead && first.body.hiddenEditSeen ? await bodyOnRead(io, action, recorded, before, await readListedOrSay(io, action.record, path), first.seen) : first;
       // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
       const finished = landed.localHash !== recorded.localHash;
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey), ...(finished ? { finished } : {}) });
@@ -225,6 +215,54 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
+}
+
+/** A synced document's body decided on one read of its blocks, and what that decision stood on. */
+type BodyOnRead = {
+  /** The record as that read leaves it (an interrupted run's write that landed, a write's read-back). */
+  readonly record: DocumentRecord;
+  /** The record with an interrupted run's write that landed, before its read-back. */
+  readonly landed: DocumentRecord;
+  readonly remote: readonly Block[];
+  readonly body: BodyDecision;
+  /** The document's time the decision was made on. */
+  readonly seen: Seen | undefined;
+  /** That time was asked after the read (by a run that did not list it, or looking again): a save between them has its time, not its blocks. */
+  readonly timeAfterRead: boolean;
+};
+
+/**
+ * The body decision of a push, pull, check or merge on the blocks `remote` read. `known`: the document's time as
+ * asked before that read, when the run did not list it (else the listing's, or, for a file with an edit to
+ * send, the document's as asked now).
+ */
+async function bodyOnRead(
+  io: AssessIO,
+  action: Extract<Action, { kind: 'push' | 'pull' | 'check' | 'merge' }>,
+  recorded: DocumentRecord,
+  before: TextFile,
+  remote: readonly Block[],
+  known: Seen | undefined,
+): Promise<BodyOnRead> {
+  const path = pathOf(action);
+  const intents = io.openIntents();
+  const landed = withLandedPush(recorded, intents, remote);
+  const record = withReadBack(landed, remote);
+  // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
+  // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
+  // REMOTE_EDITED (exit 1) though the file already has that edit.
+  const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
+  const listed = known ?? io.listed(record.docKey);
+  const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
+    const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+    const unpublished = await unpublishedOf(io, record, file.text, published);
+    // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
+    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+  };
+  const asked = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
+  const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
+  const { decided: body, seen } = await lookedAgain(io, record, listed, { decided: await decide(asked), seen: asked }, overwrites, decide);
+  return { record, landed, remote, body, seen, timeAfterRead: seen !== undefined && seen !== listed };
 }
 
 /**

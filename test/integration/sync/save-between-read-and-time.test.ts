@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { silentLogger } from '../../../src/log.js';
+import { runSync } from '../../../src/sync/engine.js';
+import type { SyncReport } from '../../../src/sync/views/report.js';
+import { gateProxy, onceAt } from '../../helpers/gate-proxy.js';
+import { withInProcess } from '../../helpers/in-process-sync.js';
+import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+
+/**
+ * Soak seed 711 (keyed): machine A's daemon, its file edited, ran a local cycle (no listing). It read the document's
+ * blocks, and then asked the document's time (one call, before a write could destroy what reads cannot show). A
+ * colleague's visible word edit was saved between the two: the time was of that save, the blocks of before it, so
+ * the time had moved while every block stayed the same, and A held the page HIDDEN_EDIT, a prose page nothing of
+ * which reads cannot show, with every later edit of A's there. The interleaving is forced with a proxy: the call
+ * for the time waits until the colleague has saved, a minute later.
+ */
+
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
+const TEXT = '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n';
+const MINE = TEXT.replace('First paragraph.', 'First paragraph, mine.');
+const THEIRS = TEXT.replace('Second paragraph.', 'Second paragraph, theirs.');
+const BOTH = MINE.replace('Second paragraph.', 'Second paragraph, theirs.');
+
+/** A two-way run that lists nothing it need not, as the daemon's local cycle runs. */
+const localCycle = (f: SyncFixture): Promise<SyncReport> =>
+  withInProcess(f, 'two-way', ({ client, ledger, options }) => runSync({ client, ledger, logger: silentLogger }, { ...options, listRemote: 'if-needed' }));
+
+async function withGatedTime(body: (world: { em: RunningEmulator; f: SyncFixture; tick: () => void; gate: ReturnType<typeof onceAt> }) => Promise<void>): Promise<void> {
+  const em = await startEmulator({ rateLimit: 0 });
+  em.admin.freezeClock(EPOCH);
+  let minutes = 0;
+  const gate = onceAt((request) => request.method === 'GET' && request.path.startsWith('/v2.0/wiki/nodes/'));
+  const proxy = await gateProxy(em.seed.baseUrl, gate.hooks);
+  const f = await createSyncFixture({ shared: em, config: { service: { baseUrl: proxy.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } });
+  try {
+    await body({ em, f, gate, tick: () => em.admin.setClockOffset(++minutes * 60_000) });
+  } finally {
+    await f.close();
+    await proxy.close();
+    await em.close();
+  }
+}
+
+test("a colleague's visible save between a run's read and its look at the time is merged, not held as a hidden edit", async () => {
+  await withGatedTime(async ({ em, f, tick, gate }) => {
+    await f.write('notes.md', TEXT);
+    assert.equal((await f.sync()).code, 0);
+    const doc = f.remoteDoc('Notes');
+    tick();
+    await f.write('notes.md', MINE);
+    gate.arm(async () => {
+      tick();
+      em.admin.editDocument(doc.dentryUuid, THEIRS);
+    });
+    const report = await localCycle(f);
+    assert.ok(gate.fired, "the colleague saved between the run's read and its look at the time");
+    assert.doesNotMatch(JSON.stringify(report.results), /HIDDEN_EDIT/, 'no hidden edit said');
+    assert.deepEqual(
+      report.results.map((r) => (r.ok ? `${r.path} ${r.result}` : `${r.path} failed ${r.code}`)),
+      ['notes.md merged'],
+    );
+    assert.equal(await f.read('notes.md'), BOTH, "the file has the colleague's edit and keeps its own");
+    assert.equal(f.remoteDoc('Notes').markdown, BOTH, 'the knowledge base has both');
+
+    tick();
+    const next = await f.sync();
+    assert.equal(next.code, 0, next.stderr);
+    assert.deepEqual(next.report?.results.filter((r) => !r.ok || r.result !== 'unchanged'), [], 'nothing left to do, nothing held');
+  });
+});
+
+// The same save met by a run that listed: the look at the time again before an overwrite (its listed minute over) is
+// asked after the read too, and found the save's minute over the blocks of before it.
+test("a colleague's visible save between a run's read and its look again before an overwrite is merged, not held as a hidden edit", async () => {
+  await withGatedTime(async ({ em, f, tick, gate }) => {
+    await f.write('notes.md', TEXT);
+    assert.equal((await f.sync()).code, 0);
+    const doc = f.remoteDoc('Notes');
+    tick();
+    await f.write('notes.md', MINE);
+    gate.arm(async () => {
+      tick();
+      em.admin.editDocument(doc.dentryUuid, THEIRS);
+    });
+    const run = await f.sync();
+    assert.ok(gate.fired, "the colleague saved between the run's read and its look again");
+    assert.equal(run.code, 0, JSON.stringify(run.report?.results));
+    assert.doesNotMatch(JSON.stringify(run.report?.results), /HIDDEN_EDIT/, 'no hidden edit said');
+    assert.equal(await f.read('notes.md'), BOTH, "the file has the colleague's edit and keeps its own");
+    assert.equal(f.remoteDoc('Notes').markdown, BOTH, 'the knowledge base has both');
+  });
+});
