@@ -141,13 +141,11 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const recorded = await recordFor(io, action.record, before.text);
       const read = await readListedOrSay(io, action.record, path);
       if (!recorded) return adoptKnown(io, action, path, before, read);
-      const first = await bodyOnRead(io, action, recorded, before, read, undefined);
-      // A time asked after the read (no listing: a push, the daemon's local cycle; or the look again before an
-      // overwrite) may be of a save the read came too early to show. Taken with those blocks, a colleague's visible
-      // edit there reads as a time that moved over blocks that did not: a hidden edit, held, and every later edit of
-      // a prose page with it (soak seed 711). So a hidden edit first seen so is read again, after that time: the
-      // blocks then show any visible save it stands for, and only a time they still do not account for is one.
-      const { record, landed, remote, body } = first.timeAfterRead && first.body.hiddenEditSeen ? await bodyOnRead(io, action, recorded, before, await readListedOrSay(io, action.record, path), first.seen) : first;
+      const { record, landed, remote, body } = await readAgainIfHidden(
+        await bodyOnRead(io, action, recorded, before, read, undefined),
+        (first) => first.body.hiddenEditSeen,
+        async (known) => bodyOnRead(io, action, recorded, before, await readListedOrSay(io, action.record, path), known),
+      );
       // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
       const finished = landed.localHash !== recorded.localHash;
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey), ...(finished ? { finished } : {}) });
@@ -155,21 +153,32 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'delete-remote':
     case 'restore': {
       const recorded = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, recorded.docKey);
+      const read = await readOrGone(io, recorded.docKey);
       // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
-      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
+      const recordOf = (blocks: readonly Block[] | 'gone'): DocumentRecord => (blocks === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), blocks), blocks));
+      if (action.kind === 'restore' && recordOf(read) === recorded && read !== 'gone') {
+        const version = await restoredVersion(recorded, read, io.webEdits, await publishedSince(io, recorded, read, io.listed(recorded.docKey)));
+        const marks = { ...version.marks, hiddenEdit: recorded.hiddenEdit };
+        return assessed(action, path, { tag: 'restore', record: recorded, remote: read, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
+      }
+      const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
+        const record = recordOf(remote);
+        const decideOn = (seen: Seen | undefined): DeleteDecision =>
+          decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
+        const listed = known ?? io.listed(record.docKey);
+        const asked = listed ?? (remote === 'gone' ? undefined : await io.node(record));
+        const { decided, seen } = await lookedAgain(io, record, listed, { decided: decideOn(asked), seen: asked }, (d) => d.kind === 'delete-remote', decideOn);
+        return { record, remote, decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
+      };
+      // A restore that keeps a hidden edit it first saw (readAgainIfHidden).
+      const { record, remote, decided, seen: listed } = await readAgainIfHidden(
+        await onRead(read, undefined),
+        ({ record: { hiddenEdit }, decided }) => decided.kind === 'restore' && decided.marks.hiddenEdit !== null && hiddenEdit === null,
+        async (known) => onRead(await readOrGone(io, recorded.docKey), known),
+      );
       // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
-      if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        const version = await restored(remote);
-        const marks = { ...version.marks, hiddenEdit: record.hiddenEdit };
-        return assessed(action, path, { tag: 'restore', record, remote, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
-      }
-      const decideOn = (seen: Seen | undefined): DeleteDecision =>
-        decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
-      const firstSeen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      const { decided, seen: listed } = await lookedAgain(io, record, io.listed(record.docKey), { decided: decideOn(firstSeen), seen: firstSeen }, (d) => d.kind === 'delete-remote', decideOn);
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
       // A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
       // a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its
@@ -192,23 +201,31 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(action.to);
       if (!before) return hold(held('VANISHED'));
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, recorded.docKey);
-      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      const decideOn = async (seen: Seen | undefined): Promise<MoveDecision> => {
-        // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
-        const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-        const unpublished = await unpublishedOf(io, record, before.text, published);
-        return decideMove({
-          body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
-          record,
-          samePlace: action.samePlace,
-          remote,
-        });
+      const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
+        const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
+        const decideOn = async (seen: Seen | undefined): Promise<MoveDecision> => {
+          // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
+          const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+          const unpublished = await unpublishedOf(io, record, before.text, published);
+          return decideMove({
+            body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
+            record,
+            samePlace: action.samePlace,
+            remote,
+          });
+        };
+        // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
+        const listed = known ?? io.listed(record.docKey);
+        const asked = listed ?? (remote === 'gone' ? undefined : await io.node(record));
+        const { decided, seen } = await lookedAgain(io, record, listed, { decided: await decideOn(asked), seen: asked }, (d) => d.kind === 'move', decideOn);
+        return { record, remote, decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
       };
-      // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
-      const listed = io.listed(record.docKey);
-      const seen = listed ?? (remote === 'gone' ? undefined : await io.node(record));
-      const { decided: decision } = await lookedAgain(io, record, listed, { decided: await decideOn(seen), seen }, (d) => d.kind === 'move', decideOn);
+      // A move held MOVE_LOSSY on a hidden edit it first saw (readAgainIfHidden).
+      const { record, remote, decided: decision } = await readAgainIfHidden(
+        await onRead(await readOrGone(io, recorded.docKey), undefined),
+        ({ decided }) => decided.kind !== 'recreate' && decided.body.hiddenEditSeen,
+        async (known) => onRead(await readOrGone(io, recorded.docKey), known),
+      );
       // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
       const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
       const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
@@ -217,18 +234,35 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
   }
 }
 
+/** A decision made on one read of a document's blocks, and the time it was made on. */
+type OnRead = {
+  /** The document's time the decision was made on (listed, or asked). */
+  readonly seen: Seen | undefined;
+  /** That time was asked after the read (by a run that did not list it, or looking again): a save between them has its time, not its blocks. */
+  readonly timeAfterRead: boolean;
+};
+
+/**
+ * A decision made on a read, made again on a second read when it first sees a hidden edit on a time asked after
+ * the first (`again`, given that time). Such a time (no listing: a push, the daemon's local cycle; or the look
+ * again before an overwrite, a delete or a move) may be of a save the read came too early to show: taken with
+ * those blocks, a colleague's visible edit there reads as a time that moved over blocks that did not, a hidden
+ * edit, and every later edit of a prose page was held with it (soak seed 711). Read after that time, the blocks
+ * show any visible save it stands for, and only a time they still do not account for is a hidden edit. One read
+ * more, only where a hidden edit would otherwise be said.
+ */
+async function readAgainIfHidden<R extends OnRead>(first: R, seesHidden: (decided: R) => boolean, again: (known: Seen) => Promise<R>): Promise<R> {
+  return first.timeAfterRead && first.seen !== undefined && seesHidden(first) ? again(first.seen) : first;
+}
+
 /** A synced document's body decided on one read of its blocks, and what that decision stood on. */
-type BodyOnRead = {
+type BodyOnRead = OnRead & {
   /** The record as that read leaves it (an interrupted run's write that landed, a write's read-back). */
   readonly record: DocumentRecord;
   /** The record with an interrupted run's write that landed, before its read-back. */
   readonly landed: DocumentRecord;
   readonly remote: readonly Block[];
   readonly body: BodyDecision;
-  /** The document's time the decision was made on. */
-  readonly seen: Seen | undefined;
-  /** That time was asked after the read (by a run that did not list it, or looking again): a save between them has its time, not its blocks. */
-  readonly timeAfterRead: boolean;
 };
 
 /**

@@ -19,9 +19,13 @@ import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.
 
 const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 30);
 const TEXT = '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n';
-const MINE = TEXT.replace('First paragraph.', 'First paragraph, mine.');
-const THEIRS = TEXT.replace('Second paragraph.', 'Second paragraph, theirs.');
-const BOTH = MINE.replace('Second paragraph.', 'Second paragraph, theirs.');
+const mine = (text: string): string => text.replace('First paragraph.', 'First paragraph, mine.');
+const theirs = (text: string): string => text.replace('Second paragraph.', 'Second paragraph, theirs.');
+const MINE = mine(TEXT);
+const THEIRS = theirs(TEXT);
+const BOTH = mine(THEIRS);
+/** Long enough that the file, moved with its edit, is still the same file (decide/similarity.ts). */
+const LONG = `${TEXT}\nThird paragraph.\n\nFourth paragraph.\n\nFifth paragraph.\n`;
 
 /** A two-way run that lists nothing it need not, as the daemon's local cycle runs. */
 const localCycle = (f: SyncFixture): Promise<SyncReport> =>
@@ -90,5 +94,55 @@ test("a colleague's visible save between a run's read and its look again before 
     assert.doesNotMatch(JSON.stringify(run.report?.results), /HIDDEN_EDIT/, 'no hidden edit said');
     assert.equal(await f.read('notes.md'), BOTH, "the file has the colleague's edit and keeps its own");
     assert.equal(f.remoteDoc('Notes').markdown, BOTH, 'the knowledge base has both');
+  });
+});
+
+// The same save met by the delete of a file whose document a colleague edits: the edit beats the delete, and the file
+// comes back with it, but with no hidden edit to hold its next edit (a time the read did not account for).
+test("a colleague's visible save between the read and the look at the time of a file deleted here restores it with that save, and holds nothing", async () => {
+  await withGatedTime(async ({ em, f, tick, gate }) => {
+    await f.write('notes.md', TEXT);
+    await f.write('other.md', '# Other\n\nKept, so the folder is not emptied.\n');
+    assert.equal((await f.sync()).code, 0);
+    const doc = f.remoteDoc('Notes');
+    tick();
+    await f.remove('notes.md');
+    gate.arm(async () => {
+      tick();
+      em.admin.editDocument(doc.dentryUuid, THEIRS);
+    });
+    const report = await localCycle(f);
+    assert.ok(gate.fired, "the colleague saved between the run's read and its look at the time");
+    assert.doesNotMatch(JSON.stringify(report.results), /HIDDEN_EDIT/, 'no hidden edit said');
+    assert.equal(await f.read('notes.md'), THEIRS, "the file comes back with the colleague's edit");
+
+    tick();
+    await f.write('notes.md', BOTH);
+    const next = await f.sync();
+    assert.equal(next.code, 0, JSON.stringify(next.report?.results));
+    assert.equal(f.remoteDoc('Notes').markdown, BOTH, "the file's next edit is published");
+  });
+});
+
+// …and by the move of a file edited here into another folder, which makes the document anew and deletes the old one:
+// a hidden edit there holds the move (MOVE_LOSSY), a visible save is moved along.
+test("a colleague's visible save between the read and the look at the time of a file moved and edited here goes along with the move, held by nothing", async () => {
+  await withGatedTime(async ({ em, f, tick, gate }) => {
+    await f.write('notes.md', LONG);
+    assert.equal((await f.sync()).code, 0);
+    const doc = f.remoteDoc('Notes');
+    tick();
+    await f.write('moved/notes.md', mine(LONG));
+    await f.remove('notes.md');
+    gate.arm(async () => {
+      tick();
+      em.admin.editDocument(doc.dentryUuid, theirs(LONG));
+    });
+    const report = await localCycle(f);
+    assert.ok(gate.fired, "the colleague saved between the run's read and its look at the time");
+    assert.deepEqual(report.results.filter((r) => !r.ok || r.result === 'held'), [], 'no move held');
+    assert.doesNotMatch(JSON.stringify(report.results), /HIDDEN_EDIT/, 'no hidden edit said');
+    assert.equal(await f.read('moved/notes.md'), mine(theirs(LONG)), "the moved file has the colleague's edit and keeps its own");
+    assert.deepEqual(f.remoteDocs().map((node) => node.markdown), [mine(theirs(LONG))], 'one document, with both edits');
   });
 });
