@@ -165,10 +165,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         const record = recordOf(remote);
         const decideOn = (seen: Seen | undefined): DeleteDecision =>
           decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
-        const listed = known ?? io.listed(record.docKey);
-        const asked = listed ?? (remote === 'gone' ? undefined : await io.node(record));
-        const { decided, seen } = await lookedAgain(io, record, listed, { decided: decideOn(asked), seen: asked }, (d) => d.kind === 'delete-remote', decideOn);
-        return { record, remote, decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
+        return { record, remote, ...(await decidedOnTime(io, record, known, remote !== 'gone', (d) => d.kind === 'delete-remote', decideOn)) };
       };
       // A restore that keeps a hidden edit it first saw (readAgainIfHidden).
       const { record, remote, decided, seen: listed } = await readAgainIfHidden(
@@ -215,10 +212,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
           });
         };
         // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
-        const listed = known ?? io.listed(record.docKey);
-        const asked = listed ?? (remote === 'gone' ? undefined : await io.node(record));
-        const { decided, seen } = await lookedAgain(io, record, listed, { decided: await decideOn(asked), seen: asked }, (d) => d.kind === 'move', decideOn);
-        return { record, remote, decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
+        return { record, remote, ...(await decidedOnTime(io, record, known, remote !== 'gone', (d) => d.kind === 'move', decideOn)) };
       };
       // A move held MOVE_LOSSY on a hidden edit it first saw (readAgainIfHidden).
       const { record, remote, decided: decision } = await readAgainIfHidden(
@@ -286,17 +280,33 @@ async function bodyOnRead(
   // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
   // REMOTE_EDITED (exit 1) though the file already has that edit.
   const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-  const listed = known ?? io.listed(record.docKey);
   const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
     const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
     const unpublished = await unpublishedOf(io, record, file.text, published);
     // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
     return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
   };
-  const asked = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
   const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
-  const { decided: body, seen } = await lookedAgain(io, record, listed, { decided: await decide(asked), seen: asked }, overwrites, decide);
-  return { record, landed, remote, body, seen, timeAfterRead: seen !== undefined && seen !== listed };
+  const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
+  return { record, landed, remote, body, ...on };
+}
+
+/**
+ * `decide` on the document's time: the listing's (or `known`, asked before the read), else, where `ask`, the time
+ * asked now, after the read (one call); looked at again before a decision that `destroys` (lookedAgain).
+ */
+async function decidedOnTime<T>(
+  io: AssessIO,
+  record: DocumentRecord,
+  known: Seen | undefined,
+  ask: boolean,
+  destroys: (decided: T) => boolean,
+  decide: (seen: Seen | undefined) => T | Promise<T>,
+): Promise<OnRead & { readonly decided: T }> {
+  const listed = known ?? io.listed(record.docKey);
+  const asked = listed ?? (ask ? await io.node(record) : undefined);
+  const { decided, seen } = await lookedAgain(io, record, listed, { decided: await decide(asked), seen: asked }, destroys, decide);
+  return { decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
 }
 
 /**
