@@ -59,6 +59,7 @@ const COLUMNS: readonly Column[] = [
   col('hiddenBase', 'hidden_base', 'flag', 'document_bodies'),
   col('agreedAt', 'agreed_at', 'number', 'document_bodies'),
   col('replacedHead', 'replaced_head', 'nullable-text', 'document_bodies'),
+  col('builtOn', 'built_on', 'nullable-text', 'document_bodies'),
 ];
 
 export const SUMMARY_COLUMNS = COLUMNS.filter((c) => c.table === 'documents');
@@ -184,6 +185,7 @@ export function decodeBody(row: Record<string, unknown>, path: string): Document
     hiddenBase: row['hiddenBase'] === 1,
     agreedAt: typeof row['agreedAt'] === 'number' ? row['agreedAt'] : 0,
     replacedHead: (row['replacedHead'] as string | null | undefined) ?? null,
+    builtOn: (row['builtOn'] as string | null | undefined) ?? null,
   };
 }
 

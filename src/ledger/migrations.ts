@@ -252,6 +252,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN named_here INTEGER NOT NULL DEFAULT 0;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The version (its source's hash) this version was made from, when known exactly (DocumentBody.builtOn).
+      ALTER TABLE document_bodies ADD COLUMN built_on TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -131,6 +131,13 @@ export type DocumentBody = {
    * has it was made without seeing that change (decide/body.ts).
    */
   readonly replacedHead: string | null;
+  /**
+   * The version this one was made from (the sha256 of its source, as `localHash` is of this one's), when the run
+   * that agreed on this one knew the document to hold exactly that version when it read it: its own last one, or
+   * another writer's it took in. null: not known so. Published as `b` (remote-state/records.ts): two versions made
+   * from the same one, neither knowing the other, are merged against it (decide/body.ts, a stale overwrite).
+   */
+  readonly builtOn: string | null;
 };
 
 /** One synced document: the last state both sides agreed on. */

@@ -54,6 +54,14 @@ export type DocRecord = {
   /** The service's clock (ms) when that writer agreed on this version: orders versions of one file, whatever order they are published in. */
   readonly a?: number;
   /**
+   * The `h` of the version this one was made from, when its writer knew the document to hold exactly that one as it
+   * read it (its own last version, or another writer's it took in; ledger DocumentBody.builtOn). The service has no
+   * conditional write: two versions made from the same one by two writers, neither knowing the other (a write decided
+   * on it landing after another machine pulled a colleague's save into it), are each a branch of it, and whoever sees
+   * both merges them against it (state.ts `forks`, decide/body.ts). A kbsync that does not know it ignores it.
+   */
+  readonly b?: string;
+  /**
    * 1: the front matter of `h` is what this writer's file had before it took in a change of the document from a
    * plain reading, no writer's record of it known yet. It says nothing of that writer's front matter: an exact
    * record of the very blocks read (`rb`) says more, whichever came first (remote-state/state.ts, decide/body.ts).
@@ -216,6 +224,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['f'] === undefined || (r['f'] === 1 && r['l'] === 1)) &&
     (r['hd'] === undefined || (r['l'] === 1 && (r['hd'] === 0 || (r['hd'] === 1 && r['f'] === undefined)))) &&
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
+    (r['b'] === undefined || (isString(r['b']) && HASH.test(r['b']))) &&
     (r['hc'] === undefined || r['hc'] === 1) &&
     (r['nt'] === undefined || r['nt'] === 1) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&

@@ -55,6 +55,13 @@ export type SharedState = {
    * machines moved one file at once. What a document replaced is what its first record to say so said.
    */
   readonly replacedBy: ReadonlyMap<string, readonly string[]>;
+  /**
+   * docKey → a version the document's latest record (`entries`) was made from the same one as (`b`), by another
+   * writer that did not know it: the branch a stale overwrite replaced (a colleague's save one machine pulled
+   * before another machine's write, decided on the version before it, landed). Kept until a record of another
+   * version of the document comes, made by a writer that saw both (decide/body.ts merges them).
+   */
+  readonly forks: ReadonlyMap<string, StateEntry>;
   /** docKey → the write announced last (WriteRecord), while no record of that document is later: a write a killed run may have made. */
   readonly writes: ReadonlyMap<string, Omit<WriteRecord, 't'>>;
   /** Local folder path → its remote folder (and creation nodeId when kbsync made it). */
@@ -98,6 +105,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
   const retired = new Map<string, Stamped>();
   const sources = new Map<string, Stamped>();
   const writes = new Map<string, Stamped>();
+  const forks = new Map<string, Stamped>();
   let team: Stamped | undefined;
   const history: History = { byPath: new Map(), byDoc: new Map(), gone: new Map() };
   let clock = 0;
@@ -122,6 +130,9 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // another writer's record gives it (its creator's, listed a moment before that record came: soak seed 502,
         // the creator's own file was renamed to the title), whichever was published first.
         if (entry.nt === 1 && previous !== undefined && previous !== entry.p && entries.get(previous)?.nt === undefined && entries.get(previous)?.w !== stamped.w) break;
+        const branch = previous === undefined ? undefined : history.byDoc.get(entry.k);
+        if (branch !== undefined && forkOf(branch, stamped)) forks.set(entry.k, branch);
+        else if (entries.get(previous ?? '')?.h !== entry.h) forks.delete(entry.k);
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
         if (displaced && displaced.k !== entry.k) pathOfDoc.delete(displaced.k);
@@ -138,6 +149,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
         break;
       case 'gone':
         writes.delete(record.k);
+        forks.delete(record.k);
         if (entries.get(record.p)?.k === record.k) {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
@@ -184,6 +196,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
     entries,
     nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
     replacedBy,
+    forks: new Map([...forks].map(([k, stamped]) => [k, entryOf(stamped)])),
     writes: new Map([...writes].map(([k, stamped]) => [k, writeOf(stamped.record as WriteRecord)])),
     folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
     journals: new Map([...journals].map(([k, s]) => [k, (s.record as { n: string }).n])),
@@ -194,7 +207,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
       ...journals.values(),
       ...retirementsOf(retired),
       ...folders.values(),
-      ...docRecords(history, nodeIdOf, replaces),
+      ...docRecords(history, nodeIdOf, replaces, forks),
       ...history.gone.values(),
       ...writes.values(),
       ...images.values(),
@@ -208,6 +221,22 @@ export function foldState(records: readonly Stamped[]): SharedState {
 
 const writeOf = ({ t: _t, ...write }: WriteRecord): Omit<WriteRecord, 't'> => write;
 
+const entryOf = (stamped: Stamped): StateEntry => {
+  const { t: _t, ...entry } = stamped.record as DocRecord;
+  return { ...entry, c: stamped.c, w: stamped.w };
+};
+
+/**
+ * Whether `later`, a record of the document `earlier` is the standing record of, is another branch of the version
+ * both were made from (DocRecord `b`): another writer's other version of other blocks, made without knowing it.
+ * Two records of the very blocks are one reading, not a version lost to a write.
+ */
+function forkOf(earlier: Stamped, later: Stamped): boolean {
+  const a = earlier.record as DocRecord;
+  const b = later.record as DocRecord;
+  return earlier.w !== later.w && a.b !== undefined && a.b === b.b && a.h !== b.h && a.rb !== b.rb;
+}
+
 /** The latest doc record of each path and of each document, and the latest `gone` of each document at each path. */
 type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<string, Stamped>; readonly gone: Map<string, Stamped> };
 
@@ -217,8 +246,9 @@ type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<stri
  * records a record appended later (with any stamp) can meet in the fold: every other one was overtaken both
  * at its path and for its document. So the compacted state folds, with whatever comes later, to what the whole history would.
  */
-function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>): Stamped[] {
-  const kept = new Set([...history.byPath.values(), ...history.byDoc.values()]);
+function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>, forks: ReadonlyMap<string, Stamped>): Stamped[] {
+  // A fork's branch too: folded again before the record it was overtaken by, it is that record's branch again.
+  const kept = new Set([...history.byPath.values(), ...history.byDoc.values(), ...forks.values()]);
   return [...kept].map((stamped) => {
     const record = stamped.record as DocRecord;
     const n = record.n ?? nodeIdOf(record.k);

@@ -36,5 +36,15 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 4001, steps: 23, found: "a file edited here that another machine renamed: the run that followed the rename said it pulled, and the edit stayed in the file, unsent and unsaid", keyed: true, together: true, races: true },
   { seed: 1015, steps: 25, found: "a file moved a moment after a colleague's code edit: the body waited for a record that could explain the time, the move did not, and deleted the edit with the old document", keyed: true, together: true },
   { seed: 6018, steps: 37, found: "a file moved as a colleague saved a code line in its document: the move decided on the listing's time, from before the save, and deleted the line with the old document", races: true, together: true },
+  { seed: 6002, steps: 25, found: "front matter added beside a colleague's new code block and words: the machine that merged them published its version with the code's placeholder, which the other dropped (as one standing where it had the code) and took the plain reading without the front matter", races: true, together: true },
+  { seed: 5993, steps: 12, found: "a document a colleague moved, then written (a link's address) by another machine in the minute after this one's listing: this one's look before its write saw the later time but took it for the move, and its push overwrote the address, left in one file unsaid", keyed: true, races: true, together: true },
   { seed: 6030, steps: 8, found: "a colleague's fence info saved between a run's listing and its read of the document: the push of the file's edit, decided on the listing's time, overwrote it", races: true, together: true },
+  {
+    seed: 6011,
+    steps: 13,
+    found: "a colleague's save one machine pulled between the other's read and its stale write: each took the other's version, agreed in the same moment, for the latest, and the save was dropped everywhere (the race itself: save-pulled-before-stale-write.test)",
+    keyed: true,
+    together: true,
+    races: true,
+  },
 ];

@@ -58,7 +58,7 @@ export async function applyBody(
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
   if (body.kind === 'held' && body.nextFile === undefined && body.baseText === record.baseMarkdown) return holdOn(before.text) as DocOutcome;
-  const readTime = body.send ? undefined : await readingTime(ctx, listed, record, body.remoteChanged);
+  const readTime = body.send ? undefined : await readingTime(ctx, listed, record, body);
   // The file's new text, unless it holds it already: an interrupted run's own write, decided again (fileBeforeOwnWrite).
   const rewrite = body.nextFile === before.text ? undefined : body.nextFile;
   const done = await withIntent(
@@ -111,6 +111,7 @@ export async function applyBody(
         hiddenBase: body.hiddenBase,
         headCarried: body.headCarried,
         replacedHead: body.replacedHead,
+        ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}),
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),
       }),
   );
@@ -251,9 +252,14 @@ function timeMayBeStale(ctx: SyncContext, listed: RemoteDoc | undefined): boolea
  * write in the minute of this one's, model seed 200004: taken for unknown, it let a colleague's later edit where
  * reads cannot see go unnoticed and be overwritten); a later time, a save came since, and the time stays unknown
  * until a listing shows it.
+ * Unless the read shows nothing the listed time does not stand for (BodyDecision.listedVersion: another writer's
+ * version, of a minute no earlier than the listed one): a save since is then one no read shows, so the listed time
+ * is kept, with no call, and the next listing's later minute is the hidden edit it is. Taken for unknown, that
+ * minute explained nothing, and the next local edit overwrote a colleague's code line saved between a pull's
+ * listing and its read (soak seed 712). A run that listed nothing has no such time: it keeps the unknown one.
  */
-async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, remoteChanged: boolean): Promise<RemoteTime> {
-  if (!remoteChanged || !timeMayBeStale(ctx, listed)) return remoteTimeOf(ctx, listed, record, false);
+async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, body: Pick<BodyDecision, 'remoteChanged' | 'listedVersion'>): Promise<RemoteTime> {
+  if (!body.remoteChanged || !timeMayBeStale(ctx, listed) || (listed !== undefined && body.listedVersion === true)) return remoteTimeOf(ctx, listed, record, false);
   const now = listed === undefined ? undefined : await nodeOf(ctx.client, record);
   return remoteTimeOf(ctx, listed, record, now === undefined || now.modifiedTime !== listed?.modifiedTime);
 }

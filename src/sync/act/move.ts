@@ -1,3 +1,4 @@
+import { KbsyncError } from '../../errors.js';
 import { heldMessage } from '../decide/held.js';
 import type { DocumentRecord } from '../../ledger/index.js';
 import { backupText, hashText, type TextFile } from '../../local/index.js';
@@ -64,9 +65,18 @@ export async function move(
       if (body.nextFile !== undefined) await replaceLocal(ctx, to, before, body.nextFile);
       const text = body.nextFile ?? before.text;
       if (remote !== 'gone' && remote.length > 0) await backupText(ctx.stateDir, 'remote', from, blocksToMarkdown(remote), { now: ctx.now() });
-      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record });
-      const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
-      if (promised) await retire(ctx, promised);
+      const retireOld = async (): Promise<void> => {
+        const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
+        if (promised) await retire(ctx, promised);
+      };
+      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record }).catch(async (error: unknown) => {
+        // The first body landed, and someone saved the new document before its read-back: the move is made, and the
+        // next run merges that save. The old document goes now, as promised, not with the next run: left, it was a
+        // second document of the title in the meantime (model seed 6018).
+        if (error instanceof KbsyncError && error.code === 'REMOTE_CHANGED_DURING_WRITE') await retireOld();
+        throw error;
+      });
+      await retireOld();
       const what = title ? `retitled "${title}"` : moved;
       return { ...outcome, detail: [`${what}: a new document in its place, the old one deleted (body backed up)`, outcome.detail].filter(Boolean).join('; ') };
     }

@@ -73,6 +73,7 @@ type Agreement = Omit<
   | 'headCarried'
   | 'replacedHead'
   | 'namedHere'
+  | 'builtOn'
 > & {
   /**
    * The title the listing shows now, when the agreement follows a listing; absent: the recorded one stands
@@ -94,6 +95,11 @@ type Agreement = Omit<
   readonly namedHere?: boolean;
   /** The front matter this machine's own change replaced (DocumentBody.replacedHead); absent: a record spread in keeps its own, else none. */
   readonly replacedHead?: string | null;
+  /**
+   * The version this one was made from, known exactly (DocumentBody.builtOn); absent: none known (a re-check of the
+   * same version keeps its own). Named apart from the record's `builtOn` so a record spread in never carries it on.
+   */
+  readonly madeFrom?: string;
   /**
    * When this agreement follows our write of the document: the body it held before (a later revert of it is
    * a lost update). Named apart from the record's `publishedOver` so a record spread in never carries it on.
@@ -130,14 +136,15 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, imagesSent, listedTitle, readBack, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, imagesSent, listedTitle, readBack, madeFrom, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
-  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, ...ids } = rest as typeof rest & {
+  const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, builtOn: spreadBuiltOn, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
     placedAt?: number;
     inexact?: boolean;
     inexactFormatting?: boolean;
     inexactHidden?: boolean;
+    builtOn?: string | null;
   };
   const pendingLocal = baseText !== fileText;
   // What the shared state holds of this document stays known: the publish step compares against it.
@@ -153,6 +160,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const stat = pendingLocal ? { ...UNMATCHABLE, ino: fingerprint.ino } : fingerprint;
   const localHash = hashText(pendingLocal ? baseText : fileText);
   const remoteBlocksHash = predictedBlocksHash ?? blocksHash(remoteBlocks);
+  const sameVersion = sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash;
   ctx.ledger.documents.upsert({
     ...ids,
     localHash,
@@ -187,8 +195,10 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     headCarried: headCarried ?? false,
     namedHere: namedHere ?? (sameDocument && prior.namedHere),
     replacedHead: replacedHead ?? null,
-    // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time.
-    agreedAt: sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash && agreedAt ? agreedAt : ctx.serverNow().getTime(),
+    // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time,
+    // and what it was made from.
+    agreedAt: sameVersion && agreedAt ? agreedAt : ctx.serverNow().getTime(),
+    builtOn: sameVersion ? (spreadBuiltOn !== undefined ? spreadBuiltOn : (ctx.ledger.documents.get(ids.path)?.builtOn ?? null)) : (madeFrom ?? null),
     conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
   });
   if (readBack === true && sameDocument && prior.localHash === localHash) keepPublishedOverReadBack(ctx.ledger, prior);

@@ -71,6 +71,13 @@ export type BodyFacts = {
    * change of them since is this machine's own edit, merged against another writer's version (issue 44).
    */
   readonly unpublished?: { readonly lastPublished: string | undefined };
+  /**
+   * Another branch of the version this record was made from (ledger builtOn, DocRecord `b`): another writer's
+   * version made from that very one without knowing this record's, one of which a write overwrote unseen (the
+   * service has no conditional write). `base`: that version's text (undefined: the sources do not have it);
+   * `branch`: the other version's. See withBranch.
+   */
+  readonly fork?: { readonly base: string | undefined; readonly branch: string };
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
@@ -174,6 +181,8 @@ export type BodyDecision = {
   readonly headCarried: boolean;
   /** The front matter this machine's own change replaced, for the new base (DocumentBody.replacedHead). */
   readonly replacedHead: string | null;
+  /** The version (its source's hash) the new one is made from, where the document was known to hold it exactly (DocumentBody.builtOn). */
+  readonly builtOn?: string;
   /**
    * Set when the document's time moved a moment ago while every block it shows stayed, the file has nothing to
    * send, and no record explains it yet: another kbsync machine's write (a change inside code, a body sent again)
@@ -182,6 +191,12 @@ export type BodyDecision = {
    * read between another's write and its record said HIDDEN_EDIT of an edit nobody made in the web editor).
    */
   readonly waiting?: true;
+  /**
+   * The blocks read are exactly another writer's version (its record's), and the listed time is no later than the
+   * minute that writer's record gives its write: the read shows nothing the listing's time does not stand for. A
+   * save the document's time shows after the listing is then none the read could show (act/apply-body.ts readingTime).
+   */
+  readonly listedVersion?: true;
 };
 
 /** Another writer's version agreed on the very blocks this record did. */
@@ -286,6 +301,8 @@ type Reading = {
   readonly waiting?: boolean;
   /** `theirs` is the service's plain reading of a change no writer's record explains: its front matter is not known. */
   readonly plain?: true;
+  /** The blocks read are `theirs`, another writer's version whose minute the listed time does not pass (BodyDecision.listedVersion). */
+  readonly listedVersion?: boolean;
 };
 
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
@@ -327,6 +344,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       hidden,
       hiddenInVersion: published.hidden === true,
       overwroteHidden: current && published.exact && !hidden && record.hiddenEdit != null && laterThan(published.modifiedTime, record.hiddenEdit),
+      listedVersion: current && listedTime !== undefined && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime),
     };
   }
   // The document shows exactly what the file would publish: our own write of this very text whose record was
@@ -378,6 +396,47 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // once the two minutes of listedLately are over.
   const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && placeholdersBeyond(theirs, base);
   return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true, ...(waiting ? { waiting } : {}) };
+}
+
+/**
+ * The version the new one is made from (DocumentBody.builtOn): what the reading started from, another writer's
+ * version taken in or else this record's. A write says so only where the document read exactly as that version (a
+ * write decided on a plain reading of a change made it from that change too, which no record names).
+ */
+function builtOn(facts: BodyFacts, reading: Reading, remoteChanged: boolean, writes: boolean): { readonly builtOn?: string } {
+  const other = reading.theirsHead !== undefined && facts.published !== undefined;
+  const from = other ? contentHash(facts.published.text) : facts.record.localHash;
+  const exactly = other ? standFor(facts.remote, facts.published.remoteBlocksHash, facts.published.text) : !remoteChanged && !reading.hidden;
+  return from !== '' && (exactly || !writes) ? { builtOn: from } : {};
+}
+
+/**
+ * The reading merged with another branch of the version this record was made from (BodyFacts.fork). The service has
+ * no conditional write: a write decided on that version replaces whatever landed after it unseen, and another
+ * machine may have taken that in already (a colleague's save, pulled). Against this record's base the branch the
+ * write replaced looks removed by the later version, or the write's own change like one undone (model seed 6011: a
+ * colleague's save, pulled by one machine and overwritten by the other's stale write, was dropped on every machine).
+ * Against the version both were made from, each branch's change is its own: the file, the document as read and
+ * the other branch merge in source, keeping every side's words. Without that version's text, the file stays as it
+ * is and the other branch is kept beside it as a conflict: never dropped.
+ */
+function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): Reading {
+  if (fork === undefined) return reading;
+  const branch = splitText(fork.branch).body;
+  if (fork.base === undefined) {
+    // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
+    // document keeps what it holds until a person settles it (kbsync resolve).
+    const kept: Conflict = { baseText: '', localText: local, remoteText: branch, position: { line: 1, offset: 0 } };
+    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch } };
+  }
+  const base = splitText(fork.base).body;
+  const ours = mergeSources({ base, local, theirs: reading.theirs });
+  const both = mergeSources({ base, local: ours.body, theirs: branch });
+  // The same body as the merge against this record (two writes of kbsync's, the later one's repaired as a lost
+  // update): that merge, with the lines its notices name.
+  if (both.body === reading.merged.body && both.conflicts.length + ours.conflicts.length === reading.merged.conflicts.length) return reading;
+  const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
+  return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] } };
 }
 
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
@@ -450,7 +509,7 @@ export function decideBody(input: BodyFacts): BodyDecision {
   const base = splitText(record.baseMarkdown);
   const remoteChanged = blocksHash(remote) !== record.remoteBlocksHash;
   const fileChanged = contentHash(fileText) !== record.localHash;
-  const reading = readingOf(facts, base.body, local.body, remoteChanged, fileChanged);
+  const reading = withBranch(readingOf(facts, base.body, local.body, remoteChanged, fileChanged), facts.fork, local.body);
   const { theirs, merged } = reading;
   // Front matter never reaches the document: it travels in the kept sources, and merges as one block, against what
   // the others know of it. The service cannot change line endings: only another writer's source can bring new ones.
@@ -483,7 +542,9 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // Another writer's version stands for the record's doubt (readingOf); else the record's hidden edit stays with it.
   const hiddenBase = lossy && !formattingOnly && (reading.hiddenInVersion === true || (reading.theirsHead === undefined && record.lossyBase === true && record.hiddenBase === true));
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
-  const unchanged = { localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  // Carried out with every decision: the time the run records for what it read (apply-body.ts readingTime).
+  const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
+  const unchanged = { ...listedVersion, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -543,6 +604,7 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // is one taken from a version that kept its own so); a front matter this machine changed is its own.
   const carriedFrom = reading.theirsHead !== undefined ? (facts.published?.headCarried === true ? reading.theirsHead : undefined) : reading.plain === true || record.headCarried === true ? base.head : undefined;
   const decided = {
+    ...listedVersion,
     localChanged,
     remoteChanged,
     fileText: written,
@@ -565,6 +627,7 @@ export function decideBody(input: BodyFacts): BodyDecision {
     keptUnpublished,
     headCarried: carriedFrom !== undefined && splitText(baseText).head === carriedFrom,
     replacedHead: replacedHeadAfter(record, base.head, local.head, splitText(baseText).head),
+    ...builtOn(facts, reading, remoteChanged, send !== undefined),
   };
   if (blocker) return { ...decided, kind: 'held', held: held(blocker) };
   return { ...decided, kind: kindOf(decided) };

@@ -1,4 +1,4 @@
-import { blocksHash, merge3, type Alignment } from '../../markdown/index.js';
+import { blocksHash } from '../../markdown/index.js';
 import { contentHash } from '../../markdown/hash.js';
 import type { Origin } from '../../ledger/index.js';
 import type { Block } from '../../model/blocks.js';
@@ -8,6 +8,7 @@ import { held, type Held } from './held.js';
 import type { ReadingMarks, SyncMode } from './types.js';
 import { doubtHolds, doubtOf, webEditDoubt, worse, type WebEditsPolicy } from './web-edits.js';
 import { standFor } from './read-back.js';
+import { plainReading } from './plain-reading.js';
 
 
 type RecordBase = {
@@ -110,7 +111,7 @@ export function restoredVersion(
     return { text: published.text, marks, ...(published.modifiedTime !== '' ? { writtenAt: published.modifiedTime } : {}) };
   }
   const base = splitText(record.baseMarkdown);
-  const body = merge3({ base: base.body, remoteBase: record.remoteBlocks, remote, local: base.body, alignment: record.alignment as Alignment }).body;
+  const body = plainReading(record, remote);
   const edited = blocksHash(remote) !== record.remoteBlocksHash;
   const doubt = worse(doubtOf({ ...record, hiddenEdit: null }), edited ? webEditDoubt(webEdits, { remoteBase: record.remoteBlocks, remote, theirs: body }) : 'none');
   return { text: joinText(base.head, body), marks: { lossy: doubt !== 'none', formattingOnly: doubt === 'formatting', hiddenBase: doubt === 'content' && record.lossyBase && record.hiddenBase === true, headCarried: edited || record.headCarried === true } };

@@ -9,6 +9,9 @@ import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/s
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
 
+/** A source's hash as records carry it (a record with another in `b` would be dropped by every reader). */
+const SOURCE_HASH = /^[0-9a-f]{64}$/;
+
 /**
  * What the shared state should say of one ledger row. A modified time this machine is not sure of (it
  * still re-checks it: its own write's, or a listing made before a read another writer's write may have
@@ -16,7 +19,7 @@ import { AGREED_SLACK_MS } from '../decide/body.js';
  * for certain would see every later listing as a remote edit, and hold that file's changes and its deletion
  * for good), and still sees an edit made after it (a colleague's edit inside code reads the same otherwise).
  */
-export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly agreedAt: number }): DocRecord {
+export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = [], body?: { readonly agreedAt: number; readonly builtOn: string | null }): DocRecord {
   return {
     t: 'doc',
     p: row.path,
@@ -37,6 +40,8 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     // (said with every `l`, so that a record without it is known for an older kbsync's).
     ...(row.inexact ? { hd: row.inexactHidden ? (1 as const) : (0 as const) } : {}),
     ...(body && body.agreedAt > 0 ? { a: body.agreedAt } : {}),
+    // What it was made from: like `a`, no part of what the version is (hashOf), so never a reason to publish again.
+    ...(body?.builtOn != null && SOURCE_HASH.test(body.builtOn) ? { b: body.builtOn } : {}),
     ...(row.headCarried ? { hc: 1 as const } : {}),
     ...(row.namedHere ? { nt: 1 as const } : {}),
   };

@@ -3,11 +3,14 @@ import type { RemoteStateStore } from '../../remote-state/store.js';
 import type { SharedState, StateEntry } from '../../remote-state/state.js';
 import type { WriteRecord } from '../../remote-state/records.js';
 import { latestMinuteAfter } from './minutes.js';
-import type { PublishedVersion } from '../decide/body.js';
+import type { BodyFacts, PublishedVersion } from '../decide/body.js';
 import { splitText } from '../content/document-text.js';
 
 /** The record asked about; `baseMarkdown`, its text (a version of that very text needs no read of the sources). */
 type Asked = { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
+
+/** A record asked about for another branch of the version it was made from (SharedVersions.fork). */
+type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -15,6 +18,8 @@ export type SharedVersions = {
   readonly published: (record: Asked, load: boolean, remoteHash?: string) => Promise<PublishedVersion | undefined>;
   /** A write announced after `since` (an entry's agreement) that landed: the document's blocks now hash to `remoteHash`, its text's. */
   readonly announced: (docKey: string, remoteHash: string, since: { readonly blocksHash?: string; readonly agreedAt?: number }) => Promise<PublishedVersion | undefined>;
+  /** Another branch of the version a record was made from (BodyFacts.fork), asked of a state this run read already. */
+  readonly fork: (record: Branched) => Promise<BodyFacts['fork'] | undefined>;
 };
 
 /**
@@ -60,7 +65,31 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
     return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}) };
   };
-  return { published, announced };
+  const fork: SharedVersions['fork'] = async (record) => {
+    const loaded = record.builtOn === null ? undefined : await folded(false);
+    if (!store || !loaded || record.builtOn === null) return undefined;
+    const branch = branchOf(record, record.builtOn, loaded);
+    if (!branch) return undefined;
+    // One read of the sources, in this rare case alone: the version both were made from, and the other branch.
+    const texts = await store.sources(new Set([record.builtOn, branch.h])).catch(() => new Map<string, string>());
+    const text = texts.get(branch.h);
+    return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: text };
+  };
+  return { published, announced, fork };
+}
+
+/**
+ * Another writer's version of the document made from the very version `record` was (`builtOn`), of other text and
+ * other blocks: the document's latest record, or, where that is this record's version, the branch it overtook
+ * (SharedState.forks: this machine's own write landed over a version another machine had agreed on meanwhile).
+ */
+function branchOf(record: Branched, builtOn: string, state: SharedState): StateEntry | undefined {
+  let latest: StateEntry | undefined;
+  for (const candidate of state.entries.values()) if (candidate.k === record.docKey) latest = candidate;
+  const other = (entry: StateEntry | undefined): boolean => entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && entry.rb !== record.remoteBlocksHash;
+  if (other(latest)) return latest;
+  const sibling = state.forks.get(record.docKey);
+  return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
 }
 
 /**

@@ -58,6 +58,7 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     agreedAt: entry.agreedAt ?? 0,
     headCarried: entry.headCarried === true,
     replacedHead: null,
+    builtOn: null,
     namedHere: false,
   };
 }

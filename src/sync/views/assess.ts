@@ -15,8 +15,9 @@ import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemoval, withLandedPush } from '../run/interrupted.js';
 import { standFor, withReadBack } from '../decide/read-back.js';
+import { placeholdsSource } from '../decide/plain-reading.js';
 import { sharedRecord } from '../state/shared-record.js';
-import { blocksHash, blocksToMarkdown, placeholdersBeyond, predictedBlocks } from '../../markdown/index.js';
+import { blocksHash, blocksToMarkdown, predictedBlocks } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
@@ -59,6 +60,8 @@ export type AssessIO = {
    * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
   published(record: { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
+  /** Another branch of the version a record was made from, from a state this run read already (BodyFacts.fork). */
+  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn'>): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** The file now, or undefined when it does not exist. */
@@ -164,7 +167,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
         const record = recordOf(remote);
         const decideOn = (seen: Seen | undefined): DeleteDecision =>
-          decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocatedSince(record, seen) } : {}) });
+          decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocationExplains(io, record, seen) } : {}) });
         return { record, remote, ...(await decidedOnTime(io, record, known, remote !== 'gone', (d) => d.kind === 'delete-remote', decideOn)) };
       };
       // A restore that keeps a hidden edit it first saw (readAgainIfHidden).
@@ -204,8 +207,9 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
           // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
           const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
           const unpublished = await unpublishedOf(io, record, before.text, published);
+          const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen);
           return decideMove({
-            body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) },
+            body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) },
             record,
             samePlace: action.samePlace,
             remote,
@@ -283,8 +287,9 @@ async function bodyOnRead(
   const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
     const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
     const unpublished = await unpublishedOf(io, record, file.text, published);
+    const fork = await forkSince(io, record, remote, seen);
     // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}) });
+    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
   };
   const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
   const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
@@ -370,17 +375,23 @@ type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
  * A version this machine took in from a plain reading may be one another writer published exactly.
  */
 async function publishedSince(io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<PublishedVersion | undefined> {
-  const moved = blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+  const moved = movedSince(record, remote, seen);
   // A time unknown here cannot show an edit where reads cannot see; another writer's record may (seed 50013).
   const published = await io.published(record, moved || record.lossyBase || record.remoteModifiedTime === '', blocksHash(remote));
-  // A version that holds kbsync's placeholders was made from a plain reading (a machine that found no source
-  // for the page): where code stood it says nothing. Taken for another writer's newer Markdown, it replaced the
-  // code of the file that made the document with placeholders (soak seed 13). Only a placeholder this record's
-  // base lacks says so: one the base holds as well (a page made in the web editor, read plainly here too) is
-  // no loss, and the version says what reads never show beside it, a note's comments (model seed 3 of note
-  // vaults: dropped, another machine's comment never reached this file).
-  return published && placeholdersBeyond(published.text, record.baseMarkdown) ? undefined : published;
+  // Not one that stands kbsync's placeholders where this machine may hold the source (plain-reading.ts).
+  return published && placeholdsSource(published, record, remote) ? undefined : published;
 }
+
+/** The document changed since this record: its blocks, or only its time (a change inside code reads the same). */
+const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): boolean =>
+  blocksHash(remote) !== record.remoteBlocksHash || laterThan(seen?.modifiedTime, record.remoteModifiedTime);
+
+/**
+ * Another branch of the version this record was made from (BodyFacts.fork), asked only of a document that changed
+ * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile.
+ */
+const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<BodyFacts['fork'] | undefined> =>
+  movedSince(record, remote, seen) ? io.fork(record) : Promise.resolve(undefined);
 
 /**
  * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its
@@ -404,7 +415,7 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   const listed = seen ?? io.listed(record.docKey);
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
-  const relocated = listed !== undefined && relocatedSince({ ...record, parentTreeNodeId: plannedParent }, listed);
+  const relocated = listed !== undefined && relocationExplains(io, record, listed, plannedParent);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
   return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
 }
@@ -414,6 +425,20 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
  * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
  * later edit inside code of a renamed document was taken for the rename, and overwritten).
  */
+/**
+ * Whether a rename or move explains the time `seen` bears. One the listing showed was made no later than the
+ * listed minute: a later time, found by the look again after the read (lookedAgain), is explained only by a rename
+ * since, which that look shows (a node's answer has its title, not its folder). Else it is an edit reads may not
+ * show (model seed 5993: another machine's write of a link's address, in the minute after the listing of a
+ * document a colleague had moved, was taken for that move, and this machine's push, on its read from before that
+ * write, overwrote it).
+ */
+function relocationExplains(io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): boolean {
+  const listing = io.listed(record.docKey);
+  if (listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime)) return seen.title !== listing.title;
+  return relocatedSince({ ...record, parentTreeNodeId: plannedParent }, seen);
+}
+
 const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
   const seen = record.listedTitle ?? record.remoteTitle;
   return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);

@@ -5,7 +5,7 @@ import type { DocumentRecord } from '../../../src/ledger/index.js';
 import { SUMMARY_COLUMNS, decodeRawSummary } from '../../../src/ledger/document-columns.js';
 import { codeOf, countRows, sampleDocument, tempLedger } from './helpers.js';
 
-const summaryOf = ({ baseMarkdown: _b, remoteBlocks: _r, alignment: _a, members: _m, conflictBase: _c, publishedOver: _p, hiddenEdit: _h, lossyBase: _l, formattingOnly: _f, hiddenBase: _hb, agreedAt: _w, replacedHead: _rh, ...summary }: DocumentRecord) => summary;
+const summaryOf = ({ baseMarkdown: _b, remoteBlocks: _r, alignment: _a, members: _m, conflictBase: _c, publishedOver: _p, hiddenEdit: _h, lossyBase: _l, formattingOnly: _f, hiddenBase: _hb, agreedAt: _w, replacedHead: _rh, builtOn: _bo, ...summary }: DocumentRecord) => summary;
 
 describe('ledger documents', () => {
   test('upsert then get returns every field unchanged, blocks and alignment parsed back', (t) => {

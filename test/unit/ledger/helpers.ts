@@ -71,6 +71,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     headCarried: false,
     namedHere: false,
     replacedHead: null,
+    builtOn: null,
     ...overrides,
   };
   // As the ledger derives it from the body (the last migration's triggers).

@@ -108,6 +108,26 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...titled, nt: 0 }), undefined);
   });
 
+  test('two writers\' versions made from the same one (b), of other blocks: the later keeps the other as its branch, through a compaction, until another version comes', () => {
+    const [p, v1, v2, saved, written] = ['a', 'b', 'c', 'e', 'f'].map((c) => c.repeat(64)) as [string, string, string, string, string];
+    const pulled: Stamped = { record: { ...doc('a.md', 'K1', 'N1', v1), rb: saved, b: p }, c: 10, w: 'puller', i: 0 };
+    const wrote: Stamped = { record: { ...doc('a.md', 'K1', 'N1', v2), rb: written, b: p }, c: 11, w: 'writer', i: 0 };
+    const state = foldState([wrote, pulled]);
+    assert.equal(state.entries.get('a.md')?.h, v2, 'the later record is the latest, as ever');
+    assert.equal(state.forks.get('K1')?.h, v1, 'the branch it was made beside is kept');
+    assert.equal(foldState(state.live).forks.get('K1')?.h, v1, 'a compaction keeps it');
+    // The writer saying its version again (a time learnt) ends nothing; a record of another version does, and a gone.
+    assert.equal(foldState([pulled, wrote, { ...wrote, c: 12 }]).forks.get('K1')?.h, v1);
+    assert.equal(foldState([pulled, wrote, { record: { ...doc('a.md', 'K1', 'N1', 'd'.repeat(64)), b: v2 }, c: 12, w: 'puller', i: 0 }]).forks.size, 0);
+    assert.equal(foldState([pulled, wrote, { record: { t: 'gone', p: 'a.md', k: 'K1' }, c: 12, w: 'puller', i: 0 }]).forks.size, 0);
+    // Not branches: one writer's two versions, two records of the very blocks, a record that does not say what it was made from.
+    assert.equal(foldState([pulled, { ...wrote, w: 'puller' }]).forks.size, 0);
+    assert.equal(foldState([pulled, { ...wrote, record: { ...(wrote.record as DocRecord), rb: saved } }]).forks.size, 0);
+    assert.equal(foldState([pulled, { ...wrote, record: { ...doc('a.md', 'K1', 'N1', v2), rb: written } }]).forks.size, 0);
+    assert.ok(checkRecord(pulled.record), 'a record that says what it was made from is read');
+    assert.equal(checkRecord({ ...pulled.record, b: 'not a hash' }), undefined, 'what it was made from is a source hash');
+  });
+
   test('a record says a hidden edit (hd) only of a document it says holds more than its source (l), and never beside formatting only (f)', () => {
     const lossy = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), l: 1 };
     assert.ok(checkRecord({ ...lossy, hd: 1 }));

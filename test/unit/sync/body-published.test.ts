@@ -176,6 +176,23 @@ test("taking in another writer's exact version, written after the hidden edit th
   assert.equal(written('2026-11-02T09:03Z').hiddenEdit, '2026-11-02T09:03Z', 'the same minute cannot tell which came first: it stands');
 });
 
+// Soak seed 712: a pull of another writer's version whose read came after a colleague's code save, made after the
+// listing: the read showed that version and nothing more, so the run keeps the listed time rather than the unknown one
+// a save since would give it, and the save's later minute, at the next listing, is the hidden edit it is.
+test("a read that shows exactly another writer's version, listed in its minute or before: nothing the listed time does not stand for", () => {
+  const base = facts(1_060_000, 1_000_000);
+  const read = (listedTime: string, published: Partial<PublishedVersion> = {}, remote: readonly Block[] = base.remote) =>
+    decideBody({ ...base, record: { ...base.record, remoteModifiedTime: '2026-11-02T09:02Z' }, listedTime, published: { ...(base.published as PublishedVersion), ...published }, remote });
+  assert.equal(read(MINUTE).listedVersion, true, "listed in that writer's minute");
+  assert.equal(read('2026-11-02T09:03Z').listedVersion, true, 'listed before it (its record gives the latest minute its write can bear)');
+  const later = read('2026-11-02T09:05Z');
+  assert.equal(later.listedVersion, undefined, 'listed after it: the time shows more than the version');
+  assert.equal(later.hiddenEdit, '2026-11-02T09:05Z', '…which is a hidden edit');
+  assert.equal(read(MINUTE, { modifiedTime: '' }).listedVersion, undefined, "that writer's minute unknown: nothing to compare");
+  const edited = predictedBlocks(THEIRS.replace('More text.', 'More text, edited.'));
+  assert.equal(read(MINUTE, {}, edited).listedVersion, undefined, 'a read showing a web edit since that version shows more');
+});
+
 // Model seed 100106: a colleague moved the document; the other machine followed the move and published its
 // record there; the colleague then edited inside code, a minute later. This machine, which had not listed the
 // move, took the later time for the move and overwrote the code edit with its merge.

@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
+import { blocksHash } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
-import { decideBody, type BodyDecision } from '../../../src/sync/decide/body.js';
+import type { BodyDecision } from '../../../src/sync/decide/body.js';
 import { decideTrash } from '../../../src/sync/decide/removals.js';
+import { agreedOn, decideTwoWay } from '../../helpers/body-facts.js';
 
 /**
  * Issue 44: this machine's recorded text never reached the shared state (its append failed, or the run was killed
@@ -21,20 +22,15 @@ const head = (owner: string): string => `---\nowner: ${owner}\n---\n`;
  * `unknown`; `undefined`: the record's text is not unpublished (the fact not given).
  */
 function decide(recorded: string, theirs: string, lastPublished: string | 'unknown' | undefined): BodyDecision {
-  const recordedBlocks = predictedBlocks(recorded.replace(/^---\n[^]*?\n---\n/, ''));
-  const theirBlocks = predictedBlocks(theirs.replace(/^---\n[^]*?\n---\n/, ''));
-  return decideBody({
-    mode: 'two-way',
-    force: false,
-    webEdits: 'merge',
+  const theirBlocks = agreedOn(theirs).remoteBlocks;
+  return decideTwoWay({
     path: 'ref/guide.md',
-    record: { baseMarkdown: recorded, remoteBlocks: recordedBlocks, alignment: undefined, localHash: contentHash(recorded), remoteBlocksHash: blocksHash(recordedBlocks), remoteModifiedTime: MINUTE, agreedAt: 1_000_000 },
+    record: agreedOn(recorded, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
     listedTime: MINUTE,
     published: { text: theirs, remoteBlocksHash: blocksHash(theirBlocks), modifiedTime: MINUTE, exact: true, agreedAt: 1_060_000 },
     ...(lastPublished === undefined ? {} : { unpublished: { lastPublished: lastPublished === 'unknown' ? undefined : lastPublished } }),
     fileText: recorded,
     remote: theirBlocks,
-    urlOf: undefined,
   });
 }
 
