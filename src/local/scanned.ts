@@ -10,6 +10,8 @@ import { byKey, type LocalFile } from './scan.js';
 export class ScannedFiles {
   readonly #files: readonly LocalFile[];
   readonly #forgotten = new Set<string>();
+  /** Files the run moved (act/move-local.ts), by their new path: a rename keeps the stat the scan took. */
+  readonly #moved = new Map<string, LocalFile>();
 
   constructor(files: readonly LocalFile[]) {
     this.#files = files;
@@ -17,6 +19,8 @@ export class ScannedFiles {
 
   get(path: string): LocalFile | undefined {
     if (this.#forgotten.has(path)) return undefined;
+    const moved = this.#moved.get(path);
+    if (moved) return moved;
     const probe = { key: path.normalize('NFC'), path };
     let low = 0;
     let high = this.#files.length - 1;
@@ -33,5 +37,18 @@ export class ScannedFiles {
 
   delete(path: string): void {
     this.#forgotten.add(path);
+  }
+
+  /**
+   * The file at `from` was renamed to `to` by this run: its scanned stat (a rename keeps size, mtime and inode)
+   * stands for the file at `to`, so a later write there in the run expects the file as the scan saw it, not as it
+   * is when written (an edit made meanwhile would be overwritten unseen). Nothing at `to` was scanned to keep.
+   */
+  moved(from: string, to: string): void {
+    const file = this.get(from);
+    this.#forgotten.add(from);
+    this.#forgotten.delete(to);
+    if (file) this.#moved.set(to, file);
+    else this.#forgotten.add(to);
   }
 }

@@ -17,7 +17,10 @@ export async function moveLocal(ctx: SyncContext, record: RecordEntry, to: strin
     ctx,
     // Why it moves, too: a run killed before the record says the move as this one would (interrupted.ts interruptedFollow).
     { kind: 'move-local', subject: record.path, payload: { docKey: record.docKey, to, ...(renamedElsewhere ? { elsewhere: true } : {}) } },
-    () => renameFile(ctx.root, record.path, to, expect),
+    async () => {
+      await renameFile(ctx.root, record.path, to, expect);
+      ctx.scanned.moved(record.path, to);
+    },
     // A rename keeps size, mtime and inode: the recorded fingerprint still holds.
     () => followPlace(ctx, record.path, to, listed),
   );

@@ -142,25 +142,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(path);
       if (!before) return hold(held('VANISHED'));
       const recorded = await recordFor(io, action.record, before.text);
-      const remote = await readListedOrSay(io, action.record, path);
-      if (!recorded) return adoptKnown(io, action, path, before, remote);
-      const intents = io.openIntents();
-      const landed = withLandedPush(recorded, intents, remote);
-      const record = withReadBack(landed, remote);
-      // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
-      // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
-      // REMOTE_EDITED (exit 1) though the file already has that edit.
-      const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-      const listed = io.listed(record.docKey);
-      const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
-        const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-        const unpublished = await unpublishedOf(io, record, file.text, published);
-        const fork = await forkSince(io, record, remote, seen);
-        // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-        return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
-      };
-      const seen = listed ?? (io.mode !== 'pull' && hashText(file.text) !== record.localHash ? await io.node(record) : undefined);
-      const { decided: body } = await lookedAgain(io, record, listed, { decided: await decide(seen), seen }, overwrites, decide);
+      const read = await readListedOrSay(io, action.record, path);
+      if (!recorded) return adoptKnown(io, action, path, before, read);
+      const { record, landed, remote, body } = await readAgainIfHidden(
+        await bodyOnRead(io, action, recorded, before, read, undefined),
+        (first) => first.body.hiddenEditSeen,
+        async (known) => bodyOnRead(io, action, recorded, before, await readListedOrSay(io, action.record, path), known),
+      );
       // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
       const finished = landed.localHash !== recorded.localHash;
       return assessed(action, path, { tag: action.kind, record, before, remote, body, listed: io.listed(action.record.docKey), ...(finished ? { finished } : {}) });
@@ -168,21 +156,29 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
     case 'delete-remote':
     case 'restore': {
       const recorded = (await recordFor(io, action.record)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, recorded.docKey);
+      const read = await readOrGone(io, recorded.docKey);
       // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
-      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
+      const recordOf = (blocks: readonly Block[] | 'gone'): DocumentRecord => (blocks === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), blocks), blocks));
+      if (action.kind === 'restore' && recordOf(read) === recorded && read !== 'gone') {
+        const version = await restoredVersion(recorded, read, io.webEdits, await publishedSince(io, recorded, read, io.listed(recorded.docKey)));
+        const marks = { ...version.marks, hiddenEdit: recorded.hiddenEdit };
+        return assessed(action, path, { tag: 'restore', record: recorded, remote: read, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
+      }
+      const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
+        const record = recordOf(remote);
+        const decideOn = (seen: Seen | undefined): DeleteDecision =>
+          decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocationExplains(io, record, seen) } : {}) });
+        return { record, remote, ...(await decidedOnTime(io, record, known, remote !== 'gone', (d) => d.kind === 'delete-remote', decideOn)) };
+      };
+      // A restore that keeps a hidden edit it first saw (readAgainIfHidden).
+      const { record, remote, decided, seen: listed } = await readAgainIfHidden(
+        await onRead(read, undefined),
+        ({ record: { hiddenEdit }, decided }) => decided.kind === 'restore' && decided.marks.hiddenEdit !== null && hiddenEdit === null,
+        async (known) => onRead(await readOrGone(io, recorded.docKey), known),
+      );
       // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
-      if (action.kind === 'restore' && record === recorded && remote !== 'gone') {
-        const version = await restored(remote);
-        const marks = { ...version.marks, hiddenEdit: record.hiddenEdit };
-        return assessed(action, path, { tag: 'restore', record, remote, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
-      }
-      const decideOn = (seen: Seen | undefined): DeleteDecision =>
-        decideDelete({ mode: io.mode, force: io.force, webEdits: io.webEdits, record, remote, ...(seen ? { listedTime: seen.modifiedTime, relocated: relocationExplains(io, record, seen) } : {}) });
-      const firstSeen = io.listed(record.docKey) ?? (remote === 'gone' ? undefined : await io.node(record));
-      const { decided, seen: listed } = await lookedAgain(io, record, io.listed(record.docKey), { decided: decideOn(firstSeen), seen: firstSeen }, (d) => d.kind === 'delete-remote', decideOn);
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
       // A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
       // a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its
@@ -205,33 +201,119 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const before = await io.fileText(action.to);
       if (!before) return hold(held('VANISHED'));
       const recorded = (await recordFor(io, action.record, before.text)) ?? sharedRecordOf(io, action.record, '');
-      const remote = await readOrGone(io, recorded.docKey);
-      const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
-      const decideOn = async (seen: Seen | undefined): Promise<MoveDecision> => {
-        // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
-        const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
-        const unpublished = await unpublishedOf(io, record, before.text, published);
-        const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen);
-        return decideMove({
-          body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) },
-          record,
-          samePlace: action.samePlace,
-          remote,
-        });
+      const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
+        const record = remote === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), remote), remote);
+        const decideOn = async (seen: Seen | undefined): Promise<MoveDecision> => {
+          // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
+          const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+          const unpublished = await unpublishedOf(io, record, before.text, published);
+          const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen);
+          return decideMove({
+            body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) },
+            record,
+            samePlace: action.samePlace,
+            remote,
+          });
+        };
+        // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again). A
+        // move whose document stays where it is (one this machine cannot delete, or already in place) overwrites it with
+        // the file's edit all the same (model seed 8020: a keyless team's move overwrote a code line saved after the listing).
+        const destroys = (d: MoveDecision): boolean => d.kind === 'move' || (d.kind === 'rename' && overwrites(d.body));
+        return { record, remote, ...(await decidedOnTime(io, record, known, remote !== 'gone', destroys, decideOn)) };
       };
-      // A move makes the document anew: an edit reads cannot show must be seen first (and, to delete it, seen again).
-      const listed = io.listed(record.docKey);
-      const seen = listed ?? (remote === 'gone' ? undefined : await io.node(record));
-      // A move whose document stays where it is (one this machine cannot delete, or already in place) overwrites it
-      // with the file's edit all the same (model seed 8020: a keyless team's move overwrote a code line saved after the listing).
-      const destroys = (d: MoveDecision): boolean => d.kind === 'move' || (d.kind === 'rename' && overwrites(d.body));
-      const { decided: decision } = await lookedAgain(io, record, listed, { decided: await decideOn(seen), seen }, destroys, decideOn);
+      // A move held MOVE_LOSSY on a hidden edit it first saw (readAgainIfHidden).
+      const { record, remote, decided: decision } = await readAgainIfHidden(
+        await onRead(await readOrGone(io, recorded.docKey), undefined),
+        ({ decided }) => decided.kind !== 'recreate' && decided.body.hiddenEditSeen,
+        async (known) => onRead(await readOrGone(io, recorded.docKey), known),
+      );
       // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
       const followed = interruptedFollow(io.openIntents(), action.record.path, action.to, action.record.docKey);
       const moved = assessed(action, path, { tag: 'move', record, before, remote, decision, to: action.to, title: action.title, listed: io.listed(action.record.docKey), ...(followed ? { followed } : {}) });
       return decision.kind === 'rename' && decision.note ? { ...moved, note: decision.note } : moved;
     }
   }
+}
+
+/** A decision made on one read of a document's blocks, and the time it was made on. */
+type OnRead = {
+  /** The document's time the decision was made on (listed, or asked). */
+  readonly seen: Seen | undefined;
+  /** That time was asked after the read (by a run that did not list it, or looking again): a save between them has its time, not its blocks. */
+  readonly timeAfterRead: boolean;
+};
+
+/**
+ * A decision made on a read, made again on a second read when it first sees a hidden edit on a time asked after
+ * the first (`again`, given that time). Such a time (no listing: a push, the daemon's local cycle; or the look
+ * again before an overwrite, a delete or a move) may be of a save the read came too early to show: taken with
+ * those blocks, a colleague's visible edit there reads as a time that moved over blocks that did not, a hidden
+ * edit, and every later edit of a prose page was held with it (soak seed 711). Read after that time, the blocks
+ * show any visible save it stands for, and only a time they still do not account for is a hidden edit. One read
+ * more, only where a hidden edit would otherwise be said.
+ */
+async function readAgainIfHidden<R extends OnRead>(first: R, seesHidden: (decided: R) => boolean, again: (known: Seen) => Promise<R>): Promise<R> {
+  return first.timeAfterRead && first.seen !== undefined && seesHidden(first) ? again(first.seen) : first;
+}
+
+/** A synced document's body decided on one read of its blocks, and what that decision stood on. */
+type BodyOnRead = OnRead & {
+  /** The record as that read leaves it (an interrupted run's write that landed, a write's read-back). */
+  readonly record: DocumentRecord;
+  /** The record with an interrupted run's write that landed, before its read-back. */
+  readonly landed: DocumentRecord;
+  readonly remote: readonly Block[];
+  readonly body: BodyDecision;
+};
+
+/**
+ * The body decision of a push, pull, check or merge on the blocks `remote` read. `known`: the document's time as
+ * asked before that read, when the run did not list it (else the listing's, or, for a file with an edit to
+ * send, the document's as asked now).
+ */
+async function bodyOnRead(
+  io: AssessIO,
+  action: Extract<Action, { kind: 'push' | 'pull' | 'check' | 'merge' }>,
+  recorded: DocumentRecord,
+  before: TextFile,
+  remote: readonly Block[],
+  known: Seen | undefined,
+): Promise<BodyOnRead> {
+  const path = pathOf(action);
+  const intents = io.openIntents();
+  const landed = withLandedPush(recorded, intents, remote);
+  const record = withReadBack(landed, remote);
+  // Decided on the file as the user left it: an interrupted run's own write to it is no edit of theirs. Not by a
+  // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
+  // REMOTE_EDITED (exit 1) though the file already has that edit.
+  const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
+  const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
+    const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
+    const unpublished = await unpublishedOf(io, record, file.text, published);
+    const fork = await forkSince(io, record, remote, seen);
+    // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
+    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
+  };
+  const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
+  return { record, landed, remote, body, ...on };
+}
+
+/**
+ * `decide` on the document's time: the listing's (or `known`, asked before the read), else, where `ask`, the time
+ * asked now, after the read (one call); looked at again before a decision that `destroys` (lookedAgain).
+ */
+async function decidedOnTime<T>(
+  io: AssessIO,
+  record: DocumentRecord,
+  known: Seen | undefined,
+  ask: boolean,
+  destroys: (decided: T) => boolean,
+  decide: (seen: Seen | undefined) => T | Promise<T>,
+): Promise<OnRead & { readonly decided: T }> {
+  const listed = known ?? io.listed(record.docKey);
+  const asked = listed ?? (ask ? await io.node(record) : undefined);
+  const { decided, seen } = await lookedAgain(io, record, listed, { decided: await decide(asked), seen: asked }, destroys, decide);
+  return { decided, seen, timeAfterRead: seen !== undefined && seen !== listed };
 }
 
 /**
