@@ -66,8 +66,9 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}) };
   };
   const fork: SharedVersions['fork'] = async (record) => {
-    const loaded = record.builtOn === null ? undefined : await folded(false);
-    if (!store || !loaded || record.builtOn === null) return undefined;
+    if (!store || record.builtOn === null) return undefined;
+    const loaded = await folded(false);
+    if (!loaded) return undefined;
     const branch = branchOf(record, record.builtOn, loaded);
     if (!branch) return undefined;
     // One read of the sources, in this rare case alone: the version both were made from, and the other branch.

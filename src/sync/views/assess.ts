@@ -426,11 +426,6 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
 }
 
 /**
- * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
- * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
- * later edit inside code of a renamed document was taken for the rename, and overwritten).
- */
-/**
  * Whether a rename or move explains the time `seen` bears. One the listing showed was made no later than the
  * listed minute: a later time, found by the look again after the read (lookedAgain), is explained only by a rename
  * since, which that look shows (a node's answer has its title, not its folder). Else it is an edit reads may not
@@ -444,6 +439,11 @@ function relocationExplains(io: AssessIO, record: DocumentRecord, seen: Seen, pl
   return relocatedSince({ ...record, parentTreeNodeId: plannedParent }, seen);
 }
 
+/**
+ * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
+ * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
+ * later edit inside code of a renamed document was taken for the rename, and overwritten).
+ */
 const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
   const seen = record.listedTitle ?? record.remoteTitle;
   return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
