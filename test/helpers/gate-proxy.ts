@@ -4,9 +4,15 @@ import type { AddressInfo } from 'node:net';
 /** One request through the proxy, as its hooks see it. */
 export type Passing = { readonly method: string; readonly path: string; readonly body: string };
 
+/** An answer the proxy gives itself, the service never asked: a fault a test puts on one call. */
+export type ProxyAnswer = { readonly status: number; readonly body: string };
+
 export type GateHooks = {
-  /** Before the request goes on to the service: a test holds it here until another machine's call is answered. */
-  readonly before?: (request: Passing) => Promise<void> | void;
+  /**
+   * Before the request goes on to the service: a test holds it here until another machine's call is answered, or
+   * answers it itself (the request then never reaches the service).
+   */
+  readonly before?: (request: Passing) => Promise<ProxyAnswer | void> | ProxyAnswer | void;
   /** Once the service has answered, before the answer goes back. */
   readonly after?: (request: Passing, status: number, answer: string) => void;
 };
@@ -25,7 +31,12 @@ export async function gateProxy(target: string, hooks: GateHooks): Promise<{ rea
       const body = Buffer.concat(chunks);
       const passing: Passing = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString() };
       void (async () => {
-        await hooks.before?.(passing);
+        const answered = await hooks.before?.(passing);
+        if (answered) {
+          res.writeHead(answered.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answered.body)) });
+          res.end(answered.body);
+          return;
+        }
         const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
           const back: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => back.push(chunk));

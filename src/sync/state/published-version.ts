@@ -72,7 +72,9 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     const branch = branchOf(record, record.builtOn, loaded);
     if (!branch) return undefined;
     // One read of the sources, in this rare case alone: the version both were made from, and the other branch.
-    const texts = await store.sources(new Set([record.builtOn, branch.h])).catch(() => new Map<string, string>());
+    // A read that fails fails the file for this run: without the branch, the ordinary merge would take its words'
+    // absence from the document for their removal (seed 6011), where the next run can read them.
+    const texts = await store.sources(new Set([record.builtOn, branch.h]));
     const text = texts.get(branch.h);
     return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: text };
   };

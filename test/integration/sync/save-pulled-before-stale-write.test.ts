@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { onceAt } from '../../helpers/gate-proxy.js';
+import { onceAt, type Passing } from '../../helpers/gate-proxy.js';
 import { localFiles, remotelyPresent } from '../../helpers/reliability.js';
-import type { SyncFixture } from '../../helpers/sync-fixture.js';
+import { stateNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
 import { minuteByMinute, publishedOnBoth, reported, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -25,15 +25,28 @@ const NEW = 'A new paragraph from the web';
 
 type Clock = ReturnType<typeof minuteByMinute>;
 
+/** While `sourcesDown` is set, A's reads of the shared state's kept sources answer 500: the service failing them. */
+type Faults = { sourcesDown: boolean };
+
 /**
  * A's write of its edit waits, after A read the guide, until a colleague has saved in it and B has pulled that save;
  * `stopped`: A's run is killed right after that write, before its record (a daemon stopped there publishes it with
  * its next run). `then` runs the machines on; after it, the save, A's edit and `also` are in the document and both files.
  */
-async function savePulledBeforeStaleWrite(stopped: boolean, then: (em: RunningEmulator, a: SyncFixture, b: SyncFixture, clock: Clock) => Promise<void>, also: readonly string[] = []): Promise<void> {
+async function savePulledBeforeStaleWrite(
+  stopped: boolean,
+  then: (em: RunningEmulator, a: SyncFixture, b: SyncFixture, clock: Clock, faults: Faults) => Promise<void>,
+  also: readonly string[] = [],
+): Promise<void> {
   let guideKey: string | undefined;
   const gate = onceAt((request) => guideKey !== undefined && request.path.includes(`${guideKey}/overwriteContent`));
-  await withGatedPair(false, gate.hooks, async (em, b, a) => {
+  const faults: Faults = { sourcesDown: false };
+  let sourcesKeys = (): string[] => [];
+  const failed = { status: 500, body: JSON.stringify({ code: 'InternalError', message: 'The test failed this read of the kept sources.' }) };
+  const sourcesRead = (path: string): boolean => faults.sourcesDown && path.includes('/blocks') && sourcesKeys().some((key) => path.includes(key));
+  const hooks = { before: (request: Passing) => (sourcesRead(request.path) ? failed : gate.hooks.before?.(request)) };
+  await withGatedPair(false, hooks, async (em, b, a) => {
+    sourcesKeys = () => stateNodes(em.admin.dump().nodes).filter((node) => node.title.startsWith('kbsync-sources-')).map((node) => node.dentryUuid);
     await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
     const page = () => a.remoteDoc('Guide');
     guideKey = page().dentryUuid;
@@ -50,7 +63,7 @@ async function savePulledBeforeStaleWrite(stopped: boolean, then: (em: RunningEm
     assert.ok(gate.fired, "B's run came between A's read of the guide and A's write of it");
     assert.match(await b.read('guide.md'), new RegExp(SAVED), 'B pulled the save before A overwrote it');
     assert.doesNotMatch(page().markdown ?? '', new RegExp(SAVED), "A's write, decided before the save, replaced it");
-    await then(em, a, b, clock);
+    await then(em, a, b, clock, faults);
     // Merged against the version both were made from, every side's words are everywhere: no person needed.
     for (const words of [SAVED, EDITED, ...also]) {
       assert.ok(remotelyPresent(a, words), `the document holds "${words}"`);
@@ -69,10 +82,14 @@ test("a colleague's save one machine pulled before another's stale write: the pu
 
 /** Another save of the colleague's (a new paragraph), then the writer syncs first. */
 const writerFirst = async (em: RunningEmulator, a: SyncFixture, b: SyncFixture, { sync }: Clock): Promise<void> => {
-  const page = a.remoteDoc('Guide');
-  em.admin.editDocument(page.dentryUuid, `${page.markdown ?? ''}\n${NEW}.\n`);
+  anotherSave(em, a);
   for (const f of [a, b, a, b]) await sync(f);
 };
+
+function anotherSave(em: RunningEmulator, a: SyncFixture): void {
+  const page = a.remoteDoc('Guide');
+  em.admin.editDocument(page.dentryUuid, `${page.markdown ?? ''}\n${NEW}.\n`);
+}
 
 test("…the writer, stopped before its record, syncs next, after another save of the colleague's (seed 6011)", async () => {
   await savePulledBeforeStaleWrite(true, writerFirst, [NEW]);
@@ -80,4 +97,19 @@ test("…the writer, stopped before its record, syncs next, after another save o
 
 test("…the writer syncs next, after another save of the colleague's", async () => {
   await savePulledBeforeStaleWrite(false, writerFirst, [NEW]);
+});
+
+// The branch lives only in the kept sources: a run that cannot read them must not merge without it (the ordinary
+// merge takes the save's absence for its removal), but leave the file for a run that can, and say why.
+test("…the writer syncs next, its read of the kept sources failing: the guide waits for the next run, the save kept", async () => {
+  await savePulledBeforeStaleWrite(false, async (em, a, b, { sync }, faults) => {
+    anotherSave(em, a);
+    faults.sourcesDown = true;
+    const failing = await sync(a);
+    faults.sourcesDown = false;
+    const guide = failing.results.find((r) => r.path === 'guide.md');
+    assert.ok(guide && !guide.ok, 'the guide failed for this run');
+    assert.match(guide.error, /server error|failed|retry/i, "the failure says the service's");
+    for (const f of [a, b, a, b]) await sync(f);
+  }, [NEW]);
 });
