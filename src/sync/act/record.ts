@@ -231,18 +231,19 @@ export function followReplacement(ctx: SyncContext, record: RecordEntry): void {
 
 /**
  * Remembers a hold with what it was decided on. Returns false when the same hold already stood, so it
- * is not said again (a daemon cycle, a rerun): held work is said once per change. An open conflict is the
- * same hold while its copy stands, whatever the file and the document do. A document time unknown on
- * either side ('': not listed since our own write) is no change: learning it is not news.
+ * is not said again (a daemon cycle, a rerun, another save of the held file): held work is said once per
+ * change of the document. A later save of the file waits for the same reason, which the user was told with
+ * the first (an editor saving every few seconds made a warning and a desktop notice each time: soak 712). An
+ * open conflict is the same hold while its copy stands, whatever the file and the document do. A document
+ * time unknown on either side ('': not listed since our own write) is no change: learning it is not news.
+ * The file's latest hash is remembered all the same (a held file that moves is paired by it).
  */
 export function recordHold(ctx: SyncContext, path: string, hold: Omit<HeldState, 'message'>): boolean {
   const summary = ctx.ledger.documents.summary(path);
   if (!summary) return true;
   const before = summary.heldRemoteTime ?? '';
   const known = hold.remoteModifiedTime !== '' ? hold.remoteModifiedTime : before;
-  const same =
-    summary.heldCode === hold.code &&
-    (hold.code === 'CONFLICT_OPEN' || (summary.heldLocalHash === hold.localHash && (before === hold.remoteModifiedTime || before === '' || hold.remoteModifiedTime === '')));
+  const same = summary.heldCode === hold.code && (hold.code === 'CONFLICT_OPEN' || before === hold.remoteModifiedTime || before === '' || hold.remoteModifiedTime === '');
   if (same && known === before && summary.heldLocalHash === hold.localHash) return false;
   ctx.ledger.documents.update(path, { heldCode: hold.code, heldLocalHash: hold.localHash, heldRemoteTime: known });
   return !same;

@@ -136,6 +136,10 @@ describe('never undo what the service hides', () => {
       // The state changed (the hold's record told the other machines), so it is read once; the document is not.
       assert.equal(again.report?.callsByEndpoint['overwriteContent'], undefined, 'a standing hold writes nothing');
       assert.equal(f.em.admin.callsOn(f.remoteDoc('Runbook').dentryUuid).readBlocks ?? 0, callsBefore.readBlocks ?? 0, 'a standing hold reads nothing of its document');
+      // Another save of the held file waits for the reason already said: no news (a daemon would warn at every save).
+      await f.write('runbook.md', RUNBOOK.replace('check the dashboard', 'check the dashboard and the logs, then the alerts'));
+      const savedAgain = resultOf(await f.sync(), 'runbook.md');
+      assert.ok(savedAgain?.ok && savedAgain.result === 'held' && savedAgain.reason === 'HIDDEN_EDIT' && savedAgain.repeated === true, JSON.stringify(savedAgain));
 
       const forced = await f.sync(['--force']);
       assert.equal(forced.code, 0, forced.stderr);
