@@ -59,7 +59,9 @@ export async function newLocal(
   // document listed when only made, taken in from the record of its body written minutes on). Recorded with the
   // listing's minute, the next listing's, every block the same, was said HIDDEN_EDIT of a page nobody had edited.
   const timeUnknown = known !== undefined && laterThan(known.remoteModifiedTime, remote.modifiedTime);
-  await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, { ...(incoming.blocksHash ? { blocksHash: incoming.blocksHash } : {}), timeUnknown });
+  // A read unlike the writer's record shows a save since that record, which may have come after the listing.
+  const changedSinceRecord = known !== undefined && blocksHashOf(incoming.blocks) !== known.remoteBlocksHash;
+  await writeIncoming(ctx, path, incoming.text, incoming.blocks, remote, ids, { ...(incoming.blocksHash ? { blocksHash: incoming.blocksHash } : {}), timeUnknown, changedSinceRecord });
   if (leftover !== undefined) {
     const trashed = await moveToTrash(ctx.root, leftover, join(ctx.stateDir, 'trash'), { expect: await fingerprintOf(ctx, leftover), now: ctx.now() });
     return { path, result: 'pulled', detail: `moved from ${leftover}, where an interrupted pull had left it (that copy is in ${trashed}), as its document's path changed since` };
@@ -102,10 +104,10 @@ async function writeIncoming(
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
   ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean; readonly namedHere?: boolean },
-  options: { readonly blocksHash?: string; readonly timeUnknown?: boolean } = {},
+  options: { readonly blocksHash?: string; readonly timeUnknown?: boolean; readonly changedSinceRecord?: boolean } = {},
 ): Promise<void> {
   const { blocksHash } = options;
-  const remoteTime = options.timeUnknown === true ? remoteTimeOf(ctx, listed, undefined, true) : await timeOfRead(ctx, listed, ids.treeNodeId);
+  const remoteTime = options.timeUnknown === true ? remoteTimeOf(ctx, listed, undefined, true) : await timeOfRead(ctx, listed, ids.treeNodeId, options.changedSinceRecord === true);
   await withIntent(
     ctx,
     // The hash lets a rerun recognise this very text if the run dies before recording it (see adopt).
@@ -139,11 +141,13 @@ async function writeIncoming(
  * document stamped in the last minutes (one being written now, where such a save is likely) is asked once more:
  * a later time leaves the time unknown until a listing shows it. One stamped earlier is not asked (a clone of an
  * old vault would pay a call a note): a save in the seconds between a listing and a read of a page nobody
- * touched for minutes is the window apply-body.ts's readingTime closes for documents already synced.
+ * touched for minutes is the window apply-body.ts's readingTime closes for documents already synced. Unless the read
+ * shows that such a save came (`changedSinceRecord`: the blocks are not those of the writer's record the file is
+ * taken from): the listing, minutes old by the read in a slow run or a long clone, may predate it (soak seed 715).
  */
-async function timeOfRead(ctx: SyncContext, listed: RemoteDoc | undefined, treeNodeId: TreeNodeId): Promise<RemoteTime> {
+async function timeOfRead(ctx: SyncContext, listed: RemoteDoc | undefined, treeNodeId: TreeNodeId, changedSinceRecord: boolean): Promise<RemoteTime> {
   const now = ctx.serverNow();
-  if (!listed || !minutePassed(listed.modifiedTime, now) || !stampedLately(listed.modifiedTime, now)) return remoteTimeOf(ctx, listed, undefined, !listed);
+  if (!listed || !minutePassed(listed.modifiedTime, now) || !(changedSinceRecord || stampedLately(listed.modifiedTime, now))) return remoteTimeOf(ctx, listed, undefined, !listed);
   const node = await ctx.client.getNode(treeNodeId).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;
     throw error;
