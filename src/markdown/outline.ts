@@ -95,7 +95,13 @@ class OutlineBuilder {
 
 function itemText(item: ListItem): { text: string; textSource?: SourceRange } {
   const first = item.children[0];
-  return first?.type === 'paragraph' ? { text: toString(first), textSource: rangeOf(first) } : { text: '' };
+  if (first?.type !== 'paragraph') return { text: '' };
+  // A task item's text starts after its box, which the parse leaves in the paragraph's range when the text
+  // begins with formatting (`[x] **bold**`: mdast-util-gfm-task-list-item moves the start only past a text
+  // node). Written over as text, the box went with any remote edit of the item (model seed 7042).
+  const range = rangeOf(first);
+  const start = typeof item.checked === 'boolean' ? (first.children[0]?.position?.start.offset ?? range.start) : range.start;
+  return { text: toString(first), textSource: { start: Math.max(range.start, start), end: range.end } };
 }
 
 /** One entry per block the service is expected to make of `body`, in order. */

@@ -213,14 +213,17 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * record's: an exact one with another body is a write of its own, whose change reads cannot show (code, a link's
  * address), and the agreements' times decide (model seed 4011: a machine whose front matter was carried published
  * a code edit; the other machine, its own exact record of the same blocks taken to say more, kept its old code, and
- * a CI run of its files then wrote it back over the edit).
+ * a CI run of its files then wrote it back over the edit). A record in doubt of those blocks (a plain reading) cannot
+ * tell: its body differs from the writer's by what reads do not show whether or not the writer wrote again, and
+ * the writer's exact record says more either way (model seed 9006: a word made bold after a link, read into the
+ * link's label; the reader never took the writer's version, and the machines' files differed for good).
  */
 function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  const rewritten = published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  const rewritten = published.exact && !recordInDoubt && splitText(published.text).body !== splitText(record.baseMarkdown).body;
   const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
-  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const publishedInDoubt = !published.exact && published.hidden !== true;
   if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;

@@ -14,8 +14,8 @@ import { minuteByMinute, publishedOnBoth, reported, withGatedPair } from '../../
  * write of a change reads cannot show), so the agreements' times decide, and B's reading was agreed a minute after
  * A's write: A's version counts as older. The guard cannot tell a reading of another machine's write (B's, here
  * believed exact; in the model's trace in doubt, `l` and `hc`) from a write of this machine's own, which 4011 needs
- * to stay: exempting a record in doubt (`lossyBase`) fixes the model's trace, not this one. The record would have to
- * say whether its agreement was a read or its own write.
+ * to stay: a record in doubt (`lossyBase`) is exempt from it now (model seed 9006, the model's trace), B's here is
+ * not. The record would have to say whether its agreement was a read or its own write.
  */
 const PAGE = '# Acorn\n\nA tiny, fast JavaScript parser.\n\nIt takes any number of plugins.\n';
 const EMPHASIS = PAGE.replace('any number', 'any *number*');

@@ -165,6 +165,15 @@ describe('merge3 examples', () => {
     assert.deepEqual(result.simplified, []);
   });
 
+  test('a task item whose text starts with formatting keeps its box when its words change remotely (model seed 7042)', () => {
+    const body = '* [x] **[extensions][]** (100% [GFM][], *maple* 100%)\n- [ ] `make` it\n\n[extensions]: #e\n[GFM]: #g\n';
+    const { base, remoteBase, alignment } = synced(body);
+    const remote = retext(retext(remoteBase, 'extensions (100% GFM, maple 100%)', 'extensions (100% GFM, maple river 100%)'), 'make it', 'make it so');
+    const result = merge3({ base, remoteBase, remote, local: base, alignment });
+    assert.equal(result.body, '* [x] **[extensions][]** (100% [GFM][], *maple* river 100%)\n- [ ] `make` it so\n\n[extensions]: #e\n[GFM]: #g\n');
+    assert.deepEqual(result.simplified, []);
+  });
+
   test('a remote list item added after a local one takes its list shape', () => {
     const { base, remoteBase, alignment } = synced('intro\n\n* a\n* b\n');
     const last = remoteBase.at(-1)!;

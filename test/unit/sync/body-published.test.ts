@@ -275,6 +275,21 @@ describe('a plain reading that kept its front matter, and the writer\'s exact re
     assert.equal(unmarked.nextFile, undefined, 'a record of its own, not a reading, stays the later version');
   });
 
+  // Model seed 9006: the writer had made a word bold after a link; the reading, which shows no formatting, took
+  // it in plainly (into the link's label), in doubt of it. Its body differs from the writer's only for what a
+  // read cannot show: no later write, but the very version the reading stands for, and it says more.
+  test("a reading in doubt takes the writer's exact record of the same blocks, though their bodies differ in what reads cannot show", () => {
+    const FORMATTED = `---\ntags: [alpha]\n---\n${OURS.replace('[the spec](https://example.com/spec).', '[the spec](https://example.com/spec)**u2z** .')}`;
+    const plain = OURS.replace('[the spec](https://example.com/spec).', '[the specu2z ](https://example.com/spec).');
+    const read = predictedBlocks(splitText(FORMATTED).body);
+    assert.equal(blocksHash(read), blocksHash(predictedBlocks(plain)), 'the reading reads as the writer\'s version');
+    const record = { ...agreedOn(plain, MINUTE), headCarried: true, lossyBase: true };
+    const writer: PublishedVersion = { text: FORMATTED, remoteBlocksHash: blocksHash(read), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_000 - 60_000 };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: plain, remote: read, published: writer });
+    assert.equal(decided.nextFile, FORMATTED, "the writer's version, its bold word and front matter, comes into the file");
+    assert.equal(decided.lossy, false, 'and the document is known exactly again');
+  });
+
   test("a front matter changed here since the reading is this machine's edit, merged with the writer's as any other", () => {
     const record = { ...agreedOn(OURS, MINUTE), headCarried: true };
     const edited = `---\ntags: [mine]\n---\n${OURS}`;
