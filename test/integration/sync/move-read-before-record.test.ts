@@ -4,7 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { onceAt } from '../../helpers/gate-proxy.js';
 import { userNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { minuteByMinute, publishedOnBoth, withGatedPair, type SyncReport } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, withGatedPair, withWorkstationPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 712: machine A moved guides/node-diff3.md to ref/ (a new document, the old one deleted). B listed the new
@@ -99,3 +99,33 @@ test('a file edited here while another machine moved it, and the copy of the mov
     assert.equal(documentsTitled(a, 'guide').length, 1, 'one document');
   });
 });
+
+// The exploration of soak seed 712's window found a longer one: a move killed between its create (recorded in the
+// ledger with the promise to delete the old document) and the append of its record never told the shared state
+// which document it replaced, and its next run deleted the old document all the same. Every other machine then saw
+// a plain deletion: an edited file was created again (the page twice), an unchanged one trashed.
+for (const pulledBetween of [false, true]) {
+  test(`a move killed before its record: its next run says what the new document replaced before it deletes the old one, and a file edited on the other machine follows (${pulledBetween ? 'the new document pulled there meanwhile' : 'nothing synced there meanwhile'})`, async () => {
+    await withWorkstationPair(false, async (em, a, b) => {
+      const text = TEXT('guide');
+      await publishedOnBoth(em, a, b, { 'guides/guide.md': text, 'ref/other.md': '# Other\n\nElsewhere.\n' });
+      const { sync } = minuteByMinute(em, 3);
+      await moveFile(a, 'guides/guide.md', 'ref/guide.md');
+      const killed = await a.sync([], { KBSYNC_CRASH_AT: 'before-id-append' });
+      assert.equal(killed.signal, 'SIGKILL', 'A is killed between its create and its record');
+      if (pulledBetween) await sync(b);
+      await b.write('guides/guide.md', EDIT(text));
+      await sync(a);
+      const followed = await sync(b);
+      assert.equal(followed.callsByEndpoint['createDocument'] ?? 0, 0, `nothing created: ${said(followed)}`);
+      for (const f of [a, b, a, b]) await sync(f);
+      const docs = documentsTitled(a, 'guide');
+      assert.equal(docs.length, 1, `one document: ${JSON.stringify(userNodes(a.remoteDocs()).map((node) => node.title))}`);
+      assert.equal(docs[0]?.markdown, EDIT(text), "the moved document holds B's edit");
+      for (const f of [a, b]) {
+        assert.equal(await f.read('ref/guide.md'), EDIT(text), 'the file is at its new path, with the edit');
+        assert.equal(await f.exists('guides/guide.md'), false, 'not at its old path');
+      }
+    });
+  });
+}
