@@ -258,6 +258,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE document_bodies ADD COLUMN built_on TEXT;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The document that replaced a retired one (Retirement.successor); NULL: promised before kbsync kept it.
+      ALTER TABLE retirements ADD COLUMN successor TEXT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

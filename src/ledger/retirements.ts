@@ -8,11 +8,13 @@ export type Retirement = {
   readonly workspaceId: WorkspaceId;
   /** The file it belonged to, for messages. */
   readonly path: string;
+  /** The document that replaced it (null: a promise kept from before kbsync noted it), whose record says so before it goes. */
+  readonly successor: DocKey | null;
   /** ms since epoch. */
   readonly since: number;
 };
 
-const SELECT = `SELECT doc_key AS docKey, node_id AS nodeId, workspace_id AS workspaceId, path, since FROM retirements`;
+const SELECT = `SELECT doc_key AS docKey, node_id AS nodeId, workspace_id AS workspaceId, path, successor, since FROM retirements`;
 
 /**
  * Documents to delete. A move records the new document and this promise in one transaction, so a crash
@@ -28,8 +30,8 @@ export class RetirementsRepo {
 
   add(retirement: Omit<Retirement, 'since'>, now = Date.now()): void {
     this.#sql
-      .get('INSERT OR REPLACE INTO retirements (doc_key, node_id, workspace_id, path, since) VALUES (?, ?, ?, ?, ?)')
-      .run(retirement.docKey, retirement.nodeId, retirement.workspaceId, retirement.path, now);
+      .get('INSERT OR REPLACE INTO retirements (doc_key, node_id, workspace_id, path, successor, since) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(retirement.docKey, retirement.nodeId, retirement.workspaceId, retirement.path, retirement.successor, now);
   }
 
   all(): Retirement[] {

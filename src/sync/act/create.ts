@@ -119,7 +119,7 @@ async function mintInTurn(
     (made) => {
       if (made === 'elsewhere') return;
       if (moved) {
-        if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path });
+        if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path, successor: made.docKey });
         dropRecord(ctx, moved.path, moved.docKey);
       }
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: LEDGER_ORIGIN[made.origin] });

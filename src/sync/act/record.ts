@@ -6,8 +6,7 @@ import type { SyncContext } from '../run/context.js';
 import { latestMinuteAfter, minutePassed } from '../state/minutes.js';
 import type { HeldState } from '../decide/held.js';
 import { splitText } from '../content/document-text.js';
-import type { RecordEntry, RemoteDoc } from '../decide/types.js';
-import { followPatch } from '../decide/follow.js';
+import type { RemoteDoc } from '../decide/types.js';
 import { rememberGone } from '../state/pending-gone.js';
 import { writtenMark } from '../state/publish.js';
 import { keepPublishedOverReadBack } from '../state/publish.js';
@@ -213,19 +212,6 @@ export function dropRecord(ctx: SyncContext, path: string, docKey: string): void
   ctx.ledger.transaction(() => {
     ctx.ledger.documents.remove(path);
     rememberGone(ctx.ledger, docKey, path);
-  });
-}
-
-/**
- * Rebinds the ledger row of a record that follows a document another writer replaced (decide/follow.ts),
- * before anything else is done with it; the shared state is told this machine no longer pairs the old one.
- */
-export function followReplacement(ctx: SyncContext, record: RecordEntry): void {
-  const replaced = record.follows;
-  if (replaced === undefined || ctx.ledger.documents.summary(record.path)?.docKey !== replaced) return;
-  ctx.ledger.transaction(() => {
-    ctx.ledger.documents.update(record.path, followPatch(record, ctx.remote?.docs.get(record.docKey)?.url ?? ''));
-    rememberGone(ctx.ledger, replaced, record.path);
   });
 }
 

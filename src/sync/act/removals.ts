@@ -8,6 +8,7 @@ import type { SyncContext } from '../run/context.js';
 import type { DocOutcome } from './apply-body.js';
 import { withIntent } from './intent.js';
 import { dropRecord } from './record.js';
+import { stateRecordOf } from '../state/publish.js';
 import { fingerprintOf } from './local-files.js';
 
 const DELETED = 'deleted in the knowledge base (body backed up)';
@@ -27,8 +28,16 @@ export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blo
   return { path, result: 'pushed', detail: DELETED };
 }
 
-/** Keeps the promises made by moves: each old document is deleted (already gone counts as done). */
+/**
+ * Keeps the promises made by moves: each old document is deleted (already gone counts as done), once the shared
+ * state says which document replaced it. A move records the new document and this promise in one transaction, then
+ * appends the new one's ids with `rp` (create.ts); a run killed between them left a state that never learnt it, and
+ * this delete then showed every other machine a plain deletion: a file edited there made the page again, a second
+ * document (soak seed 712's replay). So that record goes first, unless the state this run read has it.
+ */
 export async function retire(ctx: SyncContext, retirement: Retirement): Promise<void> {
+  const successor = retirement.successor === null ? undefined : ctx.ledger.documents.byDocKey(retirement.successor);
+  if (successor && ctx.shared?.replacedBy.get(retirement.docKey)?.includes(successor.docKey) !== true) await ctx.journal.replaced({ ...stateRecordOf(successor), rp: retirement.docKey });
   await deleteIfPresent(ctx, retirement.nodeId);
   ctx.ledger.retirements.done(retirement.docKey);
 }

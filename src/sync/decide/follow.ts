@@ -8,21 +8,31 @@ import type { PlanInput, RecordEntry, RemoteDoc, Replacement } from './types.js'
  * deleted while another still had it). Following, the record is the new document's, with the old one's
  * base and the time the other writer recorded, re-checked: the document is read before anything is written
  * (a merge with what the other writer put there), and an unchanged file takes the path that writer gave it.
+ * A copy of the new document pulled here before that writer's record came (Replacement `absorbs`) leaves the
+ * plan: the followed record takes its place, and the run moves its file to kbsync's trash (act/record.ts).
  */
 export function withReplacements(input: PlanInput): PlanInput {
   if (!input.replaced || input.replaced.size === 0 || !input.remote) return input;
   const records = new Map(input.records);
+  let local = input.local;
   const renamed = new Map(input.renamedElsewhere ?? []);
   const paired = new Set<string>([...input.records.values()].map((record) => record.docKey));
   for (const [path, replacement] of input.replaced) {
     const record = records.get(path);
     const listed = input.remote.docs.get(replacement.docKey);
-    if (!record || !listed || input.remote.docs.has(record.docKey) || paired.has(replacement.docKey)) continue;
+    // A copy pulled before the writer's record gives way to the edited file (a local change: never in a push).
+    const copy = replacement.absorbs !== undefined && input.mode !== 'push' ? records.get(replacement.absorbs) : undefined;
+    const takesCopy = copy !== undefined && copy.docKey === replacement.docKey;
+    if (!record || !listed || input.remote.docs.has(record.docKey) || (paired.has(replacement.docKey) && !takesCopy)) continue;
     paired.add(replacement.docKey);
-    records.set(path, followed(record, replacement, listed));
+    if (takesCopy) {
+      records.delete(copy.path);
+      local = new Map([...local].filter(([at]) => at !== copy.path));
+    }
+    records.set(path, { ...followed(record, replacement, listed), ...(takesCopy ? { absorbs: copy.path } : {}) });
     if (replacement.path !== path) renamed.set(path, replacement.path);
   }
-  return { ...input, records, ...(renamed.size > 0 ? { renamedElsewhere: renamed } : {}) };
+  return { ...input, records, local, ...(renamed.size > 0 ? { renamedElsewhere: renamed } : {}) };
 }
 
 /** The record, rebound to the document that replaced its own: ids from the replacement, the base kept, its time to be read. */

@@ -77,7 +77,9 @@ export function plan(given: PlanInput): Plan {
     }
 
     if (to !== undefined) {
-      if (remoteSide === 'missing') {
+      const movedAway = remoteSide === 'missing' ? notAgain(input, record) : undefined;
+      if (movedAway !== undefined) holdBack(to, movedAway);
+      else if (remoteSide === 'missing') {
         // Deleted remotely and moved locally: the move shows the file is wanted, so it is created anew.
         if (canPush) actions.push({ kind: 'recreate', record: { ...record, path: to } });
         else holdBack(to, 'moved locally and deleted in the knowledge base; a push re-creates it');
@@ -187,10 +189,13 @@ export function plan(given: PlanInput): Plan {
         if (canPull) actions.push({ kind: 'trash-local', record });
         else holdBack(record.path, 'deleted in the knowledge base; a pull moves the file to the trash');
         break;
-      case 'recreate':
-        if (canPush) actions.push({ kind: 'recreate', record });
+      case 'recreate': {
+        const movedAway = notAgain(input, record);
+        if (movedAway !== undefined) holdBack(record.path, movedAway);
+        else if (canPush) actions.push({ kind: 'recreate', record });
         else holdBack(record.path, 'edited locally but deleted in the knowledge base; a push re-creates it');
         break;
+      }
       case 'restore':
         if (canPull) actions.push({ kind: 'restore', record, remote: remote as RemoteDoc, ...at });
         else holdBack(record.path, 'deleted locally but edited in the knowledge base; a pull restores it');
@@ -214,6 +219,21 @@ export function plan(given: PlanInput): Plan {
   const said = { ...(released.size > 0 ? { released } : {}), ...(voidReleases.length > 0 ? { voidReleases } : {}), ...(moves.size > 0 ? { moved: moves } : {}) };
   if (deleteRefusal) return { actions: [], pending, notices, refusal: deleteRefusal, ...said };
   return { actions: ordered, pending, notices, refusal: undefined, ...said };
+}
+
+/**
+ * Why an edited file whose document is gone is not created again, when another kbsync writer replaced that document
+ * by one the listing shows (PlanInput.movedAway) and the record could not follow it (decide/follow.ts): the page
+ * lives on there, and a document made here would be the page twice (soak seed 712). Undefined: a deletion.
+ */
+function notAgain(input: PlanInput, record: RecordEntry): string | undefined {
+  const page = input.movedAway?.get(record.path);
+  if (page === undefined) return undefined;
+  const next =
+    input.mode === 'push'
+      ? 'a two-way sync brings the file there with the edit'
+      : `this machine has that page as a file changed here too: copy the edit into it, then delete ${record.path}`;
+  return `edited here, but another kbsync machine moved its page to ${page} (a new document in place of this one's, now deleted): not created again, which would make the page twice; ${next}`;
 }
 
 /** Does the daemon keep this record's move to another folder waiting (PlanInput.deferDeletes)? */

@@ -70,6 +70,8 @@ export type RecordEntry = {
    * (PlanInput.replaced): the ledger row is rebound to this one before anything else is done with it.
    */
   readonly follows?: DocKey;
+  /** With `follows`: the copy of the new document this record takes the place of (Replacement `absorbs`): its row goes, its file to kbsync's trash. */
+  readonly absorbs?: string;
 };
 
 /**
@@ -86,6 +88,11 @@ export type Replacement = {
   readonly origin: Origin;
   /** The document's time as its writer's record says ('' when unknown): a later listed time is someone else's edit. */
   readonly modifiedTime: string;
+  /**
+   * The path of a file here that is a copy of the document already, pulled as a new page before its writer's
+   * record said which document it replaced, unchanged since: the followed record takes its place (see follow.ts).
+   */
+  readonly absorbs?: string;
 };
 
 /**
@@ -187,10 +194,17 @@ export type PlanInput = {
   /**
    * Records whose document is gone because another kbsync writer replaced it (a move makes a new document and
    * deletes the old; a file edited while deleted is created again), by path: the document that stands in
-   * for it, listed and paired with no other record. The record follows it, so no third document is made;
-   * an unchanged file also takes the path the other writer gave it.
+   * for it, listed and paired with no other record (but an unchanged copy pulled before that writer's record: see
+   * Replacement `absorbs`). The record follows it, so no third document is made; an unchanged file also takes the
+   * path the other writer gave it.
    */
   readonly replaced?: ReadonlyMap<string, Replacement>;
+  /**
+   * Records whose document is gone, and which the shared state says another kbsync writer replaced by a document
+   * the listing shows (followed or not), by path → the path that writer gave the page: never created again, which
+   * would make the page twice.
+   */
+  readonly movedAway?: ReadonlyMap<string, string>;
   /**
    * Recorded files left out of `records` because plan() has nothing to do for them (decide/settled.ts):
    * synced, unchanged, and counted as records by the guards. Only for a run that lists nothing and has

@@ -13,7 +13,7 @@ import { observeLocal, readChanged, stillOnDisk, type LocalObservation } from '.
 import { observeRemote } from './observe-remote.js';
 import { readRows, readsNarrow, recordedRows, settlePlace } from './recorded.js';
 import { stateSeenKey, stateUnchanged } from '../state/seen.js';
-import { renamedElsewhere, replacementsOf, sharedRecords, supersededListed, usableState } from './shared-entries.js';
+import { movedAway, renamedElsewhere, replacementsOf, sharedRecords, supersededListed, usableState } from './shared-entries.js';
 import { witnessRenamed } from './rename-witness.js';
 import { renameTexts } from './rename-texts.js';
 import type { ObserveOptions } from './options.js';
@@ -193,7 +193,8 @@ export async function observeAndPlan(
   }
   for (const folder of knownFolders) folderIds.set(folder.path, folder.treeNodeId);
   const copies = new Set(scan.conflictCopies.map((copy) => copy.path));
-  const replaced = usable && remote ? replacementsOf(usable, remote, records) : undefined;
+  const replaced = usable && remote ? replacementsOf(usable, remote, records, summaries, local.entries) : undefined;
+  const gone = usable && remote ? movedAway(usable, remote, records) : undefined;
   const sharedByPath = usable && remote ? sharedRecords(usable, remote, summaries, local.entries) : undefined;
   if (sharedByPath && remote && !shared?.authenticated) await witnessRenamed(client, sharedByPath, local.entries, remote, options.layout);
   if (deps.imagesStale) markImagesChanged(local.entries, [...records.values(), ...(sharedByPath?.values() ?? [])], deps.imagesStale);
@@ -216,6 +217,7 @@ export async function observeAndPlan(
     ...(shared ? { republished: republished(shared.state, records) } : {}),
     ...(renamed && renamed.size > 0 ? { renamedElsewhere: renamed } : {}),
     ...(replaced && replaced.size > 0 ? { replaced } : {}),
+    ...(gone && gone.size > 0 ? { movedAway: gone } : {}),
     occupied: new Set([...scan.skipped.map((s) => s.path), ...scan.conflictCopies.map((c) => c.path)].filter((path) => /\.md$/i.test(path))),
     layout: options.layout,
     guards: options.guards,

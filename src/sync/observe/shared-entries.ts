@@ -4,7 +4,8 @@ import { PathFilter } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId } from '../../model/ids.js';
 import type { LoadedState } from '../../remote-state/store.js';
 import type { SharedState, StateEntry } from '../../remote-state/state.js';
-import type { RecordEntry, RemoteSnapshot, Replacement } from '../decide/types.js';
+import { sideOfLocal } from '../decide/plan.js';
+import type { LocalEntry, RecordEntry, RemoteSnapshot, Replacement } from '../decide/types.js';
 import type { ObserveOptions } from './options.js';
 
 /**
@@ -141,21 +142,59 @@ export function supersededListed(state: SharedState, remote: RemoteSnapshot, aut
 
 /**
  * The documents that stand in for recorded ones another writer replaced (DocRecord `rp`), by the record's
- * path: followed along the chain of replacements to one the listing shows and no record pairs yet.
+ * path: followed along the chain of replacements to one the listing shows and no record pairs yet. An edited
+ * file also follows to one a copy here pairs, pulled as a new page knowing no record of it (listed before that
+ * writer's record came: DocumentSummary.namedHere) and unchanged since: that copy is the same page and holds nothing the document does not, so the followed record
+ * takes its place (soak seed 712: not followed, the edit made the old document again, the page twice).
  */
-export function replacementsOf(state: SharedState, remote: RemoteSnapshot, records: ReadonlyMap<string, RecordEntry>): Map<string, Replacement> {
+export function replacementsOf(
+  state: SharedState,
+  remote: RemoteSnapshot,
+  records: ReadonlyMap<string, RecordEntry>,
+  summaries: ReadonlyMap<string, Pick<DocumentSummary, 'namedHere'>>,
+  local: ReadonlyMap<string, LocalEntry>,
+): Map<string, Replacement> {
   const out = new Map<string, Replacement>();
   const paired = new Set<string>([...records.values()].map((record) => record.docKey));
+  // Pulled knowing no writer's record of the document (its path made here from the title), and unchanged since.
+  const copies = new Map([...records.values()].filter((record) => summaries.get(record.path)?.namedHere === true && sideOfLocal(record, local.get(record.path)) === 'unchanged').map((record) => [record.docKey as string, record.path]));
+  const pairedButCopies = new Set([...paired].filter((docKey) => !copies.has(docKey)));
   const entryOf = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
   for (const record of records.values()) {
     if (remote.docs.has(record.docKey)) continue;
-    const key = standIn(state, remote, record.docKey, paired);
+    const edited = sideOfLocal(record, local.get(record.path)) === 'changed';
+    const key = standIn(state, remote, record.docKey, edited ? pairedButCopies : paired);
     const listed = key === undefined ? undefined : remote.docs.get(asDocKey(key));
     if (key === undefined || !listed) continue;
     paired.add(key);
+    pairedButCopies.add(key);
     const entry = entryOf.get(key);
     const nodeId = state.nodeIds.get(key);
-    out.set(record.path, { docKey: listed.docKey, path: entry?.p ?? listed.localPath, nodeId: nodeId === undefined ? null : asCreationNodeId(nodeId), origin: entry?.o ?? 'pulled', modifiedTime: entry?.m ?? '' });
+    const absorbs = copies.get(key);
+    out.set(record.path, {
+      docKey: listed.docKey,
+      path: entry?.p ?? listed.localPath,
+      nodeId: nodeId === undefined ? null : asCreationNodeId(nodeId),
+      origin: entry?.o ?? 'pulled',
+      modifiedTime: entry?.m ?? '',
+      ...(absorbs !== undefined ? { absorbs } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * Recorded files whose document is gone and which another kbsync writer replaced by a document the listing shows,
+ * paired here or not, by path: the path that writer gave the page (PlanInput.movedAway).
+ */
+export function movedAway(state: SharedState, remote: RemoteSnapshot, records: ReadonlyMap<string, RecordEntry>): Map<string, string> {
+  const out = new Map<string, string>();
+  const entryOf = new Map([...state.entries.values()].map((entry) => [entry.k, entry]));
+  for (const record of records.values()) {
+    if (remote.docs.has(record.docKey)) continue;
+    const key = standIn(state, remote, record.docKey, new Set());
+    const listed = key === undefined ? undefined : remote.docs.get(asDocKey(key));
+    if (key !== undefined && listed) out.set(record.path, entryOf.get(key)?.p ?? listed.localPath);
   }
   return out;
 }

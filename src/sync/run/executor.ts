@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { DocOutcome } from '../act/apply-body.js';
 import { currentText } from '../act/local-files.js';
 import { createAttempts } from '../act/intent.js';
-import { followReplacement } from '../act/record.js';
+import { followReplacement } from '../act/follow.js';
 import { assess, nodeOf, plannedKind, type AssessIO } from '../views/assess.js';
 import { sharedVersions } from '../state/published-version.js';
 import { Births } from './births.js';
@@ -132,16 +132,16 @@ async function carryOut(carrier: Carrier, action: Action, onError: (error: unkno
   try {
     const started = await slot(async () => {
       if (carrier.stopped()) return undefined;
-      if ('record' in action) followReplacement(ctx, action.record);
+      const followed = 'record' in action ? await followReplacement(ctx, action.record) : undefined;
       const assessment = await assess(io, action);
       kind = assessment.kind;
-      return { assessment, step: await perform(carrier, assessment) };
+      return { assessment, followed, step: await perform(carrier, assessment) };
     });
     if (!started) return undefined;
-    const { assessment, step } = started;
+    const { assessment, followed, step } = started;
     const outcome = 'after' in step ? await step.after.then(() => slot(step.finish, LATER_FIRST)) : step;
     const note = assessment.note && !outcome.detail?.includes(assessment.note) ? assessment.note : undefined;
-    const detail = [outcome.detail, note].filter(Boolean).join('; ');
+    const detail = [outcome.detail, note, followed].filter(Boolean).join('; ');
     return { ...outcome, ...(detail ? { detail } : {}), action: kind, ...fromOf(action), ok: true, ...(assessment.held ? { reason: assessment.held.code } : {}) };
   } catch (thrown) {
     if (thrown instanceof StoppedBeforeStart) return undefined;

@@ -137,6 +137,15 @@ export class StateJournal {
   }
 
   /**
+   * Records a document as this run's ledger has it, saying the one it replaced (`rp`): a move whose run was killed
+   * between recording the new document and appending its ids (identify) left the state without it, and its next
+   * run appends it before it deletes the old document (act/removals.ts retire). Resolves once it is in the state.
+   */
+  replaced(record: DocRecord & { readonly rp: string }): Promise<void> {
+    return this.#enqueue(record);
+  }
+
+  /**
    * Announces a write (see WriteRecord) of `body.text` to the document; resolves once it is in the shared state
    * (the text with it, unless the state keeps it already). The same text announced for the document in the
    * same minute stands for this write too (a write now can bear no later minute), so a run announces each

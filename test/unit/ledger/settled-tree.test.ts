@@ -19,7 +19,7 @@ const writes: Record<string, (ledger: Ledger) => void> = {
   'a removed folder': (l) => void l.folders.remove('notes'),
   'an intent begun': (l) => void l.intents.begin('create', 'notes/new.md', { title: 'New' }),
   'an intent completed': (l) => l.intents.complete(l.intents.open()[0]?.id ?? assert.fail('no open intent')),
-  'a retirement': (l) => l.retirements.add({ docKey: asDocKey('old'), nodeId: asCreationNodeId('node-old'), workspaceId: asWorkspaceId('ws-1'), path: 'notes/old.md' }),
+  'a retirement': (l) => l.retirements.add({ docKey: asDocKey('old'), nodeId: asCreationNodeId('node-old'), workspaceId: asWorkspaceId('ws-1'), path: 'notes/old.md', successor: null }),
   'an image URL': (l) => l.images.put('image-key', 'https://kb.example/img'),
   'a meta value': (l) => l.meta.set('rootNodeId:ws-1', 'tree-root'),
 };
