@@ -216,11 +216,14 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * a CI run of its files then wrote it back over the edit).
  */
 function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  const rewritten = published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
-  const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  // A record in doubt of those blocks is a reading (this machine's own exact write never is): one that took another
+  // machine's write in plainly before its record came differs from it in what reads cannot show, and is no write of
+  // its own (soak seed 715: the reading, agreed after the write, stood over the writer's formatting for good).
+  const rewritten = published.exact && !recordInDoubt && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const same = ofSameBlocks(published, record) && !rewritten;
   const publishedInDoubt = !published.exact && published.hidden !== true;
   if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
