@@ -132,6 +132,7 @@ describe('writeFileAtomic', () => {
     // The gate: the rename was queued behind other file work on a loaded machine, and the user's editor saved in
     // place after the check, before the rename (the soak lost a formatted word so, seed 715).
     const rename = fsp.rename;
+    let saved = false;
     t.mock.method(fsp, 'rename', async (from: string, to: string) => {
       if (to === path.join(root, 'a.md') && path.basename(from).startsWith('.kbsync-tmp-') && !saved) {
         saved = true;
@@ -139,7 +140,6 @@ describe('writeFileAtomic', () => {
       }
       return rename(from, to);
     });
-    let saved = false;
     await assert.rejects(writeFileAtomic(root, 'a.md', 'pulled\n', { expect }), { code: 'FILE_CHANGED', message: /it was edited/ });
     assert.ok(saved, 'the save landed at the rename');
     assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'as read\ntyped meanwhile\n');
