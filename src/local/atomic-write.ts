@@ -65,8 +65,9 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
  * loaded machine a save in place landed between that check and the rename and was replaced unseen (soak seed 715: a
  * word formatted 1.4 s after a pull read the file). So the file to be replaced is first kept under a second name (a
  * hard link: the same inode, the one an editor saving in place writes into), and looked at again once the rename is
- * done; if it is not the file expected after all, it is put back and the write refused. A file system without hard
- * links gets the check and the rename alone, with that window.
+ * done; if it is not the file expected after all, it is put back and the write refused. What is left: an editor's
+ * save by rename (a new file over the path) in that moment is replaced still, as Node cannot swap two names in one
+ * step (renameat2's RENAME_EXCHANGE); and a file system without hard links gets the check and the rename alone.
  */
 async function renameChecked(folder: string, temp: string, target: string, relPath: string, expect: Expectation | undefined): Promise<void> {
   const checkedThenRenamed = async (): Promise<void> => {
