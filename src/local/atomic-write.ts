@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { checkExpectation, type Expectation } from './expect.js';
-import { statFingerprint, type FileFingerprint } from './fingerprint.js';
+import { sameFingerprint, statFingerprint, type FileFingerprint } from './fingerprint.js';
 import { KBSYNC_TEMP_PREFIX } from './names.js';
 import { assertRootDirectory } from './root.js';
 import { ensureParentFolders, lstatOrNull, safeRelativePath, unsafePathError } from './safe-path.js';
@@ -21,7 +21,7 @@ type WriteOptions = {
 /**
  * Writes a file so that a crash leaves either the old or the new content, never half of each:
  * temp file in the same folder, fsync, rename, fsync the folder. `expect` is checked before and once more
- * right before the rename (what is left is the moment between that check and the rename). Returns the new fingerprint so
+ * at the rename (renameChecked). Returns the new fingerprint so
  * the engine records it and its own write does not come back as a local edit.
  */
 export async function writeFileAtomic(root: string, relPath: string, text: string, options: WriteOptions = {}): Promise<FileFingerprint> {
@@ -48,10 +48,9 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
     } finally {
       await handle.close();
     }
-    // Again, right before the rename: writing and flushing the new text can take seconds on a busy disk, and a
-    // save in place that lands meanwhile would be replaced unseen (the soak lost a paragraph so, seed 12).
-    checkExpectation(relPath, await lstatOrNull(target), options.expect);
-    await fsp.rename(temp, target);
+    // Again, at the rename: writing and flushing the new text can take seconds on a busy disk, and a save in place
+    // that lands meanwhile would be replaced unseen (the soak lost a paragraph so, seed 12).
+    await renameChecked(folder, temp, target, relPath, options.expect);
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;
@@ -59,6 +58,59 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
   await syncFolder(folder);
   return statFingerprint(await fsp.lstat(target));
 }
+
+/**
+ * Renames `temp` over `target` if `target` is still `expect`. A check just before the rename is not enough: the
+ * rename is queued behind the process's other file work (a slow fsync of another write, a busy event loop), and on a
+ * loaded machine a save in place landed between that check and the rename and was replaced unseen (soak seed 715: a
+ * word formatted 1.4 s after a pull read the file). So the file to be replaced is first kept under a second name (a
+ * hard link: the same inode, the one an editor saving in place writes into), and looked at again once the rename is
+ * done; if it is not the file expected after all, it is put back and the write refused. What is left: an editor's
+ * save by rename (a new file over the path) in that moment is replaced still, as Node cannot swap two names in one
+ * step (renameat2's RENAME_EXCHANGE); and a file system without hard links gets the check and the rename alone.
+ */
+async function renameChecked(folder: string, temp: string, target: string, relPath: string, expect: Expectation | undefined): Promise<void> {
+  const checkedThenRenamed = async (): Promise<void> => {
+    checkExpectation(relPath, await lstatOrNull(target), expect);
+    await fsp.rename(temp, target);
+  };
+  if (expect === undefined || expect === 'absent') return checkedThenRenamed();
+  const kept = await keptLink(folder, target);
+  if (kept === undefined) return checkedThenRenamed();
+  // Set while the kept file holds a save that is not back at its path: it is never removed then.
+  let holdsASave = false;
+  try {
+    checkExpectation(relPath, await lstatOrNull(kept), expect);
+    await fsp.rename(temp, target);
+    const replaced = await fsp.lstat(kept);
+    if (!sameFingerprint(statFingerprint(replaced), expect)) {
+      holdsASave = true;
+      await fsp.rename(kept, target);
+      holdsASave = false;
+      checkExpectation(relPath, replaced, expect); // throws FILE_CHANGED: it was edited
+    }
+  } finally {
+    if (!holdsASave) await fsp.rm(kept, { force: true });
+  }
+}
+
+/** A second name for the file at `target` (its path), or undefined where the file system makes no hard links. */
+async function keptLink(folder: string, target: string): Promise<string | undefined> {
+  const kept = path.join(folder, `${KBSYNC_TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+  return fsp.link(target, kept).then(
+    () => kept,
+    (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      // The file went meanwhile: the check at the kept name says so (it is absent there too).
+      if (code === 'ENOENT') return kept;
+      if (NO_HARD_LINKS.has(code)) return undefined;
+      throw error;
+    },
+  );
+}
+
+/** What link(2) answers on a file system that has no hard links (FAT, exFAT, some network shares). */
+const NO_HARD_LINKS: ReadonlySet<string> = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /** Makes a rename durable. Some file systems cannot fsync a folder; the rename still happened. */
 export async function syncFolder(folder: string): Promise<void> {

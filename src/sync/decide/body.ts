@@ -219,11 +219,12 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * link's label; the reader never took the writer's version, and the machines' files differed for good).
  */
 function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
-  const rewritten = published.exact && !recordInDoubt && splitText(published.text).body !== splitText(record.baseMarkdown).body;
-  const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  // A reading, never a write of its own (above; soak seed 715 found it too: the reading stood over the writer's formatting).
+  const rewritten = published.exact && !recordInDoubt && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const same = ofSameBlocks(published, record) && !rewritten;
   const publishedInDoubt = !published.exact && published.hidden !== true;
   if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;

@@ -126,6 +126,41 @@ describe('writeFileAtomic', () => {
     assert.deepEqual((await fsp.readdir(root)).filter((name) => name !== 'a.md' && name !== 'probe'), [], 'no temp file left');
   });
 
+  test('a save that lands between the last check and the rename is put back and the write refused (soak seed 715)', async (t) => {
+    const root = await tempDir(t);
+    const expect = await writeFileAtomic(root, 'a.md', 'as read\n');
+    // The gate: the rename was queued behind other file work on a loaded machine, and the user's editor saved in
+    // place after the check, before the rename (the soak lost a formatted word so, seed 715).
+    const rename = fsp.rename;
+    let saved = false;
+    t.mock.method(fsp, 'rename', async (from: string, to: string) => {
+      if (to === path.join(root, 'a.md') && path.basename(from).startsWith('.kbsync-tmp-') && !saved) {
+        saved = true;
+        await fsp.appendFile(to, 'typed meanwhile\n');
+      }
+      return rename(from, to);
+    });
+    await assert.rejects(writeFileAtomic(root, 'a.md', 'pulled\n', { expect }), { code: 'FILE_CHANGED', message: /it was edited/ });
+    assert.ok(saved, 'the save landed at the rename');
+    assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'as read\ntyped meanwhile\n');
+    assert.deepEqual(await fsp.readdir(root), ['a.md'], 'no temp file or second name left');
+    // The file as saved is the one written over next time.
+    const again = await writeFileAtomic(root, 'a.md', 'merged\n', { expect: statFingerprint(await fsp.lstat(path.join(root, 'a.md'))) });
+    assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'merged\n');
+    assert.deepEqual(await fsp.readdir(root), ['a.md']);
+    assert.ok(!sameFingerprint(again, expect));
+  });
+
+  test('a file system without hard links gets the checked rename: the write is made, nothing left beside it', async (t) => {
+    const root = await tempDir(t);
+    const expect = await writeFileAtomic(root, 'a.md', 'as read\n');
+    t.mock.method(fsp, 'link', () => Promise.reject(Object.assign(new Error('operation not permitted'), { code: 'EPERM' })));
+    await writeFileAtomic(root, 'a.md', 'pulled\n', { expect });
+    assert.equal(await fsp.readFile(path.join(root, 'a.md'), 'utf8'), 'pulled\n');
+    await assert.rejects(writeFileAtomic(root, 'a.md', 'again\n', { expect }), { code: 'FILE_CHANGED' });
+    assert.deepEqual(await fsp.readdir(root), ['a.md']);
+  });
+
   test('a missing root is ROOT_MISSING, a file in the way of a folder is PATH_NOT_FOLDER', async (t) => {
     const root = await tempDir(t);
     await assert.rejects(writeFileAtomic(path.join(root, 'gone'), 'a.md', 'x'), { code: 'ROOT_MISSING' });
