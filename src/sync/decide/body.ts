@@ -75,9 +75,9 @@ export type BodyFacts = {
    * Another branch of the version this record was made from (ledger builtOn, DocRecord `b`): another writer's
    * version made from that very one without knowing this record's, one of which a write overwrote unseen (the
    * service has no conditional write). `base`: that version's text (undefined: the sources do not have it);
-   * `branch`: the other version's. See withBranch.
+   * `branch`: the other version, as its record says it. See withBranch.
    */
-  readonly fork?: { readonly base: string | undefined; readonly branch: string };
+  readonly fork?: { readonly base: string | undefined; readonly branch: PublishedVersion };
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
@@ -312,9 +312,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
   const priorBase = record.publishedOver ?? undefined;
-  const newer = published !== undefined && newerVersion(published, record);
-  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
+  // The other branch the document holds (heldBranch) is its latest version, whatever order the two were agreed in.
+  const newer = published !== undefined && ((current && isBranch(published, facts.fork)) || newerVersion(published, record));
+  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {
@@ -422,7 +423,7 @@ function builtOn(facts: BodyFacts, reading: Reading, remoteChanged: boolean, wri
  */
 function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): Reading {
   if (fork === undefined) return reading;
-  const branch = splitText(fork.branch).body;
+  const branch = splitText(fork.branch.text).body;
   if (fork.base === undefined) {
     // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
     // document keeps what it holds until a person settles it (kbsync resolve).
@@ -438,6 +439,31 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
   const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
   return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] } };
 }
+
+/**
+ * The other branch (BodyFacts.fork), when the document reads as it: its write landed after the read this record's
+ * version was made from, so it is the version the document holds, and readingOf takes it as another writer's, whatever
+ * order the two were agreed or published in (model seed 8506: a machine's record of the page as it read it a moment
+ * before the other's write, published after that write's, stood as the latest; its plain reading of the write then
+ * clashed with the write itself, and the conflict left each machine's change on that machine alone).
+ */
+function heldBranch(facts: Pick<BodyFacts, 'fork' | 'remote'>): PublishedVersion | undefined {
+  const branch = facts.fork?.branch;
+  return branch !== undefined && standFor(facts.remote, branch.remoteBlocksHash, branch.text) ? branch : undefined;
+}
+
+/** Whether a version is the other branch of a fork (the same text, agreed on the same blocks). */
+const isBranch = (version: PublishedVersion, fork: BodyFacts['fork']): boolean =>
+  fork !== undefined && version.text === fork.branch.text && version.remoteBlocksHash === fork.branch.remoteBlocksHash;
+
+/**
+ * The texts front matter and line endings merge from with another branch (BodyFacts.fork): the version both branches
+ * were made from and the other branch, as the body does (withBranch). Only the shared state carries them: against this
+ * record's base, the branch would undo this machine's change of them, and this machine would never take the other's
+ * (model seed 8506: a front matter added on one machine never reached the other). Without that version's text: none.
+ */
+const branchSides = (fork: BodyFacts['fork']): { readonly base: string; readonly branch: string } | undefined =>
+  fork?.base === undefined ? undefined : { base: fork.base, branch: fork.branch.text };
 
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
 const doubtOfVersion = (version: PublishedVersion): Doubt => (version.exact ? 'none' : version.formattingOnly === true ? 'formatting' : 'content');
@@ -501,7 +527,9 @@ const lineOfBlock = (body: string, index: number): number => {
  * cannot read back is overwritten: a whole-document write goes out only when the document is known to hold
  * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
-export function decideBody(input: BodyFacts): BodyDecision {
+export function decideBody(given: BodyFacts): BodyDecision {
+  const branch = heldBranch(given);
+  const input = branch ? { ...given, published: branch } : given;
   // A hidden edit the writer's own record explains was that writer's write: nobody's edit stands (explainsHidden).
   const facts = explainsHidden(input.published, input.record) ? { ...input, record: { ...input.record, hiddenEdit: null } } : input;
   const { mode, record, fileText, remote } = facts;
@@ -522,10 +550,12 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // own from its writer: only its body is news (model seed 4011, a later write of code).
   const staleHead = (record.replacedHead != null && reading.theirsHead === record.replacedHead) || (facts.published?.headCarried === true && record.headCarried !== true);
   const theirsHead = reading.theirsHead !== undefined && staleHead ? base.head : reading.theirsHead;
-  const head = mergedHead(shared.head, local.head, theirsHead);
-  const endings = mergedLineEndings(shared.text, fileText, theirsText);
+  const sides = branchSides(facts.fork);
+  const head = sides ? mergedHead(splitText(sides.base).head, local.head, splitText(sides.branch).head) : mergedHead(shared.head, local.head, theirsHead);
+  const endings = sides ? mergedLineEndings(sides.base, fileText, sides.branch) : mergedLineEndings(shared.text, fileText, theirsText);
   // What the record's own base would have given up to that version: a local edit, though the file is as recorded.
-  const keptUnpublished = head.text !== mergedHead(base.head, local.head, theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText);
+  // Not where another branch merged against the version both were made from (what the base would give is no measure there).
+  const keptUnpublished = sides === undefined && (head.text !== mergedHead(base.head, local.head, theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText));
   const localChanged = fileChanged || keptUnpublished;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,
