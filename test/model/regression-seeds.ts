@@ -56,5 +56,12 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     found: "a write landed after another machine's read of the version it was made from, whose record (its own front matter added) came later and stood as the page's latest: that machine's plain reading of the write clashed with the write itself (a conflict), the writer never took the front matter, and the files differed for good (as one decision: body-fork.test)",
     together: true,
   },
+  {
+    seed: 6034,
+    steps: 51,
+    found: "a machine stopped after its write of a code line and bold words published its record a minute after the other had read that write plainly: the reading, agreed later, stood over the exact record of the very blocks it read, and the code line stayed on the writer alone (as one decision: body-published.test)",
+    together: true,
+    races: true,
+  },
   { seed: 8024, steps: 40, found: "a note vault's file pulled from another machine's record, unread: its placeholders read as comments, the blocks recorded for it lacked the code they stood for, and a colleague's new code block merged over them wrote every placeholder twice", together: true, races: true, vault: true },
 ];

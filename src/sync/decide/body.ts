@@ -209,18 +209,22 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide). But of two versions of the very blocks
  * this record agreed on, one a plain reading that kept its front matter (`hc`), their writer's exact record says
  * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
- * writer's front matter never reached it, then was lost to its next edit). Only a version whose body is this
- * record's: an exact one with another body is a write of its own, whose change reads cannot show (code, a link's
- * address), and the agreements' times decide (model seed 4011: a machine whose front matter was carried published
- * a code edit; the other machine, its own exact record of the same blocks taken to say more, kept its old code, and
- * a CI run of its files then wrote it back over the edit).
+ * writer's front matter never reached it, then was lost to its next edit). Where this record knows its body, only a
+ * version whose body is this record's: an exact one with another body is a write of its own, whose change reads
+ * cannot show (code, a link's address), and the agreements' times decide (model seed 4011: a machine whose front
+ * matter was carried published a code edit; the other machine, its own exact record of the same blocks taken to say
+ * more, kept its old code, and a CI run of its files then wrote it back over the edit). A record in doubt of its body
+ * (a plain reading of those very blocks) cannot tell a write of another body from the one it read: the exact record
+ * says what it could not see, whichever was agreed first (model seed 6034: a machine read another's write of a code
+ * line and bold words, plainly, before its writer, stopped after the write, published its record a minute later; the
+ * reading, agreed after the write, stood, and the code line stayed on the writer's machine alone).
  */
 function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  const rewritten = published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  const rewritten = !recordInDoubt && published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
   const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
-  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const publishedInDoubt = !published.exact && published.hidden !== true;
   if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
