@@ -44,6 +44,8 @@ export type BodyFacts = {
     readonly headCarried?: boolean;
     /** The front matter this machine's own last change of it replaced (DocumentBody.replacedHead). */
     readonly replacedHead?: string | null;
+    /** The version (its source's hash) this one was made from, where it was known exactly (DocumentBody.builtOn). */
+    readonly builtOn?: string | null;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -109,6 +111,8 @@ export type PublishedVersion = {
   readonly path?: string;
   /** Its front matter is what that writer's file had before it read a change of the document plainly (DocRecord `hc`). */
   readonly headCarried?: boolean;
+  /** The version (its source's hash) that writer made it from, where it knew it exactly (DocRecord `b`). */
+  readonly builtOn?: string;
 };
 
 /** The decisions a body can come to, in the words of every decision (types.ts). */
@@ -219,7 +223,8 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * line and bold words, plainly, before its writer, stopped after the write, published its record a minute later; the
  * reading, agreed after the write, stood, and the code line stayed on the writer's machine alone).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
+  if (madeFromRecord(published, record)) return true;
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const rewritten = !recordInDoubt && published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
   const same = ofSameBlocks(published, record) && !rewritten;
@@ -259,6 +264,15 @@ const unreadSources = (body: string): string => {
 
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
 export const AGREED_SLACK_MS = 2_000;
+
+/**
+ * Whether another writer's version was made from this record's very version (DocRecord `b`), and not the other way
+ * round: a later version of it, whatever order the two were agreed in (model seed 5995: a machine pulled a page from
+ * its writer's first record a minute after that writer's write of emphasis, which reads cannot show, landed; its
+ * agreement, the later, kept the plain word for good).
+ */
+const madeFromRecord = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'baseMarkdown' | 'localHash' | 'builtOn'>): boolean =>
+  published.builtOn !== undefined && published.builtOn === record.localHash && published.text !== record.baseMarkdown && record.builtOn !== contentHash(published.text);
 
 /** Another writer's version is the document's latest unless agreed on clearly before this record (AGREED_SLACK_MS). */
 export const newerThanRecord = (published: PublishedVersion, record: { readonly agreedAt?: number }): boolean =>

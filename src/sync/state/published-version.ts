@@ -81,7 +81,7 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
 function versionOf(entry: StateEntry, text: string): PublishedVersion {
   // A record from a kbsync before `hd` cannot tell a hidden edit from a visible one taken in: taken as one, as it was.
   const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
-  return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}) };
+  return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}), ...(entry.b !== undefined ? { builtOn: entry.b } : {}) };
 }
 
 /**
