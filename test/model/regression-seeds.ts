@@ -50,6 +50,19 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 8003, steps: 25, found: "a note vault's forced run over a file holding a placeholder: the push left the placeholder out with the comments, the colleague's code block it stood for went, and the other machine, refusing that version for its placeholder, kept a file of its own", keyed: true, together: true, races: true, vault: true },
   { seed: 8508, steps: 10, found: "a keyless CI run after the workstation left a document a colleague had just renamed and given a code block for a later run (its two minutes' wait for a record): README's stated limit of a team without a key, a second document, which the model's CI step demanded it not make", together: true },
   { seed: 8020, steps: 12, found: "a keyless team's move of a file with an edit, its document kept in place (its delete unverified): the overwrite, decided on the listing's time, went over a colleague's code line saved before the read, never asked again", together: true, races: true, vault: true },
+  {
+    seed: 8506,
+    steps: 26,
+    found: "a write landed after another machine's read of the version it was made from, whose record (its own front matter added) came later and stood as the page's latest: that machine's plain reading of the write clashed with the write itself (a conflict), the writer never took the front matter, and the files differed for good (as one decision: body-fork.test)",
+    together: true,
+  },
+  {
+    seed: 6034,
+    steps: 51,
+    found: "a machine stopped after its write of a code line and bold words published its record a minute after the other had read that write plainly: the reading, agreed later, stood over the exact record of the very blocks it read, and the code line stayed on the writer alone (as one decision: body-published.test)",
+    together: true,
+    races: true,
+  },
   { seed: 8024, steps: 40, found: "a note vault's file pulled from another machine's record, unread: its placeholders read as comments, the blocks recorded for it lacked the code they stood for, and a colleague's new code block merged over them wrote every placeholder twice", together: true, races: true, vault: true },
   { seed: 9006, steps: 25, found: "a word made bold after a link by a machine stopped after its first body write: the other machine read the write before its record came and took it in plainly (into the link's label), and, the writer's exact record of the same blocks taken for a later write of another body, never took the writer's version: the files differed for good", together: true, races: true },
 ];

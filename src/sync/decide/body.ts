@@ -44,6 +44,8 @@ export type BodyFacts = {
     readonly headCarried?: boolean;
     /** The front matter this machine's own last change of it replaced (DocumentBody.replacedHead). */
     readonly replacedHead?: string | null;
+    /** The version (its source's hash) this one was made from, where it was known exactly (DocumentBody.builtOn). */
+    readonly builtOn?: string | null;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -75,9 +77,9 @@ export type BodyFacts = {
    * Another branch of the version this record was made from (ledger builtOn, DocRecord `b`): another writer's
    * version made from that very one without knowing this record's, one of which a write overwrote unseen (the
    * service has no conditional write). `base`: that version's text (undefined: the sources do not have it);
-   * `branch`: the other version's. See withBranch.
+   * `branch`: the other version, as its record says it. See withBranch.
    */
-  readonly fork?: { readonly base: string | undefined; readonly branch: string };
+  readonly fork?: { readonly base: string | undefined; readonly branch: PublishedVersion };
   /** The file now. */
   readonly fileText: string;
   /** The document's blocks now. */
@@ -109,6 +111,8 @@ export type PublishedVersion = {
   readonly path?: string;
   /** Its front matter is what that writer's file had before it read a change of the document plainly (DocRecord `hc`). */
   readonly headCarried?: boolean;
+  /** The version (its source's hash) that writer made it from, where it knew it exactly (DocRecord `b`). */
+  readonly builtOn?: string;
 };
 
 /** The decisions a body can come to, in the words of every decision (types.ts). */
@@ -209,22 +213,24 @@ const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['recor
  * than AGREED_SLACK_MS cannot be told apart by it, and the stamps decide). But of two versions of the very blocks
  * this record agreed on, one a plain reading that kept its front matter (`hc`), their writer's exact record says
  * more, whichever was agreed first (soak seed 502: a machine read another's write before its record came; the
- * writer's front matter never reached it, then was lost to its next edit). Only a version whose body is this
- * record's: an exact one with another body is a write of its own, whose change reads cannot show (code, a link's
- * address), and the agreements' times decide (model seed 4011: a machine whose front matter was carried published
- * a code edit; the other machine, its own exact record of the same blocks taken to say more, kept its old code, and
- * a CI run of its files then wrote it back over the edit). A record in doubt of those blocks (a plain reading) cannot
- * tell: its body differs from the writer's by what reads do not show whether or not the writer wrote again, and
- * the writer's exact record says more either way (model seed 9006: a word made bold after a link, read into the
- * link's label; the reader never took the writer's version, and the machines' files differed for good).
+ * writer's front matter never reached it, then was lost to its next edit). Where this record knows its body, only a
+ * version whose body is this record's: an exact one with another body is a write of its own, whose change reads
+ * cannot show (code, a link's address), and the agreements' times decide (model seed 4011: a machine whose front
+ * matter was carried published a code edit; the other machine, its own exact record of the same blocks taken to say
+ * more, kept its old code, and a CI run of its files then wrote it back over the edit). A record in doubt of its body
+ * (a plain reading of those very blocks) cannot tell a write of another body from the one it read: the exact record
+ * says what it could not see, whichever was agreed first (model seed 6034: a machine read another's write of a code
+ * line and bold words, plainly, before its writer, stopped after the write, published its record a minute later; the
+ * reading, agreed after the write, stood, and the code line stayed on the writer's machine alone; model seed 9006
+ * and soak seed 715 found it too, with formatting: the machines' files differed for good).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
+  if (madeFromRecord(published, record)) return true;
+  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
+  const rewritten = !recordInDoubt && published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
+  const same = ofSameBlocks(published, record) && !rewritten;
   // Of two versions of the very same blocks, the one that says more is the later, as the fold and the publish step
   // judge it (remote-state/state.ts saysMoreThan); otherwise the agreements' times decide.
-  const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
-  // A reading, never a write of its own (above; soak seed 715 found it too: the reading stood over the writer's formatting).
-  const rewritten = published.exact && !recordInDoubt && splitText(published.text).body !== splitText(record.baseMarkdown).body;
-  const same = ofSameBlocks(published, record) && !rewritten;
   const publishedInDoubt = !published.exact && published.hidden !== true;
   if (same && saysMoreThan({ exact: published.exact, carried: published.headCarried === true }, { carried: record.headCarried === true, inDoubt: recordInDoubt })) return true;
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
@@ -259,6 +265,15 @@ const unreadSources = (body: string): string => {
 
 /** How far apart two machines' readings of the service's clock can be (a Date header's second, plus latency). */
 export const AGREED_SLACK_MS = 2_000;
+
+/**
+ * Whether another writer's version was made from this record's very version (DocRecord `b`), and not the other way
+ * round: a later version of it, whatever order the two were agreed in (model seed 5995: a machine pulled a page from
+ * its writer's first record a minute after that writer's write of emphasis, which reads cannot show, landed; its
+ * agreement, the later, kept the plain word for good).
+ */
+const madeFromRecord = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'baseMarkdown' | 'localHash' | 'builtOn'>): boolean =>
+  published.builtOn !== undefined && published.builtOn === record.localHash && published.text !== record.baseMarkdown && record.builtOn !== contentHash(published.text);
 
 /** Another writer's version is the document's latest unless agreed on clearly before this record (AGREED_SLACK_MS). */
 export const newerThanRecord = (published: PublishedVersion, record: { readonly agreedAt?: number }): boolean =>
@@ -316,9 +331,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const { record, remote, listedTime, published } = facts;
   const unmoved = facts.relocated !== true;
   const priorBase = record.publishedOver ?? undefined;
-  const newer = published !== undefined && newerVersion(published, record);
-  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
+  // The other branch the document holds (heldBranch) is its latest version, whatever order the two were agreed in.
+  const newer = published !== undefined && ((current && isBranch(published, facts.fork)) || newerVersion(published, record));
+  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {
@@ -426,7 +442,7 @@ function builtOn(facts: BodyFacts, reading: Reading, remoteChanged: boolean, wri
  */
 function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): Reading {
   if (fork === undefined) return reading;
-  const branch = splitText(fork.branch).body;
+  const branch = splitText(fork.branch.text).body;
   if (fork.base === undefined) {
     // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
     // document keeps what it holds until a person settles it (kbsync resolve).
@@ -442,6 +458,31 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
   const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
   return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] } };
 }
+
+/**
+ * The other branch (BodyFacts.fork), when the document reads as it: its write landed after the read this record's
+ * version was made from, so it is the version the document holds, and readingOf takes it as another writer's, whatever
+ * order the two were agreed or published in (model seed 8506: a machine's record of the page as it read it a moment
+ * before the other's write, published after that write's, stood as the latest; its plain reading of the write then
+ * clashed with the write itself, and the conflict left each machine's change on that machine alone).
+ */
+function heldBranch(facts: Pick<BodyFacts, 'fork' | 'remote'>): PublishedVersion | undefined {
+  const branch = facts.fork?.branch;
+  return branch !== undefined && standFor(facts.remote, branch.remoteBlocksHash, branch.text) ? branch : undefined;
+}
+
+/** Whether a version is the other branch of a fork (the same text, agreed on the same blocks). */
+const isBranch = (version: PublishedVersion, fork: BodyFacts['fork']): boolean =>
+  fork !== undefined && version.text === fork.branch.text && version.remoteBlocksHash === fork.branch.remoteBlocksHash;
+
+/**
+ * The texts front matter and line endings merge from with another branch (BodyFacts.fork): the version both branches
+ * were made from and the other branch, as the body does (withBranch). Only the shared state carries them: against this
+ * record's base, the branch would undo this machine's change of them, and this machine would never take the other's
+ * (model seed 8506: a front matter added on one machine never reached the other). Without that version's text: none.
+ */
+const branchSides = (fork: BodyFacts['fork']): { readonly base: string; readonly branch: string } | undefined =>
+  fork?.base === undefined ? undefined : { base: fork.base, branch: fork.branch.text };
 
 /** What another writer's version is in doubt of (its record's `l` and `f`). */
 const doubtOfVersion = (version: PublishedVersion): Doubt => (version.exact ? 'none' : version.formattingOnly === true ? 'formatting' : 'content');
@@ -505,7 +546,9 @@ const lineOfBlock = (body: string, index: number): number => {
  * cannot read back is overwritten: a whole-document write goes out only when the document is known to hold
  * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
-export function decideBody(input: BodyFacts): BodyDecision {
+export function decideBody(given: BodyFacts): BodyDecision {
+  const branch = heldBranch(given);
+  const input = branch ? { ...given, published: branch } : given;
   // A hidden edit the writer's own record explains was that writer's write: nobody's edit stands (explainsHidden).
   const facts = explainsHidden(input.published, input.record) ? { ...input, record: { ...input.record, hiddenEdit: null } } : input;
   const { mode, record, fileText, remote } = facts;
@@ -526,10 +569,12 @@ export function decideBody(input: BodyFacts): BodyDecision {
   // own from its writer: only its body is news (model seed 4011, a later write of code).
   const staleHead = (record.replacedHead != null && reading.theirsHead === record.replacedHead) || (facts.published?.headCarried === true && record.headCarried !== true);
   const theirsHead = reading.theirsHead !== undefined && staleHead ? base.head : reading.theirsHead;
-  const head = mergedHead(shared.head, local.head, theirsHead);
-  const endings = mergedLineEndings(shared.text, fileText, theirsText);
+  const sides = branchSides(facts.fork);
+  const head = sides ? mergedHead(splitText(sides.base).head, local.head, splitText(sides.branch).head) : mergedHead(shared.head, local.head, theirsHead);
+  const endings = sides ? mergedLineEndings(sides.base, fileText, sides.branch) : mergedLineEndings(shared.text, fileText, theirsText);
   // What the record's own base would have given up to that version: a local edit, though the file is as recorded.
-  const keptUnpublished = head.text !== mergedHead(base.head, local.head, theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText);
+  // Not where another branch merged against the version both were made from (what the base would give is no measure there).
+  const keptUnpublished = sides === undefined && (head.text !== mergedHead(base.head, local.head, theirsHead).text || endings !== mergedLineEndings(record.baseMarkdown, fileText, theirsText));
   const localChanged = fileChanged || keptUnpublished;
   const hiddenEditSeen = reading.hidden && record.hiddenEdit == null;
   // A hidden edit stands until a whole write of a known version replaces it (another machine's, seed 90009: kept,

@@ -61,9 +61,7 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     // Most often the entry is this machine's own record of the text it has (its last run's): no read for that.
     const text = entry.h === record.localHash && record.baseMarkdown !== undefined ? record.baseMarkdown : await sourceOf(entry.h);
     if (text === undefined) return undefined;
-    // A record from a kbsync before `hd` cannot tell a hidden edit from a visible one taken in: taken as one, as it was.
-    const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
-    return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}) };
+    return versionOf(entry, text);
   };
   const fork: SharedVersions['fork'] = async (record) => {
     if (!store || record.builtOn === null) return undefined;
@@ -76,9 +74,16 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     // absence from the document for their removal (seed 6011), where the next run can read them.
     const texts = await store.sources(new Set([record.builtOn, branch.h]));
     const text = texts.get(branch.h);
-    return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: text };
+    return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: versionOf(branch, text) };
   };
   return { published, announced, fork };
+}
+
+/** A writer's version as its record in the shared state says it, with its kept source. */
+function versionOf(entry: StateEntry, text: string): PublishedVersion {
+  // A record from a kbsync before `hd` cannot tell a hidden edit from a visible one taken in: taken as one, as it was.
+  const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
+  return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}), ...(entry.b !== undefined ? { builtOn: entry.b } : {}) };
 }
 
 /**

@@ -48,6 +48,25 @@ for (const keyless of [false, true]) {
   });
 }
 
+// Model seed 6034: the same race with a write of what a plain reading cannot show (a code line, words in bold). B's
+// reading, agreed a minute after A's write, stood over A's exact record of the very blocks it read, which A published
+// only with its next run: the code line and the bold stayed on A alone.
+test('a write of code and bold words read by the other machine before its record came reaches it exactly (keyless)', async () => {
+  const CODED = '# Guide\n\nFirst paragraph.\n\n```sh\nnpm install\n```\n\nSecond paragraph.\n';
+  const written = CODED.replace('npm install\n', 'npm install\nnpm test\n').replace('Second paragraph.', 'Second paragraph, **now bold**.');
+  await withWorkstationPair(true, async (em, a, b) => {
+    await publishedOnBoth(em, a, b, { 'guide.md': CODED });
+    await a.write('guide.md', written);
+    assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' })).code, 0, 'A is killed between its write and its record');
+    const { sync } = minuteByMinute(em);
+    await sync(b);
+    assert.doesNotMatch(await b.read('guide.md'), /npm test/, 'B read the write plainly: the code line unseen');
+    for (const f of [a, b, a, b]) await sync(f);
+    assert.equal(await a.read('guide.md'), written);
+    assert.equal(await b.read('guide.md'), written, "B gets A's code line and bold words");
+  });
+});
+
 // Soak seed 502: A published a front matter of its own while B, which had read the shared state before A's record
 // came, wrote a body edit of its own. B's version still had the front matter A's change replaced: taken for B's
 // change, it undid A's front matter on every machine.

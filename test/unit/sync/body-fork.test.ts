@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
-import type { BodyDecision, BodyFacts } from '../../../src/sync/decide/body.js';
+import type { BodyDecision, BodyFacts, PublishedVersion } from '../../../src/sync/decide/body.js';
 import { agreedOn, decideTwoWay } from '../../helpers/body-facts.js';
 
 /**
@@ -15,16 +15,18 @@ const BEFORE = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
 const SAVED = BEFORE.replace('First paragraph.', 'First paragraph, saved in the web editor.');
 const WRITTEN = BEFORE.replace('Second paragraph.', 'Second paragraph, edited on A.');
 
+/** The other machine's write, as its record (the page's latest) says it. */
+const WRITE: PublishedVersion = { text: WRITTEN, remoteBlocksHash: blocksHash(predictedBlocks(WRITTEN)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 };
+
 /** B's decision, its record the save it pulled, the document holding the other machine's write; `fork`: what the state says of it. */
 function decide(fork: BodyFacts['fork'] | undefined): BodyDecision {
-  const written = predictedBlocks(WRITTEN);
   return decideTwoWay({
     record: agreedOn(SAVED, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
     listedTime: MINUTE,
-    published: { text: WRITTEN, remoteBlocksHash: blocksHash(written), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 },
+    published: WRITE,
     ...(fork ? { fork } : {}),
     fileText: SAVED,
-    remote: written,
+    remote: predictedBlocks(WRITTEN),
   });
 }
 
@@ -37,7 +39,7 @@ describe('two versions made from the same one, one written over the other unseen
   });
 
   test('merged against the version both were made from: the save is kept, the write taken, and both published', () => {
-    const decision = decide({ base: BEFORE, branch: WRITTEN });
+    const decision = decide({ base: BEFORE, branch: WRITE });
     const both = SAVED.replace('Second paragraph.', 'Second paragraph, edited on A.');
     assert.equal(decision.kind, 'merge');
     assert.equal(decision.nextFile, both);
@@ -47,10 +49,70 @@ describe('two versions made from the same one, one written over the other unseen
   });
 
   test('without that version’s text, the other branch is kept beside the file as a conflict: never dropped', () => {
-    const decision = decide({ base: undefined, branch: WRITTEN });
+    const decision = decide({ base: undefined, branch: WRITE });
     assert.equal(decision.kind, 'conflict');
     assert.equal(decision.conflictCopy, WRITTEN);
     assert.equal(decision.fileText, SAVED, 'the file keeps the save');
     assert.equal(decision.send, undefined, 'the document keeps the write until a person settles it');
+  });
+});
+
+/**
+ * Model seed 8506 (issue 44), as the two machines' decisions: A wrote the page (FORMATTED, bold words) from the version
+ * B had read a moment before; B took that earlier version into its file with a front matter of its own and recorded
+ * it after A's record, in the same minute. B's record stands as the page's latest, A's write as the branch it
+ * overtook (SharedState.forks), and the document holds A's write.
+ */
+describe('a write that landed after the read another branch was made from', () => {
+  const FRONT = '---\ntags: [b]\n---\n';
+  const FORMATTED = BEFORE.replace('Second paragraph.', 'Second paragraph, **bold on A**.');
+  const LATER = '2026-11-02T09:05Z';
+  const written: PublishedVersion = { text: FORMATTED, remoteBlocksHash: blocksHash(predictedBlocks(FORMATTED)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_000 };
+  // B's own record, agreed well after A's (more than the slack of two machines' clocks): not what orders them here.
+  const read: PublishedVersion = { text: FRONT + BEFORE, remoteBlocksHash: blocksHash(predictedBlocks(BEFORE)), modifiedTime: '', exact: true, agreedAt: 1_010_000 };
+
+  /** B's decision: its record the earlier version read, the document holding A's write (and, `listedTime` later, a save since). */
+  const decideReader = (listedTime: string): BodyDecision =>
+    decideTwoWay({
+      record: agreedOn(read.text, { remoteModifiedTime: '', agreedAt: read.agreedAt }),
+      listedTime,
+      published: read,
+      fork: { base: BEFORE, branch: written },
+      fileText: read.text,
+      remote: predictedBlocks(FORMATTED),
+    });
+
+  test('the reader takes the write exactly, formatting and all, beside its own front matter: no conflict, nothing sent', () => {
+    const decision = decideReader(MINUTE);
+    assert.equal(decision.conflictCopy, undefined, 'the write read plainly is the branch itself, not a clash with it');
+    assert.equal(decision.nextFile, FRONT + FORMATTED);
+    assert.equal(decision.send, undefined, 'the document holds that body already');
+    assert.equal(decision.lossy, false, 'the document holds exactly the write: nothing to hold');
+    assert.equal(decision.hiddenEdit, null);
+    assert.equal(decision.builtOn, contentHash(FORMATTED), 'made from the write the document held exactly as read');
+  });
+
+  test('a later minute is a save reads cannot show since the write: said, and the file still takes the write', () => {
+    const decision = decideReader(LATER);
+    assert.equal(decision.conflictCopy, undefined);
+    assert.equal(decision.nextFile, FRONT + FORMATTED);
+    assert.equal(decision.send, undefined);
+    assert.equal(decision.hiddenEdit, LATER);
+    assert.equal(decision.hiddenEditSeen, true);
+  });
+
+  test("the writer's file takes the other branch's front matter: it reached the shared state alone", () => {
+    const decision = decideTwoWay({
+      record: agreedOn(FORMATTED, { remoteModifiedTime: MINUTE, agreedAt: written.agreedAt }),
+      listedTime: LATER,
+      published: read,
+      fork: { base: BEFORE, branch: read },
+      fileText: FORMATTED,
+      remote: predictedBlocks(FORMATTED),
+    });
+    assert.equal(decision.conflictCopy, undefined);
+    assert.equal(decision.nextFile, FRONT + FORMATTED);
+    assert.equal(decision.send, undefined, 'the body is the document’s already');
+    assert.equal(decision.hiddenEdit, LATER, 'the save since the write is still said');
   });
 });

@@ -307,6 +307,31 @@ describe('a plain reading that kept its front matter, and the writer\'s exact re
     assert.equal(plain.nextFile, OURS, 'the same version without the mark would be taken, front matter and all');
   });
 
+  // Model seed 6034: the writer was stopped after its write (a link's address here, a code line and bold words there),
+  // and published its record only a minute after this machine had read the write plainly and recorded that reading.
+  test("the machine that read it plainly takes the writer's body where reads cannot see, though the writer's record was agreed clearly before its reading", () => {
+    const record = { ...agreedOn(OURS, MINUTE), headCarried: true, lossyBase: true };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: OURS, remote: blocks, published: exact(1_000_000 - 60_000, THEIRS) });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, THEIRS, 'the address the reading could not see comes in');
+    assert.equal(decided.lossy, false, 'the document holds exactly that write: no longer in doubt');
+    const known = decideBody({ ...TWO_WAY, path: 'semver.md', record: { ...record, lossyBase: false }, fileText: OURS, remote: blocks, published: exact(1_000_000 - 60_000, THEIRS) });
+    assert.equal(known.nextFile, undefined, 'a record that knows its body: an older write of another body, left alone');
+  });
+
+  // Model seed 5995: this machine took the page in from the writer's earlier record after the writer's write of
+  // emphasis had landed; the writer's record of that write, made from this very version (`b`), came later still.
+  test("a write made from this record's very version is its later one, though agreed before this record", () => {
+    const record = agreedOn(OURS, MINUTE);
+    const child: PublishedVersion = { ...exact(1_000_000 - 60_000, THEIRS), builtOn: contentHash(OURS) };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record, fileText: OURS, remote: blocks, published: child });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, THEIRS, 'the address the reading could not see comes in');
+    assert.equal(decided.hiddenEditSeen, false, 'nobody edited where reads cannot see');
+    const parent = decideBody({ ...TWO_WAY, path: 'semver.md', record: { ...record, builtOn: contentHash(THEIRS) }, fileText: OURS, remote: blocks, published: child });
+    assert.equal(parent.nextFile, undefined, 'a record made from that very version is the later one');
+  });
+
   // Model seed 4011: the machine whose front matter was carried then wrote a change of its own where reads cannot
   // see (a link's address here, a code line there): the same blocks, another body. Not a reading of this machine's
   // version but a later write, taken in; kept out, a CI run of this machine's files wrote the old text back over it.
