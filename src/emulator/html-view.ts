@@ -26,7 +26,7 @@ function nodePage(rt: Runtime, node: NodeRow): string {
   const workspace = rt.store.workspace(node.workspaceId);
   const nav = `<nav><a href="${escapeHtml(workspaceUrl(rt.baseUrl, node.workspaceId))}">${escapeHtml(workspace?.name ?? '')}</a></nav>`;
   const heading = `<h1 class="title">${escapeHtml(node.title)}</h1>`;
-  const body = node.docType === 'DOC' ? `<article>${markdownToHtml(rt.store.body(node.dentryUuid)?.markdown ?? '')}</article>` : '';
+  const body = node.docType === 'DOC' ? `<article>${markdownToHtml(rt.store.markdown(node.dentryUuid) ?? '')}</article>` : '';
   const children = node.docType === 'DOC' && !rt.store.hasChildren(node.dentryUuid) ? '' : childList(rt, node.dentryUuid);
   return page(node.title, `${nav}${heading}${body}${children}`);
 }

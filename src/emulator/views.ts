@@ -30,7 +30,7 @@ export function nodeView(node: NodeRow, store: Store, baseUrl: string): Record<s
   const workspace = store.workspace(node.workspaceId);
   const isRoot = node.docType === 'ROOT';
   const kind = node.docType === 'DOC' || node.docType === 'WORKBOOK' || node.docType === 'MIND' ? FILE_KINDS[node.docType] : undefined;
-  const markdown = node.docType === 'DOC' ? (store.body(node.dentryUuid)?.markdown ?? '') : '';
+  const markdown = node.docType === 'DOC' ? (store.markdown(node.dentryUuid) ?? '') : '';
   return {
     nodeId: node.dentryUuid,
     name: kind ? `${node.title}.${kind.extension}` : isRoot ? (workspace?.name ?? node.title) : node.title,

@@ -18,7 +18,7 @@ export const searchRoutes: readonly Route[] = [
       const keyword = requiredQuery(query, 'keyword');
       const needle = keyword.toLowerCase();
       const hits = store.nodesOf(workspace.workspaceId, ['DOC']).filter((node) => {
-        const markdown = store.body(node.dentryUuid)?.markdown ?? '';
+        const markdown = store.markdown(node.dentryUuid) ?? '';
         return node.title.toLowerCase().includes(needle) || markdown.toLowerCase().includes(needle);
       });
       const cursor = decodeCursor(query.get('nextToken'), `search:${workspace.workspaceId}:${keyword}`);

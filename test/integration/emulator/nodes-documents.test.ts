@@ -48,6 +48,17 @@ describe('emulator: workspaces, nodes, create and delete', () => {
       assert.deepEqual(got.body.node, node);
     }));
 
+  test("a document's size is its Markdown's UTF-8 bytes, in the listing and the node", () =>
+    withEmulator(async (em) => {
+      const doc = await createDoc(em, 'Sized');
+      const text = '# Naïve café\n\nDone ✓\n';
+      assert.equal((await overwrite(em, doc.dentryUuid, text)).status, 200);
+      const list = await call(em, 'GET', '/v2.0/wiki/nodes', { query: { operatorId: em.seed.operatorId, parentNodeId: em.seed.rootNodeId } });
+      const got = await call(em, 'GET', `/v2.0/wiki/nodes/${doc.dentryUuid}`, { query: { operatorId: em.seed.operatorId } });
+      assert.deepEqual([list.body.nodes[0].size, got.body.node.size], [Buffer.byteLength(text), Buffer.byteLength(text)]);
+      assert.notEqual(Buffer.byteLength(text), text.length);
+    }));
+
   test('id rule: the node-endpoint nodeId works as docKey; the creation nodeId is docNotExist for body calls', () =>
     withEmulator(async (em) => {
       const doc = await createDoc(em, 'Ids');
