@@ -114,3 +114,24 @@ for (const { keyless, team } of TEAMS) {
     });
   });
 }
+
+// Found with this test's set-up (soak seed 714 replayed, token u54z lost: B's code-line edit of a file A had just
+// moved, A killed between the new document's ids and its body): a machine that follows the new document before its
+// first body reads it empty and pulls that, emptying its file; the page comes back only with the writer's next run.
+test(
+  'a document another machine moved, read by the follower before its first body: the file is not emptied (keyed)',
+  { todo: 'issue 44, soak seed 714 (u54z): the check after a follow pulls the new document empty, as made, before its writer sends the body' },
+  async () => {
+    await withArmedPair(false, () => false, async ({ em, a, b, sync, tick }) => {
+      await b.write('guides/yaml.md', WITH_CODE);
+      for (const f of [b, a, b, a, b]) await sync(f);
+      const oldKey = a.remoteDoc('Yaml').dentryUuid;
+      await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
+      tick();
+      assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' })).code, 0, 'A is killed before its body');
+      assert.ok(em.admin.dump().nodes.some((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey && (node.markdown ?? '') === ''), 'the new document is empty');
+      await sync(b);
+      assert.equal(await b.read('yaml.md'), WITH_CODE, "B's file keeps the page while its new document waits for its body");
+    });
+  },
+);
