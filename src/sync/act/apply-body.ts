@@ -246,6 +246,16 @@ function timeMayBeStale(ctx: SyncContext, listed: RemoteDoc | undefined): boolea
 }
 
 /**
+ * The time of a version another writer made, read after a listing that may be older than it (BodyDecision.listedEarly):
+ * the minute its writer's record gave, or while that record gave none, the latest minute the service can have
+ * stamped anything the read showed (writtenTime); either re-checked by the next read. Taken as unknown instead, a
+ * colleague's edit inside code after the read would be taken for the time the next listing shows, and overwritten.
+ * Only an edit reads cannot show made before the read (in the seconds between that writer's first body and it) is
+ * left unseen, where the listing's minute saw that writer's body itself as such an edit (soak seed 714).
+ */
+const writersTime = (ctx: SyncContext, record: DocumentRecord): RemoteTime => (record.remoteModifiedTime !== '' ? { modifiedTime: record.remoteModifiedTime, recheck: true } : writtenTime(ctx));
+
+/**
  * The document's time for an agreement this run reads (nothing sent). When the listing's time may be older than
  * the change the read shows, the document is asked once more, after the read (one call, for a pull whose listed
  * minute was over by its read): still the listed time, the change was made before the listing (another machine's
@@ -257,8 +267,11 @@ function timeMayBeStale(ctx: SyncContext, listed: RemoteDoc | undefined): boolea
  * is kept, with no call, and the next listing's later minute is the hidden edit it is. Taken for unknown, that
  * minute explained nothing, and the next local edit overwrote a colleague's code line saved between a pull's
  * listing and its read (soak seed 712). A run that listed nothing has no such time: it keeps the unknown one.
+ * A listing that may be older than the very version read (BodyDecision.listedEarly) is no time of it: that version's
+ * is its writer's (writersTime).
  */
-async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, body: Pick<BodyDecision, 'remoteChanged' | 'listedVersion'>): Promise<RemoteTime> {
+async function readingTime(ctx: SyncContext, listed: RemoteDoc | undefined, record: DocumentRecord, body: Pick<BodyDecision, 'remoteChanged' | 'listedVersion' | 'listedEarly'>): Promise<RemoteTime> {
+  if (body.listedEarly === true && timeMayBeStale(ctx, listed) && (!body.remoteChanged || body.listedVersion === true)) return writersTime(ctx, record);
   if (!body.remoteChanged || !timeMayBeStale(ctx, listed) || (listed !== undefined && body.listedVersion === true)) return remoteTimeOf(ctx, listed, record, false);
   const now = listed === undefined ? undefined : await nodeOf(ctx.client, record);
   return remoteTimeOf(ctx, listed, record, now === undefined || now.modifiedTime !== listed?.modifiedTime);

@@ -61,6 +61,12 @@ export type BodyFacts = {
    */
   readonly listedLately?: boolean;
   /**
+   * The record was rebound in this run to the document another kbsync writer made in place of its own (follow.ts):
+   * this is that document's first read, the record's blocks are the old document's, and its time is the minute that
+   * writer's record gave ('' while that record said no body yet).
+   */
+  readonly followed?: boolean;
+  /**
    * The version of the document another kbsync writer published since (its kept source), when the shared
    * state has one that differs from this record's: the merge then works from that Markdown, not from the
    * service's plain reading.
@@ -201,6 +207,15 @@ export type BodyDecision = {
    * save the document's time shows after the listing is then none the read could show (act/apply-body.ts readingTime).
    */
   readonly listedVersion?: true;
+  /**
+   * The listing may show the document before the version the read shows was written: the first read of a document
+   * another writer made in place of the record's own (BodyFacts.followed), listed before the minute that writer's
+   * record gives its write, or before that record said any (the document is made empty, its first body sent after).
+   * The blocks read as the record's, so the read seems to show nothing the listing did not; taken for the time of
+   * what was read, that listing's minute made the document's own time, at the next listing, an edit reads cannot
+   * show (soak seed 714: HIDDEN_EDIT said by both machines, and every later edit of the prose page held for good).
+   */
+  readonly listedEarly?: true;
 };
 
 /** Another writer's version agreed on the very blocks this record did. */
@@ -593,7 +608,9 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const hiddenVersionSeen = reading.hiddenInVersion === true && lossy && !(record.lossyBase === true && record.hiddenBase === true) && !hiddenEditSeen;
   // Carried out with every decision: the time the run records for what it read (apply-body.ts readingTime).
   const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
-  const unchanged = { ...listedVersion, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  const early = facts.followed === true && facts.listedTime !== undefined && ((record.remoteModifiedTime ?? '') === '' || laterThan(record.remoteModifiedTime, facts.listedTime));
+  const listedEarly = early ? { listedEarly: true as const } : {};
+  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -658,6 +675,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const carriedFrom = reading.theirsHead !== undefined ? (facts.published?.headCarried === true ? reading.theirsHead : undefined) : reading.plain === true || record.headCarried === true ? base.head : undefined;
   const decided = {
     ...listedVersion,
+    ...listedEarly,
     localChanged,
     remoteChanged,
     fileText: written,

@@ -292,7 +292,9 @@ async function bodyOnRead(
     const unpublished = await unpublishedOf(io, record, file.text, published);
     const fork = await forkSince(io, record, remote, seen);
     // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
-    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) });
+    // A record the plan rebound to the document another writer made in place of its own reads that document first now.
+    const followed = action.record.follows !== undefined ? { followed: true } : {};
+    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed });
   };
   const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
   return { record, landed, remote, body, ...on };

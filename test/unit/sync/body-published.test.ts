@@ -193,6 +193,20 @@ test("a read that shows exactly another writer's version, listed in its minute o
   assert.equal(read(MINUTE, {}, edited).listedVersion, undefined, 'a read showing a web edit since that version shows more');
 });
 
+// Soak seed 714: the first read of a document another writer made in place of this record's own (a move), listed
+// while still empty, before its writer's first body: the listing is no time of what the read shows (readingTime).
+test("the first read of a document another writer made in place of the record's: a listing before that writer's minute, or before its record gave one, is early", () => {
+  const { published: _published, ...base } = facts(1_060_000, 1_000_000);
+  const read = (listedTime: string, writersMinute: string, followed = true) =>
+    decideBody({ ...base, record: { ...base.record, remoteModifiedTime: writersMinute, recheck: true }, listedTime, ...(followed ? { followed } : {}) });
+  assert.equal(read('2026-11-02T09:03Z', MINUTE).listedEarly, true, "listed before that writer's minute");
+  assert.equal(read('2026-11-02T09:03Z', '').listedEarly, true, 'listed before its record gave a minute');
+  assert.equal(read(MINUTE, MINUTE).listedEarly, undefined, "listed in that writer's minute");
+  assert.equal(read('2026-11-02T09:05Z', MINUTE).listedEarly, undefined, 'listed after it');
+  assert.equal(read('2026-11-02T09:03Z', MINUTE, false).listedEarly, undefined, 'a record of this very document: its listing stands');
+  assert.equal(read('2026-11-02T09:03Z', '').hiddenEdit, null, 'nothing is taken for a hidden edit');
+});
+
 // Model seed 100106: a colleague moved the document; the other machine followed the move and published its
 // record there; the colleague then edited inside code, a minute later. This machine, which had not listed the
 // move, took the later time for the move and overwrote the code edit with its merge.

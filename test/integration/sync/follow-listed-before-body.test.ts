@@ -1,0 +1,137 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { reported, saidIn, withArmedPair, type ArmedPair } from '../../helpers/workstation-pair.js';
+
+/**
+ * Soak seed 714: machine A moved a page to another folder (a new document, then its first body, then the old one
+ * deleted). B listed the new document while it was still empty, before A's body, and read the state while it held
+ * only A's record of the new document's ids (no body yet); B followed, and its check read A's body, written a minute
+ * after that listing. With the blocks as B's record had them (the old document's), B took the listing's time for the
+ * time of what it read: the document's own time, at the next listing, was taken for an edit reads cannot show
+ * (HIDDEN_EDIT, said by both machines), and every later edit of the prose page was held for good.
+ *
+ * A is killed once its record of the new document is in the shared state, before the body; B's read of that
+ * document waits for A's next run, which sends the body in a later minute and deletes the old document.
+ */
+const PROSE = '# Yaml\n\nA parser for YAML, fast and safe.\n\nIt reads every version of the spec.\n';
+const WITH_CODE = '# Yaml\n\nA parser for YAML, fast and safe.\n\n```sh\nnpm install js-yaml\n```\n\nIt reads every version of the spec.\n';
+
+/** With a state key any machine may delete the document another made (soak seed 714: the mover did not create it); without one, only its creator can. */
+const TEAMS = [
+  { keyless: false, team: 'keyed, the page moved by the other machine' },
+  { keyless: true, team: 'keyless, the page moved by its creator' },
+] as const;
+
+/**
+ * `page` at guides/yaml.md on both, moved by A to yaml.md, and followed by B from a listing of the new document made
+ * before A's first body, read after it. Returns the new document's key.
+ */
+async function followedBeforeBody({ em, a, b, gate, sync, tick }: ArmedPair, keyless: boolean, page: string, armAt: (docKey: string) => void): Promise<string> {
+  const creator = keyless ? a : b;
+  await creator.write('guides/yaml.md', page);
+  for (const f of [creator, a, b, a, b]) await sync(f);
+  const oldKey = a.remoteDoc('Yaml').dentryUuid;
+
+  await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
+  tick();
+  // Its second append: the first keeps the page's text among the sources, ahead of the write (announceAhead).
+  const killed = await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' });
+  assert.notEqual(killed.code, 0, 'A is killed once its record of the new document is published, before its body');
+  const made = em.admin.dump().nodes.find((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey);
+  assert.ok(made && (made.markdown ?? '') === '', 'the new document is made, still empty');
+  armAt(made.dentryUuid);
+
+  // B lists the empty new document; its first read of it waits for A's body, sent a minute later.
+  gate.arm(async () => {
+    tick();
+    await reported(a);
+  });
+  const followed = await sync(b);
+  assert.ok(gate.fired, "B's read came after A's body");
+  assert.deepEqual(
+    followed.results.filter((r) => r.path.endsWith('yaml.md')).map((r) => [r.path, r.ok ? r.result : r.code]),
+    [['yaml.md', 'pulled']],
+    JSON.stringify(followed.results),
+  );
+  assert.deepEqual(saidIn(followed), []);
+  assert.deepEqual(
+    a.remoteDocs().filter((node) => node.title === 'Yaml').map((node) => node.dentryUuid),
+    [made.dentryUuid],
+    'one document: the old one is deleted',
+  );
+  return made.dentryUuid;
+}
+
+/** B's first read of the new document, once `key` is known. */
+const readOf = (key: () => string) => (request: { readonly method: string; readonly path: string }) => key() !== '' && request.method === 'GET' && request.path.includes(`/${key()}/blocks`);
+
+for (const { keyless, team } of TEAMS) {
+  test(`a document another machine moved, listed before its first body and read after it: no hidden edit, and the next edit is published (${team})`, async () => {
+    let newKey = '';
+    await withArmedPair(keyless, readOf(() => newKey), async (pair) => {
+      const { a, b, sync, tick } = pair;
+      await followedBeforeBody(pair, keyless, PROSE, (key) => (newKey = key));
+      // Past the minutes a writer's record may take to come, nobody having edited the page since A's body.
+      tick();
+      tick();
+      const later = await sync(b);
+      assert.deepEqual(saidIn(later), [], 'no machine says a hidden edit nobody made');
+      const edited = PROSE.replace('fast and safe', 'fast, safe and small');
+      await b.write('yaml.md', edited);
+      const pushed = await sync(b);
+      assert.deepEqual(
+        pushed.results.filter((r) => r.path === 'yaml.md').map((r) => (r.ok ? r.result : r.code)),
+        ['pushed'],
+        `B's next edit of the prose page is published, not held: ${JSON.stringify(pushed.results)}`,
+      );
+      const pulled = await sync(a);
+      assert.deepEqual(saidIn(pulled), []);
+      assert.equal(await a.read('yaml.md'), edited, 'A gets the edit');
+    });
+  });
+
+  // The time B records for that read is no listing's: a colleague's edit inside code made after it still shows as a
+  // later minute, and B's next edit does not overwrite it.
+  test(`…and a colleague's edit inside its code after that read still holds the next edit (${team})`, async () => {
+    let newKey = '';
+    await withArmedPair(keyless, readOf(() => newKey), async (pair) => {
+      const { em, a, b, sync, tick } = pair;
+      const key = await followedBeforeBody(pair, keyless, WITH_CODE, (made) => (newKey = made));
+      tick();
+      em.admin.editDocument(key, WITH_CODE.replace('npm install js-yaml', 'npm install --save js-yaml'));
+      tick();
+      tick();
+      await b.write('yaml.md', WITH_CODE.replace('fast and safe', 'fast, safe and small'));
+      const held = await sync(b);
+      assert.deepEqual(
+        held.results.filter((r) => r.path === 'yaml.md').map((r) => (r.ok ? (r.reason ?? r.result) : r.code)),
+        ['HIDDEN_EDIT'],
+        JSON.stringify(held.results),
+      );
+      assert.match(a.remoteDoc('Yaml').markdown ?? '', /npm install --save js-yaml/, "the colleague's code edit stands");
+    });
+  });
+}
+
+// Found with this test's set-up (soak seed 714 replayed, token u54z lost: B's code-line edit of a file A had just
+// moved, A killed between the new document's ids and its body): a machine that follows the new document before its
+// first body reads it empty and pulls that, emptying its file; the page comes back only with the writer's next run.
+test(
+  'a document another machine moved, read by the follower before its first body: the file is not emptied (keyed)',
+  { todo: 'issue 44, soak seed 714 (u54z): the check after a follow pulls the new document empty, as made, before its writer sends the body' },
+  async () => {
+    await withArmedPair(false, () => false, async ({ em, a, b, sync, tick }) => {
+      await b.write('guides/yaml.md', WITH_CODE);
+      for (const f of [b, a, b, a, b]) await sync(f);
+      const oldKey = a.remoteDoc('Yaml').dentryUuid;
+      await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
+      tick();
+      assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' })).code, 0, 'A is killed before its body');
+      assert.ok(em.admin.dump().nodes.some((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey && (node.markdown ?? '') === ''), 'the new document is empty');
+      await sync(b);
+      assert.equal(await b.read('yaml.md'), WITH_CODE, "B's file keeps the page while its new document waits for its body");
+    });
+  },
+);
