@@ -79,11 +79,15 @@ export async function applyBody(
         crashPoint('after-local-write');
       }
       const conflictPath = body.conflictCopy === undefined ? undefined : await writeConflictCopy(ctx, path, body.conflictCopy);
-      // The minute the write was made in, for a run killed before its record (interrupted.ts withLandedPush).
-      const written = (): void => note({ written: writtenTime(ctx).modifiedTime });
-      const remoteAfter = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText, written) : remote;
+      // The minute the write was made in, for its record and for a run killed before it (interrupted.ts withLandedPush).
+      const written = (): RemoteTime => {
+        const time = writtenTime(ctx);
+        note({ written: time.modifiedTime });
+        return time;
+      };
+      const sent = body.send ? await send(ctx, path, record.docKey, remote, body.send, body.baseText, written) : undefined;
       const members = ctx.mode === 'pull' ? record.members : await applyMembers(ctx, record, splitText(body.fileText).frontMatter.members);
-      return { fingerprint, conflictPath, remoteAfter, members };
+      return { fingerprint, conflictPath, remoteAfter: sent?.blocks ?? remote, wroteAt: sent?.wroteAt, members };
     },
     (done) =>
       recordAgreement(ctx, {
@@ -93,7 +97,8 @@ export async function applyBody(
         baseText: body.baseText,
         fingerprint: done.fingerprint,
         remoteBlocks: done.remoteAfter,
-        remoteTime: readTime ?? writtenTime(ctx),
+        // Read (nothing sent), or the minute the write's answer came in (send): one of the two, always.
+        remoteTime: (done.wroteAt ?? readTime) as RemoteTime,
         // A rename in the web editor, seen now, excuses the time it moved only this once.
         ...(listed ? { listedTitle: listed.title } : {}),
         // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
@@ -167,7 +172,10 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
 /**
  * Backs up the document's body, writes (append or overwrite) and returns what it holds after (rule 8). A push
  * without a ledger announces the write first, with `agreed` (the file text the document will then hold); once
- * the write is answered, `written` notes its minute in the intent.
+ * the write is answered, `written` notes its minute in the intent, and it is the minute recorded: taken as the
+ * answer comes, not as the record is made. An answer to another call between the two (the read-back, another
+ * file's call in the same run) may bear a later minute, and a colleague's save in it then bore the minute this
+ * write was recorded with: a code line saved so was overwritten unseen by this machine's next push (soak seed 716).
  *
  * An append's answer is the paragraph's whole text: the blocks after it are known without a read. An
  * overwrite is read back by the first read of the document once its minute is over (decide/read-back.ts):
@@ -177,27 +185,36 @@ function conflictDetail(path: string, body: BodyDecision, copy: string): string 
  * this machine's next run or cycle, or another machine (a CI job's next run, without this ledger, reads the
  * shared state's record of it, whose blocks hash is the prediction's too).
  */
-async function send(ctx: SyncContext, path: string, docKey: DocumentRecord['docKey'], before: readonly Block[], outgoing: Send, agreed: string, written: () => void): Promise<readonly Block[]> {
+async function send(
+  ctx: SyncContext,
+  path: string,
+  docKey: DocumentRecord['docKey'],
+  before: readonly Block[],
+  outgoing: Send,
+  agreed: string,
+  written: () => RemoteTime,
+): Promise<{ readonly blocks: readonly Block[]; readonly wroteAt: RemoteTime }> {
   if (before.length > 0) await backupText(ctx.stateDir, 'remote', path, blocksToMarkdown(before), { now: ctx.now() });
   await announceWrite(ctx, path, docKey, agreed);
+  let wroteAt: RemoteTime;
   if (outgoing.append) {
     const whole = await ctx.client.appendText(docKey, outgoing.append.blockId, outgoing.append.text);
-    written();
+    wroteAt = written();
     crashPoint('after-overwrite');
     const after = whole === undefined ? undefined : appended(before, outgoing.append, whole);
-    if (after) return after;
+    if (after) return { blocks: after, wroteAt };
   } else {
     await ctx.client.overwrite(docKey, outgoing.markdown);
-    written();
+    wroteAt = written();
     crashPoint('after-overwrite');
     const predicted = predictedBlocks(outgoing.markdown);
-    if (!readAlike(predicted)) return predicted;
+    if (!readAlike(predicted)) return { blocks: predicted, wroteAt };
   }
   const after = await ctx.client.readBlocks(docKey);
   // Someone else wrote between our write and this read: recording their body as what we pushed would
   // hide both edits from every later run. Failing leaves the ledger as it was, so the next run merges.
   if (!agrees(outgoing.markdown, after)) throw changedDuringWrite(path);
-  return after;
+  return { blocks: after, wroteAt };
 }
 
 /**
