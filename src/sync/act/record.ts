@@ -34,8 +34,6 @@ export function writtenTime(ctx: SyncContext): RemoteTime {
   return { modifiedTime: latestMinuteAfter(ctx.serverNow().getTime()), recheck: true };
 }
 
-
-
 type Agreement = Omit<
   DocumentRecord,
   | 'localHash'
