@@ -43,3 +43,38 @@ test('an idle daemon beside a held delete spends only its polling budget (no rea
     { config: { watch: { pollBudgetPerHour: BUDGET, fullSweepMinutes: 0.05 } } },
   );
 });
+
+test('a held file saved again and again while the daemon sweeps: its hold is said once', async () => {
+  await withSyncFixture(
+    async (f) => {
+      const page = '# Runbook\n\nRead this.\n\n```sh\nrestart --all\n```\n\nThen check the dashboard.\n';
+      await f.write('runbook.md', page);
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(2 * 60_000);
+      assert.equal((await f.sync()).code, 0);
+      // An edit here, then a colleague's inside the code: the overwrite is held (HIDDEN_EDIT) while the document stays
+      // so, and the record keeps the minute agreed before the colleague's.
+      await f.write('runbook.md', page.replace('the dashboard', 'the dashboard (0)'));
+      f.em.admin.setClockOffset(4 * 60_000);
+      const doc = f.remoteDoc('Runbook');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+      f.em.admin.setClockOffset(7 * 60_000);
+      const d = startDaemon(f);
+      try {
+        await d.waitForLog(firstSweepDone, 'the first full cycle');
+        // Each save is taken by a local cycle, which lists nothing (the record's older minute), between sweeps, which list.
+        for (let save = 1; save <= 3; save += 1) {
+          await f.write('runbook.md', page.replace('the dashboard', `the dashboard (${save})`));
+          const sweeps = d.logs.filter((l) => l.msg.startsWith('sweep cycle done')).length;
+          await waitUntil(() => d.logs.filter((l) => l.msg.startsWith('sweep cycle done')).length >= sweeps + 2, 'two sweeps after the save', 60_000);
+        }
+        const held = d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('runbook.md: held'));
+        assert.equal(held.length, 1, held.map((line) => line.msg.slice(0, 60)).join('\n'));
+        assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "held: the colleague's edit stands");
+      } finally {
+        await d.dispose();
+      }
+    },
+    { config: { watch: { fullSweepMinutes: 0.05 } } },
+  );
+});
