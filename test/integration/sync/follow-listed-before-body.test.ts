@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { reported, saidIn, withArmedPair, type ArmedPair } from '../../helpers/workstation-pair.js';
+import { reported, saidIn, withArmedPair, type ArmedPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 714: machine A moved a page to another folder (a new document, then its first body, then the old one
@@ -152,14 +152,18 @@ test('a document another machine moved, read by the follower before its first bo
   });
 });
 
+/** followedEmpty, and B's next run past the two minutes a first body may take to come after its document's ids. */
+async function filledByFollower(pair: ArmedPair): Promise<{ key: string; filled: SyncReport }> {
+  const key = await followedEmpty(pair);
+  pair.tick();
+  pair.tick();
+  return { key, filled: await pair.sync(pair.b) };
+}
+
 test('…and when its writer never comes back, the follower fills the new document with its file, edit and all (keyed)', async () => {
   await withArmedPair(false, () => false, async (pair) => {
-    const { em, b, sync, tick } = pair;
-    const key = await followedEmpty(pair);
-    // Past the two minutes a first body may take to come after its document's ids.
-    tick();
-    tick();
-    const filled = await sync(b);
+    const { em, b, sync } = pair;
+    const { key, filled } = await filledByFollower(pair);
     assert.deepEqual(
       filled.results.filter((r) => r.path === 'yaml.md').map((r) => (r.ok ? r.result : r.code)),
       ['pushed'],
@@ -170,3 +174,19 @@ test('…and when its writer never comes back, the follower fills the new docume
     assert.deepEqual(saidIn(await sync(b)), [], 'and stays settled');
   });
 });
+
+// Left open (issue 44): the maker, back after the follower filled the document, merges its own page into it as into
+// a new document (its record's base is the empty one it made): nothing is lost, but the code block comes twice.
+test(
+  '…and a maker back after that takes the page as the follower left it (keyed)',
+  { todo: "issue 44: the maker's rerun merges its page against the empty document it made, doubling the code block" },
+  async () => {
+    await withArmedPair(false, () => false, async (pair) => {
+      const { em, a, sync } = pair;
+      const { key } = await filledByFollower(pair);
+      await sync(a);
+      assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === key)?.markdown, EDITED);
+      assert.equal(await a.read('yaml.md'), EDITED);
+    });
+  },
+);
