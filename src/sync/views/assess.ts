@@ -10,7 +10,7 @@ import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
 import { decideMove, type MoveDecision } from '../decide/move.js';
 import { decideDelete, decideTrash, restoredVersion, type DeleteDecision } from '../decide/removals.js';
-import type { Action, ActionKind, DecisionKind, Layout, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
+import type { Action, ActionKind, DecisionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
 import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemoval, withLandedPush } from '../run/interrupted.js';
@@ -162,8 +162,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // The change the plan saw may be this machine's own push, killed before it was recorded: no edit to keep.
       const recordOf = (blocks: readonly Block[] | 'gone'): DocumentRecord => (blocks === 'gone' ? recorded : withReadBack(withLandedPush(recorded, io.openIntents(), blocks), blocks));
       if (action.kind === 'restore' && recordOf(read) === recorded && read !== 'gone') {
-        const version = await restoredVersion(recorded, read, io.webEdits, await publishedSince(io, recorded, read, io.listed(recorded.docKey)));
-        const marks = { ...version.marks, hiddenEdit: recorded.hiddenEdit };
+        const seen = io.listed(recorded.docKey);
+        const version = await restoredVersion(recorded, read, io.webEdits, await publishedSince(io, recorded, read, seen));
+        // Restored for a change reads do not show (its time moved, every block the same): a hidden edit the file
+        // lacks, kept as decideDelete keeps it, or the next push overwrote it (soak seed 719).
+        const hidden = seen !== undefined && blocksHash(read) === recorded.remoteBlocksHash && laterThan(seen.modifiedTime, recorded.remoteModifiedTime);
+        const unexplained = hidden && !relocationExplains(io, recorded, seen) && !explainedBy(version, seen);
+        const marks = { ...version.marks, hiddenEdit: recorded.hiddenEdit ?? (unexplained ? seen.modifiedTime : null) };
         return assessed(action, path, { tag: 'restore', record: recorded, remote: read, text: version.text, marks, listed: io.listed(action.record.docKey), ...placeOf(action) });
       }
       const onRead = async (remote: readonly Block[] | 'gone', known: Seen | undefined) => {
@@ -182,10 +187,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // (a delete reads no state).
       const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
-      // A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
-      // a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its
-      // next move held MOVE_LOSSY).
-      const explained = version?.writtenAt !== undefined && listed !== undefined && !laterThan(listed.modifiedTime, version.writtenAt);
+      const explained = version !== undefined && explainedBy(version, listed);
       const decision =
         decided.kind === 'restore' && version ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks, ...(explained ? { hiddenEdit: record.hiddenEdit } : {}) } } : decided;
       return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
@@ -348,6 +350,15 @@ async function lookedAgain<T>(
 
 /** A body decision that writes the whole document (an append keeps what it holds). */
 const overwrites = (decided: BodyDecision): boolean => decided.send !== undefined && decided.send.append === undefined;
+
+/**
+ * A time another writer's restored version accounts for (its write, in that minute) is no hidden edit (soak seed 500:
+ * a file deleted here, whose document another machine had written meanwhile, came back said HIDDEN_EDIT, its next
+ * move held MOVE_LOSSY); unless that version says itself that the document holds an edit reads cannot show (its
+ * writer said HIDDEN_EDIT: soak seed 719).
+ */
+const explainedBy = (version: { readonly writtenAt?: string; readonly marks: Pick<ReadingMarks, 'hiddenBase'> }, seen: Seen | undefined): boolean =>
+  version.writtenAt !== undefined && version.marks.hiddenBase !== true && seen !== undefined && !laterThan(seen.modifiedTime, version.writtenAt);
 
 const placeOf = (action: Extract<Action, { kind: 'delete-remote' | 'restore' }>): Place => (action.at !== undefined ? { at: action.at } : {});
 
