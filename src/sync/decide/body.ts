@@ -228,6 +228,13 @@ export type BodyDecision = {
 const ofSameBlocks = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash'>): boolean => published.remoteBlocksHash === record.remoteBlocksHash;
 
 /**
+ * Another writer's version whose front matter is the one its file had before it read this record's very blocks
+ * plainly (`hc`), where this record knows its own from its writer: the front matter that reading could not see.
+ */
+const carriedOver = (published: PublishedVersion | undefined, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'headCarried'>): boolean =>
+  published?.headCarried === true && record.headCarried !== true && ofSameBlocks(published, record);
+
+/**
  * Whether another writer's version is the document's latest, against this record. The state's entry is the
  * document's latest record by stamp; only one agreed on clearly before ours (a record published late) is an older
  * version (newerThanRecord: each machine knows the service's clock from a Date header, ±1 s, so agreements closer
@@ -588,8 +595,14 @@ export function decideBody(given: BodyFacts): BodyDecision {
   // seeing that change (it edited the body meanwhile): its front matter is the older one, no change of theirs
   // (soak seed 502: taken for one, it undid this machine's front matter on every machine). Nor is the front matter
   // of a version that kept its own across a plain reading (`hc`) a change of theirs, where this record knows its
-  // own from its writer: only its body is news (model seed 4011, a later write of code).
-  const staleHead = (record.replacedHead != null && reading.theirsHead === record.replacedHead) || (facts.published?.headCarried === true && record.headCarried !== true);
+  // own from its writer: only its body is news (model seed 4011, a later write of code). But only against a record of
+  // the very blocks that reading read (carriedOver): the write it could not see the front matter of. Against a record
+  // of other blocks (one that version's writer had gone past: the page as created, its own earlier record), the
+  // front matter kept is that writer's own, and its change is news (model seed 718: a machine added front matter,
+  // then took a colleague's edit in plainly; the other, still at the page as created, kept none, and the files
+  // differed for good). A reading of this machine's write and then of a later change, before this record came, is
+  // the replaced front matter's case above where this machine made the change; one it only took in, it cannot tell.
+  const staleHead = (record.replacedHead != null && reading.theirsHead === record.replacedHead) || carriedOver(facts.published, record);
   const theirsHead = reading.theirsHead !== undefined && staleHead ? base.head : reading.theirsHead;
   const sides = branchSides(facts.fork);
   const head = sides ? mergedHead(splitText(sides.base).head, local.head, splitText(sides.branch).head) : mergedHead(shared.head, local.head, theirsHead);

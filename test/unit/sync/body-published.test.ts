@@ -356,6 +356,18 @@ describe('a plain reading that kept its front matter, and the writer\'s exact re
     assert.equal(decided.kind, 'pull');
     assert.equal(decided.nextFile, `---\ntags: [alpha]\n---\n${THEIRS}`, "its body comes in, this machine's front matter stays");
   });
+
+  // Model seed 718: the other machine published its front matter, then took a colleague's words in plainly, keeping
+  // it. This record is of older blocks than that reading (the page as first synced): none of this machine's writes
+  // was read there without its front matter, and the front matter kept is the other machine's own change.
+  test("a reading of other blocks than this record's brings the front matter it kept: that machine's own change", () => {
+    const words = `---\ntags: [alpha]\n---\n${OURS.replace('More text.', 'More text, from the web.')}`;
+    const read = predictedBlocks(splitText(words).body);
+    const reading: PublishedVersion = { text: words, remoteBlocksHash: blocksHash(read), modifiedTime: MINUTE, exact: false, agreedAt: 1_000_000 + 60_000, headCarried: true };
+    const decided = decideBody({ ...TWO_WAY, path: 'semver.md', record: agreedOn(OURS, MINUTE), fileText: OURS, remote: read, published: reading });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, words, "the colleague's words and the other machine's front matter come in");
+  });
 });
 
 // Soak seed 502: another writer's version made without seeing this machine's own front matter change (it edited
