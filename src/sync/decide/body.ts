@@ -569,8 +569,6 @@ const lineOfBlock = (body: string, index: number): number => {
  */
 export function decideBody(given: BodyFacts): BodyDecision {
   if (given.bodyComing === true && given.remote.length === 0) return decideUnfilled(given);
-  // Our own move's new document, still empty: the moved page is the file's first push to send, not a deletion of it.
-  if (given.remote.length === 0 && madeUnfilled(given.record) && splitText(given.record.baseMarkdown).body.trim() !== '') return firstPushOf(given);
   const branch = heldBranch(given);
   const input = branch ? { ...given, published: branch } : given;
   // A hidden edit the writer's own record explains was that writer's write: nobody's edit stands (explainsHidden).
@@ -733,23 +731,11 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
  * pull-only run writes nothing, and keeps waiting).
  */
 function decideUnfilled(facts: BodyFacts): BodyDecision {
-  const first = firstPushOf(facts);
+  const first = decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
   const mayComeYet = facts.listedTime === undefined || facts.listedLately === true;
   if (!mayComeYet && facts.mode !== 'pull') return first;
   return { ...first, kind: 'none', send: undefined, nextFile: undefined, waiting: true };
 }
-
-/** The file's first push into an empty document, whatever the record says it agreed on. */
-const firstPushOf = (facts: BodyFacts): BodyDecision => decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
-
-/**
- * A record made with its document and never filled (act/create.ts recordUnpushed): no blocks, no time. Its base
- * may be the page a move made the document to carry, not anything the document holds: empty, it waits for its
- * first push; filled by another writer meanwhile (a follower, past the minutes that push may take), that writer's
- * text merges against the page, which both made theirs from (issue 44: merged against nothing, every block came
- * twice).
- */
-export const madeUnfilled = (record: Pick<BodyFacts['record'], 'remoteBlocks' | 'remoteModifiedTime'>): boolean => record.remoteBlocks.length === 0 && record.remoteModifiedTime === '';
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
 export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote' | 'webEdits'>, remote: readonly Block[] = []): BodyDecision {
