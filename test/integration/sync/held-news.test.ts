@@ -62,3 +62,26 @@ test("a held file's local cycle takes a colleague's edit in: said then, and not 
     assert.equal(f.remoteDoc('Guide').markdown, web.replace('run `make`', 'run `make` twice'), 'held: nothing was overwritten');
   });
 });
+
+test('a hidden edit a local cycle found on the time it asked: said then, and not again by the sweep that lists that time', async () => {
+  await withSyncFixture(async (f) => {
+    const tick = frozenClock(f);
+    const runbook = '# Runbook\n\nBefore you start, read this.\n\n```sh\nrestart --all\n```\n\nAfter that, check the dashboard.\n';
+    await f.write('runbook.md', runbook);
+    await sweep(f);
+    tick();
+    await sweep(f);
+    tick();
+    const doc = f.remoteDoc('Runbook');
+    f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+    // Judged once the minutes in which a kbsync writer's record of it could still come are over (BodyDecision.waiting).
+    tick();
+    tick();
+    tick();
+    await f.write('runbook.md', runbook.replace('check the dashboard', 'check the dashboard and the logs'));
+    assert.deepEqual(holdOf(await localCycle(f), 'runbook.md'), { reason: 'HIDDEN_EDIT', news: true });
+    assert.deepEqual(holdOf(await sweep(f), 'runbook.md'), { reason: 'HIDDEN_EDIT', news: false }, 'the sweep after it does not say it again');
+    assert.deepEqual(holdOf(await sweep(f), 'runbook.md'), { reason: 'HIDDEN_EDIT', news: false });
+    assert.match(f.remoteDoc('Runbook').markdown ?? '', /--graceful/, "held: the colleague's edit stands");
+  });
+});
