@@ -220,8 +220,9 @@ export function dropRecord(ctx: SyncContext, path: string, docKey: string): void
  * change of the document. A later save of the file waits for the same reason, which the user was told with
  * the first (an editor saving every few seconds made a warning and a desktop notice each time: soak 712). An
  * open conflict is the same hold while its copy stands, whatever the file and the document do. A document
- * time unknown on either side ('': not listed since our own write) is no change: learning it is not news.
- * The file's latest hash is remembered all the same (a held file that moves is paired by it).
+ * time unknown on either side ('': not listed since our own write, or since a read that took in a change) is no
+ * change: learning it is not news. The file's latest hash is remembered all the same (a held file that moves is
+ * paired by it).
  */
 export function recordHold(ctx: SyncContext, path: string, hold: Omit<HeldState, 'message'>): boolean {
   const summary = ctx.ledger.documents.summary(path);
@@ -232,7 +233,13 @@ export function recordHold(ctx: SyncContext, path: string, hold: Omit<HeldState,
   // warnings of ten holds in soak 717.
   const later = laterThan(hold.remoteModifiedTime, before);
   const known = later || before === '' ? hold.remoteModifiedTime : before;
-  const same = summary.heldCode === hold.code && (hold.code === 'CONFLICT_OPEN' || !later);
+  // Nor is a later time news while the record does not know the document's time: a local cycle that took a
+  // colleague's edit into the held file agreed on that version with its time unknown, and kept the hold with the
+  // record's minute from before it; the sweep a moment later listed the minute of that very edit, and said the hold
+  // again (soak 721). A save since that a read shows is an agreement, which says the hold afresh; one it does not
+  // show, an unknown time cannot tell.
+  const moved = later && summary.remoteModifiedTime !== '';
+  const same = summary.heldCode === hold.code && (hold.code === 'CONFLICT_OPEN' || !moved);
   if (same && known === before && summary.heldLocalHash === hold.localHash) return false;
   ctx.ledger.documents.update(path, { heldCode: hold.code, heldLocalHash: hold.localHash, heldRemoteTime: known });
   return !same;
