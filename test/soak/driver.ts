@@ -106,7 +106,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const machines = await atRest(world, crew, problems);
     const apart = movesApart(world, crew, machines);
     await steady(world, say, problems);
-    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed }, { overwrittenUnread: (token) => calls.overwrittenUnread(token), formattingSaid: pathsSaid(world, crew, 'FORMATTING_UNSEEN') });
+    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed }, { overwrittenUnread: (token) => calls.overwrittenUnread(token), formattingSaid: pathsSaid(world, crew, 'FORMATTING_UNSEEN'), deleteIdLost: pathsSaid(world, crew, DELETE_ID_LOST_SAID) });
     const notices = falseHiddenNotices(pathsSaid(world, crew, 'HIDDEN_EDIT'), machines, world.docs(), pages);
     const docs = world.docs();
     const sizes = { documents: docs.length, prose: docs.filter((doc) => !isOpaque(doc.markdown ?? '')).length, files: new Map(machines.map((m) => [m.name, [...m.files.keys()].filter((path) => !isConflictCopy(path)).length])) };
@@ -303,6 +303,9 @@ async function steady(world: World, say: (line: string) => void, problems: strin
 }
 
 /** The paths each machine's daemon said a notice of (HIDDEN_EDIT: held, or pulled with the notice; FORMATTING_UNSEEN). */
+/** How a run says it keeps a document without the id that deletes it (src/sync/act/create.ts). */
+const DELETE_ID_LOST_SAID = 'was made by an earlier create whose answer was lost';
+
 function pathsSaid(world: World, crew: DaemonCrew, code: string): Map<string, Set<string>> {
   return new Map(world.machines.map((m) => [m.name, new Set(crew.logs(m).flatMap((line) => (line.msg.includes(code) && typeof line['path'] === 'string' ? [line['path']] : [])))]));
 }

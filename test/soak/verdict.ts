@@ -9,7 +9,7 @@ import { isConflictCopy, normaliseBody } from '../helpers/reliability.js';
 import { bodyOf, converged, duplicates, visibleReading } from '../model/oracle.js';
 import { hashText } from '../../src/local/fingerprint.js';
 import { COLLEAGUE, type EditLog } from './edits.js';
-import { holdVerdict, type Pages, type Team } from './rules.js';
+import { holdVerdict, type HoldVerdict, type Pages, type Team } from './rules.js';
 
 /**
  * The soak's verdict once everything has settled: converged means every edit made on any side is in the
@@ -51,7 +51,16 @@ export type Place = (typeof PLACES)[number];
 export type Witness = {
   readonly overwrittenUnread: (token: string) => boolean;
   readonly formattingSaid: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per machine, the paths whose document it said it keeps without the id that deletes it (a create's answer lost to a kill). */
+  readonly deleteIdLost: ReadonlyMap<string, ReadonlySet<string>>;
 };
+
+/**
+ * The contract gives the id that deletes a document only in the answer to its create: a daemon killed while its
+ * create was on its way keeps the document in step with the file, says it cannot delete it, and a delete of the
+ * file then waits for a person (NOT_CREATED; README "Crashes"). Soak 721's replay: B killed as it created a page.
+ */
+const DELETE_ID_LOST: HoldVerdict = { allowed: true, why: 'a document whose create answer a kill lost (the contract gives its delete id only there)' };
 
 /** A colleague's new paragraph whose formatting the knowledge base no longer has, and whether a FORMATTING_UNSEEN named its file first. */
 export type FormattingLoss = { readonly token: string; readonly noticed: boolean };
@@ -127,7 +136,7 @@ export function judge(machines: readonly MachineAtRest[], docs: readonly DumpedN
       }
       const code = standing(m, row);
       if (code === null) continue;
-      const verdict = holdVerdict(code, doc ? pages.of(doc) : undefined, team);
+      const verdict = code === 'NOT_CREATED' && witness.deleteIdLost.get(m.name)?.has(row.path) ? DELETE_ID_LOST : holdVerdict(code, doc ? pages.of(doc) : undefined, team);
       held.push({ machine: m.name, path: row.path, code, ...verdict });
       here.set(row.path, verdict.allowed);
       if (!verdict.allowed) violations.push(`${m.name}:${row.path} is held (${code}) ${verdict.why}`);
