@@ -137,6 +137,16 @@ describe('merge3 examples', () => {
     assert.equal(result.needsPush, true);
   });
 
+  test("a colleague's words and our words on other lines of one paragraph whose line endings we changed: both kept, our line endings too (soak seed 727)", () => {
+    const { base, remoteBase, alignment } = synced('# T\n\nthe result will contain\nprerelease parts.  For example\nwill preserve them.\n\nend\n');
+    const local = '# T\r\n\r\nthe result will contain\r\nprerelease parts.  For example\r\nwill preserve them all.\n\nend\n';
+    const theirs = 'the result will contain\nprerelease parts.  For example\nwill preserve them.';
+    const remote = retext(remoteBase, theirs, theirs.replace('will contain', 'will stone contain'));
+    const result = merge3({ base, remoteBase, remote, local, alignment });
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.body, local.replace('will contain', 'will stone contain'));
+  });
+
   test('the same change on both sides is not a conflict', () => {
     const { base, remoteBase, alignment } = synced('one\n\ntwo\n');
     const local = 'one\n\ntwo **2**\n';
