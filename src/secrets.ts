@@ -17,10 +17,13 @@ export function redact(text: string): string {
   return out;
 }
 
-/** Deep-redacts a JSON-like value (for --json reports and structured log fields). */
-export function redactValue<T>(value: T): T {
-  if (secrets.size === 0) return value;
-  return JSON.parse(redact(JSON.stringify(value) ?? 'null')) as T;
+/**
+ * A JSON-like value as JSON, redacted (for --json reports). Masked in the text, not in a copy of the value
+ * written again: for a sync report of 10,000 files that copy was tens of megabytes made at the run's peak.
+ * JSON.stringify's text is canonical, so it is the text such a copy would have printed.
+ */
+export function redactedJson(value: unknown): string {
+  return redact(JSON.stringify(value) ?? 'null');
 }
 
 /**

@@ -60,15 +60,6 @@ export function encodeSource(hash: string, text: string, key?: StateKey, chunkBy
 }
 
 /**
- * A source this run keeps itself (it wrote it, so it knows the text): one chunk, read as `joinSource` reads
- * the chunks of a sources document. Its bytes are a copy of their own: a slice of zlib's output would keep
- * the whole buffer it was written into, for every file a first push publishes.
- */
-export function keptChunk(hash: string, text: string): SourceChunk {
-  return { h: hash, i: 0, of: 1, data: Buffer.from(deflated(Buffer.from(text, 'utf8'))) };
-}
-
-/**
  * An index token, read. `workspace`: signed for the workspace alone (before tokens were bound to their synced
  * folder): used only while the folder's state has not been rewritten bound (read.ts).
  */

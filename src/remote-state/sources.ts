@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { KbClient } from '../api/index.js';
-import { decodeTokens, joinSource, keptChunk, type SourceChunk } from './codec.js';
+import { decodeTokens, joinSource, type SourceChunk } from './codec.js';
 import type { StateDoc } from './documents.js';
 import type { StateJunk } from './junk.js';
 import { MAX_DOCS_READ } from './limits.js';
@@ -21,6 +22,12 @@ export class KeptSources {
   readonly #client: KbClient;
   readonly #key: StateKey | undefined;
   readonly #chunks = new Map<string, SourceChunk[]>();
+  /**
+   * The texts this run kept, as the strings it had: the very strings its scan read, so keeping them costs a
+   * map entry, where a deflated chunk (its object, Buffer and bytes) took about 0.7 KB a text, 7 MB through a
+   * first push of 10,000 short notes, all of it held from the first write on.
+   */
+  readonly #kept = new Map<string, string>();
   readonly #read = new Map<string, Promise<void>>();
 
   constructor(deps: { readonly client: KbClient; readonly key: StateKey | undefined }) {
@@ -30,12 +37,12 @@ export class KeptSources {
 
   /** Known to this run (read, or kept by it). */
   has(hash: string): boolean {
-    return this.#chunks.has(hash);
+    return this.#kept.has(hash) || this.#chunks.has(hash);
   }
 
   /** A text this run keeps: known without reading it back. */
   keep(source: Source): void {
-    this.#chunks.set(source.hash, [keptChunk(source.hash, source.text)]);
+    this.#kept.set(source.hash, source.text);
   }
 
   /**
@@ -44,7 +51,7 @@ export class KeptSources {
    * hash is not found otherwise. `context` is asked only when something must be read.
    */
   async texts(hashes: ReadonlySet<string>, context: () => Promise<SourcesContext>): Promise<Map<string, string>> {
-    const wanted = [...hashes].filter((hash) => !this.#chunks.has(hash));
+    const wanted = [...hashes].filter((hash) => !this.has(hash));
     if (wanted.length > 0) {
       const { state, docs, junk } = await context();
       const all = docs.filter((doc) => doc.family === 'sources');
@@ -56,10 +63,16 @@ export class KeptSources {
     }
     const out = new Map<string, string>();
     for (const hash of hashes) {
-      const text = joinSource(this.#chunks.get(hash) ?? []);
+      const text = this.#keptText(hash) ?? joinSource(this.#chunks.get(hash) ?? []);
       if (text !== undefined) out.set(hash, text);
     }
     return out;
+  }
+
+  /** A kept text, when it is the text its hash names (as a source read back must be: joinSource). */
+  #keptText(hash: string): string | undefined {
+    const text = this.#kept.get(hash);
+    return text !== undefined && createHash('sha256').update(text).digest('hex') === hash ? text : undefined;
   }
 
   #readOnce(doc: StateDoc, junk: StateJunk): Promise<void> {

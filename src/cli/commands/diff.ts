@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError, SafetyError } from '../../errors.js';
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import type { SyncMode } from '../../sync/decide/types.js';
 import { previewsOf, type Preview } from '../../sync/views/preview.js';
 import { linkLines } from '../output/link-lines.js';
@@ -64,7 +64,7 @@ async function run(wanted: string | undefined, flags: Flags): Promise<void> {
     }
     if (flags.json) {
       const report: DiffReport = { mode, files: previews, pending, counts: publishCounts(previews.map(plannedRow), problems.length, links.length), links };
-      invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+      invocation().stdout.write(`${redactedJson(report)}\n`);
       return;
     }
     if (previews.length === 0) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { silentLogger } from '../../log.js';
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import { createServiceClient } from '../../setup/index.js';
 import { terminal } from '../../terminal.js';
 import type { CliCommand } from '../command.js';
@@ -56,7 +56,7 @@ async function run(flags: { readonly config?: string; readonly json?: boolean })
   await runChecks(checks, flags);
   const failed = checks.list.filter((c) => c.status === 'fail').length;
   const exitCode = checks.exitCode;
-  if (flags.json) terminal.out(JSON.stringify(redactValue({ ok: exitCode === ExitCode.ok, exitCode, checks: checks.list })));
+  if (flags.json) terminal.out(redactedJson({ ok: exitCode === ExitCode.ok, exitCode, checks: checks.list }));
   else terminal.out(failed === 0 ? 'All checks passed.' : `${failed} check(s) failed: fix the ✗ lines above (each says how).`);
   invocation().exitCode = exitCode;
 }

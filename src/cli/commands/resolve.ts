@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError, KbsyncError } from '../../errors.js';
 import { openLedgerBeside, readLockHolder, type Ledger, type LockStatus } from '../../ledger/index.js';
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import { shellQuote } from '../../shell/quote.js';
 import { HELD_REASONS, heldMessage, type HeldCode } from '../../sync/decide/held.js';
 import { releaseHold, standingHold, type Released, type Side } from '../../sync/settle/release.js';
@@ -135,7 +135,7 @@ async function run(files: readonly string[], flags: Flags): Promise<void> {
             return { path: file.path, code: file.code, message: heldMessage({ message: HELD_REASONS[file.code] }, file.path), ...(wait ? { until: new Date(wait.dueAt).toISOString() } : {}) };
           }),
         };
-        invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+        invocation().stdout.write(`${redactedJson(report)}\n`);
       } else for (const line of listLines(conflicts, held, waits)) terminal.out(line);
       return;
     }

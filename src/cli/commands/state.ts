@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Ledger } from '../../ledger/index.js';
 import { describeJunk, hasJunk, type StateJunk } from '../../remote-state/junk.js';
 import { STATE_FOLDER, type RemoteStateStore } from '../../remote-state/store.js';
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import { workspaceRoot } from '../../sync/observe/observe.js';
 import { unpublishedPaths } from '../../sync/state/publish.js';
 import { rewriteState } from '../../sync/state/rewrite.js';
@@ -78,7 +78,7 @@ async function show(flags: Flags): Promise<void> {
     } satisfies StateReport;
   });
   if (flags.json) {
-    invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+    invocation().stdout.write(`${redactedJson(report)}\n`);
   } else {
     terminal.out(`kbsync's state lives in the knowledge base, in the folder ${STATE_FOLDER} at the synced root: ${report.documents.length} document(s).`);
     for (const doc of report.documents) terminal.out(`  ${doc.title}  ${doc.chars === null ? "sources (not read here: they are read only when a file's text is needed)" : `index, ${doc.chars} characters`}${doc.retired ? ' (retired by a compaction: deleted soon)' : ''}`);

@@ -8,7 +8,7 @@ import { shellQuote } from '../../shell/quote.js';
 import { readLockHolder, type LockStatus, type OpenIntent } from '../../ledger/index.js';
 import { backupsSize } from '../../local/index.js';
 import { STATE_FOLDER } from '../../remote-state/store.js';
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import { openConflicts } from '../../sync/settle/conflict-regions.js';
 import { fileStates, type FileState, type FileStatus } from '../../sync/views/status.js';
 import { knownWorkspaceName, workspaceLabel } from '../../sync/observe/observe.js';
@@ -111,7 +111,7 @@ async function run(flags: Flags): Promise<void> {
       calls: { thisCommand: session.client.queue.stats().totals.calls, recorded: numberOr(ledger?.meta.get('calls.total'), null) },
       refusal: inspection.plan.refusal ? `${inspection.plan.refusal.message} [${inspection.plan.refusal.code}]` : null,
     };
-    if (flags.json) invocation().stdout.write(`${JSON.stringify(redactValue(report))}\n`);
+    if (flags.json) invocation().stdout.write(`${redactedJson(report)}\n`);
     else for (const line of statusLines(report, Boolean(flags.all))) terminal.out(line);
   });
 }

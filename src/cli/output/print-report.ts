@@ -1,4 +1,4 @@
-import { redactValue } from '../../secrets.js';
+import { redactedJson } from '../../secrets.js';
 import type { SyncReport } from '../../sync/views/report.js';
 import { terminal } from '../../terminal.js';
 import { ExitCode } from '../exit-codes.js';
@@ -32,7 +32,7 @@ const jsonReport = (report: SyncReport, verdict: Verdict): JsonReport => ({
 export function printReport(report: SyncReport, context: ReportContext): void {
   const { verdict } = context;
   if (context.format === 'json') {
-    terminal.out(JSON.stringify(redactValue(jsonReport(report, verdict))));
+    terminal.out(redactedJson(jsonReport(report, verdict)));
     return;
   }
   const lines = summaryLines(report, verdict);
