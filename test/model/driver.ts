@@ -442,6 +442,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   const docsBefore = run.world.docs();
   const rowsBefore = m.rows();
   const peerRowsBefore = run.world.machines.filter((other) => other !== m).flatMap((other) => other.rows());
+  const startedAt = run.world.minute();
   const outcome = how ? await how() : await m.sync(mode, forced);
   const rows = m.rows();
   const filesAfter = await m.files();
@@ -450,7 +451,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   if (outcome.killed) count(run, 'crashes');
   run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
   noteOutcome(run, m, outcome, rows);
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute() });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute(), startedAt });
 }
 
 /** What a run said that later checks need: documents it kept apart from a moved file, and the files it held. */
@@ -503,6 +504,7 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
     const signal = between?.stops[i]?.signal;
     return { machine: m, run: (via: string) => (kind === 'daemon' ? m.daemonCycle(via, signal) : m.sync(kind, false, via, signal)) };
   });
+  const startedAt = world.minute();
   const outcomes = await world.together(going, interleaver);
   const docsAfter = world.docs();
   if (runs.length > 1) count(run, 'together');
@@ -527,7 +529,7 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
     const { files: filesBefore, rows: rowsBefore } = before[i] as { files: Map<string, string>; rows: DocumentSummary[] };
     const peerRowsBefore = peerRows.filter((peer) => peer.name !== m.name).flatMap((peer) => peer.rows);
     const writtenAlongside = new Set(wrote.filter((_, j) => j !== i).flatMap((keys) => [...keys]));
-    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: world.minute() } as const;
+    const check = { machine: m.name, mode, forced: false, report: outcome.report, filesBefore, filesAfter: await m.files(), rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: world.minute(), startedAt } as const;
     const savedDuring = between?.savedDuring();
     problems.push(...checkSync(run.book, { ...check, ...(others.length > 0 ? { alongside: others.map((other) => other.name), writtenAlongside } : {}), ...(savedDuring ? { savedDuring } : {}) }));
   }

@@ -94,8 +94,13 @@ function versionOf(entry: StateEntry, text: string): PublishedVersion {
 function branchOf(record: Branched, builtOn: string, state: SharedState): StateEntry | undefined {
   let latest: StateEntry | undefined;
   for (const candidate of state.entries.values()) if (candidate.k === record.docKey) latest = candidate;
-  const other = (entry: StateEntry | undefined): boolean => entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && entry.rb !== record.remoteBlocksHash;
-  if (other(latest)) return latest;
+  const other = (entry: StateEntry | undefined, sameBlocks = false): boolean =>
+    entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && (sameBlocks || entry.rb !== record.remoteBlocksHash);
+  // The latest may be of the very blocks this record agreed on: two writes of that version that differ only where
+  // reads cannot see (a link's address, code), landed in one moment. Reads cannot tell which the document holds, so
+  // neither is taken over the other (model seed 11006: the later writer took the earlier one's record, agreed in the
+  // same second, for the document's, and dropped its own link address from its file).
+  if (other(latest, true)) return latest;
   const sibling = state.forks.get(record.docKey);
   return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
 }

@@ -209,7 +209,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
           // The new document is made from the merge: another writer's Markdown (a link's address, code) must be in it.
           const published = remote === 'gone' ? undefined : newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
           const unpublished = await unpublishedOf(io, record, before.text, published);
-          const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen);
+          const fork = remote === 'gone' ? undefined : await forkSince(io, record, remote, seen, published);
           return decideMove({
             body: { ...bodyFacts(io, record, action.to, before, [], seen), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}) },
             record,
@@ -292,7 +292,7 @@ async function bodyOnRead(
   const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
     const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
     const unpublished = await unpublishedOf(io, record, file.text, published);
-    const fork = await forkSince(io, record, remote, seen);
+    const fork = await forkSince(io, record, remote, seen, published);
     // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
     // A record the plan rebound to the document another writer made in place of its own reads that document first now.
     const followed = action.record.follows !== undefined ? { followed: true } : {};
@@ -406,10 +406,15 @@ const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen
 
 /**
  * Another branch of the version this record was made from (BodyFacts.fork), asked only of a document that changed
- * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile.
+ * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile. Or of
+ * one that did not, where another writer published a version of the same blocks made from that very version: a
+ * write differing only where reads cannot see, landed in the same moment as this record's.
  */
-const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): Promise<BodyFacts['fork'] | undefined> =>
-  movedSince(record, remote, seen) ? io.fork(record) : Promise.resolve(undefined);
+const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined, published: PublishedVersion | undefined): Promise<BodyFacts['fork'] | undefined> =>
+  movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : Promise.resolve(undefined);
+
+const sibling = (record: DocumentRecord, published: PublishedVersion | undefined): boolean =>
+  published !== undefined && record.builtOn !== null && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
 
 /**
  * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its
