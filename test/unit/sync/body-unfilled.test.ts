@@ -12,7 +12,8 @@ import { decideBody, type BodyFacts } from '../../../src/sync/decide/body.js';
 const BASE = '# Yaml\n\nA parser for YAML.\n\n```sh\nnpm install js-yaml\n```\n';
 const EDITED = BASE.replace('npm install js-yaml', 'npm install --save js-yaml');
 
-function unfilled(over: Partial<BodyFacts> = {}): BodyFacts {
+/** `listed: false`: a run that listed nothing (a daemon's local cycle). */
+function unfilled(over: Partial<BodyFacts> = {}, listed = true): BodyFacts {
   const blocks = predictedBlocks(BASE);
   return {
     mode: 'two-way',
@@ -20,8 +21,7 @@ function unfilled(over: Partial<BodyFacts> = {}): BodyFacts {
     webEdits: 'merge',
     path: 'yaml.md',
     record: { baseMarkdown: BASE, remoteBlocks: blocks, alignment: undefined, localHash: contentHash(BASE), remoteBlocksHash: blocksHash(blocks), remoteModifiedTime: '', recheck: true },
-    listedTime: '2026-11-02T09:08Z',
-    listedLately: true,
+    ...(listed ? { listedTime: '2026-11-02T09:08Z', listedLately: true } : {}),
     bodyComing: true,
     fileText: EDITED,
     remote: [],
@@ -31,7 +31,7 @@ function unfilled(over: Partial<BodyFacts> = {}): BodyFacts {
 }
 
 test('a document another writer made and has yet to fill: nothing decided while its body may come, the file and its edit kept', () => {
-  for (const facts of [unfilled(), unfilled({ listedTime: undefined, listedLately: undefined }), unfilled({ mode: 'pull', listedLately: false })]) {
+  for (const facts of [unfilled(), unfilled({}, false), unfilled({ mode: 'pull', listedLately: false })]) {
     const decision = decideBody(facts);
     assert.equal(decision.waiting, true, JSON.stringify(facts.mode));
     assert.equal(decision.kind, 'none');
