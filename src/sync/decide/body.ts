@@ -739,15 +739,18 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
  * machine followed it before its first body, and reads it empty. Taken for a remote edit, the emptiness was pulled
  * over the file, and the page and the edit made here were gone from it, the next push to send that (soak seed 714).
  * While that writer may still be sending its body (listed in the last two minutes, or not listed at all), nothing
- * is decided or recorded (BodyDecision.waiting): the next run merges the file's edits into that body. Past that, its
- * writer is gone (killed, never back): the page is this machine's to fill, with its file, as a first push is (a
- * pull-only run writes nothing, and keeps waiting).
+ * is decided or recorded (BodyDecision.waiting): the next run merges the file's edits into that body. The wait is
+ * said (BODY_COMING): the file holds a page its document does not, and a run that kept quiet about it hid that the
+ * page is on this machine alone meanwhile, as it is for good when that writer's own first push is held (a forced
+ * move of a file with placeholders: model seed 6018). Past that, its writer is gone (killed, never back, or held):
+ * the page is this machine's to fill, with its file, as a first push is (a pull-only run writes nothing, and keeps
+ * waiting).
  */
 function decideUnfilled(facts: BodyFacts): BodyDecision {
   const first = decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
   const mayComeYet = facts.listedTime === undefined || facts.listedLately === true;
   if (!mayComeYet && facts.mode !== 'pull') return first;
-  return { ...first, kind: 'none', send: undefined, nextFile: undefined, waiting: true };
+  return { ...first, kind: 'held', held: held('BODY_COMING'), send: undefined, nextFile: undefined, waiting: true };
 }
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
