@@ -7,7 +7,7 @@ import type { SyncContext } from '../run/context.js';
 import { announceWrite } from '../state/announce.js';
 import { crashPoint } from '../run/crash-points.js';
 import { laterThan, type BodyDecision, type Send } from '../decide/body.js';
-import { HELD_REASONS, heldMessage } from '../decide/held.js';
+import { HELD_REASONS, heldMessage, type HeldCode } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
@@ -30,6 +30,8 @@ export type DocOutcome = {
   readonly repeated?: boolean;
   /** A held move: the path its record (and document) stays at, while the file is at `path`. */
   readonly from?: string;
+  /** A hold decided by a check within another action (the read after a move-local), whose own decision names none. */
+  readonly reason?: HeldCode;
 };
 
 const RESULT = { none: 'unchanged', push: 'pushed', pull: 'pulled', merge: 'merged', conflict: 'conflict', held: 'held' } as const satisfies Record<BodyDecision['kind'], DocOutcome['result']>;
@@ -48,8 +50,9 @@ export async function applyBody(
   body: BodyDecision,
 ): Promise<DocOutcome> {
   const path = record.path;
-  // Nothing decided yet (BodyDecision.waiting): nothing recorded either, so the next run reads it again.
-  if (body.waiting === true) return { path, result: 'unchanged' };
+  // Nothing decided yet (BodyDecision.waiting): nothing recorded either, so the next run reads it again. A wait
+  // that leaves the file holding what its document does not says so (BODY_COMING), each run, as nothing is recorded.
+  if (body.waiting === true) return body.held ? { path, result: 'held', detail: heldMessage(body.held, path) } : { path, result: 'unchanged' };
   const holdOn = (text: string): DocOutcome | undefined => {
     if (body.kind !== 'held' || !body.held) return undefined;
     const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(text), remoteModifiedTime: heldTime(listed, record, body) });

@@ -67,6 +67,12 @@ export type BodyFacts = {
    */
   readonly followed?: boolean;
   /**
+   * The document reads empty, and its latest record in the shared state is another writer's of its ids alone: that
+   * writer made it (a move, a re-creation: made empty, its ids recorded, then its first body sent) and its body is
+   * still to come. The emptiness is nobody's edit (decideUnfilled).
+   */
+  readonly bodyComing?: boolean;
+  /**
    * The version of the document another kbsync writer published since (its kept source), when the shared
    * state has one that differs from this record's: the merge then works from that Markdown, not from the
    * service's plain reading.
@@ -569,6 +575,7 @@ const lineOfBlock = (body: string, index: number): number => {
  * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
 export function decideBody(given: BodyFacts): BodyDecision {
+  if (given.bodyComing === true && given.remote.length === 0) return decideUnfilled(given);
   const branch = heldBranch(given);
   const input = branch ? { ...given, published: branch } : given;
   // A hidden edit the writer's own record explains was that writer's write: nobody's edit stands (explainsHidden).
@@ -725,6 +732,25 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
   if (d.send) return 'push';
   if (incoming) return 'pull';
   return 'none';
+}
+
+/**
+ * A document another writer made in place of this record's own and has yet to fill (BodyFacts.bodyComing): this
+ * machine followed it before its first body, and reads it empty. Taken for a remote edit, the emptiness was pulled
+ * over the file, and the page and the edit made here were gone from it, the next push to send that (soak seed 714).
+ * While that writer may still be sending its body (listed in the last two minutes, or not listed at all), nothing
+ * is decided or recorded (BodyDecision.waiting): the next run merges the file's edits into that body. The wait is
+ * said (BODY_COMING): the file holds a page its document does not, and a run that kept quiet about it hid that the
+ * page is on this machine alone meanwhile, as it is for good when that writer's own first push is held (a forced
+ * move of a file with placeholders: model seed 6018). Past that, its writer is gone (killed, never back, or held):
+ * the page is this machine's to fill, with its file, as a first push is (a pull-only run writes nothing, and keeps
+ * waiting).
+ */
+function decideUnfilled(facts: BodyFacts): BodyDecision {
+  const first = decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
+  const mayComeYet = facts.listedTime === undefined || facts.listedLately === true;
+  if (!mayComeYet && facts.mode !== 'pull') return first;
+  return { ...first, kind: 'held', held: held('BODY_COMING'), send: undefined, nextFile: undefined, waiting: true };
 }
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */

@@ -63,6 +63,11 @@ export const HELD_REASONS = {
     'its maker (another kbsync, a colleague) may be sending its first version right now, and the service cannot write only if nothing did, ' +
     'so kbsync did not put the file over it. Nothing was written; sync again in a minute: that run merges the file with what the document then holds ' +
     '(a conflict copy if they clash), or fills it if it is still empty.',
+  BODY_COMING:
+    'its document is the new one another kbsync machine made for this page (a move: a new document, then its first body, then the old one deleted), ' +
+    'and it is still empty: that machine may be sending its version right now, so kbsync did not pull the empty document over the file, and the page is ' +
+    'in the file alone meanwhile. Nothing was written; sync again in a minute or two: that run merges the file with what the document then holds, ' +
+    'or, once its maker has had two minutes, fills it with the file.',
   VANISHED: 'the file disappeared during the sync; the next run sees the deletion.',
   DELETE_WAITING:
     'deleted here; kbsync watch deletes its document once the file has stayed gone for watch.deleteDelayMinutes (after a git checkout, ' +

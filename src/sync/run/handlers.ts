@@ -132,7 +132,9 @@ async function moveLocalAndCheck(carrier: Carrier, action: Extract<Action, { kin
   const body = await perform(carrier, checked);
   // Only a new document waits for others (its links' targets): a check of an existing one never does.
   if ('after' in body) throw new Error(`the check of ${action.to} after its move waited for other documents`);
-  return body.result === 'unchanged' && !body.detail ? moved : { ...body, path: action.to, detail: [moved.detail, body.detail ?? body.result].filter(Boolean).join('; ') };
+  if (body.result === 'unchanged' && !body.detail) return moved;
+  // Its hold is the check's, which the move-local's own decision cannot name: the report gives its code all the same.
+  return { ...body, path: action.to, detail: [moved.detail, body.detail ?? body.result].filter(Boolean).join('; '), ...(checked.held ? { reason: checked.held.code } : {}) };
 }
 
 /**

@@ -41,6 +41,7 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
   TRASH_EDITED: { mine: 'a push (`kbsync sync`) creates it again', theirs: 'a push (`kbsync sync`) creates it again' },
   MOVE_EDITED: { mine: 'run a two-way `kbsync sync` to merge the edit first', theirs: 'run a two-way `kbsync sync` to merge the edit first' },
   JUST_CREATED: { mine: 'sync again in a minute: that run merges the file with what its document then holds', theirs: 'sync again in a minute: that run merges the file with what its document then holds' },
+  BODY_COMING: { mine: 'sync again in a minute or two: that run merges the file with what its document then holds, or fills it', theirs: 'sync again in a minute or two: that run merges the file with what its document then holds, or fills it' },
   VANISHED: { mine: 'the next run sees the deletion', theirs: 'the next run sees the deletion' },
 };
 

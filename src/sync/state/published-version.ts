@@ -20,6 +20,8 @@ export type SharedVersions = {
   readonly announced: (docKey: string, remoteHash: string, since: { readonly blocksHash?: string; readonly agreedAt?: number }) => Promise<PublishedVersion | undefined>;
   /** Another branch of the version a record was made from (BodyFacts.fork), asked of a state this run read already. */
   readonly fork: (record: Branched) => Promise<BodyFacts['fork'] | undefined>;
+  /** Whether the document is one another writer made in place of another, no record giving it a time yet: its first body is on its way (BodyFacts.bodyComing). */
+  readonly bodyComing: (docKey: string) => Promise<boolean>;
 };
 
 /**
@@ -76,7 +78,19 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     const text = texts.get(branch.h);
     return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: versionOf(branch, text) };
   };
-  return { published, announced, fork };
+  // Its maker records a new document's ids before its first body (journal.ts identify: no source, no blocks, no
+  // time), the document it replaces with them (`rp`). Until a record gives the new document a time, nobody has
+  // recorded a read of it: the latest may be that maker's ids, or a follower's record of the page it followed there
+  // (its old blocks, no time yet), which stands over the ids at the same path. This machine's own ids alone say it
+  // is the maker, whose own rerun sends the body.
+  const bodyComing: SharedVersions['bodyComing'] = async (docKey) => {
+    const loaded = store ? await folded(true) : undefined;
+    let latest: StateEntry | undefined;
+    for (const candidate of loaded?.entries.values() ?? []) if (candidate.k === docKey) latest = candidate;
+    const ownIds = latest?.w === store?.clock.writer && latest?.rb === '';
+    return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
+  };
+  return { published, announced, fork, bodyComing };
 }
 
 /** A writer's version as its record in the shared state says it, with its kept source. */

@@ -64,6 +64,8 @@ export type AssessIO = {
   fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn'>): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
+  /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
+  bodyComing: SharedVersions['bodyComing'];
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -296,7 +298,8 @@ async function bodyOnRead(
     // Against the folder the plan knew: the check after a move in the web editor follows the move's own record of the new one.
     // A record the plan rebound to the document another writer made in place of its own reads that document first now.
     const followed = action.record.follows !== undefined ? { followed: true } : {};
-    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed });
+    const coming = (await bodyComingTo(io, record, remote)) ? { bodyComing: true } : {};
+    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed, ...coming });
   };
   const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
   return { record, landed, remote, body, ...on };
@@ -399,6 +402,13 @@ async function publishedSince(io: AssessIO, record: DocumentRecord, remote: read
   // Not one that stands kbsync's placeholders where this machine may hold the source (plain-reading.ts).
   return published && placeholdsSource(published, record, remote) ? undefined : published;
 }
+
+/**
+ * Whether a document that reads empty, where this record has a body, is one another writer made and has yet to
+ * fill (BodyFacts.bodyComing). Asked only then: a followed move read before its writer's first body (soak seed 714).
+ */
+const bodyComingTo = (io: AssessIO, record: DocumentRecord, remote: readonly Block[]): Promise<boolean> =>
+  remote.length === 0 && splitText(record.baseMarkdown).body.trim() !== '' ? io.bodyComing(record.docKey) : Promise.resolve(false);
 
 /** The document changed since this record: its blocks, or only its time (a change inside code reads the same). */
 const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined): boolean =>

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { reported, saidIn, withArmedPair, type ArmedPair } from '../../helpers/workstation-pair.js';
+import { reported, saidIn, withArmedPair, type ArmedPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 714: machine A moved a page to another folder (a new document, then its first body, then the old one
@@ -117,24 +117,104 @@ for (const { keyless, team } of TEAMS) {
 
 // Found with this test's set-up (soak seed 714 replayed, token u54z lost: B's code-line edit of a file A had just
 // moved, A killed between the new document's ids and its body): a machine that follows the new document before its
-// first body reads it empty and pulls that, emptying its file; the page comes back only with the writer's next run.
-// A fix (wait while the writer's body may come, then fill the page from the file: branch `emptyfollow`, b8343a5)
-// made this pass, but regression seed 6018 (keyless, 37 steps) then failed 5 runs in 6, against none before, so it
-// was taken out again at the stop (issue 44).
+// first body read it empty and pulled that, emptying its file, its edit gone with the page (issue 44).
+const EDITED = WITH_CODE.replace('npm install js-yaml', 'npm install --save js-yaml');
+
+/** `WITH_CODE` at guides/yaml.md on both; A moves it to yaml.md and is killed before the new document's body; B, its code line edited, follows. */
+async function followedEmpty({ em, a, b, sync, tick }: ArmedPair): Promise<string> {
+  await b.write('guides/yaml.md', WITH_CODE);
+  for (const f of [b, a, b, a, b]) await sync(f);
+  const oldKey = a.remoteDoc('Yaml').dentryUuid;
+  await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
+  tick();
+  assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' })).code, 0, 'A is killed before its body');
+  const made = em.admin.dump().nodes.find((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey);
+  assert.ok(made && (made.markdown ?? '') === '', 'the new document is made, still empty');
+  await b.write('guides/yaml.md', EDITED);
+  const followed = await sync(b);
+  assert.equal(await b.read('yaml.md'), EDITED, "B's file keeps the page and its edit while the new document waits for its body");
+  // The page is on B alone meanwhile: said, not kept quiet (model seed 6018).
+  assert.deepEqual(saidIn(followed), ['BODY_COMING'], `the wait for its body is said: ${JSON.stringify(followed.results)}`);
+  assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === made.dentryUuid)?.markdown ?? '', '', 'nothing is written into it meanwhile');
+  return made.dentryUuid;
+}
+
+test('a document another machine moved, read by the follower before its first body: the file is not emptied, and its edit merges into that body (keyed)', async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    const { a, b, sync } = pair;
+    await followedEmpty(pair);
+    await reported(a);
+    const merged = await sync(b);
+    assert.deepEqual(saidIn(merged), []);
+    assert.equal(await b.read('yaml.md'), EDITED);
+    assert.equal(a.remoteDoc('Yaml').markdown, EDITED, "B's edit reaches the document A filled");
+    await sync(a);
+    assert.equal(await a.read('yaml.md'), EDITED, 'and A');
+  });
+});
+
+// The wait is for a body nobody has sent yet: once its maker's record gives the document a time, an empty read is
+// a colleague's edit, and taken as theirs (the emptied page pulled), not waited for.
+test('…and a colleague who then empties that document in the web editor has it pulled empty, as their edit (keyed)', async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    const { em, a, b, sync, tick } = pair;
+    const key = await followedEmpty(pair);
+    await reported(a);
+    for (const f of [b, a]) await sync(f);
+    tick();
+    em.admin.editDocument(key, '');
+    tick();
+    const emptied = await sync(b);
+    assert.deepEqual(
+      emptied.results.filter((r) => r.path === 'yaml.md').map((r) => (r.ok ? [r.result, r.reason ?? ''] : [r.code, ''])),
+      [['pulled', '']],
+      JSON.stringify(emptied.results),
+    );
+    assert.equal((await b.read('yaml.md')).trim(), '', "the colleague's emptied page reaches the file");
+  });
+});
+
+/** followedEmpty, and B's next run past the two minutes a first body may take to come after its document's ids. */
+async function filledByFollower(pair: ArmedPair): Promise<{ key: string; filled: SyncReport }> {
+  const key = await followedEmpty(pair);
+  pair.tick();
+  pair.tick();
+  return { key, filled: await pair.sync(pair.b) };
+}
+
+test('…and when its writer never comes back, the follower fills the new document with its file, edit and all (keyed)', async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    const { em, b, sync } = pair;
+    const { key, filled } = await filledByFollower(pair);
+    assert.deepEqual(
+      filled.results.filter((r) => r.path === 'yaml.md').map((r) => (r.ok ? r.result : r.code)),
+      ['pushed'],
+      JSON.stringify(filled.results),
+    );
+    assert.equal(await b.read('yaml.md'), EDITED, 'never emptied');
+    assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === key)?.markdown, EDITED, 'the page is in its new document');
+    assert.deepEqual(saidIn(await sync(b)), [], 'and stays settled');
+  });
+});
+
+// Left open (issue 44): the maker, back after the follower filled the document, merges its own page into it as into
+// a new document (its record's base is the empty one it made): nothing is lost, but the code block comes twice.
+// Traced: act/create.ts mintInTurn records the new row with recordUnpushed's empty base (the moved record's is
+// dropped), and the rerun's decideBody merges '' / the file / the follower's exact version as two added pages.
+// Keeping the moved base on the row makes this pass (branch `refill`, a9a916a..cd010e0, reverted). Taken again on
+// top of the said wait (BODY_COMING), seed 6018 passed 16 runs in 16, but the test above then failed: the colleague's
+// emptying of the document was taken for a lost update (LOST_UPDATE_REPAIRED) and the page published over it. So it
+// is not landed yet.
 test(
-  'a document another machine moved, read by the follower before its first body: the file is not emptied (keyed)',
-  { todo: 'issue 44, soak seed 714 (u54z): the check after a follow pulls the new document empty, as made, before its writer sends the body' },
+  '…and a maker back after that takes the page as the follower left it (keyed)',
+  { todo: "issue 44: the maker's rerun merges its page against the empty document it made, doubling the code block" },
   async () => {
-    await withArmedPair(false, () => false, async ({ em, a, b, sync, tick }) => {
-      await b.write('guides/yaml.md', WITH_CODE);
-      for (const f of [b, a, b, a, b]) await sync(f);
-      const oldKey = a.remoteDoc('Yaml').dentryUuid;
-      await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
-      tick();
-      assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' })).code, 0, 'A is killed before its body');
-      assert.ok(em.admin.dump().nodes.some((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey && (node.markdown ?? '') === ''), 'the new document is empty');
-      await sync(b);
-      assert.equal(await b.read('yaml.md'), WITH_CODE, "B's file keeps the page while its new document waits for its body");
+    await withArmedPair(false, () => false, async (pair) => {
+      const { em, a, sync } = pair;
+      const { key } = await filledByFollower(pair);
+      await sync(a);
+      assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === key)?.markdown, EDITED);
+      assert.equal(await a.read('yaml.md'), EDITED);
     });
   },
 );
