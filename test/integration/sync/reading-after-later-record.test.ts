@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onceAt, type Passing } from '../../helpers/gate-proxy.js';
+import { steadyProblems } from '../../helpers/reliability.js';
 import { minuteByMinute, publishedOnBoth, reported, withBothGated, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
@@ -51,6 +52,7 @@ for (const keyless of [true, false]) {
       for (const f of [a, b, a, b]) await sync(f);
       assert.equal(await b.read('encoder.md'), REWORDED);
       assert.equal(await a.read('encoder.md'), REWORDED, "A gets B's later version, the autolink included");
+      for (const f of [a, b]) assert.deepEqual(await steadyProblems(f), [], 'nothing more to publish: the reading that gave way is not sent again');
     });
   });
 }
