@@ -56,3 +56,52 @@ for (const keyless of [true, false]) {
     });
   });
 }
+
+/**
+ * The same race with a colleague's save after B's second write, read by A with it: A's reading is of blocks no
+ * record has, yet was made without B's later version, so B's record stands over it. Both machines still end
+ * alike, the colleague's words and B's autolink everywhere.
+ */
+const SAVED = 'c118z saved';
+const documentRead = (docKey: () => string | undefined) => (request: Passing): boolean =>
+  request.method === 'GET' && request.path.includes('/blocks') && docKey() !== undefined && request.path.includes(docKey() as string);
+
+for (const keyless of [true, false]) {
+  test(`a reading of another machine's two writes and a colleague's save, published after that machine's records: both end alike (${keyless ? 'keyless' : 'keyed'})`, async () => {
+    let pageKey: string | undefined;
+    const readerGate = onceAt(documentRead(() => pageKey));
+    const writerGate = onceAt(recordAppend);
+    await withBothGated(keyless, [readerGate.hooks, writerGate.hooks], async (em, a, b) => {
+      const { sync, tick } = minuteByMinute(em);
+      await publishedOnBoth(em, a, b, { 'encoder.md': PAGE });
+      pageKey = a.remoteDoc('Encoder').dentryUuid;
+      await b.write('encoder.md', LINKED);
+      let reading: Promise<SyncReport> | undefined;
+      let releaseReading = (): void => undefined;
+      const readingHeld = new Promise<void>((resolve) => {
+        // A's read of the page waits, its run having read the state, until B's second write and the colleague's save.
+        readerGate.arm(() => {
+          resolve();
+          return new Promise<void>((release) => (releaseReading = release));
+        });
+      });
+      writerGate.arm(async () => {
+        tick();
+        reading = reported(a);
+        await readingHeld;
+      });
+      await sync(b);
+      assert.ok(writerGate.fired && readerGate.fired, "A's run listed B's write and read the state before B's record");
+      await b.write('encoder.md', REWORDED);
+      await sync(b);
+      em.admin.editDocument(pageKey, (a.remoteDoc('Encoder').markdown ?? '').replace('reads the form data', `reads the form data, ${SAVED}`));
+      releaseReading();
+      await reading;
+      for (const f of [a, b, a, b, a, b]) await sync(f);
+      const settled = await b.read('encoder.md');
+      assert.match(settled, new RegExp(SAVED), "B took the colleague's save in");
+      assert.equal(await a.read('encoder.md'), settled, 'both machines end alike');
+      for (const f of [a, b]) assert.deepEqual(await steadyProblems(f), []);
+    });
+  });
+}
