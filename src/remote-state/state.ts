@@ -122,6 +122,9 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // stood over it, and the writer's front matter was lost on every machine).
         const standing = entries.get(entry.p);
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && saysMoreOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
+        // Nor over a later version of that writer's, published before it: the reading was of an earlier write
+        // (soak seed 726: it stood, and the reader took the later write in plainly too, its autolink lost for good).
+        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && readingOvertaken(entry, standing)) break;
         // A hidden edit found in the very blocks another writer recorded exactly, at a minute that record already
         // covers, was that writer's write landing later than announced (decide/body.ts explainsHidden): its record stands.
         if (entry.hd === 1 && standing !== undefined && standing.w !== stamped.w && explainsFound(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, modifiedTime: entry.m })) break;
@@ -235,6 +238,20 @@ function forkOf(earlier: Stamped, later: Stamped): boolean {
   const a = earlier.record as DocRecord;
   const b = later.record as DocRecord;
   return earlier.w !== later.w && a.b !== undefined && a.b === b.b && a.h !== b.h && a.rb !== b.rb;
+}
+
+/**
+ * Whether `reading`, a record that kept its front matter across a plain reading (`hc`), is of blocks the standing
+ * record of another writer's had already moved on from: they differ, the reading was not made from that record's
+ * version (`b`, nor from the one that version was made from: two branches are a fork), and that record says more
+ * of its own blocks than the reading would of them (saysMoreThan). The reader's run took the state before the
+ * writer's record came, read one write and published after the record of the next; a later edit read plainly is
+ * made from the version it read (its `b`), and stands. A reading that knows nothing it was made from stands too.
+ */
+function readingOvertaken(reading: Omit<DocRecord, 't'>, standing: StateEntry): boolean {
+  if (reading.b === undefined || standing.b === undefined || reading.k !== standing.k || reading.rb === standing.rb || standing.rb === '') return false;
+  if (reading.b === standing.h || reading.b === standing.b) return false;
+  return saysMoreThan({ exact: standing.l === undefined, carried: standing.hc === 1 }, { carried: true, inDoubt: inDoubt(reading) });
 }
 
 /** The latest doc record of each path and of each document, and the latest `gone` of each document at each path. */

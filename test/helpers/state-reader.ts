@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeTokens, encodeRecords, encodeSource, type Stamped, type StateRecord } from '../../src/remote-state/codec.js';
+import { decodeTokens, encodeRecords, encodeSource, joinSource, type SourceChunk, type Stamped, type StateRecord } from '../../src/remote-state/codec.js';
 import type { DumpedNode } from '../../src/emulator/index.js';
 import { foldState, type SharedState } from '../../src/remote-state/state.js';
 import { readFileSync } from 'node:fs';
@@ -29,6 +29,27 @@ export function keyOf(f: SyncFixture, key: string = TEST_STATE_KEY): StateKey {
   const config = JSON.parse(readFileSync(f.configPath, 'utf8')) as { workspaceId: string; remoteFolder?: string | null };
   const root = config.remoteFolder ?? f.em.admin.dump().workspaces.find((w) => w.workspaceId === config.workspaceId)?.rootNodeId ?? '';
   return stateKey(key, config.workspaceId, root);
+}
+
+/**
+ * The source the shared state keeps for each document (by docKey) as its latest record gives it, read from a dump's
+ * state documents without a key: what another machine was told of the file (its front matter included), not
+ * whether a reader with the team's key would trust it.
+ */
+export function sharedSources(nodes: readonly DumpedNode[]): Map<string, string> {
+  const records: Stamped[] = [];
+  const chunks: SourceChunk[] = [];
+  stateNodes(nodes).forEach((node, order) => {
+    const decoded = decodeTokens(dataText(node), undefined, order);
+    for (const token of decoded.index) records.push(...token.records);
+    chunks.push(...decoded.chunks);
+  });
+  const out = new Map<string, string>();
+  for (const entry of foldState(records).entries.values()) {
+    const text = joinSource(chunks.filter((chunk) => chunk.h === entry.h));
+    if (text !== undefined) out.set(entry.k, text);
+  }
+  return out;
 }
 
 /** A state document's tokens: its paragraphs after the note. */

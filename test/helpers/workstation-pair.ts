@@ -21,18 +21,30 @@ export async function withGatedPair(
   fn: (em: RunningEmulator, open: SyncFixture, gated: SyncFixture) => Promise<void>,
   gated = true,
 ): Promise<void> {
+  await withBothGated(keyless, [undefined, gated ? hooks : undefined], fn);
+}
+
+/**
+ * As withGatedPair, each machine through its own gate proxy where `hooks` gives one: a test holds one machine's
+ * call until the other's run reaches a call of its own, and holds that one in turn.
+ */
+export async function withBothGated(
+  keyless: boolean,
+  hooks: readonly [GateHooks | undefined, GateHooks | undefined],
+  fn: (em: RunningEmulator, first: SyncFixture, second: SyncFixture) => Promise<void>,
+): Promise<void> {
   const em = await startEmulator({ rateLimit: 0 });
-  const gate = gated ? await gateProxy(em.seed.baseUrl, hooks) : undefined;
+  const gates = await Promise.all(hooks.map((h) => (h ? gateProxy(em.seed.baseUrl, h) : undefined)));
   const env = keyless ? { env: { KBSYNC_STATE_KEY: '' } } : {};
-  const open = await createSyncFixture({ shared: em, ...env });
-  const through = gate ? { config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } } : {};
-  const other = await createSyncFixture({ shared: em, ...env, ...through });
+  const through = (gate: (typeof gates)[number]) => (gate ? { config: { service: { baseUrl: gate.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } } } } : {});
+  const first = await createSyncFixture({ shared: em, ...env, ...through(gates[0]) });
+  const second = await createSyncFixture({ shared: em, ...env, ...through(gates[1]) });
   try {
-    await fn(em, open, other);
+    await fn(em, first, second);
   } finally {
-    await open.close();
-    await other.close();
-    await gate?.close();
+    await first.close();
+    await second.close();
+    for (const gate of gates) await gate?.close();
     await em.close();
   }
 }

@@ -3,6 +3,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import type { ResolveReport } from '../../src/cli/commands/resolve.js';
 import { Random } from '../chaos/random.js';
 import { runCli } from '../helpers/cli.js';
+import { sharedSources } from '../helpers/state-reader.js';
 import { isConflictCopy, WRITE_ENDPOINTS } from '../helpers/reliability.js';
 import { CRASH_POINTS } from '../../src/sync/run/crash-points.js';
 import { draw } from '../model/corpus.js';
@@ -106,7 +107,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const machines = await atRest(world, crew, problems);
     const apart = movesApart(world, crew, machines);
     await steady(world, say, problems);
-    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed }, { overwrittenUnread: (token) => calls.overwrittenUnread(token), formattingSaid: pathsSaid(world, crew, 'FORMATTING_UNSEEN'), deleteIdLost: pathsSaid(world, crew, DELETE_ID_LOST_SAID) });
+    const judgement = judge(machines, world.docs(), log, pages, apart, { keyless: !options.keyed }, { overwrittenUnread: (token) => calls.overwrittenUnread(token), formattingSaid: pathsSaid(world, crew, 'FORMATTING_UNSEEN'), deleteIdLost: pathsSaid(world, crew, DELETE_ID_LOST_SAID), sharedSource: sourcesOf(world) });
     const notices = falseHiddenNotices(pathsSaid(world, crew, 'HIDDEN_EDIT'), machines, world.docs(), pages);
     const docs = world.docs();
     const sizes = { documents: docs.length, prose: docs.filter((doc) => !isOpaque(doc.markdown ?? '')).length, files: new Map(machines.map((m) => [m.name, [...m.files.keys()].filter((path) => !isConflictCopy(path)).length])) };
@@ -333,3 +334,9 @@ const words = (msg: string): string =>
     .replace(/\d+/g, 'N')
     .split(/[:;(]/)[0]
     ?.slice(0, 40) ?? '?';
+
+/** The source the shared state keeps for each document at rest, read once when the verdict first asks. */
+function sourcesOf(world: World): (docKey: string) => string | undefined {
+  let sources: Map<string, string> | undefined;
+  return (docKey) => (sources ??= sharedSources(world.em.admin.dump().nodes)).get(docKey);
+}

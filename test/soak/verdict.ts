@@ -53,6 +53,8 @@ export type Witness = {
   readonly formattingSaid: ReadonlyMap<string, ReadonlySet<string>>;
   /** Per machine, the paths whose document it said it keeps without the id that deletes it (a create's answer lost to a kill). */
   readonly deleteIdLost: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The source the shared state keeps for a document (by docKey): where front matter travels between machines. */
+  readonly sharedSource: (docKey: string) => string | undefined;
 };
 
 /**
@@ -225,17 +227,22 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
       return { files, copies: copies.length, waits };
     });
     // A hold explains a token's absence only where it stands in the way: on each machine whose file lacks a
-    // token the knowledge base has, or, for one that never reached it (front matter travels in the shared state,
-    // not in a document), on a machine whose file has it. A hold elsewhere (the other machine's file of that
-    // document) explains nothing here.
+    // token the knowledge base has, or front matter the shared state has (published by a machine whose file has
+    // it: the lacking machine's hold of that document, a conflict say, takes nothing in until a person settles
+    // it; soak seed 726), or, for one that never reached either, on a machine whose file has it. A hold elsewhere
+    // (the other machine's file of that document) explains nothing here.
     const lacking = found.filter((f) => f.files.length === 0);
     const having = found.filter((f) => f.files.length > 0);
+    const shared = needKb ? [] : sharedHaving(machines, token, witness);
+    const lackingWaits = machines.filter((_, i) => found[i]?.files.length === 0).map((m) => waitsOn(m, shared, waiting));
     const explainingWaits =
       inKb.length > 0 && lacking.every((f) => f.waits.length > 0)
         ? lacking.flatMap((f) => f.waits)
-        : (inKb.length === 0 || !needKb) && having.some((f) => f.waits.length > 0)
-          ? having.flatMap((f) => f.waits)
-          : undefined;
+        : shared.length > 0 && lackingWaits.every((waits) => waits.length > 0)
+          ? lackingWaits.flat()
+          : (inKb.length === 0 || !needKb) && having.some((f) => f.waits.length > 0)
+            ? having.flatMap((f) => f.waits)
+            : undefined;
     let place: Place;
     const written = log.written.get(token);
     if ((!needKb || inKb.length > 0) && found.every((f) => f.files.length > 0)) place = 'everywhere';
@@ -248,6 +255,16 @@ function placeTokens(machines: readonly MachineAtRest[], docs: readonly DumpedNo
   }
   return places;
 }
+
+/** The documents of files holding `token` whose source the shared state keeps with it: published to the other machines. */
+function sharedHaving(machines: readonly MachineAtRest[], token: string, witness: Witness): string[] {
+  const docKeys = machines.flatMap((m) => [...rowsByFile(m)].filter(([path]) => m.files.get(path)?.includes(token) === true).map(([, row]) => row.docKey as string));
+  return [...new Set(docKeys)].filter((docKey) => witness.sharedSource(docKey)?.includes(token) === true);
+}
+
+/** Whether each of a machine's files of these documents waits, and with cause (allowed). */
+const waitsOn = (m: MachineAtRest, docKeys: readonly string[], waiting: ReadonlyMap<string, ReadonlyMap<string, boolean>>): boolean[] =>
+  m.rows.filter((row) => docKeys.includes(row.docKey)).map((row) => waiting.get(m.name)?.get(row.path)).filter((allowed) => allowed !== undefined);
 
 /**
  * The formatting a colleague's new paragraph gave its words (mutate.ts: bold, emphasis, inline code, a link),
