@@ -384,10 +384,15 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // A rename or move this machine had not listed explains a later time, unless that writer's record already
     // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
     // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
-    const hidden = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    const unexplained = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    // Judged once the next writer's record had time to come, as a time past this record's is (soak seed 723: that
+    // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
+    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;
+    const hidden = unexplained && !waiting;
     // Web edits since that version add their own doubt (merge.webEdits).
     const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
     return {
+      ...(waiting ? { waiting } : {}),
       theirs,
       theirsHead: splitText(published.text).head,
       merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading), restored: merged.restored },

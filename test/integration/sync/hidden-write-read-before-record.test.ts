@@ -10,7 +10,8 @@ import { minuteByMinute, publishedOnBoth, reported, saidIn, withGatedPair, type 
  * B's previous record's minute with every block the same, and said HIDDEN_EDIT; a colleague then changed words
  * in the very same minute. B's record came, of a version made from the one A had, on the very blocks A saw: the
  * hidden change was B's own. A kept the hold all the same (only a record of A's very text explained a hidden edit),
- * held its next edits, and published its version as holding a hidden edit, so B took it in saying so too.
+ * held its next edits, and published its version as holding a hidden edit, so B took it in saying so too. And A
+ * need not have said it: with nothing to send, a time that moved a moment ago waits for the record that may explain it.
  */
 const PAGE = '# Argparse\n\nCLI arguments parser for node.\n\nExample:\n\n```javascript\nvar parser = new ArgumentParser();\n```\n\nThe action says what to do.\n';
 const REWORDED = PAGE.replace('parser for node.', 'parser for node.js.');
@@ -78,6 +79,7 @@ for (const keyless of [false, true]) {
       keyless,
       ({ colleague }) => colleague(WORDS),
       async (raced) => {
+        assert.deepEqual(saidIn(raced.between), [], "A, with nothing to send, says nothing of a time B's record may yet explain");
         const said = await roundsAfter(raced);
         assert.ok(!said.some((code) => code.endsWith('HIDDEN_EDIT')), `no hidden edit is said once B's record explains the time: ${said.join(', ')}`);
         const expected = WORDS(FENCED);
