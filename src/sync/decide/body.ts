@@ -387,7 +387,9 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     const unexplained = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
     // Judged once the next writer's record had time to come, as a time past this record's is (soak seed 723: that
     // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
-    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;
+    // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,
+    // and a run that waited could find it gone and take that branch's change for undone (model seed 8506).
+    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null && facts.fork === undefined;
     const hidden = unexplained && !waiting;
     // Web edits since that version add their own doubt (merge.webEdits).
     const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
