@@ -267,20 +267,29 @@ function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['recor
 
 /**
  * A hidden edit this record found (the document's time past the minute a writer announced its write in, every
- * block as that write left it) that the writer's exact record of the very version the record holds accounts for:
- * the write landed in a later minute than announced (a slow queue), and the record says the minute its writer saw
- * after it. Taken for someone's edit inside code, it was published as one, and every machine held each later edit
- * of the page (soak seed 502, a prose page). As with any minute a writer's record vouches for, an edit made in
- * that very minute after the write cannot be told from it.
+ * block as that write left it) that a writer's exact record accounts for, of a minute no earlier than the edit's:
+ * - a record of the very version the record holds: the write landed in a later minute than announced (a slow
+ *   queue), and the record says the minute its writer saw after it. Taken for someone's edit inside code, it was
+ *   published as one, and every machine held each later edit of the page (soak seed 502, a prose page);
+ * - a record of a version made from the one the record holds (DocRecord `b`), of the very blocks the hidden edit
+ *   was seen on: that writer's change is one reads cannot show (code, a fence's info), and this machine read its
+ *   write before the record came. Kept, the hold outlived the record that explains it, and the version this machine
+ *   then took in was published as holding a hidden edit: the other machine took its own write back as one (soak
+ *   seed 723, with a colleague's words saved in that minute, which the merge takes in as any web edit).
+ * As with any minute a writer's record vouches for, an edit made in that very minute after the write cannot be
+ * told from it.
  */
 const explainsHidden = (published: PublishedVersion | undefined, record: BodyFacts['record']): boolean =>
   record.hiddenEdit != null &&
   published !== undefined &&
   published.exact &&
-  published.remoteBlocksHash === record.remoteBlocksHash &&
-  published.text === record.baseMarkdown &&
+  (published.text === record.baseMarkdown ? published.remoteBlocksHash === record.remoteBlocksHash : hiddenWriteOf(published, record)) &&
   published.modifiedTime !== '' &&
   !laterThan(record.hiddenEdit, published.modifiedTime);
+
+/** Another writer's version made from this record's that reads as the blocks this record holds: its change is one reads cannot show. */
+const hiddenWriteOf = (published: PublishedVersion, record: BodyFacts['record']): boolean =>
+  madeFromRecord(published, record) && standFor(record.remoteBlocks, published.remoteBlocksHash, published.text);
 
 /** The blocks a read cannot show the content of (code, images, what the service does not expose). */
 const unreadable = (blocks: readonly Block[]): number => blocks.filter((block) => block.type === 'unknown').length;
@@ -381,10 +390,17 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // A rename or move this machine had not listed explains a later time, unless that writer's record already
     // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
     // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
-    const hidden = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    const unexplained = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    // Judged once the next writer's record had time to come, as a time past this record's is (soak seed 723: that
+    // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
+    // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,
+    // and a run that waited could find it gone and take that branch's change for undone (model seed 8506).
+    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null && facts.fork === undefined;
+    const hidden = unexplained && !waiting;
     // Web edits since that version add their own doubt (merge.webEdits).
     const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
     return {
+      ...(waiting ? { waiting } : {}),
       theirs,
       theirsHead: splitText(published.text).head,
       merged: { body: merged.body, conflicts: merged.conflicts, conflictCopyBody: merged.conflictCopyBody, simplified: inMerged(stage?.simplified), fromReading: inMerged(stage?.fromReading), restored: merged.restored },
