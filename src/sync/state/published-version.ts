@@ -10,7 +10,7 @@ import { splitText } from '../content/document-text.js';
 type Asked = { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
 
 /** A record asked about for another branch of the version it was made from (SharedVersions.fork). */
-type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null };
+type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null; readonly inexact: boolean };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -113,8 +113,9 @@ function branchOf(record: Branched, builtOn: string, state: SharedState): StateE
   // The latest may be of the very blocks this record agreed on: two writes of that version that differ only where
   // reads cannot see (a link's address, code), landed in one moment. Reads cannot tell which the document holds, so
   // neither is taken over the other (model seed 11006: the later writer took the earlier one's record, agreed in the
-  // same second, for the document's, and dropped its own link address from its file).
-  if (other(latest, true)) return latest;
+  // same second, for the document's, and dropped its own link address from its file). Not when this record is a
+  // plain reading of the other's write, read before its record came: that write is the version it read, not another.
+  if (other(latest, !record.inexact)) return latest;
   const sibling = state.forks.get(record.docKey);
   return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
 }

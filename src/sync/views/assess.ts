@@ -61,7 +61,7 @@ export type AssessIO = {
    */
   published(record: { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
   /** Another branch of the version a record was made from, from a state this run read already (BodyFacts.fork). */
-  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn'>): Promise<BodyFacts['fork'] | undefined>;
+  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn' | 'inexact'>): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
@@ -418,13 +418,14 @@ const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen
  * Another branch of the version this record was made from (BodyFacts.fork), asked only of a document that changed
  * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile. Or of
  * one that did not, where another writer published a version of the same blocks made from that very version: a
- * write differing only where reads cannot see, landed in the same moment as this record's.
+ * write differing only where reads cannot see, landed in the same moment as this record's own write (a record of a
+ * plain reading of that write is no write: the test of model seed 6034 lost the bold it read plainly so).
  */
 const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined, published: PublishedVersion | undefined): Promise<BodyFacts['fork'] | undefined> =>
   movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : Promise.resolve(undefined);
 
 const sibling = (record: DocumentRecord, published: PublishedVersion | undefined): boolean =>
-  published !== undefined && record.builtOn !== null && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
+  published !== undefined && !record.inexact && record.builtOn !== null && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
 
 /**
  * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its
