@@ -97,7 +97,8 @@ const found = findTests('test')
  * milliseconds each: 75 files took 40 s of CPU as a process each, 29 s in one process) always run so; so does
  * every other file whose saved cost is under LIGHT_SECONDS (the 69 files under 2 s: 73.6 s of CPU as a process
  * each, 41.6 s in four processes, the same 201 tests passing; the 29 of 2 to 4 s: 70.4 s, and 57.3 s in three,
- * the same 184). They run in up to six groups, balanced by cost, so the suite does not end on one long group.
+ * the same 184; nine of 4 to 9 s, side by side at load 25-40: 49.0 s as a process each, 44.3 s in one). They run
+ * in up to six groups, balanced by cost, so the suite does not end on one long group.
  * With --save-costs only the unit tests are grouped: every other file is measured alone.
  * @param {string[]} paths @returns {string[][]}
  */
@@ -111,8 +112,13 @@ function groups(paths) {
   }
   return made.map((group) => group.files.sort());
 }
-/** The saved CPU seconds under which a file shares a process (groups, above). */
-const LIGHT_SECONDS = 4;
+/**
+ * The saved CPU seconds under which a file shares a process (groups, above). Every file but the seven longest (the
+ * model's halves, the crash matrices, two writers, interrupted words: 10 s and more, each a share of the suite to
+ * run beside the groups): a file's process costs about half a second of CPU to start and warm up, whatever its
+ * size, and the six groups keep both cores busy as well as the files did alone.
+ */
+const LIGHT_SECONDS = 9;
 const isUnit = (/** @type {string} */ file) => file.startsWith('test/unit/');
 const isLight = (/** @type {string} */ file) => isUnit(file) || (!saveCosts && cost(file) < LIGHT_SECONDS);
 const unitSize = found.filter(isUnit).reduce((sum, file) => sum + statSync(file).size, 0);

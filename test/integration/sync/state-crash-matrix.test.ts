@@ -2,9 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { startEmulator } from '../../../src/emulator/index.js';
 import { ID_WINDOW } from '../../../src/sync/state/journal.js';
 import { foldedState, idProblems } from '../../helpers/state-reader.js';
-import { withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { createSyncFixture, withSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
+import { gateProxy } from '../../helpers/gate-proxy.js';
+import { ledgerRows } from '../../helpers/reliability.js';
 
 /**
  * The crash matrix over every shared-state write of a docs-as-code job: the job killed (SIGKILL) at each
@@ -149,20 +154,25 @@ describe('the shared state at every crash point of a CI job', () => {
 describe('the shared state when a workstation is killed between its actions and its publish', () => {
   // State chaos seed 15: the `gone` record of a delete the ledger had committed was kept only in memory, so a
   // kill before the run's publish left the state pairing the path with a deleted document on every machine.
-  // The deletes run side by side: whether the first one's answer came before the second's intent is the machine's
-  // timing (on a loaded machine it did not, and a count of documents failed the test). Killed before the publish,
-  // both deletes are committed and only their `gone` records are owed; killed as the second starts, the second
-  // is an open intent too. Either way the rerun must tell the state of both.
-  for (const [when, crashAt] of [['as the second starts', 'after-intent:2'], ['before the publish', 'before-publish']] as const) {
-    test(`two deletes, killed ${when}: the rerun tells the state of both`, async () => {
-      await withSyncFixture(async (f) => {
+  // The two deletes run side by side, so which of them has got how far when the second one's intent is written is
+  // the machine's timing (on a loaded machine the first had not answered yet, and a count of documents failed the
+  // test, issue 48). A proxy puts them in one order instead: each case below meets its state on every run.
+  for (const order of ['the first committed', 'the first unanswered'] as const) {
+    test(`two deletes, killed as the second starts, ${order}: the rerun tells the state of both`, async () => {
+      await withDeletesInOrder(order, async (f, inOrder) => {
         for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
         assert.equal((await f.sync()).code, 0);
         await f.remove('setup.md');
         await f.remove('news.md');
-        const killed = await f.sync([], { KBSYNC_CRASH_AT: crashAt });
+        const killed = await inOrder(() => f.sync([], { KBSYNC_CRASH_AT: 'after-intent:2' }));
         assert.equal(killed.signal, 'SIGKILL', `${killed.stdout}\n${killed.stderr}`);
-        if (crashAt === 'before-publish') assert.deepEqual(titles(f), ['FAQ', 'Intro'], 'both deletes were made before the kill');
+        // Either way the first delete reached the service: committed in the ledger, or made with its answer lost.
+        assert.equal(titles(f).length, 3, 'one document was deleted before the kill');
+        assert.deepEqual(
+          ledgerRows(f).map((row) => row.path).filter((path) => path === 'setup.md' || path === 'news.md').length,
+          order === 'the first committed' ? 1 : 2,
+          order === 'the first committed' ? "the first delete's record was dropped before the kill" : 'neither delete was recorded before the kill',
+        );
         const rerun = await f.sync();
         assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
         assert.deepEqual(titles(f), ['FAQ', 'Intro']);
@@ -170,4 +180,93 @@ describe('the shared state when a workstation is killed between its actions and 
       });
     });
   }
+
+  test('two deletes, killed before the publish: the rerun tells the state of both', async () => {
+    await withSyncFixture(async (f) => {
+      for (const [path, text] of Object.entries(FIRST)) await f.write(path, text);
+      assert.equal((await f.sync()).code, 0);
+      await f.remove('setup.md');
+      await f.remove('news.md');
+      const killed = await f.sync([], { KBSYNC_CRASH_AT: 'before-publish' });
+      assert.equal(killed.signal, 'SIGKILL', `${killed.stdout}\n${killed.stderr}`);
+      assert.deepEqual(titles(f), ['FAQ', 'Intro'], 'both deletes were made before the kill');
+      const rerun = await f.sync();
+      assert.equal(rerun.code, 0, `${rerun.stdout}\n${rerun.stderr}`);
+      assert.deepEqual(titles(f), ['FAQ', 'Intro']);
+      assert.deepEqual([...foldedState(f).entries.keys()].sort(), ['faq.md', 'intro.md'], 'the state pairs no path with a deleted document');
+    });
+  });
 });
+
+/**
+ * A sync fixture whose service is reached through a proxy that, while `inOrder` runs its step, puts a run's two
+ * deletes in `order`. A delete reads the body it backs up before its intent, so the second document's read waits:
+ * 'the first committed', until the first delete is answered and its record dropped from the ledger; 'the first
+ * unanswered', until the first delete has reached the proxy, which holds it until the step is over (the run
+ * killed as the second starts), then lets it reach the service: a delete made whose answer the run never heard.
+ */
+async function withDeletesInOrder(
+  order: 'the first committed' | 'the first unanswered',
+  body: (f: SyncFixture, inOrder: <T>(step: () => Promise<T>) => Promise<T>) => Promise<void>,
+): Promise<void> {
+  const em = await startEmulator({ rateLimit: 0 });
+  type Gate = { readonly ledger: string; readonly pathOf: ReadonlyMap<string, string>; first?: string; heldDelete?: string; readonly deleteHeld: Signal; readonly landed: Signal; readonly over: Signal };
+  let gate: Gate | undefined;
+  const proxy = await gateProxy(em.seed.baseUrl, {
+    before: async (request) => {
+      if (!gate) return;
+      const path = gate.pathOf.get(/^\/v1\.0\/doc\/suites\/documents\/([^/?]+)\/blocks/.exec(request.path)?.[1] ?? '');
+      if (path !== undefined) {
+        gate.first ??= path;
+        if (path !== gate.first) await (order === 'the first committed' ? untilDropped(gate.ledger, gate.first) : gate.deleteHeld.done);
+      } else if (order === 'the first unanswered' && request.method === 'DELETE' && gate.heldDelete === undefined) {
+        gate.heldDelete = request.path;
+        gate.deleteHeld.give();
+        await gate.over.done;
+      }
+    },
+    after: (request) => {
+      if (gate && request.method === 'DELETE' && request.path === gate.heldDelete) gate.landed.give();
+    },
+  });
+  const service = { baseUrl: proxy.baseUrl, operatorId: em.seed.operatorId, token: { env: 'KBSYNC_TOKEN' } };
+  const fixture = await createSyncFixture({ shared: em, config: { service } });
+  try {
+    await body(fixture, async (step) => {
+      const armed: Gate = { ledger: ledgerFile(fixture), pathOf: new Map(ledgerRows(fixture).map((row) => [row.docKey, row.path])), deleteHeld: signal(), landed: signal(), over: signal() };
+      gate = armed;
+      try {
+        return await step();
+      } finally {
+        armed.over.give();
+        // The held delete goes on to the service once the run is over: the step's caller sees it made.
+        if (armed.heldDelete !== undefined) await armed.landed.done;
+        gate = undefined;
+      }
+    });
+  } finally {
+    await fixture.close();
+    await proxy.close();
+    await em.close();
+  }
+}
+
+type Signal = { readonly done: Promise<void>; readonly give: () => void };
+
+function signal(): Signal {
+  let give!: () => void;
+  const done = new Promise<void>((resolve) => (give = resolve));
+  return { done, give };
+}
+
+const ledgerFile = (f: SyncFixture): string => join(f.root, '.kbsync', 'ledger.sqlite');
+
+/** Resolves once the ledger (read beside the run writing it: WAL) has no record of `path`. */
+async function untilDropped(ledger: string, path: string): Promise<void> {
+  const db = new Database(ledger, { readonly: true, fileMustExist: true });
+  try {
+    while (db.prepare('SELECT 1 FROM documents WHERE path = ?').get(path) !== undefined) await delay(5);
+  } finally {
+    db.close();
+  }
+}
