@@ -47,9 +47,12 @@ export const saysMoreOfSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb' | 
 export const saysMoreThan = (version: { readonly exact: boolean; readonly carried: boolean }, reading: { readonly carried: boolean; readonly inDoubt: boolean }): boolean =>
   reading.carried && (version.carried ? version.exact && reading.inDoubt : version.exact || reading.inDoubt);
 
-/** Whether `standing` is another writer's record of a body in the document `empty` read, at a minute no later than that record's. */
+/**
+ * Whether `standing` is another writer's record of a body in the document `empty` read, at a minute no later than that
+ * record's, or unknown (a page listed before its first body takes its minute from its writer's record: README).
+ */
 const readBeforeBody = (standing: StateEntry, writer: string, empty: Pick<DocRecord, 'k' | 'h' | 'm'>): boolean =>
-  standing.w !== writer && standing.k === empty.k && standing.h !== empty.h && empty.m !== '' && standing.m !== '' && empty.m <= standing.m;
+  standing.w !== writer && standing.k === empty.k && standing.h !== empty.h && (empty.m === '' || (standing.m !== '' && empty.m <= standing.m));
 
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
