@@ -4,6 +4,9 @@ import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
 
+/** The source hash (sha256) of the empty text: a document read as made, before its first body. */
+const EMPTY_TEXT_HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 /** A document's place and known blocks, as a ledger row says them. */
 type Agreed = { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string };
 
@@ -43,6 +46,13 @@ export const saysMoreOfSameBlocks = (record: Pick<DocRecord, 'k' | 'p' | 'rb' | 
  */
 export const saysMoreThan = (version: { readonly exact: boolean; readonly carried: boolean }, reading: { readonly carried: boolean; readonly inDoubt: boolean }): boolean =>
   reading.carried && (version.carried ? version.exact && reading.inDoubt : version.exact || reading.inDoubt);
+
+/**
+ * Whether `standing` is another writer's record of a body in the document `empty` read, at a minute no later than that
+ * record's, or unknown (a page listed before its first body takes its minute from its writer's record: README).
+ */
+const readBeforeBody = (standing: StateEntry, writer: string, empty: Pick<DocRecord, 'k' | 'h' | 'm'>): boolean =>
+  standing.w !== writer && standing.k === empty.k && standing.h !== empty.h && (empty.m === '' || (standing.m !== '' && empty.m <= standing.m));
 
 /** The state after folding every record in the order of their stamps: later records win, ids once learnt are kept. */
 export type SharedState = {
@@ -125,6 +135,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // Nor over a later version of that writer's, published before it: the reading was of an earlier write
         // (soak seed 726: it stood, and the reader took the later write in plainly too, its autolink lost for good).
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && readingOvertaken(entry, standing)) break;
+        // A plain reading of the empty document, of a minute no later than another writer's record of a body there (a
+        // new page listed between its create and its first body, before its writer's record came), says nothing of that
+        // body, published before it (convergence soak 728: it stood over it, and the reader took the body in as the
+        // plain reading, placeholders for its code and tables, never from the writer's kept source).
+        if (entry.hc === 1 && entry.h === EMPTY_TEXT_HASH && standing !== undefined && readBeforeBody(standing, stamped.w, entry)) break;
         // A hidden edit found in the very blocks another writer recorded exactly, at a minute that record already
         // covers, was that writer's write landing later than announced (decide/body.ts explainsHidden): its record stands.
         if (entry.hd === 1 && standing !== undefined && standing.w !== stamped.w && explainsFound(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, modifiedTime: entry.m })) break;

@@ -370,7 +370,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const priorBase = record.publishedOver ?? undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // The other branch the document holds (heldBranch) is its latest version, whatever order the two were agreed in.
-  const newer = published !== undefined && ((current && isBranch(published, facts.fork)) || newerVersion(published, record));
+  const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record))) || newerVersion(published, record));
   const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
@@ -514,6 +514,14 @@ function heldBranch(facts: Pick<BodyFacts, 'fork' | 'remote'>): PublishedVersion
   const branch = facts.fork?.branch;
   return branch !== undefined && standFor(facts.remote, branch.remoteBlocksHash, branch.text) ? branch : undefined;
 }
+
+/**
+ * A record of a page as its create made it (empty), read plainly before any record of it came (`hc`): a version the
+ * document stands for now is a body written over it, later whatever order the two were agreed in (convergence soak
+ * 728: the reading, agreed seconds after the writer's record of its first body, stood over it, and that body was
+ * taken in as the plain reading, placeholders for its code and tables).
+ */
+const readAsMade = (record: Pick<BodyFacts['record'], 'baseMarkdown' | 'headCarried'>): boolean => record.baseMarkdown === '' && record.headCarried === true;
 
 /** Whether a version is the other branch of a fork (the same text, agreed on the same blocks). */
 const isBranch = (version: PublishedVersion, fork: BodyFacts['fork']): boolean =>
