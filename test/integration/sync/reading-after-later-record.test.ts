@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onceAt, type Passing } from '../../helpers/gate-proxy.js';
 import { steadyProblems } from '../../helpers/reliability.js';
+import type { SyncFixture } from '../../helpers/sync-fixture.js';
 import { minuteByMinute, publishedOnBoth, reported, withBothGated, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
@@ -19,6 +20,29 @@ const REWORDED = LINKED.replace('never splits', 'never 段落u107z splits');
 
 const recordAppend = (request: Passing): boolean => request.path.includes('appendText');
 
+type Gate = ReturnType<typeof onceAt>;
+
+/**
+ * A's run, started when B's write reaches `writerGate` (B's record append: A reads the state before that record),
+ * held at `readerGate` until released; `release` lets it go on, and `done` is its report.
+ */
+function readingBeforeRecord(a: SyncFixture, tick: () => void, readerGate: Gate, writerGate: Gate): { release(): void; done(): Promise<SyncReport> | undefined } {
+  let reading: Promise<SyncReport> | undefined;
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    readerGate.arm(() => {
+      resolve();
+      return new Promise<void>((go) => (release = go));
+    });
+  });
+  writerGate.arm(async () => {
+    tick();
+    reading = reported(a);
+    await held;
+  });
+  return { release: () => release(), done: () => reading };
+}
+
 for (const keyless of [true, false]) {
   test(`a reading of another machine's write never stands over that machine's later version, published first (${keyless ? 'keyless' : 'keyed'})`, async () => {
     const readerGate = onceAt(recordAppend);
@@ -27,27 +51,15 @@ for (const keyless of [true, false]) {
       const { sync, tick } = minuteByMinute(em);
       await publishedOnBoth(em, a, b, { 'encoder.md': PAGE });
       await b.write('encoder.md', LINKED);
-      let reading: Promise<SyncReport> | undefined;
-      let releaseReading = (): void => undefined;
-      const readingHeld = new Promise<void>((resolve) => {
-        // A's record of its reading waits at its append until B has published its later version.
-        readerGate.arm(() => {
-          resolve();
-          return new Promise<void>((release) => (releaseReading = release));
-        });
-      });
-      // B's record of its write waits until A has read the write (the state read before that record).
-      writerGate.arm(async () => {
-        tick();
-        reading = reported(a);
-        await readingHeld;
-      });
+      // B's record of its write waits until A has read the write; A's record of its reading waits at its append
+      // until B has published its later version.
+      const reading = readingBeforeRecord(a, tick, readerGate, writerGate);
       await sync(b);
       assert.ok(writerGate.fired && readerGate.fired, "A read B's write before B's record, and holds its own record");
       await b.write('encoder.md', REWORDED);
       await sync(b);
-      releaseReading();
-      await reading;
+      reading.release();
+      await reading.done();
       assert.equal(await a.read('encoder.md'), LINKED.replace('<https://example.com/u101z>', 'https://example.com/u101z'), 'A took the write in from the plain reading');
       for (const f of [a, b, a, b]) await sync(f);
       assert.equal(await b.read('encoder.md'), REWORDED);
@@ -76,27 +88,15 @@ for (const keyless of [true, false]) {
       await publishedOnBoth(em, a, b, { 'encoder.md': PAGE });
       pageKey = a.remoteDoc('Encoder').dentryUuid;
       await b.write('encoder.md', LINKED);
-      let reading: Promise<SyncReport> | undefined;
-      let releaseReading = (): void => undefined;
-      const readingHeld = new Promise<void>((resolve) => {
-        // A's read of the page waits, its run having read the state, until B's second write and the colleague's save.
-        readerGate.arm(() => {
-          resolve();
-          return new Promise<void>((release) => (releaseReading = release));
-        });
-      });
-      writerGate.arm(async () => {
-        tick();
-        reading = reported(a);
-        await readingHeld;
-      });
+      // A's read of the page waits, its run having read the state, until B's second write and the colleague's save.
+      const reading = readingBeforeRecord(a, tick, readerGate, writerGate);
       await sync(b);
       assert.ok(writerGate.fired && readerGate.fired, "A's run listed B's write and read the state before B's record");
       await b.write('encoder.md', REWORDED);
       await sync(b);
       em.admin.editDocument(pageKey, (a.remoteDoc('Encoder').markdown ?? '').replace('reads the form data', `reads the form data, ${SAVED}`));
-      releaseReading();
-      await reading;
+      reading.release();
+      await reading.done();
       for (const f of [a, b, a, b, a, b]) await sync(f);
       const settled = await b.read('encoder.md');
       assert.match(settled, new RegExp(SAVED), "B took the colleague's save in");
