@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { Stamped } from './codec.js';
 import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.js';
 
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
 
-/** The source hash (sha256) of the empty text: a document read as made, before its first body. */
-const EMPTY_TEXT_HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+/** The source hash (sha256, as every kept source's) of the empty text: a document read as made, before its first body. */
+const EMPTY_TEXT_HASH = createHash('sha256').update('').digest('hex');
 
 /** A document's place and known blocks, as a ledger row says them. */
 type Agreed = { readonly docKey: string; readonly path: string; readonly remoteBlocksHash: string };

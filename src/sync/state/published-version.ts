@@ -50,8 +50,7 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
   const published: SharedVersions['published'] = async (record, load, remoteHash) => {
     const loaded = await folded(load);
     if (!store || !loaded) return undefined;
-    let entry: StateEntry | undefined;
-    for (const candidate of loaded.entries.values()) if (candidate.k === record.docKey) entry = candidate;
+    const entry = latestEntry(loaded, record.docKey);
     const landed = remoteHash !== undefined ? await announced(record.docKey, remoteHash, { ...(entry ? { blocksHash: entry.rb, agreedAt: entry.a ?? 0 } : {}) }) : undefined;
     if (landed) return landed;
     // A lossy record of this very text tells nothing new to a machine whose record is lossy too (its own, say),
@@ -85,12 +84,18 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
   // is the maker, whose own rerun sends the body.
   const bodyComing: SharedVersions['bodyComing'] = async (docKey) => {
     const loaded = store ? await folded(true) : undefined;
-    let latest: StateEntry | undefined;
-    for (const candidate of loaded?.entries.values() ?? []) if (candidate.k === docKey) latest = candidate;
+    const latest = loaded ? latestEntry(loaded, docKey) : undefined;
     const ownIds = latest?.w === store?.clock.writer && latest?.rb === '';
     return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
   };
   return { published, announced, fork, bodyComing };
+}
+
+/** The document's latest entry in the folded state (entries are in the order of their records' stamps). */
+function latestEntry(state: SharedState, docKey: string): StateEntry | undefined {
+  let latest: StateEntry | undefined;
+  for (const candidate of state.entries.values()) if (candidate.k === docKey) latest = candidate;
+  return latest;
 }
 
 /** A writer's version as its record in the shared state says it, with its kept source. */
@@ -106,8 +111,7 @@ function versionOf(entry: StateEntry, text: string): PublishedVersion {
  * (SharedState.forks: this machine's own write landed over a version another machine had agreed on meanwhile).
  */
 function branchOf(record: Branched, builtOn: string, state: SharedState): StateEntry | undefined {
-  let latest: StateEntry | undefined;
-  for (const candidate of state.entries.values()) if (candidate.k === record.docKey) latest = candidate;
+  const latest = latestEntry(state, record.docKey);
   const other = (entry: StateEntry | undefined, sameBlocks = false): boolean =>
     entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && (sameBlocks || entry.rb !== record.remoteBlocksHash);
   // The latest may be of the very blocks this record agreed on: two writes of that version that differ only where
