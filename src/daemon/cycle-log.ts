@@ -48,7 +48,7 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
  * The cycle's leftovers that are not per-action results: unusable files and pending work. A problem is
  * logged when it first appears, not every cycle; returns the problems of this cycle for the next call.
  */
-export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info', saidLinks = new Map<string, ReadonlySet<string>>()): Set<string> {
+export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info', saidOfFiles = new Map<string, ReadonlySet<string>>()): Set<string> {
   const now = new Set<string>();
   for (const problem of report.problems) {
     const key = `${problem.path}\0${problem.code}\0${problem.message}`;
@@ -61,10 +61,9 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
     now.add(key);
     if (!known.has(key)) logger.info({ path: notice.path, code: notice.code }, `${notice.path}: ${notice.message}`);
   }
-  for (const link of newlyBroken(report, saidLinks)) {
-    logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, linkLine(link));
-  }
-  for (const image of report.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
+  const news = newsOfSentFiles(report, saidOfFiles);
+  for (const link of news.links) logger.warn({ path: link.path, line: link.line, code: 'LINK_BROKEN', reason: link.reason }, linkLine(link));
+  for (const image of news.images) logger.warn({ path: image.path, line: image.line, code: 'IMAGE_NOT_PUBLISHED', reason: image.reason }, imageLine(image));
   for (const item of report.pending) {
     const key = `${item.path}\0pending\0${item.reason}`;
     now.add(key);
@@ -80,17 +79,25 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
 /** Results whose file's body went out this cycle: its links were checked again. */
 const SENT: ReadonlySet<string> = new Set(['pushed', 'merged']);
 
+type SentFileNews = Pick<SyncReport, 'links' | 'images'>;
+
+const linkKey = (link: SyncReport['links'][number]): string => `link\0${link.written}\0${link.reason}`;
+const imageKey = (image: SyncReport['images'][number]): string => `image\0${image.target}\0${image.reason}`;
+
 /**
- * The broken links of the files this cycle sent that were not broken at the file's last send: a link that stays
- * broken through an edit of its file is no news (soak seed 11: the same links said 1,273 times). `said` keeps,
- * per file, the links said; a fixed link is forgotten, so breaking it again is said again.
+ * The broken links and unpublished images of the files this cycle sent that were not said at the file's last send:
+ * a link or image that stays broken through an edit of its file is no news (soak seed 11: the same links said
+ * 1,273 times; soak 733: one missing logo said at each of its file's sends). `said` keeps, per file, what was said;
+ * a fixed one is forgotten, so breaking it again is said again.
  */
-function newlyBroken(report: SyncReport, said: Map<string, ReadonlySet<string>>): SyncReport['links'] {
-  const keyOf = (link: SyncReport['links'][number]): string => `${link.written}\0${link.reason}`;
-  const sent = new Set([...report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path), ...report.links.map((link) => link.path)]);
-  const fresh = report.links.filter((link) => !said.get(link.path)?.has(keyOf(link)));
-  for (const path of sent) said.set(path, new Set(report.links.filter((link) => link.path === path).map(keyOf)));
-  return fresh;
+function newsOfSentFiles(report: SyncReport, said: Map<string, ReadonlySet<string>>): SentFileNews {
+  const sent = new Set([...report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path), ...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
+  const unsaid = (path: string, key: string): boolean => !said.get(path)?.has(key);
+  const news = { links: report.links.filter((link) => unsaid(link.path, linkKey(link))), images: report.images.filter((image) => unsaid(image.path, imageKey(image))) };
+  for (const path of sent) {
+    said.set(path, new Set([...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)]));
+  }
+  return news;
 }
 
 /**

@@ -97,8 +97,8 @@ export class CycleScheduler {
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
   #problems = new Set<string>();
-  /** The broken links said, per file (each said once while it stays broken: cycle-log.ts). */
-  readonly #saidLinks = new Map<string, ReadonlySet<string>>();
+  /** The broken links and unpublished images said, per file (each said once while it stands: cycle-log.ts). */
+  readonly #saidOfSentFiles = new Map<string, ReadonlySet<string>>();
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
   /** The month's call budget was found spent, and said so: cycles wait for it. */
@@ -268,7 +268,7 @@ export class CycleScheduler {
       },
     ).finally(() => gauge.cycleEnded());
     // On a branch it does not publish from, what waits to be published is the branch's own: one line said it.
-    this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info', this.#saidLinks);
+    this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info', this.#saidOfSentFiles);
     if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
     this.#waits.after(leave, report.results, this.#clock.now());
     // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.

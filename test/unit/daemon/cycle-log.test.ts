@@ -48,3 +48,21 @@ test('a link that stays broken through later sends of its file is said once; fix
   logReport(logger, 'local', cycle([GONE]), new Set(), 'info', said);
   assert.equal(warnings.length, 2, 'fixed, then broken again: news');
 });
+
+type Image = Parameters<typeof buildReport>[0]['images'] extends readonly (infer I)[] | undefined ? I : never;
+const LOGO: Image = { path: 'guide.md', line: 4, target: 'media/logo.svg', reason: 'missing', message: 'there is no file media/logo.svg' };
+
+// Soak 733: a missing image said at every send of its file (one logo, at each of seven edits of its page).
+test('an image that stays unpublished through later sends of its file is said once; found and lost again, it is said again', () => {
+  const { warnings, logger } = recorder();
+  const said = new Map<string, ReadonlySet<string>>();
+  const withImages = (images: readonly Image[]) => ({ ...cycle([GONE]), images });
+  logReport(logger, 'local', withImages([LOGO]), new Set(), 'info', said);
+  assert.deepEqual(warnings.map((w) => w.fields.code), ['LINK_BROKEN', 'IMAGE_NOT_PUBLISHED']);
+  logReport(logger, 'local', withImages([{ ...LOGO, line: 6 }]), new Set(), 'info', said);
+  assert.equal(warnings.length, 2, 'moved down by an edit: the same image and link, not news');
+  logReport(logger, 'local', withImages([]), new Set(), 'info', said);
+  assert.equal(warnings.length, 2, 'the image found: nothing to say of it, and the link still stands');
+  logReport(logger, 'local', withImages([LOGO]), new Set(), 'info', said);
+  assert.deepEqual(warnings.map((w) => w.fields.code), ['LINK_BROKEN', 'IMAGE_NOT_PUBLISHED', 'IMAGE_NOT_PUBLISHED'], 'lost again: news');
+});
