@@ -4,7 +4,7 @@ import type { DocumentSummary, Ledger, Release } from '../../ledger/index.js';
 import { scanLocal, type LocalScan } from '../../local/index.js';
 import { asCreationNodeId, asDocKey, asTreeNodeId, type TreeNodeId, type WorkspaceId } from '../../model/ids.js';
 import type { RemoteStateStore, LoadedState } from '../../remote-state/store.js';
-import type { SharedState } from '../../remote-state/state.js';
+import { explainsFound, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import { HELD_REASONS, type HeldCode, type HeldState } from '../decide/held.js';
 import { plan } from '../decide/plan.js';
 import type { LocalEntry, Plan, RecordEntry, RemoteSnapshot } from '../decide/types.js';
@@ -214,7 +214,7 @@ export async function observeAndPlan(
     ...(pulls.size > 0 ? { interruptedPulls: pulls } : {}),
     ...(settled.size > 0 ? { settled } : {}),
     ...(sharedByPath ? { shared: sharedByPath, stateless: summaries.size === 0, ...(shared?.authenticated ? {} : { sharedUnverified: true as const }) } : {}),
-    ...(shared ? { republished: republished(shared.state, records) } : {}),
+    ...(shared ? { republished: republished(shared.state, records, summaries) } : {}),
     ...(renamed && renamed.size > 0 ? { renamedElsewhere: renamed } : {}),
     ...(replaced && replaced.size > 0 ? { replaced } : {}),
     ...(gone && gone.size > 0 ? { movedAway: gone } : {}),
@@ -282,15 +282,22 @@ function settledTreeObservation(scan: LocalScan, fingerprint: string): Observati
 
 /**
  * Records whose document another kbsync writer published a version of since (the shared state's entry for it
- * names another source): a run that may pull reads that document once, and takes the other version in.
+ * names another source), or whose hidden edit, found here, that writer's exact record of the very blocks accounts
+ * for: a run that may pull reads that document once, and takes the other version in, or lets the edit go
+ * (decide/body.ts explainsHidden). Convergence soak 734: a new page's first body landed a minute after its
+ * announcement and was read before its record came; once the record came, neither the file nor the listing
+ * changed, no run looked again, and the page was held for good.
  */
-function republished(state: SharedState, records: ReadonlyMap<string, RecordEntry>): Set<string> {
-  const byKey = new Map<string, string>();
-  for (const entry of state.entries.values()) byKey.set(entry.k, entry.h);
+function republished(state: SharedState, records: ReadonlyMap<string, RecordEntry>, summaries: ReadonlyMap<string, DocumentSummary>): Set<string> {
+  const byKey = new Map<string, StateEntry>();
+  for (const entry of state.entries.values()) byKey.set(entry.k, entry);
   const out = new Set<string>();
   for (const record of records.values()) {
-    const hash = byKey.get(record.docKey);
-    if (hash !== undefined && hash !== record.localHash && !record.shared) out.add(record.path);
+    const entry = byKey.get(record.docKey);
+    if (entry === undefined || record.shared) continue;
+    const row = summaries.get(record.path);
+    const explained = row?.inexactHidden === true && explainsFound(entry, { docKey: row.docKey, path: row.path, remoteBlocksHash: row.remoteBlocksHash, modifiedTime: row.remoteModifiedTime });
+    if (entry.h !== record.localHash || explained) out.add(record.path);
   }
   return out;
 }
