@@ -95,6 +95,9 @@ export const held = (code: HeldCode): Held => ({ code, message: HELD_REASONS[cod
  */
 export const LEFT_TO_A_PERSON: ReadonlySet<string> = new Set<HeldCode>(['NOT_CREATED', 'CREATE_ANSWER_LOST']);
 
+/** Holds of a delete for want of the id that deletes the document: they end once the id is known (learnt from the team's state). */
+export const WANT_OF_ID: ReadonlySet<string> = new Set<HeldCode>(['NOT_CREATED', 'CREATE_ANSWER_LOST', 'ID_UNVERIFIED']);
+
 /**
  * A hold's message for one file: the commands it names are written for that file, quoted for the shell, and
  * the document it names is its URL (left out where it is not known).

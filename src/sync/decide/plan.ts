@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
-import { held, holdStands } from './held.js';
+import { held, holdStands, WANT_OF_ID } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
@@ -71,7 +71,9 @@ export function plan(given: PlanInput): Plan {
     // Another kbsync writer's new version of the document is news a hold was decided without (it may say
     // exactly what the document holds): decided afresh.
     const news = input.republished?.has(record.path) === true;
-    if (!input.guards.force && release !== 'mine' && !news && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
+    // So is a delete held for want of the id that deletes its document, once that id is known (the team's state).
+    const idCame = record.nodeId !== null && record.held !== null && WANT_OF_ID.has(record.held.code);
+    if (!input.guards.force && release !== 'mine' && !news && !idCame && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
       actions.push({ kind: 'held', record, held: record.held, ...(to !== undefined ? { to } : {}) });
       continue;
     }

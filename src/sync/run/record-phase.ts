@@ -36,6 +36,7 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
     }
   });
   closeReleases(ledger, observation, results);
+  keepLearntIds(ledger, observation);
   if (!options.signal?.aborted) rememberRefusals(ledger, local.problems, observation.scan.files);
   endStaleHolds(ledger, observation);
   if (!options.signal?.aborted) rememberListing(ledger, observation.remote !== undefined, results);
@@ -69,6 +70,22 @@ export async function record(run: Run, observed: Observed, decision: Decision, r
   if (!options.signal?.aborted && interrupted.length === 0) recordSettledTree(ledger, observation, results);
 
   return stateProblems;
+}
+
+/**
+ * Creation ids this run's plan learnt from the team's verified shared state, for documents another machine made that
+ * this ledger paired before that machine's record of the id came (it listed them at once): kept, so a later run that
+ * has no reason to read the state again (unchanged) still holds the id that deletes the document (convergence soak
+ * 735: the file's delete was held NOT_CREATED for good, and said to be a person's to do in the web editor).
+ */
+function keepLearntIds(ledger: Ledger, observation: Observation): void {
+  ledger.transaction(() => {
+    for (const [path, record] of observation.records) {
+      if (record.shared || record.nodeId === null) continue;
+      const row = ledger.documents.summary(path);
+      if (row?.docKey === record.docKey && row.nodeId === null) ledger.documents.update(path, { nodeId: record.nodeId, origin: record.origin });
+    }
+  });
 }
 
 /**

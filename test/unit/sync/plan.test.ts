@@ -164,6 +164,14 @@ describe('planner: one cell per situation (two-way)', () => {
       expect: ['held a.md CREATE_ANSWER_LOST'],
     },
     {
+      // Convergence soak 735: the id came with another machine's record after the hold; the hold stood for good.
+      name: 'a delete held for want of its id, the id known since (the team state) → decided afresh: delete',
+      locals: [],
+      remotes: [remoteOf(a)],
+      rec: record('a.md', { origin: 'created', held: { code: 'NOT_CREATED', message: '', localHash: '', remoteModifiedTime: T0 } }),
+      expect: ['delete-remote a.md'],
+    },
+    {
       name: 'a hold that still stands (same file, same document) → held again, free',
       locals: [local('a.md', { hash: 'emptied' })],
       remotes: [remoteOf(a)],
