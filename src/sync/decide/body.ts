@@ -370,8 +370,13 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const priorBase = record.publishedOver ?? undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // The other branch the document holds (heldBranch) is its latest version, whatever order the two were agreed in.
-  const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record))) || newerVersion(published, record));
-  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
+  // A record of our own new document, never filled (madeUnfilled), agreed on nothing the document held: a version it
+  // stands for now was written into it after, whatever its agreement's time (a follower that filled it with the page
+  // it had keeps the time it agreed on that page in the old document), and its very text, the page the record carries,
+  // is news too. Taken plainly, reads showed its code as placeholders, and the next edit was held (issue 44).
+  const unfilled = madeUnfilled(record);
+  const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record) || unfilled)) || newerVersion(published, record));
+  const other = published !== undefined && newer && (published.text !== record.baseMarkdown || unfilled) ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {

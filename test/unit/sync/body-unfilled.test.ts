@@ -89,3 +89,16 @@ test('our own move, its new document filled by a follower with its edit: the fil
   assert.equal(decision.send, undefined, 'nothing to send back');
   assert.equal(decision.baseText, EDITED);
 });
+
+test('our own move, its new document filled by a follower with the very page it carries: taken as that version, code and all', () => {
+  const filled = predictedBlocks(BASE);
+  // The follower agreed on that page in the old document, before our row was made: its record keeps that time.
+  const published = { text: BASE, remoteBlocksHash: blocksHash(filled), modifiedTime: '2026-11-02T09:12Z', exact: true, agreedAt: 1_000, path: 'yaml.md' };
+  const facts = ownMove({ remote: filled, published, fileText: BASE, listedTime: '2026-11-02T09:12Z', listedLately: true });
+  const decision = decideBody({ ...facts, record: { ...facts.record, agreedAt: 2_000_000 } });
+  assert.notEqual(decision.waiting, true, 'nothing left to wait for: the version the document holds is known');
+  assert.equal(decision.nextFile, undefined, 'the file keeps its code, no placeholder for it');
+  assert.equal(decision.send, undefined);
+  assert.equal(decision.lossy, false, 'the document is known exactly: the next edit is sent, not held');
+  assert.equal(decision.baseText, BASE);
+});
