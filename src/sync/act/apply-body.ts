@@ -6,7 +6,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import { announceWrite } from '../state/announce.js';
 import { crashPoint } from '../run/crash-points.js';
-import { laterThan, type BodyDecision, type Send } from '../decide/body.js';
+import { laterThan, madeUnfilled, type BodyDecision, type Send } from '../decide/body.js';
 import { HELD_REASONS, heldMessage, type HeldCode } from '../decide/held.js';
 import { agrees } from '../decide/push-markdown.js';
 import type { RemoteDoc } from '../decide/types.js';
@@ -60,7 +60,11 @@ export async function applyBody(
   };
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
-  if (body.kind === 'held' && body.nextFile === undefined && body.baseText === record.baseMarkdown) return holdOn(before.text) as DocOutcome;
+  // A held first push into our own document made for a moved page agrees on nothing new either: its record's base is
+  // that page, which the document does not hold yet (madeUnfilled; recorded as agreed on nothing, the empty document
+  // was pulled over the file on the other machines, model seed 6018).
+  const agreesNothing = body.baseText === record.baseMarkdown || (body.baseText === '' && madeUnfilled(record));
+  if (body.kind === 'held' && body.nextFile === undefined && agreesNothing) return holdOn(before.text) as DocOutcome;
   const readTime = body.send ? undefined : await readingTime(ctx, listed, record, body);
   // The file's new text, unless it holds it already: an interrupted run's own write, decided again (fileBeforeOwnWrite).
   const rewrite = body.nextFile === before.text ? undefined : body.nextFile;

@@ -122,7 +122,9 @@ async function mintInTurn(
         if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path, successor: made.docKey });
         dropRecord(ctx, moved.path, moved.docKey);
       }
-      recordUnpushed(ctx, { path, title, parentId, ...made, origin: LEDGER_ORIGIN[made.origin] });
+      // A move's new row keeps the page it carries as its base: another writer that fills the document before our
+      // first body (a follower, once we were gone two minutes) merges against that page, not against nothing (issue 44).
+      recordUnpushed(ctx, { path, title, parentId, ...made, origin: LEDGER_ORIGIN[made.origin] }, [], moved?.baseMarkdown);
     },
   );
   if (created === 'elsewhere') throw madeElsewhere(path);
@@ -164,11 +166,16 @@ export const idLost = (url: string, ours: boolean): string =>
   `its document ${url} was made by ${ours ? 'an earlier create whose answer was lost' : 'a kbsync run stopped before it kept the id that deletes it (or in the web editor, empty)'}: ` +
   'kbsync keeps it in step with the file but cannot delete it, so should you delete or move the file, delete that document in the web editor';
 
-/** The row of a document whose body has not been pushed yet: empty base, so the file counts as changed. */
+/**
+ * The row of a document whose body has not been pushed yet: no time, and an empty base, so the file counts as
+ * changed; or, for a move's new document, the moved page's (`base`): with no blocks recorded, an empty document is
+ * still its first push's to fill (decide/body.ts madeUnfilled), never the page deleted.
+ */
 export function recordUnpushed(
   ctx: SyncContext,
   doc: { path: string; title: string; parentId: TreeNodeId; docKey: DocKey; treeNodeId: TreeNodeId; nodeId: CreationNodeId | null; url: string; origin: Origin },
   remoteBlocks: readonly Block[] = [],
+  base = '',
 ): void {
   recordAgreement(ctx, {
     path: doc.path,
@@ -181,8 +188,8 @@ export function recordUnpushed(
     url: doc.url,
     remoteTitle: doc.title,
     members: [],
-    fileText: '',
-    baseText: '',
+    fileText: base,
+    baseText: base,
     // The created-but-not-pushed row never passes the stat fast path.
     fingerprint: UNMATCHABLE,
     remoteBlocks,

@@ -370,8 +370,13 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   const priorBase = record.publishedOver ?? undefined;
   const current = published !== undefined && standFor(remote, published.remoteBlocksHash, published.text);
   // The other branch the document holds (heldBranch) is its latest version, whatever order the two were agreed in.
-  const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record))) || newerVersion(published, record));
-  const other = published !== undefined && newer && published.text !== record.baseMarkdown ? splitText(published.text).body : undefined;
+  // A record of our own new document, never filled (madeUnfilled), agreed on nothing the document held: a version it
+  // stands for now was written into it after, whatever its agreement's time (a follower that filled it with the page
+  // it had keeps the time it agreed on that page in the old document), and its very text, the page the record carries,
+  // is news too. Taken plainly, reads showed its code as placeholders, and the next edit was held (issue 44).
+  const unfilled = madeUnfilled(record);
+  const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record) || unfilled)) || newerVersion(published, record));
+  const other = published !== undefined && newer && (published.text !== record.baseMarkdown || unfilled) ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {
@@ -599,6 +604,10 @@ const lineOfBlock = (body: string, index: number): number => {
  * exactly what kbsync thinks it does; otherwise only an append, or a hold that says why (FLATTEN, HIDDEN_EDIT).
  */
 export function decideBody(given: BodyFacts): BodyDecision {
+  // Our own move's new document, still empty: the moved page is the file's first push to send, not a deletion of it.
+  // Decided before the wait for a maker's body (bodyComing): this machine is that maker, and a follower's record over
+  // its ids does not make it wait for itself.
+  if (given.remote.length === 0 && madeUnfilled(given.record) && splitText(given.record.baseMarkdown).body.trim() !== '') return firstPushOf(given);
   if (given.bodyComing === true && given.remote.length === 0) return decideUnfilled(given);
   const branch = heldBranch(given);
   const input = branch ? { ...given, published: branch } : given;
@@ -771,11 +780,23 @@ function kindOf(d: Pick<BodyDecision, 'conflictCopy' | 'remoteChanged' | 'localC
  * waiting).
  */
 function decideUnfilled(facts: BodyFacts): BodyDecision {
-  const first = decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
+  const first = firstPushOf(facts);
   const mayComeYet = facts.listedTime === undefined || facts.listedLately === true;
   if (!mayComeYet && facts.mode !== 'pull') return first;
   return { ...first, kind: 'held', held: held('BODY_COMING'), send: undefined, nextFile: undefined, waiting: true };
 }
+
+/** The file's first push into an empty document, whatever the record says it agreed on. */
+const firstPushOf = (facts: BodyFacts): BodyDecision => decideFirstPush({ mode: facts.mode, force: facts.force, path: facts.path, fileText: facts.fileText, urlOf: facts.urlOf });
+
+/**
+ * A record made with its document and never filled (act/create.ts recordUnpushed): no blocks, no time. Its base
+ * may be the page a move made the document to carry, not anything the document holds: empty, it waits for its
+ * first push; filled by another writer meanwhile (a follower, past the minutes that push may take), that writer's
+ * text merges against the page, which both made theirs from (issue 44: merged against nothing, every block came
+ * twice).
+ */
+export const madeUnfilled = (record: Pick<BodyFacts['record'], 'remoteBlocks' | 'remoteModifiedTime'>): boolean => record.remoteBlocks.length === 0 && record.remoteModifiedTime === '';
 
 /** The first push of a file into a document made a moment ago (empty), decided before the document is made. */
 export function decideFirstPush(facts: Omit<BodyFacts, 'record' | 'remote' | 'webEdits'>, remote: readonly Block[] = []): BodyDecision {

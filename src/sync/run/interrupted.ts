@@ -5,6 +5,7 @@ import { withLineEndings } from '../../markdown/line-endings.js';
 import type { Block } from '../../model/blocks.js';
 import { asDocKey, type DocKey } from '../../model/ids.js';
 import { agrees } from '../decide/push-markdown.js';
+import { madeUnfilled } from '../decide/body.js';
 import { splitText } from '../content/document-text.js';
 
 /**
@@ -173,7 +174,8 @@ export function withLandedPush(record: DocumentRecord, intents: readonly OpenInt
  * - `landed`: the read shows the body sent.
  */
 function toldByRead(record: DocumentRecord, sent: string, remote: readonly Block[]): 'landed' | 'unsent' | 'untold' {
-  const before = predictedBlocks(withLineEndings(splitText(record.baseMarkdown).body, 'lf')).map(exactly);
+  // A document made and never filled held nothing, whatever page its record carries (a move's): all it shows is that write's.
+  const before = madeUnfilled(record) ? [] : predictedBlocks(withLineEndings(splitText(record.baseMarkdown).body, 'lf')).map(exactly);
   const after = predictedBlocks(splitText(sent).body).map(exactly);
   if (before.length !== after.length || after.length !== remote.length) return 'landed';
   const differ = after.flatMap((key, i) => (key === before[i] ? [] : [i]));
@@ -194,7 +196,7 @@ const exactly = (block: Block): string => JSON.stringify(contentOfBlock(block));
  * before the body landed (if it did) is not taken for it.
  */
 function firstBodyLanded(record: DocumentRecord, sent: string, remote: readonly Block[]): boolean {
-  if (record.baseMarkdown !== '' || record.remoteBlocks.length > 0 || remote.length === 0) return false;
+  if ((record.baseMarkdown !== '' && !madeUnfilled(record)) || record.remoteBlocks.length > 0 || remote.length === 0) return false;
   const readable = (block: Block): string | undefined => (block.type === 'unknown' ? undefined : contentKey(contentOfBlock(block)));
   const sentBlocks = new Set(predictedBlocks(splitText(sent).body).map(readable));
   return remote.some((block) => readable(block) !== undefined && sentBlocks.has(readable(block)));
