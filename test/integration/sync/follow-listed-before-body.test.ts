@@ -142,6 +142,18 @@ test('a document another machine moved, read by the follower before its first bo
   });
 });
 
+// A person who runs `kbsync sync` asked what stands: the wait is said again by every run while it lasts, marked as no
+// news (the daemon says it once: test/integration/daemon/body-coming.test.ts).
+test('…and a one-shot run again within the wait says it again, as a hold that stood before (keyed)', async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    await followedEmpty(pair);
+    const again = await reported(pair.b);
+    assert.deepEqual(saidIn(again), ['BODY_COMING']);
+    assert.ok(again.results.some((r) => r.ok && r.path === 'yaml.md' && r.repeated === true), JSON.stringify(again.results));
+    assert.equal(await pair.b.read('yaml.md'), EDITED);
+  });
+});
+
 // The wait is for a body nobody has sent yet: once its maker's record gives the document a time, an empty read is
 // a colleague's edit, and taken as theirs (the emptied page pulled), not waited for.
 test('…and a colleague who then empties that document in the web editor has it pulled empty, as their edit (keyed)', async () => {
