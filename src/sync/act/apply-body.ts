@@ -28,6 +28,11 @@ export type DocOutcome = {
   readonly conflictPath?: string;
   /** A hold that already stood before this run: not news, so the daemon does not say it again. */
   readonly repeated?: boolean;
+  /**
+   * A hold or a wait said with nothing recorded to tell the next run it was (a file with no ledger row yet, or a wait
+   * decided afresh by each run): the daemon remembers it itself, to say it once while it stands (daemon/unrecorded-said.ts).
+   */
+  readonly unrecorded?: true;
   /** A held move: the path its record (and document) stays at, while the file is at `path`. */
   readonly from?: string;
   /** A hold decided by a check within another action (the read after a move-local), whose own decision names none. */
