@@ -218,7 +218,9 @@ export class CycleScheduler {
       if (kind === 'probe') await this.#probe();
       else report = await this.#sync(kind);
       this.#failures = 0;
-      this.#said.clear();
+      // An outage is over once the service answered; a cycle that asked it nothing (a local cycle of a settled
+      // folder) tells nothing of it, and the next sweep's same outage, said again, was no news (issue 44).
+      if (meter.total() > callsBefore) this.#said.clear();
     } catch (error) {
       ok = false;
       // The hints this cycle took are spent: the retry walks the whole folder.

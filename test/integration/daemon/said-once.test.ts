@@ -8,8 +8,8 @@ import { withInProcessDaemon, type InProcessDaemon } from './in-process-daemon.j
 
 /**
  * Issue 44: the daemon says each thing once. The holds and waits nothing records (a file with no ledger row yet, a
- * wait each run decides afresh) were said again at every cycle while they stood, with no news: each is said once,
- * and then what ended it.
+ * wait each run decides afresh) and an outage met by a sweep were said again at every cycle while they stood, with
+ * no news: each is said once, and then what ended it.
  */
 
 const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
@@ -99,6 +99,25 @@ test("a new document whose writer's record is on its way is said once, as the wa
       tick();
       await quietCycles(d);
       assert.deepEqual(saidOf(d, 'guide.md', from), ['guide.md: pulled: new in the knowledge base (from the knowledge base, as it was last synced)']);
+    });
+  });
+});
+
+test('a sweep that fails for the same outage (the service throttling every listing) is said once, through local cycles that ask the service nothing', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('t.md', '# T\n\nT.\n');
+    assert.equal((await f.sync()).code, 0);
+    await withInProcessDaemon(f, async (d) => {
+      f.em.admin.setFaults({ throttle429: 1, only: ['listNodes'] });
+      const from = d.logs.length;
+      await quietCycles(d);
+      const failed = d.logs.slice(from).filter((line) => String(line.msg).startsWith('sweep cycle failed'));
+      assert.ok(failed.length >= 2, `the sweeps failed again: ${failed.length}`);
+      assert.deepEqual(
+        d.said(from).map((line) => line.replace(/ \(.*/s, '')),
+        ['sweep cycle failed: The service kept throttling listNodes'],
+      );
+      f.em.admin.setFaults({});
     });
   });
 });
