@@ -39,5 +39,7 @@ export function eventWords(result: Done): string | undefined {
   if (result.result === 'held') return SAID.held(result);
   if (result.result === 'conflict') return SAID.conflict(result);
   if (result.result === 'unchanged' && !result.detail) return undefined;
+  // A wait: nothing was done (no verb fits), and its words say what it waits for.
+  if (result.result === 'unchanged' && result.unrecorded === true) return result.detail;
   return SAID[result.action](result);
 }

@@ -19,6 +19,7 @@ import { planPolling, type PollingPlan } from './polling-policy.js';
 import { Timers } from './timers.js';
 import { systemClock, type DaemonClock } from './clock.js';
 import { RemovalWaits } from './removal-waits.js';
+import { UnrecordedSaid } from './unrecorded-said.js';
 import { ACTIVITY_KEY, activityJson, readWaits, WAITS_KEY, waitsJson, type Activity, type WaitRecord } from './activity.js';
 import type { WorkGauge } from './work-gauge.js';
 
@@ -96,6 +97,8 @@ export class CycleScheduler {
   #lastFailure = 'UNEXPECTED';
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
+  /** The holds and waits nothing records, said once while they stand. */
+  readonly #unrecorded = new UnrecordedSaid();
   #problems = new Set<string>();
   /** The broken links and unpublished images said, per file (each said once while it stands: cycle-log.ts). */
   readonly #saidOfSentFiles = new Map<string, ReadonlySet<string>>();
@@ -215,7 +218,9 @@ export class CycleScheduler {
       if (kind === 'probe') await this.#probe();
       else report = await this.#sync(kind);
       this.#failures = 0;
-      this.#said.clear();
+      // An outage is over once the service answered; a cycle that asked it nothing (a local cycle of a settled
+      // folder) tells nothing of it, and the next sweep's same outage, said again, was no news (issue 44).
+      if (meter.total() > callsBefore) this.#said.clear();
     } catch (error) {
       ok = false;
       // The hints this cycle took are spent: the retry walks the whole folder.
@@ -258,8 +263,9 @@ export class CycleScheduler {
         scanner: kind === 'sweep' ? this.#deps.scans.full : this.#deps.scans.hinted,
         baselines: this.#baselines,
         onPlanned: (count) => gauge.planned(count),
-        onResult: (result: ActionResult) => {
+        onResult: (done: ActionResult) => {
           gauge.done();
+          const result = this.#unrecorded.mark(done);
           logResult(logger, result, this.#said);
           const event = eventOf(result);
           if (event) this.#deps.notifier.notify(event);
@@ -269,7 +275,10 @@ export class CycleScheduler {
     ).finally(() => gauge.cycleEnded());
     // On a branch it does not publish from, what waits to be published is the branch's own: one line said it.
     this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info', this.#saidOfSentFiles);
-    if (kind === 'sweep') this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+    if (kind === 'sweep') {
+      this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
+      this.#unrecorded.swept(report.results);
+    }
     this.#waits.after(leave, report.results, this.#clock.now());
     // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.
     const due = leave.mode === 'two-way' ? this.#waits.nextDue() : undefined;

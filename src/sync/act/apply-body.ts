@@ -28,6 +28,11 @@ export type DocOutcome = {
   readonly conflictPath?: string;
   /** A hold that already stood before this run: not news, so the daemon does not say it again. */
   readonly repeated?: boolean;
+  /**
+   * A hold or a wait said with nothing recorded to tell the next run it was (a file with no ledger row yet, or a wait
+   * decided afresh by each run): the daemon remembers it itself, to say it once while it stands (daemon/unrecorded-said.ts).
+   */
+  readonly unrecorded?: true;
   /** A held move: the path its record (and document) stays at, while the file is at `path`. */
   readonly from?: string;
   /** A hold decided by a check within another action (the read after a move-local), whose own decision names none. */
@@ -50,14 +55,16 @@ export async function applyBody(
   body: BodyDecision,
 ): Promise<DocOutcome> {
   const path = record.path;
-  // Nothing decided yet (BodyDecision.waiting): nothing recorded either, so the next run reads it again. A wait
-  // that leaves the file holding what its document does not says so (BODY_COMING), each run, as nothing is recorded.
-  if (body.waiting === true) return body.held ? { path, result: 'held', detail: heldMessage(body.held, path) } : { path, result: 'unchanged' };
   const holdOn = (text: string): DocOutcome | undefined => {
     if (body.kind !== 'held' || !body.held) return undefined;
     const fresh = recordHold(ctx, path, { code: body.held.code, localHash: hashText(text), remoteModifiedTime: heldTime(listed, record, body) });
     return { path, result: 'held', detail: heldMessage(body.held, path), ...(fresh ? {} : { repeated: true }) };
   };
+  // Nothing decided yet (BodyDecision.waiting): nothing of the document is recorded, so the next run reads it again.
+  // A wait that leaves the file holding what its document does not (BODY_COMING) is remembered as a hold all the
+  // same, so it is news once: said at every daemon cycle while it stood, it was a warning and a notice a sweep (issue
+  // 44). A one-shot run says it each time, as it does every hold; the daemon, once, and then what ended it.
+  if (body.waiting === true) return holdOn(before.text) ?? { path, result: 'unchanged' };
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.
   // A held first push into our own document made for a moved page agrees on nothing new either: its record's base is

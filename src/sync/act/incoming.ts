@@ -40,7 +40,7 @@ export async function newLocal(
   leftover?: string,
 ): Promise<DocOutcome> {
   // Not decided yet (its writer's record is awaited): nothing written or recorded, so the next run takes it in.
-  if (incoming.waiting === true) return { path, result: 'unchanged', detail: WAITING_FOR_RECORD };
+  if (incoming.waiting === true) return { path, result: 'unchanged', detail: WAITING_FOR_RECORD, unrecorded: true };
   const { known } = incoming;
   // Without a kept source the file is the service's plain-text reading: links and emphasis the document
   // may have are not in it, so an overwrite from it is held (FLATTEN) unless it is an append.

@@ -34,10 +34,12 @@ export async function move(
   const moved = from === to ? 'moved' : `moved from ${from}`;
   switch (decision.kind) {
     case 'held': {
-      // A move waiting for the run that can judge its document (BodyDecision.waiting) is decided afresh by it: nothing recorded.
-      const fresh = decision.body.waiting === true || recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
+      // A move waiting for the run that can judge its document (BodyDecision.waiting) is decided afresh by it: nothing
+      // recorded (a recorded hold would stand, and keep it from being judged), so the daemon remembers it said it.
+      const waiting = decision.body.waiting === true;
+      const fresh = waiting || recordHold(ctx, from, { code: decision.held.code, localHash: hashText(before.text), remoteModifiedTime: listed?.modifiedTime ?? record.remoteModifiedTime });
       // The hold is on the record, still at its old path: the commands its message names take that path.
-      return { path: to, result: 'held', detail: heldMessage(decision.held, from), ...(fresh ? {} : { repeated: true }), ...(from !== to ? { from } : {}) };
+      return { path: to, result: 'held', detail: heldMessage(decision.held, from), ...(fresh ? {} : { repeated: true }), ...(waiting ? { unrecorded: true } : {}), ...(from !== to ? { from } : {}) };
     }
     case 'recreate': {
       dropRecord(ctx, from, record.docKey);

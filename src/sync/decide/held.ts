@@ -117,5 +117,8 @@ export function holdStands(state: HeldState | null, localHash: string, remoteMod
   // An open conflict stands exactly while its copy does (the plan checks that), not while the file is untouched;
   // a waiting delete or move while the daemon says it waits.
   if (!state || state.code === 'CONFLICT_OPEN' || state.code === 'DELETE_WAITING' || state.code === 'MOVE_WAITING') return false;
+  // A wait for another machine's first body ends with time as well as with a change: a run that lists decides it
+  // afresh (its end is a merge, or the file filling the document); one that lists nothing has nothing to end it.
+  if (state.code === 'BODY_COMING' && remoteModifiedTime !== undefined) return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

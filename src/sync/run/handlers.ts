@@ -57,7 +57,8 @@ async function recordedHold({ ctx }: Carrier, { action, path }: Assessment, held
     fresh = recordHold(ctx, followed ? path : action.record.path, { code: held.code, localHash: file ? hashText(file.text) : '', remoteModifiedTime });
   }
   const detail = followed ? `renamed from ${from}, its conflict along with it: ${heldMessage(held, path, url)}` : heldMessage(held, from ?? path, url);
-  return { path, result: 'held', detail, ...(fresh || followed ? {} : { repeated: true }), ...(from !== undefined ? { from } : {}) };
+  // A file with no record (a create held, JUST_CREATED) has no row to remember its hold by.
+  return { path, result: 'held', detail, ...(fresh || followed ? {} : { repeated: true }), ...('record' in action ? {} : { unrecorded: true }), ...(from !== undefined ? { from } : {}) };
 }
 
 /** A decision its check may hold: the hold is recorded instead of carrying it out. */

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { EDITED, killedBeforeBody, YAML_WITH_CODE, type KilledBeforeBody } from '../../helpers/held-move.js';
 import { reported, saidIn, withArmedPair, type ArmedPair, type SyncReport } from '../../helpers/workstation-pair.js';
 
 /**
@@ -16,7 +17,7 @@ import { reported, saidIn, withArmedPair, type ArmedPair, type SyncReport } from
  * document waits for A's next run, which sends the body in a later minute and deletes the old document.
  */
 const PROSE = '# Yaml\n\nA parser for YAML, fast and safe.\n\nIt reads every version of the spec.\n';
-const WITH_CODE = '# Yaml\n\nA parser for YAML, fast and safe.\n\n```sh\nnpm install js-yaml\n```\n\nIt reads every version of the spec.\n';
+const WITH_CODE = YAML_WITH_CODE;
 
 /** With a state key any machine may delete the document another made (soak seed 714: the mover did not create it); without one, only its creator can. */
 const TEAMS = [
@@ -115,34 +116,17 @@ for (const { keyless, team } of TEAMS) {
   });
 }
 
-// Found with this test's set-up (soak seed 714 replayed, token u54z lost: B's code-line edit of a file A had just
-// moved, A killed between the new document's ids and its body): a machine that follows the new document before its
-// first body read it empty and pulled that, emptying its file, its edit gone with the page (issue 44).
-const EDITED = WITH_CODE.replace('npm install js-yaml', 'npm install --save js-yaml');
-
-/**
- * `WITH_CODE` at guides/yaml.md on both; A moves it to yaml.md and is killed before the new document's body; B, its
- * code line edited, follows. Keyless, A moves a page it created (only a document's creator can delete it then);
- * `moverEdit`: A's edit of the page, made with its move; `followerPage`: B's page as it follows (EDITED: its code line edited).
- */
-async function followedEmpty({ em, a, b, sync, tick }: ArmedPair, { keyless = false, moverEdit = (page: string) => page, followerPage = EDITED } = {}): Promise<string> {
-  const creator = keyless ? a : b;
-  await creator.write('guides/yaml.md', WITH_CODE);
-  for (const f of [creator, a, b, a, b]) await sync(f);
-  const oldKey = a.remoteDoc('Yaml').dentryUuid;
-  await rename(join(a.root, 'guides/yaml.md'), join(a.root, 'yaml.md'));
-  await a.write('yaml.md', moverEdit(WITH_CODE));
-  tick();
-  assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'after-id-append:2' })).code, 0, 'A is killed before its body');
-  const made = em.admin.dump().nodes.find((node) => node.title === 'Yaml' && node.dentryUuid !== oldKey);
-  assert.ok(made && (made.markdown ?? '') === '', 'the new document is made, still empty');
-  await b.write('guides/yaml.md', followerPage);
+/** killedBeforeBody, and B's run that follows the new document, still empty: it keeps its file and says why. */
+async function followedEmpty(pair: ArmedPair, options: KilledBeforeBody = {}): Promise<string> {
+  const { em, b, sync } = pair;
+  const followerPage = options.followerPage ?? EDITED;
+  const key = await killedBeforeBody(pair, options);
   const followed = await sync(b);
   assert.equal(await b.read('yaml.md'), followerPage, "B's file keeps the page and its edit while the new document waits for its body");
   // The page is on B alone meanwhile: said, not kept quiet (model seed 6018).
   assert.deepEqual(saidIn(followed), ['BODY_COMING'], `the wait for its body is said: ${JSON.stringify(followed.results)}`);
-  assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === made.dentryUuid)?.markdown ?? '', '', 'nothing is written into it meanwhile');
-  return made.dentryUuid;
+  assert.equal(em.admin.dump().nodes.find((node) => node.dentryUuid === key)?.markdown ?? '', '', 'nothing is written into it meanwhile');
+  return key;
 }
 
 test('a document another machine moved, read by the follower before its first body: the file is not emptied, and its edit merges into that body (keyed)', async () => {
@@ -156,6 +140,18 @@ test('a document another machine moved, read by the follower before its first bo
     assert.equal(a.remoteDoc('Yaml').markdown, EDITED, "B's edit reaches the document A filled");
     await sync(a);
     assert.equal(await a.read('yaml.md'), EDITED, 'and A');
+  });
+});
+
+// A person who runs `kbsync sync` asked what stands: the wait is said again by every run while it lasts, marked as no
+// news (the daemon says it once: test/integration/daemon/body-coming.test.ts).
+test('…and a one-shot run again within the wait says it again, as a hold that stood before (keyed)', async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    await followedEmpty(pair);
+    const again = await reported(pair.b);
+    assert.deepEqual(saidIn(again), ['BODY_COMING']);
+    assert.ok(again.results.some((r) => r.ok && r.path === 'yaml.md' && r.repeated === true), JSON.stringify(again.results));
+    assert.equal(await pair.b.read('yaml.md'), EDITED);
   });
 });
 

@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+import { withArmedPair } from '../../helpers/workstation-pair.js';
+import { withInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
+
+/**
+ * Issue 44: the daemon says each thing once. The holds and waits nothing records (a file with no ledger row yet, a
+ * wait each run decides afresh) and an outage met by a sweep were said again at every cycle while they stood, with
+ * no news: each is said once, and then what ended it.
+ */
+
+const EPOCH = Date.UTC(2026, 10, 2, 9, 0, 10);
+
+/** What a person reads of `path` (info and above), from line `from` on. */
+const saidOf = (d: InProcessDaemon, path: string, from = 0): string[] => d.said(from).filter((line) => line.startsWith(`${path}: `));
+
+/** Sweeps and local cycles, none bringing news: four sweeps ten minutes apart (of the daemon's clock), two saves of nothing. */
+async function quietCycles(d: InProcessDaemon): Promise<void> {
+  for (let n = 0; n < 4; n += 1) await d.wait(10);
+  await d.changed();
+  await d.changed();
+}
+
+test('a file whose title a document was just made with (JUST_CREATED) is said held once while that lasts, and sent once after', async () => {
+  await withSyncFixture(async (f) => {
+    f.em.admin.freezeClock(EPOCH);
+    await f.write('other.md', '# Other\n\nOther.\n');
+    assert.equal((await f.sync()).code, 0);
+    await withInProcessDaemon(f, async (d) => {
+      f.em.admin.createDocument({ name: 'Fresh', markdown: '' });
+      await f.write('Fresh.md', '# Fresh\n\nMine.\n');
+      await d.changed();
+      await quietCycles(d);
+      const held = saidOf(d, 'Fresh.md');
+      assert.equal(held.length, 1, held.join('\n'));
+      assert.match(held[0] ?? '', /^Fresh\.md: held: this folder has no record of it, and a document of its title was made/);
+      const decided = d.logs.filter((line) => line.code === 'JUST_CREATED').length;
+      assert.ok(decided > 4, `decided at every cycle all the same, at debug level after the first (${decided})`);
+      const from = d.logs.length;
+      f.em.admin.setClockOffset(2 * 60_000);
+      await quietCycles(d);
+      assert.deepEqual(saidOf(d, 'Fresh.md', from).map((line) => line.replace(/ \(.*/s, '')), ['Fresh.md: sent to the knowledge base']);
+    });
+  });
+});
+
+test('a move whose document changed a moment ago where reads cannot show (MOVE_JUST_EDITED) is said held once while that lasts', async () => {
+  await withSyncFixture(async (f) => {
+    f.em.admin.freezeClock(EPOCH);
+    await f.write('guides/run.md', '# Run\n\nRead this.\n\n```sh\nrestart\n```\n\nThen check.\n');
+    assert.equal((await f.sync()).code, 0);
+    f.em.admin.setClockOffset(2 * 60_000);
+    assert.equal((await f.sync()).code, 0);
+    await withInProcessDaemon(f, async (d) => {
+      f.em.admin.setClockOffset(4 * 60_000);
+      const doc = f.remoteDoc('Run');
+      f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart', 'restart --all'));
+      await mkdir(join(f.root, 'ops'));
+      await rename(join(f.root, 'guides/run.md'), join(f.root, 'ops/run.md'));
+      await d.changed();
+      await quietCycles(d);
+      const held = saidOf(d, 'ops/run.md');
+      assert.equal(held.length, 1, held.join('\n'));
+      assert.match(held[0] ?? '', /^ops\/run\.md: held: moved locally, but its document changed in the last minute or two/);
+      // Past those minutes the edit is one made in the web editor (MOVE_LOSSY): news, said once.
+      const from = d.logs.length;
+      f.em.admin.setClockOffset(8 * 60_000);
+      await quietCycles(d);
+      const after = saidOf(d, 'ops/run.md', from);
+      assert.equal(after.length, 1, after.join('\n'));
+      assert.match(after[0] ?? '', /^ops\/run\.md: held: moved locally, but its document holds edits made in the web editor/);
+      assert.match(f.remoteDoc('Run').markdown ?? '', /restart --all/, 'the edit stands');
+    });
+  });
+});
+
+test("a new document whose writer's record is on its way is said once, as the wait it is (not \"pulled\"), and its pull once", async () => {
+  // B makes a page; its body write lands minutes after the create announced it, and B is killed before its record.
+  await withArmedPair(false, (request) => request.path.includes('/overwriteContent'), async ({ a, b, gate, tick }) => {
+    await b.write('guide.md', '# Guide\n\nA new page of plain prose.\n\nIts second paragraph.\n');
+    gate.arm(async () => {
+      tick();
+      tick();
+      tick();
+    });
+    tick();
+    assert.notEqual((await b.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).code, 0, 'B is killed after the body write, before its record');
+    await withInProcessDaemon(a, async (d) => {
+      await quietCycles(d);
+      assert.deepEqual(saidOf(d, 'guide.md'), [
+        "guide.md: new in the knowledge base, its first version written a moment ago by another kbsync machine: the next run takes it in, once that machine's record of it has come",
+      ]);
+      assert.equal(await a.read('guide.md').catch(() => undefined), undefined, 'not taken in yet');
+      const from = d.logs.length;
+      tick();
+      tick();
+      await quietCycles(d);
+      assert.deepEqual(saidOf(d, 'guide.md', from), ['guide.md: pulled: new in the knowledge base (from the knowledge base, as it was last synced)']);
+    });
+  });
+});
+
+test('a sweep that fails for the same outage (the service throttling every listing) is said once, through local cycles that ask the service nothing', async () => {
+  await withSyncFixture(async (f) => {
+    await f.write('t.md', '# T\n\nT.\n');
+    assert.equal((await f.sync()).code, 0);
+    await withInProcessDaemon(f, async (d) => {
+      f.em.admin.setFaults({ throttle429: 1, only: ['listNodes'] });
+      const from = d.logs.length;
+      await quietCycles(d);
+      const failed = d.logs.slice(from).filter((line) => String(line.msg).startsWith('sweep cycle failed'));
+      assert.ok(failed.length >= 2, `the sweeps failed again: ${failed.length}`);
+      assert.deepEqual(
+        d.said(from).map((line) => line.replace(/ \(.*/s, '')),
+        ['sweep cycle failed: The service kept throttling listNodes'],
+      );
+      f.em.admin.setFaults({});
+    });
+  });
+});
