@@ -42,9 +42,9 @@ type Mutation = (ctx: Ctx) => Edit | undefined;
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /**
- * A body as a web editor's user sees it: CommonMark + GFM, the reading of the service the colleague edits in. The
- * emulator's parse is that reading, and it keeps the trees of the texts it stored last, which are the texts the
- * colleague edits next: a shared tree, read here, never changed.
+ * A body as its editors (a colleague in the web editor, a user at a workstation) see it: CommonMark + GFM, the
+ * service's reading. The emulator's parse is that reading, and it keeps the trees of the texts it parsed last,
+ * which are often the texts edited next: a shared tree, read here, never changed.
  */
 export const parse = (body: string): Root => parseMarkdown(body);
 
