@@ -3,6 +3,7 @@ import type { Root } from 'mdast';
 import type * as FromMarkdown from 'mdast-util-from-markdown';
 import type * as MdastGfm from 'mdast-util-gfm';
 import type * as MicromarkGfm from 'micromark-extension-gfm';
+import { TextKeyed } from '../text-keyed.js';
 import { autolinkPositions } from './autolink-positions.js';
 import { readWikiSyntax } from './wiki-syntax.js';
 
@@ -48,40 +49,6 @@ export function useMarkdownDialect(wanted: MarkdownDialect): void {
   if (wanted === dialect) return;
   dialect = wanted;
   forgetParses();
-}
-
-/**
- * Values by text, the oldest dropped past a budget of characters (a text over a quarter of it is not kept).
- * `overhead`: characters charged for each value besides its text, for values whose size is not their text's.
- */
-class TextKeyed<T> {
-  readonly #values = new Map<string, T>();
-  #chars = 0;
-  constructor(
-    readonly budget: number,
-    readonly overhead = 0,
-  ) {}
-
-  get(text: string): T | undefined {
-    return this.#values.get(text);
-  }
-
-  set(text: string, value: T): void {
-    if (text.length > this.budget / 4 || this.#values.has(text)) return;
-    this.#values.set(text, value);
-    this.#chars += text.length + this.overhead;
-    // Oldest first (a Map iterates in insertion order).
-    for (const old of this.#values.keys()) {
-      if (this.#chars <= this.budget) break;
-      this.#values.delete(old);
-      this.#chars -= old.length + this.overhead;
-    }
-  }
-
-  clear(): void {
-    this.#values.clear();
-    this.#chars = 0;
-  }
 }
 
 /** Parses run and parses answered from the recent ones, for the benchmark's parses-per-document figure. */

@@ -1,8 +1,6 @@
 import type { Nodes, Parents, Root, RootContent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
 import type { Random } from '../chaos/random.js';
+import { parseMarkdown } from '../../src/emulator/markdown/parse.js';
 import { phrase, type Author, type Tokens } from './tokens.js';
 
 /**
@@ -43,9 +41,12 @@ type Mutation = (ctx: Ctx) => Edit | undefined;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
-export function parse(body: string): Root {
-  return fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-}
+/**
+ * A body as its editors (a colleague in the web editor, a user at a workstation) see it: CommonMark + GFM, the
+ * service's reading. The emulator's parse is that reading, and it keeps the trees of the texts it parsed last,
+ * which are often the texts edited next: a shared tree, read here, never changed.
+ */
+export const parse = (body: string): Root => parseMarkdown(body);
 
 const start = (node: Nodes): number => node.position?.start.offset ?? 0;
 const end = (node: Nodes): number => node.position?.end.offset ?? 0;
