@@ -83,11 +83,13 @@ export function runBundle(bundle: string): void {
   // No import() in the script (bundle.mjs refuses one): Node 20 loses the loader it would call for functions
   // that come from a cache.
   const script = new Script(source, { filename: bundle, ...(cached && { cachedData: cached.data }) });
-  const usable = cached !== undefined && !script.cachedDataRejected;
+  // Only the number is kept for the exit: the cache's bytes (a megabyte or two) would stay for the process's
+  // whole life (a daemon's) if the handler held them.
+  const cachedBytecode = cached !== undefined && !script.cachedDataRejected ? cached.bytecode : undefined;
   process.once('exit', () => {
     const held = bytecodeHeld();
     // Made at exit, the cache holds every function this run compiled, not only the bundle's top level.
-    if (!usable || held > cached.bytecode * REGROW_RATIO) writeCache(file, script.createCachedData(), bundleSum, held);
+    if (cachedBytecode === undefined || held > cachedBytecode * REGROW_RATIO) writeCache(file, script.createCachedData(), bundleSum, held);
   });
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

@@ -67,8 +67,7 @@ export class DaemonRuntime {
     // Read now: a key that cannot be read stops the start, not the first cycle.
     await stateKey.get();
     const ledger: Ledger = openStateLedger(config, logger, { command: 'watch' });
-    // Every cycle reads every row's summary; a save changes one or two of them.
-    ledger.documents.keepSummaries();
+    ledger.keepForLongRun();
     try {
       recordStart(ledger, logger, Date.now());
       const meter = new CallMeter(client, ledger);

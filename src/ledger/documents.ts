@@ -13,6 +13,7 @@ import {
   decodeSummary,
   encodeField,
   selectList,
+  sharedValues,
 } from './document-columns.js';
 import { duplicateError, isUniqueViolation, notFoundError } from './errors.js';
 import { checkRelativePath } from './rel-path.js';
@@ -45,6 +46,8 @@ export class DocumentsRepo {
   readonly #sql: Statements;
   /** Set by `keepSummaries()`: a long-running process reads only the rows it wrote since. */
   #kept: SummaryCache | undefined;
+  /** With kept summaries: the repeated values of the rows read, one string each. */
+  #shared: ((value: unknown) => unknown) | undefined;
 
   /** @internal (the ledger makes it) */
   constructor(db: Database, statements: Statements) {
@@ -57,6 +60,7 @@ export class DocumentsRepo {
    * whose every cycle reads all of them). A one-shot run reads them once or twice and keeps nothing.
    */
   keepSummaries(): void {
+    this.#shared ??= sharedValues();
     this.#kept ??= new SummaryCache(this.#db, () => this.#readSummaries(), (path) => this.summary(path));
   }
 
@@ -84,7 +88,7 @@ export class DocumentsRepo {
 
   summary(path: string): DocumentSummary | undefined {
     const values = this.#sql.raw(`${SUMMARY_SELECT} WHERE path = ?`).get(path) as unknown[] | undefined;
-    return values && decodeRawSummary(values);
+    return values && decodeRawSummary(values, this.#shared);
   }
 
   /**
@@ -109,14 +113,14 @@ export class DocumentsRepo {
   }
 
   #readSummaries(): DocumentSummary[] {
-    return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map(decodeRawSummary);
+    return (this.#sql.raw(`${SUMMARY_SELECT} ORDER BY path`).all() as unknown[][]).map((values) => decodeRawSummary(values, this.#shared));
   }
 
   /** The summaries of these paths (those recorded), sorted by path like `allSummaries`. */
   summaries(paths: readonly string[]): DocumentSummary[] {
     if (paths.length === 0) return [];
     const rows = this.#sql.raw(`${SUMMARY_SELECT} WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path`).all(JSON.stringify(paths)) as unknown[][];
-    return rows.map(decodeRawSummary);
+    return rows.map((values) => decodeRawSummary(values));
   }
 
   /**

@@ -10,6 +10,14 @@ import { ReleasesRepo } from './releases.js';
 import { RetirementsRepo } from './retirements.js';
 import { SettledTreeStore } from './settled-tree.js';
 import { Statements } from '../sqlite-statements.js';
+import { dataVersionReader } from './sqlite.js';
+
+/**
+ * SQLite's own default page cache, in KiB. better-sqlite3 builds SQLite with 16,000: a daemon's first sweep
+ * reads every row (10 MB of pages at 10,000 files, the 16 MB cap at 50,000), and what the cache took stays in
+ * the process for good (SQLite frees pages only on `shrink_memory`, and glibc keeps most of what is freed).
+ */
+const LONG_RUN_PAGE_CACHE_KIB = 2000;
 
 /**
  * kbsync's memory: which local file is which remote document, what both sides looked like when they last
@@ -42,6 +50,7 @@ export class Ledger {
    */
   constructor(db: Database, path: string, lock: LedgerLock | undefined, logger: Logger) {
     this.#db = db;
+    this.#readDataVersion = dataVersionReader(db);
     this.#lock = lock;
     this.path = path;
     this.readonly = db.readonly;
@@ -68,12 +77,30 @@ export class Ledger {
    * daemon learns of a release `kbsync resolve` wrote beside it without reading any table.
    */
   changedElsewhere(): boolean {
-    const version = this.#db.pragma('data_version', { simple: true }) as number;
+    const version = this.#readDataVersion();
     const changed = this.#dataVersion !== undefined && version !== this.#dataVersion;
     this.#dataVersion = version;
     return changed;
   }
   #dataVersion: number | undefined;
+  readonly #readDataVersion: () => number;
+
+  /**
+   * For a process that lives long (the daemon): every document's summary kept between reads (each cycle reads
+   * all of them, a save changes one or two), and SQLite's page cache held to SQLite's default. Reads past the
+   * cache come from the system's file cache; with the summaries kept, the daemon rarely reads a row twice.
+   */
+  keepForLongRun(): void {
+    this.documents.keepSummaries();
+    this.#db.pragma(`cache_size = -${LONG_RUN_PAGE_CACHE_KIB}`);
+  }
+
+  /** The bound of SQLite's page cache, in KiB. */
+  get pageCacheKib(): number {
+    const size = this.#db.pragma('cache_size', { simple: true }) as number;
+    // Negative: KiB; positive: pages.
+    return size < 0 ? -size : (size * (this.#db.pragma('page_size', { simple: true }) as number)) / 1024;
+  }
 
   /** Runs `fn` in one transaction (nested calls become savepoints); `fn` must be synchronous. */
   transaction<T>(fn: () => T): T {

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { dataVersionReader } from './sqlite.js';
 import type { DocumentSummary, SummaryCursor } from './types.js';
 
 /**
@@ -14,6 +15,7 @@ export class SummaryCache {
   readonly #db: Database;
   readonly #readAll: () => DocumentSummary[];
   readonly #readOne: (path: string) => DocumentSummary | undefined;
+  readonly #readDataVersion: () => number;
   #rows: DocumentSummary[] | undefined;
   #index = new Map<string, number>();
   #byPath = new Map<string, DocumentSummary>();
@@ -28,6 +30,7 @@ export class SummaryCache {
     this.#db = db;
     this.#readAll = readAll;
     this.#readOne = readOne;
+    this.#readDataVersion = dataVersionReader(db);
   }
 
   /** `path`'s row was written: re-read it next time. */
@@ -70,7 +73,7 @@ export class SummaryCache {
       const rows = this.#readAll();
       return { rows, byPath: new Map(rows.map((row) => [row.path, row])) };
     }
-    const version = this.#db.pragma('data_version', { simple: true }) as number;
+    const version = this.#readDataVersion();
     if (version !== this.#dataVersion) this.reset();
     if (this.#rows && !this.#refresh(this.#rows)) this.reset();
     if (!this.#rows) {

@@ -128,3 +128,29 @@ test("the CLI's own bundle runs from the cache its last run made: its flags are 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a run from the cache does not keep the cache's bytes while it runs (a daemon's whole life)", () => {
+  withFolder((dir) => {
+    const bundle = join(dir, 'kbsync.cjs');
+    // Enough functions for a cache of a few megabytes, and a script that says, after a full collection, what
+    // the process holds in array buffers (where a Buffer read from a file lives).
+    const holding = `setTimeout(() => { globalThis.gc(); console.log(process.memoryUsage().arrayBuffers); }, 50);`;
+    writeFileSync(bundle, `${script('big', 20_000)}\n${holding}`);
+    const runHeld = (): number => {
+      const child = spawnSync(process.execPath, ['--expose-gc', '-e', 'import(process.argv[1]).then((m) => m.runBundle(process.argv[2]))', loader, bundle, 'many'], { encoding: 'utf8' });
+      assert.equal(child.status, 0, child.stderr);
+      return Number(child.stdout.trim().split('\n').pop());
+    };
+    runHeld();
+    const cacheBytes = statSync(codeCachePath(bundle)).size;
+    assert.ok(cacheBytes > 1_000_000, `a cache of ${cacheBytes} bytes is too small to tell`);
+    const held = runHeld();
+    assert.ok(held < cacheBytes / 4, `the run from the cache holds ${held} bytes in array buffers; its cache is ${cacheBytes}`);
+  });
+});
+
+test("the CLI's script is ASCII throughout, so V8 keeps its source one byte a character", () => {
+  const built = readFileSync(fileURLToPath(new URL('../../../dist/cli/bundle/kbsync.cjs', import.meta.url)), 'latin1');
+  const at = [...built].findIndex((c) => c.charCodeAt(0) > 0x7f);
+  assert.equal(at, -1, `a byte past ASCII at ${at}: ${JSON.stringify(built.slice(Math.max(0, at - 60), at + 20))}`);
+});
