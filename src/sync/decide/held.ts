@@ -43,6 +43,12 @@ export const HELD_REASONS = {
     'moved locally, but its document holds edits made in the web editor that kbsync cannot read back, and the service cannot move a ' +
     'document: a move makes it anew from the file, which would lose those edits. Move the file back, or run `kbsync sync --force` to ' +
     'move it anyway (the old document is backed up first).',
+  MOVE_PLACEHOLDERS:
+    'moved locally, but its page holds blocks the service does not show (code, images, tables): the file\'s kbsync placeholder comments ' +
+    'stand for them, or its document gained them since the last sync. The service cannot move a document: a move makes a new one from ' +
+    'the file and deletes the old one, and no new document can take those blocks, so it would stay empty, the page in your files alone. ' +
+    'Nothing was changed, even with --force. Move the file back, or, to move it all the same, delete the placeholder comments from the file ' +
+    '(accepting that those blocks go with the old document) and run `kbsync sync --force`.',
   MOVE_JUST_EDITED:
     'moved locally, but its document changed in the last minute or two where reads cannot show (inside code, a table, an image): ' +
     "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
