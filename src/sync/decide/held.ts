@@ -48,7 +48,8 @@ export const HELD_REASONS = {
     'stand for them, or its document gained them since the last sync. The service cannot move a document: a move makes a new one from ' +
     'the file and deletes the old one, and no new document can take those blocks, so it would stay empty, the page in your files alone. ' +
     'Nothing was changed, even with --force. Move the file back, or, to move it all the same, delete the placeholder comments from the file ' +
-    '(accepting that those blocks go with the old document) and run `kbsync sync --force`.',
+    '(accepting that those blocks go with the old document) and run `kbsync sync --force`; if the file holds none, move it back and sync ' +
+    'first: that brings the new blocks in as placeholders.',
   MOVE_JUST_EDITED:
     'moved locally, but its document changed in the last minute or two where reads cannot show (inside code, a table, an image): ' +
     "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
@@ -100,6 +101,9 @@ export const held = (code: HeldCode): Held => ({ code, message: HELD_REASONS[cod
  * pipeline stays green over a document someone can delete in a minute, and kbsync forgets it once it is gone.
  */
 export const LEFT_TO_A_PERSON: ReadonlySet<string> = new Set<HeldCode>(['NOT_CREATED', 'CREATE_ANSWER_LOST']);
+
+/** The holds of a move itself (the file at another path than its record's), which stand only while that move is asked for. */
+export const MOVE_HOLDS: ReadonlySet<string> = new Set<HeldCode>(['MOVE_EDITED', 'MOVE_LOSSY', 'MOVE_PLACEHOLDERS', 'MOVE_JUST_EDITED']);
 
 /**
  * A hold's message for one file: the commands it names are written for that file, quoted for the shell, and

@@ -98,3 +98,38 @@ for (const keyless of [true, false]) {
     });
   });
 }
+
+test("a file moved as a colleague adds a code block to its document (the file holds no placeholder yet): forced, the move still waits, and a move back brings the block in to be settled (keyed)", async () => {
+  await withArmedPair(false, () => false, async (pair) => {
+    const { em, a, b, sync, tick } = pair;
+    await a.write('guides/tasks.md', PROSE);
+    for (const f of [a, b]) await sync(f);
+    const oldKey = a.remoteDoc('Tasks').dentryUuid;
+    em.admin.editDocument(oldKey, WITH_CODE);
+    await rename(join(a.root, 'guides/tasks.md'), join(a.root, 'tasks.md'));
+    tick();
+    tick();
+    tick();
+    // The new document would be made from the file with the document's new block merged in: as a placeholder.
+    const forced = (await a.sync(['--force'])).report;
+    assert.ok(forced);
+    assert.deepEqual(resultsFor(forced, 'tasks.md'), [['held', 'MOVE_PLACEHOLDERS']], JSON.stringify(forced.results));
+    assert.equal(await a.read('tasks.md'), PROSE, 'nothing written: the file as the user left it');
+    untouched(pair, oldKey);
+
+    // As the hold says: the file back, a sync brings the block in, the person lets it go, and the forced move carries the page.
+    await rename(join(a.root, 'tasks.md'), join(a.root, 'guides/tasks.md'));
+    await sync(a);
+    const pulled = await a.read('guides/tasks.md');
+    assert.ok(pulled.includes(PLACEHOLDER_PREFIX), pulled);
+    await a.write('guides/tasks.md', stripped(pulled));
+    await rename(join(a.root, 'guides/tasks.md'), join(a.root, 'tasks.md'));
+    const moved = (await a.sync(['--force'])).report;
+    assert.ok(moved);
+    assert.deepEqual(moved.results.filter((r) => r.path === 'tasks.md').map((r) => (r.ok ? [r.action, r.result] : [r.code])), [['move', 'pushed']], JSON.stringify(moved.results));
+    assert.deepEqual(a.remoteDocs().filter((node) => node.title === 'Tasks').map((node) => node.markdown), [stripped(pulled)]);
+    await sync(b);
+    assert.equal(await b.read('tasks.md'), stripped(pulled));
+    assert.equal(await b.exists('guides/tasks.md'), false);
+  });
+});
