@@ -44,10 +44,11 @@ export function decideMove(facts: {
   if (blocked) {
     return { kind: 'rename', body, note: `the document stays in its old place: ${WHY_NOT_DELETABLE[blocked.code] ?? 'kbsync cannot delete it'}, so it cannot delete it there; move it in the web editor` };
   }
-  // Nor one whose new document could not take its first body, forced or not: the file's placeholders stand for blocks
-  // no new document can hold. Made, the old document was deleted and the new one stayed empty, the page in the
-  // files alone until a person settled that body's hold (model seed 6018, issue 44). A move still waiting for its
-  // document's time to be explained is decided by the run that explains it (below): its merge may bring the source.
+  // A move whose new document could not take its first body waits, forced or not: the placeholders in the file (or
+  // merged into it) stand for blocks no new document can hold. Made, the old document was deleted and the new one
+  // stayed empty, the page in the files alone until a person settled that body's hold (model seed 6018, issue 44).
+  // A move still waiting for its document's time to be explained is decided by the run that explains it (below):
+  // another machine's version may bring the source.
   const waits = body.waiting === true && !facts.body.force;
   if (!waits && body.kind !== 'conflict' && newDocumentRefuses(facts.body, body)) return { kind: 'held', held: held('MOVE_PLACEHOLDERS'), body };
   // A move makes the document anew from the file: what the old one holds beyond kbsync's reading would go.
