@@ -9,6 +9,7 @@ import { isConflictCopy, writeCalls } from '../helpers/reliability.js';
 import { userNodes } from '../helpers/sync-fixture.js';
 import { draw, type CorpusDoc } from './corpus.js';
 import { contentHash } from '../../src/markdown/index.js';
+import { hashText } from '../../src/local/fingerprint.js';
 import { editDocument } from './mutate.js';
 import { blocksHashOf, Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
 import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
@@ -422,19 +423,40 @@ async function settleConflicts(run: Run, m: Machine, step: number): Promise<void
 
 /**
  * Before publishing a held file as it is, the person deletes the placeholder comments kbsync wrote for blocks
- * the service does not show (the hold's own advice), accepting that the document's hidden blocks go.
+ * the service does not show (the hold's own advice), accepting that the document's hidden blocks go. A move held
+ * for them (MOVE_PLACEHOLDERS) keeps its row at the old path: its file is the one at the new path with the bytes
+ * held. One that holds none (the blocks are new in the document) goes back where it was, as the hold says, for a
+ * sync to bring them in.
  */
 async function acceptPlaceholders(run: Run, m: Machine, step: number): Promise<void> {
+  const files = await m.files();
   for (const row of m.rows()) {
-    if (row.heldCode !== 'PLACEHOLDERS') continue;
-    const before = await m.read(row.path).catch(() => undefined);
-    if (before === undefined) continue;
+    const path = row.heldCode === 'PLACEHOLDERS' ? row.path : row.heldCode === 'MOVE_PLACEHOLDERS' && !files.has(row.path) ? heldMoveTarget(files, row.heldLocalHash) : undefined;
+    const before = path === undefined ? undefined : files.get(path);
+    if (path === undefined || before === undefined) continue;
     const after = before.replace(/^[ \t]*<!-- kbsync:[^\n]*-->[ \t]*\r?\n?/gm, '');
-    await m.write(row.path, after);
+    if (after === before) {
+      if (row.heldCode === 'MOVE_PLACEHOLDERS') await moveBack(run, m, step, path, row.path);
+      continue;
+    }
+    await m.write(path, after);
     run.book.noteUserEdit(m.name, before, after);
     run.book.noteEditOf(row.docKey, undefined);
-    run.say(`#${step} ${m.name} deletes the placeholders in ${row.path}`);
+    run.say(`#${step} ${m.name} deletes the placeholders in ${path}`);
   }
+}
+
+async function moveBack(run: Run, m: Machine, step: number, path: string, to: string): Promise<void> {
+  await mkdir(join(m.root, posix.dirname(to)), { recursive: true });
+  await rename(join(m.root, path), join(m.root, to));
+  for (const [from, now] of run.moves) if (now === path && from.startsWith(`${m.name}:`)) run.moves.set(from, to);
+  run.say(`#${step} ${m.name} moves ${path} back to ${to}`);
+}
+
+/** The one file holding the bytes a move was held with. */
+function heldMoveTarget(files: ReadonlyMap<string, string>, heldLocalHash: string | null): string | undefined {
+  const matches = [...files].filter(([, text]) => heldLocalHash !== null && hashText(text) === heldLocalHash).map(([path]) => path);
+  return matches.length === 1 ? matches[0] : undefined;
 }
 
 async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forced: boolean, step = 0, label = '', how?: () => Promise<Outcome>): Promise<string[]> {

@@ -192,7 +192,7 @@ export const syncCommand: CliCommand = {
       .option('--check-links', 'check the links of every file first; a broken one stops the run (exit 5). With --dry-run it needs no token')
       .option('--json', 'print a machine-readable report on stdout (same as --output-format json)')
       .addOption(outputFormatOption())
-      .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push)')
+      .option('--force', 'allow what a safety guard refused (mass delete, empty side, pushing an emptied file, replacing a remote edit in --push); never a push or move over kbsync placeholders')
       .option('--over-budget', "run although this month's call budget (service.callsPerMonth) is spent")
       .option('--retitle', 'a file whose title changed gets a new document under the new title (a new URL; the old document is deleted)')
       .addHelpText(

@@ -43,6 +43,13 @@ export const HELD_REASONS = {
     'moved locally, but its document holds edits made in the web editor that kbsync cannot read back, and the service cannot move a ' +
     'document: a move makes it anew from the file, which would lose those edits. Move the file back, or run `kbsync sync --force` to ' +
     'move it anyway (the old document is backed up first).',
+  MOVE_PLACEHOLDERS:
+    'moved locally, but its page holds blocks the service does not show (code, images, tables): the file\'s kbsync placeholder comments ' +
+    'stand for them, or its document gained them since the last sync. The service cannot move a document: a move makes a new one from ' +
+    'the file and deletes the old one, and no new document can take those blocks, so it would stay empty, the page in your files alone. ' +
+    'Nothing was changed, even with --force. Move the file back, or, to move it all the same, delete the placeholder comments from the file ' +
+    '(accepting that those blocks go with the old document) and run `kbsync sync --force`; if the file holds none, move it back and sync ' +
+    'first: that brings the new blocks in as placeholders.',
   MOVE_JUST_EDITED:
     'moved locally, but its document changed in the last minute or two where reads cannot show (inside code, a table, an image): ' +
     "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
@@ -97,6 +104,9 @@ export const LEFT_TO_A_PERSON: ReadonlySet<string> = new Set<HeldCode>(['NOT_CRE
 
 /** Holds of a delete for want of the id that deletes the document: they end once the id is known (learnt from the team's state). */
 export const WANT_OF_ID: ReadonlySet<string> = new Set<HeldCode>(['NOT_CREATED', 'CREATE_ANSWER_LOST', 'ID_UNVERIFIED']);
+
+/** The holds of a move itself (the file at another path than its record's), which stand only while that move is asked for. */
+export const MOVE_HOLDS: ReadonlySet<string> = new Set<HeldCode>(['MOVE_EDITED', 'MOVE_LOSSY', 'MOVE_PLACEHOLDERS', 'MOVE_JUST_EDITED']);
 
 /**
  * A hold's message for one file: the commands it names are written for that file, quoted for the shell, and

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { emptySideRefusal, massDeleteRefusal, syncedCount } from './guards.js';
 import { detectMoves } from './moves.js';
-import { held, holdStands, WANT_OF_ID } from './held.js';
+import { held, holdStands, MOVE_HOLDS, WANT_OF_ID } from './held.js';
 import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRemote, MAX_TITLE_CHARS, pathOf, placeKey, uniqueName } from './placement.js';
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
@@ -73,7 +73,11 @@ export function plan(given: PlanInput): Plan {
     const news = input.republished?.has(record.path) === true;
     // So is a delete held for want of the id that deletes its document, once that id is known (the team's state).
     const idCame = record.nodeId !== null && record.held !== null && WANT_OF_ID.has(record.held.code);
-    if (!input.guards.force && release !== 'mine' && !news && !idCame && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
+    // A move's hold ends with the move: the file back at its record's path (as MOVE_LOSSY and MOVE_PLACEHOLDERS advise)
+    // and the document in its place, the edits the hold kept out of the file come in (stood, the file went without the
+    // colleague's new block that MOVE_PLACEHOLDERS asks to settle in it, until the document changed again).
+    const moveUndone = to === undefined && record.held !== null && MOVE_HOLDS.has(record.held.code) && fitsPlace(input, record, record.path) === true;
+    if (!input.guards.force && release !== 'mine' && !news && !idCame && !moveUndone && holdStands(record.held, local?.hash ?? '', input.remote ? (remote?.modifiedTime ?? '') : undefined)) {
       actions.push({ kind: 'held', record, held: record.held, ...(to !== undefined ? { to } : {}) });
       continue;
     }

@@ -31,6 +31,10 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
     mine: 'its document holds web-editor edits a move would lose (the service cannot move, so a move makes it anew): run `kbsync sync --force` to move it anyway, its body backed up first',
     theirs: 'move the file back to where it was',
   },
+  MOVE_PLACEHOLDERS: {
+    mine: 'no new document can take the blocks its placeholder comments stand for (the service cannot move, so a move makes it anew): delete them from the file first (accepting that those blocks go with the old document), then run `kbsync sync --force`',
+    theirs: 'move the file back to where it was',
+  },
   MOVE_JUST_EDITED: {
     mine: 'sync again in a minute or two: that run moves it, or says why it cannot; `kbsync sync --force` moves it now, its old body backed up first',
     theirs: 'move the file back to where it was',

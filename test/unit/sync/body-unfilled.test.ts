@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
+import { blocksHash, PLACEHOLDER_PREFIX, predictedBlocks } from '../../../src/markdown/index.js';
 import { contentHash } from '../../../src/markdown/hash.js';
 import { decideBody, type BodyFacts } from '../../../src/sync/decide/body.js';
 
@@ -101,4 +101,13 @@ test('our own move, its new document filled by a follower with the very page it 
   assert.equal(decision.send, undefined);
   assert.equal(decision.lossy, false, 'the document is known exactly: the next edit is sent, not held');
   assert.equal(decision.baseText, BASE);
+});
+
+test("…but not a file holding kbsync's placeholders: no new document can take the blocks they stand for, so nothing is written over it (model seed 6018)", () => {
+  const withPlaceholder = `# Yaml\n\nA parser for YAML.\n\n${PLACEHOLDER_PREFIX} a block the service does not expose (code, image or other) is here; edit it in the web editor -->\n`;
+  const decision = decideBody(unfilled({ listedLately: false, fileText: withPlaceholder }));
+  assert.equal(decision.kind, 'held');
+  assert.equal(decision.held?.code, 'PLACEHOLDERS');
+  assert.equal(decision.send, undefined);
+  assert.equal(decision.nextFile, undefined, 'the file keeps the page');
 });
