@@ -4,10 +4,11 @@
  * colleague moved and renamed documents replay without it (`colleagueMoves: false`), as they were found;
  * `keyed`: the team has a state key (`npm run torture` gives odd seeds one); `together`: found with two
  * machines' runs now and then at once (`npm run torture -- --plain-pairs`); `races`: with things happening between
- * their calls too (`npm run torture`, issue 44); `vault`: a team of note vaults
+ * their calls too (`npm run torture -- --unheld`, issue 44); `holds`: with a run's records held while another
+ * machine edits and syncs, and a new page's first body held (`npm run torture`); `vault`: a team of note vaults
  * (`npm run torture -- --vault`).
  */
-export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true; readonly races?: true; readonly vault?: true }[] = [
+export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true; readonly races?: true; readonly holds?: true; readonly vault?: true }[] = [
   { seed: 2, steps: 20, found: 'a keyless team: every machine republished the records it could not take creation ids from', colleagueMoves: false },
   { seed: 5, steps: 26, found: "a moved file's new document made from the plain reading, without another machine's link address; two writes in one second ordered by the Date header's clock", colleagueMoves: false },
   { seed: 6, steps: 26, found: 'a keyless team: a rename on one machine never followed on the other', colleagueMoves: false },
