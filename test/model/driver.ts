@@ -12,7 +12,7 @@ import { contentHash } from '../../src/markdown/index.js';
 import { editDocument } from './mutate.js';
 import { blocksHashOf, Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
 import { drawHolds } from './holds.js';
-import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Hold, type Meanwhile, type Turn } from './interleave.js';
+import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -208,14 +208,9 @@ async function perform(run: Run, operation: Operation, step: number): Promise<st
       await localEdit(run, m, rng, `#${step}`, await pickFile(rng, m));
       return [];
     }
-    case 'local-create': {
-      const doc = run.pool.shift();
-      if (!doc) return [];
-      const path = posix.join(rng.pick(FOLDERS), doc.name);
-      await m.write(path, doc.text);
-      say(`#${step} ${m.name} creates ${path}`);
+    case 'local-create':
+      await localCreate(run, m, rng, `#${step}`);
       return [];
-    }
     case 'local-delete':
       await localDelete(run, m, `#${step}`, await pickFile(rng, m));
       return [];
@@ -322,6 +317,15 @@ async function pickFile(rng: Random, m: Machine): Promise<string | undefined> {
 
 /** The document `m`'s ledger pairs with `path` (none yet: a new file). */
 const docKeyOf = (m: Machine, path: string): string | undefined => m.rows().find((row) => row.path === path)?.docKey;
+
+/** A person makes a new file on `m` (the next of the pool's documents), in a folder drawn from `rng`. */
+async function localCreate(run: Run, m: Machine, rng: Random, when: string): Promise<void> {
+  const doc = run.pool.shift();
+  if (!doc) return;
+  const path = posix.join(rng.pick(FOLDERS), doc.name);
+  await m.write(path, doc.text);
+  run.say(`${when} ${m.name} creates ${path}`);
+}
 
 /** A person's edit of `path` on `m`, drawn from `rng`; `when` heads the log line. Returns the tokens it wrote. */
 async function localEdit(run: Run, m: Machine, rng: Random, when: string, path: string | undefined): Promise<readonly string[]> {
@@ -504,14 +508,18 @@ async function runAtOnce(run: Run, t: Random, step: number, runs: readonly { rea
   const { world } = run;
   const machines = runs.map((r) => r.machine);
   for (const m of machines) await settleConflicts(run, m, step);
+  const aside: HeldAside = { machines: new Set(), wrote: new Set(), problems: [] };
+  const held = run.holds ? drawHolds(run.holds, machines.map((m) => m.name), () => world.em.admin.dump().nodes, (holder) => whileRecordHeld(run, run.holds as Random, holder, step, interleaver.calls, aside)) : undefined;
+  // A run held before a new page's first body needs a new file: half the time its person has just made one.
+  const maker = machines.find((m) => m.name === held?.newPageOf);
+  if (maker && run.holds?.chance(0.5)) await localCreate(run, maker, run.holds, `#${step}`);
   const before = await Promise.all(machines.map(async (m) => ({ files: await m.files(), rows: m.rows() })));
   const peerRows = world.machines.map((m) => ({ name: m.name, rows: m.rows() }));
   const docsBefore = world.docs();
   // The documents the runs have local changes for (a file edited or deleted since its last sync): they will read them.
   const changed = before.flatMap(({ files, rows }) => rows.filter((row) => files.get(row.path) === undefined || contentHash(files.get(row.path) ?? '') !== row.localHash).map((row) => row.docKey as string));
   const between = run.races ? racesBetween(run, run.races, machines, step, new Set(changed), peerRows.flatMap((peer) => peer.rows)) : undefined;
-  const aside: HeldAside = { machines: new Set(), wrote: new Set(), problems: [] };
-  const holds: Hold[] = run.holds ? drawHolds(run.holds, machines.map((m) => m.name), () => world.em.admin.dump().nodes, (holder) => whileRecordHeld(run, run.holds as Random, holder, step, interleaver.calls, aside)) : [];
+  const holds = held?.holds ?? [];
   const interleaver: Interleaver = new Interleaver(t, machines.map((m) => m.name), between?.meanwhile, holds);
   between?.watch(interleaver);
   // With holds, each run is judged by how things stood when it ended: other machines may sync after it, while a

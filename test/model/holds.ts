@@ -11,14 +11,15 @@ import type { Hold } from './interleave.js';
  * before the first body of a document it made until the other has finished or waits at its own hold (soak 728: a
  * listing and a read of the page as made, empty, its reader's record coming after the writer's).
  */
-export function drawHolds(h: Random, names: readonly string[], nodes: () => readonly DumpedNode[], whileHeld: (holder: string) => Promise<void>): Hold[] {
+export function drawHolds(h: Random, names: readonly string[], nodes: () => readonly DumpedNode[], whileHeld: (holder: string) => Promise<void>): { readonly holds: readonly Hold[]; readonly newPageOf?: string } {
   const holds: Hold[] = [];
   if (h.chance(0.4)) {
     const holder = h.pick(names);
     holds.push({ name: holder, at: recordPublish(nodes), then: () => whileHeld(holder) });
   }
-  if (names.length > 1 && h.chance(0.5)) holds.push({ name: h.pick(names), at: (request) => isFirstBodyOfNew(request, nodes) });
-  return holds;
+  if (names.length < 2 || !h.chance(0.5)) return { holds };
+  const newPageOf = h.pick(names);
+  return { holds: [...holds, { name: newPageOf, at: (request) => isFirstBodyOfNew(request, nodes) }], newPageOf };
 }
 
 const segments = (path: string): string[] => (path.split('?')[0] ?? '').split('/');
