@@ -70,4 +70,13 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 8498, steps: 40, found: "a machine's front matter, published before its plain reading of a colleague's edit, dropped by the other machine, at an older version, as a front matter that reading could not see (seed 718's cause, with CRLF)", together: true, races: true },
   { seed: 300003, steps: 19, found: "a colleague's words and new code block, read in the next minute as the stated two minutes' wait, a minute passing before the run ended: the model judged the wait by the run's last minute and took it for a loss", keyed: true, together: true, races: true },
   { seed: 11006, steps: 40, found: "two machines' writes of one page in one moment, each a link's address (reads the same): the later writer took the earlier one's record, agreed in the same second, for the page's, and dropped its own address from its file (as one decision: hidden-writes-same-moment.test)", together: true, races: true },
+  {
+    seed: 7112,
+    steps: 60,
+    found: "a table cell published by a forced run over a file whose front matter was carried across a plain reading, made from the other machine's exact record of the same blocks (a table reads the same): the publish step and the fold took that write for a reading the exact record says more than, its record was never published, and the other machine kept the old cell for good",
+    keyed: true,
+    together: true,
+    races: true,
+    holds: true,
+  },
 ];
