@@ -612,7 +612,10 @@ async function whileRecordHeld(run: Run, h: Random, holder: string, step: number
       const mode = h.chance(0.7) ? 'two-way' : 'push';
       let outcome: Outcome | undefined;
       const sync = async (): Promise<Outcome> => (outcome = await m.sync(mode));
-      aside.problems.push(...(await syncAndCheck(run, m, mode, false, step, `while ${holder}'s record is held `, sync)));
+      // The held run may be in the middle of a move (its new document made, the old one not yet deleted: model seed
+      // 7410): a document doubled now is that move under way; the held run's own check, once it ends, finds one left.
+      const problems = await syncAndCheck(run, m, mode, false, step, `while ${holder}'s record is held `, sync);
+      aside.problems.push(...problems.filter((problem) => !problem.startsWith('duplicate:')));
       aside.machines.add(m.name);
       for (const docKey of writtenBy(outcome, m.rows())) aside.wrote.add(docKey);
     }
