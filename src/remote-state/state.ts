@@ -130,9 +130,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         if (entry.rp !== undefined && !replaces.has(entry.k)) replaces.set(entry.k, entry.rp);
         // A plain reading that kept its front matter says less of the blocks it read than their writer's exact
         // record, published before it (a machine that read the write before that record came, soak seed 502: it
-        // stood over it, and the writer's front matter was lost on every machine).
+        // stood over it, and the writer's front matter was lost on every machine). A record made from that very
+        // version (`b`) is no reading of it: a later write of the same blocks, its change one reads cannot show (model
+        // seed 7112: a table cell, the writer's front matter carried, dropped here, and kept on its machine alone).
         const standing = entries.get(entry.p);
-        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && saysMoreOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
+        if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && entry.b !== standing.h && saysMoreOfSameBlocks(standing, { docKey: entry.k, path: entry.p, remoteBlocksHash: entry.rb, inDoubt: inDoubt(entry) })) break;
         // Nor over a later version of that writer's, published before it: the reading was of an earlier write
         // (soak seed 726: it stood, and the reader took the later write in plainly too, its autolink lost for good).
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && readingOvertaken(entry, standing)) break;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../chaos/random.js';
-import { Interleaver, isBodyWrite, overwrittenUnread, type Turn } from './interleave.js';
+import { isFirstBodyOfNew, isStateWrite, recordPublish } from './holds.js';
+import { Interleaver, isBodyWrite, overwrittenUnread, type Hold, type Turn } from './interleave.js';
 import { World } from './world.js';
 
 // Two machines' runs at once are interleaved call by call in the seed's order, whatever the event loop's timing.
@@ -80,4 +81,40 @@ test("model: a save is in the read-and-write window unless the run that wrote th
   assert.equal(overwrittenUnread([read('A'), write('A')], ['D1'], 2, true), false, 'written before the save');
   assert.equal(overwrittenUnread([read('A'), call('A', 'DELETE', '/v1.0/doc/workspaces/W/docs/N1')], ['D1', 'N1'], 1, true), true, 'a delete by its creation id is a write');
   assert.equal(isBodyWrite(write('A')) && !isBodyWrite(call('A', 'POST', '/v1.0/doc/workspaces/W/docs')) && !isBodyWrite(read('A')), true);
+});
+
+// Holds (issue 44): a run's record waits for the other run to end and for what `then` does; a new page's first body
+// waits for the other run to end or be held. The order is the same every time.
+test("model: a held record goes on after the other machine's run and what happens while it waits; a held first body after the other run", async () => {
+  const hold = async (): Promise<{ turns: string[]; stateWriteAt: number; thenAt: number; bodyAt: number; bLast: number }> => {
+    const world = await World.create(1, 2, false);
+    try {
+      const [a, b] = world.machines as [World['machines'][number], World['machines'][number]];
+      await a.write('one.md', '# One\n\nFirst.\n');
+      assert.equal((await a.sync()).error, undefined);
+      assert.equal((await b.sync()).error, undefined);
+      await a.write('one.md', '# One\n\nFirst, edited on A.\n');
+      await b.write('two.md', '# Two\n\nMade on B.\n');
+      let thenAt = -1;
+      const nodes = () => world.em.admin.dump().nodes;
+      const holds: Hold[] = [
+        { name: 'A', at: recordPublish(nodes), then: () => Promise.resolve(void (thenAt = interleaver.calls.length)) },
+        { name: 'B', at: (request) => isFirstBodyOfNew(request, nodes) },
+      ];
+      const interleaver: Interleaver = new Interleaver(new Random(3), ['A', 'B'], undefined, holds);
+      const outcomes = await world.together([a, b].map((machine) => ({ machine, run: (via: string) => machine.sync('two-way', false, via) })), interleaver);
+      assert.deepEqual(outcomes.map((outcome) => outcome.error), [undefined, undefined]);
+      assert.ok(holds.every((h) => interleaver.met(h)), 'both runs came to their holds');
+      const stateWriteAt = interleaver.calls.findIndex((call) => call.name === 'A' && isStateWrite({ ...call, body: '' }, nodes));
+      const bodyAt = interleaver.calls.findIndex((call) => call.name === 'B' && isBodyWrite(call));
+      return { turns: interleaver.turns, stateWriteAt, thenAt, bodyAt, bLast: interleaver.calls.findLastIndex((call) => call.name === 'B') };
+    } finally {
+      await world.close();
+    }
+  };
+  const first = await hold();
+  assert.ok(first.bLast < first.thenAt && first.thenAt === first.stateWriteAt, `A's record after B's last call and after \`then\`: ${JSON.stringify(first)}`);
+  // B's first body waited until A's run waited at its record: every call of A's before its record came before it.
+  assert.ok(first.bodyAt > 0 && first.turns.slice(first.bodyAt, first.stateWriteAt).every((name) => name === 'B'), `A's calls came between B's create and its first body: ${first.turns.join('')}`);
+  assert.deepEqual(await hold(), first);
 });

@@ -18,6 +18,20 @@ export type Meanwhile = {
 };
 
 /**
+ * A run stopped at one of its calls (model holds, issue 44): the first call of `name`'s run that `at` picks (asked
+ * of each of its calls in turn until one is) waits
+ * while the other runs go on, and goes on once every other run has finished or waits at a hold of its own (the
+ * one held first then goes first). With `then` it waits until every other run has finished, and `then` happens
+ * (other machines' whole runs, say) before it goes on: so one machine's record can come after another's later
+ * write, and a listing between another's create and its first body, as soaks met them by timing alone.
+ */
+export type Hold = {
+  readonly name: string;
+  readonly at: (request: Passing) => boolean;
+  readonly then?: () => Promise<void>;
+};
+
+/**
  * Two (or more) machines' runs at once, their calls to the service taken in an order the seed chooses: each
  * machine talks through a proxy of its own (gate-proxy.ts), and a call goes on only when every machine still
  * running is waiting on one (none is busy deciding), one call at a time, the next machine drawn from `rng`.
@@ -28,6 +42,10 @@ export class Interleaver {
   readonly #rng: Random;
   readonly #names: readonly string[];
   readonly #meanwhile: Meanwhile | undefined;
+  readonly #holds: readonly Hold[];
+  /** The holds met so far (each is met once), and the runs now waiting at one, in the order they came to it. */
+  readonly #met = new Set<Hold>();
+  readonly #held: { readonly name: string; readonly hold: Hold }[] = [];
   readonly #waiting = new Map<string, { readonly request: Passing; readonly go: () => void }[]>();
   readonly #done = new Set<string>();
   #inFlight = false;
@@ -36,10 +54,21 @@ export class Interleaver {
   /** Each call that went on, in order (what `meanwhile` did came between `calls.length` and the next). */
   readonly calls: Turn[] = [];
 
-  constructor(rng: Random, names: readonly string[], meanwhile?: Meanwhile) {
+  constructor(rng: Random, names: readonly string[], meanwhile?: Meanwhile, holds: readonly Hold[] = []) {
     this.#rng = rng;
     this.#names = names;
     this.#meanwhile = meanwhile;
+    this.#holds = holds;
+  }
+
+  /** Whether a run came to `hold`. */
+  met(hold: Hold): boolean {
+    return this.#met.has(hold);
+  }
+
+  /** Whether `name`'s run waits at a hold now. */
+  holding(name: string): boolean {
+    return this.#held.some((held) => held.name === name);
   }
 
   /** The hooks of `name`'s proxy. */
@@ -47,6 +76,12 @@ export class Interleaver {
     return {
       before: (request) =>
         new Promise<void>((go) => {
+          // Every hold of the run hears of every call until met (one may count what it has seen).
+          const [hold] = this.#holds.filter((h) => h.name === name && !this.#met.has(h)).filter((h) => h.at(request));
+          if (hold) {
+            this.#met.add(hold);
+            this.#held.push({ name, hold });
+          }
           this.#waiting.set(name, [...(this.#waiting.get(name) ?? []), { request, go }]);
           this.#next();
         }),
@@ -68,6 +103,11 @@ export class Interleaver {
     if (this.#inFlight) return;
     const running = this.#names.filter((name) => !this.#done.has(name));
     if (running.length === 0 || running.some((name) => (this.#waiting.get(name) ?? []).length === 0)) return;
+    const free = running.filter((name) => !this.holding(name));
+    if (free.length === 0) {
+      this.#release(running);
+      return;
+    }
     const meanwhile = this.#meanwhile;
     if (meanwhile?.rng.chance(meanwhile.chance)) {
       // Every run waits on a call: what happens now happens between two of their calls, in the seed's order.
@@ -78,13 +118,28 @@ export class Interleaver {
       });
       return;
     }
-    const name = this.#rng.pick(running);
+    const name = this.#rng.pick(free);
     const [first, ...rest] = this.#waiting.get(name) ?? [];
     this.#waiting.set(name, rest);
     this.#inFlight = true;
     this.turns.push(name);
     if (first) this.calls.push({ name, method: first.request.method, path: first.request.path });
     first?.go();
+  }
+
+  /** Every run still going waits at a hold: the one held first that may go now goes (one with `then` only alone, after it). */
+  #release(running: readonly string[]): void {
+    const index = this.#held.findIndex((held) => held.hold.then === undefined || running.length === 1);
+    const released = this.#held[index];
+    if (!released) throw new Error(`runs held at once, none of which may go: ${running.join(', ')}`);
+    this.#held.splice(index, 1);
+    const then = released.hold.then;
+    if (!then) return this.#next();
+    this.#inFlight = true;
+    void then().finally(() => {
+      this.#inFlight = false;
+      this.#next();
+    });
   }
 }
 

@@ -4,10 +4,11 @@
  * colleague moved and renamed documents replay without it (`colleagueMoves: false`), as they were found;
  * `keyed`: the team has a state key (`npm run torture` gives odd seeds one); `together`: found with two
  * machines' runs now and then at once (`npm run torture -- --plain-pairs`); `races`: with things happening between
- * their calls too (`npm run torture`, issue 44); `vault`: a team of note vaults
+ * their calls too (`npm run torture -- --unheld`, issue 44); `holds`: with a run's records held while another
+ * machine edits and syncs, and a new page's first body held (`npm run torture`); `vault`: a team of note vaults
  * (`npm run torture -- --vault`).
  */
-export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true; readonly races?: true; readonly vault?: true }[] = [
+export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps: number; readonly found: string; readonly colleagueMoves?: false; readonly keyed?: true; readonly together?: true; readonly races?: true; readonly holds?: true; readonly vault?: true }[] = [
   { seed: 2, steps: 20, found: 'a keyless team: every machine republished the records it could not take creation ids from', colleagueMoves: false },
   { seed: 5, steps: 26, found: "a moved file's new document made from the plain reading, without another machine's link address; two writes in one second ordered by the Date header's clock", colleagueMoves: false },
   { seed: 6, steps: 26, found: 'a keyless team: a rename on one machine never followed on the other', colleagueMoves: false },
@@ -69,4 +70,13 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
   { seed: 8498, steps: 40, found: "a machine's front matter, published before its plain reading of a colleague's edit, dropped by the other machine, at an older version, as a front matter that reading could not see (seed 718's cause, with CRLF)", together: true, races: true },
   { seed: 300003, steps: 19, found: "a colleague's words and new code block, read in the next minute as the stated two minutes' wait, a minute passing before the run ended: the model judged the wait by the run's last minute and took it for a loss", keyed: true, together: true, races: true },
   { seed: 11006, steps: 40, found: "two machines' writes of one page in one moment, each a link's address (reads the same): the later writer took the earlier one's record, agreed in the same second, for the page's, and dropped its own address from its file (as one decision: hidden-writes-same-moment.test)", together: true, races: true },
+  {
+    seed: 7112,
+    steps: 60,
+    found: "a table cell published by a forced run over a file whose front matter was carried across a plain reading, made from the other machine's exact record of the same blocks (a table reads the same): the publish step and the fold took that write for a reading the exact record says more than, its record was never published, and the other machine kept the old cell for good",
+    keyed: true,
+    together: true,
+    races: true,
+    holds: true,
+  },
 ];

@@ -17,11 +17,11 @@ const PARTS = 2;
  * registers every PARTS-th seed of the list from `part` on.
  */
 export function replaySeeds(part: number): void {
-  REGRESSION_SEEDS.forEach(({ seed, steps, found, colleagueMoves, keyed, together, races, vault }, index) => {
+  REGRESSION_SEEDS.forEach(({ seed, steps, found, colleagueMoves, keyed, together, races, holds, vault }, index) => {
     if (index % PARTS !== part) return;
     // A team of note vaults: the same promises, with wiki links, embeds, callouts and comments in every document.
     test(`model: ${vault ? 'a team of note vaults, ' : ''}seed ${seed}, ${steps} steps (${found})`, async () => {
-      await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}), ...(races ? { races } : {}), ...(vault ? { vault } : {}) });
+      await runModel({ seed, steps, ...(colleagueMoves === false ? { colleagueMoves } : {}), ...(keyed ? { keyed } : {}), ...(together ? { together } : {}), ...(races ? { races } : {}), ...(holds ? { holds } : {}), ...(vault ? { vault } : {}) });
     });
   });
 }

@@ -3,10 +3,12 @@ import { ModelFailure, runModel } from './driver.js';
 
 /**
  * `npm run torture -- --steps N --seed S [--count K] [--machines 2|3] [--docs D] [--team keyed|keyless|both]
- * [--crashes] [--vault] [--sequential] [--plain-pairs] [--quiet]`: the long randomized model run, in which two
+ * [--crashes] [--vault] [--sequential] [--plain-pairs] [--unheld] [--quiet]`: the long randomized model run, in which two
  * machines' runs now and then go on at once (`--sequential`: one at a time, as the recorded seeds were found),
- * with a colleague's saves and minutes passing between their calls, and a run stopped after its first body write
- * (`--plain-pairs`: nothing between them, as the seeds recorded before issue 44 were found). Seeds S, S+1,
+ * with a colleague's saves and minutes passing between their calls, a run stopped after its first body write
+ * (`--plain-pairs`: nothing between them, as the seeds recorded before issue 44 were found), and holds: a run's
+ * records held while another machine edits and syncs, a new page's first body held while the other run lists
+ * it (`--unheld`: none, as the seeds recorded before them were found). Seeds S, S+1,
  * … S+K-1 run one after another; without --seed one is chosen and printed. `--team both` (the default) gives
  * odd seeds a team with a state key and even ones a team without. A failure prints the seed, the problems and
  * the last steps, and the process exits 1.
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     vault: { type: 'boolean', default: false },
     sequential: { type: 'boolean', default: false },
     'plain-pairs': { type: 'boolean', default: false },
+    unheld: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -59,6 +62,7 @@ for (let seed = first; seed < first + count; seed++) {
       vault: values.vault,
       together: !values.sequential,
       races: !values.sequential && !values['plain-pairs'],
+      holds: !values.sequential && !values['plain-pairs'] && !values.unheld,
       ...(values.quiet ? {} : { onStep: (line: string) => console.log(`  ${line}`) }),
     });
     total += steps;

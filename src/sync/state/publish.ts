@@ -250,7 +250,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     // Without the state read, a row published as it is stands as published.
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     const full = ledger.documents.get(row.path);
-    if (entry && !readingOfOurs(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry))) {
+    if (entry && !readingOfOurs(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
       // that publishes without reading the state does not set this older view over it after all (model seed
       // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
@@ -321,10 +321,13 @@ function overtaken(row: DocumentSummary, full: { readonly agreedAt: number }, en
 /**
  * The state's record of the row's document is the exact one of the very blocks this row read plainly, keeping the
  * front matter it had (`hc`): that writer's record says more of them, and this row's says nothing the fold lets
- * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts).
+ * stand over it (remote-state/state.ts). The next run that may pull takes that version in (decide/body.ts). Not
+ * when the row was made from that very version (`builtOn`): it is a later write of the same blocks, its change one
+ * reads cannot show (model seed 7112: a table cell published by `--force` over a file whose front matter was carried
+ * was never recorded, and the other machine kept the old cell for good).
  */
-const saysMore = (row: DocumentSummary, entry: StateEntry): boolean =>
-  (row.headCarried && saysMoreOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
+const saysMore = (row: DocumentSummary, entry: StateEntry, builtOn: string | null): boolean =>
+  (row.headCarried && builtOn !== entry.h && saysMoreOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
   // A hidden edit this row found, which that writer's exact record of the very blocks accounts for (its write): the
   // fold keeps that record (remote-state/state.ts), and the next decision here drops the edit (decide/body.ts).
   (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime }));
