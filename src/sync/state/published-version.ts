@@ -119,7 +119,10 @@ function branchOf(record: Branched, builtOn: string, state: SharedState): StateE
   // neither is taken over the other (model seed 11006: the later writer took the earlier one's record, agreed in the
   // same second, for the document's, and dropped its own link address from its file). Not when this record is a
   // plain reading of the other's write, read before its record came: that write is the version it read, not another.
-  if (other(latest, !record.inexact)) return latest;
+  // Nor when the latest is a plain reading (`l`) of this record's own write, read before this record reached the
+  // state: a reading writes nothing, so no write of this record's could have replaced it (convergence soak 735: the
+  // reading, taken for a branch, opened a conflict over the very words this machine wrote, whose formatting it lacked).
+  if (other(latest, !record.inexact && latest?.l !== 1)) return latest;
   const sibling = state.forks.get(record.docKey);
   return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
 }
