@@ -117,3 +117,19 @@ export async function withArmedPair(keyless: boolean, at: (request: Passing) => 
     await fn({ em, a, b, gate, ...clock });
   });
 }
+
+/**
+ * B makes guide.md (plain prose), its body write landing three minutes after the create announced it, and is killed
+ * before its record of that body (soak seed 705's order). The pair must be armed at B's `/overwriteContent`.
+ */
+export async function firstBodyLandedLate({ b, gate, tick }: ArmedPair): Promise<void> {
+  await b.write('guide.md', '# Guide\n\nA new page of plain prose.\n\nIts second paragraph.\n');
+  gate.arm(async () => {
+    tick();
+    tick();
+    tick();
+  });
+  tick();
+  assert.notEqual((await b.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).code, 0, 'B is killed after the body write, before its record');
+  assert.ok(gate.fired);
+}

@@ -5,17 +5,30 @@ import { isFirstBodyOfNew, isStateWrite, recordPublish } from './holds.js';
 import { Interleaver, isBodyWrite, overwrittenUnread, type Hold, type Turn } from './interleave.js';
 import { World } from './world.js';
 
+type Machine = World['machines'][number];
+
+/** Two machines that synced one.md, which A has edited since, while B made two.md: where each test's runs start. */
+async function editedOnBoth(keyed: boolean): Promise<{ world: World; a: Machine; b: Machine }> {
+  const world = await World.create(1, 2, keyed);
+  try {
+    const [a, b] = world.machines as [Machine, Machine];
+    await a.write('one.md', '# One\n\nFirst.\n');
+    assert.equal((await a.sync()).error, undefined);
+    assert.equal((await b.sync()).error, undefined);
+    await a.write('one.md', '# One\n\nFirst, edited on A.\n');
+    await b.write('two.md', '# Two\n\nMade on B.\n');
+    return { world, a, b };
+  } catch (error) {
+    await world.close();
+    throw error;
+  }
+}
+
 // Two machines' runs at once are interleaved call by call in the seed's order, whatever the event loop's timing.
 test('model: two machines syncing at once take turns in the order the seed draws, the same every time', async () => {
   const turns = async (): Promise<string[]> => {
-    const world = await World.create(1, 2, true);
+    const { world, a, b } = await editedOnBoth(true);
     try {
-      const [a, b] = world.machines as [World['machines'][number], World['machines'][number]];
-      await a.write('one.md', '# One\n\nFirst.\n');
-      assert.equal((await a.sync()).error, undefined);
-      assert.equal((await b.sync()).error, undefined);
-      await a.write('one.md', '# One\n\nFirst, edited on A.\n');
-      await b.write('two.md', '# Two\n\nMade on B.\n');
       const interleaver = new Interleaver(new Random(7), ['A', 'B']);
       const outcomes = await world.together([a, b].map((machine) => ({ machine, run: (via: string) => machine.sync('two-way', false, via) })), interleaver);
       assert.deepEqual(outcomes.map((outcome) => outcome.error), [undefined, undefined]);
@@ -87,14 +100,8 @@ test("model: a save is in the read-and-write window unless the run that wrote th
 // waits for the other run to end or be held. The order is the same every time.
 test("model: a held record goes on after the other machine's run and what happens while it waits; a held first body after the other run", async () => {
   const hold = async (): Promise<{ turns: string[]; stateWriteAt: number; thenAt: number; bodyAt: number; bLast: number }> => {
-    const world = await World.create(1, 2, false);
+    const { world, a, b } = await editedOnBoth(false);
     try {
-      const [a, b] = world.machines as [World['machines'][number], World['machines'][number]];
-      await a.write('one.md', '# One\n\nFirst.\n');
-      assert.equal((await a.sync()).error, undefined);
-      assert.equal((await b.sync()).error, undefined);
-      await a.write('one.md', '# One\n\nFirst, edited on A.\n');
-      await b.write('two.md', '# Two\n\nMade on B.\n');
       let thenAt = -1;
       const nodes = () => world.em.admin.dump().nodes;
       const holds: Hold[] = [

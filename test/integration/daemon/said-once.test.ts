@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { withArmedPair } from '../../helpers/workstation-pair.js';
+import { firstBodyLandedLate, withArmedPair } from '../../helpers/workstation-pair.js';
 import { withInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
 
 /**
@@ -79,15 +79,9 @@ test('a move whose document changed a moment ago where reads cannot show (MOVE_J
 
 test("a new document whose writer's record is on its way is said once, as the wait it is (not \"pulled\"), and its pull once", async () => {
   // B makes a page; its body write lands minutes after the create announced it, and B is killed before its record.
-  await withArmedPair(false, (request) => request.path.includes('/overwriteContent'), async ({ a, b, gate, tick }) => {
-    await b.write('guide.md', '# Guide\n\nA new page of plain prose.\n\nIts second paragraph.\n');
-    gate.arm(async () => {
-      tick();
-      tick();
-      tick();
-    });
-    tick();
-    assert.notEqual((await b.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).code, 0, 'B is killed after the body write, before its record');
+  await withArmedPair(false, (request) => request.path.includes('/overwriteContent'), async (pair) => {
+    const { a, tick } = pair;
+    await firstBodyLandedLate(pair);
     await withInProcessDaemon(a, async (d) => {
       await quietCycles(d);
       assert.deepEqual(saidOf(d, 'guide.md'), [

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Passing } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
-import { minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withGatedPair } from '../../helpers/workstation-pair.js';
+import { firstBodyLandedLate, minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 705: B made a page, announcing its first body with its ids; the body itself went out minutes later (a
@@ -12,17 +12,9 @@ import { minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withGatedPair }
  */
 for (const keyless of [false, true]) {
   test(`a first body that lands minutes after its announcement is not taken for a hidden edit${keyless ? ' (keyless team)' : ''}`, async () => {
-    await withArmedPair(keyless, (request) => request.path.includes('/overwriteContent'), async ({ a, b, gate, sync, tick }) => {
-      await b.write('guide.md', '# Guide\n\nA new page of plain prose.\n\nIts second paragraph.\n');
-      // B's body write waits three minutes after the create announced it, and B is killed before its record.
-      gate.arm(async () => {
-        tick();
-        tick();
-        tick();
-      });
-      tick();
-      assert.notEqual((await b.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).code, 0, 'B is killed after the body write, before its record');
-      assert.ok(gate.fired);
+    await withArmedPair(keyless, (request) => request.path.includes('/overwriteContent'), async (pair) => {
+      const { a, b, sync } = pair;
+      await firstBodyLandedLate(pair);
       const waited = await sync(a);
       assert.deepEqual(saidIn(waited), [], "A waits a run for B's record of the page: nothing to say");
       assert.equal(await a.read('guide.md').catch(() => undefined), undefined, 'not taken in yet');
