@@ -97,19 +97,20 @@ test("a new document whose writer's record is on its way is said once, as the wa
   });
 });
 
-test('a sweep that fails for the same outage (the service throttling every listing) is said once, through local cycles that ask the service nothing', async () => {
+// The service failing every listing (a 5xx: retried a few seconds; a throttle is waited out for minutes, and the rule is the outage's, whatever its code).
+test('a sweep that fails for the same outage (the service failing every listing) is said once, through local cycles that ask the service nothing', async () => {
   await withSyncFixture(async (f) => {
     await f.write('t.md', '# T\n\nT.\n');
     assert.equal((await f.sync()).code, 0);
     await withInProcessDaemon(f, async (d) => {
-      f.em.admin.setFaults({ throttle429: 1, only: ['listNodes'] });
+      f.em.admin.setFaults({ error5xx: 1, only: ['listNodes'] });
       const from = d.logs.length;
       await quietCycles(d);
       const failed = d.logs.slice(from).filter((line) => String(line.msg).startsWith('sweep cycle failed'));
       assert.ok(failed.length >= 2, `the sweeps failed again: ${failed.length}`);
       assert.deepEqual(
         d.said(from).map((line) => line.replace(/ \(.*/s, '')),
-        ['sweep cycle failed: The service kept throttling listNodes'],
+        ['the service failed a request', 'sweep cycle failed: The service failed on listNodes'],
       );
       f.em.admin.setFaults({});
     });
