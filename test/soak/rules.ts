@@ -8,7 +8,8 @@ import { isOpaque } from './pages.js';
  * doubt"). A hold costs a person's attention, so only what kbsync cannot compare may wait:
  * - a page with code blocks, tables, images or anything else a read hides (pages.ts) that a colleague edited
  *   in the web editor (a hidden change can ride along with a visible one in the same save): its overwrite
- *   (FLATTEN), delete (DELETE_LOSSY) and move (MOVE_LOSSY) wait, and a hidden edit seen there (HIDDEN_EDIT);
+ *   (FLATTEN), delete (DELETE_LOSSY) and move (MOVE_LOSSY; MOVE_PLACEHOLDERS where the colleague's new block would
+ *   come into the moved file as a placeholder) wait, and a hidden edit seen there (HIDDEN_EDIT);
  * - a page a colleague changed with no visible difference (a read shows nothing to compare): HIDDEN_EDIT, and
  *   the move that would make the document anew without it (MOVE_LOSSY).
  * On a page whose every block a read shows, a colleague's edit is known exactly but for the formatting of the
@@ -36,7 +37,7 @@ export type PageHistory = {
 const NONE: PageHistory = { opaqueEdit: false, invisibleEdit: false, proseEdit: false, formattingAdded: false };
 
 /** The holds that keep a document a colleague edited where reads cannot see, in each of its forms (an overwrite, a hidden edit seen, a delete, a move). */
-const OPAQUE_HOLDS: ReadonlySet<string> = new Set(['FLATTEN', 'HIDDEN_EDIT', 'DELETE_LOSSY', 'MOVE_LOSSY']);
+const OPAQUE_HOLDS: ReadonlySet<string> = new Set(['FLATTEN', 'HIDDEN_EDIT', 'DELETE_LOSSY', 'MOVE_LOSSY', 'MOVE_PLACEHOLDERS']);
 /** The holds of a change with no visible difference: the hidden edit itself, and the move that would drop it. */
 const INVISIBLE_HOLDS: ReadonlySet<string> = new Set(['HIDDEN_EDIT', 'MOVE_LOSSY']);
 

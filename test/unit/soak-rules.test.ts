@@ -54,6 +54,10 @@ test('which holds may stand once settled: only where a colleague edited what rea
     ['HIDDEN_EDIT', page({ opaqueEdit: true, invisibleEdit: true }), true],
     ['DELETE_LOSSY', page({ opaqueEdit: true }), true],
     ['MOVE_LOSSY', page({ opaqueEdit: true }), true],
+    // A colleague's new code block that a move would bring into the file as a placeholder: the move waits (a file that
+    // holds placeholders already is a finding of its own, verdict.ts).
+    ['MOVE_PLACEHOLDERS', page({ opaqueEdit: true }), true],
+    ['MOVE_PLACEHOLDERS', page({ proseEdit: true }), false],
     // Every document here was made from a file whose source the shared state keeps: placeholders in a file are a finding.
     ['PLACEHOLDERS', page({ opaqueEdit: true }), false],
     // A change with no visible difference holds as a hidden edit (and its move), not as anything else.
