@@ -54,6 +54,9 @@ export async function gateProxy(target: string, hooks: GateHooks): Promise<{ rea
       })();
     });
   });
+  // As the emulator does (src/emulator/server.ts): Node's 5 s default closes an idle connection just as a loaded
+  // client reuses it, and the call fails with ECONNRESET, outside any fault a test or a soak put on it (soak 739).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
