@@ -183,9 +183,11 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     imagesSent: imagesSent !== undefined ? imagesSent : sameDocument ? (prior.imagesSent ?? null) : null,
     listedTitle: seenTitle(listedTitle !== undefined ? listedTitle : sameDocument ? prior.listedTitle : null, ids.remoteTitle),
     placedAt: sameDocument ? prior.placedAt : 0,
-    // Only the agreement our own write made keeps what it wrote over: any later one (a re-check that found our
-    // write standing, a pull) ends the window in which a racing overwrite could undo it.
-    publishedOver: wroteOver ?? null,
+    // Our own write keeps what it wrote over, and so does a read-back that finds that very version standing: another
+    // writer's overwrite from a copy read before our write can land after any read of ours (its queue, its retries:
+    // convergence soak 739 lost three edits to one that landed after the read-back). Any other agreement (a pull, a
+    // merge, our next write) ends the window in which a racing overwrite could undo it.
+    publishedOver: wroteOver ?? (readBack === true && sameVersion ? (ctx.ledger.documents.get(ids.path)?.publishedOver ?? null) : null),
     hiddenEdit: hiddenEdit ?? null,
     lossyBase: lossyBase ?? false,
     formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),

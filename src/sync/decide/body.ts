@@ -452,7 +452,15 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   }
   const alignment = record.alignment as Alignment;
   const mergeInto = (body: string, seeReverts: boolean) => merge3({ base, remoteBase: record.remoteBlocks, remote, local: body, alignment, ...(seeReverts && priorBase !== undefined ? { priorBase } : {}) });
-  const merged = mergeInto(local, true);
+  const repaired = mergeInto(local, true);
+  // Our last write undone, after a read-back found it standing (its minute over, its time known), with no writer's
+  // record to say why: a kbsync writer's overwrite from a copy read before our write, landed late (its queue, its
+  // retries), whose record is on its way, or a colleague's undo. Waited for while that record may come (convergence
+  // soak 739: taken for an edit, a stale overwrite's reading was pulled, and three edits were gone everywhere); with
+  // the record, that writer's exact version is merged and the revert repaired (above). Past that, the colleague's undo
+  // is pulled. With a file edit to publish, nothing waits: the revert is repaired, and said, as in the write's own minute.
+  const revertAfterReadBack = priorBase !== undefined && record.recheck === false && repaired.restored.length > 0;
+  const merged = revertAfterReadBack && facts.listedLately !== true ? mergeInto(local, false) : repaired;
   // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
   const theirs = mergeInto(base, false).body;
   // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first
@@ -463,7 +471,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // source, is on its way: nothing is decided or recorded, and the next run takes that version (soak seed 502: the
   // placeholder, written into the file, was edited around and ended in a conflict). A colleague's block comes in
   // once the two minutes of listedLately are over.
-  const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && placeholdersBeyond(theirs, base);
+  const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && (placeholdersBeyond(theirs, base) || revertAfterReadBack);
   return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true, ...(waiting ? { waiting } : {}) };
 }
 
