@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { onceAt } from '../../helpers/gate-proxy.js';
-import { minuteByMinute, publishedOnBoth, withGatedPair } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, withGatedPair, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Convergence soak 736 (issue 44, keyless): A rewrapped a list item, its second line left lazy (not indented), and
@@ -44,6 +44,28 @@ for (const keyless of [false, true]) {
       assert.equal(await a.read('diff.md'), edited, "A's edit stays in A's file");
       assert.ok((await b.read('diff.md')).includes('(u65z)'), "B has A's edit");
       assert.ok((a.remoteDoc('Differences').markdown ?? '').includes('(u65z)'), "the document has A's edit");
+    });
+  });
+}
+
+/**
+ * The rule's bound: only a version made from the very one ours was made from, without knowing ours (a reading of our
+ * write), is no news for its layout. A user's layout edit, made on a version both machines know, is a later version:
+ * the document carries it as they wrote it, and the other machine takes it in so. (The rule's first cut took any
+ * version of the record's blocks saying the same Markdown for a respelling: the machine that followed a forced move
+ * kept its own layout of the page, a blank line fewer than the mover's file; move-over-placeholders.test.ts.)
+ */
+for (const keyless of [false, true]) {
+  test(`a layout edit of a user's file reaches the document and the other machine as written (${keyless ? 'keyless' : 'keyed'})`, async () => {
+    await withWorkstationPair(keyless, async (em, a, b) => {
+      const { sync } = minuteByMinute(em);
+      await publishedOnBoth(em, a, b, { 'diff.md': PAGE });
+      const relaid = PAGE.replace('using the\n   insertion', 'using the\ninsertion').replace('\n\nThird', '\n\n\nThird');
+      await a.write('diff.md', relaid);
+      for (const f of [a, b, a, b]) await sync(f);
+      assert.equal(a.remoteDoc('Differences').markdown, relaid, 'the document holds the file as the user laid it out');
+      assert.equal(await a.read('diff.md'), relaid);
+      assert.equal(await b.read('diff.md'), relaid, "B takes A's layout");
     });
   });
 }
