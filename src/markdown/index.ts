@@ -16,3 +16,4 @@ export type { AppendChange } from './append.js';
 export { blocksHash, contentHash } from './hash.js';
 export { isPrediction, predictedBlocks } from './predict.js';
 export { headingTitle } from './heading-title.js';
+export { sameMarkdown } from './same-markdown.js';

@@ -17,7 +17,7 @@ import { fileBeforeOwnWrite, interruptedFollow, interruptedPull, interruptedRemo
 import { standFor, withReadBack } from '../decide/read-back.js';
 import { placeholdsSource } from '../decide/plain-reading.js';
 import { sharedRecord } from '../state/shared-record.js';
-import { blocksHash, blocksToMarkdown, predictedBlocks } from '../../markdown/index.js';
+import { blocksHash, blocksToMarkdown, predictedBlocks, sameMarkdown } from '../../markdown/index.js';
 import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
@@ -381,11 +381,30 @@ function firstPush(io: AssessIO, action: Action, path: string, before: TextFile,
  *   said by both machines, and the code line the write replaced put back into the file).
  */
 function newsOf(recorded: DocumentRecord, record: DocumentRecord, published: PublishedVersion | undefined, remote: readonly Block[]): PublishedVersion | undefined {
-  if (record === recorded || !published) return published;
+  if (!published || respelling(published, record)) return undefined;
+  if (record === recorded) return published;
   if (!published.exact && standFor(remote, published.remoteBlocksHash, published.text)) return undefined;
   const replaced = record.baseMarkdown !== recorded.baseMarkdown && published.text === recorded.baseMarkdown && published.agreedAt <= record.agreedAt + AGREED_SLACK_MS;
   return replaced ? undefined : published;
 }
+
+/**
+ * Another writer's version made from the very version this record's was (`builtOn`), without knowing this one, of
+ * the very blocks, with its front matter, whose body says what this record's does in another layout: that writer's
+ * plain reading of our write, made before our record came, as its own Markdown writer lays the blocks out (a list
+ * item's second line indented, where ours was lazy). It says nothing we do not (an inexact one may say the document
+ * holds more: it stays news); taken for a later version (or a branch), its layout clashed with our next edit at that
+ * line, a conflict with nothing to settle (convergence soak 736). Only such a sibling: a version made from ours, or
+ * from one unknown, is a later one, whose layout (a user's own, as they wrote it) is news however alike it reads (the
+ * rule's first cut took any same-Markdown version of these blocks for a respelling, and a machine that followed a
+ * forced move kept its own layout of the page, a blank line fewer than the mover's file and the document).
+ */
+const respelling = (published: PublishedVersion, record: DocumentRecord): boolean => {
+  if (!published.exact || !sibling(record, published)) return false;
+  const theirs = splitText(published.text);
+  const ours = splitText(record.baseMarkdown);
+  return theirs.head === ours.head && sameMarkdown(theirs.body, ours.body);
+};
 
 type Seen = Pick<RemoteDoc, 'modifiedTime' | 'title' | 'parentTreeNodeId'>;
 
@@ -424,6 +443,7 @@ const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen
 const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined, published: PublishedVersion | undefined): Promise<BodyFacts['fork'] | undefined> =>
   movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : Promise.resolve(undefined);
 
+/** Another writer's version of the blocks this record agreed on, other text, made from the very version this one was (both not knowing the other). */
 const sibling = (record: DocumentRecord, published: PublishedVersion | undefined): boolean =>
   published !== undefined && !record.inexact && record.builtOn !== null && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
 
