@@ -55,6 +55,8 @@ export type BodyFacts = {
   readonly listedTime?: string;
   /** The listing shows the document renamed or moved since the last agreement (which moves its time too). */
   readonly relocated?: boolean;
+  /** With `relocated`: moved to another folder, so the file's path is the document's new place (a rename alone keeps it). */
+  readonly moved?: boolean;
   /**
    * The listed time is of the last two minutes by the service's clock (state/minutes.ts underAMinuteOld): the
    * kbsync writer whose write moved it may not have published its record yet (it does right after its write).
@@ -361,6 +363,17 @@ type Reading = {
   readonly listedVersion?: boolean;
 };
 
+/**
+ * A move in the web editor this machine had not listed, which another writer had already followed: its record has
+ * the document at the path the move gives this file, so the move came no later than that record's minute, and a
+ * time past that minute is a later edit, not the move (model seed 73503: another machine's write of a link's
+ * address, its record not yet published, made after the colleague's move that a third record had followed, was
+ * taken for that move, and this machine's push of its file's edit overwrote it). A rename alone keeps the file's
+ * path, which then tells nothing of when it came: the rename explains the time, as ever.
+ */
+const followedMove = (published: PublishedVersion | undefined, facts: Pick<BodyFacts, 'moved' | 'path' | 'listedTime'>): boolean =>
+  facts.moved === true && published !== undefined && published.path === facts.path && published.modifiedTime !== '' && laterThan(facts.listedTime, published.modifiedTime);
+
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
 const unmerged = (body: string): Reading['merged'] => ({ body, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] });
 
@@ -435,7 +448,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // listed time no later than that writer's minute is its write, as in any record of the same minute.
     const rewritten =
       published !== undefined && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
-    const unexplained = unmoved && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
+    const unexplained = (unmoved || followedMove(published, facts)) && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
     // Judged once the writer's record had time to come, unless the file has an edit to hold (decided now, as ever).
     const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;
     const hidden = unexplained && !waiting;

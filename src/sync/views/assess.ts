@@ -469,9 +469,10 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   const listed = seen ?? io.listed(record.docKey);
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
-  const relocated = listed !== undefined && relocationExplains(io, record, listed, plannedParent);
+  const relocation = listed === undefined ? undefined : relocationOf(io, record, listed, plannedParent);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
-  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
+  const relocated = { relocated: relocation !== undefined, ...(relocation === 'moved' ? { moved: true } : {}) };
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, ...relocated, listedLately } : {}) };
 }
 
 /**
@@ -482,20 +483,28 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
  * document a colleague had moved, was taken for that move, and this machine's push, on its read from before that
  * write, overwrote it).
  */
-function relocationExplains(io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): boolean {
+const relocationExplains = (io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): boolean => relocationOf(io, record, seen, plannedParent) !== undefined;
+
+/** The rename or move that explains the time `seen` bears (relocationExplains): a move to another folder, or a rename alone. */
+function relocationOf(io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): Relocation | undefined {
   const listing = io.listed(record.docKey);
-  if (listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime)) return seen.title !== listing.title;
+  if (listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime)) return seen.title !== listing.title ? 'renamed' : undefined;
   return relocatedSince({ ...record, parentTreeNodeId: plannedParent }, seen);
 }
+
+/** A move to another folder (the file's path changes with it, whatever the title does), or a rename alone (the path stays). */
+type Relocation = 'moved' | 'renamed';
 
 /**
  * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
  * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
  * later edit inside code of a renamed document was taken for the rename, and overwritten).
  */
-const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
+const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): Relocation | undefined => {
   const seen = record.listedTitle ?? record.remoteTitle;
-  return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
+  if (seen === '') return undefined;
+  if (listed.parentTreeNodeId !== record.parentTreeNodeId) return 'moved';
+  return listed.title !== seen ? 'renamed' : undefined;
 };
 
 /**

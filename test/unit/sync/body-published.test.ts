@@ -221,6 +221,29 @@ test("a later time is a hidden edit when that writer's record already has the do
   assert.equal(moved('semver.md').hiddenEdit, null, 'a record from before the move: the move explains the time (the stated window)');
 });
 
+// Model seed 73503: as above, but the other machine's record is of the very version this record holds (it only
+// followed the move), and its later write (a link's address) had no record yet. This machine, with an edit of its
+// own, took the later time for the move and pushed its file over that write.
+test("a later time over the same blocks is a hidden edit when another writer's record of this very version already has the document in the folder it moved to", () => {
+  const base = facts(1_000_000, 1_000_000);
+  const decide = (recordPath: string, moved: boolean) =>
+    decideBody({
+      ...base,
+      path: 'guides/semver.md',
+      fileText: OURS.replace('See [the spec]', 'Read [the spec]'),
+      relocated: true,
+      ...(moved ? { moved } : {}),
+      listedTime: '2026-11-02T09:05Z',
+      record: { ...base.record, remoteModifiedTime: '2026-11-02T09:02Z' },
+      published: { ...(base.published as PublishedVersion), text: OURS, path: recordPath },
+    });
+  const followed = decide('guides/semver.md', true);
+  assert.equal(followed.held?.code, 'HIDDEN_EDIT', 'the move came before that record: the later time is an edit reads cannot show');
+  assert.equal(followed.send, undefined, 'nothing overwrites it');
+  assert.equal(decide('semver.md', true).kind, 'push', 'a record from before the move: the move explains the time (the stated window)');
+  assert.equal(decide('guides/semver.md', false).kind, 'push', 'a rename alone keeps the path, which tells nothing of when it came: it explains the time');
+});
+
 // Model seed 100020: one machine published a rewrapped line (reads show the same blocks); the other had deleted
 // the file and restored it, from its own older text: the two machines kept different files for good.
 test("a file restored over its deletion takes another writer's later version where reads cannot show it", () => {
