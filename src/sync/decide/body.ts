@@ -145,6 +145,13 @@ export type BodyDecision = {
   readonly nextFile: string | undefined;
   /** Set when both sides changed a block differently: the other side's version, written beside the file. */
   readonly conflictCopy: string | undefined;
+  /**
+   * Set with `conflictCopy`: the text the clash was found against (front matter and body, each as its merge had it),
+   * kept with the conflict for kbsync resolve, which lists the clashing regions of file and copy against it. Another
+   * branch's merge finds its clash against the version both branches were made from, not this record's base: against
+   * that, one side reads as unchanged, and resolve listed no clash and settled the line for the other side unasked.
+   */
+  readonly conflictBase: string | undefined;
   readonly conflicts: readonly Conflict[];
   /** Set when the document is written: the append, or else the Markdown of the overwrite. */
   readonly send: Send | undefined;
@@ -359,6 +366,8 @@ type Reading = {
   readonly plain?: true;
   /** The blocks read are `theirs`, another writer's version whose minute the listed time does not pass (BodyDecision.listedVersion). */
   readonly listedVersion?: boolean;
+  /** The body `merged` was merged against, where not the record's: another branch's (withBranch). */
+  readonly against?: string;
 };
 
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
@@ -496,7 +505,7 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
     // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
     // document keeps what it holds until a person settles it (kbsync resolve).
     const kept: Conflict = { baseText: '', localText: local, remoteText: branch, position: { line: 1, offset: 0 } };
-    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch } };
+    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch }, against: kept.baseText };
   }
   const base = splitText(fork.base).body;
   const ours = mergeSources({ base, local, theirs: reading.theirs });
@@ -505,7 +514,7 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
   // update): that merge, with the lines its notices name.
   if (both.body === reading.merged.body && both.conflicts.length + ours.conflicts.length === reading.merged.conflicts.length) return reading;
   const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
-  return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] } };
+  return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] }, against: base };
 }
 
 /**
@@ -663,7 +672,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
   const early = facts.followed === true && facts.listedTime !== undefined && ((record.remoteModifiedTime ?? '') === '' || laterThan(record.remoteModifiedTime, facts.listedTime));
   const listedEarly = early ? { listedEarly: true as const } : {};
-  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -683,6 +692,8 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const written = mode === 'push' ? fileText : withLineEndings(joinText(head.text, merged.body), endings);
   const nextFile = written !== fileText ? written : undefined;
   const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
+  // What the clash was found against: the front matter's base and the body's, as each merge had it.
+  const conflictBase = conflictCopy === undefined ? undefined : joinText(sides ? splitText(sides.base).head : shared.head, reading.against ?? base.body);
 
   let send: Send | undefined;
   let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
@@ -734,6 +745,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
     fileText: written,
     nextFile,
     conflictCopy,
+    conflictBase,
     conflicts: conflictCopy ? conflicts : [],
     send,
     theirs,

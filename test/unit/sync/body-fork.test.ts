@@ -116,3 +116,48 @@ describe('a write that landed after the read another branch was made from', () =
     assert.equal(decision.hiddenEdit, LATER, 'the save since the write is still said');
   });
 });
+
+/**
+ * A clash found merging the branches is kept with the text it was found against (BodyDecision.conflictBase), for
+ * kbsync resolve: against this record's base, this machine's side of the clash reads as unchanged, and resolve listed
+ * no clash and settled the line for the other branch unasked.
+ */
+describe('a clash between the branches keeps the base it was found against', () => {
+  const FRONT = '---\ntags: [b]\n---\n';
+  const MINE = BEFORE.replace('First paragraph.', 'First paragraph, saved in the web editor.');
+  const THEIRS = BEFORE.replace('First paragraph.', 'First paragraph, edited on A.');
+  /** The other branch, as its record says it, with `head` for its front matter. */
+  const other = (head = ''): PublishedVersion => ({ text: head + THEIRS, remoteBlocksHash: blocksHash(predictedBlocks(THEIRS)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 });
+  /** This machine's decision: its record and file the save (with `head`), the document holding the other branch. */
+  const clashing = (fork: NonNullable<BodyFacts['fork']>, head = ''): BodyDecision =>
+    decideTwoWay({
+      record: agreedOn(head + MINE, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
+      listedTime: MINUTE,
+      published: other(head),
+      fork,
+      fileText: head + MINE,
+      remote: predictedBlocks(THEIRS),
+    });
+
+  test('the version both were made from, front matter and all', () => {
+    for (const head of ['', FRONT]) {
+      const decision = clashing({ base: head + BEFORE, branch: other(head) }, head);
+      assert.equal(decision.kind, 'conflict');
+      assert.equal(decision.conflictCopy, head + THEIRS);
+      assert.equal(decision.conflictBase, head + BEFORE, 'not the record’s base, which is this side of the clash');
+    }
+  });
+
+  test('without that version’s text, nothing: the branch was kept whole beside the file, against nothing', () => {
+    const decision = clashing({ base: undefined, branch: other() });
+    assert.equal(decision.kind, 'conflict');
+    assert.equal(decision.conflictBase, '');
+  });
+
+  test('a clash with no branch keeps the record’s base', () => {
+    const decision = decideTwoWay({ record: agreedOn(BEFORE), fileText: MINE, remote: predictedBlocks(THEIRS) });
+    assert.equal(decision.kind, 'conflict');
+    assert.equal(decision.conflictBase, BEFORE);
+    assert.equal(decideTwoWay({ record: agreedOn(BEFORE), fileText: BEFORE, remote: predictedBlocks(THEIRS) }).conflictBase, undefined, 'no clash, no base');
+  });
+});
