@@ -513,9 +513,19 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
   // The same body as the merge against this record (two writes of kbsync's, the later one's repaired as a lost
   // update): that merge, with the lines its notices name.
   if (both.body === reading.merged.body && both.conflicts.length + ours.conflicts.length === reading.merged.conflicts.length) return reading;
-  const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
-  return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] }, against: base };
+  // The copy carries the other side of every clash: the document's of the first merge's, the branch's of the second's.
+  // Made from the file's side of the first (ours.body), it left the document's words out (in neither file nor copy,
+  // settling the conflict published over them).
+  const copy = ours.conflictCopyBody === undefined ? both : mergeSources({ base, local: ours.conflictCopyBody, theirs: branch });
+  // The document holding the other branch (heldBranch), the second merge finds the first one's clash again: one clash.
+  const conflicts = [...ours.conflicts, ...both.conflicts.filter((clash) => !ours.conflicts.some((found) => sameClash(found, clash)))];
+  const conflictCopyBody = conflicts.length === 0 ? undefined : (copy.conflictCopyBody ?? copy.body);
+  return { ...reading, merged: { body: both.body, conflicts, conflictCopyBody, simplified: [], fromReading: [], restored: [] }, against: base };
 }
+
+/** Two clashes of the same lines between the same texts. */
+const sameClash = (one: Conflict, other: Conflict): boolean =>
+  one.position.line === other.position.line && one.baseText === other.baseText && one.localText === other.localText && one.remoteText === other.remoteText;
 
 /**
  * The other branch (BodyFacts.fork), when the document reads as it: its write landed after the read this record's
