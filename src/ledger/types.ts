@@ -105,7 +105,7 @@ export type DocumentBody = {
   /** Base top-level nodes ⇄ remote-base blocks, produced and interpreted by src/markdown only. */
   readonly alignment: JsonValue;
   readonly members: readonly MemberRecord[];
-  /** While a conflict is open: the text both sides agreed on before it (kbsync resolve shows it as the base). */
+  /** While a conflict is open: the text its clash was found against (kbsync resolve shows it as the base; BodyDecision.conflictBase). */
   readonly conflictBase: string | null;
   /** Right after this machine wrote the document: the body it held before that write (see markdown/published.ts). */
   readonly publishedOver: string | null;

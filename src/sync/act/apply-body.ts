@@ -115,10 +115,10 @@ export async function applyBody(
         remoteTime: (done.wroteAt ?? readTime) as RemoteTime,
         // A rename in the web editor, seen now, excuses the time it moved only this once.
         ...(listed ? { listedTitle: listed.title } : {}),
-        // A new clash opens a conflict (with the text agreed on before it, for kbsync resolve); any other
+        // A new clash opens a conflict (with the text it was found against, for kbsync resolve); any other
         // agreement closes one, since an open conflict is held before it gets here.
         conflictPath: done.conflictPath ?? null,
-        ...(done.conflictPath ? { conflictBase: record.baseMarkdown } : {}),
+        ...(done.conflictPath && body.conflictBase !== undefined ? { conflictBase: body.conflictBase } : {}),
         ...(body.send ? { wroteOver: body.theirs } : {}),
         // This machine's own change kept over another writer's later version is agreed now, though its text is as recorded.
         ...(body.keptUnpublished ? { agreedAt: 0 } : {}),

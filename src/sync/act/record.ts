@@ -105,7 +105,7 @@ type Agreement = Omit<
   readonly wroteOver?: string;
   /** After an overwrite: the images it sent (the ledger's JSON text); absent: those recorded before stand. */
   readonly imagesSent?: string | null;
-  /** With a new conflict: the text agreed on before it (kept while the conflict stays open). */
+  /** With a new conflict: the text its clash was found against (kept while the conflict stays open). */
   readonly conflictBase?: string | null;
   /** What the document's blocks hash to, when `remoteBlocks` are a prediction (a state from another machine) rather than a read. */
   readonly predictedBlocksHash?: string;

@@ -147,6 +147,13 @@ export type BodyDecision = {
   readonly nextFile: string | undefined;
   /** Set when both sides changed a block differently: the other side's version, written beside the file. */
   readonly conflictCopy: string | undefined;
+  /**
+   * Set with `conflictCopy`: the text the clash was found against (front matter and body, each as its merge had it),
+   * kept with the conflict for kbsync resolve, which lists the clashing regions of file and copy against it. Another
+   * branch's merge finds its clash against the version both branches were made from, not this record's base: against
+   * that, one side reads as unchanged, and resolve listed no clash and settled the line for the other side unasked.
+   */
+  readonly conflictBase: string | undefined;
   readonly conflicts: readonly Conflict[];
   /** Set when the document is written: the append, or else the Markdown of the overwrite. */
   readonly send: Send | undefined;
@@ -361,6 +368,8 @@ type Reading = {
   readonly plain?: true;
   /** The blocks read are `theirs`, another writer's version whose minute the listed time does not pass (BodyDecision.listedVersion). */
   readonly listedVersion?: boolean;
+  /** The body `merged` was merged against, where not the record's: another branch's (withBranch). */
+  readonly against?: string;
 };
 
 /**
@@ -517,7 +526,7 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
     // Nothing is merged that cannot be told apart: the file stays as it is, the other branch goes beside it, and the
     // document keeps what it holds until a person settles it (kbsync resolve).
     const kept: Conflict = { baseText: '', localText: local, remoteText: branch, position: { line: 1, offset: 0 } };
-    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch } };
+    return { ...reading, merged: { ...unmerged(local), conflicts: [kept], conflictCopyBody: branch }, against: kept.baseText };
   }
   const base = splitText(fork.base).body;
   const ours = mergeSources({ base, local, theirs: reading.theirs });
@@ -525,9 +534,19 @@ function withBranch(reading: Reading, fork: BodyFacts['fork'], local: string): R
   // The same body as the merge against this record (two writes of kbsync's, the later one's repaired as a lost
   // update): that merge, with the lines its notices name.
   if (both.body === reading.merged.body && both.conflicts.length + ours.conflicts.length === reading.merged.conflicts.length) return reading;
-  const conflictCopyBody = both.conflictCopyBody ?? ours.conflictCopyBody;
-  return { ...reading, merged: { body: both.body, conflicts: [...ours.conflicts, ...both.conflicts], conflictCopyBody, simplified: [], fromReading: [], restored: [] } };
+  // The copy carries the other side of every clash: the document's of the first merge's, the branch's of the second's.
+  // Made from the file's side of the first (ours.body), it left the document's words out (in neither file nor copy,
+  // settling the conflict published over them).
+  const copy = ours.conflictCopyBody === undefined ? both : mergeSources({ base, local: ours.conflictCopyBody, theirs: branch });
+  // The document holding the other branch (heldBranch), the second merge finds the first one's clash again: one clash.
+  const conflicts = [...ours.conflicts, ...both.conflicts.filter((clash) => !ours.conflicts.some((found) => sameClash(found, clash)))];
+  const conflictCopyBody = conflicts.length === 0 ? undefined : (copy.conflictCopyBody ?? copy.body);
+  return { ...reading, merged: { body: both.body, conflicts, conflictCopyBody, simplified: [], fromReading: [], restored: [] }, against: base };
 }
+
+/** Two clashes of the same lines between the same texts. */
+const sameClash = (one: Conflict, other: Conflict): boolean =>
+  one.position.line === other.position.line && one.baseText === other.baseText && one.localText === other.localText && one.remoteText === other.remoteText;
 
 /**
  * The other branch (BodyFacts.fork), when the document reads as it: its write landed after the read this record's
@@ -684,7 +703,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
   const early = facts.followed === true && facts.listedTime !== undefined && ((record.remoteModifiedTime ?? '') === '' || laterThan(record.remoteModifiedTime, facts.listedTime));
   const listedEarly = early ? { listedEarly: true as const } : {};
-  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -704,6 +723,8 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const written = mode === 'push' ? fileText : withLineEndings(joinText(head.text, merged.body), endings);
   const nextFile = written !== fileText ? written : undefined;
   const conflictCopy = mode !== 'push' && conflicts.length > 0 ? joinText(theirsHead ?? local.head, merged.conflictCopyBody ?? theirs) : undefined;
+  // What the clash was found against: the front matter's base and the body's, as each merge had it.
+  const conflictBase = conflictCopy === undefined ? undefined : joinText(sides ? splitText(sides.base).head : shared.head, reading.against ?? base.body);
 
   let send: Send | undefined;
   let blocker: 'PLACEHOLDERS' | 'HIDDEN_EDIT' | 'FLATTEN' | undefined;
@@ -755,6 +776,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
     fileText: written,
     nextFile,
     conflictCopy,
+    conflictBase,
     conflicts: conflictCopy ? conflicts : [],
     send,
     theirs,

@@ -9,7 +9,10 @@ export type Region =
   | { readonly kind: 'same'; readonly lines: readonly string[] }
   | { readonly kind: 'clash'; readonly base: readonly string[]; readonly mine: readonly string[]; readonly theirs: readonly string[]; readonly line: number };
 
-/** An open conflict: the file (yours), its conflict copy (the knowledge base's), and the text both agreed on before. */
+/**
+ * An open conflict: the file (yours), its conflict copy (the knowledge base's), and the text the clash was found
+ * against (BodyDecision.conflictBase: the version both agreed on before, or both branches were made from).
+ */
 export type OpenConflict = {
   readonly path: string;
   readonly copy: string;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { onceAt, type Passing } from '../../helpers/gate-proxy.js';
+import type { Passing } from '../../helpers/gate-proxy.js';
 import { localFiles, remotelyPresent } from '../../helpers/reliability.js';
 import { stateNodes, type SyncFixture } from '../../helpers/sync-fixture.js';
-import { minuteByMinute, publishedOnBoth, reported, withGatedPair } from '../../helpers/workstation-pair.js';
+import { staleWriteOverPulledSave, type Clock } from '../../helpers/stale-write.js';
 
 /**
  * Model seed 6011 (issue 44): a colleague saved between machine A's read of a page and A's write of it (the window
@@ -18,51 +18,36 @@ import { minuteByMinute, publishedOnBoth, reported, withGatedPair } from '../../
  * stopped before its record, whose version B's record does not build on (seed 6011's path); and A, whose own record
  * is the page's latest, from the branch the shared state keeps beside it (the writer syncs next).
  */
-const TEXT = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n';
 const SAVED = 'saved in the web editor';
 const EDITED = 'edited on A';
 const NEW = 'A new paragraph from the web';
-
-type Clock = ReturnType<typeof minuteByMinute>;
 
 /** While `sourcesDown` is set, A's reads of the shared state's kept sources answer 500: the service failing them. */
 type Faults = { sourcesDown: boolean };
 
 /**
- * A's write of its edit waits, after A read the guide, until a colleague has saved in it and B has pulled that save;
- * `stopped`: A's run is killed right after that write, before its record (a daemon stopped there publishes it with
- * its next run). `then` runs the machines on; after it, the save, A's edit and `also` are in the document and both files.
+ * The race (staleWriteOverPulledSave), A's edit and the colleague's save in different paragraphs; `stopped`: A's run is
+ * killed right after its write. `then` runs the machines on; after it, the save, A's edit and `also` are in the
+ * document and both files.
  */
 async function savePulledBeforeStaleWrite(
   stopped: boolean,
   then: (em: RunningEmulator, a: SyncFixture, b: SyncFixture, clock: Clock, faults: Faults) => Promise<void>,
   also: readonly string[] = [],
 ): Promise<void> {
-  let guideKey: string | undefined;
-  const gate = onceAt((request) => guideKey !== undefined && request.path.includes(`${guideKey}/overwriteContent`));
   const faults: Faults = { sourcesDown: false };
   let sourcesKeys = (): string[] => [];
   const failed = { status: 500, body: JSON.stringify({ code: 'InternalError', message: 'The test failed this read of the kept sources.' }) };
   const sourcesRead = (path: string): boolean => faults.sourcesDown && path.includes('/blocks') && sourcesKeys().some((key) => path.includes(key));
-  const hooks = { before: (request: Passing) => (sourcesRead(request.path) ? failed : gate.hooks.before?.(request)) };
-  await withGatedPair(false, hooks, async (em, b, a) => {
+  const race = {
+    keyless: false,
+    stopped,
+    edit: (text: string) => text.replace('Second paragraph.', `Second paragraph, ${EDITED}.`),
+    save: (markdown: string) => markdown.replace('First paragraph.', `First paragraph, ${SAVED}.`),
+    fault: (request: Passing) => (sourcesRead(request.path) ? failed : undefined),
+  };
+  await staleWriteOverPulledSave(race, async (em, a, b, clock) => {
     sourcesKeys = () => stateNodes(em.admin.dump().nodes).filter((node) => node.title.startsWith('kbsync-sources-')).map((node) => node.dentryUuid);
-    await publishedOnBoth(em, a, b, { 'guide.md': TEXT, 'other.md': '# Other\n\nWords.\n' });
-    const page = () => a.remoteDoc('Guide');
-    guideKey = page().dentryUuid;
-    const clock = minuteByMinute(em);
-    await a.write('guide.md', TEXT.replace('Second paragraph.', `Second paragraph, ${EDITED}.`));
-    gate.arm(async () => {
-      em.admin.editDocument(page().dentryUuid, (page().markdown ?? '').replace('First paragraph.', `First paragraph, ${SAVED}.`));
-      await reported(b);
-    });
-    if (stopped) {
-      clock.tick();
-      assert.equal((await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' })).signal, 'SIGKILL', "A's run stopped after its write, before its record");
-    } else await clock.sync(a);
-    assert.ok(gate.fired, "B's run came between A's read of the guide and A's write of it");
-    assert.match(await b.read('guide.md'), new RegExp(SAVED), 'B pulled the save before A overwrote it');
-    assert.doesNotMatch(page().markdown ?? '', new RegExp(SAVED), "A's write, decided before the save, replaced it");
     await then(em, a, b, clock, faults);
     // Merged against the version both were made from, every side's words are everywhere: no person needed.
     for (const words of [SAVED, EDITED, ...also]) {

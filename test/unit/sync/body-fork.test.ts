@@ -116,3 +116,91 @@ describe('a write that landed after the read another branch was made from', () =
     assert.equal(decision.hiddenEdit, LATER, 'the save since the write is still said');
   });
 });
+
+/**
+ * A clash found merging the branches is kept with the text it was found against (BodyDecision.conflictBase), for
+ * kbsync resolve: against this record's base, this machine's side of the clash reads as unchanged, and resolve listed
+ * no clash and settled the line for the other branch unasked.
+ */
+describe('a clash between the branches keeps the base it was found against', () => {
+  const FRONT = '---\ntags: [b]\n---\n';
+  const MINE = BEFORE.replace('First paragraph.', 'First paragraph, saved in the web editor.');
+  const THEIRS = BEFORE.replace('First paragraph.', 'First paragraph, edited on A.');
+  /** The other branch, as its record says it, with `head` for its front matter. */
+  const other = (head = ''): PublishedVersion => ({ text: head + THEIRS, remoteBlocksHash: blocksHash(predictedBlocks(THEIRS)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 });
+  /** This machine's decision: its record and file the save (with `head`), the document holding the other branch. */
+  const clashing = (fork: NonNullable<BodyFacts['fork']>, head = ''): BodyDecision =>
+    decideTwoWay({
+      record: agreedOn(head + MINE, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
+      listedTime: MINUTE,
+      published: other(head),
+      fork,
+      fileText: head + MINE,
+      remote: predictedBlocks(THEIRS),
+    });
+
+  test('the version both were made from, front matter and all', () => {
+    for (const head of ['', FRONT]) {
+      const decision = clashing({ base: head + BEFORE, branch: other(head) }, head);
+      assert.equal(decision.kind, 'conflict');
+      assert.equal(decision.conflictCopy, head + THEIRS);
+      assert.equal(decision.conflictBase, head + BEFORE, 'not the record’s base, which is this side of the clash');
+    }
+  });
+
+  test('without that version’s text, nothing: the branch was kept whole beside the file, against nothing', () => {
+    const decision = clashing({ base: undefined, branch: other() });
+    assert.equal(decision.kind, 'conflict');
+    assert.equal(decision.conflictBase, '');
+  });
+
+  test('a clash with no branch keeps the record’s base', () => {
+    const decision = decideTwoWay({ record: agreedOn(BEFORE), fileText: MINE, remote: predictedBlocks(THEIRS) });
+    assert.equal(decision.kind, 'conflict');
+    assert.equal(decision.conflictBase, BEFORE);
+    assert.equal(decideTwoWay({ record: agreedOn(BEFORE), fileText: BEFORE, remote: predictedBlocks(THEIRS) }).conflictBase, undefined, 'no clash, no base');
+  });
+});
+
+describe('the copy and the clashes of a merge of two branches', () => {
+  const para = (x: string, y: string): string => `# Guide\n\n${x}\n\n${y}\n`;
+  const X = 'First paragraph.';
+  const Y = 'Second paragraph.';
+
+  test('a clash of the file with the branch the document holds is one clash, said once', () => {
+    const mine = para('First, saved here.', Y);
+    const theirs = para('First, edited on A.', Y);
+    const other: PublishedVersion = { text: theirs, remoteBlocksHash: blocksHash(predictedBlocks(theirs)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_500 };
+    const decision = decideTwoWay({
+      record: agreedOn(mine, { remoteModifiedTime: MINUTE, agreedAt: 1_000_000 }),
+      listedTime: MINUTE,
+      published: other,
+      fork: { base: para(X, Y), branch: other },
+      fileText: mine,
+      remote: predictedBlocks(theirs),
+    });
+    assert.equal(decision.kind, 'conflict');
+    assert.deepEqual(decision.conflicts.map((c) => c.position.line), [3], 'not "line 3, 3"');
+  });
+
+  // This machine wrote the second paragraph over the other branch's edit of it (unseen); a colleague then edited the
+  // first in the document, and the file edited it too. Each merge finds its own clash: the copy carries the other side
+  // of both, or the colleague's words were in neither file nor copy, and settling the conflict published over them.
+  test("the copy carries the other side of every clash: the document's and the other branch's", () => {
+    const written = para(X, 'Second, written here.');
+    const branchText = para(X, 'Second, on the other branch.');
+    const branch: PublishedVersion = { text: branchText, remoteBlocksHash: blocksHash(predictedBlocks(branchText)), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_000 };
+    const decision = decideTwoWay({
+      record: agreedOn(written, { remoteModifiedTime: MINUTE, agreedAt: 1_000_500 }),
+      listedTime: '2026-11-02T09:07Z',
+      fork: { base: para(X, Y), branch },
+      fileText: para('First, edited here.', 'Second, written here.'),
+      remote: predictedBlocks(para('First, edited by a colleague.', 'Second, written here.')),
+    });
+    assert.equal(decision.kind, 'conflict');
+    assert.equal(decision.fileText, para('First, edited here.', 'Second, written here.'), 'the file keeps its side of both');
+    assert.equal(decision.conflictCopy, para('First, edited by a colleague.', 'Second, on the other branch.'));
+    assert.equal(decision.conflictBase, para(X, Y));
+    assert.equal(decision.send, undefined, 'the document keeps what it holds until a person settles it');
+  });
+});
