@@ -73,6 +73,12 @@ export type SharedState = {
    * version of the document comes, made by a writer that saw both (decide/body.ts merges them).
    */
   readonly forks: ReadonlyMap<string, StateEntry>;
+  /**
+   * The latest `gone` of each document at each path (goneKey) → its clock: a writer stopped pairing the two there
+   * (deleted the document, moved the file to another, or forgot both gone). A machine that still pairs them has
+   * older knowledge than that, unless it published or placed them since (publish.ts).
+   */
+  readonly gone: ReadonlyMap<string, number>;
   /** docKey → the write announced last (WriteRecord), while no record of that document is later: a write a killed run may have made. */
   readonly writes: ReadonlyMap<string, Omit<WriteRecord, 't'>>;
   /** Local folder path → its remote folder (and creation nodeId when kbsync made it). */
@@ -175,7 +181,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
         }
-        history.gone.set(`${record.k}\0${record.p}`, stamped);
+        history.gone.set(goneKey(record.k, record.p), stamped);
         break;
       case 'dir': {
         // A record that does not know the folder's creation id keeps the one learnt before.
@@ -217,6 +223,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
     entries,
     nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
     replacedBy,
+    gone: new Map([...history.gone].map(([key, stamped]) => [key, stamped.c])),
     forks: new Map([...forks].map(([k, stamped]) => [k, entryOf(stamped)])),
     writes: new Map([...writes].map(([k, stamped]) => [k, writeOf(stamped.record as WriteRecord)])),
     folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
@@ -239,6 +246,9 @@ export function foldState(records: readonly Stamped[]): SharedState {
     clock,
   };
 }
+
+/** The key of SharedState `gone`: one document at one path. */
+export const goneKey = (docKey: string, path: string): string => `${docKey}\0${path}`;
 
 const writeOf = ({ t: _t, ...write }: WriteRecord): Omit<WriteRecord, 't'> => write;
 

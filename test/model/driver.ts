@@ -11,9 +11,9 @@ import { draw, type CorpusDoc } from './corpus.js';
 import { contentHash } from '../../src/markdown/index.js';
 import { hashText } from '../../src/local/fingerprint.js';
 import { editDocument } from './mutate.js';
-import { blocksHashOf, Book, checkSync, converged, duplicates, savesKept } from './oracle.js';
+import { blocksHashOf, Book, checkSync, converged, duplicates, savesKept, type SyncCheck } from './oracle.js';
 import { drawHolds } from './holds.js';
-import { describeTurns, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
+import { describeTurns, documentIn, Interleaver, isBodyWrite, overwrittenUnread, type Meanwhile, type Turn } from './interleave.js';
 import { Tokens } from './tokens.js';
 import { World, type Machine, type Outcome } from './world.js';
 
@@ -475,7 +475,17 @@ function heldMoveTarget(files: ReadonlyMap<string, string>, heldLocalHash: strin
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forced: boolean, step = 0, label = '', how?: () => Promise<Outcome>): Promise<string[]> {
+/** `besides`: what went on around the run that the check allows for (the documents a held run had written meanwhile). */
+async function syncAndCheck(
+  run: Run,
+  m: Machine,
+  mode: 'two-way' | 'push',
+  forced: boolean,
+  step = 0,
+  label = '',
+  how?: () => Promise<Outcome>,
+  besides: Pick<SyncCheck, 'writtenAlongside'> = {},
+): Promise<string[]> {
   const filesBefore = await m.files();
   const docsBefore = run.world.docs();
   const rowsBefore = m.rows();
@@ -489,7 +499,7 @@ async function syncAndCheck(run: Run, m: Machine, mode: 'two-way' | 'push', forc
   if (outcome.killed) count(run, 'crashes');
   run.say(`#${step} ${m.name} ${forced ? 'forced ' : ''}${mode} sync ${label}→ ${describe(outcome)}`);
   noteOutcome(run, m, outcome, rows);
-  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute(), startedAt });
+  return checkSync(run.book, { machine: m.name, mode, forced, report: outcome.report, filesBefore, filesAfter, rows, rowsBefore, peerRowsBefore, docsBefore, docsAfter, now: run.world.minute(), startedAt, ...besides });
 }
 
 /** What a run said that later checks need: documents it kept apart from a moved file, and the files it held. */
@@ -621,7 +631,12 @@ async function whileRecordHeld(run: Run, h: Random, holder: string, step: number
   const { world } = run;
   aside.holder = holder;
   const others = world.machines.filter((m) => m.name !== holder);
-  const named = new Set(calls.filter((call) => call.name === holder).flatMap((call) => /\/documents\/([^/?]+)/.exec(call.path)?.[1] ?? []));
+  const named = new Set(calls.filter((call) => call.name === holder).flatMap((call) => documentIn(call.path) ?? []));
+  // What the held run wrote, its record not yet published: a write of another machine's it overwrote (read before
+  // that write, or in that write's minute, where it reads the same) is a lost update at the same moment, README's
+  // stated window, whose writer's next runs keep its words until the held record comes and they are put back
+  // (model seed 7337: a link's address, overwritten so, and the writer's sync meanwhile pulled the holder's new words).
+  const writtenAlongside = new Set(calls.filter((call) => call.name === holder && isBodyWrite(call)).flatMap((call) => documentIn(call.path) ?? []));
   const when = `#${step} (${holder}'s record held)`;
   count(run, 'held records');
   try {
@@ -640,7 +655,7 @@ async function whileRecordHeld(run: Run, h: Random, holder: string, step: number
       const sync = async (): Promise<Outcome> => (outcome = await m.sync(mode));
       // The held run may be in the middle of a move (its new document made, the old one not yet deleted: model seed
       // 7410): a document doubled now is that move under way; the held run's own check, once it ends, finds one left.
-      const problems = await syncAndCheck(run, m, mode, false, step, `while ${holder}'s record is held `, sync);
+      const problems = await syncAndCheck(run, m, mode, false, step, `while ${holder}'s record is held `, sync, { writtenAlongside });
       aside.problems.push(...problems.filter((problem) => !problem.startsWith('duplicate:')));
       aside.machines.add(m.name);
       for (const docKey of writtenBy(outcome, m.rows())) aside.wrote.add(docKey);
@@ -665,7 +680,7 @@ function racesBetween(run: Run, races: Random, machines: readonly Machine[], ste
   const failures: string[] = [];
   let calls: readonly Turn[] = [];
   /** The documents the calls so far named (read, written), and those the runs have changes for: where a race can be. */
-  const named = (): Set<string> => new Set([...changed, ...calls.flatMap((call) => /\/documents\/([^/?]+)/.exec(call.path)?.[1] ?? [])]);
+  const named = (): Set<string> => new Set([...changed, ...calls.flatMap((call) => documentIn(call.path) ?? [])]);
   const inPlay = <T>(items: readonly T[], key: (item: T) => string | undefined): readonly T[] => {
     const touched = named();
     const hot = items.filter((item) => touched.has(key(item) ?? ''));

@@ -2,7 +2,7 @@ import type { DumpedNode } from '../../src/emulator/index.js';
 import type { Random } from '../chaos/random.js';
 import type { Passing } from '../helpers/gate-proxy.js';
 import { stateNodes, userNodes } from '../helpers/sync-fixture.js';
-import type { Hold } from './interleave.js';
+import { documentIn, type Hold } from './interleave.js';
 
 /**
  * The holds a step's runs meet (model holds, issue 44), drawn from a stream of their own: now and then one run's
@@ -23,7 +23,6 @@ export function drawHolds(h: Random, names: readonly string[], nodes: () => read
 }
 
 const segments = (path: string): string[] => (path.split('?')[0] ?? '').split('/');
-const docKeyIn = (path: string): string | undefined => /\/documents\/([^/?]+)/.exec(path)?.[1];
 const isCreate = (request: Passing): boolean => request.method === 'POST' && segments(request.path).at(-1) === 'docs';
 
 const STATE_TITLE = /^kbsync-(state|sources)-/;
@@ -34,7 +33,7 @@ export function isStateWrite(request: Passing, nodes: () => readonly DumpedNode[
   if (isCreate(request)) return STATE_TITLE.test(nameIn(request.body));
   const last = segments(request.path).at(-1);
   if (last !== 'appendText' && last !== 'overwriteContent') return false;
-  const docKey = docKeyIn(request.path);
+  const docKey = documentIn(request.path);
   return docKey !== undefined && stateNodes([...nodes()]).some((node) => node.dentryUuid === docKey);
 }
 
@@ -56,7 +55,7 @@ export function recordPublish(nodes: () => readonly DumpedNode[]): (request: Pas
 /** The first body of a document: an overwrite of one of the user's documents, still empty as its create made it. */
 export function isFirstBodyOfNew(request: Passing, nodes: () => readonly DumpedNode[]): boolean {
   if (request.method !== 'POST' || segments(request.path).at(-1) !== 'overwriteContent') return false;
-  const docKey = docKeyIn(request.path);
+  const docKey = documentIn(request.path);
   return userNodes([...nodes()]).some((node) => node.dentryUuid === docKey && node.docType === 'DOC' && (node.markdown ?? '') === '');
 }
 

@@ -157,6 +157,9 @@ export const describeTurns = (turns: readonly string[]): string =>
 
 const segments = (call: Pick<Turn, 'path'>): string[] => (call.path.split('?')[0] ?? '').split('/');
 
+/** The document (docKey) a call's path names, if any: a read or a write of its body. */
+export const documentIn = (path: string): string | undefined => /\/documents\/([^/?]+)/.exec(path)?.[1];
+
 /** A call that writes a document's body (an overwrite: a new document's first body too, after its create). */
 export const isBodyWrite = (call: Pick<Turn, 'method' | 'path'>): boolean => call.method === 'POST' && segments(call).at(-1) === 'overwriteContent';
 

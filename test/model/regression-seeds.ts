@@ -79,4 +79,5 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     races: true,
     holds: true,
   },
+  { seed: 7329, steps: 48, found: "a keyless team: a file moved to another folder, then the other machine's push (which lists nothing) published its old record of the file's deleted document over the mover's gone, and a CI job of the mover's folder wrote a gone of its own (as one decision: gone-not-republished.test)", together: true, races: true, holds: true },
 ];

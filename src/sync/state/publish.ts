@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { explainsFound, inDoubt, ofSameBlocks, saysMoreOfSameBlocks, saysMoreThan, type StateEntry } from '../../remote-state/state.js';
+import { explainsFound, goneKey, inDoubt, ofSameBlocks, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -249,6 +249,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     const entry = held ?? entryOfDoc.get(row.docKey);
     // Without the state read, a row published as it is stands as published.
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
+    if (state !== undefined && entry === undefined && endedSince(state, row, mark?.clock)) continue;
     const full = ledger.documents.get(row.path);
     if (entry && !readingOfOurs(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
@@ -289,6 +290,20 @@ function needsPublishing(row: DocumentSummary, hash: string, held: StateEntry | 
   const mark = parseMark(row.publishedRecord);
   if (mark?.hash !== hash || held === undefined) return true;
   return mark.clock !== undefined && held.c < mark.clock;
+}
+
+/**
+ * The state holds no record of the row's path or document because another writer ended them there (a `gone`), after
+ * this ledger's last record of the row and its own move of the file: that writer deleted the document, moved the
+ * file to another one, or forgot both gone, and this machine has not listed since (a push lists nothing). The row
+ * is older knowledge: published, its record would stand over that `gone` by its later stamp, and every checkout
+ * without a ledger would pair the path with a deleted document (model seed 7329: a keyless CI job of the mover's
+ * folder, which has nothing to publish, forgot it, and wrote a `gone` of its own). The next run that lists learns
+ * the change. A record lost to a compaction has no `gone` after it, and is published again.
+ */
+function endedSince(state: SharedState, row: DocumentSummary, clock: number | undefined): boolean {
+  const ended = state.gone.get(goneKey(row.docKey, row.path));
+  return ended !== undefined && clock !== undefined && ended > Math.max(clock, row.placedAt);
 }
 
 /**
