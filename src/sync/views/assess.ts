@@ -66,6 +66,8 @@ export type AssessIO = {
   announced: SharedVersions['announced'];
   /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
   bodyComing: SharedVersions['bodyComing'];
+  /** The service's time as the shared state these answers come from was read (undefined: not read this run). */
+  stateReadAt: SharedVersions['stateReadAt'];
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
