@@ -453,8 +453,15 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   const force = io.force || io.released?.get(record.path) === 'mine';
   const relocated = listed !== undefined && relocationExplains(io, record, listed, plannedParent);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
-  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
+  const listing = listed ? { listedTime: listed.modifiedTime, relocated, listedLately, recordMayCome: recordMayCome(io, listed.modifiedTime) } : {};
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...listing };
 }
+
+/**
+ * Whether a writer's record of a write stamped `modifiedTime` may have come since this run read the shared state
+ * (BodyFacts.recordMayCome): asked once the state was read for the document (publishedSince), if this run read it.
+ */
+const recordMayCome = (io: AssessIO, modifiedTime: string): boolean => underAMinuteOld(modifiedTime, io.stateReadAt() ?? io.serverNow());
 
 /**
  * Whether a rename or move explains the time `seen` bears. One the listing showed was made no later than the
