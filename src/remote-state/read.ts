@@ -26,6 +26,11 @@ export type LoadedState = {
    * folder): the state is written anew bound (compaction.ts), after which such tokens are not read.
    */
   readonly workspaceBound: number;
+  /**
+   * The service's time (ms) as this read began (undefined: no answer had told it yet): a record appended after it
+   * may be missing from this read (a writer records a write right after it: sync/decide/body.ts recordMayCome).
+   */
+  readonly readAt?: number;
 };
 
 /** What readIndex finds: the state as a load holds it, and what the store keeps of the read. */

@@ -151,13 +151,16 @@ export class RemoteStateStore {
    * token that is not whole, not verified (with a key) or not a valid record is left out and counted.
    */
   async load(): Promise<LoadedState> {
-    // A listing made a moment ago (the run's look at the index's times) is the one to read by.
+    // Before the listing (a listing made a moment ago, the run's look at the index's times, is the one to read by):
+    // what was appended after the read began may be missing. With no answer before it, the time its own answers told.
+    const began = this.#client.serverTime();
     const listed = this.#keyChecked(await this.#folder.list(this.#folder.olderThan(2_000)));
     const { read, replaced, bound, ...index } = await readIndex({ client: this.#client, key: this.#key, trusted: (doc) => this.#folder.trusted(doc), bound: this.#bound }, listed);
     this.#bound = bound;
     this.clock.observe(index.state.clock);
     const sources = listed.filter((doc) => doc.family === 'sources' && this.#folder.trusted(doc));
-    const loaded: LoadedState = { ...index, docs: [...read, ...sources, ...replaced].sort(bySeq), authenticated: this.#key !== undefined };
+    const readAt = (began ?? this.#client.serverTime())?.getTime();
+    const loaded: LoadedState = { ...index, docs: [...read, ...sources, ...replaced].sort(bySeq), authenticated: this.#key !== undefined, ...(readAt !== undefined ? { readAt } : {}) };
     this.#checks?.loaded(loaded);
     this.#loaded = loaded;
     this.#folder.rememberRead(read);

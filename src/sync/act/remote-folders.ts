@@ -56,7 +56,7 @@ async function resolveFolder(ctx: SyncContext, folder: string): Promise<TreeNode
  */
 export async function findChild(ctx: SyncContext, parentId: TreeNodeId, title: string, type: RemoteNode['type'], path?: string): Promise<RemoteNode | undefined> {
   const elsewhere = new Set<string>();
-  if (type === 'FILE' && path !== undefined) for (const entry of ctx.shared?.entries.values() ?? []) if (entry.p !== path) elsewhere.add(entry.k);
+  if (type === 'FILE' && path !== undefined) for (const entry of ctx.shared?.state.entries.values() ?? []) if (entry.p !== path) elsewhere.add(entry.k);
   for await (const node of ctx.client.listNodes(parentId)) {
     if (node.type !== type || node.title !== title) continue;
     if (type === 'FILE' && node.docKey && (ctx.ledger.documents.byDocKey(node.docKey) || elsewhere.has(node.docKey))) continue;

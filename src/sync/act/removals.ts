@@ -37,7 +37,7 @@ export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blo
  */
 export async function retire(ctx: SyncContext, retirement: Retirement): Promise<void> {
   const successor = retirement.successor === null ? undefined : ctx.ledger.documents.byDocKey(retirement.successor);
-  if (successor && ctx.shared?.replacedBy.get(retirement.docKey)?.includes(successor.docKey) !== true) await ctx.journal.replaced({ ...stateRecordOf(successor), rp: retirement.docKey });
+  if (successor && ctx.shared?.state.replacedBy.get(retirement.docKey)?.includes(successor.docKey) !== true) await ctx.journal.replaced({ ...stateRecordOf(successor), rp: retirement.docKey });
   await deleteIfPresent(ctx, retirement.nodeId);
   ctx.ledger.retirements.done(retirement.docKey);
 }

@@ -58,10 +58,19 @@ export type BodyFacts = {
   /** With `relocated`: moved to another folder, so the file's path is the document's new place (a rename alone keeps it). */
   readonly moved?: boolean;
   /**
-   * The listed time is of the last two minutes by the service's clock (state/minutes.ts underAMinuteOld): the
-   * kbsync writer whose write moved it may not have published its record yet (it does right after its write).
+   * The listed time is of the last two minutes by the service's clock now (state/minutes.ts underAMinuteOld): the
+   * kbsync writer whose write made it may still be writing (a first body: decideUnfilled).
    */
   readonly listedLately?: boolean;
+  /**
+   * The listed time was of the last two minutes by the service's clock as this run read the shared state (now, where
+   * it read none): the kbsync writer whose write moved it may have published its record since, unread here (it does
+   * right after its write). The clock as the document is decided on cannot tell: the state was read before it
+   * (convergence soak 738: a sweep read the state a moment before another machine's record of its code edit came,
+   * the clock passed that record's two minutes before the sweep read the page, and it said HIDDEN_EDIT, "merge your
+   * change in the web editor", of that machine's own write, which its next sweep took in from the record).
+   */
+  readonly recordMayCome?: boolean;
   /**
    * The record was rebound in this run to the document another kbsync writer made in place of its own (follow.ts):
    * this is that document's first read, the record's blocks are the old document's, and its time is the minute that
@@ -422,7 +431,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
     // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,
     // and a run that waited could find it gone and take that branch's change for undone (model seed 8506).
-    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null && facts.fork === undefined;
+    const waiting = unexplained && facts.recordMayCome === true && !localChanged && record.hiddenEdit == null && facts.fork === undefined;
     const hidden = unexplained && !waiting;
     // Web edits since that version add their own doubt (merge.webEdits).
     const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
@@ -459,7 +468,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
       published !== undefined && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
     const unexplained = (unmoved || followedMove(published, facts)) && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
     // Judged once the writer's record had time to come, unless the file has an edit to hold (decided now, as ever).
-    const waiting = unexplained && facts.listedLately === true && !localChanged && record.hiddenEdit == null;
+    const waiting = unexplained && facts.recordMayCome === true && !localChanged && record.hiddenEdit == null;
     const hidden = unexplained && !waiting;
     // Another writer's later record of this very reading says the document holds more than this text (an edit
     // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
@@ -482,7 +491,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // the record, that writer's exact version is merged and the revert repaired (above). Past that, the colleague's undo
   // is pulled. With a file edit to publish, nothing waits: the revert is repaired, and said, as in the write's own minute.
   const revertAfterReadBack = priorBase !== undefined && record.recheck === false && repaired.restored.length > 0;
-  const merged = revertAfterReadBack && facts.listedLately !== true ? mergeInto(local, false) : repaired;
+  const merged = revertAfterReadBack && facts.recordMayCome !== true ? mergeInto(local, false) : repaired;
   // What the knowledge base says now, in the file's source: every remote change taken, a revert of our write too.
   const theirs = mergeInto(base, false).body;
   // An empty document holds nothing an overwrite could flatten (a document made by a run killed before its first
@@ -492,8 +501,8 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // after the document's time moved, it is most often another kbsync machine's write whose record, with the block's
   // source, is on its way: nothing is decided or recorded, and the next run takes that version (soak seed 502: the
   // placeholder, written into the file, was edited around and ended in a conflict). A colleague's block comes in
-  // once the two minutes of listedLately are over.
-  const waiting = facts.listedLately === true && !localChanged && record.hiddenEdit == null && (placeholdersBeyond(theirs, base) || revertAfterReadBack);
+  // once the two minutes of recordMayCome are over.
+  const waiting = facts.recordMayCome === true && !localChanged && record.hiddenEdit == null && (placeholdersBeyond(theirs, base) || revertAfterReadBack);
   return { theirs, merged: { ...merged, conflictCopyBody: merged.conflictCopyBody }, doubt, hidden: false, plain: true, ...(waiting ? { waiting } : {}) };
 }
 

@@ -5,8 +5,7 @@ import type { TreeNodeId, WorkspaceId } from '../../model/ids.js';
 import type { ScannedFiles, TextFile } from '../../local/index.js';
 import type { Layout, RemoteSnapshot, SyncMode } from '../decide/types.js';
 import type { UrlOfPath } from '../content/links.js';
-import type { SharedState } from '../../remote-state/state.js';
-import type { RemoteStateStore } from '../../remote-state/store.js';
+import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
 import type { StateJournal } from '../state/journal.js';
 import type { WebEditsPolicy } from '../decide/web-edits.js';
 
@@ -37,8 +36,8 @@ export type SyncContext = {
   readonly scanned: ScannedFiles;
   /** One promise per remote folder being ensured, so concurrent creates in one folder make it once. */
   readonly folderPromises: Map<string, Promise<TreeNodeId>>;
-  /** The knowledge base's shared state, read with this run's listing (undefined: not listed). */
-  readonly shared: SharedState | undefined;
+  /** The knowledge base's shared state as this run read it, and when (undefined: not read before its actions). */
+  readonly shared: LoadedState | undefined;
   /** Where the shared state is read and written (the sources of files, when a merge needs them). */
   readonly store: RemoteStateStore;
   /** A push that started without a ledger (a CI job): each write is announced in the shared state first (see announce.ts). */

@@ -32,7 +32,7 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     texts: local.texts,
     scanned: new ScannedFiles(scan.files),
     folderPromises: new Map(),
-    shared: observed.shared()?.state,
+    shared: observed.shared(),
     store,
     // Each new document's creation id goes to the shared state before anything depends on it; so does, in a
     // run that started without a ledger, what each write is about to make a document hold.

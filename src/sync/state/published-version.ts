@@ -1,5 +1,5 @@
 import { blocksHash, predictedBlocks } from '../../markdown/index.js';
-import type { RemoteStateStore } from '../../remote-state/store.js';
+import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
 import type { SharedState, StateEntry } from '../../remote-state/state.js';
 import type { WriteRecord } from '../../remote-state/records.js';
 import { latestMinuteAfter } from './minutes.js';
@@ -22,6 +22,11 @@ export type SharedVersions = {
   readonly fork: (record: Branched) => Promise<BodyFacts['fork'] | undefined>;
   /** Whether the document is one another writer made in place of another, no record giving it a time yet: its first body is on its way (BodyFacts.bodyComing). */
   readonly bodyComing: (docKey: string) => Promise<boolean>;
+  /**
+   * The service's time as the state these answers come from was read (undefined: not read, or not known): what was
+   * recorded after it is not in them (BodyFacts.recordMayCome).
+   */
+  readonly stateReadAt: () => Date | undefined;
 };
 
 /**
@@ -34,11 +39,16 @@ export type SharedVersions = {
  * that writer's version instead, when the document reads exactly as its text (`remoteHash`, the blocks read
  * now) and not as the entry's: the write landed, and nobody changed what reads can show since.
  */
-export function sharedVersions(store: RemoteStateStore | undefined, shared: SharedState | undefined): SharedVersions {
-  let state: Promise<SharedState | undefined> | undefined = shared ? Promise.resolve(shared) : undefined;
+export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick<LoadedState, 'state' | 'readAt'> | undefined): SharedVersions {
+  let readAt = shared?.readAt;
+  const taken = (loaded: LoadedState): SharedState => {
+    readAt = loaded.readAt;
+    return loaded.state;
+  };
+  let state: Promise<SharedState | undefined> | undefined = shared ? Promise.resolve(shared.state) : undefined;
   const folded = (load: boolean): Promise<SharedState | undefined> | undefined => {
     if (!state && !load) return undefined;
-    state ??= store ? store.load().then((loaded) => loaded.state, () => undefined) : Promise.resolve(undefined);
+    state ??= store ? store.load().then(taken, () => undefined) : Promise.resolve(undefined);
     return state;
   };
   const sourceOf = async (hash: string): Promise<string | undefined> => (store ? (await store.sources(new Set([hash])).catch(() => new Map<string, string>())).get(hash) : undefined);
@@ -88,7 +98,8 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Shar
     const ownIds = latest?.w === store?.clock.writer && latest?.rb === '';
     return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
   };
-  return { published, announced, fork, bodyComing };
+  const stateReadAt = (): Date | undefined => (readAt === undefined ? undefined : new Date(readAt));
+  return { published, announced, fork, bodyComing, stateReadAt };
 }
 
 /** The document's latest entry in the folded state (entries are in the order of their records' stamps). */

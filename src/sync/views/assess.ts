@@ -66,6 +66,8 @@ export type AssessIO = {
   announced: SharedVersions['announced'];
   /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
   bodyComing: SharedVersions['bodyComing'];
+  /** The service's time as the shared state these answers come from was read (undefined: not read this run). */
+  stateReadAt: SharedVersions['stateReadAt'];
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -472,8 +474,15 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   const relocation = listed === undefined ? undefined : relocationOf(io, record, listed, plannedParent);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
   const relocated = { relocated: relocation !== undefined, ...(relocation === 'moved' ? { moved: true } : {}) };
-  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, ...relocated, listedLately } : {}) };
+  const listing = listed ? { listedTime: listed.modifiedTime, ...relocated, listedLately, recordMayCome: recordMayCome(io, listed.modifiedTime) } : {};
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...listing };
 }
+
+/**
+ * Whether a writer's record of a write stamped `modifiedTime` may have come since this run read the shared state
+ * (BodyFacts.recordMayCome): asked once the state was read for the document (publishedSince), if this run read it.
+ */
+const recordMayCome = (io: AssessIO, modifiedTime: string): boolean => underAMinuteOld(modifiedTime, io.stateReadAt() ?? io.serverNow());
 
 /**
  * Whether a rename or move explains the time `seen` bears. One the listing showed was made no later than the

@@ -113,7 +113,7 @@ function readOnlyIO(
     listed: (docKey) => observation.remote?.docs.get(docKey),
     node: (record) => nodeOf(client, record),
     source: async (hash) => (store ? (await store.sources(new Set([hash]))).get(hash) : undefined),
-    ...sharedVersions(store, observation.shared?.state),
+    ...sharedVersions(store, observation.shared),
     async fileText(path) {
       const known = observation.local.texts.get(path);
       if (known) return known;

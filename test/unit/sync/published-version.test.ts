@@ -8,12 +8,14 @@ import { blocksHash, predictedBlocks } from '../../../src/markdown/index.js';
 const TEXT = '# Semver\n\nSee the spec.\n';
 const entry: StateEntry = { p: 'semver.md', k: 'doc-1', n: null, h: 'hash-of-text', rb: 'blocks', m: '2026-11-02T09:04Z', o: 'created', a: 5, c: 10, w: 'other', l: 1 } as StateEntry;
 const shared = { entries: new Map([[entry.p, entry]]), writes: new Map() } as unknown as SharedState;
+/** The state as a run read it (when is not asked here). */
+const read = (state: SharedState): { readonly state: SharedState } => ({ state });
 const store = { sources: async (hashes: Set<string>) => new Map([...hashes].map((hash) => [hash, TEXT])) } as unknown as RemoteStateStore;
 
 // Model seed 50013: another machine's record of this very text that says the document holds more than it
 // (`l`: a hidden edit it saw) was taken for this machine's own, and never reached the decision.
 test("a record of this very text saying the document holds more than it is news to a machine whose record says it does not", async () => {
-  const version = await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false);
+  const version = await sharedVersions(store, read(shared)).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false);
   // A record without `hd` is a kbsync's from before it, which could not tell a hidden edit from a visible one taken in.
   assert.deepEqual(version, { text: TEXT, remoteBlocksHash: 'blocks', modifiedTime: '2026-11-02T09:04Z', exact: false, hidden: true, agreedAt: 5, path: 'semver.md' });
 });
@@ -22,23 +24,23 @@ test("a record of this very text saying the document holds more than it is news 
 // the other machine that takes its version was told of one all the same. `hd: 1`: its writer found one.
 test('a record says whether the document holds a hidden edit its writer found (hd), or only what a visible edit taken in may carry', async () => {
   const asked = { docKey: 'doc-1', localHash: 'other-hash', lossyBase: false };
-  const said = async (hd: 0 | 1) => (await sharedVersions(store, { entries: new Map([[entry.p, { ...entry, hd }]]), writes: new Map() } as unknown as SharedState).published(asked, false))?.hidden;
+  const said = async (hd: 0 | 1) => (await sharedVersions(store, read({ entries: new Map([[entry.p, { ...entry, hd }]]), writes: new Map() } as unknown as SharedState)).published(asked, false))?.hidden;
   assert.equal(await said(0), false);
   assert.equal(await said(1), true);
 });
 
 test('to a machine whose record says so already (its own lossy record, say), it is no news', async () => {
-  assert.equal(await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
+  assert.equal(await sharedVersions(store, read(shared)).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
 });
 
 // merge.webEdits: a record that doubts only the formatting of a colleague's words (`f`) against one that doubts more.
 test("a record doubting content is news to a machine that doubts only formatting; one doubting only formatting is none to a machine that doubts content", async () => {
-  const content = await sharedVersions(store, shared).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true, formattingOnly: true }, false);
+  const content = await sharedVersions(store, read(shared)).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true, formattingOnly: true }, false);
   assert.equal(content?.exact, false);
   assert.equal(content.formattingOnly, undefined, 'it doubts content');
   const formatting = { entries: new Map([[entry.p, { ...entry, f: 1 }]]), writes: new Map() } as unknown as SharedState;
-  assert.equal(await sharedVersions(store, formatting).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
-  assert.equal((await sharedVersions(store, formatting).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false))?.formattingOnly, true);
+  assert.equal(await sharedVersions(store, read(formatting)).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: true }, false), undefined);
+  assert.equal((await sharedVersions(store, read(formatting)).published({ docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false }, false))?.formattingOnly, true);
 });
 
 // State chaos seed 14: a CI job killed after its write, before its record; its ledger went with the checkout.
@@ -49,7 +51,7 @@ describe('a write announced by a run without a ledger', () => {
   const withWrite = (a: number) =>
     sharedVersions(
       { sources: async (hashes: Set<string>) => new Map([...hashes].map((hash) => [hash, sources.get(hash) ?? ''])) } as unknown as RemoteStateStore,
-      { entries: new Map([[exact.p, exact]]), writes: new Map([['doc-1', { p: 'semver.md', k: 'doc-1', h: 'hash-of-written', a }]]) } as unknown as SharedState,
+      read({ entries: new Map([[exact.p, exact]]), writes: new Map([['doc-1', { p: 'semver.md', k: 'doc-1', h: 'hash-of-written', a }]]) } as unknown as SharedState),
     );
   const record = { docKey: 'doc-1', localHash: 'hash-of-text', lossyBase: false };
   const written = blocksHash(predictedBlocks('# Semver\n\nSee the *spec*, twice.\n'));
