@@ -56,6 +56,11 @@ export type BodyFacts = {
   /** The listing shows the document renamed or moved since the last agreement (which moves its time too). */
   readonly relocated?: boolean;
   /**
+   * With `relocated`: its title is one of them. A rename keeps the file's path (README "Titles"), so a writer's
+   * record at that path may come from before it, and says nothing of when it came.
+   */
+  readonly renamed?: boolean;
+  /**
    * The listed time is of the last two minutes by the service's clock (state/minutes.ts underAMinuteOld): the
    * kbsync writer whose write moved it may not have published its record yet (it does right after its write).
    */
@@ -395,7 +400,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // A rename or move this machine had not listed explains a later time, unless that writer's record already
     // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
     // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
-    const unexplained = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    // Only a move changes where the document is: a rename leaves the path that writer's older record has too
+    // (model seed 7421: another machine's append, read after a rename, was said HIDDEN_EDIT of a page nobody
+    // had edited beyond words).
+    const unexplained = current && (unmoved || (published.path === facts.path && facts.renamed !== true)) && laterThan(listedTime, published.modifiedTime);
     // Judged once the next writer's record had time to come, as a time past this record's is (soak seed 723: that
     // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
     // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,

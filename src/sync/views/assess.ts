@@ -450,8 +450,9 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
   // --force for the whole run, or `kbsync resolve --mine` for this file alone.
   const force = io.force || io.released?.get(record.path) === 'mine';
   const relocated = listed !== undefined && relocationExplains(io, record, listed, plannedParent);
+  const renamed = relocated && renameExplains(io, record, listed);
   const listedLately = listed !== undefined && underAMinuteOld(listed.modifiedTime, io.serverNow());
-  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, listedLately } : {}) };
+  return { mode: io.mode, force, webEdits: io.webEdits, path, record, fileText: before.text, remote, urlOf: io.urlOf, ...(listed ? { listedTime: listed.modifiedTime, relocated, renamed, listedLately } : {}) };
 }
 
 /**
@@ -463,20 +464,29 @@ function bodyFacts(io: AssessIO, record: DocumentRecord, path: string, before: T
  * write, overwrote it).
  */
 function relocationExplains(io: AssessIO, record: DocumentRecord, seen: Seen, plannedParent = record.parentTreeNodeId): boolean {
-  const listing = io.listed(record.docKey);
-  if (listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime)) return seen.title !== listing.title;
-  return relocatedSince({ ...record, parentTreeNodeId: plannedParent }, seen);
+  return renameExplains(io, record, seen) || (!lookedAgainLater(io, record, seen) && placeMovedSince({ ...record, parentTreeNodeId: plannedParent }, seen));
 }
+
+/** The time `seen` bears is later than the listing's: found by the look again after the read, which shows a title, not a folder. */
+const lookedAgainLater = (io: AssessIO, record: DocumentRecord, seen: Seen): boolean => {
+  const listing = io.listed(record.docKey);
+  return listing !== undefined && laterThan(seen.modifiedTime, listing.modifiedTime);
+};
 
 /**
  * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
  * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
- * later edit inside code of a renamed document was taken for the rename, and overwritten).
+ * later edit inside code of a renamed document was taken for the rename, and overwritten). A time the look again
+ * found is against the listing's title. Told apart from a move (BodyFacts.renamed): a rename keeps the file's path.
  */
-const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): boolean => {
-  const seen = record.listedTitle ?? record.remoteTitle;
-  return seen !== '' && (listed.title !== seen || listed.parentTreeNodeId !== record.parentTreeNodeId);
-};
+function renameExplains(io: AssessIO, record: DocumentRecord, seen: Seen): boolean {
+  const title = lookedAgainLater(io, record, seen) ? io.listed(record.docKey)?.title : (record.listedTitle ?? record.remoteTitle);
+  return title !== undefined && title !== '' && seen.title !== title;
+}
+
+/** A move in the web editor since the last agreement (as renameExplains: a record that knows no title knows no place either). */
+const placeMovedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'parentTreeNodeId'>): boolean =>
+  (record.listedTitle ?? record.remoteTitle) !== '' && listed.parentTreeNodeId !== record.parentTreeNodeId;
 
 /**
  * The full record of a planned record: the ledger's row, or for a file known only from the shared state,
