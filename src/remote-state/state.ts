@@ -144,6 +144,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // Nor over a later version of that writer's, published before it: the reading was of an earlier write
         // (soak seed 726: it stood, and the reader took the later write in plainly too, its autolink lost for good).
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && readingOvertaken(entry, standing)) break;
+        // Nor a plain reading of the document at a minute before the one another writer's record, published before
+        // it, gives other blocks: it read the document before that write, whatever its front matter (model seed 7434:
+        // a machine pulled a new page plainly, its run's records held while the page's maker wrote it again; its
+        // reading stood over the maker's exact record, it took the write in plainly too, and the files differed for good).
+        if (entry.l === 1 && standing !== undefined && standing.w !== stamped.w && readBeforeWrite(entry, standing)) break;
         // A plain reading of the empty document, of a minute no later than another writer's record of a body there (a
         // new page listed between its create and its first body, before its writer's record came), says nothing of that
         // body, published before it (convergence soak 728: it stood over it, and the reader took the body in as the
@@ -281,6 +286,13 @@ function readingOvertaken(reading: Omit<DocRecord, 't'>, standing: StateEntry): 
   if (reading.b === standing.h || reading.b === standing.b) return false;
   return saysMoreThan({ exact: standing.l === undefined, carried: standing.hc === 1 }, { carried: true, inDoubt: inDoubt(reading) });
 }
+
+/**
+ * Whether `reading` listed the document at a minute before the one `standing`, another record of it, gives blocks
+ * other than the reading's: times never go back, so the reading came before the write (or reading) `standing` is of.
+ */
+const readBeforeWrite = (reading: Pick<DocRecord, 'k' | 'rb' | 'm'>, standing: StateEntry): boolean =>
+  reading.k === standing.k && reading.rb !== standing.rb && reading.m !== '' && standing.m !== '' && reading.m < standing.m;
 
 /** The latest doc record of each path and of each document, and the latest `gone` of each document at each path. */
 type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<string, Stamped>; readonly gone: Map<string, Stamped> };

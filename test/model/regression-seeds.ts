@@ -79,5 +79,6 @@ export const REGRESSION_SEEDS: readonly { readonly seed: number; readonly steps:
     races: true,
     holds: true,
   },
-  { seed: 7329, steps: 48, found: "a keyless team: a file moved to another folder, then the other machine's push (which lists nothing) published its old record of the file's deleted document over the mover's gone, and a CI job of the mover's folder wrote a gone of its own (as one decision: gone-not-republished.test)", together: true, races: true, holds: true },
+  { seed: 7421, steps: 17, found: "another machine's append, read only after a colleague renamed the document: its record, at the path a rename keeps, was taken to say the rename came first, and the later time was said HIDDEN_EDIT of a page nobody had edited beyond words", keyed: true, together: true, races: true, holds: true },
+  { seed: 7434, steps: 25, found: "a new page pulled from the plain reading, its reader's records held while the page's maker wrote it again: the reading, of an earlier minute, stood over the maker's exact record, the reader took the write in plainly too, and the files differed for good", keyed: true, together: true, races: true, holds: true },
 ];

@@ -426,7 +426,10 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // A rename or move this machine had not listed explains a later time, unless that writer's record already
     // has the document where it is now: then it came before the record (seed 100106: a colleague's code edit,
     // made after another machine had followed the colleague's move, was overwritten by this machine's merge).
-    const unexplained = current && (unmoved || published.path === facts.path) && laterThan(listedTime, published.modifiedTime);
+    // Only a move to another folder changes where the file is (BodyFacts.moved): a rename leaves the path that
+    // writer's older record has too (model seed 7421: another machine's append, read after a rename, was said
+    // HIDDEN_EDIT of a page nobody had edited beyond words).
+    const unexplained = current && (unmoved || (published.path === facts.path && facts.moved === true)) && laterThan(listedTime, published.modifiedTime);
     // Judged once the next writer's record had time to come, as a time past this record's is (soak seed 723: that
     // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
     // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,

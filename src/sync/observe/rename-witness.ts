@@ -11,7 +11,7 @@ import type { Layout } from '../decide/types.js';
  * entries their titles no longer vouch for are read (one call each, only for those), and an entry whose
  * document still holds the very blocks it recorded is marked as witnessed: the document is as that entry's
  * writer left it but for its title. The rename moved the document's time too, and that move is the rename's,
- * as a machine with a ledger takes it (sync/assess.ts, relocatedSince: the title the file gives is the one
+ * as a machine with a ledger takes it (sync/assess.ts, renameExplains: the title the file gives is the one
  * listed before). A failed read stops the run: a guess would make a second document.
  */
 export async function witnessRenamed(

@@ -507,7 +507,8 @@ type Relocation = 'moved' | 'renamed';
 /**
  * A rename or move in the web editor moves the document's time too: that is no hidden edit. Against the title
  * last listed, not the one kbsync gave: a rename seen once excuses no later time (model seed 11001: every
- * later edit inside code of a renamed document was taken for the rename, and overwritten).
+ * later edit inside code of a renamed document was taken for the rename, and overwritten). A time the look again
+ * found is against the listing's title. Told apart from a move (BodyFacts.moved): a rename keeps the file's path.
  */
 const relocatedSince = (record: DocumentRecord, listed: Pick<RemoteDoc, 'title' | 'parentTreeNodeId'>): Relocation | undefined => {
   const seen = record.listedTitle ?? record.remoteTitle;

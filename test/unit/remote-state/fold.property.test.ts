@@ -92,6 +92,20 @@ describe('folding the shared state', () => {
     assert.equal(foldState([written, found('2026-11-02T09:04Z', 'd'.repeat(64))]).entries.get('a.md')?.w, 'reader', 'other blocks: a later version');
   });
 
+  // Model seed 7434: a machine pulled a new page plainly (no front matter of its own), its run's records held while
+  // the page's maker wrote it again; published after the maker's record, its reading stood over it for good.
+  test("a plain reading of a minute before another writer's record of other blocks does not stand over it, whatever its front matter", () => {
+    const written: Stamped = { record: { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), m: '2026-11-02T09:06Z' }, c: 10, w: 'writer', i: 0 };
+    const reading = (m: string, more: Partial<DocRecord> = {}): Stamped => ({ record: { ...doc('a.md', 'K1', null, 'c'.repeat(64)), rb: 'd'.repeat(64), m, l: 1, hd: 0, ...more }, c: 20, w: 'reader', i: 0 });
+    assert.equal(foldState([written, reading('2026-11-02T09:04Z')]).entries.get('a.md')?.w, 'writer', 'read before that write, published after its record');
+    assert.equal(foldState([written, reading('2026-11-02T09:06Z')]).entries.get('a.md')?.w, 'reader', 'a reading in that minute may be of a later edit');
+    assert.equal(foldState([written, reading('2026-11-02T09:07Z')]).entries.get('a.md')?.w, 'reader', 'a later minute: a later version');
+    assert.equal(foldState([written, reading('')]).entries.get('a.md')?.w, 'reader', 'a minute unknown: by its stamp');
+    assert.equal(foldState([written, { ...reading('2026-11-02T09:04Z'), w: 'writer' }]).entries.get('a.md')?.w, 'writer', "a writer's own records keep their order");
+    const exact: Stamped = { record: { ...doc('a.md', 'K1', null, 'c'.repeat(64)), rb: 'd'.repeat(64), m: '2026-11-02T09:04Z' }, c: 20, w: 'reader', i: 0 };
+    assert.equal(foldState([written, exact]).entries.get('a.md')?.h, 'c'.repeat(64), 'an exact record, by its stamp, as ever');
+  });
+
   test("a path made from the title with no record known (nt) does not stand over the path another writer's record gives the document, stamped before or after it", () => {
     const created: DocRecord = { ...doc('ref/semver.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64) };
     const titled: DocRecord = { ...created, p: 'ref/semver(1).md', n: null, o: 'pulled', nt: 1 };

@@ -219,6 +219,10 @@ test("a later time is a hidden edit when that writer's record already has the do
   assert.equal(followed.hiddenEditSeen, true);
   assert.equal(followed.send, undefined, 'nothing overwrites it');
   assert.equal(moved('semver.md').hiddenEdit, null, 'a record from before the move: the move explains the time (the stated window)');
+  // Model seed 7421: a rename keeps the path, so a record there may come from before it.
+  const renamed = decideBody({ ...base, relocated: true, renamed: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: 'semver.md' } });
+  assert.equal(renamed.hiddenEdit, null, 'a rename explains the time, whatever path the record gives');
+  assert.equal(renamed.nextFile, THEIRS, "that writer's version is taken in");
 });
 
 // Model seed 73503: as above, but the other machine's record is of the very version this record holds (it only
