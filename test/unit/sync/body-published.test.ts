@@ -213,14 +213,14 @@ test("the first read of a document another writer made in place of the record's:
 test("a later time is a hidden edit when that writer's record already has the document where it is now, though this machine had not seen it move", () => {
   const base = facts(1_060_000, 1_000_000);
   const moved = (recordPath: string) =>
-    decideBody({ ...base, path: 'guides/semver.md', relocated: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: recordPath } });
+    decideBody({ ...base, path: 'guides/semver.md', relocated: true, moved: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: recordPath } });
   const followed = moved('guides/semver.md');
   assert.equal(followed.hiddenEdit, '2026-11-02T09:05Z', 'the move came before that record: the later time is an edit');
   assert.equal(followed.hiddenEditSeen, true);
   assert.equal(followed.send, undefined, 'nothing overwrites it');
   assert.equal(moved('semver.md').hiddenEdit, null, 'a record from before the move: the move explains the time (the stated window)');
   // Model seed 7421: a rename keeps the path, so a record there may come from before it.
-  const renamed = decideBody({ ...base, relocated: true, renamed: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: 'semver.md' } });
+  const renamed = decideBody({ ...base, relocated: true, listedTime: '2026-11-02T09:05Z', published: { ...(base.published as PublishedVersion), path: 'semver.md' } });
   assert.equal(renamed.hiddenEdit, null, 'a rename explains the time, whatever path the record gives');
   assert.equal(renamed.nextFile, THEIRS, "that writer's version is taken in");
 });
