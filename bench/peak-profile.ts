@@ -5,10 +5,11 @@
  * with a built checkout's CLI, the emulator's limit off and the client unpaced. Every run says its VmHWM
  * (as row 9 counts it) and, sampled every 100 ms, the largest RSS with the V8 heap, array buffers and the
  * rest (native: SQLite's page cache, statements, code) at that moment. With `gc`, V8's --trace-gc lines are
- * kept; with `heap <MB>`, a heap snapshot is written the first time the RSS passes <MB>.
+ * kept; with `heap <MB>`, a heap snapshot is written the first time the RSS passes <MB> (`heap used<MB>`: the V8
+ * heap in use).
  * Only 127.0.0.1.
  *
- *   node --import tsx bench/peak-profile.ts <checkout> <none|gc|heap> <rounds> [heapMb]
+ *   node --import tsx bench/peak-profile.ts <checkout> <none|gc|heap> <rounds> [<MB> | used<MB>]
  *
  * <checkout> is a built kbsync (its bin/kbsync.js runs): a copy of bin/, dist/ and package.json made
  * before a change, then this one.
@@ -19,18 +20,19 @@ import { join } from 'node:path';
 import { cleanupAll } from './lib/cleanup.js';
 import { TEN_K } from './lib/context.js';
 import { PEAK_RSS_IMPORT, runProcess, type Finished } from './lib/proc.js';
-import { createSite, IN_MEMORY, UNLIMITED_CLIENT, type Site } from './lib/site.js';
+import { createSite, IN_MEMORY, SERVICE_LIMIT, UNLIMITED_CLIENT, type Site } from './lib/site.js';
 
 /**
  * Samples process.memoryUsage() every 100 ms (unref'd: it never keeps the run alive) and, at exit, writes
  * the sample with the largest RSS and the largest of each part to PEAK_PROFILE_OUT. PEAK_PROFILE_RSS_MB set:
- * one heap snapshot, into the working folder, when the RSS first passes it.
+ * one heap snapshot, into the working folder, when the RSS first passes it (PEAK_PROFILE_USED_MB: the heap in use).
  */
 const SAMPLER_IMPORT = `--import=data:text/javascript,${encodeURIComponent(
   `import { writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 const t0 = Date.now();
 const snapAt = Number(process.env.PEAK_PROFILE_RSS_MB ?? 0) * 1048576;
+const snapAtUsed = Number(process.env.PEAK_PROFILE_USED_MB ?? 0) * 1048576;
 let snapped = false;
 const most = { rss: null, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0, native: 0, series: [] };
 let tick = 0;
@@ -43,7 +45,7 @@ setInterval(() => {
   }
   for (const k of ['heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'native']) most[k] = Math.max(most[k], s[k]);
   if (tick++ % 20 === 0) most.series.push([Math.round(s.atMs / 1000), Math.round(s.rss / 1048576), Math.round(s.heapUsed / 1048576), Math.round(s.native / 1048576)]);
-  if (snapAt > 0 && !snapped && m.rss > snapAt) { snapped = true; writeHeapSnapshot(); }
+  if (!snapped && ((snapAt > 0 && m.rss > snapAt) || (snapAtUsed > 0 && m.heapUsed > snapAtUsed))) { snapped = true; writeHeapSnapshot(); }
 }, 100).unref();
 process.on('exit', () => writeFileSync(process.env.PEAK_PROFILE_OUT, JSON.stringify(most)));`,
 )}`;
@@ -64,10 +66,10 @@ async function runSync(site: Site, checkout: string, mode: 'push' | 'two-way', p
     run = await runProcess(process.execPath, [...flags, PEAK_RSS_IMPORT, SAMPLER_IMPORT, join(checkout, 'bin', 'kbsync.js'), 'sync', '--json', ...(mode === 'push' ? ['--push'] : []), '--config', site.configPath], {
       cwd: site.dir,
       timeoutMs: 3_600_000,
-      env: { ...UNLIMITED_CLIENT, PEAK_PROFILE_OUT: out, ...(profiling === 'heap' && heapMb ? { PEAK_PROFILE_RSS_MB: heapMb } : {}) },
+      env: { ...UNLIMITED_CLIENT, PEAK_PROFILE_OUT: out, ...(profiling === 'heap' && heapMb ? (heapMb.startsWith('used') ? { PEAK_PROFILE_USED_MB: heapMb.slice(4) } : { PEAK_PROFILE_RSS_MB: heapMb }) : {}) },
     });
   } finally {
-    site.em.admin.setRateLimit(20);
+    site.em.admin.setRateLimit(SERVICE_LIMIT);
   }
   if (run.code !== 0) throw new Error(`kbsync sync (${mode}) exited ${run.code ?? run.signal}:\n${run.stderr.slice(-2000)}`);
   const most = JSON.parse(await readFile(out, 'utf8')) as Most;
@@ -94,7 +96,7 @@ async function runSync(site: Site, checkout: string, mode: 'push' | 'two-way', p
 async function main(): Promise<void> {
   const [checkout, profiling, rounds, heapMb] = process.argv.slice(2) as [string, string, string, string | undefined];
   if (!checkout || !['none', 'gc', 'heap'].includes(profiling) || !(Number(rounds) >= 1)) {
-    throw new Error('usage: node --import tsx bench/peak-profile.ts <checkout> <none|gc|heap> <rounds> [heapMb]');
+    throw new Error('usage: node --import tsx bench/peak-profile.ts <checkout> <none|gc|heap> <rounds> [<MB> | used<MB>]');
   }
   for (let r = 0; r < Number(rounds); r++) {
     const site = await createSite(`peak-${r}`, TEN_K, IN_MEMORY);
