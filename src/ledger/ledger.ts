@@ -13,11 +13,14 @@ import { Statements } from '../sqlite-statements.js';
 import { dataVersionReader } from './sqlite.js';
 
 /**
- * SQLite's own default page cache, in KiB. better-sqlite3 builds SQLite with 16,000: a daemon's first sweep
- * reads every row (10 MB of pages at 10,000 files, the 16 MB cap at 50,000), and what the cache took stays in
- * the process for good (SQLite frees pages only on `shrink_memory`, and glibc keeps most of what is freed).
+ * SQLite's own default page cache, in KiB, for every connection. better-sqlite3 builds SQLite with 16,000, and
+ * the cache fills to it whenever a run touches that much of the file: a daemon's first sweep reads every row
+ * (10 MB of pages at 10,000 files, the 16 MB cap at 50,000), and a first push of 10,000 notes writes a 14 MB
+ * ledger (bench row 9: a sixth of its peak). What the cache took stays in the process until it ends (SQLite
+ * frees pages only on `shrink_memory`, and glibc keeps most of what is freed). Pages past the cache are read
+ * from the system's file cache: the ledger's hot pages (its indexes, the rows a step writes) stay within it.
  */
-const LONG_RUN_PAGE_CACHE_KIB = 2000;
+const PAGE_CACHE_KIB = 2000;
 
 /**
  * kbsync's memory: which local file is which remote document, what both sides looked like when they last
@@ -51,6 +54,7 @@ export class Ledger {
   constructor(db: Database, path: string, lock: LedgerLock | undefined, logger: Logger) {
     this.#db = db;
     this.#readDataVersion = dataVersionReader(db);
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     this.#lock = lock;
     this.path = path;
     this.readonly = db.readonly;
@@ -87,12 +91,10 @@ export class Ledger {
 
   /**
    * For a process that lives long (the daemon): every document's summary kept between reads (each cycle reads
-   * all of them, a save changes one or two), and SQLite's page cache held to SQLite's default. Reads past the
-   * cache come from the system's file cache; with the summaries kept, the daemon rarely reads a row twice.
+   * all of them, a save changes one or two), so the daemon rarely reads a row twice.
    */
   keepForLongRun(): void {
     this.documents.keepSummaries();
-    this.#db.pragma(`cache_size = -${LONG_RUN_PAGE_CACHE_KIB}`);
   }
 
   /** The bound of SQLite's page cache, in KiB. */

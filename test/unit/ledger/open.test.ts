@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { LEDGER_SCHEMA_VERSION, lockPathOf, openLedger } from '../../../src/ledger/index.js';
+import { LEDGER_SCHEMA_VERSION, lockPathOf, openLedger, openLedgerBeside, openLedgerSnapshot } from '../../../src/ledger/index.js';
 import { integrityCheckReason } from '../../../src/ledger/inspect.js';
 import { codeOf, sampleDocument, tempDir } from './helpers.js';
 
@@ -188,6 +188,15 @@ describe('opening the ledger', () => {
     assert.equal(reader.readonly, true);
     assert.deepEqual(reader.documents.get('notes/doc-1.md'), sampleDocument(1), 'sees what the lock holder committed');
     assert.throws(() => reader.documents.upsert(sampleDocument(2)), /readonly/i);
+  });
+
+  test("every way of opening holds SQLite's page cache to SQLite's 2 MB, not better-sqlite3's 16 (a one-shot run's too)", (t) => {
+    const path = join(tempDir(t), 'ledger.db');
+    const writer = openLedger(path);
+    t.after(() => writer.close());
+    const opened = [writer, openLedger(path, { readonly: true }), openLedgerBeside(path), openLedgerSnapshot(path)];
+    for (const ledger of opened.slice(1)) t.after(() => ledger.close());
+    assert.deepEqual(opened.map((ledger) => ledger.pageCacheKib), [2000, 2000, 2000, 2000]);
   });
 
   test('lock: false lets a second handle open the same file (for tools that coordinate themselves)', (t) => {
