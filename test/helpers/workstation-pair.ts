@@ -133,3 +133,23 @@ export async function firstBodyLandedLate({ b, gate, tick }: ArmedPair): Promise
   assert.notEqual((await b.sync([], { KBSYNC_CRASH_AT: 'after-overwrite' })).code, 0, 'B is killed after the body write, before its record');
   assert.ok(gate.fired);
 }
+
+/**
+ * A writes `text` to `path`; the write lands and A is killed before its record. B's run then reads the shared state
+ * before that record comes, and the page after A's next run has published it (`gate` armed at B's read of the page).
+ */
+export async function readBeforeRecord(
+  { a, b, gate, sync, tick }: Pick<ArmedPair, 'a' | 'b' | 'gate' | 'sync' | 'tick'>,
+  path: string,
+  text: string,
+): Promise<void> {
+  await a.write(path, text);
+  tick();
+  assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' })).code, 0, 'A is killed between its write and its record');
+  gate.arm(async () => {
+    await sync(a);
+    tick();
+  });
+  await sync(b);
+  assert.ok(gate.fired, "B read the page after A's write and record");
+}

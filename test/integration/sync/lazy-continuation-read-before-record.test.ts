@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { onceAt } from '../../helpers/gate-proxy.js';
-import { minuteByMinute, publishedOnBoth, withGatedPair, withWorkstationPair } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, readBeforeRecord, withGatedPair, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Convergence soak 736 (issue 44, keyless): A rewrapped a list item, its second line left lazy (not indented), and
@@ -27,15 +27,7 @@ for (const keyless of [false, true]) {
       for (const f of [a, b]) await sync(f);
       const lazy = (await a.read('diff.md')).replace('using the\n   insertion', 'using\nthe insertion');
       // A's write lands, and A is killed before its record; B reads the state before it comes, and the page after.
-      await a.write('diff.md', lazy);
-      tick();
-      assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' })).code, 0, 'A is killed between its write and its record');
-      gate.arm(async () => {
-        await sync(a);
-        tick();
-      });
-      await sync(b);
-      assert.ok(gate.fired, "B read the page after A's write and record");
+      await readBeforeRecord({ a, b, gate, sync, tick }, 'diff.md', lazy);
       assert.equal(await b.read('diff.md'), lazy.replace('using\nthe insertion', 'using\n   the insertion'), 'B took the item in with its own layout');
       const edited = lazy.replace('BigInt_ values', 'BigInt_ values (u65z)');
       await a.write('diff.md', edited);

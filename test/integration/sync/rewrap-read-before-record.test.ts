@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onceAt } from '../../helpers/gate-proxy.js';
-import { minuteByMinute, publishedOnBoth, withGatedPair } from '../../helpers/workstation-pair.js';
+import { minuteByMinute, publishedOnBoth, readBeforeRecord, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 703: A rewrapped a line of a prose page and published it, write and record, while B's run was
@@ -30,15 +30,7 @@ for (const keyless of [false, true]) {
       const wrapped = (await a.read('guide.md')).replace('‘Assert’ Make', '‘Assert’\nMake');
       // A's write lands, and A is killed before its record; B's run lists the page's new time and reads the shared
       // state, and its read of the page waits for A's next run to publish that record.
-      await a.write('guide.md', wrapped);
-      tick();
-      assert.notEqual((await a.sync([], { KBSYNC_CRASH_AT: 'before-publish' })).code, 0, 'A is killed between its write and its record');
-      gate.arm(async () => {
-        await sync(a);
-        tick();
-      });
-      await sync(b);
-      assert.ok(gate.fired, "B read the page after A's write and record");
+      await readBeforeRecord({ a, b, gate, sync, tick }, 'guide.md', wrapped);
       for (const f of [a, b, a, b]) await sync(f);
       assert.equal(await a.read('guide.md'), wrapped, "A's rewrap stays in A's file");
       assert.equal(await b.read('guide.md'), wrapped, "B has A's rewrap");
