@@ -159,6 +159,9 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
   const localHash = hashText(pendingLocal ? baseText : fileText);
   const remoteBlocksHash = predictedBlocksHash ?? blocksHash(remoteBlocks);
   const sameVersion = sameDocument && prior.localHash === localHash && prior.remoteBlocksHash === remoteBlocksHash;
+  // The prior row whole (its texts too), read once and only where a field the summary lacks is carried on.
+  let priorRow: DocumentRecord | undefined;
+  const whole = (): DocumentRecord | undefined => (priorRow ??= ctx.ledger.documents.get(ids.path));
   ctx.ledger.documents.upsert({
     ...ids,
     localHash,
@@ -187,7 +190,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     // writer's overwrite from a copy read before our write can land after any read of ours (its queue, its retries:
     // convergence soak 739 lost three edits to one that landed after the read-back). Any other agreement (a pull, a
     // merge, our next write) ends the window in which a racing overwrite could undo it.
-    publishedOver: wroteOver ?? (readBack === true && sameVersion ? (ctx.ledger.documents.get(ids.path)?.publishedOver ?? null) : null),
+    publishedOver: wroteOver ?? (readBack === true && sameVersion ? (whole()?.publishedOver ?? null) : null),
     hiddenEdit: hiddenEdit ?? null,
     lossyBase: lossyBase ?? false,
     formattingOnly: (lossyBase ?? false) && (formattingOnly ?? false),
@@ -198,8 +201,8 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time,
     // and what it was made from.
     agreedAt: sameVersion && agreedAt ? agreedAt : ctx.serverNow().getTime(),
-    builtOn: sameVersion ? (spreadBuiltOn !== undefined ? spreadBuiltOn : (ctx.ledger.documents.get(ids.path)?.builtOn ?? null)) : (madeFrom ?? null),
-    conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (ctx.ledger.documents.get(ids.path)?.conflictBase ?? null) : null)),
+    builtOn: sameVersion ? (spreadBuiltOn !== undefined ? spreadBuiltOn : (whole()?.builtOn ?? null)) : (madeFrom ?? null),
+    conflictBase: conflictPath === null ? null : (conflictBase ?? (prior?.conflict ? (whole()?.conflictBase ?? null) : null)),
   });
   if (readBack === true && sameDocument && prior.localHash === localHash) keepPublishedOverReadBack(ctx.ledger, prior);
 }
