@@ -575,9 +575,10 @@ async function incoming(io: AssessIO, action: Extract<Action, { kind: 'new-local
     // time is past the announcement's minute, lately: its writer's record, which says the minute it bears, is most
     // likely on its way. Taken for a hidden edit now, it was published as one, and every machine held each later
     // edit of a new prose page nobody had touched (soak seed 705). So the next run takes it in, by that record if it
-    // has come, and as now if not (a writer killed after its write).
+    // has come, and as now if not (a writer killed after its write). Its two minutes count to this run's read of the
+    // state, not to the read of the page: a record that came between them is not in what this run read.
     const firstBody = (known?.remoteBlocksHash ?? '') === '';
-    if (late && firstBody && underAMinuteOld(action.remote.modifiedTime, io.serverNow())) return assessed(action, path, { ...taken, waiting: true });
+    if (late && firstBody && recordMayCome(io, action.remote.modifiedTime)) return assessed(action, path, { ...taken, waiting: true });
     return assessed(action, path, taken);
   }
   if (!known || source === undefined) {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Passing } from '../../helpers/gate-proxy.js';
+import { onceAt, type GateHooks, type Passing } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
-import { firstBodyLandedLate, minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withGatedPair } from '../../helpers/workstation-pair.js';
+import { firstBodyLandedLate, minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withBothGated, withGatedPair } from '../../helpers/workstation-pair.js';
 
 /**
  * Soak seed 705: B made a page, announcing its first body with its ids; the body itself went out minutes later (a
@@ -30,6 +30,43 @@ for (const keyless of [false, true]) {
       assert.deepEqual(pushed.results.map((r) => (r.ok ? r.result : r.code)), ['pushed'], "A's edit is published, not held");
       for (const f of [b, a, b]) assert.deepEqual(saidIn(await sync(f)), [], 'settled: nothing to say');
       assert.equal(await b.read('guide.md'), await a.read('guide.md'));
+    });
+  });
+}
+
+/**
+ * The same wait when the service's clock goes past the page's minute between A's read of the shared state and its
+ * read of the page (colleagues' saves move it on; soak 738 met it on another path): B's record may have come since
+ * A read the state, so A waits for it as before, its two minutes counted to that read, not to the page's.
+ */
+for (const keyless of [false, true]) {
+  test(`a late first body read two minutes after the state is still waited for${keyless ? ' (keyless team)' : ''}`, async () => {
+    let page = '';
+    let fired = false;
+    let tick = (): void => undefined;
+    const lateRead: GateHooks = {
+      before: (request) => {
+        if (fired || page === '' || !request.path.includes(`/documents/${page}/blocks`)) return;
+        fired = true;
+        tick();
+        tick();
+      },
+    };
+    const gate = onceAt((request) => request.path.includes('/overwriteContent'));
+    await withBothGated(keyless, [lateRead, gate.hooks], async (em, a, b) => {
+      const clock = minuteByMinute(em);
+      tick = clock.tick;
+      await publishedOnBoth(em, a, b, { 'other.md': '# Other\n\nA page both have.\n' });
+      await firstBodyLandedLate({ em, a, b, gate, ...clock });
+      page = a.remoteDoc('Guide').dentryUuid;
+      const waited = await clock.sync(a);
+      assert.ok(fired, "A read the page two minutes after the state");
+      assert.deepEqual(saidIn(waited), [], "A waits a run for B's record of the page: nothing to say");
+      assert.equal(await a.read('guide.md').catch(() => undefined), undefined, 'not taken in yet');
+      await clock.sync(b);
+      assert.deepEqual(saidIn(await clock.sync(a)), [], "A takes in the page by B's record: nobody edited it");
+      assert.equal(ledgerRows(a).find((row) => row.path === 'guide.md')?.inexact, false, 'no hidden edit recorded');
+      assert.equal(await a.read('guide.md'), await b.read('guide.md'));
     });
   });
 }
