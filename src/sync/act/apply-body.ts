@@ -19,6 +19,7 @@ import { applyMembers } from './members.js';
 import { minutePassed } from '../state/minutes.js';
 import { recordAgreement, recordHold, remoteTimeOf, writtenTime, type RemoteTime } from './record.js';
 import { nodeOf } from '../views/assess.js';
+import { ourWriteUnder } from './standing-write.js';
 
 export type DocOutcome = {
   readonly path: string;
@@ -237,10 +238,13 @@ async function send(
     if (!readAlike(predicted)) return { blocks: predicted, wroteAt };
   }
   const after = await ctx.client.readBlocks(docKey);
-  // Someone else wrote between our write and this read: recording their body as what we pushed would
-  // hide both edits from every later run. Failing leaves the ledger as it was, so the next run merges.
-  if (!agrees(outgoing.markdown, after)) throw changedDuringWrite(path);
-  return { blocks: after, wroteAt };
+  if (agrees(outgoing.markdown, after)) return { blocks: after, wroteAt };
+  // Someone else wrote between our write and this read: recording their body as what we pushed would hide both edits
+  // from every later run. Our write, with their words over it, stands as written (their save is the next read's
+  // news); any other shape fails the write, leaving the ledger as it was, so the next run merges.
+  const ours = ourWriteUnder(predictedBlocks(outgoing.markdown), after);
+  if (!ours) throw changedDuringWrite(path);
+  return { blocks: ours, wroteAt };
 }
 
 /**
