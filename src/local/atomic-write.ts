@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError, KbsyncError } from '../errors.js';
 import { checkExpectation, type Expectation } from './expect.js';
 import { sameFingerprint, statFingerprint, type FileFingerprint } from './fingerprint.js';
 import { KBSYNC_TEMP_PREFIX } from './names.js';
@@ -56,7 +56,18 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
     throw error;
   }
   await syncFolder(folder);
-  return statFingerprint(await fsp.lstat(target));
+  return fingerprintOfWritten(target, relPath);
+}
+
+/**
+ * The fingerprint of a file kbsync has just written or moved. The person may move or delete it in the moment
+ * between (soak 744: a file moved away as its pull was flushed was said UNEXPECTED): that is the file vanishing
+ * under the sync, which the next run sees, not a fault of kbsync's.
+ */
+export async function fingerprintOfWritten(target: string, relPath: string): Promise<FileFingerprint> {
+  const stat = await lstatOrNull(target);
+  if (!stat) throw new KbsyncError('FILE_VANISHED', `"${relPath}" disappeared as kbsync wrote it.`, { hint: 'Sync again: the next run sees where it went.' });
+  return statFingerprint(stat);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
-import { syncFolder } from './atomic-write.js';
+import { fingerprintOfWritten, syncFolder } from './atomic-write.js';
 import { checkExpectation, type Expectation } from './expect.js';
-import { statFingerprint, type FileFingerprint } from './fingerprint.js';
+import type { FileFingerprint } from './fingerprint.js';
 import { assertRootDirectory } from './root.js';
 import { ensureParentFolders, lstatOrNull, safeRelativePath, unsafePathError } from './safe-path.js';
 
@@ -28,5 +28,5 @@ export async function renameFile(root: string, from: string, to: string, expect:
   await fsp.rename(source, target);
   await syncFolder(folder);
   if (path.dirname(source) !== folder) await syncFolder(path.dirname(source));
-  return statFingerprint(await fsp.lstat(target));
+  return fingerprintOfWritten(target, to);
 }

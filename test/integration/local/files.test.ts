@@ -220,3 +220,20 @@ describe('moveToTrash and backupText', () => {
     await assert.rejects(backupText(state, 'local', '../../escape.md', 'x'), { code: 'UNSAFE_PATH' });
   });
 });
+
+describe('a file moved away the moment kbsync wrote it', () => {
+  // Soak 744: the person moved a file just as its pull was renamed into place; the look at what was written then
+  // found nothing there and was said UNEXPECTED. It is the file vanishing under the sync, which the next run sees.
+  test('is FILE_VANISHED, with the path, and the move stands', async (t) => {
+    const root = await tempDir(t);
+    await writeTree(root, { 'note.md': 'old\n' });
+    const rename = fsp.rename.bind(fsp);
+    t.mock.method(fsp, 'rename', async (from: string, to: string) => {
+      await rename(from, to);
+      if (to === path.join(root, 'note.md')) await rename(to, path.join(root, 'moved.md'));
+    });
+    const expect = statFingerprint(await fsp.lstat(path.join(root, 'note.md')));
+    await assert.rejects(writeFileAtomic(root, 'note.md', 'new\n', { expect }), (error: Error & { code?: string }) => error.code === 'FILE_VANISHED' && error.message.includes('note.md'));
+    assert.equal(await fsp.readFile(path.join(root, 'moved.md'), 'utf8'), 'new\n');
+  });
+});
