@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+import { startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+
+/**
+ * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
+ * soak: what the daemon said of a file lived in its memory only. It is kept in the ledger, through a crash too.
+ */
+
+const page = (words: string, links: string): string => `# Guide\n\n${words}\n\n${links}\n`;
+const GONE = 'See [the old page](gone.md).';
+const LOST = 'And [the setup](lost.md).';
+
+const brokenLinks = (d: Daemon): LogLine[] => d.logs.filter((line) => line.code === 'LINK_BROKEN');
+/** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
+const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
+
+test('kbsync watch says a broken link once: killed, restarted after an edit that leaves it broken, it does not say it again; a new one it says', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('guide.md', page('First words.', GONE));
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        const said = brokenLinks(first).map((line) => line.msg);
+        assert.equal(said.length, 1, said.join('\n'));
+        assert.match(said[0] ?? '', /^guide\.md:5:\d+: broken link \[the old page\]\(gone\.md\)/);
+        first.kill('SIGKILL');
+        await first.exited();
+      } finally {
+        await first.dispose();
+      }
+
+      // While no daemon runs, an edit that leaves the link broken.
+      await f.write('guide.md', page('Other words.', GONE));
+      const second = startDaemon(f);
+      try {
+        await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.ok(second.logs.some((line) => line.path === 'guide.md' && line.result === 'pushed'), 'the edit was sent: its links were checked again');
+        assert.deepEqual(brokenLinks(second), [], 'the link that stayed broken is not said again');
+        assert.match(f.remoteDoc('Guide').markdown ?? '', /Other words\./);
+
+        await f.write('guide.md', page('Other words.', `${GONE} ${LOST}`));
+        const lost = await second.waitForLog((line) => line.code === 'LINK_BROKEN', 'the new broken link');
+        assert.match(lost.msg, /lost\.md/);
+        assert.deepEqual(brokenLinks(second).map((line) => line.msg), [lost.msg], 'the new one only');
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
