@@ -103,7 +103,7 @@ const imageKey = (image: SyncReport['images'][number]): string => keyOf('image',
  * (the daemon's through restarts: soak daemons said every standing link again after each restart); a fixed one is
  * forgotten, so breaking it again is said again.
  */
-function newsOfSentFiles(report: SyncReport, said: SaidOfFiles): SentFileNews {
+export function newsOfSentFiles(report: SyncReport, said: SaidOfFiles): SentFileNews {
   const sent = new Set([...report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path), ...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
   const unsaid = (path: string, key: string): boolean => !said.get(path)?.has(key);
   const news = { links: report.links.filter((link) => unsaid(link.path, linkKey(link))), images: report.images.filter((image) => unsaid(image.path, imageKey(image))) };

@@ -1,5 +1,6 @@
 import type { Ledger } from '../ledger/index.js';
-import type { SaidOfFiles } from './cycle-log.js';
+import type { SyncReport } from '../sync/views/report.js';
+import { newsOfSentFiles, type SaidOfFiles } from './cycle-log.js';
 
 /**
  * What the daemon said of each file's broken links and unpublished images (cycle-log.ts), kept in the ledger by the
@@ -35,3 +36,14 @@ export class LedgerSaidOfFiles implements SaidOfFiles {
 }
 
 const sameKeys = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((key) => b.has(key));
+
+/**
+ * A one-shot run's report said the broken links and unpublished images of the files it sent: kept as said, so that a
+ * daemon started after it does not say them again, and forgets those the run found fixed (else a link fixed by
+ * `kbsync sync` while no daemon ran, and broken again, was no news to the next daemon).
+ */
+export function keepWhatARunSaid(ledger: Ledger, report: SyncReport): void {
+  const said = new LedgerSaidOfFiles(ledger);
+  newsOfSentFiles(report, said);
+  said.keep();
+}

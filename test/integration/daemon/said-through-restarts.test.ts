@@ -12,6 +12,8 @@ const page = (words: string, links: string): string => `# Guide\n\n${words}\n\n$
 const GONE = 'See [the old page](gone.md).';
 const LOST = 'And [the setup](lost.md).';
 
+const FIXED = 'See [the old page](guide.md).';
+
 const brokenLinks = (d: Daemon): LogLine[] => d.logs.filter((line) => line.code === 'LINK_BROKEN');
 /** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
 const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
@@ -45,6 +47,40 @@ test('kbsync watch says a broken link once: killed, restarted after an edit that
         const lost = await second.waitForLog((line) => line.code === 'LINK_BROKEN', 'the new broken link');
         assert.match(lost.msg, /lost\.md/);
         assert.deepEqual(brokenLinks(second).map((line) => line.msg), [lost.msg], 'the new one only');
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
+
+test('a link kbsync sync found fixed while no daemon ran, broken again, is news to the next daemon; one it reported still broken is not', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('guide.md', page('First words.', `${GONE} ${LOST}`));
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        assert.equal(brokenLinks(first).length, 2, brokenLinks(first).map((line) => line.msg).join('\n'));
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+      } finally {
+        await first.dispose();
+      }
+
+      await f.write('guide.md', page('First words.', `${FIXED} ${LOST}`));
+      const run = await f.sync(['--json']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(run.report?.links.map((link) => link.target), ['lost.md'], 'the one-shot run reports what it sent broken');
+
+      await f.write('guide.md', page('Other words.', `${GONE} ${LOST}`));
+      const second = startDaemon(f);
+      try {
+        await second.waitForLog(startedUp, 'the first cycle after the restart');
+        const said = brokenLinks(second).map((line) => line.msg);
+        assert.equal(said.length, 1, said.join('\n'));
+        assert.match(said[0] ?? '', /\(gone\.md\)/, 'fixed, then broken again: news');
       } finally {
         await second.dispose();
       }
