@@ -54,7 +54,11 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
   for (const problem of report.problems) {
     const key = `${problem.path}\0${problem.code}\0${problem.message}`;
     now.add(key);
-    if (!known.has(key)) logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
+    if (known.has(key)) continue;
+    // A refusal an earlier run said of these very bytes (observe/refusals.ts): a daemon's restart told again each
+    // file's (issue 44). No news; the start line counts it with what did not sync (folderStateLine).
+    if (problem.repeated) logger.debug({ path: problem.path, code: problem.code }, `${problem.path}: still not synced, unchanged since it was said: ${problem.message}`);
+    else logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
   }
   // What the one-shot run says once per run (a title the service cannot rename): said once, while it stands.
   for (const notice of report.notices) {

@@ -88,3 +88,31 @@ test('a link kbsync sync found fixed while no daemon ran, broken again, is news 
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
 });
+
+test('a file refused for what it holds is said once: a restart counts it in the start line, and tells nothing more of it', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('fine.md', '# Fine\n\nText.\n');
+      await f.write('bad.md', '---\ntitle: [unclosed\n---\n# Bad\n\nText.\n');
+      const saidOfBad = (d: Daemon): string[] => d.logs.filter((line) => line.path === 'bad.md' && line.level >= 30).map((line) => line.msg);
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        assert.equal(saidOfBad(first).length, 1, saidOfBad(first).join('\n'));
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+      } finally {
+        await first.dispose();
+      }
+      const second = startDaemon(f);
+      try {
+        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.deepEqual(saidOfBad(second), [], 'not told again file by file');
+        assert.match(state.msg, /waiting for you: 1 not synced/);
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});

@@ -66,3 +66,13 @@ test('an image that stays unpublished through later sends of its file is said on
   logReport(logger, 'local', withImages([LOGO]), new Set(), 'info', said);
   assert.deepEqual(warnings.map((w) => w.fields.code), ['LINK_BROKEN', 'IMAGE_NOT_PUBLISHED', 'IMAGE_NOT_PUBLISHED'], 'lost again: news');
 });
+
+// Issue 44: a daemon's restart told again each file refused for what it holds, unchanged since an earlier run said it.
+test('a refusal an earlier run said of the same bytes (repeated) is no warning; a new one is', () => {
+  const { warnings, logger } = recorder();
+  const refused = (repeated: boolean) => ({ ...cycle([]), problems: [{ path: 'big.md', code: 'FILE_TOO_LARGE' as const, message: 'over 50,000 characters', ...(repeated ? { repeated: true as const } : {}) }] });
+  logReport(logger, 'local', refused(true), new Set());
+  assert.equal(warnings.length, 0, 'said before: no news');
+  logReport(logger, 'local', refused(false), new Set());
+  assert.deepEqual(warnings.map((w) => w.fields.code), ['FILE_TOO_LARGE']);
+});
