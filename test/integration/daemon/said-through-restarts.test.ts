@@ -116,3 +116,36 @@ test('a file refused for what it holds is said once: a restart counts it in the 
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
 });
+
+test('a hold said before a restart is not said again file by file: the start line counts it', async () => {
+  await withSyncFixture(
+    async (f) => {
+      f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
+      await f.write('mine.md', '# Mine\n\nMine.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(120_000);
+      assert.equal((await f.sync()).code, 0);
+      // A document kbsync did not make: its file deleted here holds the delete until a person says so.
+      await f.remove('Colleague.md');
+      const saidOfIt = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Colleague.md: ')).map((line) => line.msg);
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog((line) => line.msg.startsWith('Colleague.md: held: '), 'the hold to be said');
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+        assert.equal(saidOfIt(first).length, 1, saidOfIt(first).join('\n'));
+      } finally {
+        await first.dispose();
+      }
+      const second = startDaemon(f);
+      try {
+        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.deepEqual(saidOfIt(second), []);
+        assert.match(state.msg, /waiting for you: 1 held/);
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
