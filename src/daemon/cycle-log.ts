@@ -108,11 +108,15 @@ const imageKey = (image: SyncReport['images'][number]): string => keyOf('image',
  * forgotten, so breaking it again is said again.
  */
 export function newsOfSentFiles(report: SyncReport, said: SaidOfFiles): SentFileNews {
-  const sent = new Set([...report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path), ...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
+  const sent = new Set(report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path));
+  const reported = new Set([...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
   const unsaid = (path: string, key: string): boolean => !said.get(path)?.has(key);
   const news = { links: report.links.filter((link) => unsaid(link.path, linkKey(link))), images: report.images.filter((image) => unsaid(image.path, imageKey(image))) };
-  for (const path of sent) {
-    said.set(path, new Set([...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)]));
+  for (const path of new Set([...sent, ...reported])) {
+    const now = [...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)];
+    // A file whose body did not go out (its links to a document this cycle deleted, a send that failed) had only
+    // these checked: what was said of its other links still stands (replaced, they were said again at its next send).
+    said.set(path, new Set(sent.has(path) ? now : [...(said.get(path) ?? []), ...now]));
   }
   return news;
 }

@@ -49,6 +49,18 @@ test('a link that stays broken through later sends of its file is said once; fix
   assert.equal(warnings.length, 2, 'fixed, then broken again: news');
 });
 
+// A file not sent is reported for its links to a document the cycle deleted: only those were checked.
+test('links reported of a file that was not sent (to a document deleted) leave what was said of its other links standing', () => {
+  const { warnings, logger } = recorder();
+  const said = new Map<string, ReadonlySet<string>>();
+  const ORPHAN: Link = { ...GONE, line: 9, target: 'old.md', written: '[old](old.md)', message: 'its document was deleted' };
+  logReport(logger, 'local', cycle([GONE]), new Set(), 'info', said);
+  logReport(logger, 'local', { ...cycle([ORPHAN]), results: [] }, new Set(), 'info', said);
+  assert.deepEqual(warnings.map((w) => w.message.replace(/:.*? broken link /, ' ').replace(/:.*/, '')), ['guide.md [the guide](/gone)', 'guide.md [old](old.md)']);
+  logReport(logger, 'local', cycle([GONE, ORPHAN]), new Set(), 'info', said);
+  assert.equal(warnings.length, 2, 'sent with both still broken: neither is news');
+});
+
 type Image = Parameters<typeof buildReport>[0]['images'] extends readonly (infer I)[] | undefined ? I : never;
 const LOGO: Image = { path: 'guide.md', line: 4, target: 'media/logo.svg', reason: 'missing', message: 'there is no file media/logo.svg' };
 
