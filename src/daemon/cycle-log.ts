@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { linkLine } from '../links/index.js';
 import { imageLine } from '../images/problem-line.js';
 import { KbsyncError, messageOf } from '../errors.js';
@@ -48,12 +49,16 @@ export function logResult(logger: Logger, result: ActionResult, said?: Set<strin
  * The cycle's leftovers that are not per-action results: unusable files and pending work. A problem is
  * logged when it first appears, not every cycle; returns the problems of this cycle for the next call.
  */
-export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info', saidOfFiles = new Map<string, ReadonlySet<string>>()): Set<string> {
+export function logReport(logger: Logger, kind: string, report: SyncReport, known: ReadonlySet<string>, pendingAt: 'info' | 'debug' = 'info', saidOfFiles: SaidOfFiles = new Map()): Set<string> {
   const now = new Set<string>();
   for (const problem of report.problems) {
     const key = `${problem.path}\0${problem.code}\0${problem.message}`;
     now.add(key);
-    if (!known.has(key)) logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
+    if (known.has(key)) continue;
+    // A refusal an earlier run said of these very bytes (observe/refusals.ts): a daemon's restart told again each
+    // file's (issue 44). No news; the start line counts it with what did not sync (folderStateLine).
+    if (problem.repeated) logger.debug({ path: problem.path, code: problem.code }, `${problem.path}: still not synced, unchanged since it was said: ${problem.message}`);
+    else logger.warn({ path: problem.path, code: problem.code }, `${problem.path}: ${problem.message}`);
   }
   // What the one-shot run says once per run (a title the service cannot rename): said once, while it stands.
   for (const notice of report.notices) {
@@ -81,21 +86,37 @@ const SENT: ReadonlySet<string> = new Set(['pushed', 'merged']);
 
 type SentFileNews = Pick<SyncReport, 'links' | 'images'>;
 
-const linkKey = (link: SyncReport['links'][number]): string => `link\0${link.written}\0${link.reason}`;
-const imageKey = (image: SyncReport['images'][number]): string => `image\0${image.target}\0${image.reason}`;
+/**
+ * What was said of each file's broken links and unpublished images at its last send, by their keys. The daemon's
+ * is kept in the ledger (said-of-files.ts), so that a restart does not say again what still stands.
+ */
+export type SaidOfFiles = {
+  get(path: string): ReadonlySet<string> | undefined;
+  set(path: string, said: ReadonlySet<string>): unknown;
+};
+
+/** A key of what was said: hashed, as the ledger keeps it (of a bounded size, and none of the words a person wrote). */
+const keyOf = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
+const linkKey = (link: SyncReport['links'][number]): string => keyOf('link', link.written, link.reason);
+const imageKey = (image: SyncReport['images'][number]): string => keyOf('image', image.target, image.reason);
 
 /**
  * The broken links and unpublished images of the files this cycle sent that were not said at the file's last send:
  * a link or image that stays broken through an edit of its file is no news (soak seed 11: the same links said
- * 1,273 times; soak 733: one missing logo said at each of its file's sends). `said` keeps, per file, what was said;
- * a fixed one is forgotten, so breaking it again is said again.
+ * 1,273 times; soak 733: one missing logo said at each of its file's sends). `said` keeps, per file, what was said
+ * (the daemon's through restarts: soak daemons said every standing link again after each restart); a fixed one is
+ * forgotten, so breaking it again is said again.
  */
-function newsOfSentFiles(report: SyncReport, said: Map<string, ReadonlySet<string>>): SentFileNews {
-  const sent = new Set([...report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path), ...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
+export function newsOfSentFiles(report: SyncReport, said: SaidOfFiles): SentFileNews {
+  const sent = new Set(report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path));
+  const reported = new Set([...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
   const unsaid = (path: string, key: string): boolean => !said.get(path)?.has(key);
   const news = { links: report.links.filter((link) => unsaid(link.path, linkKey(link))), images: report.images.filter((image) => unsaid(image.path, imageKey(image))) };
-  for (const path of sent) {
-    said.set(path, new Set([...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)]));
+  for (const path of new Set([...sent, ...reported])) {
+    const now = [...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)];
+    // A file whose body did not go out (its links to a document this cycle deleted, a send that failed) had only
+    // these checked: what was said of its other links still stands (replaced, they were said again at its next send).
+    said.set(path, new Set(sent.has(path) ? now : [...(said.get(path) ?? []), ...now]));
   }
   return news;
 }

@@ -20,6 +20,7 @@ import { Timers } from './timers.js';
 import { systemClock, type DaemonClock } from './clock.js';
 import { RemovalWaits } from './removal-waits.js';
 import { UnrecordedSaid } from './unrecorded-said.js';
+import { LedgerSaidOfFiles } from './said-of-files.js';
 import { ACTIVITY_KEY, activityJson, readWaits, WAITS_KEY, waitsJson, type Activity, type WaitRecord } from './activity.js';
 import type { WorkGauge } from './work-gauge.js';
 
@@ -100,8 +101,8 @@ export class CycleScheduler {
   /** The holds and waits nothing records, said once while they stand. */
   readonly #unrecorded = new UnrecordedSaid();
   #problems = new Set<string>();
-  /** The broken links and unpublished images said, per file (each said once while it stands: cycle-log.ts). */
-  readonly #saidOfSentFiles = new Map<string, ReadonlySet<string>>();
+  /** The broken links and unpublished images said, per file (each said once while it stands, restarts included: cycle-log.ts). */
+  readonly #saidOfSentFiles: LedgerSaidOfFiles;
   /** The folder's state was said (after the first cycle that went through). */
   #greeted = false;
   /** The month's call budget was found spent, and said so: cycles wait for it. */
@@ -118,6 +119,7 @@ export class CycleScheduler {
     this.#timers = new Timers(this.#clock);
     this.#lastSweepAt = this.#lastProbeAt = this.#lastScanAt = this.#clock.now();
     this.#settings = settings;
+    this.#saidOfSentFiles = new LedgerSaidOfFiles(deps.ledger);
     this.#waits = new RemovalWaits(settings.sync.root, settings.watch, deps.logger, this.#stillWaiting(), this.#clock.now());
   }
 
@@ -275,6 +277,7 @@ export class CycleScheduler {
     ).finally(() => gauge.cycleEnded());
     // On a branch it does not publish from, what waits to be published is the branch's own: one line said it.
     this.#problems = logReport(logger, kind, report, this.#problems, leave.mode === 'pull' ? 'debug' : 'info', this.#saidOfSentFiles);
+    this.#bookkeeping('what was said of broken links and images', () => this.#saidOfSentFiles.keep());
     if (kind === 'sweep') {
       this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
       this.#unrecorded.swept(report.results);

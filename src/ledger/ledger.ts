@@ -6,6 +6,7 @@ import { ImagesRepo } from './images.js';
 import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
+import { NoticesSaidRepo } from './notices-said.js';
 import { ReleasesRepo } from './releases.js';
 import { RetirementsRepo } from './retirements.js';
 import { SettledTreeStore } from './settled-tree.js';
@@ -42,6 +43,8 @@ export class Ledger {
   readonly releases: ReleasesRepo;
   /** The fingerprint of the last tree a push found settled throughout. */
   readonly settledTree: SettledTreeStore;
+  /** What kbsync watch last said of each file's broken links and unpublished images. */
+  readonly noticesSaid: NoticesSaidRepo;
   readonly #db: Database;
   readonly #lock: LedgerLock | undefined;
   readonly #onExit: () => void;
@@ -67,6 +70,7 @@ export class Ledger {
     this.retirements = new RetirementsRepo(statements);
     this.releases = new ReleasesRepo(statements);
     this.settledTree = new SettledTreeStore(statements);
+    this.noticesSaid = new NoticesSaidRepo(statements);
     // A process that exits without close() should still free the ledger for the next run.
     this.#onExit = () => this.#lock?.release();
     process.once('exit', this.#onExit);

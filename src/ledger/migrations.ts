@@ -264,6 +264,18 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE retirements ADD COLUMN successor TEXT;
     `);
   },
+  (db) => {
+    // No settled_tree trigger: no plan reads it, and the daemon writes it after a cycle that sent the file.
+    db.exec(`
+      -- What kbsync watch last said of a file's broken links and unpublished images (a JSON array of their keys,
+      -- src/daemon/cycle-log.ts), so that a restart does not say again what still stands (issue 44). It goes with
+      -- its document's row: a file deleted, or paired afresh, starts with nothing said.
+      CREATE TABLE notices_said (
+        document_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+        said        TEXT NOT NULL
+      ) STRICT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

@@ -4,6 +4,7 @@ import { CallBudget, type BudgetNotice } from '../../budget/call-budget.js';
 import { STATE_FOLDER } from '../../remote-state/documents.js';
 import { redact } from '../../secrets.js';
 import type { Ledger } from '../../ledger/index.js';
+import { keepWhatARunSaid } from '../../daemon/said-of-files.js';
 import { runSync } from '../../sync/engine.js';
 import type { ActionResult } from '../../sync/run/executor.js';
 import { fullySynced, stoppedReport, type SyncReport } from '../../sync/views/report.js';
@@ -147,6 +148,8 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     const exitCode = signal ? exitCodeForSignal(signal) : exitCodeOfReport(report, checkLinks);
     run.print(report, { exitCode });
     invocation().exitCode = exitCode;
+    // A preview, or a link check that stopped the run, sent nothing: what it said stands for no sent version.
+    if (!flags.dryRun && !(checkLinks && report.links.length > 0)) keepSaid(ledger, report);
   } finally {
     clearTimeout(cut);
     stop.release();
@@ -155,6 +158,15 @@ async function runOnce(run: RunRecord, entry: Entry): Promise<void> {
     const notice = budget?.count(session.client.queue.stats().totals.calls);
     if (notice) terminal.err(`kbsync: ${notice.message} [${notice.spent ? 'BUDGET_SPENT' : 'BUDGET_LOW'}]`);
     ledger?.close();
+  }
+}
+
+/** What the run said of its sent files' links and images, for the next daemon; a failure to keep it changes nothing else. */
+function keepSaid(ledger: Ledger, report: SyncReport): void {
+  try {
+    keepWhatARunSaid(ledger, report);
+  } catch (error) {
+    terminal.err(`kbsync: could not record in the ledger what this run said of broken links and images (${messageOf(error)}): \`kbsync watch\` may say them again.`);
   }
 }
 

@@ -49,6 +49,18 @@ test('a link that stays broken through later sends of its file is said once; fix
   assert.equal(warnings.length, 2, 'fixed, then broken again: news');
 });
 
+// A file not sent is reported for its links to a document the cycle deleted: only those were checked.
+test('links reported of a file that was not sent (to a document deleted) leave what was said of its other links standing', () => {
+  const { warnings, logger } = recorder();
+  const said = new Map<string, ReadonlySet<string>>();
+  const ORPHAN: Link = { ...GONE, line: 9, target: 'old.md', written: '[old](old.md)', message: 'its document was deleted' };
+  logReport(logger, 'local', cycle([GONE]), new Set(), 'info', said);
+  logReport(logger, 'local', { ...cycle([ORPHAN]), results: [] }, new Set(), 'info', said);
+  assert.deepEqual(warnings.map((w) => w.message.replace(/:.*? broken link /, ' ').replace(/:.*/, '')), ['guide.md [the guide](/gone)', 'guide.md [old](old.md)']);
+  logReport(logger, 'local', cycle([GONE, ORPHAN]), new Set(), 'info', said);
+  assert.equal(warnings.length, 2, 'sent with both still broken: neither is news');
+});
+
 type Image = Parameters<typeof buildReport>[0]['images'] extends readonly (infer I)[] | undefined ? I : never;
 const LOGO: Image = { path: 'guide.md', line: 4, target: 'media/logo.svg', reason: 'missing', message: 'there is no file media/logo.svg' };
 
@@ -65,4 +77,14 @@ test('an image that stays unpublished through later sends of its file is said on
   assert.equal(warnings.length, 2, 'the image found: nothing to say of it, and the link still stands');
   logReport(logger, 'local', withImages([LOGO]), new Set(), 'info', said);
   assert.deepEqual(warnings.map((w) => w.fields.code), ['LINK_BROKEN', 'IMAGE_NOT_PUBLISHED', 'IMAGE_NOT_PUBLISHED'], 'lost again: news');
+});
+
+// Issue 44: a daemon's restart told again each file refused for what it holds, unchanged since an earlier run said it.
+test('a refusal an earlier run said of the same bytes (repeated) is no warning; a new one is', () => {
+  const { warnings, logger } = recorder();
+  const refused = (repeated: boolean) => ({ ...cycle([]), problems: [{ path: 'big.md', code: 'FILE_TOO_LARGE' as const, message: 'over 50,000 characters', ...(repeated ? { repeated: true as const } : {}) }] });
+  logReport(logger, 'local', refused(true), new Set());
+  assert.equal(warnings.length, 0, 'said before: no news');
+  logReport(logger, 'local', refused(false), new Set());
+  assert.deepEqual(warnings.map((w) => w.fields.code), ['FILE_TOO_LARGE']);
 });

@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withSyncFixture } from '../../helpers/sync-fixture.js';
+import { startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+
+/**
+ * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
+ * soak: what the daemon said of a file lived in its memory only. It is kept in the ledger, through a crash too.
+ */
+
+const page = (words: string, links: string): string => `# Guide\n\n${words}\n\n${links}\n`;
+const GONE = 'See [the old page](gone.md).';
+const LOST = 'And [the setup](lost.md).';
+
+const FIXED = 'See [the old page](guide.md).';
+
+const brokenLinks = (d: Daemon): LogLine[] => d.logs.filter((line) => line.code === 'LINK_BROKEN');
+/** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
+const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
+
+test('kbsync watch says a broken link once: killed, restarted after an edit that leaves it broken, it does not say it again; a new one it says', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('guide.md', page('First words.', GONE));
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        const said = brokenLinks(first).map((line) => line.msg);
+        assert.equal(said.length, 1, said.join('\n'));
+        assert.match(said[0] ?? '', /^guide\.md:5:\d+: broken link \[the old page\]\(gone\.md\)/);
+        first.kill('SIGKILL');
+        await first.exited();
+      } finally {
+        await first.dispose();
+      }
+
+      // While no daemon runs, an edit that leaves the link broken.
+      await f.write('guide.md', page('Other words.', GONE));
+      const second = startDaemon(f);
+      try {
+        await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.ok(second.logs.some((line) => line.path === 'guide.md' && line.result === 'pushed'), 'the edit was sent: its links were checked again');
+        assert.deepEqual(brokenLinks(second), [], 'the link that stayed broken is not said again');
+        assert.match(f.remoteDoc('Guide').markdown ?? '', /Other words\./);
+
+        await f.write('guide.md', page('Other words.', `${GONE} ${LOST}`));
+        const lost = await second.waitForLog((line) => line.code === 'LINK_BROKEN', 'the new broken link');
+        assert.match(lost.msg, /lost\.md/);
+        assert.deepEqual(brokenLinks(second).map((line) => line.msg), [lost.msg], 'the new one only');
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
+
+test('a link kbsync sync found fixed while no daemon ran, broken again, is news to the next daemon; one it reported still broken is not', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('guide.md', page('First words.', `${GONE} ${LOST}`));
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        assert.equal(brokenLinks(first).length, 2, brokenLinks(first).map((line) => line.msg).join('\n'));
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+      } finally {
+        await first.dispose();
+      }
+
+      await f.write('guide.md', page('First words.', `${FIXED} ${LOST}`));
+      const run = await f.sync(['--json']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(run.report?.links.map((link) => link.target), ['lost.md'], 'the one-shot run reports what it sent broken');
+
+      await f.write('guide.md', page('Other words.', `${GONE} ${LOST}`));
+      const second = startDaemon(f);
+      try {
+        await second.waitForLog(startedUp, 'the first cycle after the restart');
+        const said = brokenLinks(second).map((line) => line.msg);
+        assert.equal(said.length, 1, said.join('\n'));
+        assert.match(said[0] ?? '', /\(gone\.md\)/, 'fixed, then broken again: news');
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
+
+test('a file refused for what it holds is said once: a restart counts it in the start line, and tells nothing more of it', async () => {
+  await withSyncFixture(
+    async (f) => {
+      await f.write('fine.md', '# Fine\n\nText.\n');
+      await f.write('bad.md', '---\ntitle: [unclosed\n---\n# Bad\n\nText.\n');
+      const saidOfBad = (d: Daemon): string[] => d.logs.filter((line) => line.path === 'bad.md' && line.level >= 30).map((line) => line.msg);
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        assert.equal(saidOfBad(first).length, 1, saidOfBad(first).join('\n'));
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+      } finally {
+        await first.dispose();
+      }
+      const second = startDaemon(f);
+      try {
+        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.deepEqual(saidOfBad(second), [], 'not told again file by file');
+        assert.match(state.msg, /waiting for you: 1 not synced/);
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
+
+test('a hold said before a restart is not said again file by file: the start line counts it', async () => {
+  await withSyncFixture(
+    async (f) => {
+      f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
+      await f.write('mine.md', '# Mine\n\nMine.\n');
+      assert.equal((await f.sync()).code, 0);
+      f.em.admin.setClockOffset(120_000);
+      assert.equal((await f.sync()).code, 0);
+      // A document kbsync did not make: its file deleted here holds the delete until a person says so.
+      await f.remove('Colleague.md');
+      const saidOfIt = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Colleague.md: ')).map((line) => line.msg);
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog((line) => line.msg.startsWith('Colleague.md: held: '), 'the hold to be said');
+        first.kill('SIGTERM');
+        assert.equal(await first.exited(), 0);
+        assert.equal(saidOfIt(first).length, 1, saidOfIt(first).join('\n'));
+      } finally {
+        await first.dispose();
+      }
+      const second = startDaemon(f);
+      try {
+        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.deepEqual(saidOfIt(second), []);
+        assert.match(state.msg, /waiting for you: 1 held/);
+      } finally {
+        await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
