@@ -46,6 +46,8 @@ export type BodyFacts = {
     readonly replacedHead?: string | null;
     /** The version (its source's hash) this one was made from, where it was known exactly (DocumentBody.builtOn). */
     readonly builtOn?: string | null;
+    /** The base's body is this machine's layout of a change it took in from the plain reading (DocumentSummary.readPlainly). */
+    readonly readPlainly?: boolean;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -213,6 +215,8 @@ export type BodyDecision = {
   readonly hiddenVersionSeen: boolean;
   /** The new base's front matter is not known from the document's writer (DocumentSummary.headCarried). */
   readonly headCarried: boolean;
+  /** The new base's body is this machine's layout of a change taken in from the plain reading (DocumentSummary.readPlainly). */
+  readonly readPlainly: boolean;
   /** The front matter this machine's own change replaced, for the new base (DocumentBody.replacedHead). */
   readonly replacedHead: string | null;
   /** The version (its source's hash) the new one is made from, where the document was known to hold it exactly (DocumentBody.builtOn). */
@@ -715,7 +719,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
   const early = facts.followed === true && facts.listedTime !== undefined && ((record.remoteModifiedTime ?? '') === '' || laterThan(record.remoteModifiedTime, facts.listedTime));
   const listedEarly = early ? { listedEarly: true as const } : {};
-  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, readPlainly: record.readPlainly === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -805,6 +809,8 @@ export function decideBody(given: BodyFacts): BodyDecision {
     hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
     keptUnpublished,
     headCarried: carriedFrom !== undefined && splitText(baseText).head === carriedFrom,
+    // A new base taken from the plain reading, nothing written: this machine's layout of another writer's change.
+    readPlainly: send === undefined && (baseText === record.baseMarkdown ? record.readPlainly === true : reading.plain === true),
     replacedHead: replacedHeadAfter(record, base.head, local.head, splitText(baseText).head),
     ...builtOn(facts, reading, remoteChanged, send !== undefined),
   };

@@ -44,6 +44,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(body?.builtOn != null && SOURCE_HASH.test(body.builtOn) ? { b: body.builtOn } : {}),
     ...(row.headCarried ? { hc: 1 as const } : {}),
     ...(row.namedHere ? { nt: 1 as const } : {}),
+    ...(row.readPlainly ? { pr: 1 as const } : {}),
   };
 }
 
@@ -55,7 +56,7 @@ export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): s
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
   // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013). `hd` comes
   // with every `l`: a row published with `l` before it is published once more, so its record tells apart.
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : []), ...(record.hc === 1 ? ['hc'] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : []), ...(record.hc === 1 ? ['hc'] : []), ...(record.pr === 1 ? ['pr'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 
