@@ -138,6 +138,8 @@ export type PublishedVersion = {
   readonly headCarried?: boolean;
   /** The version (its source's hash) that writer made it from, where it knew it exactly (DocRecord `b`). */
   readonly builtOn?: string;
+  /** Its body is that writer's layout of a change it took in from the plain reading (DocRecord `pr`), not a source. */
+  readonly readPlainly?: boolean;
 };
 
 /** The decisions a body can come to, in the words of every decision (types.ts). */
@@ -274,8 +276,8 @@ const carriedOver = (published: PublishedVersion | undefined, record: Pick<BodyF
  * reading, agreed after the write, stood, and the code line stayed on the writer's machine alone; model seed 9006
  * and soak seed 715 found it too, with formatting: the machines' files differed for good).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  if (madeFromRecord(published, record)) return true;
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt' | 'readPlainly'>): boolean {
+  if (madeFromRecord(published, record) || sourceOfReading(published, record)) return true;
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const rewritten = !recordInDoubt && published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
   const same = ofSameBlocks(published, record) && !rewritten;
@@ -286,6 +288,22 @@ function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['recor
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
   return newerThanRecord(published, record);
 }
+
+/**
+ * Another writer's exact version of the very blocks this record took in from the plain reading, made from the very
+ * version this record was (both `b`): the write this machine read before its writer's record came, and laid out as
+ * its own Markdown writer lays those blocks out. That text is the document's source, whichever was agreed first
+ * (convergence soak 741: a list item whose second line that writer's user had left lazy stayed indented here for
+ * good, agreed later, and the two files never converged). A version that writer read plainly too (`pr`) is no source.
+ */
+const sourceOfReading = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'builtOn' | 'readPlainly'>): boolean =>
+  record.readPlainly === true &&
+  published.exact &&
+  published.readPlainly !== true &&
+  published.builtOn !== undefined &&
+  published.builtOn === record.builtOn &&
+  published.text !== record.baseMarkdown &&
+  ofSameBlocks(published, record);
 
 /**
  * A hidden edit this record found (the document's time past the minute a writer announced its write in, every

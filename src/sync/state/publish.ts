@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { explainsFound, goneKey, inDoubt, ofSameBlocks, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
+import { explainsFound, goneKey, inDoubt, ofSameBlocks, readingOfSource, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -346,7 +346,9 @@ const saysMore = (row: DocumentSummary, entry: StateEntry, builtOn: string | nul
   (row.headCarried && builtOn !== entry.h && saysMoreOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
   // A hidden edit this row found, which that writer's exact record of the very blocks accounts for (its write): the
   // fold keeps that record (remote-state/state.ts), and the next decision here drops the edit (decide/body.ts).
-  (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime }));
+  (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime })) ||
+  // This row's plain reading of that writer's write, both made from one version: the fold keeps the writer's text (readingOfSource).
+  (row.readPlainly && builtOn !== null && readingOfSource({ k: row.docKey, p: row.path, rb: row.remoteBlocksHash, h: row.localHash, b: builtOn }, entry));
 
 /**
  * The other way round: the state's record is another machine's plain reading of the very blocks this row says
