@@ -47,6 +47,7 @@ const COLUMNS: readonly Column[] = [
   { ...col('inexactHidden', 'inexact_hidden', 'flag'), derived: true },
   col('headCarried', 'head_carried', 'flag'),
   col('namedHere', 'named_here', 'flag'),
+  col('readPlainly', 'read_plainly', 'flag'),
   col('baseMarkdown', 'base_markdown', 'text', 'document_bodies'),
   col('remoteBlocks', 'remote_blocks_json', 'blocks', 'document_bodies'),
   col('alignment', 'alignment_json', 'json', 'document_bodies'),
@@ -123,6 +124,7 @@ export function decodeSummary(row: Record<string, unknown>): DocumentSummary {
   row['inexactHidden'] = row['inexactHidden'] === 1;
   row['headCarried'] = row['headCarried'] === 1;
   row['namedHere'] = row['namedHere'] === 1;
+  row['readPlainly'] = row['readPlainly'] === 1;
   return row as DocumentSummary;
 }
 
@@ -184,6 +186,7 @@ export function decodeRawSummary(v: readonly unknown[], shared: (value: unknown)
     inexactHidden: v[29] === 1,
     headCarried: v[30] === 1,
     namedHere: v[31] === 1,
+    readPlainly: v[32] === 1,
   } as DocumentSummary;
 }
 

@@ -276,6 +276,12 @@ const migrations: readonly ((db: Database) => void)[] = [
       ) STRICT;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The base is this machine's layout of another writer's change, taken in from the plain reading (DocumentSummary.readPlainly).
+      ALTER TABLE documents ADD COLUMN read_plainly INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

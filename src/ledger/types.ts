@@ -90,6 +90,13 @@ export type DocumentSummary = {
    * was published first, and this machine follows it. Any move of the file here ends it.
    */
   readonly namedHere: boolean;
+  /**
+   * The base's body is this machine's Markdown of a change it took in from the service's plain reading, and nothing
+   * of it was written here since: its layout is this machine's writer's, not the source's. Published as `pr`: the
+   * exact record of that change's own writer, of the very blocks and made from the same version, says more, and this
+   * machine takes its text (remote-state/state.ts, decide/body.ts).
+   */
+  readonly readPlainly: boolean;
 };
 
 export const ORIGINS = ['created', 'create-answer-lost', 'linked', 'pulled'] as const;

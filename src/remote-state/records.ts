@@ -68,6 +68,13 @@ export type DocRecord = {
    */
   readonly hc?: 1;
   /**
+   * 1: the body of `h` is this writer's Markdown of a change it took in from the service's plain reading, nothing of it
+   * written since: the layout is this writer's, not the source's. The exact record of that change's own writer (no
+   * `l`, no `pr`), of the very blocks (`rb`) and made from the same version (`b`), says more, whichever came first: its
+   * text is the source (remote-state/state.ts, decide/body.ts). A kbsync that does not know it ignores it.
+   */
+  readonly pr?: 1;
+  /**
    * 1: this writer chose the path from the document's title, pulling it as new with no writer's record of it known
    * (another machine had just made it, and its record had not come). The path another writer's record without it
    * gives the document (its creator's) stands over this one, whichever was published first: the fold keeps it,
@@ -226,6 +233,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['a'] === undefined || (Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0)) &&
     (r['b'] === undefined || (isString(r['b']) && HASH.test(r['b']))) &&
     (r['hc'] === undefined || r['hc'] === 1) &&
+    (r['pr'] === undefined || r['pr'] === 1) &&
     (r['nt'] === undefined || r['nt'] === 1) &&
     (r['rp'] === undefined || (isId(r['rp']) && r['rp'] !== r['k'])) &&
     ORIGINS.has(String(r['o'])) &&

@@ -49,6 +49,14 @@ export const saysMoreThan = (version: { readonly exact: boolean; readonly carrie
   reading.carried && (version.carried ? version.exact && reading.inDoubt : version.exact || reading.inDoubt);
 
 /**
+ * Whether `reading`, a record whose body its writer took in from the service's plain reading (`pr`), is of the very
+ * blocks `source` records exactly (no `l`, no `pr`: a write's own text), both made from the same version (`b`): the
+ * reading was of that write, its layout the reader's Markdown writer's, and the source's text says more of them.
+ */
+export const readingOfSource = (reading: Pick<DocRecord, 'k' | 'p' | 'rb' | 'h' | 'b'>, source: Pick<DocRecord, 'k' | 'p' | 'rb' | 'h' | 'b' | 'l' | 'pr'>): boolean =>
+  source.l === undefined && source.pr === undefined && reading.b !== undefined && source.b === reading.b && source.h !== reading.h && ofSameBlocks(source, { docKey: reading.k, path: reading.p, remoteBlocksHash: reading.rb });
+
+/**
  * Whether `standing` is another writer's record of a body in the document `empty` read, at a minute no later than that
  * record's, or unknown (a page listed before its first body takes its minute from its writer's record: README).
  */
@@ -144,6 +152,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // Nor over a later version of that writer's, published before it: the reading was of an earlier write
         // (soak seed 726: it stood, and the reader took the later write in plainly too, its autolink lost for good).
         if (entry.hc === 1 && standing !== undefined && standing.w !== stamped.w && readingOvertaken(entry, standing)) break;
+        // Nor a plain reading (`pr`) of another writer's write whose exact record, published before it, was made from the
+        // version the reading was made from too, whatever either's front matter knows: that record's text is the source of
+        // those very blocks, the reading only its reader's layout of them (convergence soak 741: both carried their front
+        // matter (`hc`) from a colleague's edit, the reading stood, and the reader's file kept its own layout for good).
+        if (entry.pr === 1 && standing !== undefined && standing.w !== stamped.w && readingOfSource(entry, standing)) break;
         // Nor a plain reading of the document at a minute before the one another writer's record, published before
         // it, gives other blocks: it read the document before that write, whatever its front matter (model seed 7434:
         // a machine pulled a new page plainly, its run's records held while the page's maker wrote it again; its

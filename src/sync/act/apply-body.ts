@@ -130,6 +130,7 @@ export async function applyBody(
         formattingOnly: body.formattingOnly,
         hiddenBase: body.hiddenBase,
         headCarried: body.headCarried,
+        readPlainly: body.readPlainly,
         replacedHead: body.replacedHead,
         ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}),
         ...(body.send && !body.send.append ? { imagesSent: encodeSentImages(body.send.images) } : {}),

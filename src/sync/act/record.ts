@@ -71,6 +71,7 @@ type Agreement = Omit<
   | 'headCarried'
   | 'replacedHead'
   | 'namedHere'
+  | 'readPlainly'
   | 'builtOn'
 > & {
   /**
@@ -91,6 +92,8 @@ type Agreement = Omit<
   readonly headCarried?: boolean;
   /** The file's path was chosen here from the document's title (DocumentSummary.namedHere); absent: the row keeps its own, else no. */
   readonly namedHere?: boolean;
+  /** The base is this machine's layout of a change taken in from the plain reading (DocumentSummary.readPlainly); absent: no. */
+  readonly readPlainly?: boolean;
   /** The front matter this machine's own change replaced (DocumentBody.replacedHead); absent: a record spread in keeps its own, else none. */
   readonly replacedHead?: string | null;
   /**
@@ -134,7 +137,7 @@ const seenTitle = (listed: string | null | undefined, recorded: string): string 
 
 /** Writes the last-synced state of one document (call inside the transaction that closes its intent). */
 export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
-  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, imagesSent, listedTitle, readBack, madeFrom, ...rest } = agreement;
+  const { fileText, baseText, fingerprint, remoteBlocks, remoteTime, conflictPath, predictedBlocksHash, conflictBase, wroteOver, hiddenEdit, lossyBase, formattingOnly, hiddenBase, agreedAt, headCarried, replacedHead, namedHere, readPlainly, imagesSent, listedTitle, readBack, madeFrom, ...rest } = agreement;
   // A whole record may be spread in: only the identity fields are taken from it (its place's time is the row's).
   const { remoteBlocksHash: _old, placedAt: _placed, inexact: _derived, inexactFormatting: _derivedToo, inexactHidden: _derivedToo2, builtOn: spreadBuiltOn, ...ids } = rest as typeof rest & {
     remoteBlocksHash?: string;
@@ -197,6 +200,7 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
     hiddenBase: (lossyBase ?? false) && (hiddenBase ?? false),
     headCarried: headCarried ?? false,
     namedHere: namedHere ?? (sameDocument && prior.namedHere),
+    readPlainly: readPlainly ?? false,
     replacedHead: replacedHead ?? null,
     // A new version (text or document) gets the service's time now; a re-check of the same one keeps its time,
     // and what it was made from.

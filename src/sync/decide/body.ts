@@ -46,6 +46,8 @@ export type BodyFacts = {
     readonly replacedHead?: string | null;
     /** The version (its source's hash) this one was made from, where it was known exactly (DocumentBody.builtOn). */
     readonly builtOn?: string | null;
+    /** The base's body is this machine's layout of a change it took in from the plain reading (DocumentSummary.readPlainly). */
+    readonly readPlainly?: boolean;
     readonly remoteModifiedTime?: string;
     readonly recheck?: boolean;
     /** The images the document was last sent with (the ledger's JSON text). */
@@ -136,6 +138,8 @@ export type PublishedVersion = {
   readonly headCarried?: boolean;
   /** The version (its source's hash) that writer made it from, where it knew it exactly (DocRecord `b`). */
   readonly builtOn?: string;
+  /** Its body is that writer's layout of a change it took in from the plain reading (DocRecord `pr`), not a source. */
+  readonly readPlainly?: boolean;
 };
 
 /** The decisions a body can come to, in the words of every decision (types.ts). */
@@ -213,6 +217,8 @@ export type BodyDecision = {
   readonly hiddenVersionSeen: boolean;
   /** The new base's front matter is not known from the document's writer (DocumentSummary.headCarried). */
   readonly headCarried: boolean;
+  /** The new base's body is this machine's layout of a change taken in from the plain reading (DocumentSummary.readPlainly). */
+  readonly readPlainly: boolean;
   /** The front matter this machine's own change replaced, for the new base (DocumentBody.replacedHead). */
   readonly replacedHead: string | null;
   /** The version (its source's hash) the new one is made from, where the document was known to hold it exactly (DocumentBody.builtOn). */
@@ -270,8 +276,8 @@ const carriedOver = (published: PublishedVersion | undefined, record: Pick<BodyF
  * reading, agreed after the write, stood, and the code line stayed on the writer's machine alone; model seed 9006
  * and soak seed 715 found it too, with formatting: the machines' files differed for good).
  */
-function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt'>): boolean {
-  if (madeFromRecord(published, record)) return true;
+function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'localHash' | 'builtOn' | 'headCarried' | 'lossyBase' | 'hiddenBase' | 'hiddenEdit' | 'agreedAt' | 'readPlainly'>): boolean {
+  if (madeFromRecord(published, record) || sourceOfReading(published, record)) return true;
   const recordInDoubt = record.lossyBase === true && record.hiddenBase !== true && record.hiddenEdit == null;
   const rewritten = !recordInDoubt && published.exact && splitText(published.text).body !== splitText(record.baseMarkdown).body;
   const same = ofSameBlocks(published, record) && !rewritten;
@@ -282,6 +288,22 @@ function newerVersion(published: PublishedVersion, record: Pick<BodyFacts['recor
   if (same && saysMoreThan({ exact: record.lossyBase !== true, carried: record.headCarried === true }, { carried: published.headCarried === true, inDoubt: publishedInDoubt })) return false;
   return newerThanRecord(published, record);
 }
+
+/**
+ * Another writer's exact version of the very blocks this record took in from the plain reading, made from the very
+ * version this record was (both `b`): the write this machine read before its writer's record came, and laid out as
+ * its own Markdown writer lays those blocks out. That text is the document's source, whichever was agreed first
+ * (convergence soak 741: a list item whose second line that writer's user had left lazy stayed indented here for
+ * good, agreed later, and the two files never converged). A version that writer read plainly too (`pr`) is no source.
+ */
+const sourceOfReading = (published: PublishedVersion, record: Pick<BodyFacts['record'], 'remoteBlocksHash' | 'baseMarkdown' | 'builtOn' | 'readPlainly'>): boolean =>
+  record.readPlainly === true &&
+  published.exact &&
+  published.readPlainly !== true &&
+  published.builtOn !== undefined &&
+  published.builtOn === record.builtOn &&
+  published.text !== record.baseMarkdown &&
+  ofSameBlocks(published, record);
 
 /**
  * A hidden edit this record found (the document's time past the minute a writer announced its write in, every
@@ -715,7 +737,7 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const listedVersion = reading.listedVersion === true ? { listedVersion: true as const } : {};
   const early = facts.followed === true && facts.listedTime !== undefined && ((record.remoteModifiedTime ?? '') === '' || laterThan(record.remoteModifiedTime, facts.listedTime));
   const listedEarly = early ? { listedEarly: true as const } : {};
-  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, replacedHead: record.replacedHead ?? null };
+  const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, readPlainly: record.readPlainly === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
   if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
 
@@ -805,6 +827,8 @@ export function decideBody(given: BodyFacts): BodyDecision {
     hiddenVersionSeen: overwrote || nextFile === undefined ? false : hiddenVersionSeen,
     keptUnpublished,
     headCarried: carriedFrom !== undefined && splitText(baseText).head === carriedFrom,
+    // A new base taken from the plain reading, nothing written: this machine's layout of another writer's change.
+    readPlainly: send === undefined && (baseText === record.baseMarkdown ? record.readPlainly === true : reading.plain === true),
     replacedHead: replacedHeadAfter(record, base.head, local.head, splitText(baseText).head),
     ...builtOn(facts, reading, remoteChanged, send !== undefined),
   };

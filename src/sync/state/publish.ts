@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { sharedImagesOf } from '../../images/sent.js';
 import type { Stamped } from '../../remote-state/codec.js';
 import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/records.js';
-import { explainsFound, goneKey, inDoubt, ofSameBlocks, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
+import { explainsFound, goneKey, inDoubt, ofSameBlocks, readingOfSource, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
@@ -44,6 +44,7 @@ export function stateRecordOf(row: DocumentSummary, members: DocRecord['mem'] = 
     ...(body?.builtOn != null && SOURCE_HASH.test(body.builtOn) ? { b: body.builtOn } : {}),
     ...(row.headCarried ? { hc: 1 as const } : {}),
     ...(row.namedHere ? { nt: 1 as const } : {}),
+    ...(row.readPlainly ? { pr: 1 as const } : {}),
   };
 }
 
@@ -55,7 +56,7 @@ export const hashOf = (record: Omit<DocRecord, 't'> & { readonly t?: 'doc' }): s
   // Images only count when there are some, so rows published before images were tracked keep their hash; so
   // does `l`, which another machine needs to know as soon as this one learns it (model seed 50013). `hd` comes
   // with every `l`: a row published with `l` before it is published once more, so its record tells apart.
-  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : []), ...(record.hc === 1 ? ['hc'] : [])];
+  const fields = [record.p, record.k, record.n, record.h, record.rb, record.r === 1 ? '' : record.m, record.o, ...(record.im ? [record.im] : []), ...(record.l === 1 ? ['l'] : []), ...(record.f === 1 ? ['f'] : []), ...(record.hd !== undefined ? [`hd${record.hd}`] : []), ...(record.hc === 1 ? ['hc'] : []), ...(record.pr === 1 ? ['pr'] : [])];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 };
 
@@ -345,7 +346,9 @@ const saysMore = (row: DocumentSummary, entry: StateEntry, builtOn: string | nul
   (row.headCarried && builtOn !== entry.h && saysMoreOfSameBlocks(entry, { ...row, inDoubt: row.inexact && !row.inexactHidden })) ||
   // A hidden edit this row found, which that writer's exact record of the very blocks accounts for (its write): the
   // fold keeps that record (remote-state/state.ts), and the next decision here drops the edit (decide/body.ts).
-  (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime }));
+  (row.inexactHidden && explainsFound(entry, { ...row, modifiedTime: row.remoteModifiedTime })) ||
+  // This row's plain reading of that writer's write, both made from one version: the fold keeps the writer's text (readingOfSource).
+  (row.readPlainly && builtOn !== null && readingOfSource({ k: row.docKey, p: row.path, rb: row.remoteBlocksHash, h: row.localHash, b: builtOn }, entry));
 
 /**
  * The other way round: the state's record is another machine's plain reading of the very blocks this row says

@@ -10,7 +10,7 @@ import { splitText } from '../content/document-text.js';
 type Asked = { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean };
 
 /** A record asked about for another branch of the version it was made from (SharedVersions.fork). */
-type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null; readonly inexact: boolean };
+type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null; readonly inexact: boolean; readonly readPlainly?: boolean };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -113,7 +113,7 @@ function latestEntry(state: SharedState, docKey: string): StateEntry | undefined
 function versionOf(entry: StateEntry, text: string): PublishedVersion {
   // A record from a kbsync before `hd` cannot tell a hidden edit from a visible one taken in: taken as one, as it was.
   const doubt = entry.l !== 1 ? {} : entry.f === 1 ? { formattingOnly: true } : { hidden: entry.hd !== 0 };
-  return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}), ...(entry.b !== undefined ? { builtOn: entry.b } : {}) };
+  return { text, remoteBlocksHash: entry.rb, modifiedTime: entry.m, exact: entry.l !== 1, ...doubt, agreedAt: entry.a ?? 0, path: entry.p, ...(entry.hc === 1 ? { headCarried: true } : {}), ...(entry.b !== undefined ? { builtOn: entry.b } : {}), ...(entry.pr === 1 ? { readPlainly: true } : {}) };
 }
 
 /**
@@ -133,7 +133,8 @@ function branchOf(record: Branched, builtOn: string, state: SharedState): StateE
   // Nor when the latest is a plain reading (`l`) of this record's own write, read before this record reached the
   // state: a reading writes nothing, so no write of this record's could have replaced it (convergence soak 735: the
   // reading, taken for a branch, opened a conflict over the very words this machine wrote, whose formatting it lacked).
-  if (other(latest, !record.inexact && latest?.l !== 1)) return latest;
+  // Nor when this record is itself a plain reading (readPlainly) of the latest's write: that is the source it read.
+  if (other(latest, !record.inexact && record.readPlainly !== true && latest?.l !== 1)) return latest;
   const sibling = state.forks.get(record.docKey);
   return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
 }

@@ -402,7 +402,8 @@ function newsOf(recorded: DocumentRecord, record: DocumentRecord, published: Pub
  * forced move kept its own layout of the page, a blank line fewer than the mover's file and the document).
  */
 const respelling = (published: PublishedVersion, record: DocumentRecord): boolean => {
-  if (!published.exact || !sibling(record, published)) return false;
+  // Only of a write of ours: where our record is itself a plain reading, that version is the source it read (decide/body.ts sourceOfReading).
+  if (!published.exact || record.readPlainly || !sibling(record, published)) return false;
   const theirs = splitText(published.text);
   const ours = splitText(record.baseMarkdown);
   return theirs.head === ours.head && sameMarkdown(theirs.body, ours.body);

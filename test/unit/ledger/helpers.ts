@@ -70,6 +70,7 @@ export function sampleDocument(n: number, overrides: Partial<DocumentRecord> = {
     agreedAt: 0,
     headCarried: false,
     namedHere: false,
+    readPlainly: false,
     replacedHead: null,
     builtOn: null,
     ...overrides,

@@ -84,6 +84,28 @@ describe('folding the shared state', () => {
     assert.equal(foldState([doubtful(10), read(20)]).entries.get('a.md')?.h, reading.h, 'an exact reading of the blocks stands, by its stamp');
   });
 
+  // Convergence soak 741: both machines carried their front matter (hc) from a colleague's edit; one wrote a list item's
+  // lazy continuation, the other read that write before its record came, and its plain reading (indented), published
+  // after the record, stood over it: its file never took the writer's layout.
+  test("a plain reading (pr) of another writer's write, made from the version that write was, does not stand over its exact record, whatever their front matter", () => {
+    const base = 'e'.repeat(64);
+    const exact: DocRecord = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), b: base, hc: 1 };
+    const reading: DocRecord = { ...exact, h: 'c'.repeat(64), pr: 1 };
+    const written = (c: number, more: Partial<DocRecord> = {}): Stamped => ({ record: { ...exact, ...more }, c, w: 'writer', i: 0 });
+    const read = (c: number, more: Partial<DocRecord> = {}): Stamped => ({ record: { ...reading, ...more }, c, w: 'reader', i: 0 });
+    assert.equal(foldState([written(10), read(20)]).entries.get('a.md')?.h, exact.h, 'read before the record came, published after it');
+    assert.equal(foldState([read(10), written(20)]).entries.get('a.md')?.h, exact.h, 'published before the record: the record is the later');
+    assert.equal(foldState([written(10, { pr: 1 }), read(20)]).entries.get('a.md')?.h, reading.h, 'both plain readings (a colleague\'s edit): by the stamp');
+    assert.equal(foldState([written(10, { l: 1, hd: 0 }), read(20)]).entries.get('a.md')?.h, reading.h, 'a record in doubt of the blocks is no source of them');
+    assert.equal(foldState([written(10), read(20, { rb: 'd'.repeat(64) })]).entries.get('a.md')?.h, reading.h, 'a reading of other blocks is a later version');
+    assert.equal(foldState([written(10), read(20, { b: exact.h })]).entries.get('a.md')?.h, reading.h, 'a reading made from that record\'s own version is a later one');
+    const { pr: _pr, ...rewritten } = reading;
+    assert.equal(foldState([written(10), { ...read(20), record: rewritten }]).entries.get('a.md')?.h, reading.h, 'a write of the same blocks (no pr): by the stamp, as ever');
+    assert.equal(foldState([written(10), { ...read(20), w: 'writer' }]).entries.get('a.md')?.h, reading.h, "a writer's own records keep their order");
+    assert.ok(checkRecord(reading));
+    assert.equal(checkRecord({ ...reading, pr: 0 }), undefined);
+  });
+
   test("a hidden edit found (hd: 1) in the very blocks another writer recorded exactly stands only past that record's minute: before, it was that write", () => {
     const written: Stamped = { record: { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), m: '2026-11-02T09:04Z' }, c: 10, w: 'writer', i: 0 };
     const found = (m: string, rb = 'b'.repeat(64)): Stamped => ({ record: { ...doc('a.md', 'K1', null, 'a'.repeat(64)), rb, m, l: 1, hd: 1 }, c: 20, w: 'reader', i: 0 });

@@ -437,3 +437,52 @@ test('a version agreed on the very blocks our last write left holds no lost upda
   assert.equal(decided.send, undefined, 'nothing is sent again');
   assert.deepEqual(decided.restored, []);
 });
+
+// Convergence soak 741: this machine read another's write (a list item rewrapped, its second line left lazy) before
+// that writer's record came, and took the item in plainly, laid out as its own Markdown writer lays it (indented).
+// Both versions were made from one version, of the very blocks, their front matter carried alike (a colleague's edit).
+describe("a plain reading of another writer's write, and that writer's exact record of it", () => {
+  const BEFORE = '# Differences\n\n1. Object keys are sorted instead of using the\n   insertion order.\n1. BigInt values are stringified.\n';
+  const LAZY = BEFORE.replace('using the\n   insertion', 'using\nthe insertion');
+  const INDENTED = BEFORE.replace('using the\n   insertion', 'using\n   the insertion');
+  const blocks = predictedBlocks(LAZY);
+  const reading = { ...agreedOn(INDENTED, MINUTE), agreedAt: 1_000_000 + 60_000, builtOn: contentHash(BEFORE), headCarried: true, readPlainly: true };
+  const written: PublishedVersion = { text: LAZY, remoteBlocksHash: blocksHash(blocks), modifiedTime: MINUTE, exact: true, agreedAt: 1_000_000, headCarried: true, builtOn: contentHash(BEFORE) };
+
+  test("takes the writer's text, though agreed before the reading: nothing to send, nothing said", () => {
+    assert.equal(blocksHash(predictedBlocks(INDENTED)), blocksHash(blocks), 'the very blocks');
+    const decided = decideBody({ ...TWO_WAY, path: 'diff.md', record: reading, fileText: INDENTED, remote: blocks, published: written });
+    assert.equal(decided.kind, 'pull');
+    assert.equal(decided.nextFile, LAZY);
+    assert.equal(decided.send, undefined);
+    assert.equal(decided.readPlainly, false, 'the base is the source now');
+    assert.deepEqual([decided.simplified, decided.unseenFormatting, decided.conflicts], [[], [], []]);
+  });
+
+  test("keeps an edit made here since, with the writer's layout where the file was not edited", () => {
+    const edited = INDENTED.replace('stringified.', 'stringified (edited here).');
+    const decided = decideBody({ ...TWO_WAY, path: 'diff.md', record: reading, fileText: edited, remote: blocks, published: written });
+    assert.equal(decided.nextFile, LAZY.replace('stringified.', 'stringified (edited here).'));
+    assert.equal(decided.conflicts.length, 0);
+  });
+
+  test("a version of this machine's own (no plain reading), or one the other read plainly too, is not taken for the source", () => {
+    const own = decideBody({ ...TWO_WAY, path: 'diff.md', record: { ...reading, readPlainly: false }, fileText: INDENTED, remote: blocks, published: written });
+    assert.equal(own.nextFile, undefined, 'two writes of one version: the later agreed stands here');
+    const plain = decideBody({ ...TWO_WAY, path: 'diff.md', record: reading, fileText: INDENTED, remote: blocks, published: { ...written, readPlainly: true } });
+    assert.equal(plain.nextFile, undefined, 'two readings: no source among them');
+    const later = decideBody({ ...TWO_WAY, path: 'diff.md', record: { ...reading, builtOn: contentHash(LAZY) }, fileText: INDENTED, remote: blocks, published: written });
+    assert.equal(later.nextFile, undefined, 'a version made from the writer\'s own is the later one');
+  });
+
+  test('a reading taken in from the plain reading is marked so; one with a write of its own is not', () => {
+    const record = agreedOn(BEFORE, MINUTE);
+    const pulled = decideBody({ ...TWO_WAY, path: 'diff.md', record, fileText: BEFORE, remote: blocks });
+    assert.equal(pulled.nextFile, INDENTED, 'laid out as this machine writes Markdown');
+    assert.equal(pulled.readPlainly, true);
+    const mine = BEFORE.replace('stringified.', 'stringified (edited here).');
+    const merged = decideBody({ ...TWO_WAY, path: 'diff.md', record, fileText: mine, remote: blocks });
+    assert.ok(merged.send !== undefined, 'the file\'s edit is sent');
+    assert.equal(merged.readPlainly, false);
+  });
+});

@@ -196,4 +196,22 @@ describe('publishState', () => {
     ledger.documents.update(path, { localHash: 'mine, at once', agreedAt: 1_089_000 });
     assert.deepEqual(await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: await memory.store.load(), removed: new Map() }).then((p) => [p.records]), [1]);
   });
+
+  // Convergence soak 741: this machine read another writer's write before its record came, and took it in plainly, laid
+  // out its own way; that writer's exact record of the very blocks, made from the same version, came before this publish.
+  test("a plain reading of another writer's write is not published over that writer's exact record of it", async (t) => {
+    const base = 'e'.repeat(64);
+    const ledger = tempLedger(t);
+    const memory = memoryStore();
+    const path = sampleDocument(1).path;
+    memory.other({ ...stateRecordOf({ ...sampleDocument(1), localHash: 'their source' }), b: base, hc: 1 }, 10_000);
+    ledger.documents.upsert(sampleDocument(1, { localHash: 'my layout of it', builtOn: base, headCarried: true, readPlainly: true }));
+    const publish = async () => publishState({ ledger, store: memory.store, logger: silentLogger, loaded: await memory.store.load(), removed: new Map() }).then((p) => p.records);
+    assert.equal(await publish(), 0);
+    assert.equal((await memory.store.load()).state.entries.get(path)?.h, 'their source');
+    // A write of this machine's (no plain reading) of the same blocks is its news, as ever.
+    ledger.documents.update(path, { readPlainly: false });
+    assert.equal(await publish(), 1);
+    assert.deepEqual(memory.published.at(-1)?.records.map((record) => record.t === 'doc' && [record.h, record.pr]), [['my layout of it', undefined]]);
+  });
 });
