@@ -67,4 +67,20 @@ for (const keyless of [false, true]) {
       assert.match(await b.read('guide.md'), new RegExp(LATER), "B's file holds A's later edit");
     });
   });
+
+  // A push alone takes nothing in: sent, the file would overwrite B's branch again, and no record would say it was.
+  // Run as long after A's last append (KBSYNC_STATE_GRACE_MS=0): a run that will write reads the state first then.
+  for (const next of ['A', 'B'] as const) {
+    test(`…A edits again and pushes alone first: held, then ${next} syncs next (${team})`, async () => {
+      await readingBetweenBranches(keyless, async (a, b, sync) => {
+        await a.write('guide.md', (await a.read('guide.md')).replace('Second paragraph.', LATER));
+        const pushed = await reported(a, ['--push'], { KBSYNC_STATE_GRACE_MS: '0' });
+        assert.ok(!remotelyPresent(a, LATER), 'the push sent nothing');
+        assert.deepEqual(saidIn(pushed), ['REMOTE_EDITED'], 'the push says why');
+        // A's two-way run merges, though the document's time has not moved since the hold; B's repair meets A's edit unsent.
+        for (const f of next === 'A' ? [a, b, a, b] : [b, a, b, a]) assert.deepEqual(saidIn(await sync(f)), [], 'nothing held');
+        assert.ok(remotelyPresent(a, LATER), "the page holds A's later edit");
+      });
+    });
+  }
 }
