@@ -131,6 +131,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
   const sources = new Map<string, Stamped>();
   const writes = new Map<string, Stamped>();
   const forks = new Map<string, Stamped>();
+  const readFrom = new Map<string, Stamped>();
   let team: Stamped | undefined;
   const history: History = { byPath: new Map(), byDoc: new Map(), gone: new Map() };
   let clock = 0;
@@ -176,8 +177,11 @@ export function foldState(records: readonly Stamped[]): SharedState {
         // the creator's own file was renamed to the title), whichever was published first.
         if (entry.nt === 1 && previous !== undefined && previous !== entry.p && entries.get(previous)?.nt === undefined && entries.get(previous)?.w !== stamped.w) break;
         const branch = previous === undefined ? undefined : history.byDoc.get(entry.k);
-        if (branch !== undefined && forkOf(branch, stamped)) forks.set(entry.k, branch);
+        const overtaken = branch === undefined ? undefined : forkOf(branch, stamped) ? branch : overtakenBeneath(branch, readFrom.get(entry.k), stamped);
+        if (overtaken !== undefined) forks.set(entry.k, overtaken);
         else if (entries.get(previous ?? '')?.h !== entry.h) forks.delete(entry.k);
+        if (branch !== undefined && readingMadeFrom(stamped, branch)) readFrom.set(entry.k, branch);
+        else readFrom.delete(entry.k);
         if (previous !== undefined && previous !== entry.p) entries.delete(previous);
         const displaced = entries.get(entry.p);
         if (displaced && displaced.k !== entry.k) pathOfDoc.delete(displaced.k);
@@ -195,6 +199,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
       case 'gone':
         writes.delete(record.k);
         forks.delete(record.k);
+        readFrom.delete(record.k);
         if (entries.get(record.p)?.k === record.k) {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
@@ -253,7 +258,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
       ...journals.values(),
       ...retirementsOf(retired),
       ...folders.values(),
-      ...docRecords(history, nodeIdOf, replaces, forks),
+      ...docRecords(history, nodeIdOf, replaces, [...forks.values(), ...readFrom.values()]),
       ...history.gone.values(),
       ...writes.values(),
       ...images.values(),
@@ -287,6 +292,30 @@ function forkOf(earlier: Stamped, later: Stamped): boolean {
 }
 
 /**
+ * Whether `reading` is a plain reading (`l`) of a change no record explained yet, made from `from`, the document's
+ * record before it (`b`): the version its writer had, which the change it read may have been written over unseen.
+ */
+function readingMadeFrom(reading: Stamped, from: Stamped): boolean {
+  const record = reading.record as DocRecord;
+  return record.l === 1 && record.b !== undefined && record.b === (from.record as DocRecord).h;
+}
+
+/**
+ * The version `reading` (the document's standing record) was made from (`from`), when it is the branch `later`
+ * overtook: `reading` is another writer's plain reading of the very blocks `later` records, read before that record
+ * came, and `from` is another branch of the version `later` was made from (forkOf). The reading stands between the
+ * two branches, and says neither: it carried what its writer could not see gone (a link's address `later`'s write
+ * replaced), and `later` was made without it (model seed 7337: taken for the version after the reading, `later` was
+ * taken in whole by the reader, and the address it had written was lost everywhere).
+ */
+function overtakenBeneath(reading: Stamped, from: Stamped | undefined, later: Stamped): Stamped | undefined {
+  const read = reading.record as DocRecord;
+  const written = later.record as DocRecord;
+  if (from === undefined || reading.w === later.w || read.rb !== written.rb || read.rb === '') return undefined;
+  return forkOf(from, later) ? from : undefined;
+}
+
+/**
  * Whether `reading`, a record that kept its front matter across a plain reading (`hc`), is of blocks the standing
  * record of another writer's had already moved on from: they differ, the reading was not made from that record's
  * version (`b`, nor from the one that version was made from: two branches are a fork), and that record says more
@@ -316,9 +345,11 @@ type History = { readonly byPath: Map<string, Stamped>; readonly byDoc: Map<stri
  * records a record appended later (with any stamp) can meet in the fold: every other one was overtaken both
  * at its path and for its document. So the compacted state folds, with whatever comes later, to what the whole history would.
  */
-function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>, forks: ReadonlyMap<string, Stamped>): Stamped[] {
-  // A fork's branch too: folded again before the record it was overtaken by, it is that record's branch again.
-  const kept = new Set([...history.byPath.values(), ...history.byDoc.values(), ...forks.values()]);
+function docRecords(history: History, nodeIdOf: (k: string) => string | null, replaces: ReadonlyMap<string, string>, branches: readonly Stamped[]): Stamped[] {
+  // A fork's branch too: folded again before the record it was overtaken by, it is that record's branch again. And
+  // the version a standing plain reading was made from: folded again before the record of the write it read, it is
+  // the branch that write overtook (overtakenBeneath).
+  const kept = new Set([...history.byPath.values(), ...history.byDoc.values(), ...branches]);
   return [...kept].map((stamped) => {
     const record = stamped.record as DocRecord;
     const n = record.n ?? nodeIdOf(record.k);

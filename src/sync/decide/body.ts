@@ -746,8 +746,9 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const outgoing = pushMarkdown(sending, facts.path, facts.urlOf);
   // Compared as Markdown before links become URLs (the same rewrite on both sides; a changed URL is `mustResend`'s).
   const differs = toPushMarkdown(sending) !== toPushMarkdown(theirs);
-  // Another writer's version known from its record (a change inside code reads the same) is a remote edit too.
-  const remoteEdited = remoteChanged || theirs !== base.body;
+  // Another writer's version known from its record (a change inside code reads the same) is a remote edit too; so is
+  // another branch merged in (withBranch): a push of the file alone would overwrite it again, and end the fork.
+  const remoteEdited = remoteChanged || theirs !== base.body || reading.against !== undefined;
   // Unless the file already has that edit: the document is known exactly, and merging it into the file changes
   // nothing (a CI job's own write, announced before a kill lost its record: the next commit builds on it).
   const included = known && merged.conflicts.length === 0 && merged.body === local.body;

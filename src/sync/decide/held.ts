@@ -130,5 +130,9 @@ export function holdStands(state: HeldState | null, localHash: string, remoteMod
   // A wait for another machine's first body ends with time as well as with a change: a run that lists decides it
   // afresh (its end is a merge, or the file filling the document); one that lists nothing has nothing to end it.
   if (state.code === 'BODY_COMING' && remoteModifiedTime !== undefined) return false;
+  // A push alone held for a remote edit it may not take in: the run that lists (two-way, pull) is the one the hold
+  // asks for, and merges, whether or not the document's time moved since (another branch a write overtook, merged in
+  // from the shared state alone, moves none: model seed 7337).
+  if (state.code === 'REMOTE_EDITED' && remoteModifiedTime !== undefined) return false;
   return state.localHash === localHash && (remoteModifiedTime === undefined || state.remoteModifiedTime === remoteModifiedTime);
 }

@@ -252,7 +252,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     if (state !== undefined && entry === undefined && endedSince(state, row, mark?.clock)) continue;
     const full = ledger.documents.get(row.path);
-    if (entry && !readingOfOurs(row, entry) && (followed(row, mark?.clock, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
+    if (entry && !readingOfOurs(row, entry) && (followed(row, mark, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
       // that publishes without reading the state does not set this older view over it after all (model seed
       // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
@@ -315,10 +315,16 @@ function endedSince(state: SharedState, row: DocumentSummary, clock: number | un
  * older view over the later one (its path: the rename undone on every machine). A file still at its old
  * path follows the rename on a run that reads the state.
  */
-function followed(row: DocumentSummary, clock: number | undefined, held: StateEntry): boolean {
+function followed(row: DocumentSummary, mark: ReturnType<typeof parseMark>, held: StateEntry): boolean {
+  const clock = mark?.clock;
   // A file this machine moved (or moved after its document) since that record was written is where it is
   // now: the record's older place is no news (model seed 10021: a colleague moved a document away and on).
   if (held.k !== row.docKey || clock === undefined || held.c <= clock || held.c < row.placedAt) return false;
+  // Nor is a row whose document this machine wrote since (its mark WRITTEN): the document holds its text because
+  // of that write, made after the record, though the text is the one this ledger published before (model seed
+  // 7337: a plain reading's text, published again exactly over the other branch's write, was taken for a follower's
+  // older view and never recorded; the other machine said HIDDEN_EDIT of the write).
+  if (mark?.hash === WRITTEN) return false;
   return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
 }
 

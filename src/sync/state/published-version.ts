@@ -18,8 +18,12 @@ export type SharedVersions = {
   readonly published: (record: Asked, load: boolean, remoteHash?: string) => Promise<PublishedVersion | undefined>;
   /** A write announced after `since` (an entry's agreement) that landed: the document's blocks now hash to `remoteHash`, its text's. */
   readonly announced: (docKey: string, remoteHash: string, since: { readonly blocksHash?: string; readonly agreedAt?: number }) => Promise<PublishedVersion | undefined>;
-  /** Another branch of the version a record was made from (BodyFacts.fork), asked of a state this run read already. */
-  readonly fork: (record: Branched) => Promise<BodyFacts['fork'] | undefined>;
+  /**
+   * Another branch of the version a record was made from (BodyFacts.fork), asked of a state this run read already.
+   * `overtaken`: only where the state names a branch a write overtook (SharedState.forks), asked of a document that
+   * did not change since the record: it may hold that write since before the record (its writer's, or a reading of it).
+   */
+  readonly fork: (record: Branched, overtaken?: 'overtaken') => Promise<BodyFacts['fork'] | undefined>;
   /** Whether the document is one another writer made in place of another, no record giving it a time yet: its first body is on its way (BodyFacts.bodyComing). */
   readonly bodyComing: (docKey: string) => Promise<boolean>;
   /**
@@ -74,18 +78,19 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick
     if (text === undefined) return undefined;
     return versionOf(entry, text);
   };
-  const fork: SharedVersions['fork'] = async (record) => {
+  const fork: SharedVersions['fork'] = async (record, overtaken) => {
     if (!store || record.builtOn === null) return undefined;
     const loaded = await folded(false);
-    if (!loaded) return undefined;
-    const branch = branchOf(record, record.builtOn, loaded);
-    if (!branch) return undefined;
+    if (!loaded || (overtaken !== undefined && !loaded.forks.has(record.docKey))) return undefined;
+    const found = branchOf(record, record.builtOn, loaded);
+    if (!found) return undefined;
     // One read of the sources, in this rare case alone: the version both were made from, and the other branch.
     // A read that fails fails the file for this run: without the branch, the ordinary merge would take its words'
     // absence from the document for their removal (seed 6011), where the next run can read them.
-    const texts = await store.sources(new Set([record.builtOn, branch.h]));
+    const { branch, base } = found;
+    const texts = await store.sources(new Set([base, branch.h]));
     const text = texts.get(branch.h);
-    return text === undefined ? undefined : { base: texts.get(record.builtOn), branch: versionOf(branch, text) };
+    return text === undefined ? undefined : { base: texts.get(base), branch: versionOf(branch, text) };
   };
   // Its maker records a new document's ids before its first body (journal.ts identify: no source, no blocks, no
   // time), the document it replaces with them (`rp`). Until a record gives the new document a time, nobody has
@@ -119,9 +124,11 @@ function versionOf(entry: StateEntry, text: string): PublishedVersion {
 /**
  * Another writer's version of the document made from the very version `record` was (`builtOn`), of other text and
  * other blocks: the document's latest record, or, where that is this record's version, the branch it overtook
- * (SharedState.forks: this machine's own write landed over a version another machine had agreed on meanwhile).
+ * (SharedState.forks: this machine's own write landed over a version another machine had agreed on meanwhile); and
+ * the version both were made from (`base`). Or, where this record was made from the branch the latest overtook (a
+ * plain reading of that write, made before its record came), the latest, made from the version that branch was.
  */
-function branchOf(record: Branched, builtOn: string, state: SharedState): StateEntry | undefined {
+function branchOf(record: Branched, builtOn: string, state: SharedState): { readonly branch: StateEntry; readonly base: string } | undefined {
   const latest = latestEntry(state, record.docKey);
   const other = (entry: StateEntry | undefined, sameBlocks = false): boolean =>
     entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && (sameBlocks || entry.rb !== record.remoteBlocksHash);
@@ -134,9 +141,14 @@ function branchOf(record: Branched, builtOn: string, state: SharedState): StateE
   // state: a reading writes nothing, so no write of this record's could have replaced it (convergence soak 735: the
   // reading, taken for a branch, opened a conflict over the very words this machine wrote, whose formatting it lacked).
   // Nor when this record is itself a plain reading (readPlainly) of the latest's write: that is the source it read.
-  if (other(latest, !record.inexact && record.readPlainly !== true && latest?.l !== 1)) return latest;
+  if (latest !== undefined && other(latest, !record.inexact && record.readPlainly !== true && latest.l !== 1)) return { branch: latest, base: builtOn };
   const sibling = state.forks.get(record.docKey);
-  return latest?.h === record.localHash && other(sibling) ? sibling : undefined;
+  if (sibling !== undefined && latest?.h === record.localHash && other(sibling)) return { branch: sibling, base: builtOn };
+  // This record was made from the branch the latest overtook: its writer read that write plainly before its record
+  // came, and carried what it could not see was gone (model seed 7337: a link's address). The latest says none of it,
+  // made from the version that branch was: against that one, both branches' changes are each their own.
+  const overtook = sibling !== undefined && sibling.h === builtOn && sibling.b !== undefined && latest !== undefined && latest.b === sibling.b && latest.h !== record.localHash;
+  return overtook ? { branch: latest, base: sibling.b } : undefined;
 }
 
 /**

@@ -60,8 +60,8 @@ export type AssessIO = {
    * `remoteHash`: what the document's blocks hash to now (a write announced by a killed run counts if they are its text's).
    */
   published(record: { readonly docKey: string; readonly localHash: string; readonly baseMarkdown?: string; readonly lossyBase: boolean; readonly formattingOnly?: boolean }, load: boolean, remoteHash?: string): Promise<PublishedVersion | undefined>;
-  /** Another branch of the version a record was made from, from a state this run read already (BodyFacts.fork). */
-  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn' | 'inexact'>): Promise<BodyFacts['fork'] | undefined>;
+  /** Another branch of the version a record was made from, from a state this run read already (BodyFacts.fork; SharedVersions.fork). */
+  fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn' | 'inexact'>, overtaken?: 'overtaken'): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
   /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
@@ -441,10 +441,13 @@ const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen
  * since (the state was read for it then): a write landed over a version another machine agreed on meanwhile. Or of
  * one that did not, where another writer published a version of the same blocks made from that very version: a
  * write differing only where reads cannot see, landed in the same moment as this record's own write (a record of a
- * plain reading of that write is no write: the test of model seed 6034 lost the bold it read plainly so).
+ * plain reading of that write is no write: the test of model seed 6034 lost the bold it read plainly so). Of any
+ * other, only a branch the state says a write overtook (SharedState.forks, one look in the state read): the
+ * document may have held that write since before this record, as its writer's or as a plain reading of it
+ * (model seed 7337: neither machine's document moved, and the address the write replaced stayed lost).
  */
 const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined, published: PublishedVersion | undefined): Promise<BodyFacts['fork'] | undefined> =>
-  movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : Promise.resolve(undefined);
+  movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : io.fork(record, 'overtaken');
 
 /** Another writer's version of the blocks this record agreed on, other text, made from the very version this one was (both not knowing the other). */
 const sibling = (record: DocumentRecord, published: PublishedVersion | undefined): boolean =>

@@ -164,6 +164,31 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...pulled.record, b: 'not a hash' }), undefined, 'what it was made from is a source hash');
   });
 
+  test("another writer's plain reading of a write, published before that write's record: the version it was made from is the branch the write overtook, through a compaction", () => {
+    const [p, wrote, read, overtook, other] = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(64)) as [string, string, string, string, string];
+    const [before, after] = ['1', '2'].map((c) => c.repeat(64)) as [string, string];
+    // B wrote `wrote` (a link's address: the blocks as before) from `p`; A's write of `overtook` from `p` replaced it;
+    // B read that write plainly (`read`, its blocks `after`) before A's record came, made from its own `wrote`.
+    const written: Stamped = { record: { ...doc('a.md', 'K1', 'N1', wrote), rb: before, b: p }, c: 10, w: 'B', i: 0 };
+    const reading: Stamped = { record: { ...doc('a.md', 'K1', 'N1', read), rb: after, b: wrote, l: 1, hd: 0, hc: 1 }, c: 11, w: 'B', i: 0 };
+    const overtaking: Stamped = { record: { ...doc('a.md', 'K1', 'N1', overtook), rb: after, b: p }, c: 12, w: 'A', i: 0 };
+    const state = foldState([written, reading, overtaking]);
+    assert.equal(state.entries.get('a.md')?.h, overtook, "A's record is the latest, as ever");
+    assert.equal(state.forks.get('K1')?.h, wrote, "B's write is the branch A's overtook");
+    assert.equal(foldState(state.live).forks.get('K1')?.h, wrote, 'a compaction keeps it');
+    const beforeRecord = foldState([written, reading]);
+    assert.equal(beforeRecord.forks.size, 0, 'no fork while only the reading is known');
+    assert.equal(foldState([...beforeRecord.live, overtaking]).forks.get('K1')?.h, wrote, "a compaction before A's record came keeps what the reading was made from");
+    // Not: a reading of other blocks than the write's, one that does not say it is a reading (l), the reader's own write,
+    // a write not made from the version the reading's was, and a record of another version after the write.
+    assert.equal(foldState([written, { ...reading, record: { ...(reading.record as DocRecord), rb: other } }, overtaking]).forks.size, 0);
+    const { l: _l, hd: _hd, ...exact } = reading.record as DocRecord;
+    assert.equal(foldState([written, { ...reading, record: exact }, overtaking]).forks.size, 0);
+    assert.equal(foldState([written, reading, { ...overtaking, w: 'B' }]).forks.size, 0);
+    assert.equal(foldState([written, reading, { ...overtaking, record: { ...(overtaking.record as DocRecord), b: other } }]).forks.size, 0);
+    assert.equal(foldState([written, reading, overtaking, { record: { ...doc('a.md', 'K1', 'N1', other), rb: after, b: overtook }, c: 13, w: 'B', i: 0 }]).forks.size, 0);
+  });
+
   test('a record says a hidden edit (hd) only of a document it says holds more than its source (l), and never beside formatting only (f)', () => {
     const lossy = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64), l: 1 };
     assert.ok(checkRecord({ ...lossy, hd: 1 }));

@@ -16,6 +16,9 @@ const ROWS: readonly (readonly [string, HeldState | null, string, string | undef
   // A wait for another machine's first body ends as its two minutes pass, with no change to see: a listing decides it.
   ['a body coming, nothing listed', state('BODY_COMING'), 'h1', undefined, true],
   ['a body coming, listed at its time', state('BODY_COMING'), 'h1', '2026-11-02T09:03:00Z', false],
+  // A push alone held for a remote edit: the run that lists (two-way, pull) is the one it asks for, and merges.
+  ['a push held for a remote edit, pushed again', state('REMOTE_EDITED'), 'h1', undefined, true],
+  ['a push held for a remote edit, listed at its time', state('REMOTE_EDITED'), 'h1', '2026-11-02T09:03:00Z', false],
 ];
 
 for (const [situation, standing, localHash, listed, stands] of ROWS) {

@@ -7,7 +7,7 @@ import { emptyJunk } from '../../../src/remote-state/junk.js';
 import type { StateRecord } from '../../../src/remote-state/records.js';
 import { foldState } from '../../../src/remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../../src/remote-state/store.js';
-import { publishState, stateRecordOf } from '../../../src/sync/state/publish.js';
+import { publishState, stateRecordOf, writtenMark } from '../../../src/sync/state/publish.js';
 import { sampleDocument, tempLedger } from '../ledger/helpers.js';
 
 /**
@@ -213,5 +213,22 @@ describe('publishState', () => {
     ledger.documents.update(path, { readPlainly: false });
     assert.equal(await publish(), 1);
     assert.deepEqual(memory.published.at(-1)?.records.map((record) => record.t === 'doc' && [record.h, record.pr]), [['my layout of it', undefined]]);
+  });
+
+  // Model seed 7337: this machine wrote again exactly the text it had published (its plain reading of another writer's
+  // write, which had replaced a link's address of its own), over that write: the write's later record, at the same
+  // path, stood for the row as a follower's older view, the repair was never recorded, and the writer said HIDDEN_EDIT.
+  test("a row whose document this machine wrote since another writer's later record is published, though its text is the one it published before", async (t) => {
+    const ledger = tempLedger(t);
+    ledger.documents.upsert(sampleDocument(1));
+    const memory = memoryStore();
+    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+    const path = sampleDocument(1).path;
+    memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'theirs' }), 10_000);
+    const publish = async (): Promise<number> => (await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: await memory.store.load(), removed: new Map() })).records;
+    assert.equal(await publish(), 0, 'not written since: the later record stands');
+    ledger.documents.update(path, { publishedRecord: writtenMark(ledger.documents.summary(path)?.publishedRecord ?? null) });
+    assert.equal(await publish(), 1, 'written since: the row is news');
+    assert.deepEqual(memory.published.at(-1)?.records.map((record) => record.t === 'doc' && [record.p, record.h]), [[path, sampleDocument(1).localHash]]);
   });
 });
