@@ -52,6 +52,9 @@ export async function newLocal(
     hiddenBase: incoming.marks.hiddenBase === true,
     hiddenEdit: incoming.marks.hiddenEdit,
     headCarried: incoming.marks.headCarried === true,
+    // That writer's plain reading, taken as it kept it: the same reading, said so, so that the record here is the state's
+    // (published without `pr`, it said otherwise, and could stand over the exact record the reading gives way to).
+    readPlainly: known?.readPlainly === true && hashText(incoming.text) === known.localHash,
     // No writer's record of it known: its path is the one the listing made from its title (see the detail below).
     namedHere: known === undefined,
   };
@@ -103,7 +106,7 @@ async function writeIncoming(
   text: string,
   blocks: readonly Block[],
   listed: RemoteDoc | undefined,
-  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean; readonly namedHere?: boolean },
+  ids: DocumentIds & { readonly lossyBase?: boolean; readonly formattingOnly?: boolean; readonly hiddenBase?: boolean; readonly hiddenEdit?: string | null; readonly imagesSent?: string | null; readonly headCarried?: boolean; readonly namedHere?: boolean; readonly readPlainly?: boolean },
   options: { readonly blocksHash?: string; readonly timeUnknown?: boolean; readonly changedSinceRecord?: boolean } = {},
 ): Promise<void> {
   const { blocksHash } = options;

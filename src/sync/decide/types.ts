@@ -59,6 +59,8 @@ export type RecordEntry = {
   readonly agreedAt?: number;
   /** From the shared state: that writer's front matter was kept across a plain reading (DocRecord `hc`). */
   readonly headCarried?: true;
+  /** From the shared state: that writer's body is its layout of a change it took in from the plain reading (DocRecord `pr`). */
+  readonly readPlainly?: true;
   /**
    * From an unverified shared state, for a document renamed in the web editor: the title the file gives it,
    * set only when its blocks, read this run, are the ones its entry recorded, so it is as that entry's writer

@@ -69,6 +69,7 @@ export function sharedRecords(
       ...(entry.l === 1 ? { lossy: true as const, ...(entry.f === 1 ? { formattingOnly: true as const } : {}), ...(entry.hd !== undefined ? { hidden: entry.hd === 1 } : {}) } : {}),
       ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
       ...(entry.hc === 1 ? { headCarried: true as const } : {}),
+      ...(entry.pr === 1 ? { readPlainly: true as const } : {}),
     });
   }
   return records;

@@ -60,6 +60,6 @@ export function sharedRecord(entry: RecordEntry, base: string, context: { readon
     replacedHead: null,
     builtOn: null,
     namedHere: false,
-    readPlainly: false,
+    readPlainly: entry.readPlainly === true,
   };
 }
