@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { kbsyncBin } from '../../helpers/cli.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
@@ -97,4 +98,17 @@ export async function withDaemon(f: SyncFixture, env: Record<string, string>, fn
   } finally {
     await d.dispose();
   }
+}
+
+/**
+ * A colleague's document and `mine.md`, both synced in minutes now over; then the colleague's file deleted here: a
+ * document kbsync did not make, so its delete is held until a person says so.
+ */
+export async function colleagueFileDeleted(f: SyncFixture): Promise<void> {
+  f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
+  await f.write('mine.md', '# Mine\n\nMine.\n');
+  assert.equal((await f.sync()).code, 0);
+  f.em.admin.setClockOffset(120_000);
+  assert.equal((await f.sync()).code, 0);
+  await f.remove('Colleague.md');
 }

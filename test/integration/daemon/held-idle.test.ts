@@ -1,19 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
+import { colleagueFileDeleted, firstSweepDone, startDaemon, waitUntil } from './daemon-process.js';
 
 const BUDGET = 720; // calls an hour: one listing every 5 s
 
 test('an idle daemon beside a held delete spends only its polling budget (no read of the held document) and says the hold once', async () => {
   await withSyncFixture(
     async (f) => {
-      f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
-      await f.write('mine.md', '# Mine\n\nMine.\n');
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(120_000);
-      assert.equal((await f.sync()).code, 0);
-      await f.remove('Colleague.md');
+      await colleagueFileDeleted(f);
       const d = startDaemon(f);
       try {
         await d.waitForLog(firstSweepDone, 'the first full cycle');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+import { colleagueFileDeleted, startDaemon, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
@@ -120,13 +120,7 @@ test('a file refused for what it holds is said once: a restart counts it in the 
 test('a hold said before a restart is not said again file by file: the start line counts it', async () => {
   await withSyncFixture(
     async (f) => {
-      f.em.admin.createDocument({ name: 'Colleague', markdown: '# Colleague\n\nTheir page.\n' });
-      await f.write('mine.md', '# Mine\n\nMine.\n');
-      assert.equal((await f.sync()).code, 0);
-      f.em.admin.setClockOffset(120_000);
-      assert.equal((await f.sync()).code, 0);
-      // A document kbsync did not make: its file deleted here holds the delete until a person says so.
-      await f.remove('Colleague.md');
+      await colleagueFileDeleted(f);
       const saidOfIt = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Colleague.md: ')).map((line) => line.msg);
       const first = startDaemon(f);
       try {

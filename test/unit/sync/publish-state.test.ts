@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { silentLogger } from '../../../src/log.js';
 import type { Stamped } from '../../../src/remote-state/codec.js';
@@ -43,6 +43,16 @@ function memoryStore() {
     /** Everything this writer wrote for a path is lost (a compaction race, before this fix). */
     lose: (path: string) => records.splice(0, records.length, ...records.filter((r) => !(r.w === 'me' && r.record.t === 'doc' && r.record.p === path))),
   };
+}
+
+/** sampleDocument(1) published from a ledger, then another writer's later record of it ('theirs') in the state. */
+async function publishedThenAnswered(t: TestContext) {
+  const ledger = tempLedger(t);
+  ledger.documents.upsert(sampleDocument(1));
+  const memory = memoryStore();
+  await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
+  memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'theirs' }), 10_000);
+  return { ledger, memory, path: sampleDocument(1).path };
 }
 
 describe('publishState', () => {
@@ -166,12 +176,7 @@ describe('publishState', () => {
   // run that published without reading the state sent it after all, over the record of the other writer's
   // next write, and that write's edit inside code never reached this machine.
   test("a row that another writer's later record answers is marked so: a later publish that does not read the state sends nothing", async (t) => {
-    const ledger = tempLedger(t);
-    ledger.documents.upsert(sampleDocument(1));
-    const memory = memoryStore();
-    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
-    const path = sampleDocument(1).path;
-    memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'theirs' }), 10_000);
+    const { ledger, memory, path } = await publishedThenAnswered(t);
     ledger.documents.update(path, { localHash: 'theirs', hiddenEdit: '2024-05-01 10:19' });
     const loaded = await memory.store.load();
     assert.deepEqual(await publishState({ ledger, store: memory.store, logger: silentLogger, loaded, removed: new Map() }).then((p) => [p.records, p.sources]), [0, 0]);
@@ -219,12 +224,7 @@ describe('publishState', () => {
   // write, which had replaced a link's address of its own), over that write: the write's later record, at the same
   // path, stood for the row as a follower's older view, the repair was never recorded, and the writer said HIDDEN_EDIT.
   test("a row whose document this machine wrote since another writer's later record is published, though its text is the one it published before", async (t) => {
-    const ledger = tempLedger(t);
-    ledger.documents.upsert(sampleDocument(1));
-    const memory = memoryStore();
-    await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: undefined, removed: new Map() });
-    const path = sampleDocument(1).path;
-    memory.other(stateRecordOf({ ...sampleDocument(1), localHash: 'theirs' }), 10_000);
+    const { ledger, memory, path } = await publishedThenAnswered(t);
     const publish = async (): Promise<number> => (await publishState({ ledger, store: memory.store, logger: silentLogger, loaded: await memory.store.load(), removed: new Map() })).records;
     assert.equal(await publish(), 0, 'not written since: the later record stands');
     ledger.documents.update(path, { publishedRecord: writtenMark(ledger.documents.summary(path)?.publishedRecord ?? null) });
