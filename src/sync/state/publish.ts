@@ -188,7 +188,7 @@ export async function publishState(deps: {
   // Read first unless this run read it, or a writer that keeps writing read it within the last minutes
   // (store.needsLoad): its appends then go where the last run's went, and its records win by their clocks.
   const loaded = read ?? (store.needsLoad || deps.pulled === true ? await store.load() : undefined);
-  const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash));
+  const plan = planPublication(ledger, loaded, deps.removed, (hash) => store.hasSource(hash), store.clock.writer);
   // The settings every machine reads the folder with: published by the first run that reads a state without them
   // (an existing team's first run after the upgrade), and whenever this run knows one the state does not say yet.
   const team = loaded && deps.team ? deps.team.published(loaded.state.team, loaded.workspaceBound === 0) : undefined;
@@ -232,7 +232,7 @@ type Publication = {
   readonly images: string[];
 };
 
-function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean): Publication {
+function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean, ownWriter?: string): Publication {
   const state = loaded?.state;
   const out: Publication = { records: [], sources: [], marks: [], images: [] };
   const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
@@ -252,7 +252,7 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     if (state === undefined ? mark?.hash === hash : !needsPublishing(row, hash, entry)) continue;
     if (state !== undefined && entry === undefined && endedSince(state, row, mark?.clock)) continue;
     const full = ledger.documents.get(row.path);
-    if (entry && !readingOfOurs(row, entry) && (followed(row, mark, entry) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
+    if (entry && !readingOfOurs(row, entry) && (followed(row, mark, entry, ownWriter) || (full && overtaken(row, full, entry)) || saysMore(row, entry, full?.builtOn ?? null))) {
       // Another writer's later record stands. The row is marked as answered (its hash), so that a later run
       // that publishes without reading the state does not set this older view over it after all (model seed
       // 90009); the clock stays that of this ledger's own last record, which that later record is newer than
@@ -315,7 +315,7 @@ function endedSince(state: SharedState, row: DocumentSummary, clock: number | un
  * older view over the later one (its path: the rename undone on every machine). A file still at its old
  * path follows the rename on a run that reads the state.
  */
-function followed(row: DocumentSummary, mark: ReturnType<typeof parseMark>, held: StateEntry): boolean {
+function followed(row: DocumentSummary, mark: ReturnType<typeof parseMark>, held: StateEntry, ownWriter: string | undefined): boolean {
   const clock = mark?.clock;
   // A file this machine moved (or moved after its document) since that record was written is where it is
   // now: the record's older place is no news (model seed 10021: a colleague moved a document away and on).
@@ -323,8 +323,9 @@ function followed(row: DocumentSummary, mark: ReturnType<typeof parseMark>, held
   // Nor is a row whose document this machine wrote since (its mark WRITTEN): the document holds its text because
   // of that write, made after the record, though the text is the one this ledger published before (model seed
   // 7337: a plain reading's text, published again exactly over the other branch's write, was taken for a follower's
-  // older view and never recorded; the other machine said HIDDEN_EDIT of the write).
-  if (mark?.hash === WRITTEN) return false;
+  // older view and never recorded; the other machine said HIDDEN_EDIT of the write). A record of this machine's own
+  // is no other writer's: a run killed after its append published that very write, and the next owes nothing.
+  if (mark?.hash === WRITTEN && held.w !== ownWriter) return false;
   return held.h === row.localHash || (held.p === row.path && row.publishedSource === row.localHash);
 }
 

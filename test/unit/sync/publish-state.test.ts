@@ -21,6 +21,8 @@ function memoryStore() {
   const published: { records: StateRecord[]; sources: Source[] }[] = [];
   let loaded: LoadedState | undefined;
   const store = {
+    // The writer this store's own records are stamped by ('me' below).
+    clock: { writer: 'me' },
     get loaded() {
       return loaded;
     },
