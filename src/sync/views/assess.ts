@@ -191,7 +191,11 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
       const explained = version !== undefined && explainedBy(version, listed);
       const decision =
-        decided.kind === 'restore' && version ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks, ...(explained ? { hiddenEdit: record.hiddenEdit } : {}) } } : decided;
+        decided.kind === 'restore' && version
+          ? { ...decided, text: version.text, marks: { ...decided.marks, ...version.marks, ...(explained ? { hiddenEdit: record.hiddenEdit } : {}) } }
+          : decided.kind === 'delete-remote' && remote !== 'gone'
+            ? await unlessRecordedElsewhere(io, record, remote, decided)
+            : decided;
       return assessed(action, path, { tag: 'delete-remote', record, remote, decision, listed: io.listed(action.record.docKey), ...placeOf(action) });
     }
     case 'trash-local': {
@@ -551,6 +555,22 @@ const sharedRecordOf = (io: AssessIO, entry: RecordEntry, base: string): Documen
  * moves only when it is written, so an empty document's time is when it was made (or emptied).
  */
 const madeMomentsAgo = (io: AssessIO, listed: RemoteDoc, remote: readonly Block[]): boolean => remote.length === 0 && underAMinuteOld(listed.modifiedTime, io.serverNow());
+
+/**
+ * A delete about to go, over another writer's version of the document this machine has not taken in: an edit beats
+ * a delete, and one of front matter or line endings reaches no document, so the document's time, by which the delete
+ * was judged, does not show it; the team's state does (convergence soak 745: a daemon's local cycle, which lists
+ * nothing, deleted a page whose front matter another machine had just given it, and that machine then took the
+ * deletion: the front matter was in no file). The state is read for it, once, only where a delete would go. The file
+ * comes back with that version (two-way), or the delete is held (a push).
+ */
+async function unlessRecordedElsewhere(io: AssessIO, record: DocumentRecord, remote: readonly Block[], decided: DeleteDecision): Promise<DeleteDecision> {
+  const published = await io.published(record, true, blocksHash(remote));
+  if (!published || published.text === record.baseMarkdown || !newerThanRecord(published, record) || !standFor(remote, published.remoteBlocksHash, published.text)) return decided;
+  if (io.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
+  const version = restoredVersion(record, remote, io.webEdits, published);
+  return { kind: 'restore', text: version.text, marks: { ...version.marks, hiddenEdit: record.hiddenEdit } };
+}
 
 /** A shared-state file whose source is missing: with no base, it is paired as a fresh link would be (ids kept). */
 function adoptKnown(io: AssessIO, action: Action, path: string, before: TextFile, remote: readonly Block[]): Assessment {
