@@ -92,6 +92,10 @@ export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash
   return facts.mode === 'pull' ? { kind: 'held', held: held('TRASH_EDITED') } : { kind: 'recreate' };
 }
 
+/** Another writer's version that is later than this record and of the very blocks the document holds: the page as it stands. */
+export const standsOverRecord = (published: PublishedVersion, record: RecordBase, remote: readonly Block[]): boolean =>
+  newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text);
+
 /**
  * The last-synced file with the remote's edits applied, so local formatting survives where it can; or, when
  * another kbsync writer's later record describes what the document holds now, that writer's Markdown: reads
@@ -105,7 +109,7 @@ export function restoredVersion(
   webEdits: WebEditsPolicy,
   published?: PublishedVersion,
 ): { readonly text: string; readonly marks: Omit<ReadingMarks, 'hiddenEdit'>; readonly writtenAt?: string } {
-  if (published && newerThanRecord(published, record) && standFor(remote, published.remoteBlocksHash, published.text)) {
+  if (published && standsOverRecord(published, record, remote)) {
     const marks = { lossy: !published.exact, formattingOnly: !published.exact && published.formattingOnly === true, hiddenBase: published.hidden === true, headCarried: published.headCarried === true };
     // The minute that writer wrote it in: a listed time no later is its write, not someone's hidden edit.
     return { text: published.text, marks, ...(published.modifiedTime !== '' ? { writtenAt: published.modifiedTime } : {}) };

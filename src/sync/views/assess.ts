@@ -9,7 +9,7 @@ import { lineEndingsOf } from '../../markdown/line-endings.js';
 import { held, type Held } from '../decide/held.js';
 import { decideIncoming } from '../decide/incoming.js';
 import { decideMove, type MoveDecision } from '../decide/move.js';
-import { decideDelete, decideTrash, restoredVersion, type DeleteDecision } from '../decide/removals.js';
+import { decideDelete, decideTrash, restoredVersion, standsOverRecord, type DeleteDecision } from '../decide/removals.js';
 import type { Action, ActionKind, DecisionKind, Layout, ReadingMarks, RecordEntry, RemoteDoc, SyncMode } from '../decide/types.js';
 import { splitText } from '../content/document-text.js';
 import { asDecided, type Detail, type Place } from '../run/detail.js';
@@ -186,7 +186,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
         async (known) => onRead(await readOrGone(io, recorded.docKey), known),
       );
       // A restored file takes another writer's Markdown where reads cannot show it; asked only for a restore
-      // (a delete reads no state).
+      // (a delete that would go reads it once, unlessRecordedElsewhere).
       const restored = async (blocks: readonly Block[]) => restoredVersion(record, blocks, io.webEdits, await publishedSince(io, record, blocks, io.listed(record.docKey)));
       const version = decided.kind === 'restore' && remote !== 'gone' ? await restored(remote) : undefined;
       const explained = version !== undefined && explainedBy(version, listed);
@@ -566,7 +566,7 @@ const madeMomentsAgo = (io: AssessIO, listed: RemoteDoc, remote: readonly Block[
  */
 async function unlessRecordedElsewhere(io: AssessIO, record: DocumentRecord, remote: readonly Block[], decided: DeleteDecision): Promise<DeleteDecision> {
   const published = await io.published(record, true, blocksHash(remote));
-  if (!published || published.text === record.baseMarkdown || !newerThanRecord(published, record) || !standFor(remote, published.remoteBlocksHash, published.text)) return decided;
+  if (!published || published.text === record.baseMarkdown || !standsOverRecord(published, record, remote)) return decided;
   if (io.mode === 'push') return { kind: 'held', held: held('DELETE_EDITED') };
   const version = restoredVersion(record, remote, io.webEdits, published);
   return { kind: 'restore', text: version.text, marks: { ...version.marks, hiddenEdit: record.hiddenEdit } };
