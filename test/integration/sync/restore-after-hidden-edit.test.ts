@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ledgerRows } from '../../helpers/reliability.js';
 import { publishedOnBoth, withWorkstationPair, minuteByMinute } from '../../helpers/workstation-pair.js';
 
 /**
@@ -25,9 +24,6 @@ test('a file restored after a colleague edited inside its code keeps the next ov
     tick();
     await sync(a);
     await sync(b);
-    console.log('ROWB', JSON.stringify(ledgerRows(b).find((r) => r.path === 'dateformat.md')));
-    console.log('ROWA', JSON.stringify(ledgerRows(a).find((r) => r.path === 'dateformat.md')));
-    console.log('DOC', a.remoteDoc('Dateformat').modifiedTime);
     assert.match(await b.read('dateformat.md'), /Format dates/, 'B restored the file');
     await b.write('dateformat.md', (await b.read('dateformat.md')).replace('Format dates.', 'Format dates, edited on B.'));
     await sync(b);
