@@ -13,6 +13,7 @@ import { fingerprintOf } from './local-files.js';
 import { encodeSentImages } from '../../images/sent.js';
 import { idsOfListed, recordAgreement, remoteTimeOf, type DocumentIds, type RemoteTime } from './record.js';
 import { minutePassed, stampedLately } from '../state/minutes.js';
+import { listingAged } from './listed-again.js';
 import { isNotFound } from '../../api/index.js';
 import type { TreeNodeId } from '../../model/ids.js';
 import { blocksHash as blocksHashOf } from '../../markdown/index.js';
@@ -147,15 +148,33 @@ async function writeIncoming(
  * touched for minutes is the window apply-body.ts's readingTime closes for documents already synced. Unless the read
  * shows that such a save came (`changedSinceRecord`: the blocks are not those of the writer's record the file is
  * taken from): the listing, minutes old by the read in a slow run or a long clone, may predate it (soak seed 715).
+ * A listing that old is first brought up to date (listedNow).
  */
-async function timeOfRead(ctx: SyncContext, listed: RemoteDoc | undefined, treeNodeId: TreeNodeId, changedSinceRecord: boolean): Promise<RemoteTime> {
+async function timeOfRead(ctx: SyncContext, listing: RemoteDoc | undefined, treeNodeId: TreeNodeId, changedSinceRecord: boolean): Promise<RemoteTime> {
   const now = ctx.serverNow();
+  const fresh = listing && listingAged(listing, now) ? await listedNow(ctx, listing, now) : { listed: listing };
+  if ('time' in fresh) return fresh.time;
+  const { listed } = fresh;
   if (!listed || !minutePassed(listed.modifiedTime, now) || !(changedSinceRecord || stampedLately(listed.modifiedTime, now))) return remoteTimeOf(ctx, listed, undefined, !listed);
   const node = await ctx.client.getNode(treeNodeId).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;
     throw error;
   });
   return remoteTimeOf(ctx, listed, undefined, node?.modifiedTime !== listed.modifiedTime);
+}
+
+/**
+ * A listing aged by the read (listed-again.ts), brought up to date by one of its folder. Made after the read, it
+ * gives the read's time itself: any save the read can show bears its minute or an earlier one, and a later save a
+ * later one (only a save in the seconds between the read and that listing goes unseen, as between any read and the
+ * next ask). Made shortly before the read, it is the listing the rules of timeOfRead apply to. Gone from its folder
+ * (moved, deleted since): the time is not known until a listing shows it.
+ */
+async function listedNow(ctx: SyncContext, listing: RemoteDoc, now: Date): Promise<{ readonly time: RemoteTime } | { readonly listed: RemoteDoc }> {
+  const again = await ctx.listedAgain.timeOf(listing, now.getTime());
+  if (again.modifiedTime === undefined) return { time: remoteTimeOf(ctx, undefined, undefined, true) };
+  const listed = { ...listing, modifiedTime: again.modifiedTime, listedAt: again.at };
+  return again.at >= now.getTime() ? { time: remoteTimeOf(ctx, listed, undefined, false) } : { listed };
 }
 
 /** A remote folder becomes a local folder, remembered so that deleting it locally later is not undone. */

@@ -122,6 +122,8 @@ export type RemoteDoc = {
   readonly modifiedTime: string;
   /** Where this document lives, or would live, in the local tree (folder layout or flat titles). */
   readonly localPath: string;
+  /** When its folder was listed, on the service's clock (ms; absent: not known), for a read long after (act/listed-again.ts). */
+  readonly listedAt?: number;
 };
 
 export type RemoteFolder = {

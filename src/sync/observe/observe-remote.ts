@@ -32,6 +32,7 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
       children.push(node);
     }
     onFolderListed?.((listed += 1));
+    const listedAt = client.serverTime()?.getTime();
     const names = new Set<string>();
     const descend: Promise<void>[] = [];
     for (const node of children) {
@@ -61,6 +62,7 @@ export async function observeRemote(client: KbClient, rootId: TreeNodeId, layout
         url: node.url,
         modifiedTime: node.modifiedTime,
         localPath,
+        ...(listedAt !== undefined ? { listedAt } : {}),
       });
     }
     await Promise.all(descend);

@@ -8,6 +8,7 @@ import type { UrlOfPath } from '../content/links.js';
 import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
 import type { StateJournal } from '../state/journal.js';
 import type { WebEditsPolicy } from '../decide/web-edits.js';
+import type { FolderListings } from '../act/listed-again.js';
 
 /** Everything one sync run works with. Built by the engine; steps read it and never replace it. */
 export type SyncContext = {
@@ -34,6 +35,8 @@ export type SyncContext = {
   readonly texts: Map<string, TextFile>;
   /** Stat fingerprints from this run's scan, keyed by relative path (recorded for files we only read). */
   readonly scanned: ScannedFiles;
+  /** Folders listed again this run, for reads long after the run's listing (listed-again.ts). */
+  readonly listedAgain: FolderListings;
   /** One promise per remote folder being ensured, so concurrent creates in one folder make it once. */
   readonly folderPromises: Map<string, Promise<TreeNodeId>>;
   /** The knowledge base's shared state as this run read it, and when (undefined: not read before its actions). */

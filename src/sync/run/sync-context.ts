@@ -2,6 +2,7 @@ import type { Linker } from '../../links/index.js';
 import { ScannedFiles } from '../../local/index.js';
 import type { SyncContext } from './context.js';
 import { StateJournal } from '../state/journal.js';
+import { FolderListings } from '../act/listed-again.js';
 import type { Run } from './inputs.js';
 import type { Observed } from './observe-phase.js';
 
@@ -14,6 +15,7 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
   // A push that starts with no synced document (a CI job's fresh checkout) keeps its intents in a ledger that is
   // thrown away with the checkout. (A first two-way sync is a workstation's: its ledger stays.)
   const ledgerless = options.mode === 'push' && ledger.documents.count() === 0;
+  const serverNow = (): Date => client.serverTime() ?? new Date();
   return {
     root: scan.root,
     stateDir: options.stateDir,
@@ -31,6 +33,7 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     remote,
     texts: local.texts,
     scanned: new ScannedFiles(scan.files),
+    listedAgain: new FolderListings(client, serverNow),
     folderPromises: new Map(),
     shared: observed.shared(),
     store,
@@ -42,6 +45,6 @@ export function syncContext(run: Run, observed: Observed, linker: Linker | undef
     }),
     stopping: () => options.signal?.aborted === true,
     now: deps.now ?? (() => new Date()),
-    serverNow: () => client.serverTime() ?? new Date(),
+    serverNow,
   };
 }
