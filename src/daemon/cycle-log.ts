@@ -96,7 +96,7 @@ export type SaidOfFiles = {
 };
 
 /** A key of what was said: hashed, as the ledger keeps it (of a bounded size, and none of the words a person wrote). */
-const keyOf = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
+export const keyOf = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
 const linkKey = (link: SyncReport['links'][number]): string => keyOf('link', link.written, link.reason);
 const imageKey = (image: SyncReport['images'][number]): string => keyOf('image', image.target, image.reason);
 
