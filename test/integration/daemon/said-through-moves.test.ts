@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+import { startDaemon, startedUp, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44, soak 745: a page's broken links were said up to six times on one machine as it moved about. A move that
@@ -18,12 +18,9 @@ const GONE = 'See [the old page](gone.md).';
 const LOST = 'And [the setup](lost.md).';
 
 const brokenLinks = (d: Daemon, from = 0): string[] => d.logs.slice(from).filter((line) => line.code === 'LINK_BROKEN').map((line) => line.msg);
-const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
 /** The local cycle after line `from` is over: what it said of links is said. */
-const cycleDone = (d: Daemon, from: number, what: string): Promise<LogLine> => {
-  const start = d.logs.length > from ? from : d.logs.length;
-  return d.waitForLog((line) => d.logs.indexOf(line) >= start && /^local cycle done/.test(line.msg), what, 30_000);
-};
+const cycleDone = (d: Daemon, from: number, what: string): Promise<LogLine> =>
+  d.waitForLog((line) => d.logs.indexOf(line) > from && line.msg.startsWith('local cycle done'), what, 30_000);
 
 test('a broken link is said once through its file’s moves: a move that makes a new document, a move held, a restart while it is held; a new one is said', async () => {
   await withSyncFixture(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { colleagueFileDeleted, startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+import { colleagueFileDeleted, startDaemon, startedUp, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
@@ -15,8 +15,6 @@ const LOST = 'And [the setup](lost.md).';
 const FIXED = 'See [the old page](guide.md).';
 
 const brokenLinks = (d: Daemon): LogLine[] => d.logs.filter((line) => line.code === 'LINK_BROKEN');
-/** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
-const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
 
 test('kbsync watch says a broken link once: killed, restarted after an edit that leaves it broken, it does not say it again; a new one it says', async () => {
   await withSyncFixture(
