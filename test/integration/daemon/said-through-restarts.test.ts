@@ -182,12 +182,10 @@ test('a hold nothing records (JUST_CREATED) is not said again after a SIGKILL wh
       f.em.admin.deleteNode(made.dentryUuid);
       const third = startDaemon(f);
       try {
-        await third.waitForLog(startedUp, 'the first cycle without the file', 30_000);
+        await third.waitForLog(startedUp, 'the first cycle without the file');
         f.em.admin.createDocument({ name: 'Fresh', markdown: '' });
         await f.write('Fresh.md', '# Fresh\n\nMine.\n');
-        const back = await third.waitForLog((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: '), 'the hold that came back', 30_000).catch((error: unknown) => {
-          throw new Error(`${String(error)}\n${third.logs.map((line) => line.msg).join('\n')}`);
-        });
+        const back = await third.waitForLog((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: '), 'what is said of the file written again');
         assert.match(back.msg, /^Fresh\.md: held: .*a document of its title was made/);
       } finally {
         await third.dispose();
