@@ -91,12 +91,13 @@ type SentFileNews = Pick<SyncReport, 'links' | 'images'>;
  * is kept in the ledger (said-of-files.ts), so that a restart does not say again what still stands.
  */
 export type SaidOfFiles = {
-  get(path: string): ReadonlySet<string> | undefined;
-  set(path: string, said: ReadonlySet<string>): unknown;
+  /** `from`: the file's path before a move this cycle met (done or held), whose row may still be the file's. */
+  get(path: string, from?: string): ReadonlySet<string> | undefined;
+  set(path: string, said: ReadonlySet<string>, from?: string): unknown;
 };
 
 /** A key of what was said: hashed, as the ledger keeps it (of a bounded size, and none of the words a person wrote). */
-const keyOf = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
+export const keyOf = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 22);
 const linkKey = (link: SyncReport['links'][number]): string => keyOf('link', link.written, link.reason);
 const imageKey = (image: SyncReport['images'][number]): string => keyOf('image', image.target, image.reason);
 
@@ -110,13 +111,16 @@ const imageKey = (image: SyncReport['images'][number]): string => keyOf('image',
 export function newsOfSentFiles(report: SyncReport, said: SaidOfFiles): SentFileNews {
   const sent = new Set(report.results.filter((r) => r.ok && SENT.has(r.result)).map((r) => r.path));
   const reported = new Set([...report.links.map((link) => link.path), ...report.images.map((image) => image.path)]);
-  const unsaid = (path: string, key: string): boolean => !said.get(path)?.has(key);
+  // A moved file is the same file: what was said of it before the move stands (the said keeps it where its row is).
+  const movedFrom = new Map(report.results.flatMap((r) => (r.from !== undefined ? [[r.path, r.from] as const] : [])));
+  const saidOf = (path: string): ReadonlySet<string> | undefined => said.get(path, movedFrom.get(path));
+  const unsaid = (path: string, key: string): boolean => !saidOf(path)?.has(key);
   const news = { links: report.links.filter((link) => unsaid(link.path, linkKey(link))), images: report.images.filter((image) => unsaid(image.path, imageKey(image))) };
   for (const path of new Set([...sent, ...reported])) {
     const now = [...report.links.filter((link) => link.path === path).map(linkKey), ...report.images.filter((image) => image.path === path).map(imageKey)];
     // A file whose body did not go out (its links to a document this cycle deleted, a send that failed) had only
     // these checked: what was said of its other links still stands (replaced, they were said again at its next send).
-    said.set(path, new Set(sent.has(path) ? now : [...(said.get(path) ?? []), ...now]));
+    said.set(path, new Set(sent.has(path) ? now : [...(saidOf(path) ?? []), ...now]), movedFrom.get(path));
   }
   return news;
 }

@@ -18,13 +18,24 @@ export class LedgerSaidOfFiles implements SaidOfFiles {
     this.#ledger = ledger;
   }
 
-  get(path: string): ReadonlySet<string> {
-    return this.#held.get(path) ?? this.#ledger.noticesSaid.of(path);
+  get(path: string, from?: string): ReadonlySet<string> {
+    const row = this.#rowOf(path, from);
+    return this.#held.get(row) ?? this.#ledger.noticesSaid.of(row);
   }
 
-  set(path: string, said: ReadonlySet<string>): void {
+  set(path: string, said: ReadonlySet<string>, from?: string): void {
     // A file sent with the same links broken changes nothing: no write (each is a durable commit).
-    if (!sameKeys(this.get(path), said)) this.#held.set(path, said);
+    if (!sameKeys(this.get(path, from), said)) this.#held.set(this.#rowOf(path, from), said);
+  }
+
+  /**
+   * The path of the row that keeps what is said of the file at `path`: its own; but a file whose move waits (held,
+   * moved from `from`) has no row at its new path, and its row, still at the old one, is the file's all the same (soak
+   * 745: what was said by the new path was in memory only, and said again at each restart while the move waited).
+   */
+  #rowOf(path: string, from: string | undefined): string {
+    const { documents } = this.#ledger;
+    return from !== undefined && documents.summary(path) === undefined && documents.summary(from) !== undefined ? from : path;
   }
 
   /** Writes what changed since the last call; throws (and keeps it for the next call) when the ledger cannot be written. */

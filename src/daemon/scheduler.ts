@@ -98,8 +98,8 @@ export class CycleScheduler {
   #lastFailure = 'UNEXPECTED';
   /** Failures said since the last cycle that went through: one outage (a rejected token) is said once, by a file or by a cycle. */
   readonly #said = new Set<string>();
-  /** The holds and waits nothing records, said once while they stand. */
-  readonly #unrecorded = new UnrecordedSaid();
+  /** The holds and waits nothing records, said once while they stand (restarts included: unrecorded-said.ts). */
+  readonly #unrecorded: UnrecordedSaid;
   #problems = new Set<string>();
   /** The broken links and unpublished images said, per file (each said once while it stands, restarts included: cycle-log.ts). */
   readonly #saidOfSentFiles: LedgerSaidOfFiles;
@@ -120,6 +120,7 @@ export class CycleScheduler {
     this.#lastSweepAt = this.#lastProbeAt = this.#lastScanAt = this.#clock.now();
     this.#settings = settings;
     this.#saidOfSentFiles = new LedgerSaidOfFiles(deps.ledger);
+    this.#unrecorded = new UnrecordedSaid(deps.ledger);
     this.#waits = new RemovalWaits(settings.sync.root, settings.watch, deps.logger, this.#stillWaiting(), this.#clock.now());
   }
 
@@ -282,6 +283,7 @@ export class CycleScheduler {
       this.#expectedChecks = ledger.documents.allSummaries().filter((summary) => summary.recheck).length;
       this.#unrecorded.swept(report.results);
     }
+    this.#bookkeeping('what was said of holds nothing else records', () => this.#unrecorded.keep());
     this.#waits.after(leave, report.results, this.#clock.now());
     // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.
     const due = leave.mode === 'two-way' ? this.#waits.nextDue() : undefined;

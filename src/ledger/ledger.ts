@@ -7,6 +7,7 @@ import { IntentsJournal } from './intents.js';
 import type { LedgerLock } from './lock.js';
 import { MetaStore } from './meta.js';
 import { NoticesSaidRepo } from './notices-said.js';
+import { UnrecordedSaidRepo } from './unrecorded-said.js';
 import { ReleasesRepo } from './releases.js';
 import { RetirementsRepo } from './retirements.js';
 import { SettledTreeStore } from './settled-tree.js';
@@ -45,6 +46,8 @@ export class Ledger {
   readonly settledTree: SettledTreeStore;
   /** What kbsync watch last said of each file's broken links and unpublished images. */
   readonly noticesSaid: NoticesSaidRepo;
+  /** What kbsync watch said of the holds and waits nothing else records, by path. */
+  readonly unrecordedSaid: UnrecordedSaidRepo;
   readonly #db: Database;
   readonly #lock: LedgerLock | undefined;
   readonly #onExit: () => void;
@@ -71,6 +74,7 @@ export class Ledger {
     this.releases = new ReleasesRepo(statements);
     this.settledTree = new SettledTreeStore(statements);
     this.noticesSaid = new NoticesSaidRepo(statements);
+    this.unrecordedSaid = new UnrecordedSaidRepo(statements);
     // A process that exits without close() should still free the ledger for the next run.
     this.#onExit = () => this.#lock?.release();
     process.once('exit', this.#onExit);

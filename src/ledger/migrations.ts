@@ -282,6 +282,18 @@ const migrations: readonly ((db: Database) => void)[] = [
       ALTER TABLE documents ADD COLUMN read_plainly INTEGER NOT NULL DEFAULT 0;
     `);
   },
+  (db) => {
+    // No settled_tree trigger: no plan reads it, and the daemon writes it after a cycle that said or ended such a hold.
+    db.exec(`
+      -- What kbsync watch said of the holds and waits nothing else records (src/daemon/unrecorded-said.ts), by path,
+      -- as a hash of their words: a restart within their minute or two said each again (issue 44). A path's row goes
+      -- when anything else happens to its file, or a sweep does not meet it.
+      CREATE TABLE unrecorded_said (
+        path  TEXT PRIMARY KEY NOT NULL,
+        words TEXT NOT NULL
+      ) STRICT;
+    `);
+  },
 ];
 
 /** The schema version this kbsync writes; a ledger with a higher user_version comes from a newer kbsync. */

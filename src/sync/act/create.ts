@@ -118,6 +118,9 @@ async function mintInTurn(
     },
     (made) => {
       if (made === 'elsewhere') return;
+      // What kbsync watch said of the moved file's links goes to its new row: the same link, still broken, in the same
+      // file moved is no news (soak 745: a page's links said again at each of its moves).
+      const said = moved ? ctx.ledger.noticesSaid.of(moved.path) : undefined;
       if (moved) {
         if (moved.nodeId !== null) ctx.ledger.retirements.add({ docKey: moved.docKey, nodeId: moved.nodeId, workspaceId: moved.workspaceId, path: moved.path, successor: made.docKey });
         dropRecord(ctx, moved.path, moved.docKey);
@@ -125,6 +128,7 @@ async function mintInTurn(
       // A move's new row keeps the page it carries as its base: another writer that fills the document before our
       // first body (a follower, once we were gone two minutes) merges against that page, not against nothing (issue 44).
       recordUnpushed(ctx, { path, title, parentId, ...made, origin: LEDGER_ORIGIN[made.origin] }, [], moved?.baseMarkdown);
+      if (said) ctx.ledger.noticesSaid.record(path, said);
     },
   );
   if (created === 'elsewhere') throw madeElsewhere(path);

@@ -89,6 +89,9 @@ export const isWatching = (line: LogLine): boolean => line.msg.startsWith('watch
 /** The first full cycle is done (its debug summary line). */
 export const firstSweepDone = (line: LogLine): boolean => line.msg.startsWith('sweep cycle done');
 
+/** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
+export const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
+
 /** Runs `fn` with a daemon that has finished its first full cycle; always stops it. */
 export async function withDaemon(f: SyncFixture, env: Record<string, string>, fn: (d: Daemon) => Promise<void>): Promise<void> {
   const d = startDaemon(f, env);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { colleagueFileDeleted, startDaemon, type Daemon, type LogLine } from './daemon-process.js';
+import { colleagueFileDeleted, startDaemon, startedUp, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
@@ -15,8 +15,6 @@ const LOST = 'And [the setup](lost.md).';
 const FIXED = 'See [the old page](guide.md).';
 
 const brokenLinks = (d: Daemon): LogLine[] => d.logs.filter((line) => line.code === 'LINK_BROKEN');
-/** The state line the first cycle ends with: that cycle, and what it keeps of what it said, are done. */
-const startedUp = (line: LogLine): boolean => /^(in step|synced) with /.test(line.msg);
 
 test('kbsync watch says a broken link once: killed, restarted after an edit that leaves it broken, it does not say it again; a new one it says', async () => {
   await withSyncFixture(
@@ -138,6 +136,59 @@ test('a hold said before a restart is not said again file by file: the start lin
         assert.match(state.msg, /waiting for you: 1 held/);
       } finally {
         await second.dispose();
+      }
+    },
+    { config: { watch: { pollBudgetPerHour: 0 } } },
+  );
+});
+
+test('a hold nothing records (JUST_CREATED) is not said again after a SIGKILL while it stands; gone while no daemon ran, and back, it is news', async () => {
+  await withSyncFixture(
+    async (f) => {
+      // The service's clock stands still: the document made "a moment ago" stays that for the whole test.
+      f.em.admin.freezeClock(Date.UTC(2026, 10, 2, 9, 0, 10));
+      await f.write('other.md', '# Other\n\nOther.\n');
+      assert.equal((await f.sync()).code, 0);
+      const made = f.em.admin.createDocument({ name: 'Fresh', markdown: '' });
+      await f.write('Fresh.md', '# Fresh\n\nMine.\n');
+      const heldLines = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: held: ')).map((line) => line.msg);
+
+      const first = startDaemon(f);
+      try {
+        await first.waitForLog(startedUp, 'the first cycle');
+        assert.equal(heldLines(first).length, 1, heldLines(first).join('\n'));
+        assert.match(heldLines(first)[0] ?? '', /a document of its title was made/);
+        first.kill('SIGKILL');
+        await first.exited();
+      } finally {
+        await first.dispose();
+      }
+
+      const second = startDaemon(f);
+      try {
+        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+        assert.ok(second.logs.some((line) => line.path === 'Fresh.md' && line.code === 'JUST_CREATED'), 'still held');
+        assert.deepEqual(heldLines(second), [], 'said before the SIGKILL: not again');
+        assert.match(state.msg, /waiting for you: 1 held/);
+        second.kill('SIGTERM');
+        assert.equal(await second.exited(), 0);
+      } finally {
+        await second.dispose();
+      }
+
+      // While no daemon runs the file and the document go: the hold ended. The next daemon's first sweep does not meet
+      // it; then a colleague makes the page again, and the file is written again: the same hold, and news.
+      await f.remove('Fresh.md');
+      f.em.admin.deleteNode(made.dentryUuid);
+      const third = startDaemon(f);
+      try {
+        await third.waitForLog(startedUp, 'the first cycle without the file');
+        f.em.admin.createDocument({ name: 'Fresh', markdown: '' });
+        await f.write('Fresh.md', '# Fresh\n\nMine.\n');
+        const back = await third.waitForLog((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: '), 'what is said of the file written again');
+        assert.match(back.msg, /^Fresh\.md: held: .*a document of its title was made/);
+      } finally {
+        await third.dispose();
       }
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },

@@ -54,10 +54,10 @@ describe('what kbsync watch said of a file (notices_said)', () => {
     const ledger = openLedger(path);
     ledger.documents.upsert(ONE);
     ledger.close();
-    // As the ledger of the kbsync before it (and so before `read_plainly`, the schema after it).
+    // As the ledger of the kbsync before it (and so before `read_plainly` and `unrecorded_said`, the schemas after it).
     const db = new Database(path);
-    db.exec('DROP TABLE notices_said; ALTER TABLE documents DROP COLUMN read_plainly');
-    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 2}`);
+    db.exec('DROP TABLE notices_said; ALTER TABLE documents DROP COLUMN read_plainly; DROP TABLE unrecorded_said');
+    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 3}`);
     db.close();
 
     const reopened = openLedger(path);

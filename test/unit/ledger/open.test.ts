@@ -40,18 +40,18 @@ describe('opening the ledger', () => {
     ledger.documents.upsert(sampleDocument(2));
     ledger.documents.upsert(sampleDocument(3, { hiddenEdit: '2026-01-01T00:00Z' }));
     ledger.close();
-    // As a ledger written before `hidden_base` is (and so before `head_carried`, `replaced_head`, `named_here`, `built_on`, a retirement's `successor`, `notices_said` and `read_plainly`, the seven schemas after it): its triggers derive `inexact` and `inexact_formatting`.
+    // As a ledger written before `hidden_base` is (and so before `head_carried`, `replaced_head`, `named_here`, `built_on`, a retirement's `successor`, `notices_said`, `read_plainly` and `unrecorded_said`, the eight schemas after it): its triggers derive `inexact` and `inexact_formatting`.
     const db = new Database(path);
     const inexact = (row: string) => `(${row}.lossy_base <> 0 OR ${row}.hidden_edit IS NOT NULL)`;
     const formatting = (row: string) => `(${row}.lossy_base <> 0 AND ${row}.formatting_only <> 0 AND ${row}.hidden_edit IS NULL)`;
     const derive = (row: string) => `UPDATE documents SET inexact = ${inexact(row)}, inexact_formatting = ${formatting(row)} WHERE id = ${row}.document_id;`;
     db.exec(`
       DROP TRIGGER documents_inexact_insert; DROP TRIGGER documents_inexact_update;
-      ALTER TABLE documents DROP COLUMN inexact_hidden; ALTER TABLE document_bodies DROP COLUMN hidden_base; ALTER TABLE documents DROP COLUMN head_carried; ALTER TABLE document_bodies DROP COLUMN replaced_head; ALTER TABLE documents DROP COLUMN named_here; ALTER TABLE document_bodies DROP COLUMN built_on; ALTER TABLE retirements DROP COLUMN successor; DROP TABLE notices_said; ALTER TABLE documents DROP COLUMN read_plainly;
+      ALTER TABLE documents DROP COLUMN inexact_hidden; ALTER TABLE document_bodies DROP COLUMN hidden_base; ALTER TABLE documents DROP COLUMN head_carried; ALTER TABLE document_bodies DROP COLUMN replaced_head; ALTER TABLE documents DROP COLUMN named_here; ALTER TABLE document_bodies DROP COLUMN built_on; ALTER TABLE retirements DROP COLUMN successor; DROP TABLE notices_said; ALTER TABLE documents DROP COLUMN read_plainly; DROP TABLE unrecorded_said;
       CREATE TRIGGER documents_inexact_insert AFTER INSERT ON document_bodies BEGIN ${derive('NEW')} END;
       CREATE TRIGGER documents_inexact_update AFTER UPDATE OF lossy_base, hidden_edit, formatting_only ON document_bodies BEGIN ${derive('NEW')} END;
     `);
-    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 8}`);
+    db.pragma(`user_version = ${LEDGER_SCHEMA_VERSION - 9}`);
     db.close();
 
     const reopened = openLedger(path);
