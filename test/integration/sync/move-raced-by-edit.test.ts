@@ -21,14 +21,17 @@ const A_EDIT = (text: string): string => text.replace('And close it.', 'And clos
 /**
  * What B's user changes while A moves the page:
  * - `words`: a paragraph (the soak's edit);
+ * - `a paragraph deleted`: the text B's write replaced has it, so only the version the move's new document says it
+ *   was made from (DocRecord `b`) tells B that the paragraph there is no remote addition;
  * - `words, after a colleague's edit`: a colleague edited the page in the web editor first, and both machines took
  *   that in from the service's plain reading, so neither's record says which version it was made from: B's follow
  *   knows its write from the text it wrote over (the lost-update repair).
  */
-type Edit = 'words' | "words, after a colleague's edit";
+type Edit = 'words' | 'a paragraph deleted' | "words, after a colleague's edit";
 const B_WORDS = (text: string): string => text.replace('Then read it to the end.', 'Then read it to the end, edited on B.');
 const B_EDIT: Record<Edit, (text: string) => string> = {
   words: B_WORDS,
+  'a paragraph deleted': (text) => text.replace('Then read it to the end.\n\n', ''),
   "words, after a colleague's edit": B_WORDS,
 };
 const COLLEAGUE = (text: string): string => text.replace('How to get a stream.', 'How to get a stream, said a colleague.');
@@ -70,7 +73,7 @@ for (const keyless of [false, true]) {
   const team = keyless ? 'keyless' : 'keyed';
   const cases: readonly (readonly [Edit, Race, boolean])[] = [
     ...(['create', 'delete'] as const).flatMap((race) => [false, true].map((aEdits) => ['words', race, aEdits] as const)),
-    ...(['create', 'delete'] as const).map((race) => ["words, after a colleague's edit", race, true] as const),
+    ...(['a paragraph deleted', "words, after a colleague's edit"] as const).flatMap((edit) => (['create', 'delete'] as const).map((race) => [edit, race, true] as const)),
   ];
   for (const [edit, race, aEdits] of cases) {
     test(`an edit (${edit}) another machine wrote to a page while this one moved it (its write at the move's ${race}${aEdits ? ', the moved file edited too' : ''}): in both files and the one document (${team})`, async () => {
