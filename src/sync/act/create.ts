@@ -24,8 +24,10 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
 /**
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
  * the new one exists (a move). The shared state is told (DocRecord `rp`), so no other machine makes a third.
+ * A move's `madeFrom`: the version its page was decided on (BodyDecision.builtOn), which the new document's first
+ * record names (DocRecord `b`).
  */
-type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
+type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord; readonly madeFrom?: string };
 
 /**
  * How the document for a file came to be: `made` by this create; or found where it had been made, by an earlier
@@ -54,12 +56,23 @@ export async function createDocument(
   /** A moved document's deletion is promised in the same transaction that records this one. */
   replacing?: Replacing,
 ): Promise<DocOutcome> {
-  const first = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf });
+  const first = (): BodyDecision => madeFromMoved(decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf }), replacing);
   // What the first body makes the document hold (announced with its ids) is the file's text: links do not change it.
   const announced = first();
   const minted = await mintDocument(ctx, path, title, replacing, announced.send ? announced.baseText : undefined);
   return sendFirstBody(ctx, minted, before, first());
 }
+
+/**
+ * A moved page's first body is the version the move decided on the old document, made from the version named there
+ * (Replacing `madeFrom`): its record says so (DocRecord `b`). Another machine whose write landed in the old document
+ * after this machine read it (no conditional write) follows the move knowing the new document lacks that write, made
+ * from the version before it, and merges its edit in against that version (a branch: state/published-version.ts),
+ * not takes the new document for a change that removed it (convergence soak 751: the edit was then in no file and
+ * no document). Against what its write replaced alone, a paragraph it deleted read as one the new document added.
+ */
+const madeFromMoved = (body: BodyDecision, replacing: Replacing | undefined): BodyDecision =>
+  replacing && 'moved' in replacing && replacing.madeFrom !== undefined && body.send !== undefined ? { ...body, builtOn: replacing.madeFrom } : body;
 
 /**
  * The first half of createDocument: the document made and recorded, its body not sent yet. `agreed`: the text

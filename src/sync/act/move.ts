@@ -71,7 +71,7 @@ export async function move(
         const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
         if (promised) await retire(ctx, promised);
       };
-      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record }).catch(async (error: unknown) => {
+      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record, ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}) }).catch(async (error: unknown) => {
         // The first body landed, and someone saved the new document before its read-back: the move is made, and the
         // next run merges that save. The old document goes now, as promised, not with the next run: left, it was a
         // second document of the title in the meantime (model seed 6018).

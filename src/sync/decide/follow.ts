@@ -57,8 +57,14 @@ function followed(record: RecordEntry, replacement: Replacement, listed: RemoteD
 /**
  * What the ledger row of a record that follows a replacement changes to: the new document's ids, its time
  * as its writer recorded it (to be re-checked), nothing held or published of it yet. The base (text, blocks,
- * agreement time) stays: it is what both sides last agreed on, and the other writer made the new document
- * from that file.
+ * agreement time) stays: it is what both sides last agreed on, and most often the other writer made the new
+ * document from that file. Not always: with no conditional write, our last write can land in the old document
+ * after that writer read it, and the new document is made from the version before (convergence soak 751: taken
+ * for a change that removed our edit, it was pulled over the file, and the edit was in no file and no document).
+ * So what our last write replaced (publishedOver) stays too: that writer's copy, read before our write, then
+ * reads as the lost update it is, and the edit is merged into the new document. Where that writer's record says
+ * the version it made the new document from (DocRecord `b`, one ours was made from too), the merge is against
+ * that one (a branch: state/published-version.ts).
  */
 export function followPatch(record: RecordEntry, url: string): DocumentPatch {
   return {
@@ -75,7 +81,6 @@ export function followPatch(record: RecordEntry, url: string): DocumentPatch {
     heldLocalHash: null,
     heldRemoteTime: null,
     publishedRecord: null,
-    publishedOver: null,
     hiddenEdit: null,
   };
 }
