@@ -121,7 +121,8 @@ async function cell(who: Who, change: Change, point: string): Promise<Cell> {
     const entries = [...foldedState(f).entries.keys()].sort();
     if (JSON.stringify(entries) !== JSON.stringify(change.entries)) problems.push(`the state's entries ${JSON.stringify(entries)}`);
     // What the kill lost for good: the ids the state still lacks once converged (a workstation's ledger published its own).
-    const lost = f.remoteDocs().filter((doc) => idProblems(f).some((problem) => problem.startsWith(`"${doc.title}"`)));
+    const lacking = idProblems(f);
+    const lost = f.remoteDocs().filter((doc) => lacking.some((problem) => problem.startsWith(`"${doc.title}"`)));
     const window = who === 'ci' ? ID_WINDOW : 1;
     if (lost.length > window) problems.push(`the kill lost ${lost.length} creation ids (${lost.map((doc) => doc.title).join(', ')}; without their id in the state after the kill: ${[...unrecorded].join(', ')}): at most ${window} create(s) may be in that window`);
     for (const doc of lost) {

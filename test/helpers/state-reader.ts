@@ -55,11 +55,6 @@ export function sharedSources(nodes: readonly DumpedNode[]): Map<string, string>
 /** A state document's tokens: its paragraphs after the note. */
 export const dataText = (node: DumpedNode): string => (node.markdown ?? '').split('\n\n').slice(1).join(' ');
 
-/** Each user document's creation id, by docKey, as the service holds it. */
-export function creationIds(f: SyncFixture): Map<string, string> {
-  return new Map(f.remoteDocs().map((doc) => [doc.dentryUuid, doc.creationNodeId]));
-}
-
 /**
  * What is wrong with the state's creation ids: a document of the workspace whose entry lacks its id or
  * names another (a lost or mixed-up id is a document kbsync can never delete, or deletes wrongly).
@@ -68,13 +63,15 @@ export function idProblems(f: SyncFixture, state: SharedState = foldedState(f)):
   return idFaults(f, state).map((fault) => fault.problem);
 }
 
-/** idProblems, each with the document it is about. */
+/**
+ * idProblems, each with the document it is about. The service's documents are read once (each read is a dump of
+ * the whole emulator; once per document made the crash matrices' checks quadratic in their documents).
+ */
 export function idFaults(f: SyncFixture, state: SharedState = foldedState(f)): { readonly docKey: string; readonly problem: string }[] {
-  const ids = creationIds(f);
+  const entries = [...state.entries.values()];
   const faults: { docKey: string; problem: string }[] = [];
-  for (const [docKey, nodeId] of ids) {
-    const entry = [...state.entries.values()].find((e) => e.k === docKey);
-    const title = f.remoteDocs().find((d) => d.dentryUuid === docKey)?.title;
+  for (const { dentryUuid: docKey, creationNodeId: nodeId, title } of f.remoteDocs()) {
+    const entry = entries.find((e) => e.k === docKey);
     if (!entry) faults.push({ docKey, problem: `"${title}": no entry in the state` });
     else if (entry.n !== nodeId) faults.push({ docKey, problem: `"${title}" (${entry.p}): the state's creation id is ${String(entry.n)}, the service's ${nodeId}` });
   }
