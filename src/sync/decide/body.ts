@@ -429,7 +429,11 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
   // is news too. Taken plainly, reads showed its code as placeholders, and the next edit was held (issue 44).
   const unfilled = madeUnfilled(record);
   const newer = published !== undefined && ((current && (isBranch(published, facts.fork) || readAsMade(record) || unfilled)) || newerVersion(published, record));
-  const other = published !== undefined && newer && (published.text !== record.baseMarkdown || unfilled) ? splitText(published.text).body : undefined;
+  // Or its very text, exactly, where this record is a reading in doubt of it: that writer's record says what the reading
+  // could not (convergence soak 753: a plain reading of a write that was that writer's very text, its code filled in
+  // from this machine's copy, kept its doubt after the record came, and held the next edit of the page FLATTEN for good).
+  const vouched = published !== undefined && published.exact && current && record.lossyBase === true && published.text === record.baseMarkdown;
+  const other = published !== undefined && newer && (published.text !== record.baseMarkdown || unfilled || vouched) ? splitText(published.text).body : undefined;
   // Another writer's version, when the document changed since ours (visibly, or only in its time: a change
   // inside code or a link's address reads the same) and that writer's record can account for it.
   if (other !== undefined && published && (remoteChanged || current)) {
