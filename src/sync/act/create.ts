@@ -24,8 +24,10 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
 /**
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
  * the new one exists (a move). The shared state is told (DocRecord `rp`), so no other machine makes a third.
+ * A move's `carriedHead`: the front matter its page kept across a plain reading of another writer's change no
+ * record explained yet (BodyDecision.headCarried), which the new document's first body carries on (carriedOn).
  */
-type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord };
+type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord; readonly carriedHead?: string };
 
 /**
  * How the document for a file came to be: `made` by this create; or found where it had been made, by an earlier
@@ -54,12 +56,22 @@ export async function createDocument(
   /** A moved document's deletion is promised in the same transaction that records this one. */
   replacing?: Replacing,
 ): Promise<DocOutcome> {
-  const first = (): BodyDecision => decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf });
+  const carriedHead = replacing && 'moved' in replacing ? replacing.carriedHead : undefined;
+  const first = (): BodyDecision => carriedOn(decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf }), carriedHead);
   // What the first body makes the document hold (announced with its ids) is the file's text: links do not change it.
   const announced = first();
   const minted = await mintDocument(ctx, path, title, replacing, announced.send ? announced.baseText : undefined);
-  return sendFirstBody(ctx, minted, before, first());
+  return sendFirstBody(ctx, minted, before, first(), carriedHead);
 }
+
+/**
+ * A moved page's first body in its new document, its front matter still the one carried across a plain reading
+ * (`carriedHead`): not known from the writer of what was read, whatever document holds the body now. Said exact,
+ * the move's record stood over that writer's record of the very blocks, published after it, and the writer's front
+ * matter never reached this machine (convergence soak 744: the two machines' files differed for good by it).
+ */
+const carriedOn = (decision: BodyDecision, carriedHead: string | undefined): BodyDecision =>
+  carriedHead !== undefined && splitText(decision.baseText).head === carriedHead ? { ...decision, headCarried: true } : decision;
 
 /**
  * The first half of createDocument: the document made and recorded, its body not sent yet. `agreed`: the text
@@ -149,11 +161,12 @@ const LEDGER_ORIGIN = { made: 'created', ours: 'create-answer-lost', orphan: 'cr
  * document) stands. One found, not made, may hold a body already (an earlier attempt's push), so the body
  * is decided again against what it holds.
  */
-export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision): Promise<DocOutcome> {
+export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision, carriedHead?: string): Promise<DocOutcome> {
   const { record, origin } = minted;
   if (origin === 'made') return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  const outcome = await applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  const decided = decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf });
+  const outcome = await applyBody(ctx, record, undefined, before, remote, carriedOn(decided, carriedHead));
   return origin === 'same' ? outcome : { ...outcome, detail: [outcome.detail, idLost(record.url, origin === 'ours')].filter(Boolean).join('; ') };
 }
 

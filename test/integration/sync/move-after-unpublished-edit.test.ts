@@ -134,3 +134,28 @@ test("front matter edited on A, its state record never published, the file delet
     assert.equal(file, WITH_HEAD, "A's edit, on both machines");
   });
 });
+
+// Convergence soak 744: A's change was front matter and words, and B read the words plainly (a colleague's edit as far
+// as it knew, its own front matter carried) before A's record came, then moved the file: a new document of B's text.
+// The move's record said B's text exactly, its front matter no longer carried, so A's record, come later, said no more
+// of it: B kept its file without the front matter, A kept its own, and the machines' files differed for good.
+const HEAD_AND_WORDS = WITH_HEAD.replace('Then carry on.', 'Then carry on, as A says.');
+for (const lost of ['append failed', 'killed before publishing'] as const) {
+  for (const apart of [true, false]) {
+    test(`front matter and words edited on A, its state record never published (${lost}), B reads the words plainly and moves the file${apart ? ' in a later run' : ' in the same run'}: both machines end with A's front matter and words`, async () => {
+      await withWorkstationPair(false, async (em, a, b) => {
+        await pairAt(em, a, b);
+        await a.write('guides/guide.md', HEAD_AND_WORDS);
+        await syncLosingRecord(em, a, lost);
+        if (apart) {
+          em.admin.setClockOffset(5 * 60_000);
+          await synced(b);
+          assert.equal(await b.read('guides/guide.md'), TEXT.replace('Then carry on.', 'Then carry on, as A says.'), "B read A's words plainly, its own (no) front matter carried");
+        }
+        await settle(em, a, b, () => moveFile(b, 'guides/guide.md', 'ref/guide.md'));
+        const { file } = await converged(em, a, b, 'ref/guide.md');
+        assert.equal(file, HEAD_AND_WORDS, "A's front matter and words, on both machines");
+      });
+    });
+  }
+}
