@@ -25,9 +25,10 @@ type Created = { readonly docKey: DocKey; readonly treeNodeId: TreeNodeId; reado
  * The document a new one stands in for: one deleted in the knowledge base (a re-creation), or one deleted once
  * the new one exists (a move). The shared state is told (DocRecord `rp`), so no other machine makes a third.
  * A move's `madeFrom`: the version its page was decided on (BodyDecision.builtOn), which the new document's first
- * record names (DocRecord `b`).
+ * record names (DocRecord `b`); its `carriedHead`: the front matter its page kept across a plain reading of another
+ * writer's change no record explained yet (BodyDecision.headCarried), which the new document's first body carries on.
  */
-type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord; readonly madeFrom?: string };
+type Replacing = { readonly deleted: DocKey } | { readonly moved: DocumentRecord; readonly madeFrom?: string; readonly carriedHead?: string };
 
 /**
  * How the document for a file came to be: `made` by this create; or found where it had been made, by an earlier
@@ -56,23 +57,36 @@ export async function createDocument(
   /** A moved document's deletion is promised in the same transaction that records this one. */
   replacing?: Replacing,
 ): Promise<DocOutcome> {
-  const first = (): BodyDecision => madeFromMoved(decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf }), replacing);
+  const carriedHead = replacing && 'moved' in replacing ? replacing.carriedHead : undefined;
+  const first = (): BodyDecision => movedFirstBody(decideFirstPush({ mode: ctx.mode, force: ctx.force, path, fileText: before.text, urlOf: ctx.urlOf }), replacing);
   // What the first body makes the document hold (announced with its ids) is the file's text: links do not change it.
   const announced = first();
   const minted = await mintDocument(ctx, path, title, replacing, announced.send ? announced.baseText : undefined);
-  return sendFirstBody(ctx, minted, before, first());
+  return sendFirstBody(ctx, minted, before, first(), carriedHead);
 }
 
 /**
- * A moved page's first body is the version the move decided on the old document, made from the version named there
- * (Replacing `madeFrom`): its record says so (DocRecord `b`). Another machine whose write landed in the old document
- * after this machine read it (no conditional write) follows the move knowing the new document lacks that write, made
- * from the version before it, and merges its edit in against that version (a branch: state/published-version.ts),
- * not takes the new document for a change that removed it (convergence soak 751: the edit was then in no file and
- * no document). Against what its write replaced alone, a paragraph it deleted read as one the new document added.
+ * A moved page's first body in its new document (Replacing `moved`) names the version the move decided on the old
+ * document was made from (`madeFrom`; DocRecord `b`). Another machine whose write landed in the old document after
+ * this machine read it (no conditional write) follows the move knowing the new document lacks that write, made from
+ * the version before it, and merges its edit in against that version (a branch: state/published-version.ts), not
+ * takes the new document for a change that removed it (convergence soak 751: the edit was then in no file and no
+ * document). Against what its write replaced alone, a paragraph it deleted read as one the new document added.
  */
-const madeFromMoved = (body: BodyDecision, replacing: Replacing | undefined): BodyDecision =>
-  replacing && 'moved' in replacing && replacing.madeFrom !== undefined && body.send !== undefined ? { ...body, builtOn: replacing.madeFrom } : body;
+const movedFirstBody = (decision: BodyDecision, replacing: Replacing | undefined): BodyDecision => {
+  if (!replacing || !('moved' in replacing)) return decision;
+  const made = replacing.madeFrom !== undefined && decision.send !== undefined ? { ...decision, builtOn: replacing.madeFrom } : decision;
+  return carriedOn(made, replacing.carriedHead);
+};
+
+/**
+ * A moved page's first body in its new document, its front matter still the one carried across a plain reading
+ * (`carriedHead`): not known from the writer of what was read, whatever document holds the body now. Said exact,
+ * the move's record stood over that writer's record of the very blocks, published after it, and the writer's front
+ * matter never reached this machine (convergence soak 744: the two machines' files differed for good by it).
+ */
+const carriedOn = (decision: BodyDecision, carriedHead: string | undefined): BodyDecision =>
+  carriedHead !== undefined && splitText(decision.baseText).head === carriedHead ? { ...decision, headCarried: true } : decision;
 
 /**
  * The first half of createDocument: the document made and recorded, its body not sent yet. `agreed`: the text
@@ -166,11 +180,12 @@ const LEDGER_ORIGIN = { made: 'created', ours: 'create-answer-lost', orphan: 'cr
  * document) stands. One found, not made, may hold a body already (an earlier attempt's push), so the body
  * is decided again against what it holds.
  */
-export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision): Promise<DocOutcome> {
+export async function sendFirstBody(ctx: SyncContext, minted: Minted, before: TextFile, body: BodyDecision, carriedHead?: string): Promise<DocOutcome> {
   const { record, origin } = minted;
   if (origin === 'made') return applyBody(ctx, record, undefined, before, [], body);
   const remote = await ctx.client.readBlocks(record.docKey);
-  const outcome = await applyBody(ctx, record, undefined, before, remote, decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf }));
+  const decided = decideBody({ mode: ctx.mode, force: ctx.force, webEdits: ctx.webEdits, path: record.path, record, fileText: before.text, remote, urlOf: ctx.urlOf });
+  const outcome = await applyBody(ctx, record, undefined, before, remote, carriedOn(decided, carriedHead));
   return origin === 'same' ? outcome : { ...outcome, detail: [outcome.detail, idLost(record.url, origin === 'ours')].filter(Boolean).join('; ') };
 }
 

@@ -7,6 +7,7 @@ import type { Block } from '../../model/blocks.js';
 import type { SyncContext } from '../run/context.js';
 import type { MoveDecision } from '../decide/move.js';
 import { flatTitle } from '../decide/placement.js';
+import { splitText } from '../content/document-text.js';
 import { movedAfterDocument } from '../decide/moves.js';
 import type { RemoteDoc } from '../decide/types.js';
 import { applyBody, type DocOutcome } from './apply-body.js';
@@ -71,7 +72,10 @@ export async function move(
         const promised = ctx.ledger.retirements.all().find((r) => r.docKey === record.docKey);
         if (promised) await retire(ctx, promised);
       };
-      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, { moved: record, ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}) }).catch(async (error: unknown) => {
+      // The front matter the page kept across a plain reading stays so in the new document (create.ts movedFirstBody).
+      const carriedHead = body.headCarried ? splitText(body.baseText).head : undefined;
+      const moved = { moved: record, ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}), ...(carriedHead !== undefined ? { carriedHead } : {}) };
+      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, moved).catch(async (error: unknown) => {
         // The first body landed, and someone saved the new document before its read-back: the move is made, and the
         // next run merges that save. The old document goes now, as promised, not with the next run: left, it was a
         // second document of the title in the meantime (model seed 6018).

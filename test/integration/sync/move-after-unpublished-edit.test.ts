@@ -52,10 +52,16 @@ async function synced(f: SyncFixture): Promise<SyncReport> {
   return report;
 }
 
-/** B's change (`change`: the move, with any edit) synced; then both machines in turn, a few minutes on. */
-async function settle(em: RunningEmulator, a: SyncFixture, b: SyncFixture, change: () => Promise<void>): Promise<void> {
+/**
+ * B's change (`change`: the move, with any edit) synced, `createLost`: the answer to that run's create lost (the
+ * document made all the same, found again and adopted); then both machines in turn, a few minutes on.
+ */
+async function settle(em: RunningEmulator, a: SyncFixture, b: SyncFixture, change: () => Promise<void>, createLost = false): Promise<void> {
   await change();
-  await synced(b);
+  if (createLost) em.admin.setFaults({ drop: 1, only: ['createDocument'] });
+  const changed = await synced(b);
+  em.admin.setFaults({});
+  if (createLost) assert.match(JSON.stringify(changed.results), /an earlier create whose answer was lost/, "B's move found its new document again");
   em.admin.setClockOffset(7 * 60_000);
   for (const f of [a, b, a, b]) await synced(f);
 }
@@ -134,3 +140,33 @@ test("front matter edited on A, its state record never published, the file delet
     assert.equal(file, WITH_HEAD, "A's edit, on both machines");
   });
 });
+
+// Convergence soak 744: A's change was front matter and words, and B read the words plainly (a colleague's edit as far
+// as it knew, its own front matter carried) before A's record came, then moved the file: a new document of B's text.
+// The move's record said B's text exactly, its front matter no longer carried, so A's record, come later, said no more
+// of it: B kept its file without the front matter, A kept its own, and the machines' files differed for good.
+const HEAD_AND_WORDS = WITH_HEAD.replace('Then carry on.', 'Then carry on, as A says.');
+const PLAIN_READING_CASES: readonly { readonly lost: Lost; readonly apart: boolean; readonly createLost?: true }[] = [
+  { lost: 'append failed', apart: true },
+  { lost: 'append failed', apart: false },
+  { lost: 'killed before publishing', apart: true },
+  { lost: 'killed before publishing', apart: false },
+  { lost: 'killed before publishing', apart: true, createLost: true },
+];
+for (const { lost, apart, createLost } of PLAIN_READING_CASES) {
+  test(`front matter and words edited on A, its state record never published (${lost}), B reads the words plainly and moves the file${apart ? ' in a later run' : ' in the same run'}${createLost ? ", the answer to the move's create lost" : ''}: both machines end with A's front matter and words`, async () => {
+    await withWorkstationPair(false, async (em, a, b) => {
+      await pairAt(em, a, b);
+      await a.write('guides/guide.md', HEAD_AND_WORDS);
+      await syncLosingRecord(em, a, lost);
+      if (apart) {
+        em.admin.setClockOffset(5 * 60_000);
+        await synced(b);
+        assert.equal(await b.read('guides/guide.md'), TEXT.replace('Then carry on.', 'Then carry on, as A says.'), "B read A's words plainly, its own (no) front matter carried");
+      }
+      await settle(em, a, b, () => moveFile(b, 'guides/guide.md', 'ref/guide.md'), createLost);
+      const { file } = await converged(em, a, b, 'ref/guide.md');
+      assert.equal(file, HEAD_AND_WORDS, "A's front matter and words, on both machines");
+    });
+  });
+}
