@@ -69,6 +69,32 @@ export async function gateProxy(target: string, hooks: GateHooks): Promise<{ rea
 }
 
 /**
+ * A gate at a machine's first read of one document's blocks, once armed with that document (its key is known only once
+ * the test has made it) and the step to take there: the moment between a run's listing and its read of the page.
+ */
+export function atFirstReadOf(): { readonly hooks: GateHooks; arm(docKey: string, step: () => void): void; readonly fired: boolean } {
+  let page = '';
+  let fired = false;
+  let during = (): void => undefined;
+  return {
+    hooks: {
+      before: (request) => {
+        if (fired || page === '' || !request.path.includes(`/documents/${page}/blocks`)) return;
+        fired = true;
+        during();
+      },
+    },
+    arm(docKey, step) {
+      page = docKey;
+      during = step;
+    },
+    get fired() {
+      return fired;
+    },
+  };
+}
+
+/**
  * Gate hooks that run one armed step (another machine's run, say) when the first request `matching` comes, and
  * hold that request until it ends: `arm` sets the step, `fired` says whether it ran.
  */

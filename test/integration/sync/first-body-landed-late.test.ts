@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onceAt, type GateHooks, type Passing } from '../../helpers/gate-proxy.js';
+import { atFirstReadOf, onceAt, type Passing } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
 import { firstBodyLandedLate, minuteByMinute, publishedOnBoth, saidIn, withArmedPair, withBothGated, withGatedPair } from '../../helpers/workstation-pair.js';
 
@@ -41,26 +41,18 @@ for (const keyless of [false, true]) {
  */
 for (const keyless of [false, true]) {
   test(`a late first body read two minutes after the state is still waited for${keyless ? ' (keyless team)' : ''}`, async () => {
-    let page = '';
-    let fired = false;
-    let tick = (): void => undefined;
-    const lateRead: GateHooks = {
-      before: (request) => {
-        if (fired || page === '' || !request.path.includes(`/documents/${page}/blocks`)) return;
-        fired = true;
-        tick();
-        tick();
-      },
-    };
+    const lateRead = atFirstReadOf();
     const gate = onceAt((request) => request.path.includes('/overwriteContent'));
-    await withBothGated(keyless, [lateRead, gate.hooks], async (em, a, b) => {
+    await withBothGated(keyless, [lateRead.hooks, gate.hooks], async (em, a, b) => {
       const clock = minuteByMinute(em);
-      tick = clock.tick;
       await publishedOnBoth(em, a, b, { 'other.md': '# Other\n\nA page both have.\n' });
       await firstBodyLandedLate({ em, a, b, gate, ...clock });
-      page = a.remoteDoc('Guide').dentryUuid;
+      lateRead.arm(a.remoteDoc('Guide').dentryUuid, () => {
+        clock.tick();
+        clock.tick();
+      });
       const waited = await clock.sync(a);
-      assert.ok(fired, "A read the page two minutes after the state");
+      assert.ok(lateRead.fired, 'A read the page two minutes after the state');
       assert.deepEqual(saidIn(waited), [], "A waits a run for B's record of the page: nothing to say");
       assert.equal(await a.read('guide.md').catch(() => undefined), undefined, 'not taken in yet');
       await clock.sync(b);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GateHooks } from '../../helpers/gate-proxy.js';
+import { atFirstReadOf } from '../../helpers/gate-proxy.js';
 import { ledgerRows } from '../../helpers/reliability.js';
 import { minuteByMinute, publishedOnBoth, saidIn, withBothGated } from '../../helpers/workstation-pair.js';
 import type { SyncFixture } from '../../helpers/sync-fixture.js';
@@ -26,6 +26,12 @@ type Scene = {
 const colleagueAdds = (em: RunningEmulator, a: SyncFixture, title: string, words: string): void => {
   const doc = a.remoteDoc(title);
   em.admin.editDocument(doc.dentryUuid, `${doc.markdown ?? ''}\n${words}\n`);
+};
+
+/** Four minutes on the service's clock, and a colleague's second paragraph: what comes between A's listing and its read. */
+const minutesAndASave = (em: RunningEmulator, a: SyncFixture, tick: () => void, title: string): void => {
+  for (let i = 0; i < 4; i++) tick();
+  colleagueAdds(em, a, title, 'A colleague saved this while A was busy.');
 };
 
 const scenes: readonly Scene[] = [
@@ -54,33 +60,20 @@ const scenes: readonly Scene[] = [
 for (const keyless of [false, true]) {
   for (const scene of scenes) {
     test(`a colleague's save between a listing and a read minutes later is no hidden edit: ${scene.name}${keyless ? ' (keyless team)' : ''}`, async () => {
-      let page = '';
-      let fired = false;
-      let during = (): void => undefined;
-      const lateRead: GateHooks = {
-        before: (request) => {
-          if (fired || page === '' || !request.path.includes(`/documents/${page}/blocks`)) return;
-          fired = true;
-          during();
-        },
-      };
-      await withBothGated(keyless, [lateRead, undefined], async (em, a, b) => {
+      const lateRead = atFirstReadOf();
+      await withBothGated(keyless, [lateRead.hooks, undefined], async (em, a, b) => {
         const clock = minuteByMinute(em);
         await publishedOnBoth(em, a, b, { 'guide.md': PAGE, 'other.md': '# Other\n\nA page both have.\n' });
         for (let i = 0; i < 5; i++) clock.tick();
         await scene.before(em, a, b);
         const title = scene.path === 'Notes.md' ? 'Notes' : 'Guide';
         for (let i = 0; i < 5; i++) clock.tick();
-        page = a.remoteDoc(title).dentryUuid;
         // Between A's listing and its read: four minutes, and a colleague's second paragraph.
-        during = () => {
-          for (let i = 0; i < 4; i++) clock.tick();
-          colleagueAdds(em, a, title, 'A colleague saved this while A was busy.');
-        };
+        lateRead.arm(a.remoteDoc(title).dentryUuid, () => minutesAndASave(em, a, clock.tick, title));
         const pulled = await clock.sync(a);
-        assert.ok(fired, "A read the page after the colleague's second save" + JSON.stringify(pulled.results));
+        assert.ok(lateRead.fired, "A read the page after the colleague's second save");
         assert.deepEqual(saidIn(pulled).filter((code) => code !== 'FORMATTING_UNSEEN'), [], `every change the page had, the read showed: ${JSON.stringify(pulled.results)}`);
-        assert.match(await a.read(scene.path).catch(() => JSON.stringify(pulled.results)), /while A was busy/, 'A has the second save');
+        assert.match(await a.read(scene.path), /while A was busy/, 'A has the second save');
         for (let i = 0; i < 2; i++) assert.deepEqual(saidIn(await clock.sync(a)), [], 'nobody edited the page since: nothing to say');
         assert.equal(ledgerRows(a).find((row) => row.path === scene.path)?.inexactHidden, false, 'no hidden edit recorded');
         await a.write(scene.path, (await a.read(scene.path)).replace('while A was busy.', 'while A was busy. And A agrees.'));
@@ -101,30 +94,17 @@ for (const keyless of [false, true]) {
  * a link's address, which reads do not show, is found, and the next local edit of the restored file held over it.
  */
 test("a colleague's link edit after a restore read long after its listing is still found", async () => {
-  let page = '';
-  let fired = false;
-  let during = (): void => undefined;
-  const lateRead: GateHooks = {
-    before: (request) => {
-      if (fired || page === '' || !request.path.includes(`/documents/${page}/blocks`)) return;
-      fired = true;
-      during();
-    },
-  };
-  await withBothGated(false, [lateRead, undefined], async (em, a, b) => {
+  const lateRead = atFirstReadOf();
+  await withBothGated(false, [lateRead.hooks, undefined], async (em, a, b) => {
     const clock = minuteByMinute(em);
     await publishedOnBoth(em, a, b, { 'guide.md': '# Guide\n\nSee [the manual](https://example.com/manual).\n', 'other.md': '# Other\n\nWords.\n' });
     for (let i = 0; i < 5; i++) clock.tick();
     await a.remove('guide.md');
     colleagueAdds(em, a, 'Guide', 'A colleague was here first.');
     for (let i = 0; i < 5; i++) clock.tick();
-    page = a.remoteDoc('Guide').dentryUuid;
-    during = () => {
-      for (let i = 0; i < 4; i++) clock.tick();
-      colleagueAdds(em, a, 'Guide', 'A colleague saved this while A was busy.');
-    };
+    lateRead.arm(a.remoteDoc('Guide').dentryUuid, () => minutesAndASave(em, a, clock.tick, 'Guide'));
     await clock.sync(a);
-    assert.ok(fired);
+    assert.ok(lateRead.fired);
     assert.match(await a.read('guide.md'), /while A was busy/, 'restored, with both saves');
     clock.tick();
     clock.tick();
