@@ -68,6 +68,11 @@ export class StateAppender {
     return this.#written.size > 0;
   }
 
+  /** Whether the state folder as last listed shows another writer's append since the state was read (this run's own left out). */
+  othersAppended(): boolean {
+    return this.#folder.changedSinceRead(new Set(this.#written.keys()));
+  }
+
   /**
    * The index fingerprint as the next listing will show it after this run's own writes, their times taken as
    * `minute`; undefined when it cannot tell (the listing was dropped, or another writer's tokens showed up).
@@ -76,7 +81,7 @@ export class StateAppender {
     const docs = this.#folder.listed;
     if (docs === undefined || [...this.#written.values()].some((alone) => !alone)) return undefined;
     // A listing made since the state was read (a document full, a compaction) may show other writers' appends.
-    if (this.#folder.changedSinceRead(new Set(this.#written.keys()))) return undefined;
+    if (this.othersAppended()) return undefined;
     return fingerprintOf(docs, new Map([...this.#written.keys()].map((docKey) => [docKey, minute])));
   }
 

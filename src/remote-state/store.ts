@@ -93,6 +93,18 @@ export class RemoteStateStore {
     return this.#key !== undefined;
   }
 
+  /**
+   * Whether another writer appended to the state since this run read it: one fresh listing of its folder (the
+   * index documents' times), asked only where a decision hangs on a record that read may lack (a time no record
+   * explains: sync/decide/body.ts recordMayCome). False when this run read no state. The listing is kept, so the
+   * fingerprint this run leaves for the next (fingerprintAfterWrites) says the state changed, and the next reads it.
+   */
+  async appendedSinceRead(): Promise<boolean> {
+    if (this.#loaded === undefined) return false;
+    await this.#folder.list(true);
+    return this.#appender.othersAppended();
+  }
+
   /** The state documents that count (listed, not read): where the state lives and how much of it there is. */
   async documents(): Promise<readonly StateDoc[]> {
     return (await this.#folder.list()).filter((doc) => this.#folder.trusted(doc));

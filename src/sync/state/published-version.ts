@@ -31,6 +31,11 @@ export type SharedVersions = {
    * recorded after it is not in them (BodyFacts.recordMayCome).
    */
   readonly stateReadAt: () => Date | undefined;
+  /**
+   * Whether another writer appended to the shared state since this run read it (one listing of its folder): a record
+   * this run's answers lack may have come since (BodyFacts.recordMayCome). Once it has, it has for the rest of the run.
+   */
+  readonly appendedSinceRead: () => Promise<boolean>;
 };
 
 /**
@@ -104,7 +109,12 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick
     return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
   };
   const stateReadAt = (): Date | undefined => (readAt === undefined ? undefined : new Date(readAt));
-  return { published, announced, fork, bodyComing, stateReadAt };
+  let appended = false;
+  const appendedSinceRead = async (): Promise<boolean> => {
+    appended ||= store !== undefined && (await store.appendedSinceRead());
+    return appended;
+  };
+  return { published, announced, fork, bodyComing, stateReadAt, appendedSinceRead };
 }
 
 /** The document's latest entry in the folded state (entries are in the order of their records' stamps). */

@@ -68,6 +68,8 @@ export type AssessIO = {
   bodyComing: SharedVersions['bodyComing'];
   /** The service's time as the shared state these answers come from was read (undefined: not read this run). */
   stateReadAt: SharedVersions['stateReadAt'];
+  /** Whether another writer appended to the shared state since this run read it (one listing; SharedVersions.appendedSinceRead). */
+  appendedSinceRead: SharedVersions['appendedSinceRead'];
   /** The file now, or undefined when it does not exist. */
   fileText(path: string): Promise<TextFile | undefined>;
   openIntents(): readonly OpenIntent[];
@@ -297,7 +299,7 @@ async function bodyOnRead(
   // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
   // REMOTE_EDITED (exit 1) though the file already has that edit.
   const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-  const decide = async (seen: Seen | undefined): Promise<BodyDecision> => {
+  const decide = async (seen: Seen | undefined, recordMayCome?: true): Promise<BodyDecision> => {
     const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
     const unpublished = await unpublishedOf(io, record, file.text, published);
     const fork = await forkSince(io, record, remote, seen, published);
@@ -305,10 +307,28 @@ async function bodyOnRead(
     // A record the plan rebound to the document another writer made in place of its own reads that document first now.
     const followed = action.record.follows !== undefined ? { followed: true } : {};
     const coming = (await bodyComingTo(io, record, remote)) ? { bodyComing: true } : {};
-    return decideBody({ ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed, ...coming });
+    const facts = { ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(recordMayCome ? { recordMayCome } : {}) };
+    return decideBody({ ...facts, ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed, ...coming });
   };
-  const { decided: body, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
-  return { record, landed, remote, body, ...on };
+  const { decided, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
+  return { record, landed, remote, body: await unlessRecordCame(io, decided, () => decide(on.seen, true)), ...on };
+}
+
+/**
+ * A hidden edit about to be said first (a time no record explains, its two minutes over as this run read the
+ * shared state) is said only if no writer appended to that state since: the writer whose write moved the time
+ * publishes its record when its run ends, and a run that waits on a slow service (a throttled read-back, many
+ * files) can publish it minutes after its write, after this run's read (convergence soak 752: A read the state as
+ * the service's clock passed the two minutes of B's write inside code, B's record came a moment later, and A said
+ * HIDDEN_EDIT of B's own write, which A's next run took in by that record). Where the state changed, the decision
+ * waits for the next run, which reads it (`waiting`: nothing decided, nothing recorded); one listing of the
+ * state's folder tells, asked only here. A colleague's edit inside code is found by that next run.
+ */
+async function unlessRecordCame(io: AssessIO, decided: BodyDecision, waitingFor: () => Promise<BodyDecision>): Promise<BodyDecision> {
+  // A file with an edit to send is decided now, as ever (held): nothing to wait for, and no call.
+  if (!decided.hiddenEditSeen || decided.waiting === true || decided.localChanged || !(await io.appendedSinceRead())) return decided;
+  const waited = await waitingFor();
+  return waited.waiting === true ? waited : decided;
 }
 
 /**

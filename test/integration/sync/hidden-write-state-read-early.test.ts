@@ -24,8 +24,8 @@ type Window = {
   readonly b: SyncFixture;
   readonly sync: (f: SyncFixture) => Promise<SyncReport>;
   readonly tick: () => void;
-  /** Arms A's gate: A's next read of the page's blocks waits until the service's clock is two minutes on. */
-  readonly lateRead: () => void;
+  /** Arms A's gate: A's next read of the page's blocks waits until the service's clock is two minutes on (or `step` ends). */
+  readonly lateRead: (step?: () => Promise<unknown>) => void;
   /** Whether A's read waited so. */
   readonly readLate: () => boolean;
 };
@@ -36,16 +36,20 @@ type Window = {
  */
 async function withWindow(keyless: boolean, bGate: GateHooks, fn: (w: Window) => Promise<void>): Promise<void> {
   let pageKey = '';
-  let armed = false;
+  let armed: (() => Promise<unknown>) | undefined;
   let fired = false;
   const aGate: GateHooks = {
-    before: (request) => {
-      if (!armed || !request.path.includes(`/documents/${pageKey}/blocks`)) return;
-      armed = false;
+    before: async (request) => {
+      const step = armed;
+      if (!step || !request.path.includes(`/documents/${pageKey}/blocks`)) return;
+      armed = undefined;
       fired = true;
-      tick();
-      tick();
+      await step();
     },
+  };
+  const twoMinutesOn = async (): Promise<void> => {
+    tick();
+    tick();
   };
   let tick: () => void = () => undefined;
   await withBothGated(keyless, [aGate, bGate], async (em, a, b) => {
@@ -55,7 +59,7 @@ async function withWindow(keyless: boolean, bGate: GateHooks, fn: (w: Window) =>
     pageKey = a.remoteDoc('Remark parse').dentryUuid;
     await b.write('other.md', OTHER.replace('both have', 'both machines have'));
     await clock.sync(b);
-    await fn({ em, a, b, ...clock, lateRead: () => (armed = true), readLate: () => fired });
+    await fn({ em, a, b, ...clock, lateRead: (step = twoMinutesOn) => (armed = step), readLate: () => fired });
   });
 }
 
@@ -98,6 +102,65 @@ for (const keyless of [false, true]) {
         ['pushed'],
         `A's next edit is published: ${JSON.stringify(pushed.results)}`,
       );
+    });
+  });
+
+  /**
+   * Convergence soak 752: the other order. The clock passed the two minutes of B's write before A read the state (B's
+   * read-back waited on a throttled service while colleagues' saves moved it on), and B's record, published as its run
+   * ended, came after that read and before A read the page. A sees the state changed since its read, and waits.
+   */
+  test(`another machine's code write whose record comes after a state read past its window, before the page's read: no HIDDEN_EDIT (${team})`, async () => {
+    // B's record of its write waits until A, its state read two minutes on, reaches the page; A's read of the page waits for B's whole run.
+    const record = onceAt((request) => request.path.includes('appendText'));
+    await withWindow(keyless, record.hooks, async (w) => {
+      let between: Promise<SyncReport> | undefined;
+      let reached = (): void => undefined;
+      const atPage = new Promise<void>((resolve) => (reached = resolve));
+      await w.b.write('page.md', CODED);
+      record.arm(async () => {
+        w.tick();
+        w.tick();
+        w.lateRead(async () => {
+          reached();
+          await bRun;
+        });
+        between = reported(w.a);
+        await atPage;
+      });
+      const bRun = w.sync(w.b);
+      await bRun;
+      assert.ok(record.fired && w.readLate() && between, "A read the state past the window, and the page after B's record came");
+      assert.deepEqual(saidIn(await between), [], "A says nothing of a time B's record, appended since A read the state, may explain");
+      assert.equal(await w.a.read('page.md'), PAGE);
+
+      assert.deepEqual(await rounds(w), [], "nothing is said once A read B's record");
+      assert.equal(await w.a.read('page.md'), CODED, "A takes B's code line from its record");
+      assert.doesNotMatch(await heldOn(w.a), /HIDDEN_EDIT/, 'A holds no hidden edit');
+    });
+  });
+
+  test(`a colleague's code edit past its window, another writer's record appended after A read the state: said HIDDEN_EDIT a run later, the code kept (${team})`, async () => {
+    await withWindow(keyless, {}, async (w) => {
+      w.tick();
+      const doc = w.a.remoteDoc('Remark parse');
+      w.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('parse(doc)', 'parse(doc, { gfm: false })'));
+      w.tick();
+      w.tick();
+      await w.b.write('other.md', OTHER.replace('A page', 'One page'));
+      // B publishes its other edit after A read the state, before A reads the page.
+      w.lateRead(() => w.sync(w.b));
+      const between = await reported(w.a);
+      assert.ok(w.readLate());
+      assert.deepEqual(saidIn(between), [], 'the state changed since A read it: not judged yet');
+
+      const found = await w.sync(w.a);
+      assert.deepEqual(saidIn(found), ['HIDDEN_EDIT'], "no record explains the colleague's edit: said once");
+      await w.a.write('page.md', PAGE.replace('Then walk', 'Then visit'));
+      const held = await w.sync(w.a);
+      assert.deepEqual(saidIn(held), ['HIDDEN_EDIT'], "A's edit is held");
+      assert.match(w.a.remoteDoc('Remark parse').markdown ?? '', /gfm: false/, "the colleague's code stands");
+      assert.match(w.a.remoteDoc('Remark parse').markdown ?? '', /Then walk/, "A's edit was not published over it");
     });
   });
 
