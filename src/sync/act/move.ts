@@ -74,8 +74,8 @@ export async function move(
       };
       // The front matter the page kept across a plain reading stays so in the new document (create.ts movedFirstBody).
       const carriedHead = body.headCarried ? splitText(body.baseText).head : undefined;
-      const moved = { moved: record, ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}), ...(carriedHead !== undefined ? { carriedHead } : {}) };
-      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, moved).catch(async (error: unknown) => {
+      const replacing = { moved: record, ...(body.builtOn !== undefined ? { madeFrom: body.builtOn } : {}), ...(carriedHead !== undefined ? { carriedHead } : {}) };
+      const outcome = await createDocument(ctx, to, title ?? titleFor(ctx, record, to), { ...before, text }, replacing).catch(async (error: unknown) => {
         // The first body landed, and someone saved the new document before its read-back: the move is made, and the
         // next run merges that save. The old document goes now, as promised, not with the next run: left, it was a
         // second document of the title in the meantime (model seed 6018).
