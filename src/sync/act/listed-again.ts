@@ -15,7 +15,7 @@ export const LISTING_STANDS_MS = 60_000;
 export const listingAged = (doc: RemoteDoc, now: Date): boolean => doc.listedAt !== undefined && now.getTime() - doc.listedAt > LISTING_STANDS_MS;
 
 /** A document's time as a later listing of its folder gave it (undefined: not in that folder any more), and when. */
-export type ListedAgain = { readonly modifiedTime: string | undefined; readonly at: number };
+type ListedAgain = { readonly modifiedTime: string | undefined; readonly at: number };
 
 type FolderListing = { readonly at: number; readonly times: Promise<ReadonlyMap<DocKey, string>> };
 
