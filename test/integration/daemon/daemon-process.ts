@@ -104,6 +104,28 @@ export async function withDaemon(f: SyncFixture, env: Record<string, string>, fn
 }
 
 /**
+ * One daemon's life in a test of what it says across restarts: started on `f`; `fn` run once the line `until.at` waits
+ * for is logged (the start-up line by default), and given it; then stopped as `until.stop` says (SIGTERM: cleanly, exit
+ * 0; SIGKILL: killed at once; none: stopped on disposal). Always disposed of; its log lines stay readable after.
+ */
+export async function daemonLife(
+  f: Pick<SyncFixture, 'configPath' | 'dir' | 'env'>,
+  until: { readonly what: string; readonly at?: (line: LogLine) => boolean; readonly stop?: 'SIGTERM' | 'SIGKILL' },
+  fn: (d: Daemon, line: LogLine) => Promise<void> = async () => undefined,
+): Promise<Daemon> {
+  const d = startDaemon(f);
+  try {
+    await fn(d, await d.waitForLog(until.at ?? startedUp, until.what));
+    if (until.stop !== undefined) d.kill(until.stop);
+    if (until.stop === 'SIGTERM') assert.equal(await d.exited(), 0, 'a clean stop');
+    else if (until.stop === 'SIGKILL') await d.exited();
+  } finally {
+    await d.dispose();
+  }
+  return d;
+}
+
+/**
  * A colleague's document and `mine.md`, both synced in minutes now over; then the colleague's file deleted here: a
  * document kbsync did not make, so its delete is held until a person says so.
  */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { startDaemon, startedUp, type Daemon, type LogLine } from './daemon-process.js';
+import { daemonLife, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44, soak 745: a page's broken links were said up to six times on one machine as it moved about. A move that
@@ -32,9 +32,7 @@ test('a broken link is said once through its file’s moves: a move that makes a
       f.em.admin.setClockOffset(2 * 60_000);
       assert.equal((await f.sync()).code, 0);
 
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog(startedUp, 'the first cycle');
+      await daemonLife(f, { what: 'the first cycle', stop: 'SIGKILL' }, async (first) => {
         await mkdir(join(f.root, 'ops'));
         await rename(join(f.root, 'guides/run.md'), join(f.root, 'ops/run.md'));
         const moved = await first.waitForLog((line) => line.path === 'ops/run.md' && line.level >= 30, 'the move');
@@ -50,15 +48,9 @@ test('a broken link is said once through its file’s moves: a move that makes a
         assert.match(held.msg, /^run\.md: held: moved locally, but its document changed in the last minute or two/);
         await cycleDone(first, first.logs.indexOf(held), 'the cycle of the held move');
         assert.deepEqual(brokenLinks(first), [], 'the link the run said, still broken, in the same file moved: no news');
-        first.kill('SIGKILL');
-        await first.exited();
-      } finally {
-        await first.dispose();
-      }
+      });
 
-      const second = startDaemon(f);
-      try {
-        await second.waitForLog(startedUp, 'the first cycle after the restart');
+      await daemonLife(f, { what: 'the first cycle after the restart' }, async (second) => {
         assert.deepEqual(brokenLinks(second), [], 'not said again after the restart');
         assert.deepEqual(second.logs.filter((line) => line.path === 'run.md' && line.level >= 30).map((line) => line.msg), [], 'nor the wait');
 
@@ -67,9 +59,7 @@ test('a broken link is said once through its file’s moves: a move that makes a
         assert.match(lost.msg, /lost\.md/);
         await cycleDone(second, second.logs.indexOf(lost), 'the cycle of the edit');
         assert.deepEqual(brokenLinks(second), [lost.msg], 'the new one only');
-      } finally {
-        await second.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
-import { colleagueFileDeleted, startDaemon, startedUp, type Daemon, type LogLine } from './daemon-process.js';
+import { colleagueFileDeleted, daemonLife, type Daemon, type LogLine } from './daemon-process.js';
 
 /**
  * Issue 44: two-daemon soaks said every file's standing broken links again after each restart, hundreds of lines a
@@ -20,23 +20,15 @@ test('kbsync watch says a broken link once: killed, restarted after an edit that
   await withSyncFixture(
     async (f) => {
       await f.write('guide.md', page('First words.', GONE));
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog(startedUp, 'the first cycle');
+      await daemonLife(f, { what: 'the first cycle', stop: 'SIGKILL' }, async (first) => {
         const said = brokenLinks(first).map((line) => line.msg);
         assert.equal(said.length, 1, said.join('\n'));
         assert.match(said[0] ?? '', /^guide\.md:5:\d+: broken link \[the old page\]\(gone\.md\)/);
-        first.kill('SIGKILL');
-        await first.exited();
-      } finally {
-        await first.dispose();
-      }
+      });
 
       // While no daemon runs, an edit that leaves the link broken.
       await f.write('guide.md', page('Other words.', GONE));
-      const second = startDaemon(f);
-      try {
-        await second.waitForLog(startedUp, 'the first cycle after the restart');
+      await daemonLife(f, { what: 'the first cycle after the restart' }, async (second) => {
         assert.ok(second.logs.some((line) => line.path === 'guide.md' && line.result === 'pushed'), 'the edit was sent: its links were checked again');
         assert.deepEqual(brokenLinks(second), [], 'the link that stayed broken is not said again');
         assert.match(f.remoteDoc('Guide').markdown ?? '', /Other words\./);
@@ -45,9 +37,7 @@ test('kbsync watch says a broken link once: killed, restarted after an edit that
         const lost = await second.waitForLog((line) => line.code === 'LINK_BROKEN', 'the new broken link');
         assert.match(lost.msg, /lost\.md/);
         assert.deepEqual(brokenLinks(second).map((line) => line.msg), [lost.msg], 'the new one only');
-      } finally {
-        await second.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
@@ -57,15 +47,9 @@ test('a link kbsync sync found fixed while no daemon ran, broken again, is news 
   await withSyncFixture(
     async (f) => {
       await f.write('guide.md', page('First words.', `${GONE} ${LOST}`));
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog(startedUp, 'the first cycle');
+      await daemonLife(f, { what: 'the first cycle', stop: 'SIGTERM' }, async (first) => {
         assert.equal(brokenLinks(first).length, 2, brokenLinks(first).map((line) => line.msg).join('\n'));
-        first.kill('SIGTERM');
-        assert.equal(await first.exited(), 0);
-      } finally {
-        await first.dispose();
-      }
+      });
 
       await f.write('guide.md', page('First words.', `${FIXED} ${LOST}`));
       const run = await f.sync(['--json']);
@@ -73,15 +57,11 @@ test('a link kbsync sync found fixed while no daemon ran, broken again, is news 
       assert.deepEqual(run.report?.links.map((link) => link.target), ['lost.md'], 'the one-shot run reports what it sent broken');
 
       await f.write('guide.md', page('Other words.', `${GONE} ${LOST}`));
-      const second = startDaemon(f);
-      try {
-        await second.waitForLog(startedUp, 'the first cycle after the restart');
+      await daemonLife(f, { what: 'the first cycle after the restart' }, async (second) => {
         const said = brokenLinks(second).map((line) => line.msg);
         assert.equal(said.length, 1, said.join('\n'));
         assert.match(said[0] ?? '', /\(gone\.md\)/, 'fixed, then broken again: news');
-      } finally {
-        await second.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
@@ -93,23 +73,13 @@ test('a file refused for what it holds is said once: a restart counts it in the 
       await f.write('fine.md', '# Fine\n\nText.\n');
       await f.write('bad.md', '---\ntitle: [unclosed\n---\n# Bad\n\nText.\n');
       const saidOfBad = (d: Daemon): string[] => d.logs.filter((line) => line.path === 'bad.md' && line.level >= 30).map((line) => line.msg);
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog(startedUp, 'the first cycle');
+      await daemonLife(f, { what: 'the first cycle', stop: 'SIGTERM' }, async (first) => {
         assert.equal(saidOfBad(first).length, 1, saidOfBad(first).join('\n'));
-        first.kill('SIGTERM');
-        assert.equal(await first.exited(), 0);
-      } finally {
-        await first.dispose();
-      }
-      const second = startDaemon(f);
-      try {
-        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+      });
+      await daemonLife(f, { what: 'the first cycle after the restart' }, async (second, state) => {
         assert.deepEqual(saidOfBad(second), [], 'not told again file by file');
         assert.match(state.msg, /waiting for you: 1 not synced/);
-      } finally {
-        await second.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
@@ -120,23 +90,12 @@ test('a hold said before a restart is not said again file by file: the start lin
     async (f) => {
       await colleagueFileDeleted(f);
       const saidOfIt = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Colleague.md: ')).map((line) => line.msg);
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog((line) => line.msg.startsWith('Colleague.md: held: '), 'the hold to be said');
-        first.kill('SIGTERM');
-        assert.equal(await first.exited(), 0);
-        assert.equal(saidOfIt(first).length, 1, saidOfIt(first).join('\n'));
-      } finally {
-        await first.dispose();
-      }
-      const second = startDaemon(f);
-      try {
-        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+      const first = await daemonLife(f, { what: 'the hold to be said', at: (line) => line.msg.startsWith('Colleague.md: held: '), stop: 'SIGTERM' });
+      assert.equal(saidOfIt(first).length, 1, saidOfIt(first).join('\n'));
+      await daemonLife(f, { what: 'the first cycle after the restart' }, async (second, state) => {
         assert.deepEqual(saidOfIt(second), []);
         assert.match(state.msg, /waiting for you: 1 held/);
-      } finally {
-        await second.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
@@ -153,43 +112,27 @@ test('a hold nothing records (JUST_CREATED) is not said again after a SIGKILL wh
       await f.write('Fresh.md', '# Fresh\n\nMine.\n');
       const heldLines = (d: Daemon): string[] => d.logs.filter((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: held: ')).map((line) => line.msg);
 
-      const first = startDaemon(f);
-      try {
-        await first.waitForLog(startedUp, 'the first cycle');
+      await daemonLife(f, { what: 'the first cycle', stop: 'SIGKILL' }, async (first) => {
         assert.equal(heldLines(first).length, 1, heldLines(first).join('\n'));
         assert.match(heldLines(first)[0] ?? '', /a document of its title was made/);
-        first.kill('SIGKILL');
-        await first.exited();
-      } finally {
-        await first.dispose();
-      }
+      });
 
-      const second = startDaemon(f);
-      try {
-        const state = await second.waitForLog(startedUp, 'the first cycle after the restart');
+      await daemonLife(f, { what: 'the first cycle after the restart', stop: 'SIGTERM' }, async (second, state) => {
         assert.ok(second.logs.some((line) => line.path === 'Fresh.md' && line.code === 'JUST_CREATED'), 'still held');
         assert.deepEqual(heldLines(second), [], 'said before the SIGKILL: not again');
         assert.match(state.msg, /waiting for you: 1 held/);
-        second.kill('SIGTERM');
-        assert.equal(await second.exited(), 0);
-      } finally {
-        await second.dispose();
-      }
+      });
 
       // While no daemon runs the file and the document go: the hold ended. The next daemon's first sweep does not meet
       // it; then a colleague makes the page again, and the file is written again: the same hold, and news.
       await f.remove('Fresh.md');
       f.em.admin.deleteNode(made.dentryUuid);
-      const third = startDaemon(f);
-      try {
-        await third.waitForLog(startedUp, 'the first cycle without the file');
+      await daemonLife(f, { what: 'the first cycle without the file' }, async (third) => {
         f.em.admin.createDocument({ name: 'Fresh', markdown: '' });
         await f.write('Fresh.md', '# Fresh\n\nMine.\n');
         const back = await third.waitForLog((line) => line.level >= 30 && line.msg.startsWith('Fresh.md: '), 'what is said of the file written again');
         assert.match(back.msg, /^Fresh\.md: held: .*a document of its title was made/);
-      } finally {
-        await third.dispose();
-      }
+      });
     },
     { config: { watch: { pollBudgetPerHour: 0 } } },
   );
