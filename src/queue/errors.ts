@@ -4,7 +4,7 @@ import { KbsyncError } from '../errors.js';
 export class QueueClosedError extends KbsyncError {
   constructor(message: string) {
     super('QUEUE_CLOSED', message, {
-      hint: 'kbsync is shutting down; the operation was not sent and will be picked up on the next run.',
+      hint: 'kbsync is shutting down; an operation not sent, or sent without its answer heard, is reconciled and done by the next run.',
     });
   }
 }

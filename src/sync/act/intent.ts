@@ -1,5 +1,6 @@
 import { messageOf } from '../../errors.js';
 import type { JsonValue, Ledger } from '../../ledger/index.js';
+import { QueueClosedError } from '../../queue/index.js';
 import { crashPoint } from '../run/crash-points.js';
 import type { SyncContext } from '../run/context.js';
 
@@ -16,6 +17,8 @@ type IntentKind = 'create' | 'create-folder' | 'sync' | 'delete' | 'trash' | 'wr
  * own, not another writer's.
  */
 export const createAttempts = (ledger: Ledger, path: string): number => ledger.intents.unfinished('create').filter((intent) => intent.subject === path).length;
+
+const cutOffByStop = (error: unknown): boolean => error instanceof QueueClosedError;
 
 /** Fields added to an open intent's payload as its effect goes (IntentsJournal.amend). */
 type IntentNote = (fields: { readonly [key: string]: JsonValue }) => void;
@@ -39,7 +42,12 @@ export async function withIntent<T>(
   try {
     result = await effect((fields) => ctx.ledger.intents.amend(id, { ...payload, ...fields }));
   } catch (error) {
-    // Nothing is known to have happened that the next run cannot see for itself; the reason is kept.
+    // A call cut off by a stop (Ctrl+C, the daemon's drain deadline) may have landed, as one cut off by a kill: its
+    // intent stays open for the next run to reconcile. Taken for not sent, a write that landed unseen by any read (a
+    // link's address) moved the document's time with no record of ours to explain it, and was held HIDDEN_EDIT on
+    // every machine (soak 754).
+    if (cutOffByStop(error)) throw error;
+    // Nothing else is known to have happened that the next run cannot see for itself; the reason is kept.
     ctx.ledger.intents.abandon(id, messageOf(error));
     throw error;
   }
