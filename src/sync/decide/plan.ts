@@ -6,6 +6,7 @@ import { assignTitles, compare, fitsPlace, fitTitle, folderOf, indexUnrecordedRe
 import { corroborated, fittingFiles, placeOf } from './corroborate.js';
 import { deletionBlocked } from './removals.js';
 import { withReplacements } from './follow.js';
+import { lostCreateTwins } from './lost-create.js';
 import type { Action, ActionKind, DecisionKind, LocalEntry, Notice, Plan, PlanInput, PlanRelease, RecordEntry, RemoteDoc } from './types.js';
 import type { DocKey } from '../../model/ids.js';
 import { oneLine } from '../../printable.js';
@@ -359,6 +360,7 @@ function placeUnrecorded(
   const sharedByKey = new Map(shared.filter((record) => holds(record) || fitsPlace(input, record, record.path) !== false).map((record) => [record.docKey as string, record]));
   const recordedKeys = new Set<string>([...records.map((record) => record.docKey), ...shared.filter(holds).map((record) => record.docKey)]);
   const twins = input.remote ? indexUnrecordedRemote(input.remote.docs.values(), recordedKeys, input.layout) : new Map<string, RemoteDoc>();
+  const lostTwins = lostCreateTwins(input, records);
   const adopted = new Set<string>();
 
   // A file an interrupted pull left (exactly as written, never recorded) is never a twin or a new file:
@@ -395,6 +397,13 @@ function placeUnrecorded(
     if (known && listedKnown && !adopted.has(known.docKey)) {
       adopted.add(known.docKey);
       actions.push({ kind: 'adopt', path: entry.path, remote: listedKnown, known });
+      continue;
+    }
+    // Then the document this machine's create of it made without hearing the answer, whoever mirrored it since.
+    const lost = lostTwins.get(entry.path);
+    if (lost && !adopted.has(lost.docKey)) {
+      adopted.add(lost.docKey);
+      actions.push({ kind: 'adopt', path: entry.path, remote: lost });
       continue;
     }
     const twin = twins.get(placeKey(folderOf(entry.path, input.layout), title));

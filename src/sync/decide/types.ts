@@ -62,6 +62,11 @@ export type RecordEntry = {
   /** From the shared state: that writer's body is its layout of a change it took in from the plain reading (DocRecord `pr`). */
   readonly readPlainly?: true;
   /**
+   * From the shared state: its writer pulled the document as new and named the path from its title, knowing no record
+   * of it (DocRecord `nt`): a mirror of a document someone else made, not a claim of its maker's.
+   */
+  readonly namedFromTitle?: true;
+  /**
    * From an unverified shared state, for a document renamed in the web editor: the title the file gives it,
    * set only when its blocks, read this run, are the ones its entry recorded, so it is as that entry's writer
    * left it but for its title. See corroborated().
@@ -169,10 +174,11 @@ export type PlanInput = {
    */
   readonly occupied?: ReadonlySet<string>;
   /**
-   * Documents that creates of this machine may have made without hearing the answer (parent + title):
-   * a remote document matching one is left for that create to find again, never pulled as a new file.
+   * Documents that creates of this machine may have made without hearing the answer (the file's path, and the
+   * parent and title asked for): a remote document matching one is left for that create to find again, never
+   * pulled as a new file.
    */
-  readonly unconfirmedCreates?: readonly { readonly parentId: TreeNodeId; readonly title: string }[];
+  readonly unconfirmedCreates?: readonly { readonly path: string; readonly parentId: TreeNodeId; readonly title: string }[];
   /**
    * Unrecorded files that an interrupted pull of this machine wrote and nobody edited since: path → the
    * document it was pulling (interrupted.ts). Never a new document: the file is that document's.

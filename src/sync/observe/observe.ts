@@ -311,13 +311,13 @@ function markImagesChanged(entries: Map<string, LocalEntry>, records: Iterable<R
 }
 
 /** Creates of files still here whose answer never came (open, or abandoned after a lost answer): their documents may exist. */
-function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: string): boolean }): { parentId: TreeNodeId; title: string }[] {
+function unconfirmedCreates(ledger: Ledger | undefined, present: { has(path: string): boolean }): { path: string; parentId: TreeNodeId; title: string }[] {
   if (!ledger) return [];
   return ledger.intents.unfinished('create').flatMap((intent) => {
     const payload = intent.payload as { readonly title?: unknown; readonly parentId?: unknown } | null;
     if (!present.has(intent.subject)) return [];
     if (typeof payload?.title !== 'string' || typeof payload.parentId !== 'string') return [];
-    return [{ parentId: asTreeNodeId(payload.parentId), title: payload.title }];
+    return [{ path: intent.subject, parentId: asTreeNodeId(payload.parentId), title: payload.title }];
   });
 }
 

@@ -70,6 +70,7 @@ export function sharedRecords(
       ...(entry.a !== undefined ? { agreedAt: entry.a } : {}),
       ...(entry.hc === 1 ? { headCarried: true as const } : {}),
       ...(entry.pr === 1 ? { readPlainly: true as const } : {}),
+      ...(entry.nt === 1 ? { namedFromTitle: true as const } : {}),
     });
   }
   return records;

@@ -410,6 +410,38 @@ describe('planner: a document another kbsync writer replaced (moved: a new docum
   });
 });
 
+// Convergence soak 754: A's create made "Optionator" in guides and A was killed before the answer; B pulled the empty
+// document as guides/Optionator.md (a path named from its title) and published that record before A ran again.
+describe('planner: a file whose create was answered never, its document recorded by another writer since', () => {
+  const guides = asTreeNodeId('guides-id');
+  const made = remoteDoc('guides/Optionator.md', 'Optionator', { parentTreeNodeId: guides });
+  const theirs = (over: Partial<RecordEntry>): RecordEntry =>
+    record('guides/Optionator.md', { docKey: made.docKey, treeNodeId: made.treeNodeId, parentTreeNodeId: guides, remoteTitle: 'Optionator', nodeId: null, origin: 'pulled', shared: true, ...over });
+  const planned = (shared: RecordEntry, creates: NonNullable<PlanInput['unconfirmedCreates']>) =>
+    plan({
+      ...input({ locals: [local('guides/optionator.md', { title: 'Optionator' }), ...othersLocal], records: others, remotes: [made, ...othersRemote], folderIds: [['guides', guides]] }),
+      shared: new Map([[shared.path, shared]]),
+      unconfirmedCreates: creates,
+    });
+  const lost = [{ path: 'guides/optionator.md', parentId: guides, title: 'Optionator' }];
+  // What the plan does with the file (a document not left to it is pulled as another file beside it, too).
+  const forFile = (result: ReturnType<typeof plan>): string[] => summary(result.actions).filter((line) => !line.startsWith('new-local'));
+
+  test('mirrored only (its path named from the title) → the file adopts the document its create made: no second one', () => {
+    assert.deepEqual(summary(planned(theirs({ namedFromTitle: true }), lost).actions), [`adopt guides/optionator.md <- ${made.docKey}`]);
+  });
+  test("its maker's record (a path a person or its creator chose) → that writer's: the file gets a document of its own", () => {
+    assert.deepEqual(forFile(planned(theirs({ origin: 'created' }), lost)), ['create guides/optionator.md "Optionator (2)"']);
+  });
+  test('no create of the file left unanswered → the mirror is another machine\'s document, not this file\'s', () => {
+    assert.deepEqual(forFile(planned(theirs({ namedFromTitle: true }), [])), ['create guides/optionator.md "Optionator (2)"']);
+  });
+  test("a create of another title or folder → not that create's document", () => {
+    assert.deepEqual(forFile(planned(theirs({ namedFromTitle: true }), [{ ...lost[0]!, title: 'Other' }])), ['create guides/optionator.md "Optionator (2)"']);
+    assert.deepEqual(forFile(planned(theirs({ namedFromTitle: true }), [{ ...lost[0]!, parentId: ROOT }])), ['create guides/optionator.md "Optionator (2)"']);
+  });
+});
+
 describe('planner: one-way modes', () => {
   const a = record('a.md');
   const b = record('b.md');
