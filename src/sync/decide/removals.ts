@@ -105,8 +105,8 @@ export function decideTrash(facts: {
 
 /**
  * Whether the record's version is a later one made from the version the deleting writer deleted: that writer knew
- * the document as that version alone, so this one's change reached it after its last look. A version it took in
- * (this record's own, or one this one was made from after it) is one it deleted knowingly: the delete stands.
+ * the document as that version alone, so this one's change reached it after its last look. Where it deleted this very
+ * version, or one this was not made from (a later one, which took this in), it deleted knowingly: the delete stands.
  */
 const madeAfterDelete = (facts: { readonly localHash: string; readonly builtOn?: string | null; readonly deleted?: string }): boolean =>
   facts.deleted !== undefined && facts.builtOn === facts.deleted && facts.localHash !== facts.deleted;
