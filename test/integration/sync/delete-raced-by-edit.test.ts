@@ -94,6 +94,9 @@ for (const keyless of [false, true]) {
           `B wrote its edit to it first: ${said(between)}`,
         );
 
+        // A runs first, the state pairing the path with the deleted document again by B's record (`after`): it makes nothing of it.
+        const waited = await sync(a);
+        assert.equal(await a.exists('ref/tables.md'), false, `A has no file of a deleted page yet: ${said(waited)}`);
         const found = await sync(b);
         assert.equal(await b.read('ref/tables.md').catch(() => undefined), EDITED, `B's file keeps its edit: ${said(found)}`);
         for (const f of [a, b, a, b]) await sync(f);
