@@ -106,7 +106,19 @@ export type SharedImage = Pick<SentImage, 'p' | 'h' | 'u' | 'd'>;
 export type ImageRecord = { readonly t: 'img'; readonly k: string; readonly u: string };
 
 /** A file's record ends: deleted, or moved to another path (whose own record follows). */
-export type GoneRecord = { readonly t: 'gone'; readonly p: string; readonly k: string };
+export type GoneRecord = {
+  readonly t: 'gone';
+  readonly p: string;
+  readonly k: string;
+  /**
+   * Written by the machine that deleted the document: the version (the `h` of its record) its file was deleted
+   * holding, all that writer knew of it. The service has no conditional delete: another machine's write can land
+   * after that writer's last look and before its delete, and goes with the document. That machine's version made from
+   * this one is such an edit, and makes the page again (an edit beats a delete: sync/decide/removals.ts). Absent: a
+   * move, a trash, a forget, or a kbsync from before it (a delete then ends every file as last synced, as it did).
+   */
+  readonly h?: string;
+};
 
 /** A folder kbsync created (or found) for a local folder. */
 export type FolderRecord = { readonly t: 'dir'; readonly p: string; readonly tn: string; readonly n: string | null };
@@ -241,7 +253,7 @@ const VALID: Readonly<Record<string, (r: Record<string, unknown>) => boolean>> =
     (r['im'] === undefined || (isList(r['im'], LIMITS.images) && r['im'].every(isImage))),
   write: (r) => isDocPath(r['p']) && isId(r['k']) && isString(r['h']) && HASH.test(r['h']) && Number.isSafeInteger(r['a']) && (r['a'] as number) >= 0,
   img: (r) => isShort(r['k'], LIMITS.url) && IMAGE_KEY.test(r['k']) && isSafeUrl(r['u']),
-  gone: (r) => isDocPath(r['p']) && isId(r['k']),
+  gone: (r) => isDocPath(r['p']) && isId(r['k']) && (r['h'] === undefined || (isString(r['h']) && HASH.test(r['h']))),
   dir: (r) => isSyncablePath(r['p']) && isId(r['tn']) && isNullableId(r['n']),
   journal: (r) => isId(r['k']) && isId(r['n']),
   retire: (r) => isList(r['docs'], LIMITS.docs) && r['docs'].every(isId),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Stamped } from './codec.js';
-import type { DocRecord, StateRecord, TeamRecord, WriteRecord } from './records.js';
+import type { DocRecord, GoneRecord, StateRecord, TeamRecord, WriteRecord } from './records.js';
 
 /** What the knowledge base remembers of one synced file; `c` and `w`: the clock and writer of the record it comes from. */
 export type StateEntry = Omit<DocRecord, 't'> & { readonly c: number; readonly w: string };
@@ -87,6 +87,11 @@ export type SharedState = {
    * older knowledge than that, unless it published or placed them since (publish.ts).
    */
   readonly gone: ReadonlyMap<string, number>;
+  /**
+   * docKey → the version its deleter's file held (GoneRecord `h`): all that writer knew of the document when it
+   * deleted it. A version made from that one is an edit the delete could not see (sync/decide/removals.ts).
+   */
+  readonly deleted: ReadonlyMap<string, string>;
   /** docKey → the write announced last (WriteRecord), while no record of that document is later: a write a killed run may have made. */
   readonly writes: ReadonlyMap<string, Omit<WriteRecord, 't'>>;
   /** Local folder path → its remote folder (and creation nodeId when kbsync made it). */
@@ -204,7 +209,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
           entries.delete(record.p);
           pathOfDoc.delete(record.k);
         }
-        history.gone.set(goneKey(record.k, record.p), stamped);
+        history.gone.set(goneKey(record.k, record.p), withDeletedVersion(stamped, history.gone.get(goneKey(record.k, record.p))));
         break;
       case 'dir': {
         // A record that does not know the folder's creation id keeps the one learnt before.
@@ -247,6 +252,7 @@ export function foldState(records: readonly Stamped[]): SharedState {
     nodeIds: new Map([...nodeIds.keys()].map((k) => [k, nodeIdOf(k) as string])),
     replacedBy,
     gone: new Map([...history.gone].map(([key, stamped]) => [key, stamped.c])),
+    deleted: deletedVersions(history.gone.values()),
     forks: new Map([...forks].map(([k, stamped]) => [k, entryOf(stamped)])),
     writes: new Map([...writes].map(([k, stamped]) => [k, writeOf(stamped.record as WriteRecord)])),
     folders: new Map([...folders].map(([p, s]) => [p, { tn: (s.record as { tn: string }).tn, n: (s.record as { n: string | null }).n }])),
@@ -268,6 +274,23 @@ export function foldState(records: readonly Stamped[]): SharedState {
     team: team?.record as TeamRecord | undefined,
     clock,
   };
+}
+
+/**
+ * A `gone` as the fold keeps it: one that does not say which version was deleted (another machine trashed its file of
+ * the document since, or forgot it) keeps what the earlier `gone` of the delete said, in the state and in a compaction.
+ */
+function withDeletedVersion(gone: Stamped, earlier: Stamped | undefined): Stamped {
+  const record = gone.record as GoneRecord;
+  const deleted = record.h ?? (earlier?.record as GoneRecord | undefined)?.h;
+  return deleted === undefined || deleted === record.h ? gone : { ...gone, record: { ...record, h: deleted } };
+}
+
+/** SharedState `deleted`, from the `gone` records kept. */
+function deletedVersions(kept: Iterable<Stamped>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { record } of kept) if (record.t === 'gone' && record.h !== undefined) out.set(record.k, record.h);
+  return out;
 }
 
 /** The key of SharedState `gone`: one document at one path. */

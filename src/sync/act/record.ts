@@ -214,12 +214,12 @@ export function recordAgreement(ctx: SyncContext, agreement: Agreement): void {
 /**
  * Ends the record of a document this run deleted, moved away from or found gone: the ledger row goes, and
  * the shared state is told after the run (a `gone` record, noted durably with the row's end), so no other
- * machine keeps pairing it.
+ * machine keeps pairing it. `deleted`: this run deleted the document, its file as last synced holding that version.
  */
-export function dropRecord(ctx: SyncContext, path: string, docKey: string): void {
+export function dropRecord(ctx: SyncContext, path: string, docKey: string, deleted?: string): void {
   ctx.ledger.transaction(() => {
     ctx.ledger.documents.remove(path);
-    rememberGone(ctx.ledger, docKey, path);
+    rememberGone(ctx.ledger, docKey, path, deleted);
   });
 }
 

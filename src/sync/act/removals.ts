@@ -23,7 +23,8 @@ export async function deleteRemote(ctx: SyncContext, record: DocumentRecord, blo
     ctx,
     { kind: 'delete', subject: path, payload: { docKey: record.docKey, nodeId } },
     () => deleteIfPresent(ctx, nodeId),
-    () => dropRecord(ctx, path, record.docKey),
+    // The version deleted, all this machine knew of the page: another's edit made from it after its last look comes back.
+    () => dropRecord(ctx, path, record.docKey, record.localHash),
   );
   return { path, result: 'pushed', detail: DELETED };
 }
@@ -67,8 +68,11 @@ export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Prom
  * The record of a file whose removal an interrupted run made (deleteRemote or trashLocal, killed before its record) is
  * dropped, and the removal said as that run would have said it.
  */
-export function removalFinished(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey'>, removal: 'trash-local' | 'delete-remote'): DocOutcome {
-  if (removal === 'delete-remote') return { ...forget(ctx, record, DELETED), result: 'pushed' };
+export function removalFinished(ctx: SyncContext, record: Pick<DocumentRecord, 'path' | 'docKey' | 'localHash'>, removal: 'trash-local' | 'delete-remote'): DocOutcome {
+  if (removal === 'delete-remote') {
+    dropRecord(ctx, record.path, record.docKey, record.localHash);
+    return { path: record.path, result: 'pushed', detail: DELETED };
+  }
   return { ...forget(ctx, record, `deleted in the knowledge base; the file was moved to ${join(ctx.stateDir, 'trash')} by a run interrupted before it could say so`), result: 'pulled' };
 }
 

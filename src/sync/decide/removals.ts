@@ -83,14 +83,33 @@ export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 
 
 /**
  * A document deleted remotely, its file read: an edited file wins and gets a new document; an unchanged one goes to
- * the trash. Unchanged since its record, but that record never reached the shared state (`unpublished`), the file
- * may still hold an edit the deleting writer never saw (its front matter: issue 44).
+ * the trash. Unchanged since its record, the file may still hold an edit the deleting writer never saw: when that
+ * record never reached the shared state (`unpublished`: its front matter, issue 44), or when it is a version made from
+ * the very one that writer deleted (`deleted`, its `gone` record's `h`): the service has no conditional delete, and
+ * this machine's write landed after that writer's last look, just before its delete (convergence soak 754).
  */
-export function decideTrash(facts: { readonly mode: SyncMode; readonly localHash: string; readonly fileText: string | undefined; readonly unpublished?: BodyFacts['unpublished'] }): TrashDecision {
+export function decideTrash(facts: {
+  readonly mode: SyncMode;
+  readonly localHash: string;
+  readonly fileText: string | undefined;
+  readonly unpublished?: BodyFacts['unpublished'];
+  /** The version the record's own was made from (ledger builtOn). */
+  readonly builtOn?: string | null;
+  /** The version the deleting writer deleted (GoneRecord `h`); absent: not said (a kbsync from before it, or no `gone` read). */
+  readonly deleted?: string;
+}): TrashDecision {
   if (facts.fileText === undefined) return { kind: 'forget' };
-  if (contentHash(facts.fileText) === facts.localHash && !editedUnpublished(facts.fileText, facts.unpublished)) return { kind: 'trash-local' };
+  if (contentHash(facts.fileText) === facts.localHash && !editedUnpublished(facts.fileText, facts.unpublished) && !madeAfterDelete(facts)) return { kind: 'trash-local' };
   return facts.mode === 'pull' ? { kind: 'held', held: held('TRASH_EDITED') } : { kind: 'recreate' };
 }
+
+/**
+ * Whether the record's version is a later one made from the version the deleting writer deleted: that writer knew
+ * the document as that version alone, so this one's change reached it after its last look. Where it deleted this very
+ * version, or one this was not made from (a later one, which took this in), it deleted knowingly: the delete stands.
+ */
+const madeAfterDelete = (facts: { readonly localHash: string; readonly builtOn?: string | null; readonly deleted?: string }): boolean =>
+  facts.deleted !== undefined && facts.builtOn === facts.deleted && facts.localHash !== facts.deleted;
 
 /** Another writer's version that is later than this record and of the very blocks the document holds: the page as it stands. */
 export const standsOverRecord = (published: PublishedVersion, record: RecordBase, remote: readonly Block[]): boolean =>

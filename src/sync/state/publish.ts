@@ -7,6 +7,7 @@ import type { DocRecord, StateRecord, TeamRecord } from '../../remote-state/reco
 import { explainsFound, goneKey, inDoubt, ofSameBlocks, readingOfSource, saysMoreOfSameBlocks, saysMoreThan, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import type { LoadedState, RemoteStateStore, Source } from '../../remote-state/store.js';
 import { crashPoint } from '../run/crash-points.js';
+import type { PendingGone } from './pending-gone.js';
 import { AGREED_SLACK_MS } from '../decide/body.js';
 
 /** A source's hash as records carry it (a record with another in `b` would be dropped by every reader). */
@@ -152,7 +153,7 @@ function unpublishedRows(ledger: Ledger): DocumentSummary[] {
 }
 
 /** Is there anything this ledger has not told the shared state (so a run must read and write it)? */
-function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, string>): boolean {
+function hasUnpublished(ledger: Ledger, removed: ReadonlyMap<string, PendingGone>): boolean {
   if (removed.size > 0 || ledger.images.unpublished().length > 0) return true;
   return unpublishedRows(ledger).length > 0;
 }
@@ -175,8 +176,8 @@ export async function publishState(deps: {
   readonly store: RemoteStateStore;
   readonly logger: Logger;
   readonly loaded: LoadedState | undefined;
-  /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had. */
-  readonly removed: ReadonlyMap<string, string>;
+  /** Documents this run stopped tracking (deleted, moved away, forgotten): docKey → the path they had (and the version deleted). */
+  readonly removed: ReadonlyMap<string, PendingGone>;
   /** This run took in another writer's change: that writer's later record (a rename, say) is read before anything is published over it. */
   readonly pulled?: boolean;
   /** The team's settings as this run reads the folder with them (state/team.ts): published where the state lacks them. */
@@ -232,7 +233,7 @@ type Publication = {
   readonly images: string[];
 };
 
-function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, string>, hasSource: (hash: string) => boolean, ownWriter?: string): Publication {
+function planPublication(ledger: Ledger, loaded: LoadedState | undefined, removed: ReadonlyMap<string, PendingGone>, hasSource: (hash: string) => boolean, ownWriter?: string): Publication {
   const state = loaded?.state;
   const out: Publication = { records: [], sources: [], marks: [], images: [] };
   const entryOfDoc = new Map([...(state?.entries.values() ?? [])].map((entry) => [entry.k, entry]));
@@ -267,8 +268,10 @@ function planPublication(ledger: Ledger, loaded: LoadedState | undefined, remove
     if (full && row.localHash !== '' && !kept && !out.sources.some((source) => source.hash === row.localHash)) out.sources.push({ hash: row.localHash, text: full.baseMarkdown });
     out.marks.push({ path: row.path, hash, clock: 0, source: row.localHash });
   }
-  for (const [docKey, path] of removed) {
-    if (state === undefined || state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey });
+  for (const [docKey, { path, deleted }] of removed) {
+    // A delete names the version deleted: another machine's version made from it is an edit the delete could not see.
+    const version = deleted !== undefined && SOURCE_HASH.test(deleted) ? { h: deleted } : {};
+    if (state === undefined || state.entries.get(path)?.k === docKey || entryOfDoc.get(docKey)?.p === path) out.records.push({ t: 'gone', p: path, k: docKey, ...version });
   }
   // Image URLs uploaded here: every machine and CI run reuses them instead of uploading again.
   for (const image of ledger.images.unpublished()) {

@@ -24,6 +24,8 @@ export type SharedVersions = {
    * did not change since the record: it may hold that write since before the record (its writer's, or a reading of it).
    */
   readonly fork: (record: Branched, overtaken?: 'overtaken') => Promise<BodyFacts['fork'] | undefined>;
+  /** The version the writer that deleted the document deleted (GoneRecord `h`), from the state this run read (read now if it did not). */
+  readonly deleted: (docKey: string) => Promise<string | undefined>;
   /** Whether the document is one another writer made in place of another, no record giving it a time yet: its first body is on its way (BodyFacts.bodyComing). */
   readonly bodyComing: (docKey: string) => Promise<boolean>;
   /**
@@ -108,13 +110,14 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick
     const ownIds = latest?.w === store?.clock.writer && latest?.rb === '';
     return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
   };
+  const deleted: SharedVersions['deleted'] = async (docKey) => (store ? (await folded(true))?.deleted.get(docKey) : undefined);
   const stateReadAt = (): Date | undefined => (readAt === undefined ? undefined : new Date(readAt));
   let appended = false;
   const appendedSinceRead = async (): Promise<boolean> => {
     appended ||= store !== undefined && (await store.appendedSinceRead());
     return appended;
   };
-  return { published, announced, fork, bodyComing, stateReadAt, appendedSinceRead };
+  return { published, announced, fork, deleted, bodyComing, stateReadAt, appendedSinceRead };
 }
 
 /** The document's latest entry in the folded state (entries are in the order of their records' stamps). */

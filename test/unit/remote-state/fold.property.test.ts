@@ -57,6 +57,17 @@ describe('folding the shared state', () => {
     assert.equal(checkRecord({ ...write, h: 'a'.repeat(64), p: '../x.md' }), undefined, 'its path is one kbsync could sync');
   });
 
+  test('the version a delete deleted (gone h) is kept through a later gone that does not say it, a record of the document after it, and a compaction', () => {
+    const deleted = 'd'.repeat(64);
+    const records = inOrder([doc('a.md', 'K1', 'N1'), { t: 'gone', p: 'a.md', k: 'K1', h: deleted }, doc('a.md', 'K1', 'N1', 'e'.repeat(64)), { t: 'gone', p: 'a.md', k: 'K1' }]);
+    const state = foldState(records);
+    assert.equal(state.deleted.get('K1'), deleted);
+    assert.equal(foldState(state.live).deleted.get('K1'), deleted, 'a compaction keeps it');
+    assert.equal(foldState(inOrder([doc('a.md', 'K1', 'N1'), { t: 'gone', p: 'a.md', k: 'K1' }])).deleted.size, 0, 'a gone without it (a move, a trash, an older kbsync) says none');
+    assert.ok(checkRecord({ t: 'gone', p: 'a.md', k: 'K1', h: deleted }), 'a well-formed gone with the version deleted is read');
+    assert.equal(checkRecord({ t: 'gone', p: 'a.md', k: 'K1', h: 'not a hash' }), undefined, 'the version is a source hash');
+  });
+
   test("a plain reading that kept its front matter (hc) does not stand over its writer's exact record of the same blocks, stamped before or after it", () => {
     const exact: DocRecord = { ...doc('a.md', 'K1', 'N1', 'a'.repeat(64)), rb: 'b'.repeat(64) };
     const reading: DocRecord = { ...exact, h: 'c'.repeat(64), hc: 1 };
