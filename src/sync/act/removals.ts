@@ -51,6 +51,14 @@ async function deleteIfPresent(ctx: SyncContext, nodeId: NonNullable<DocumentRec
   }
 }
 
+/** What a run says of a file whose document was deleted lately, its deleter's record not come yet (decide/removals.ts decideTrash). */
+export const TRASH_WAITS_FOR_GONE =
+  "deleted in the knowledge base while its last version was under two minutes old, and the deleting machine's record, which says whether the delete saw that version, has not come yet: " +
+  "the file stays as it is for now; the next run makes the page again from it if the delete did not see it, and else moves it to kbsync's trash (so too once two minutes pass with no record: a delete in the web editor)";
+
+/** A file whose document was deleted, left for the next run to decide (TrashDecision waiting): nothing moved or recorded. */
+export const trashWaits = (path: string): DocOutcome => ({ path, result: 'unchanged', detail: TRASH_WAITS_FOR_GONE, unrecorded: true });
+
 /** Moves the file of a document deleted in the knowledge base to kbsync's trash (it is still what was last synced). */
 export async function trashLocal(ctx: SyncContext, record: DocumentRecord): Promise<DocOutcome> {
   const path = record.path;

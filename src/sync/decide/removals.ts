@@ -79,7 +79,13 @@ export function decideDelete(facts: {
   return { kind: 'delete-remote' };
 }
 
-export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 'forget' } | { readonly kind: 'recreate' } | { readonly kind: 'held'; readonly held: Held };
+/** `none`, `waiting`: nothing decided yet (the deleter's `gone` may be on its way: decideTrash); the next run decides it. */
+export type TrashDecision =
+  | { readonly kind: 'trash-local' }
+  | { readonly kind: 'forget' }
+  | { readonly kind: 'recreate' }
+  | { readonly kind: 'held'; readonly held: Held }
+  | { readonly kind: 'none'; readonly waiting: true };
 
 /**
  * A document deleted remotely, its file read: an edited file wins and gets a new document; an unchanged one goes to
@@ -87,6 +93,12 @@ export type TrashDecision = { readonly kind: 'trash-local' } | { readonly kind: 
  * record never reached the shared state (`unpublished`: its front matter, issue 44), or when it is a version made from
  * the very one that writer deleted (`deleted`, its `gone` record's `h`): the service has no conditional delete, and
  * this machine's write landed after that writer's last look, just before its delete (convergence soak 754).
+ *
+ * That `gone` comes only as its writer's run ends, after its other actions: a run that finds the document deleted
+ * before it (`goneMayCome`: none in the state it read, and this version of the document a minute or two old then) can
+ * not tell yet, and trashed such an edit all the same. Where the `gone` could save it (a version made from another),
+ * the file waits for the next run (nothing decided), which has it, or, once the two minutes are over, none will come
+ * (a colleague's delete in the web editor writes none): the file goes then.
  */
 export function decideTrash(facts: {
   readonly mode: SyncMode;
@@ -97,9 +109,13 @@ export function decideTrash(facts: {
   readonly builtOn?: string | null;
   /** The version the deleting writer deleted (GoneRecord `h`); absent: not said (a kbsync from before it, or no `gone` read). */
   readonly deleted?: string;
+  /** No `gone` of the document read yet, and its deleter's may still come (this version was written lately). */
+  readonly goneMayCome?: boolean;
 }): TrashDecision {
   if (facts.fileText === undefined) return { kind: 'forget' };
-  if (contentHash(facts.fileText) === facts.localHash && !editedUnpublished(facts.fileText, facts.unpublished) && !madeAfterDelete(facts)) return { kind: 'trash-local' };
+  if (contentHash(facts.fileText) === facts.localHash && !editedUnpublished(facts.fileText, facts.unpublished) && !madeAfterDelete(facts)) {
+    return awaitsGone(facts) ? { kind: 'none', waiting: true } : { kind: 'trash-local' };
+  }
   return facts.mode === 'pull' ? { kind: 'held', held: held('TRASH_EDITED') } : { kind: 'recreate' };
 }
 
@@ -110,6 +126,10 @@ export function decideTrash(facts: {
  */
 const madeAfterDelete = (facts: { readonly localHash: string; readonly builtOn?: string | null; readonly deleted?: string }): boolean =>
   facts.deleted !== undefined && facts.builtOn === facts.deleted && facts.localHash !== facts.deleted;
+
+/** Whether a `gone` still to come could name the version this record's was made from (madeAfterDelete): one made from another. */
+const awaitsGone = (facts: { readonly localHash: string; readonly builtOn?: string | null; readonly deleted?: string; readonly goneMayCome?: boolean }): boolean =>
+  facts.goneMayCome === true && facts.deleted === undefined && typeof facts.builtOn === 'string' && facts.builtOn !== facts.localHash;
 
 /** Another writer's version that is later than this record and of the very blocks the document holds: the page as it stands. */
 export const standsOverRecord = (published: PublishedVersion, record: RecordBase, remote: readonly Block[]): boolean =>

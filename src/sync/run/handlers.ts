@@ -8,7 +8,7 @@ import { currentText } from '../act/local-files.js';
 import { followRename, moveLocal } from '../act/move-local.js';
 import { move } from '../act/move.js';
 import { dropRecord, recordHold } from '../act/record.js';
-import { deleteRemote, forget, removalFinished, trashLocal } from '../act/removals.js';
+import { deleteRemote, forget, removalFinished, trashLocal, trashWaits } from '../act/removals.js';
 import { assess, type AssessIO, type Assessment } from '../views/assess.js';
 import type { Detail } from './detail.js';
 import type { Births } from './births.js';
@@ -112,7 +112,12 @@ const HANDLERS: { readonly [K in ActionKind]: Handler<K> } = {
     if (decision.kind === 'restore') return restore(ctx, record, detail.listed, decision.text, remote, decision.marks, detail.at);
     return deleteRemote(ctx, record, remote);
   }),
-  'trash-local': unlessHeld(async ({ ctx }, { detail }) => (detail.decision.kind === 'forget' ? forget(ctx, detail.record, 'gone on both sides') : trashLocal(ctx, detail.record))),
+  'trash-local': unlessHeld(async ({ ctx }, { detail: { record, decision } }) => {
+    if (decision.kind === 'forget') return forget(ctx, record, 'gone on both sides');
+    // Nothing decided yet: the next run, with the deleter's `gone` or its two minutes over, decides it.
+    if (decision.kind === 'none') return trashWaits(record.path);
+    return trashLocal(ctx, record);
+  }),
   restore: async ({ ctx }, { detail }) => restore(ctx, detail.record, detail.listed, detail.text, detail.remote, detail.marks, detail.at),
   move: async ({ ctx }, { detail }) => move(ctx, detail.record, detail.to, detail.listed, detail.before, detail.remote, detail.decision, { title: detail.title, followed: detail.followed }),
 };

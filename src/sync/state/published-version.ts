@@ -1,6 +1,6 @@
 import { blocksHash, predictedBlocks } from '../../markdown/index.js';
 import type { LoadedState, RemoteStateStore } from '../../remote-state/store.js';
-import type { SharedState, StateEntry } from '../../remote-state/state.js';
+import { goneKey, type SharedState, type StateEntry } from '../../remote-state/state.js';
 import type { WriteRecord } from '../../remote-state/records.js';
 import { latestMinuteAfter } from './minutes.js';
 import type { BodyFacts, PublishedVersion } from '../decide/body.js';
@@ -11,6 +11,13 @@ type Asked = { readonly docKey: string; readonly localHash: string; readonly bas
 
 /** A record asked about for another branch of the version it was made from (SharedVersions.fork). */
 type Branched = { readonly docKey: string; readonly localHash: string; readonly remoteBlocksHash: string; readonly builtOn: string | null; readonly inexact: boolean; readonly readPlainly?: boolean };
+
+/**
+ * What the shared state says of a document's delete: `version`, the version its deleter deleted (GoneRecord `h`), when
+ * a `gone` said it; `said`, whether any `gone` of the document at the path asked came. None yet: its deleter publishes
+ * its `gone` as its run ends, after its other actions, so it may be on its way (sync/decide/removals.ts decideTrash).
+ */
+export type Deletion = { readonly said: boolean; readonly version?: string };
 
 /** What the shared state says of a document's versions (see sharedVersions). */
 export type SharedVersions = {
@@ -24,8 +31,8 @@ export type SharedVersions = {
    * did not change since the record: it may hold that write since before the record (its writer's, or a reading of it).
    */
   readonly fork: (record: Branched, overtaken?: 'overtaken') => Promise<BodyFacts['fork'] | undefined>;
-  /** The version the writer that deleted the document deleted (GoneRecord `h`), from the state this run read (read now if it did not). */
-  readonly deleted: (docKey: string) => Promise<string | undefined>;
+  /** What the state this run read (read now if it did not) says of the document's delete at `path` (undefined: no state to tell). */
+  readonly deletion: (docKey: string, path: string) => Promise<Deletion | undefined>;
   /** Whether the document is one another writer made in place of another, no record giving it a time yet: its first body is on its way (BodyFacts.bodyComing). */
   readonly bodyComing: (docKey: string) => Promise<boolean>;
   /**
@@ -110,14 +117,19 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick
     const ownIds = latest?.w === store?.clock.writer && latest?.rb === '';
     return latest !== undefined && latest.rp !== undefined && latest.m === '' && !ownIds;
   };
-  const deleted: SharedVersions['deleted'] = async (docKey) => (store ? (await folded(true))?.deleted.get(docKey) : undefined);
+  const deletion: SharedVersions['deletion'] = async (docKey, path) => {
+    const loaded = store ? await folded(true) : undefined;
+    if (!loaded) return undefined;
+    const version = loaded.deleted.get(docKey);
+    return { said: loaded.gone.has(goneKey(docKey, path)), ...(version !== undefined ? { version } : {}) };
+  };
   const stateReadAt = (): Date | undefined => (readAt === undefined ? undefined : new Date(readAt));
   let appended = false;
   const appendedSinceRead = async (): Promise<boolean> => {
     appended ||= store !== undefined && (await store.appendedSinceRead());
     return appended;
   };
-  return { published, announced, fork, deleted, bodyComing, stateReadAt, appendedSinceRead };
+  return { published, announced, fork, deletion, bodyComing, stateReadAt, appendedSinceRead };
 }
 
 /** The document's latest entry in the folded state (entries are in the order of their records' stamps). */

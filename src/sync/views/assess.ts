@@ -64,8 +64,8 @@ export type AssessIO = {
   fork(record: Pick<DocumentRecord, 'docKey' | 'localHash' | 'remoteBlocksHash' | 'builtOn' | 'inexact'>, overtaken?: 'overtaken'): Promise<BodyFacts['fork'] | undefined>;
   /** A write a run announced in the shared state after `since` and made, which that run's kill kept from its record (see WriteRecord). */
   announced: SharedVersions['announced'];
-  /** The version the writer that deleted the document deleted (GoneRecord `h`): a record made from it is an edit that delete could not see. */
-  deleted: SharedVersions['deleted'];
+  /** What the shared state says of the document's delete (GoneRecord `h`): a record made from the version deleted is an edit that delete could not see. */
+  deletion: SharedVersions['deletion'];
   /** Whether another writer's record of the document has its ids alone, its first body still to come (BodyFacts.bodyComing). */
   bodyComing: SharedVersions['bodyComing'];
   /** The service's time as the shared state these answers come from was read (undefined: not read this run). */
@@ -208,8 +208,12 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       const asRecorded = before !== undefined && hashText(before.text) === record.localHash;
       const unpublished = asRecorded && !action.record.shared ? await lastPublishedOf(io, record) : undefined;
       // The state is read for it only where the file would go to the trash, and only a record that says what it was made from can ask.
-      const deleted = asRecorded && record.builtOn !== null ? await io.deleted(record.docKey) : undefined;
-      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, builtOn: record.builtOn, fileText: before?.text, ...(unpublished ? { unpublished } : {}), ...(deleted ? { deleted } : {}) });
+      const deletion = asRecorded && record.builtOn !== null ? await io.deletion(record.docKey, path) : undefined;
+      // No `gone` yet of a version written lately: its deleter's may be on its way (decideTrash). Its two minutes count
+      // to this run's read of the state, as recordMayCome's: a `gone` that came after it is not in what this run read.
+      const goneMayCome = deletion !== undefined && !deletion.said && recordMayCome(io, record.remoteModifiedTime);
+      const deleted = deletion?.version;
+      const decision = decideTrash({ mode: io.mode, localHash: record.localHash, builtOn: record.builtOn, fileText: before?.text, goneMayCome, ...(unpublished ? { unpublished } : {}), ...(deleted ? { deleted } : {}) });
       if (decision.kind === 'recreate' && before) return firstPush(io, action, path, before, record.remoteTitle, record.docKey);
       return assessed(action, path, { tag: 'trash-local', record, before, decision });
     }

@@ -1,4 +1,5 @@
 import { WAITING_FOR_RECORD } from '../act/incoming.js';
+import { TRASH_WAITS_FOR_GONE } from '../act/removals.js';
 import { heldMessage } from '../decide/held.js';
 import { blocksToMarkdown } from '../../markdown/index.js';
 import { bodyOf, type Detail } from '../run/detail.js';
@@ -51,6 +52,9 @@ function previewOf(previewed: Previewed, urlOf: UrlOfPath | undefined): Preview 
       // As the run: a page whose writer's record is on its way is not taken in yet.
       if (detail.waiting === true) return { ...base, note: WAITING_FOR_RECORD };
       return { ...base, local: { before: '', after: detail.text }, note: newLocalNote(detail) };
+    case 'trash-local':
+      // As the run: the file of a document deleted lately stays while the deleter's record may come.
+      return detail.decision.kind === 'none' ? { ...base, note: TRASH_WAITS_FOR_GONE } : base;
     case 'restore':
       return { ...base, local: { before: '', after: detail.text }, ...(detail.at !== undefined ? { note: `it would come back at ${detail.at}, where its document was moved` } : {}) };
     case 'adopt': {
