@@ -35,6 +35,8 @@ type Piece = {
   readonly conflict?: Omit<Conflict, 'position'>;
   /** A block of ours with theirs' edit of other lines of it merged in: that block of theirs, whose words it carries. */
   readonly theirsIndex?: number;
+  /** What follows it, where not its own side's: the other side changed only the line endings there (endingsOfGap). */
+  readonly gap?: string;
 };
 
 const isList = (segment: Segment): boolean => segment.node.type === 'unorderedList' || segment.node.type === 'orderedList';
@@ -43,6 +45,29 @@ const isList = (segment: Segment): boolean => segment.node.type === 'unorderedLi
 function eolOf(text: string): string {
   const crlf = (text.match(/\r\n/g) ?? []).length;
   return crlf * 2 > (text.match(/\n/g) ?? []).length ? '\r\n' : '\n';
+}
+
+/** What follows a block of a body, up to the next (its line ending and the blank lines after it). */
+const gapAfterBlock = (body: SegmentedBody, index: number): string => gapOf(body.body, body.segments[index] as Segment);
+
+const withoutCr = (text: string): string => text.replace(/\r\n/g, '\n');
+
+/**
+ * What follows a block both sides kept, where the two differ in line endings alone: the side that changed them
+ * wins, as with the whole file's endings (line-endings.ts). The block's own source may come from the other side
+ * (its words changed there): taken with its side's gap, a CRLF this side gave the line was lost (convergence soak
+ * 759: a colleague's words on a line whose ending another machine had changed). Undefined: nothing to merge.
+ */
+function endingsOfGap(base: string, local: string, theirs: string): { readonly local: string; readonly theirs: string; readonly merged: string } | undefined {
+  if (local === theirs || withoutCr(local) !== withoutCr(theirs)) return undefined;
+  return { local, theirs, merged: local === base ? theirs : local };
+}
+
+/** A piece with the gap endingsOfGap merged, where its own side's differs. */
+function withEndingsOfGap(piece: Piece, gaps: ReturnType<typeof endingsOfGap>): Piece {
+  if (gaps === undefined) return piece;
+  const own = piece.origin.side === 'local' ? gaps.local : gaps.theirs;
+  return own === gaps.merged ? piece : { ...piece, gap: gaps.merged };
 }
 
 export function mergeSources(input: { readonly base: string; readonly local: string; readonly theirs: string; readonly priorBase?: string }): SourceMerge {
@@ -94,6 +119,7 @@ export function mergeSources(input: { readonly base: string; readonly local: str
   B.segments.forEach((segment, b) => {
     const l = toLocal.baseToLocal[b];
     const t = toTheirs.baseToLocal[b];
+    const before = pieces.length;
     const baseText = contentOf(B.body, segment);
     const localSame = l != null && toLocal.unchanged[b] === true;
     const theirsSame = t != null && toTheirs.unchanged[b] === true;
@@ -124,6 +150,8 @@ export function mergeSources(input: { readonly base: string; readonly local: str
         pieces.push(both !== undefined ? { ...ours, ours: both, theirs: both, theirsIndex: t } : { ...ours, theirs: other.ours, conflict: { baseText, localText: ours.ours, remoteText: other.ours } });
       }
     }
+    const piece = pieces[before];
+    if (piece !== undefined && l != null && t != null) pieces[before] = withEndingsOfGap(piece, endingsOfGap(gapAfterBlock(B, b), gapAfterBlock(L, l), gapAfterBlock(T, t)));
     insertionsAfter(b);
   });
   // What precedes the first block and what follows the last (blank lines, a missing final newline) merge like
@@ -172,7 +200,7 @@ function assembled(pieces: readonly Piece[], L: SegmentedBody, T: SegmentedBody,
         continue;
       }
       if (previous) {
-        const gap = gapAfter(previous.origin);
+        const gap = previous.gap ?? gapAfter(previous.origin);
         const successor = previous.origin.side === piece.origin.side && previous.origin.index + 1 === piece.origin.index;
         const fits = /\n[ \t]*\r?\n/.test(gap) || (previous.list && piece.list && gap.includes('\n'));
         text += successor || fits ? gap : `${eol}${eol}`;

@@ -311,7 +311,10 @@ const entryOf = (stamped: Stamped): StateEntry => {
 function forkOf(earlier: Stamped, later: Stamped): boolean {
   const a = earlier.record as DocRecord;
   const b = later.record as DocRecord;
-  return earlier.w !== later.w && a.b !== undefined && a.b === b.b && a.h !== b.h && a.rb !== b.rb;
+  // Not where the earlier record's version is the very one it names as made from (a version its writer took in
+  // exactly): the later, made from it, is a later version of it, as a run judges its own record (published-version.ts
+  // tookExactly, convergence soak 759).
+  return earlier.w !== later.w && a.b !== undefined && a.b !== a.h && a.b === b.b && a.h !== b.h && a.rb !== b.rb;
 }
 
 /**

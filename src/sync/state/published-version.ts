@@ -132,6 +132,16 @@ export function sharedVersions(store: RemoteStateStore | undefined, shared: Pick
   return { published, announced, fork, deletion, bodyComing, stateReadAt, appendedSinceRead };
 }
 
+/**
+ * Whether a record's version is the very one it names as made from (DocumentBody.builtOn): a version it took in
+ * exactly (another writer's, pulled), not one made from it. Another writer's version made from that one is then a
+ * later version of this record's, never a sibling of it (convergence soak 759: a machine that had pulled a page
+ * took another's later change of its line endings, made from that very version, for a branch beside its own, and
+ * for the other's layout of it: the endings never came, and a colleague's words on one of those lines later
+ * merged against the wrong base, and the machines' files differed for good).
+ */
+export const tookExactly = (record: { readonly localHash: string; readonly builtOn: string | null }): boolean => record.builtOn === record.localHash;
+
 /** The document's latest entry in the folded state (entries are in the order of their records' stamps). */
 function latestEntry(state: SharedState, docKey: string): StateEntry | undefined {
   let latest: StateEntry | undefined;
@@ -155,8 +165,9 @@ function versionOf(entry: StateEntry, text: string): PublishedVersion {
  */
 function branchOf(record: Branched, builtOn: string, state: SharedState): { readonly branch: StateEntry; readonly base: string } | undefined {
   const latest = latestEntry(state, record.docKey);
+  // Not where this record is that very version (taken in exactly): a version made from it is a later one of it.
   const other = (entry: StateEntry | undefined, sameBlocks = false): boolean =>
-    entry !== undefined && entry.b === builtOn && entry.h !== record.localHash && (sameBlocks || entry.rb !== record.remoteBlocksHash);
+    entry !== undefined && !tookExactly(record) && entry.b === builtOn && entry.h !== record.localHash && (sameBlocks || entry.rb !== record.remoteBlocksHash);
   // The latest may be of the very blocks this record agreed on: two writes of that version that differ only where
   // reads cannot see (a link's address, code), landed in one moment. Reads cannot tell which the document holds, so
   // neither is taken over the other (model seed 11006: the later writer took the earlier one's record, agreed in the

@@ -22,7 +22,7 @@ import type { WorkspaceId } from '../../model/ids.js';
 import type { UrlOfPath } from '../content/links.js';
 import { MAX_TITLE_CHARS, pathOf } from '../decide/placement.js';
 import { followPatch } from '../decide/follow.js';
-import type { SharedVersions } from '../state/published-version.js';
+import { tookExactly, type SharedVersions } from '../state/published-version.js';
 import type { WebEditsPolicy } from '../decide/web-edits.js';
 import { minutePassed, underAMinuteOld } from '../state/minutes.js';
 
@@ -481,9 +481,13 @@ const movedSince = (record: DocumentRecord, remote: readonly Block[], seen: Seen
 const forkSince = (io: AssessIO, record: DocumentRecord, remote: readonly Block[], seen: Seen | undefined, published: PublishedVersion | undefined): Promise<BodyFacts['fork'] | undefined> =>
   movedSince(record, remote, seen) || sibling(record, published) ? io.fork(record) : io.fork(record, 'overtaken');
 
-/** Another writer's version of the blocks this record agreed on, other text, made from the very version this one was (both not knowing the other). */
+/**
+ * Another writer's version of the blocks this record agreed on, other text, made from the very version this one was
+ * (both not knowing the other). Not where this record is that very version (tookExactly, taken in exactly): made from it, the
+ * other is a later version of it (its line endings or front matter, which the blocks do not show).
+ */
 const sibling = (record: DocumentRecord, published: PublishedVersion | undefined): boolean =>
-  published !== undefined && !record.inexact && record.builtOn !== null && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
+  published !== undefined && !record.inexact && record.builtOn !== null && !tookExactly(record) && published.builtOn === record.builtOn && published.remoteBlocksHash === record.remoteBlocksHash && published.text !== record.baseMarkdown;
 
 /**
  * What the others know of a file whose recorded text never reached the shared state (BodyFacts.unpublished): its

@@ -85,4 +85,16 @@ describe('mergeSources', () => {
     assert.equal(merged.body, local);
     assert.equal(merged.conflictCopyBody, theirs);
   });
+
+  // Convergence soak 759: a colleague's words on a line whose ending another machine had changed (a file of mixed
+  // endings, which no whole-file rule unifies). The block's source came from the side that changed its words, with
+  // that side's gap after it, and the other side's CRLF was lost, on one machine of two.
+  test('a line ending one side changed stays where the other changed the words of that line, or of no line at all', () => {
+    const base = '# Guide\n\nFirst paragraph.\n\nNo arguments are _required_ for the constructor.\n\nLast.\n';
+    const endings = base.replace('# Guide\n', '# Guide\r\n').replace('constructor.\n', 'constructor.\r\n');
+    const words = base.replace('for the constructor', 'for c275z the constructor');
+    const expected = endings.replace('for the constructor', 'for c275z the constructor');
+    assert.equal(mergeSources({ base, local: endings, theirs: words }).body, expected, 'our endings, their words');
+    assert.equal(mergeSources({ base, local: words, theirs: endings }).body, expected, 'our words, their endings');
+  });
 });

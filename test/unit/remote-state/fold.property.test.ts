@@ -171,6 +171,8 @@ describe('folding the shared state', () => {
     assert.equal(foldState([pulled, { ...wrote, w: 'puller' }]).forks.size, 0);
     assert.equal(foldState([pulled, { ...wrote, record: { ...(wrote.record as DocRecord), rb: saved } }]).forks.size, 0);
     assert.equal(foldState([pulled, { ...wrote, record: { ...doc('a.md', 'K1', 'N1', v2), rb: written } }]).forks.size, 0);
+    // Nor a version made from the very version the earlier record took in exactly (its own `h` is its `b`): a later one of it.
+    assert.equal(foldState([{ ...pulled, record: { ...(pulled.record as DocRecord), h: p } }, wrote]).forks.size, 0);
     assert.ok(checkRecord(pulled.record), 'a record that says what it was made from is read');
     assert.equal(checkRecord({ ...pulled.record, b: 'not a hash' }), undefined, 'what it was made from is a source hash');
   });
