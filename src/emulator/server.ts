@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmulatorAdmin } from './admin/admin.js';
 import { handleAdmin } from './admin/http.js';
+import type { Clock } from './clock.js';
 import { internalError } from './errors.js';
 import { handleView } from './html-view.js';
 import { sendJson } from './http.js';
@@ -11,9 +12,7 @@ import { handleService } from './service.js';
 
 /** Three namespaces: `/_emulator/...` admin, `/i/...` web view, everything else the service. */
 export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: SeedRecord): Server {
-  const server = createServer((req, res) => {
-    // The service's own clock, skew included: clients compare modifiedTime with this header, never with theirs.
-    res.setHeader('date', new Date(rt.clock.now()).toUTCString());
+  const server = createServer({ ServerResponse: datedBy(rt.clock) }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const work =
       url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')
@@ -31,6 +30,23 @@ export function createEmulatorServer(rt: Runtime, admin: EmulatorAdmin, seed: Se
   // minute or more (load balancers' usual 60 s); so does the emulator, so a loaded machine sees no such race.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/**
+ * Answers dated by the service's own clock, skew included (clients compare modifiedTime with the Date header, never
+ * with their own clock), as each answer is written, as a real server dates its answers. Dated as the request came
+ * in, a write whose body was still on its way when the clock stepped to the next minute was stamped with that
+ * minute and answered with the one before: its writer recorded the earlier minute, and took its own write's time
+ * for someone's edit where reads cannot see (convergence soak 761: HIDDEN_EDIT, held for good).
+ */
+function datedBy(clock: Clock): typeof ServerResponse<IncomingMessage> {
+  return class DatedResponse extends ServerResponse {
+    // Every answer passes here: Node's implicit headers (a bare `end()`) call writeHead too.
+    override writeHead(statusCode: number, ...rest: unknown[]): this {
+      this.setHeader('date', new Date(clock.now()).toUTCString());
+      return (super.writeHead as (statusCode: number, ...rest: unknown[]) => this).call(this, statusCode, ...rest);
+    }
+  };
 }
 
 export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

@@ -1,4 +1,4 @@
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type EmulatorOptions, type EndpointName, type RunningEmulator } from '../../src/emulator/index.js';
 
 export type { RunningEmulator, EmulatorOptions } from '../../src/emulator/index.js';
 
@@ -69,4 +69,12 @@ export async function overwrite(em: RunningEmulator, docKey: string, content: st
 
 export async function readBlocks(em: RunningEmulator, docKey: string, query: Record<string, string | number> = {}): Promise<CallResult> {
   return call(em, 'GET', `/v1.0/doc/suites/documents/${docKey}/blocks`, { query: { operatorId: em.seed.operatorId, ...query } });
+}
+
+/**
+ * Resolves once the service has taken in one more call of `endpoint` than `before`: it counts a call as the
+ * request comes in, before it reads its body or waits out an injected latency, so a test can act while it is in there.
+ */
+export async function callArrived(em: RunningEmulator, endpoint: EndpointName, before: number): Promise<void> {
+  while (em.admin.calls().byEndpoint[endpoint].calls <= before) await new Promise((resolve) => setTimeout(resolve, 2));
 }

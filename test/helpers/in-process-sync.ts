@@ -37,6 +37,10 @@ export async function withInProcess<T>(f: SyncFixture, mode: SyncOptions['mode']
 export const pushInProcess = (f: SyncFixture, dryRun = false): Promise<SyncReport> =>
   withInProcess(f, 'push', ({ client, ledger, options }) => runSync({ client, ledger, logger: silentLogger }, options), dryRun);
 
+/** One two-way run that lists nothing it need not, as the daemon's local cycle runs, in this process. */
+export const localCycleInProcess = (f: SyncFixture): Promise<SyncReport> =>
+  withInProcess(f, 'two-way', ({ client, ledger, options }) => runSync({ client, ledger, logger: silentLogger }, { ...options, listRemote: 'if-needed' }));
+
 /** The report's plan as `kind path` lines. */
 export const plannedLines = (report: SyncReport): string[] => report.planned.map((p) => `${p.kind} ${p.path}`);
 

@@ -1,11 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../../src/emulator/index.js';
-import { silentLogger } from '../../../src/log.js';
-import { runSync } from '../../../src/sync/engine.js';
-import type { SyncReport } from '../../../src/sync/views/report.js';
 import { gateProxy, onceAt } from '../../helpers/gate-proxy.js';
-import { withInProcess } from '../../helpers/in-process-sync.js';
+import { localCycleInProcess as localCycle } from '../../helpers/in-process-sync.js';
 import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 /**
@@ -26,10 +23,6 @@ const THEIRS = theirs(TEXT);
 const BOTH = mine(THEIRS);
 /** Long enough that the file, moved with its edit, is still the same file (decide/similarity.ts). */
 const LONG = `${TEXT}\nThird paragraph.\n\nFourth paragraph.\n\nFifth paragraph.\n`;
-
-/** A two-way run that lists nothing it need not, as the daemon's local cycle runs. */
-const localCycle = (f: SyncFixture): Promise<SyncReport> =>
-  withInProcess(f, 'two-way', ({ client, ledger, options }) => runSync({ client, ledger, logger: silentLogger }, { ...options, listRemote: 'if-needed' }));
 
 /** What a test does once the colleague's save waits at the run's look: the fixture, and the clock moved on a minute. */
 type Gated = { readonly f: SyncFixture; readonly tick: () => void };

@@ -1,11 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../../src/emulator/index.js';
-import { silentLogger } from '../../../src/log.js';
-import { runSync } from '../../../src/sync/engine.js';
 import type { SyncReport } from '../../../src/sync/views/report.js';
 import { gateProxy, onceAt, type Passing } from '../../helpers/gate-proxy.js';
-import { withInProcess } from '../../helpers/in-process-sync.js';
+import { localCycleInProcess as localCycle } from '../../helpers/in-process-sync.js';
 import { createSyncFixture, type SyncFixture } from '../../helpers/sync-fixture.js';
 
 /**
@@ -25,10 +23,6 @@ const TEXT = '# Runbook\n\nRun these.\n\n```sh\nrestart --all\n```\n\n```sh\nche
 const MINE = TEXT.replace('Run these.', 'Run these, in order.');
 const THEIRS = MINE.replace('restart --all', 'restart --all\nc9z');
 const LATER = MINE.replace('That is all.', 'That is all, for now.');
-
-/** A two-way run that lists nothing it need not, as the daemon's local cycle runs. */
-const localCycle = (f: SyncFixture): Promise<SyncReport> =>
-  withInProcess(f, 'two-way', ({ client, ledger, options }) => runSync({ client, ledger, logger: silentLogger }, { ...options, listRemote: 'if-needed' }));
 
 /** The first read of a document's blocks after an overwrite went by: a write's read-back. */
 function readBack(): (request: Passing) => boolean {
