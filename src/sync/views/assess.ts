@@ -336,8 +336,9 @@ async function bodyOnRead(
  * state's folder tells, asked only here. A colleague's edit inside code is found by that next run.
  */
 async function unlessRecordCame(io: AssessIO, decided: BodyDecision, waitingFor: () => Promise<BodyDecision>): Promise<BodyDecision> {
-  // A file with an edit to send is decided now, as ever (held): nothing to wait for, and no call.
-  if (!decided.hiddenEditSeen || decided.waiting === true || decided.localChanged || !(await io.appendedSinceRead())) return decided;
+  // A file with an edit to send waits with it (JUST_EDITED, decide/body.ts mayWaitForRecord): decided now, its append
+  // went out over that writer's write and the hidden edit was said all the same (convergence soak 762).
+  if (!decided.hiddenEditSeen || decided.waiting === true || !(await io.appendedSinceRead())) return decided;
   const waited = await waitingFor();
   return waited.waiting === true ? waited : decided;
 }

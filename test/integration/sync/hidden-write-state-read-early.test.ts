@@ -140,6 +140,45 @@ for (const keyless of [false, true]) {
     });
   });
 
+  /**
+   * Convergence soak 762 in soak 752's order: A, with words added to the page's last paragraph to send, waits the same
+   * (JUST_EDITED): decided at once, its append went out over B's write and it said HIDDEN_EDIT of it.
+   */
+  test(`…with an edit of A's own to send: it waits for that record too, then goes out merged with B's write; no HIDDEN_EDIT (${team})`, async () => {
+    const record = onceAt((request) => request.path.includes('appendText'));
+    const MINE = PAGE.replace('walk the tree.', 'walk the tree. Node by node.');
+    await withWindow(keyless, record.hooks, async (w) => {
+      let between: Promise<SyncReport> | undefined;
+      let reached = (): void => undefined;
+      const atPage = new Promise<void>((resolve) => (reached = resolve));
+      await w.b.write('page.md', CODED);
+      await w.a.write('page.md', MINE);
+      record.arm(async () => {
+        w.tick();
+        w.tick();
+        w.lateRead(async () => {
+          reached();
+          await bRun;
+        });
+        between = reported(w.a);
+        await atPage;
+      });
+      const bRun = w.sync(w.b);
+      await bRun;
+      assert.ok(record.fired && w.readLate() && between, "A read the state past the window, and the page after B's record came");
+      assert.deepEqual(saidIn(await between), ['JUST_EDITED'], "A's edit waits for the record appended since A read the state, and says so");
+      assert.equal(w.a.remoteDoc('Remark parse').markdown, CODED, "nothing of A's went over B's write");
+      assert.equal(await w.a.read('page.md'), MINE, "A's file keeps its edit");
+
+      assert.deepEqual(await rounds(w), [], "nothing is said once A read B's record");
+      const both = CODED.replace('walk the tree.', 'walk the tree. Node by node.');
+      assert.equal(await w.a.read('page.md'), both, "A takes B's code line and sends its words");
+      assert.equal(await w.b.read('page.md'), both);
+      assert.equal(w.a.remoteDoc('Remark parse').markdown, both);
+      for (const f of [w.a, w.b]) assert.doesNotMatch(await heldOn(f), /HIDDEN_EDIT/, 'no machine holds a hidden edit');
+    });
+  });
+
   test(`a colleague's code edit past its window, another writer's record appended after A read the state: said HIDDEN_EDIT a run later, the code kept (${team})`, async () => {
     await withWindow(keyless, {}, async (w) => {
       w.tick();
