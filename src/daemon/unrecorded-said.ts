@@ -5,10 +5,11 @@ import { keyOf } from './cycle-log.js';
 /**
  * What the daemon said of the holds and waits that nothing records (DocOutcome.unrecorded): a file with no ledger row
  * yet (a create held; a document of its title made a moment ago, JUST_CREATED), or a wait each run decides afresh (a
- * move whose document changed a moment ago, MOVE_JUST_EDITED; a new document whose writer's record is on its way). The
- * ledger tells a recorded hold's repeats (act/record.ts recordHold); these, said at every cycle while they stood, were
- * a warning (and a notice) each local cycle and sweep (issue 44). Said once while the same words stand; said again
- * once anything else happened to the file, or a sweep, which meets every file, did not meet it.
+ * move or a file's edit whose document changed a moment ago, MOVE_JUST_EDITED and JUST_EDITED; a new document whose
+ * writer's record is on its way). The ledger tells a recorded hold's repeats (act/record.ts recordHold); these, said
+ * at every cycle while they stood, were a warning (and a notice) each local cycle and sweep (issue 44). Said once while
+ * the same words stand; said again once anything else happened to the file, or a sweep, which meets every file, did
+ * not meet it.
  *
  * Kept in the ledger too (unrecorded_said), so that a restart within the hold's minute or two (a crash, a SIGKILL, a
  * re-login) does not say it again: the changes of a cycle wait here until `keep` writes them, after the cycle.

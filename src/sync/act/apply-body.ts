@@ -65,6 +65,10 @@ export async function applyBody(
   // A wait that leaves the file holding what its document does not (BODY_COMING) is remembered as a hold all the
   // same, so it is news once: said at every daemon cycle while it stood, it was a warning and a notice a sweep (issue
   // 44). A one-shot run says it each time, as it does every hold; the daemon, once, and then what ended it.
+  // A file's edit waiting for the record that may explain its document's time (JUST_EDITED) is decided afresh by the
+  // next run: nothing recorded (a recorded hold would stand, and keep it from being judged), so the daemon remembers
+  // it said it, as a waiting move's (act/move.ts).
+  if (body.waiting === true && body.held?.code === 'JUST_EDITED') return { path, result: 'held', detail: heldMessage(body.held, path), unrecorded: true };
   if (body.waiting === true) return holdOn(before.text) ?? { path, result: 'unchanged' };
   // A held write with nothing to take in is only remembered; one whose document changed still takes the
   // change into the file (the push waits, the pull does not), and the hold is remembered on the new file.

@@ -224,11 +224,12 @@ export type BodyDecision = {
   /** The version (its source's hash) the new one is made from, where the document was known to hold it exactly (DocumentBody.builtOn). */
   readonly builtOn?: string;
   /**
-   * Set when the document's time moved a moment ago while every block it shows stayed, the file has nothing to
-   * send, and no record explains it yet: another kbsync machine's write (a change inside code, a body sent again)
-   * whose record is on its way, or someone's edit where reads cannot see. Nothing is decided or recorded, so the
-   * next run, once that record had time to come, reads it again and tells them apart (soak seed 500: a machine that
-   * read between another's write and its record said HIDDEN_EDIT of an edit nobody made in the web editor).
+   * Set when the document's time moved a moment ago while every block it shows stayed, and no record explains it
+   * yet: another kbsync machine's write (a change inside code, a body sent again) whose record is on its way, or
+   * someone's edit where reads cannot see. Nothing is decided or recorded, so the next run, once that record had time
+   * to come, reads it again and tells them apart (soak seed 500: a machine that read between another's write and its
+   * record said HIDDEN_EDIT of an edit nobody made in the web editor). A file's edit to send waits too, held
+   * JUST_EDITED so that it is said (mayWaitForRecord).
    */
   readonly waiting?: true;
   /**
@@ -393,7 +394,7 @@ type Reading = {
   readonly hiddenInVersion?: boolean;
   /** The document holds exactly another writer's version, written after the hidden edit this record knows: that edit is gone. */
   readonly overwroteHidden?: boolean;
-  /** Its time moved a moment ago with nothing to explain it yet, and nothing here to send (BodyDecision.waiting). */
+  /** Its time moved a moment ago with nothing to explain it yet (BodyDecision.waiting; mayWaitForRecord). */
   readonly waiting?: boolean;
   /** `theirs` is the service's plain reading of a change no writer's record explains: its front matter is not known. */
   readonly plain?: true;
@@ -416,6 +417,18 @@ const followedMove = (published: PublishedVersion | undefined, facts: Pick<BodyF
 
 /** The file's body as the merge's result when there is nothing to merge into it (the document says what the file does, or nothing new). */
 const unmerged = (body: string): Reading['merged'] => ({ body, conflicts: [], conflictCopyBody: undefined, simplified: [], fromReading: [], restored: [] });
+
+/**
+ * A time no record explains yet, moved in the two minutes a writer's record may still come in (recordMayCome), is
+ * judged by a later run: nothing is decided or recorded now. So is a file's edit to send, which waits with it
+ * (JUST_EDITED): decided at once, the time was taken for someone's edit where reads cannot see, the edit went out as
+ * an append (safe over such an edit) and a hidden edit was said and recorded, of another kbsync machine's write whose
+ * record came a moment later (convergence soak 762: the page then held HIDDEN_EDIT on both machines); an overwrite was
+ * held HIDDEN_EDIT for good the same way. The wait ends with the record (that machine's version merged, the file
+ * sent) or with the two minutes (a colleague's edit: said, and kept). Not with --force, which overwrites either way,
+ * nor once a hidden edit stands: this time changes nothing of what is held.
+ */
+const mayWaitForRecord = (facts: BodyFacts, localChanged: boolean): boolean => facts.recordMayCome === true && facts.record.hiddenEdit == null && !(localChanged && facts.force);
 
 function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged: boolean, localChanged: boolean): Reading {
   const { record, remote, listedTime, published } = facts;
@@ -460,7 +473,7 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     // writer's change inside code, read before its record, was said HIDDEN_EDIT of a page nobody had edited).
     // Not with another branch to merge (BodyFacts.fork): it is found only while its record is the document's latest,
     // and a run that waited could find it gone and take that branch's change for undone (model seed 8506).
-    const waiting = unexplained && facts.recordMayCome === true && !localChanged && record.hiddenEdit == null && facts.fork === undefined;
+    const waiting = unexplained && mayWaitForRecord(facts, localChanged) && facts.fork === undefined;
     const hidden = unexplained && !waiting;
     // Web edits since that version add their own doubt (merge.webEdits).
     const since = stage === undefined ? 'none' : webEditDoubt(facts.webEdits, { remoteBase: predictedBlocks(other), remote, theirs });
@@ -496,8 +509,8 @@ function readingOf(facts: BodyFacts, base: string, local: string, remoteChanged:
     const rewritten =
       published !== undefined && published.exact && current && published.text === record.baseMarkdown && published.modifiedTime !== '' && !laterThan(listedTime, published.modifiedTime);
     const unexplained = (unmoved || followedMove(published, facts)) && !rewritten && laterThan(listedTime, record.remoteModifiedTime ?? '');
-    // Judged once the writer's record had time to come, unless the file has an edit to hold (decided now, as ever).
-    const waiting = unexplained && facts.recordMayCome === true && !localChanged && record.hiddenEdit == null;
+    // Judged once the writer's record had time to come, a file's edit to send waiting with it (mayWaitForRecord).
+    const waiting = unexplained && mayWaitForRecord(facts, localChanged);
     const hidden = unexplained && !waiting;
     // Another writer's later record of this very reading says the document holds more than this text (an edit
     // it saw where reads cannot see, or only as plain text), though this machine could not tell (its time for
@@ -743,7 +756,9 @@ export function decideBody(given: BodyFacts): BodyDecision {
   const listedEarly = early ? { listedEarly: true as const } : {};
   const unchanged = { ...listedVersion, ...listedEarly, localChanged, remoteChanged, fileText, nextFile: undefined, conflictCopy: undefined, conflictBase: undefined, conflicts: [], send: undefined, theirs, baseText: record.baseMarkdown, simplified: [], unseenFormatting: [], restored: [], hiddenEdit, hiddenEditSeen, lossy, formattingOnly, hiddenBase, hiddenVersionSeen: false, keptUnpublished: false, headCarried: record.headCarried === true, readPlainly: record.readPlainly === true, replacedHead: record.replacedHead ?? null };
   const hold = (reason: Held): BodyDecision => ({ ...unchanged, kind: 'held', held: reason });
-  if (reading.waiting === true) return { ...unchanged, kind: 'none', waiting: true };
+  // A file's edit waits with it, and says so (JUST_EDITED): left unsaid, the edit was unpublished in silence. A pull-only
+  // run sends nothing either way: its wait is the plain one.
+  if (reading.waiting === true) return fileChanged && mode !== 'pull' ? { ...hold(held('JUST_EDITED')), waiting: true } : { ...unchanged, kind: 'none', waiting: true };
 
   if (mode !== 'pull' && !facts.force && emptied(fileText, record.baseMarkdown)) return hold(held('EMPTIED'));
   const sending = mode === 'push' ? local.body : merged.body;

@@ -55,6 +55,12 @@ export const HELD_REASONS = {
     "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
     'The service cannot move a document: a move makes it anew from the file, which would lose such an edit, so nothing was changed. Sync again in a minute or two: ' +
     "that run moves it (with the other machine's version merged in), or holds it (MOVE_LOSSY) for an edit made in the web editor; `kbsync sync --force` moves it now (the old document is backed up first).",
+  JUST_EDITED:
+    'edited locally, but its document changed in the last minute or two where reads cannot show (inside code, a table, an image): ' +
+    "another kbsync machine's write, whose record in the shared state is on its way, or someone's edit in the web editor, which cannot be told apart yet. " +
+    "Judged now, that machine's write would be taken for an edit nobody made. Nothing was sent, and the file keeps your edit; sync again in a minute or two " +
+    "(kbsync watch does): that run merges the other machine's version and sends the file, or, for an edit made in the web editor, says so, keeps it and sends " +
+    'only what an append can; `kbsync sync --force` sends the file now, over whatever the document holds (its body is backed up first).',
   HIDDEN_EDIT:
     'someone edited this document in a part the service does not show (inside a code block, a table or an image): its time moved ' +
     'while every block it shows stayed the same. Overwriting it from the file would silently undo that edit, so only text added at the end of the last paragraph (an append) is sent. ' +

@@ -39,6 +39,10 @@ const RELEASES: Readonly<Record<Exclude<HeldCode, 'CONFLICT_OPEN'>, Readonly<Rec
     mine: 'sync again in a minute or two: that run moves it, or says why it cannot; `kbsync sync --force` moves it now, its old body backed up first',
     theirs: 'move the file back to where it was',
   },
+  JUST_EDITED: {
+    mine: 'sync again in a minute or two: that run sends the file, or says why it cannot; `kbsync sync --force` sends it now, the document backed up first',
+    theirs: 'sync again in a minute or two: that run merges the file with what its document then holds',
+  },
   CREATE_ANSWER_LOST: { mine: 'the answer that carried the id the service deletes a document by was lost: delete it in the web editor', theirs: true },
   DELETE_EDITED: { mine: 'its document was edited since: run a two-way `kbsync sync`, which restores the file with that edit', theirs: true },
   DELETE_LOSSY: { mine: 'its document holds web-editor edits kbsync cannot read: run `kbsync sync --force` to delete it anyway, or delete it in the web editor', theirs: true },

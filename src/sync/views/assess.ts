@@ -154,7 +154,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       if (!recorded) return adoptKnown(io, action, path, before, read);
       const { record, landed, remote, body } = await readAgainIfHidden(
         await bodyOnRead(io, action, recorded, before, read, undefined),
-        (first) => first.body.hiddenEditSeen,
+        (first) => judgesUnexplainedTime(first.body),
         async (known) => bodyOnRead(io, action, recorded, before, await readListedOrSay(io, action.record, path), known),
       );
       // An interrupted run's write that landed, its agreement taken from its intent: this run records it, and says so.
@@ -244,7 +244,7 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
       // A move held MOVE_LOSSY on a hidden edit it first saw (readAgainIfHidden).
       const { record, remote, decided: decision } = await readAgainIfHidden(
         await onRead(await readOrGone(io, recorded.docKey), undefined),
-        ({ decided }) => decided.kind !== 'recreate' && decided.body.hiddenEditSeen,
+        ({ decided }) => decided.kind !== 'recreate' && judgesUnexplainedTime(decided.body),
         async (known) => onRead(await readOrGone(io, recorded.docKey), known),
       );
       // The file moved by an interrupted run of this machine, after its document: that move, said as one (not the user's rename).
@@ -270,8 +270,15 @@ type OnRead = {
  * those blocks, a colleague's visible edit there reads as a time that moved over blocks that did not, a hidden
  * edit, and every later edit of a prose page was held with it (soak seed 711). Read after that time, the blocks
  * show any visible save it stands for, and only a time they still do not account for is a hidden edit. One read
- * more, only where a hidden edit would otherwise be said.
+ * more, only where a hidden edit would otherwise be said, or a file's edit wait for it (judgesUnexplainedTime).
  */
+/**
+ * The decision says a hidden edit first, or has the file's edit wait for the record that would explain the time
+ * (JUST_EDITED): a save the read came too early to show may be all that time is, and a visible edit waited for was
+ * held a minute or two for nothing.
+ */
+const judgesUnexplainedTime = (body: BodyDecision): boolean => body.hiddenEditSeen || body.held?.code === 'JUST_EDITED';
+
 async function readAgainIfHidden<R extends OnRead>(first: R, seesHidden: (decided: R) => boolean, again: (known: Seen) => Promise<R>): Promise<R> {
   return first.timeAfterRead && first.seen !== undefined && seesHidden(first) ? again(first.seen) : first;
 }
@@ -333,8 +340,9 @@ async function bodyOnRead(
  * state's folder tells, asked only here. A colleague's edit inside code is found by that next run.
  */
 async function unlessRecordCame(io: AssessIO, decided: BodyDecision, waitingFor: () => Promise<BodyDecision>): Promise<BodyDecision> {
-  // A file with an edit to send is decided now, as ever (held): nothing to wait for, and no call.
-  if (!decided.hiddenEditSeen || decided.waiting === true || decided.localChanged || !(await io.appendedSinceRead())) return decided;
+  // A file with an edit to send waits with it (JUST_EDITED, decide/body.ts mayWaitForRecord): decided now, its append
+  // went out over that writer's write and the hidden edit was said all the same (convergence soak 762).
+  if (!decided.hiddenEditSeen || decided.waiting === true || !(await io.appendedSinceRead())) return decided;
   const waited = await waitingFor();
   return waited.waiting === true ? waited : decided;
 }

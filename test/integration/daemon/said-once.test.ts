@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSyncFixture } from '../../helpers/sync-fixture.js';
 import { firstBodyLandedLate, withArmedPair } from '../../helpers/workstation-pair.js';
@@ -47,10 +47,15 @@ test('a file whose title a document was just made with (JUST_CREATED) is said he
   });
 });
 
-test('a move whose document changed a moment ago where reads cannot show (MOVE_JUST_EDITED) is said held once while that lasts', async () => {
+/**
+ * A page with code synced, then, with the daemon running, a colleague's edit inside its code (reads show it as
+ * `unknown`) in a later minute and `change` made to the file: `fn` then runs the daemon on, the clock two minutes past
+ * that edit at 8 minutes (`pastTheWindow`).
+ */
+async function codeEditedUnderDaemon(change: (root: string) => Promise<void>, fn: (d: InProcessDaemon, pastTheWindow: () => void, remote: () => string) => Promise<void>): Promise<void> {
   await withSyncFixture(async (f) => {
     f.em.admin.freezeClock(EPOCH);
-    await f.write('guides/run.md', '# Run\n\nRead this.\n\n```sh\nrestart\n```\n\nThen check.\n');
+    await f.write('guides/run.md', RUN);
     assert.equal((await f.sync()).code, 0);
     f.em.admin.setClockOffset(2 * 60_000);
     assert.equal((await f.sync()).code, 0);
@@ -58,22 +63,53 @@ test('a move whose document changed a moment ago where reads cannot show (MOVE_J
       f.em.admin.setClockOffset(4 * 60_000);
       const doc = f.remoteDoc('Run');
       f.em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart', 'restart --all'));
-      await mkdir(join(f.root, 'ops'));
-      await rename(join(f.root, 'guides/run.md'), join(f.root, 'ops/run.md'));
+      await change(f.root);
       await d.changed();
-      await quietCycles(d);
-      const held = saidOf(d, 'ops/run.md');
-      assert.equal(held.length, 1, held.join('\n'));
-      assert.match(held[0] ?? '', /^ops\/run\.md: held: moved locally, but its document changed in the last minute or two/);
-      // Past those minutes the edit is one made in the web editor (MOVE_LOSSY): news, said once.
-      const from = d.logs.length;
-      f.em.admin.setClockOffset(8 * 60_000);
-      await quietCycles(d);
-      const after = saidOf(d, 'ops/run.md', from);
-      assert.equal(after.length, 1, after.join('\n'));
-      assert.match(after[0] ?? '', /^ops\/run\.md: held: moved locally, but its document holds edits made in the web editor/);
-      assert.match(f.remoteDoc('Run').markdown ?? '', /restart --all/, 'the edit stands');
+      await fn(d, () => f.em.admin.setClockOffset(8 * 60_000), () => f.remoteDoc('Run').markdown ?? '');
     });
+  });
+}
+
+const RUN = '# Run\n\nRead this.\n\n```sh\nrestart\n```\n\nThen check.\n';
+
+test('a move whose document changed a moment ago where reads cannot show (MOVE_JUST_EDITED) is said held once while that lasts', async () => {
+  const moved = async (root: string): Promise<void> => {
+    await mkdir(join(root, 'ops'));
+    await rename(join(root, 'guides/run.md'), join(root, 'ops/run.md'));
+  };
+  await codeEditedUnderDaemon(moved, async (d, pastTheWindow, remote) => {
+    await quietCycles(d);
+    const held = saidOf(d, 'ops/run.md');
+    assert.equal(held.length, 1, held.join('\n'));
+    assert.match(held[0] ?? '', /^ops\/run\.md: held: moved locally, but its document changed in the last minute or two/);
+    // Past those minutes the edit is one made in the web editor (MOVE_LOSSY): news, said once.
+    const from = d.logs.length;
+    pastTheWindow();
+    await quietCycles(d);
+    const after = saidOf(d, 'ops/run.md', from);
+    assert.equal(after.length, 1, after.join('\n'));
+    assert.match(after[0] ?? '', /^ops\/run\.md: held: moved locally, but its document holds edits made in the web editor/);
+    assert.match(remote(), /restart --all/, 'the edit stands');
+  });
+});
+
+// Convergence soak 762: a file's edit waits with such a time (JUST_EDITED), said once while it lasts; past it, the
+// colleague's edit is said (HIDDEN_EDIT), once, and kept.
+test('an edit of a file whose document changed a moment ago where reads cannot show (JUST_EDITED) is said held once while that lasts', async () => {
+  const edited = async (root: string): Promise<void> => writeFile(join(root, 'guides/run.md'), RUN.replace('Read this.', 'Read this first.'));
+  await codeEditedUnderDaemon(edited, async (d, pastTheWindow, remote) => {
+    await quietCycles(d);
+    const held = saidOf(d, 'guides/run.md');
+    assert.equal(held.length, 1, held.join('\n'));
+    assert.match(held[0] ?? '', /^guides\/run\.md: held: edited locally, but its document changed in the last minute or two/);
+    assert.doesNotMatch(remote(), /Read this first/, 'nothing sent meanwhile');
+    const from = d.logs.length;
+    pastTheWindow();
+    await quietCycles(d);
+    const after = saidOf(d, 'guides/run.md', from);
+    assert.equal(after.length, 1, after.join('\n'));
+    assert.match(after[0] ?? '', /^guides\/run\.md: held: someone edited this document in a part the service does not show/);
+    assert.match(remote(), /restart --all/, 'the edit stands');
   });
 });
 

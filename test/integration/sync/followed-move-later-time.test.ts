@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ledgerRows } from '../../helpers/reliability.js';
 import { minuteByMinute, publishedOnBoth, saidIn, withWorkstationPair } from '../../helpers/workstation-pair.js';
 
 /**
@@ -41,8 +40,9 @@ for (const keyless of [false, true]) {
       assert.match(a.remoteDoc('Guide').markdown ?? '', /example\.com\/build/, "A's push did not overwrite B's address");
       const guide = held.results.find((r) => r.path === 'ops/guide.md');
       assert.ok(guide?.ok && guide.result === 'held', JSON.stringify(held.results));
-      assert.match(guide.detail ?? '', /a part the service does not show/, 'said as an edit reads cannot show');
-      assert.equal(ledgerRows(a).find((row) => row.path === 'ops/guide.md')?.heldCode, 'HIDDEN_EDIT', 'held, as `kbsync resolve` lists it');
+      // Its time moved a moment ago, unexplained yet: the edit waits for the record that may come (convergence soak 762).
+      assert.equal(guide.reason, 'JUST_EDITED', 'said as a time no record explains yet, which reads cannot show');
+      assert.doesNotMatch((await a.cli(['resolve'])).stdout, /HIDDEN_EDIT/, 'no hidden edit recorded of that write');
 
       // B's record comes; A then merges both edits, and both machines end with them.
       await sync(b);

@@ -59,14 +59,49 @@ test("a colleague's edit inside code: not judged in its own minutes, said HIDDEN
   });
 });
 
-test('a file with an edit to send is judged at once: a fresh unexplained time holds it as before', async () => {
+/**
+ * Convergence soak 762: judged at once, another machine's write inside code, read before its record, was said
+ * HIDDEN_EDIT and the file's append went out over it (hidden-write-local-edit-waits.test). A file with an edit to
+ * send waits with the time, and says so; a colleague's edit is found once its window is over, and never overwritten.
+ */
+test("a file with an edit to send waits with a fresh unexplained time (JUST_EDITED, nothing sent); past its window, a colleague's edit inside code holds it, kept", async () => {
   await withWorkstationPair(false, async (em, a, b) => {
     await settled(em, a, b);
     const doc = a.remoteDoc('Runbook');
     em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
     await a.write('runbook.md', TEXT.replace('Before you start', 'Before anything'));
+    const waited = await synced(a);
+    assert.doesNotMatch(said(waited), /HIDDEN_EDIT/, said(waited));
+    assert.ok(waited.results.some((r) => r.path === 'runbook.md' && r.ok && r.result === 'held' && r.reason === 'JUST_EDITED'), said(waited));
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /Before you start/, 'nothing was sent');
+    const again = await synced(a);
+    assert.ok(again.results.some((r) => r.path === 'runbook.md' && r.ok && r.reason === 'JUST_EDITED'), `a one-shot run says the wait each time: ${said(again)}`);
+
+    em.admin.setClockOffset(7 * 60_000);
     const held = await synced(a);
-    assert.match(said(held), /HIDDEN_EDIT/);
-    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/);
+    assert.match(said(held), /"result":"held"[^}]*HIDDEN_EDIT|HIDDEN_EDIT[^}]*"result":"held"/, said(held));
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's edit stands");
+    assert.match(a.remoteDoc('Runbook').markdown ?? '', /Before you start/, "A's edit was not published over it");
+    assert.equal(await a.read('runbook.md'), TEXT.replace('Before you start', 'Before anything'), "A's file keeps its edit");
+  });
+});
+
+test("an append waiting with a fresh unexplained time goes out once its window is over, a colleague's edit inside code said and kept", async () => {
+  await withWorkstationPair(false, async (em, a, b) => {
+    await settled(em, a, b);
+    const doc = a.remoteDoc('Runbook');
+    em.admin.editDocument(doc.dentryUuid, (doc.markdown ?? '').replace('restart --all', 'restart --all --graceful'));
+    const appended = TEXT.replace('check the dashboard.', 'check the dashboard. Then tell the team.');
+    await a.write('runbook.md', appended);
+    const waited = await synced(a);
+    assert.deepEqual(waited.results.filter((r) => r.path === 'runbook.md').map((r) => (r.ok ? r.reason : r.code)), ['JUST_EDITED'], said(waited));
+    assert.doesNotMatch(a.remoteDoc('Runbook').markdown ?? '', /tell the team/, 'nothing was sent');
+
+    em.admin.setClockOffset(7 * 60_000);
+    const sent = await synced(a);
+    assert.match(said(sent), /HIDDEN_EDIT/, said(sent));
+    const markdown = a.remoteDoc('Runbook').markdown ?? '';
+    assert.match(markdown, /--graceful/, "the colleague's edit stands");
+    assert.match(markdown, /Then tell the team/, "A's append went out");
   });
 });

@@ -48,6 +48,9 @@ test("a colleague's code line saved between a run's listing and its read of anot
       assert.equal(await b.read('runbook.md'), `${TEXT}\nAppended on A.\n`, "B takes A's version");
       assert.deepEqual(saidIn(pulled), [], 'nothing said yet: the read shows nothing of the save');
       await b.write('runbook.md', `${TEXT.replace('Before you start', 'Before anything')}\nAppended on A.\n`);
+      // The save's minute is the last but one: a writer's record of it may still come, and the edit waits with it.
+      const waited = await sync(b);
+      assert.deepEqual(saidIn(waited), ['JUST_EDITED'], 'the edit waits, and says so');
       const next = await sync(b);
       assert.match(a.remoteDoc('Runbook').markdown ?? '', /--graceful/, "the colleague's code line stands");
       assert.deepEqual(saidIn(next), ['HIDDEN_EDIT'], 'the edit held, and why');

@@ -108,14 +108,14 @@ test("…a colleague's edit inside the code a minute after B's write is still a 
   );
 });
 
-test("…with an edit of A's own to send in that window (held at once): once the record comes, HIDDEN_EDIT goes, and the edit waits as any edit over a colleague's words on a page with code", async () => {
+test("…with an edit of A's own to send in that window: the edit waits for the record too (JUST_EDITED, no HIDDEN_EDIT), then as any edit over a colleague's words on a page with code", async () => {
   const WORDS = (md: string) => md.replace('parser for node.js.', 'parser for node.js, and fast.');
   const OWN = (md: string) => md.replace('The action says what to do.', 'The action says what to do. Ask A.');
   await readBeforeRecord(
     false,
     ({ colleague }) => colleague(WORDS),
     async (raced) => {
-      assert.deepEqual(saidIn(raced.between), ['HIDDEN_EDIT'], 'A, with an edit to send, is held at once in the window');
+      assert.deepEqual(saidIn(raced.between), ['JUST_EDITED'], "A, with an edit to send, waits in the window: no hidden edit said of B's write (convergence soak 762)");
       const said = await roundsAfter(raced);
       assert.deepEqual([...new Set(said)], ['A FLATTEN'], "once B's record explains the time, A's edit waits for the colleague's words alone (FLATTEN)");
       assert.equal(await raced.a.read('argparse.md'), OWN(WORDS(FENCED)), "A keeps its edit and takes B's fence info and the colleague's words");

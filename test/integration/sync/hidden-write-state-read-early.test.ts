@@ -72,6 +72,36 @@ async function rounds(w: Window): Promise<string[]> {
   return said;
 }
 
+/**
+ * Convergence soak 752's order: B writes CODED (A its own `aEdit` of the page, if any); B's record of that write waits
+ * until A, its state read two minutes on, reaches the page, and A's read of the page waits for B's whole run. `fn`
+ * gets the window and what A's run said.
+ */
+async function recordAfterLateStateRead(keyless: boolean, aEdit: string | undefined, fn: (w: Window, between: SyncReport) => Promise<void>): Promise<void> {
+  const record = onceAt((request) => request.path.includes('appendText'));
+  await withWindow(keyless, record.hooks, async (w) => {
+    let between: Promise<SyncReport> | undefined;
+    let reached = (): void => undefined;
+    const atPage = new Promise<void>((resolve) => (reached = resolve));
+    await w.b.write('page.md', CODED);
+    if (aEdit !== undefined) await w.a.write('page.md', aEdit);
+    record.arm(async () => {
+      w.tick();
+      w.tick();
+      w.lateRead(async () => {
+        reached();
+        await bRun;
+      });
+      between = reported(w.a);
+      await atPage;
+    });
+    const bRun = w.sync(w.b);
+    await bRun;
+    assert.ok(record.fired && w.readLate() && between, "A read the state past the window, and the page after B's record came");
+    await fn(w, await between);
+  });
+}
+
 for (const keyless of [false, true]) {
   const team = keyless ? 'keyless' : 'keyed';
 
@@ -111,32 +141,33 @@ for (const keyless of [false, true]) {
    * ended, came after that read and before A read the page. A sees the state changed since its read, and waits.
    */
   test(`another machine's code write whose record comes after a state read past its window, before the page's read: no HIDDEN_EDIT (${team})`, async () => {
-    // B's record of its write waits until A, its state read two minutes on, reaches the page; A's read of the page waits for B's whole run.
-    const record = onceAt((request) => request.path.includes('appendText'));
-    await withWindow(keyless, record.hooks, async (w) => {
-      let between: Promise<SyncReport> | undefined;
-      let reached = (): void => undefined;
-      const atPage = new Promise<void>((resolve) => (reached = resolve));
-      await w.b.write('page.md', CODED);
-      record.arm(async () => {
-        w.tick();
-        w.tick();
-        w.lateRead(async () => {
-          reached();
-          await bRun;
-        });
-        between = reported(w.a);
-        await atPage;
-      });
-      const bRun = w.sync(w.b);
-      await bRun;
-      assert.ok(record.fired && w.readLate() && between, "A read the state past the window, and the page after B's record came");
-      assert.deepEqual(saidIn(await between), [], "A says nothing of a time B's record, appended since A read the state, may explain");
+    await recordAfterLateStateRead(keyless, undefined, async (w, between) => {
+      assert.deepEqual(saidIn(between), [], "A says nothing of a time B's record, appended since A read the state, may explain");
       assert.equal(await w.a.read('page.md'), PAGE);
 
       assert.deepEqual(await rounds(w), [], "nothing is said once A read B's record");
       assert.equal(await w.a.read('page.md'), CODED, "A takes B's code line from its record");
       assert.doesNotMatch(await heldOn(w.a), /HIDDEN_EDIT/, 'A holds no hidden edit');
+    });
+  });
+
+  /**
+   * Convergence soak 762 in soak 752's order: A, with words added to the page's last paragraph to send, waits the same
+   * (JUST_EDITED): decided at once, its append went out over B's write and it said HIDDEN_EDIT of it.
+   */
+  test(`…with an edit of A's own to send: it waits for that record too, then goes out merged with B's write; no HIDDEN_EDIT (${team})`, async () => {
+    const MINE = PAGE.replace('walk the tree.', 'walk the tree. Node by node.');
+    await recordAfterLateStateRead(keyless, MINE, async (w, between) => {
+      assert.deepEqual(saidIn(between), ['JUST_EDITED'], "A's edit waits for the record appended since A read the state, and says so");
+      assert.equal(w.a.remoteDoc('Remark parse').markdown, CODED, "nothing of A's went over B's write");
+      assert.equal(await w.a.read('page.md'), MINE, "A's file keeps its edit");
+
+      assert.deepEqual(await rounds(w), [], "nothing is said once A read B's record");
+      const both = CODED.replace('walk the tree.', 'walk the tree. Node by node.');
+      assert.equal(await w.a.read('page.md'), both, "A takes B's code line and sends its words");
+      assert.equal(await w.b.read('page.md'), both);
+      assert.equal(w.a.remoteDoc('Remark parse').markdown, both);
+      for (const f of [w.a, w.b]) assert.doesNotMatch(await heldOn(f), /HIDDEN_EDIT/, 'no machine holds a hidden edit');
     });
   });
 
