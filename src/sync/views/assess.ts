@@ -255,6 +255,13 @@ export async function assess(io: AssessIO, action: Action): Promise<Assessment> 
   }
 }
 
+/**
+ * The decision says a hidden edit first, or has the file's edit wait for the record that would explain the time
+ * (JUST_EDITED): a save the read came too early to show may be all that time is, and a visible edit waited for was
+ * held a minute or two for nothing.
+ */
+const judgesUnexplainedTime = (body: BodyDecision): boolean => body.hiddenEditSeen || body.held?.code === 'JUST_EDITED';
+
 /** A decision made on one read of a document's blocks, and the time it was made on. */
 type OnRead = {
   /** The document's time the decision was made on (listed, or asked). */
@@ -272,13 +279,6 @@ type OnRead = {
  * show any visible save it stands for, and only a time they still do not account for is a hidden edit. One read
  * more, only where a hidden edit would otherwise be said, or a file's edit wait for it (judgesUnexplainedTime).
  */
-/**
- * The decision says a hidden edit first, or has the file's edit wait for the record that would explain the time
- * (JUST_EDITED): a save the read came too early to show may be all that time is, and a visible edit waited for was
- * held a minute or two for nothing.
- */
-const judgesUnexplainedTime = (body: BodyDecision): boolean => body.hiddenEditSeen || body.held?.code === 'JUST_EDITED';
-
 async function readAgainIfHidden<R extends OnRead>(first: R, seesHidden: (decided: R) => boolean, again: (known: Seen) => Promise<R>): Promise<R> {
   return first.timeAfterRead && first.seen !== undefined && seesHidden(first) ? again(first.seen) : first;
 }
@@ -314,7 +314,7 @@ async function bodyOnRead(
   // push-only run, which takes in no remote edit: decided on the text before the pull, it held the file
   // REMOTE_EDITED (exit 1) though the file already has that edit.
   const file = io.mode === 'push' ? before : { ...before, text: fileBeforeOwnWrite(record, intents, before.text) };
-  const decide = async (seen: Seen | undefined, recordMayCome?: true): Promise<BodyDecision> => {
+  const decide = async (seen: Seen | undefined, mayCome?: true): Promise<BodyDecision> => {
     const published = newsOf(recorded, record, await publishedSince(io, record, remote, seen), remote);
     const unpublished = await unpublishedOf(io, record, file.text, published);
     const fork = await forkSince(io, record, remote, seen, published);
@@ -322,7 +322,7 @@ async function bodyOnRead(
     // A record the plan rebound to the document another writer made in place of its own reads that document first now.
     const followed = action.record.follows !== undefined ? { followed: true } : {};
     const coming = (await bodyComingTo(io, record, remote)) ? { bodyComing: true } : {};
-    const facts = { ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(recordMayCome ? { recordMayCome } : {}) };
+    const facts = { ...bodyFacts(io, record, path, file, remote, seen, action.record.parentTreeNodeId), ...(mayCome ? { recordMayCome: mayCome } : {}) };
     return decideBody({ ...facts, ...(published ? { published } : {}), ...(unpublished ? { unpublished } : {}), ...(fork ? { fork } : {}), ...followed, ...coming });
   };
   const { decided, ...on } = await decidedOnTime(io, record, known, io.mode !== 'pull' && hashText(file.text) !== record.localHash, overwrites, decide);
