@@ -74,11 +74,18 @@ export function logReport(logger: Logger, kind: string, report: SyncReport, know
     now.add(key);
     if (!known.has(key)) logger[pendingAt]({ path: item.path }, `${item.path}: ${item.reason}`);
   }
+  return now;
+}
+
+/**
+ * The cycle's last line, said once what it said is kept in the ledger (scheduler.ts): a kill after it does not have
+ * the next start say again what this cycle said (a test that killed the daemon at this line met that now and then).
+ */
+export function logCycleDone(logger: Logger, kind: string, report: SyncReport): void {
   logger.debug(
     { cycle: kind, calls: report.calls, callsByEndpointSinceStart: report.callsByEndpoint, actions: report.planned.length, durationMs: report.durationMs },
     `${kind} cycle done: ${report.planned.length} action(s), ${report.calls} call(s)`,
   );
-  return now;
 }
 
 /** Results whose file's body went out this cycle: its links were checked again. */

@@ -9,7 +9,7 @@ import { BaselineMemo } from '../sync/observe/local-baseline.js';
 import type { ActionResult } from '../sync/run/executor.js';
 import type { CallMeter } from './call-meter.js';
 import { CallBudget } from '../budget/call-budget.js';
-import { daemonAdvice, describeFailure, failureKey, folderStateLine, logReport, logResult } from './cycle-log.js';
+import { daemonAdvice, describeFailure, failureKey, folderStateLine, logCycleDone, logReport, logResult } from './cycle-log.js';
 import { workspaceLabel, workspaceName } from '../sync/observe/observe.js';
 import type { SyncReport } from '../sync/views/report.js';
 import type { HotDocuments } from './hot-documents.js';
@@ -284,6 +284,7 @@ export class CycleScheduler {
       this.#unrecorded.swept(report.results);
     }
     this.#bookkeeping('what was said of holds nothing else records', () => this.#unrecorded.keep());
+    logCycleDone(logger, kind, report);
     this.#waits.after(leave, report.results, this.#clock.now());
     // Nothing is removed on a branch the daemon does not publish from: a wait due then is for the switch back.
     const due = leave.mode === 'two-way' ? this.#waits.nextDue() : undefined;
